@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The cost model: every nanosecond a simulated CPU spends in a kernel path
+ * comes from one of these named parameters. Defaults and their sources are
+ * in cost.c and docs/cost-model.md; machine presets override some of them.
+ */
+#ifndef SCHEDLAB_SIM_COST_H
+#define SCHEDLAB_SIM_COST_H
+
+#include "sim/types.h"
+#include <stdio.h>
+
+/* How far apart two CPUs are, for cache-line transfers and IPI latency. */
+enum cpu_dist {
+	DIST_SELF,	/* the same CPU */
+	DIST_SMT,	/* SMT siblings: share L1/L2 */
+	DIST_CLUSTER,	/* same cluster: share L2 (arm64 clusters, POWER10 big core) */
+	DIST_LLC,	/* same last-level cache */
+	DIST_PACKAGE,	/* same package, different LLC (e.g. EPYC CCXs) */
+	DIST_NUMA,	/* different package or NUMA node */
+	NR_DIST,
+};
+
+extern const char *const cpu_dist_names[NR_DIST];
+
+struct cost_model {
+	/* entering and leaving the kernel */
+	u64 syscall;		/* syscall entry + exit (incl. mitigations) */
+	u64 irq_entry;		/* interrupt entry + exit on the receiving CPU */
+
+	/* the scheduler core */
+	u64 schedule;		/* __schedule() bookkeeping: clock, put_prev, pick */
+	u64 context_switch;	/* register/stack/FPU switch between two tasks */
+	u64 switch_mm;		/* extra when switching address space (process to process) */
+	u64 enqueue;		/* enqueue_task_fair() for one task */
+	u64 dequeue;		/* dequeue_task_fair() for one task */
+	u64 ttwu;		/* try_to_wake_up() fixed part: state checks, CPU selection */
+	u64 tick;		/* sched_tick() + timer interrupt handler body */
+	u64 rq_lock;		/* uncontended rq lock acquire + release */
+	u64 fork;		/* fork()/clone() of a process: copy_process, wake_up_new_task */
+	u64 fork_thread;	/* clone() of a thread (shares mm) */
+	u64 exit;		/* do_exit() + reaping */
+
+	/* IPC */
+	u64 pipe_write;		/* pipe_write() for one small message, excluding the copy */
+	u64 pipe_read;		/* pipe_read() for one small message, excluding the copy */
+	u64 unix_write;		/* unix_stream_sendmsg(): skb alloc + queue */
+	u64 unix_read;		/* unix_stream_recvmsg(): dequeue + free */
+	u64 copy_ns_per_kb;	/* copy_to/from_user per KiB */
+	u64 futex_wait;		/* futex_wait() until the task blocks */
+	u64 futex_wake;		/* futex_wake() excluding try_to_wake_up() */
+	u64 unix_skb_overhead;	/* bytes (not ns): skb truesize beyond the payload */
+
+	/* the machine */
+	u64 cacheline[NR_DIST];	/* moving a contended cache line from a CPU this far away */
+	u64 ipi_send;		/* sender side of an IPI (APIC/GIC/doorbell write) */
+	u64 ipi_latency[NR_DIST]; /* send to handler start */
+	u64 idle_exit;		/* leaving a shallow idle state (C1/WFI/snooze) */
+	u64 migration_refill[NR_DIST]; /* cache refill after a task moved this far */
+};
+
+/* The defaults (a modern x86 server); presets start from these. */
+void cost_model_default(struct cost_model *c);
+
+/* Set one parameter by name ("ipi_latency.llc=900"); 0 or -1 with a message. */
+int cost_model_set(struct cost_model *c, const char *assignment, char *err, size_t errlen);
+
+/* Print every parameter as name=value lines. */
+void cost_model_print(const struct cost_model *c, FILE *out);
+
+/* Copy time for @bytes of user data. */
+static inline u64 cost_copy(const struct cost_model *c, u64 bytes)
+{
+	return (bytes * c->copy_ns_per_kb + 1023) / 1024;
+}
+
+#endif

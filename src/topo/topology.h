@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The shape of a simulated machine: CPUs, SMT siblings, clusters, LLCs,
+ * packages, NUMA nodes with a distance matrix, per-CPU capacity and
+ * frequency, idle states, and the machine's cost model.
+ */
+#ifndef SCHEDLAB_TOPO_TOPOLOGY_H
+#define SCHEDLAB_TOPO_TOPOLOGY_H
+
+#include "sim/cost.h"
+#include "topo/cpumask.h"
+#include <stdio.h>
+
+#define SCHED_CAPACITY_SCALE 1024
+#define TOPO_MAX_IDLE_STATES 8
+#define TOPO_MAX_OPPS 32
+
+struct idle_state {
+	char name[16];
+	u64 exit_latency_ns;
+	u64 target_residency_ns;
+};
+
+struct cpu_topo {
+	unsigned int thread;	/* SMT thread index within its core */
+	unsigned int core;	/* machine-wide core index */
+	unsigned int cluster;	/* machine-wide cluster index (== LLC-local group of cores) */
+	unsigned int llc;	/* machine-wide LLC index */
+	unsigned int package;	/* physical package (socket) */
+	unsigned int node;	/* NUMA node */
+	unsigned long capacity;	/* arch_scale_cpu_capacity(): 1024 for the biggest CPUs */
+	unsigned int max_freq_khz;
+	unsigned int nr_opps;	/* available frequencies, ascending; last == max_freq_khz */
+	unsigned int opp_khz[TOPO_MAX_OPPS];
+};
+
+struct topology {
+	char name[64];
+	char description[256];
+	char approximations[512];	/* what about this preset is approximate, for `machines -v` */
+
+	unsigned int nr_cpus;
+	unsigned int nr_cores, nr_clusters, nr_llcs, nr_packages, nr_nodes;
+	struct cpu_topo *cpus;		/* [nr_cpus] */
+
+	struct cpumask **core_mask;	/* [nr_cores]: SMT siblings of each core */
+	struct cpumask **cluster_mask;	/* [nr_clusters] */
+	struct cpumask **llc_mask;	/* [nr_llcs] */
+	struct cpumask **package_mask;	/* [nr_packages] */
+	struct cpumask **node_mask;	/* [nr_nodes] */
+	struct cpumask *all;
+
+	int *node_distance;		/* [nr_nodes * nr_nodes], SLIT values, 10 = local */
+
+	bool has_smt;			/* some core has more than one thread */
+	bool has_clusters;		/* a cluster level distinct from core and LLC exists */
+	bool asym_capacity;		/* CPUs differ in capacity */
+	unsigned int smt_width;		/* most threads in one core */
+
+	unsigned int hz;		/* default CONFIG_HZ for this machine */
+	unsigned int nr_idle_states;
+	struct idle_state idle_states[TOPO_MAX_IDLE_STATES];
+
+	struct cost_model cost;
+};
+
+struct machine_preset {
+	const char *name;
+	const char *description;
+	/* fill @t (nr_cpus, ids, capacities, costs...); 0 or -1 with a message */
+	int (*build)(struct topology *t, char *err, size_t errlen);
+};
+
+extern const struct machine_preset machine_presets[];
+extern const unsigned int nr_machine_presets;
+
+/*
+ * Build the named machine (a preset name, or "host" for this machine's
+ * sysfs). Sets up cpumasks for its CPU count. Returns NULL with a message
+ * naming what is wrong in @err for an unknown name or an impossible shape.
+ */
+struct topology *topology_load(const char *name, char *err, size_t errlen);
+void topology_free(struct topology *t);
+
+/* `schedlab topo`: packages, nodes, LLCs, clusters, cores, CPUs as a tree. */
+void topology_print_tree(const struct topology *t, FILE *out);
+
+static inline const struct cpumask *topology_sibling_cpumask(const struct topology *t,
+							     unsigned int cpu)
+{
+	return t->core_mask[t->cpus[cpu].core];
+}
+
+static inline const struct cpumask *topology_cluster_cpumask(const struct topology *t,
+							     unsigned int cpu)
+{
+	return t->cluster_mask[t->cpus[cpu].cluster];
+}
+
+static inline const struct cpumask *topology_llc_cpumask(const struct topology *t,
+							 unsigned int cpu)
+{
+	return t->llc_mask[t->cpus[cpu].llc];
+}
+
+static inline const struct cpumask *topology_core_cpumask(const struct topology *t,
+							  unsigned int cpu)
+{
+	return t->package_mask[t->cpus[cpu].package];
+}
+
+static inline const struct cpumask *topology_node_cpumask(const struct topology *t,
+							  unsigned int cpu)
+{
+	return t->node_mask[t->cpus[cpu].node];
+}
+
+/* How far apart two CPUs are (for cache-line and IPI costs). */
+enum cpu_dist topology_cpu_dist(const struct topology *t, unsigned int a, unsigned int b);
+
+#endif
