@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The invariant checker behind `--check`: after every event it validates
+ * runqueue and accounting consistency and aborts with a message naming the
+ * event time and CPU on the first violation.
+ */
+#include "kernel/sched.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+
+/* A runnable task not picked for this long counts as lost. */
+#define CHECK_STARVATION_NS (10ULL * NSEC_PER_SEC)
+
+static u64 check_last_time;
+
+static void __attribute__((format(printf, 2, 3))) violation(unsigned int cpu, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "schedlab: invariant violated at t=%llu ns (event %llu) on CPU%u: ",
+		(unsigned long long)machine.now, (unsigned long long)machine.nr_events, cpu);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(3);
+}
+
+struct rq_tally {
+	unsigned int queued;
+	unsigned int runnable;
+	unsigned long weight;
+	u64 avg_load;
+};
+
+void sched_check_invariants(struct sim_event *ev)
+{
+	static struct rq_tally *tally;
+	static unsigned int tally_n;
+	unsigned int cpu = ev->arg < machine.nr_cpus ? ev->arg : 0;
+	struct task_struct *p;
+
+	if (machine.now < check_last_time)
+		violation(cpu, "time went backwards: %llu after %llu",
+			  (unsigned long long)machine.now, (unsigned long long)check_last_time);
+	check_last_time = machine.now;
+
+	if (tally_n < machine.nr_cpus) {
+		free(tally);
+		tally = calloc(machine.nr_cpus, sizeof(*tally));
+		tally_n = machine.nr_cpus;
+	}
+	for (unsigned int i = 0; i < machine.nr_cpus; i++)
+		tally[i] = (struct rq_tally){ 0 };
+
+	list_for_each_entry(p, &sched_world.tasks, tasks) {
+		struct rq *rq;
+		struct rq_tally *t;
+		bool in_tree, is_curr;
+
+		if (is_idle_task(p) || p->__state == TASK_DEAD)
+			continue;
+		if (p->cpu >= machine.nr_cpus)
+			violation(cpu, "task %s-%d has CPU %u", p->comm, p->pid, p->cpu);
+		rq = task_rq(p);
+		in_tree = !RB_EMPTY_NODE(&p->se.run_node);
+		is_curr = rq->cfs.curr == &p->se;
+		if (p->__state == TASK_RUNNING && !task_on_rq_queued(p))
+			violation(p->cpu, "task %s-%d is TASK_RUNNING but not queued", p->comm,
+				  p->pid);
+		if (task_on_rq_queued(p)) {
+			if (!p->se.on_rq)
+				violation(p->cpu, "task %s-%d on_rq but its entity is not", p->comm,
+					  p->pid);
+			if (in_tree == is_curr)
+				violation(p->cpu, "task %s-%d must be in the tree or curr (tree=%d curr=%d)",
+					  p->comm, p->pid, in_tree, is_curr);
+			if (p->__state != TASK_RUNNING && !p->se.sched_delayed && rq->curr != p)
+				violation(p->cpu, "sleeping task %s-%d is queued but not delayed",
+					  p->comm, p->pid);
+			t = &tally[p->cpu];
+			t->queued++;
+			t->runnable += !p->se.sched_delayed;
+			t->weight += p->se.load.weight;
+			if (in_tree)
+				t->avg_load += scale_load_down(p->se.load.weight);
+			if (p->__state == TASK_RUNNING && rq->curr != p && p->stats.last_queued &&
+			    machine.now > p->stats.last_queued + CHECK_STARVATION_NS)
+				violation(p->cpu, "task %s-%d runnable since %llu ns and never ran",
+					  p->comm, p->pid, (unsigned long long)p->stats.last_queued);
+		} else if (in_tree || is_curr) {
+			violation(p->cpu, "task %s-%d not on_rq but in the tree or curr", p->comm,
+				  p->pid);
+		}
+		for (unsigned int c = 0; c < machine.nr_cpus; c++)
+			if (c != p->cpu && cpu_rq(c)->curr == p)
+				violation(c, "task %s-%d is curr here but its CPU is %u", p->comm,
+					  p->pid, p->cpu);
+	}
+
+	for (unsigned int c = 0; c < machine.nr_cpus; c++) {
+		struct rq *rq = cpu_rq(c);
+		struct rq_tally *t = &tally[c];
+
+		if (rq->cfs.nr_queued != t->queued || rq->cfs.h_nr_queued != t->queued)
+			violation(c, "cfs nr_queued %u / h_nr_queued %u but %u tasks queued",
+				  rq->cfs.nr_queued, rq->cfs.h_nr_queued, t->queued);
+		if (rq->nr_running != t->queued)
+			violation(c, "nr_running %u but %u tasks queued", rq->nr_running, t->queued);
+		if (rq->cfs.h_nr_runnable != t->runnable)
+			violation(c, "h_nr_runnable %u but %u runnable tasks", rq->cfs.h_nr_runnable,
+				  t->runnable);
+		if (rq->cfs.load.weight != t->weight)
+			violation(c, "cfs load %lu but queued tasks weigh %lu", rq->cfs.load.weight,
+				  t->weight);
+		if (rq->cfs.avg_load != t->avg_load)
+			violation(c, "avg_load %llu but the tree weighs %llu",
+				  (unsigned long long)rq->cfs.avg_load, (unsigned long long)t->avg_load);
+		if (!is_idle_task(rq->curr) && rq->curr->cpu != c)
+			violation(c, "curr %s-%d belongs to CPU %u", rq->curr->comm, rq->curr->pid,
+				  rq->curr->cpu);
+		if (is_idle_task(rq->curr) && rq->cfs.curr)
+			violation(c, "idle CPU has a fair curr");
+		if (!is_idle_task(rq->curr) && rq->cfs.curr != &rq->curr->se)
+			violation(c, "curr %s-%d is not the fair curr", rq->curr->comm,
+				  rq->curr->pid);
+		if (rq->lock.free_at == UINT64_MAX)
+			violation(c, "rq lock still held between events");
+		if (is_idle_task(rq->curr) && !rq->need_resched && rq->nr_running &&
+		    sim_cpu(c)->act == ACT_IDLE && !ev_queued(&rq->ipi_ev) && !ev_queued(&rq->step_ev))
+			violation(c, "idle with %u runnable tasks and nothing to wake it",
+				  rq->nr_running);
+	}
+}
+
+void sched_check_final(void)
+{
+	check_last_time = 0;
+}

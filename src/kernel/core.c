@@ -1,0 +1,815 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The scheduler core (kernel/sched/core.c line of thought): runqueues and
+ * their clocks, __schedule(), try_to_wake_up(), fork and exit, the tick,
+ * resched_curr() and reschedule IPIs, and the CPU step machine that runs
+ * tasks' operations on the simulated CPUs.
+ */
+#include "kernel/sched.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct rq *runqueues;
+struct sched_world sched_world;
+
+struct sched_tunables sysctl_sched = {
+	.base_slice_ns = 700000ULL,	/* v6.15+: 0.70 ms, not scaled by CPU count */
+	.migration_cost_ns = 500000ULL,
+	.nr_migrate = 32,
+	.hz = 250,
+};
+
+/*
+ * Nice level to load weight: each step is ~1.25x (10% CPU share change
+ * between two tasks one nice level apart). These are the kernel's values.
+ */
+const int sched_prio_to_weight[40] = {
+	/* -20 */ 88761, 71755, 56483, 46273, 36291,
+	/* -15 */ 29154, 23254, 18705, 14949, 11916,
+	/* -10 */ 9548,	 7620,	6100,  4904,  3906,
+	/*  -5 */ 3121,	 2501,	1991,  1586,  1277,
+	/*   0 */ 1024,	 820,	655,   526,   423,
+	/*   5 */ 335,	 272,	215,   172,   137,
+	/*  10 */ 110,	 87,	70,    56,    45,
+	/*  15 */ 36,	 29,	23,    18,    15,
+};
+
+/* 2^32 / weight, rounded, for division-free __calc_delta(). */
+const u32 sched_prio_to_wmult[40] = {
+	/* -20 */ 48388,     59856,	76040,	   92818,     118348,
+	/* -15 */ 147320,    184698,	229616,	   287308,    360437,
+	/* -10 */ 449829,    563644,	704093,	   875809,    1099582,
+	/*  -5 */ 1376151,   1717300,	2157191,   2708050,   3363326,
+	/*   0 */ 4194304,   5237765,	6557202,   8165337,   10153587,
+	/*   5 */ 12820798,  15790321,	19976592,  24970740,  31350126,
+	/*  10 */ 39045157,  49367440,	61356676,  76695844,  95443717,
+	/*  15 */ 119304647, 148102320, 186737708, 238609294, 286331153,
+};
+
+static void cpu_step_event(struct sim_event *ev);
+static void tick_event(struct sim_event *ev);
+static void ipi_event(struct sim_event *ev);
+static void cpu_continue(struct rq *rq);
+
+/* ------------------------------------------------------------------ */
+/* tasks and runqueues                                                 */
+
+static struct task_struct *alloc_task(const char *comm)
+{
+	struct task_struct *p = calloc(1, sizeof(*p));
+	if (!p) {
+		fprintf(stderr, "schedlab: out of memory\n");
+		exit(1);
+	}
+	p->pid = sched_world.next_pid++;
+	snprintf(p->comm, sizeof(p->comm), "%s", comm);
+	/* ftrace and Perfetto split on spaces and '=': keep comms clean */
+	for (char *c = p->comm; *c; c++)
+		if (*c == ' ' || *c == '=')
+			*c = '_';
+	p->cpus_mask = alloc_cpumask();
+	p->static_prio = p->prio = DEFAULT_PRIO;
+	p->last_ran_cpu = UINT32_MAX;
+	INIT_LIST_HEAD(&p->wq_entry.entry);
+	p->wq_entry.task = p;
+	list_add_tail(&p->tasks, &sched_world.tasks);
+	return p;
+}
+
+void sched_init(void)
+{
+	unsigned int cpu;
+
+	memset(&sched_world, 0, sizeof(sched_world));
+	INIT_LIST_HEAD(&sched_world.tasks);
+	runqueues = calloc(machine.nr_cpus, sizeof(*runqueues));
+	if (!runqueues) {
+		fprintf(stderr, "schedlab: out of memory\n");
+		exit(1);
+	}
+	for_each_possible_cpu(cpu) {
+		struct rq *rq = cpu_rq(cpu);
+		char comm[32];
+
+		rq->cpu = cpu;
+		sim_lock_init(&rq->lock);
+		init_cfs_rq(&rq->cfs);
+		snprintf(comm, sizeof(comm), "swapper/%u", cpu);
+		rq->idle = alloc_task(comm);
+		rq->idle->pid = 0;
+		rq->idle->is_idle = true;
+		rq->idle->kthread = true;
+		rq->idle->cpu = cpu;
+		rq->idle->on_cpu = 1;
+		rq->idle->mm = -1;
+		cpumask_set_cpu(cpu, rq->idle->cpus_mask);
+		rq->curr = rq->idle;
+		rq->active_mm = -1;
+		rq->avg_idle = 2 * sysctl_sched.migration_cost_ns;
+		rq->max_idle_balance_cost = sysctl_sched.migration_cost_ns;
+		rq->tick_stopped = true;
+		ev_init(&rq->step_ev, cpu_step_event, cpu);
+		ev_init(&rq->tick_ev, tick_event, cpu);
+		ev_init(&rq->ipi_ev, ipi_event, cpu);
+	}
+	/* pid 0 is the idle tasks'; real tasks count from 1 */
+	sched_world.next_pid = 1;
+}
+
+void sched_exit(void)
+{
+	struct task_struct *p, *n;
+
+	list_for_each_entry_safe(p, n, &sched_world.tasks, tasks) {
+		free_cpumask(p->cpus_mask);
+		free(p);
+	}
+	free(runqueues);
+	runqueues = NULL;
+}
+
+void set_load_weight(struct task_struct *p)
+{
+	int prio = p->static_prio - MAX_RT_PRIO;
+
+	p->se.load.weight = scale_load(sched_prio_to_weight[prio]);
+	p->se.load.inv_weight = sched_prio_to_wmult[prio];
+}
+
+void set_user_nice(struct task_struct *p, long nice)
+{
+	p->static_prio = p->prio = NICE_TO_PRIO((int)nice);
+	set_load_weight(p);
+}
+
+/* ------------------------------------------------------------------ */
+/* clocks                                                              */
+
+static void update_rq_clock_pelt(struct rq *rq, s64 delta)
+{
+	if (is_idle_task(rq->curr)) {
+		/* while idle, the PELT clock tracks the task clock */
+		rq->clock_pelt = rq->clock_task;
+		rq->clock_idle = rq->clock;
+		return;
+	}
+	rq->clock_pelt += pelt_scale_time((u64)delta, arch_scale_cpu_capacity(cpu_of(rq)),
+					  arch_scale_freq_capacity(cpu_of(rq)));
+}
+
+void update_rq_clock(struct rq *rq)
+{
+	s64 delta = (s64)(cpu_now() - rq->clock);
+
+	/* a remote rq's clock may be ahead of this CPU's cursor: clocks never go back */
+	if (delta <= 0)
+		return;
+	rq->clock += (u64)delta;
+	rq->clock_task += (u64)delta;
+	update_rq_clock_pelt(rq, delta);
+}
+
+/* ------------------------------------------------------------------ */
+/* rescheduling and IPIs                                               */
+
+static void smp_send_reschedule(unsigned int cpu)
+{
+	struct rq *rq = cpu_rq(cpu);
+	const struct cost_model *cost = machine.cost;
+
+	charge(cost->ipi_send);
+	this_rq()->ipi_sent++;
+	if (!ev_queued(&rq->ipi_ev))
+		sim_schedule(&rq->ipi_ev,
+			     cpu_now() + cost->ipi_latency[cpu_dist(smp_processor_id(), cpu)]);
+}
+
+void resched_curr(struct rq *rq)
+{
+	if (rq->need_resched)
+		return;
+	rq->need_resched = true;
+	if (cpu_of(rq) == smp_processor_id())
+		return;
+	smp_send_reschedule(cpu_of(rq));
+}
+
+/*
+ * With the full preemption models the lazy form differs (the flag is acted
+ * on at the tick or return to user); every step boundary here is a return
+ * to user, so both forms behave the same until the preemption models land.
+ */
+void resched_curr_lazy(struct rq *rq)
+{
+	resched_curr(rq);
+}
+
+void wakeup_preempt(struct rq *rq, struct task_struct *p, int wake_flags)
+{
+	if (is_idle_task(rq->curr)) {
+		resched_curr(rq);
+		return;
+	}
+	check_preempt_wakeup_fair(rq, p, wake_flags);
+}
+
+/* ------------------------------------------------------------------ */
+/* enqueue, dequeue, migration                                         */
+
+static void sched_info_enqueue(struct task_struct *p)
+{
+	p->stats.last_queued = cpu_now();
+}
+
+void activate_task(struct rq *rq, struct task_struct *p, int flags)
+{
+	charge(machine.cost->enqueue);
+	enqueue_task_fair(rq, p, flags);
+	p->on_rq = TASK_ON_RQ_QUEUED;
+	if (!(flags & ENQUEUE_RESTORE))
+		sched_info_enqueue(p);
+	p->woken_at = cpu_now();
+}
+
+void deactivate_task(struct rq *rq, struct task_struct *p, int flags)
+{
+	charge(machine.cost->dequeue);
+	p->on_rq = TASK_ON_RQ_MIGRATING;
+	dequeue_task_fair(rq, p, flags);
+}
+
+void set_task_cpu(struct task_struct *p, unsigned int new_cpu)
+{
+	if (task_cpu(p) == new_cpu)
+		return;
+	migrate_task_rq_fair(p, new_cpu);
+	p->stats.nr_migrations++;
+	cpu_rq(new_cpu)->nr_migrations_in++;
+	p->cpu = new_cpu;
+	p->wake_cpu = new_cpu;
+}
+
+/* ------------------------------------------------------------------ */
+/* wakeups                                                             */
+
+/*
+ * CPU choice for a wakeup. The full select_task_rq_fair() (wake_affine,
+ * select_idle_sibling) is a later piece of work; until then a task wakes
+ * on the CPU it last ran on, if it may still run there.
+ */
+static unsigned int select_task_rq(struct task_struct *p, unsigned int prev_cpu)
+{
+	if (cpumask_test_cpu(prev_cpu, p->cpus_mask))
+		return prev_cpu;
+	return cpumask_first(p->cpus_mask);
+}
+
+static void ttwu_stat(struct task_struct *p, unsigned int cpu)
+{
+	struct rq *rq = this_rq();
+
+	rq->stat.ttwu_count++;
+	if (cpu == cpu_of(rq))
+		rq->stat.ttwu_local++;
+	p->stats.nr_wakeups++;
+}
+
+/* the wakee becomes runnable on @rq (locked) */
+static void ttwu_do_activate(struct rq *rq, struct task_struct *p, int wake_flags)
+{
+	int en_flags = ENQUEUE_WAKEUP | ENQUEUE_NOCLOCK;
+
+	if (wake_flags & WF_MIGRATED)
+		en_flags |= ENQUEUE_MIGRATED;
+	activate_task(rq, p, en_flags);
+	wakeup_preempt(rq, p, wake_flags);
+	p->__state = TASK_RUNNING;
+
+	if (rq->idle_stamp) {
+		u64 delta = rq->clock - rq->idle_stamp;
+		u64 max = 2 * rq->max_idle_balance_cost;
+
+		/* avg_idle += (delta - avg_idle) / 8, capped */
+		rq->avg_idle = (u64)((s64)rq->avg_idle + ((s64)delta - (s64)rq->avg_idle) / 8);
+		if (rq->avg_idle > max)
+			rq->avg_idle = max;
+		rq->idle_stamp = 0;
+	}
+}
+
+/* A task still queued (a delayed dequeue) is woken where it is. */
+static int ttwu_runnable(struct task_struct *p, int wake_flags)
+{
+	struct rq *rq = task_rq(p);
+
+	sim_lock_acquire(&rq->lock);
+	update_rq_clock(rq);
+	if (p->se.sched_delayed) {
+		charge(machine.cost->enqueue);
+		enqueue_task_fair(rq, p, ENQUEUE_NOCLOCK | ENQUEUE_DELAYED);
+		sched_info_enqueue(p);
+		p->woken_at = cpu_now();
+	}
+	if (rq->curr != p)
+		wakeup_preempt(rq, p, wake_flags);
+	p->__state = TASK_RUNNING;
+	sim_lock_release(&rq->lock);
+	return 1;
+}
+
+int try_to_wake_up(struct task_struct *p, unsigned int state, int wake_flags)
+{
+	const struct cost_model *cost = machine.cost;
+	unsigned int cpu;
+
+	if (!(p->__state & state))
+		return 0;
+	charge(cost->ttwu);
+	wake_flags |= WF_TTWU;
+
+	if (p == current) {
+		/* waking ourselves before we blocked: just stay runnable */
+		p->__state = TASK_RUNNING;
+		ttwu_stat(p, smp_processor_id());
+		return 1;
+	}
+
+	if (p->on_rq && ttwu_runnable(p, wake_flags)) {
+		ttwu_stat(p, task_cpu(p));
+		return 1;
+	}
+
+	p->__state = TASK_WAKING;
+
+	/*
+	 * The wakee may still be on its CPU, mid-switch-out: wait for that CPU
+	 * to finish with it (smp_cond_load_acquire on p->on_cpu).
+	 */
+	if (p->on_cpu_until > cpu_now())
+		machine.cpus[smp_processor_id()].t = p->on_cpu_until;
+
+	cpu = select_task_rq(p, task_cpu(p));
+	if (cpu != task_cpu(p)) {
+		wake_flags |= WF_MIGRATED;
+		set_task_cpu(p, cpu);
+	}
+
+	struct rq *rq = cpu_rq(cpu);
+	sim_lock_acquire(&rq->lock);
+	update_rq_clock(rq);
+	ttwu_do_activate(rq, p, wake_flags);
+	sim_lock_release(&rq->lock);
+	ttwu_stat(p, cpu);
+	return 1;
+}
+
+int wake_up_process(struct task_struct *p)
+{
+	return try_to_wake_up(p, TASK_NORMAL, 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* fork and exit                                                       */
+
+/*
+ * Fork placement. The kernel's slow path (sched_balance_find_dst_cpu)
+ * arrives with the full wakeup work; until then a new task goes to the
+ * first idle allowed CPU, searching outward from the parent's CPU (its LLC,
+ * then its package, then the machine), else to the allowed CPU with the
+ * fewest runnable tasks.
+ */
+static unsigned int select_task_rq_fork(struct task_struct *p, unsigned int parent_cpu)
+{
+	const struct topology *t = machine.topo;
+	const struct cpumask *levels[3] = { topology_llc_cpumask(t, parent_cpu),
+					    topology_core_cpumask(t, parent_cpu), t->all };
+	unsigned int cpu, best = UINT32_MAX, best_nr = UINT32_MAX;
+
+	for (int l = 0; l < 3; l++) {
+		for_each_cpu_and(cpu, levels[l], p->cpus_mask) {
+			struct rq *rq = cpu_rq(cpu);
+
+			if (is_idle_task(rq->curr) && !rq->nr_running && !rq->need_resched)
+				return cpu;
+		}
+	}
+	for_each_cpu(cpu, p->cpus_mask) {
+		if (cpu_rq(cpu)->nr_running < best_nr) {
+			best_nr = cpu_rq(cpu)->nr_running;
+			best = cpu;
+		}
+	}
+	return best;
+}
+
+static void wake_up_new_task(struct task_struct *p)
+{
+	unsigned int cpu;
+	struct rq *rq;
+
+	p->__state = TASK_RUNNING;
+	cpu = select_task_rq_fork(p, task_cpu(p));
+	p->cpu = p->wake_cpu = cpu;
+	rq = cpu_rq(cpu);
+	sim_lock_acquire(&rq->lock);
+	update_rq_clock(rq);
+	post_init_entity_util_avg(p);
+	activate_task(rq, p, ENQUEUE_NOCLOCK | ENQUEUE_INITIAL);
+	wakeup_preempt(rq, p, WF_FORK);
+	sim_lock_release(&rq->lock);
+}
+
+static int next_mm_id;
+
+struct task_struct *sched_fork_task(struct task_struct *parent, bool thread, const char *comm,
+				    const struct task_exec *exec, void *exec_data, int cpu_hint)
+{
+	struct task_struct *p = alloc_task(comm);
+
+	p->exec = exec;
+	p->exec_data = exec_data;
+	p->__state = TASK_NEW;
+	p->parent = parent;
+	if (parent) {
+		charge(thread ? machine.cost->fork_thread : machine.cost->fork);
+		p->static_prio = p->prio = parent->static_prio;
+		cpumask_copy(p->cpus_mask, parent->cpus_mask);
+		p->mm = thread ? parent->mm : ++next_mm_id;
+		p->tgid = thread ? parent->tgid : p->pid;
+		p->cpu = smp_processor_id();
+		parent->nr_children_alive++;
+	} else {
+		cpumask_setall(p->cpus_mask);
+		p->mm = ++next_mm_id;
+		p->tgid = p->pid;
+		p->cpu = (unsigned int)cpu_hint;
+		sim_enter_cpu(p->cpu);
+	}
+	p->nr_cpus_allowed = cpumask_weight(p->cpus_mask);
+	p->wake_cpu = p->cpu;
+	p->start_time = cpu_now();
+	set_load_weight(p);
+	init_entity(&p->se);
+	task_fork_fair(p);
+	sched_world.nr_tasks_alive++;
+	sched_world.nr_forks++;
+	wake_up_new_task(p);
+	return p;
+}
+
+void do_exit(void)
+{
+	struct task_struct *p = current;
+
+	charge(machine.cost->exit);
+	p->exit_time = cpu_now();
+	p->__state = TASK_DEAD;
+	sched_world.nr_tasks_alive--;
+	sched_world.nr_exits++;
+	if (p->parent) {
+		p->parent->nr_children_alive--;
+		p->parent->nr_children_exited++;
+		if (p->parent->child_wait)
+			__wake_up(p->parent->child_wait, TASK_NORMAL, 1, 0);
+	}
+	__schedule(SM_NONE);
+}
+
+/* ------------------------------------------------------------------ */
+/* __schedule                                                          */
+
+static void sched_info_switch(struct rq *rq, struct task_struct *prev, struct task_struct *next)
+{
+	u64 now = cpu_now();
+
+	if (!is_idle_task(prev) && prev->__state == TASK_RUNNING && task_on_rq_queued(prev))
+		prev->stats.last_queued = now;
+	if (!is_idle_task(next)) {
+		if (next->stats.last_queued) {
+			u64 delay = now - next->stats.last_queued;
+
+			next->stats.run_delay += delay;
+			rq->stat.run_delay += delay;
+			if (delay > next->stats.max_delay) {
+				next->stats.max_delay = delay;
+				next->stats.max_delay_at = now;
+			}
+			next->stats.last_queued = 0;
+		}
+		next->stats.pcount++;
+		rq->stat.pcount++;
+	}
+}
+
+static void context_switch(struct rq *rq, struct task_struct *prev, struct task_struct *next)
+{
+	const struct cost_model *cost = machine.cost;
+	unsigned int cpu = cpu_of(rq);
+
+	charge(cost->context_switch);
+	if (!is_idle_task(next)) {
+		/* kernel threads and the idle task borrow the previous mm (lazy TLB) */
+		if (next->mm != rq->active_mm) {
+			charge(cost->switch_mm);
+			rq->active_mm = next->mm;
+		}
+		/* a task that moved pays for refilling its cache footprint here */
+		if (next->last_ran_cpu != UINT32_MAX && next->last_ran_cpu != cpu)
+			charge(cost->migration_refill[cpu_dist(next->last_ran_cpu, cpu)]);
+		next->last_ran_cpu = cpu;
+	}
+	sched_info_switch(rq, prev, next);
+	rq->curr = next;
+	next->on_cpu = 1;
+	/* finish_task(): from here the previous task may run elsewhere */
+	prev->on_cpu = 0;
+	prev->on_cpu_until = cpu_now();
+}
+
+static struct task_struct *pick_next_task(struct rq *rq, struct task_struct *prev)
+{
+	struct task_struct *p = pick_next_task_fair(rq, prev);
+
+	if (p)
+		return p;
+	/* nothing fair to run: the idle class */
+	if (!is_idle_task(prev))
+		put_prev_task_fair(rq, prev);
+	return pick_next_task_idle(rq);
+}
+
+void __schedule(int sched_mode)
+{
+	struct rq *rq = this_rq();
+	struct task_struct *prev = rq->curr, *next;
+	bool preempt = sched_mode > SM_NONE;
+
+	sim_lock_acquire(&rq->lock);
+	update_rq_clock(rq);
+	charge(machine.cost->schedule);
+	rq->stat.sched_count++;
+
+	if (sched_mode == SM_IDLE && !rq->nr_running) {
+		next = prev;
+		goto picked;
+	}
+	if (!preempt && prev->__state != TASK_RUNNING && !is_idle_task(prev)) {
+		/* block: the task leaves the runqueue (or stays as a delayed entity) */
+		charge(machine.cost->dequeue);
+		if (dequeue_task_fair(rq, prev, DEQUEUE_SLEEP | DEQUEUE_NOCLOCK))
+			prev->on_rq = 0;
+	}
+	next = pick_next_task(rq, prev);
+picked:
+	rq->need_resched = false;
+	if (next != prev) {
+		rq->nr_switches++;
+		if (!is_idle_task(prev)) {
+			prev->stats.nr_switches++;
+			if (prev->__state == TASK_RUNNING)
+				prev->stats.nr_involuntary++;
+		}
+		if (is_idle_task(next))
+			rq->stat.sched_goidle++;
+		context_switch(rq, prev, next);
+	}
+	sim_lock_release(&rq->lock);
+}
+
+void schedule(void)
+{
+	__schedule(SM_NONE);
+}
+
+/* ------------------------------------------------------------------ */
+/* the tick                                                            */
+
+static void sched_tick(struct rq *rq)
+{
+	struct task_struct *curr = rq->curr;
+
+	sim_lock_acquire(&rq->lock);
+	update_rq_clock(rq);
+	if (!is_idle_task(curr))
+		task_tick_fair(rq, curr);
+	rq->nr_ticks++;
+	sim_lock_release(&rq->lock);
+}
+
+static void tick_restart(struct rq *rq)
+{
+	u64 period = TICK_NSEC;
+	u64 next = (cpu_now() / period + 1) * period;
+
+	rq->tick_stopped = false;
+	sim_schedule(&rq->tick_ev, next);
+}
+
+void tick_stop_idle(struct rq *rq)
+{
+	rq->tick_stopped = true;
+	sim_cancel(&rq->tick_ev);
+}
+
+/* ------------------------------------------------------------------ */
+/* the CPU step machine                                                */
+
+static inline u64 work_to_wall(const struct sim_cpu *c, u64 work)
+{
+	if (c->capacity == SCHED_CAPACITY_SCALE && c->freq_khz == c->max_freq_khz)
+		return work;
+	unsigned __int128 num = (unsigned __int128)work * SCHED_CAPACITY_SCALE * c->max_freq_khz;
+	u64 den = (u64)c->capacity * c->freq_khz;
+	return (u64)((num + den - 1) / den);
+}
+
+static inline u64 wall_to_work(const struct sim_cpu *c, u64 wall)
+{
+	if (c->capacity == SCHED_CAPACITY_SCALE && c->freq_khz == c->max_freq_khz)
+		return wall;
+	unsigned __int128 num = (unsigned __int128)wall * c->capacity * c->freq_khz;
+	return (u64)(num / ((u64)SCHED_CAPACITY_SCALE * c->max_freq_khz));
+}
+
+static void user_work_resume(struct rq *rq, struct task_struct *p)
+{
+	struct sim_cpu *c = sim_cpu(cpu_of(rq));
+
+	cpu_set_activity(c, ACT_USER);
+	rq->user_start = c->t;
+	sim_schedule(&rq->step_ev, c->t + work_to_wall(c, p->work_left));
+}
+
+void task_run_user(u64 ns)
+{
+	struct task_struct *p = current;
+
+	p->work_left = ns;
+	p->in_user_work = true;
+	user_work_resume(this_rq(), p);
+}
+
+/* How much of the user work in progress on @c is done at machine.now. */
+static void user_work_interrupt(struct rq *rq)
+{
+	struct sim_cpu *c = sim_cpu(cpu_of(rq));
+	struct task_struct *p = rq->curr;
+	u64 done = wall_to_work(c, machine.now - rq->user_start);
+
+	p->work_left = done >= p->work_left ? 0 : p->work_left - done;
+	sim_cancel(&rq->step_ev);
+	c->t = machine.now;
+}
+
+void cpu_step_at_cursor(struct rq *rq)
+{
+	sim_schedule(&rq->step_ev, sim_cpu(cpu_of(rq))->t);
+}
+
+static void handle_pending_irqs(struct rq *rq)
+{
+	const struct cost_model *cost = machine.cost;
+	struct sim_cpu *c = sim_cpu(cpu_of(rq));
+	unsigned int irqs = rq->pending_irqs;
+
+	rq->pending_irqs = 0;
+	cpu_set_activity(c, ACT_IRQ);
+	if (irqs & IRQ_RESCHED) {
+		/* scheduler_ipi(): the work is the need_resched it carried */
+		charge(cost->irq_entry);
+		rq->ipi_received++;
+	}
+	if (irqs & IRQ_TICK) {
+		charge(cost->irq_entry + cost->tick);
+		sched_tick(rq);
+		if (!is_idle_task(rq->curr) || rq->need_resched)
+			sim_schedule(&rq->tick_ev, rq->next_tick);
+		else
+			tick_stop_idle(rq);
+	}
+}
+
+/* The CPU is at a step boundary at its cursor: decide what it does next. */
+static void cpu_continue(struct rq *rq)
+{
+	struct sim_cpu *c = sim_cpu(cpu_of(rq));
+	struct task_struct *curr;
+
+	if (rq->pending_irqs)
+		handle_pending_irqs(rq);
+
+	curr = rq->curr;
+	if (rq->need_resched) {
+		cpu_set_activity(c, ACT_KERNEL);
+		__schedule(is_idle_task(curr) ? SM_IDLE : SM_PREEMPT);
+		if (is_idle_task(rq->curr)) {
+			do_idle();
+			return;
+		}
+		cpu_step_at_cursor(rq);
+		return;
+	}
+	if (is_idle_task(curr)) {
+		do_idle();
+		return;
+	}
+	if (curr->in_user_work) {
+		user_work_resume(rq, curr);
+		return;
+	}
+	cpu_set_activity(c, ACT_KERNEL);
+	curr->exec->step(curr);
+	/* the operation started user work, or the CPU goes on at its cursor */
+	if (rq->curr == curr && curr->in_user_work && ev_queued(&rq->step_ev))
+		return;
+	if (is_idle_task(rq->curr) && !rq->need_resched) {
+		do_idle();
+		return;
+	}
+	cpu_step_at_cursor(rq);
+}
+
+static void cpu_step_event(struct sim_event *ev)
+{
+	struct rq *rq = cpu_rq(ev->arg);
+	struct sim_cpu *c = sim_enter_cpu(cpu_of(rq));
+
+	if (c->act == ACT_USER && rq->curr->in_user_work) {
+		/* the user work finished */
+		rq->curr->work_left = 0;
+		rq->curr->in_user_work = false;
+	}
+	cpu_continue(rq);
+}
+
+/* An interrupt reaches a CPU at machine.now. */
+static void cpu_interrupt(struct rq *rq, unsigned int irq)
+{
+	struct sim_cpu *c = sim_cpu(cpu_of(rq));
+
+	machine.this_cpu = cpu_of(rq);
+	rq->pending_irqs |= irq;
+	switch (c->act) {
+	case ACT_USER:
+		/* user work stops here; the step machine handles the interrupt */
+		user_work_interrupt(rq);
+		cpu_continue(rq);
+		break;
+	case ACT_IDLE:
+		if (c->t < machine.now)
+			c->t = machine.now;
+		idle_exit(rq);
+		cpu_continue(rq);
+		break;
+	default:
+		/* busy in a kernel path: handled at its next step boundary */
+		break;
+	}
+}
+
+static void tick_event(struct sim_event *ev)
+{
+	struct rq *rq = cpu_rq(ev->arg);
+
+	rq->next_tick = ev->time + TICK_NSEC;
+	cpu_interrupt(rq, IRQ_TICK);
+}
+
+static void ipi_event(struct sim_event *ev)
+{
+	cpu_interrupt(cpu_rq(ev->arg), IRQ_RESCHED);
+}
+
+void idle_tick_restart(struct rq *rq)
+{
+	if (rq->tick_stopped)
+		tick_restart(rq);
+}
+
+void sched_start(void)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct rq *rq = cpu_rq(cpu);
+		struct sim_cpu *c = sim_cpu(cpu);
+
+		if (!rq->need_resched || ev_queued(&rq->step_ev))
+			continue;
+		machine.this_cpu = cpu;
+		idle_tick_restart(rq);
+		cpu_set_activity(c, ACT_KERNEL);
+		cpu_step_at_cursor(rq);
+	}
+}
+
+void sched_account_end(void)
+{
+	unsigned int cpu;
+	u64 end = machine.now;
+
+	for_each_possible_cpu(cpu)
+		end = max(end, sim_cpu(cpu)->t);
+	machine_account_until(end);
+}

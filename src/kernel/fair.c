@@ -1,0 +1,870 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The fair class: EEVDF (kernel/sched/fair.c line of thought, v6.18).
+ *
+ * Entities are kept in a tree ordered by virtual deadline, augmented with
+ * the minimum vruntime (and slice) of each subtree, so the earliest-deadline
+ * eligible entity is found in O(log n). Eligibility compares an entity's
+ * vruntime with the load-weighted average vruntime V, kept as sums relative
+ * to min_vruntime so everything stays in 64-bit integers.
+ */
+#include "kernel/sched.h"
+
+/* ------------------------------------------------------------------ */
+/* weights and virtual time                                            */
+
+static void __update_inv_weight(struct load_weight *lw)
+{
+	unsigned long w;
+
+	if (likely(lw->inv_weight))
+		return;
+	w = scale_load_down(lw->weight);
+	if (w >= WMULT_CONST)
+		lw->inv_weight = 1;
+	else if (unlikely(!w))
+		lw->inv_weight = WMULT_CONST;
+	else
+		lw->inv_weight = WMULT_CONST / (u32)w;
+}
+
+static inline u64 mul_u64_u32_shr(u64 a, u32 mul, unsigned int shift)
+{
+	return (u64)(((unsigned __int128)a * mul) >> shift);
+}
+
+/*
+ * delta_exec * weight / lw->weight, computed as delta * weight * inv_weight
+ * >> 32 with the factor kept within 32 bits, as the kernel does it.
+ */
+u64 __calc_delta(u64 delta_exec, unsigned long weight, struct load_weight *lw)
+{
+	u64 fact = scale_load_down(weight);
+	u32 fact_hi = (u32)(fact >> 32);
+	int shift = WMULT_SHIFT;
+	int fs;
+
+	__update_inv_weight(lw);
+	if (unlikely(fact_hi)) {
+		fs = 32 - __builtin_clz(fact_hi);
+		shift -= fs;
+		fact >>= fs;
+	}
+	fact = (u64)(u32)fact * lw->inv_weight;
+	fact_hi = (u32)(fact >> 32);
+	if (fact_hi) {
+		fs = 32 - __builtin_clz(fact_hi);
+		shift -= fs;
+		fact >>= fs;
+	}
+	return mul_u64_u32_shr(delta_exec, (u32)fact, (unsigned int)shift);
+}
+
+u64 calc_delta_fair(u64 delta, struct sched_entity *se)
+{
+	if (unlikely(se->load.weight != NICE_0_LOAD))
+		delta = __calc_delta(delta, NICE_0_LOAD, &se->load);
+	return delta;
+}
+
+static inline bool entity_before(const struct sched_entity *a, const struct sched_entity *b)
+{
+	return (s64)(a->deadline - b->deadline) < 0;
+}
+
+static inline s64 entity_key(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	return (s64)(se->vruntime - cfs_rq->min_vruntime);
+}
+
+static inline u64 min_vruntime(u64 a, u64 b)
+{
+	return (s64)(b - a) < 0 ? b : a;
+}
+
+static inline u64 max_vruntime(u64 a, u64 b)
+{
+	return (s64)(b - a) > 0 ? b : a;
+}
+
+/*
+ * V = sum(v_i * w_i) / sum(w_i), tracked as
+ *   avg_vruntime = sum((v_i - min_vruntime) * w_i), avg_load = sum(w_i)
+ * over the entities in the tree; curr is added in when it is queued.
+ */
+static void avg_vruntime_add(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	unsigned long weight = scale_load_down(se->load.weight);
+
+	cfs_rq->avg_vruntime += entity_key(cfs_rq, se) * (s64)weight;
+	cfs_rq->avg_load += weight;
+}
+
+static void avg_vruntime_sub(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	unsigned long weight = scale_load_down(se->load.weight);
+
+	cfs_rq->avg_vruntime -= entity_key(cfs_rq, se) * (s64)weight;
+	cfs_rq->avg_load -= weight;
+}
+
+/* min_vruntime moved forward by @delta: re-base the key sum */
+static inline void avg_vruntime_update(struct cfs_rq *cfs_rq, s64 delta)
+{
+	cfs_rq->avg_vruntime -= (s64)cfs_rq->avg_load * delta;
+}
+
+u64 avg_vruntime(struct cfs_rq *cfs_rq)
+{
+	struct sched_entity *curr = cfs_rq->curr;
+	s64 avg = cfs_rq->avg_vruntime;
+	long load = (long)cfs_rq->avg_load;
+
+	if (curr && curr->on_rq) {
+		unsigned long weight = scale_load_down(curr->load.weight);
+
+		avg += entity_key(cfs_rq, curr) * (s64)weight;
+		load += (long)weight;
+	}
+	if (load) {
+		/* round towards -inf so V never overshoots */
+		if (avg < 0)
+			avg -= (load - 1);
+		avg /= load;
+	}
+	return cfs_rq->min_vruntime + (u64)avg;
+}
+
+/* lag_i = w_i * (V - v_i), kept per unit weight in se->vlag and clamped */
+static void update_entity_lag(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	s64 vlag, limit;
+
+	vlag = (s64)(avg_vruntime(cfs_rq) - se->vruntime);
+	limit = (s64)calc_delta_fair(max(2 * se->slice, TICK_NSEC), se);
+	se->vlag = clamp(vlag, -limit, limit);
+}
+
+/*
+ * Eligible: lag >= 0, i.e. V >= v_i, i.e.
+ *   sum((v_j - min) * w_j) >= (v_i - min) * sum(w_j)
+ * without dividing.
+ */
+static int vruntime_eligible(struct cfs_rq *cfs_rq, u64 vruntime)
+{
+	struct sched_entity *curr = cfs_rq->curr;
+	s64 avg = cfs_rq->avg_vruntime;
+	long load = (long)cfs_rq->avg_load;
+
+	if (curr && curr->on_rq) {
+		unsigned long weight = scale_load_down(curr->load.weight);
+
+		avg += entity_key(cfs_rq, curr) * (s64)weight;
+		load += (long)weight;
+	}
+	return avg >= (s64)(vruntime - cfs_rq->min_vruntime) * load;
+}
+
+int entity_eligible(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	return vruntime_eligible(cfs_rq, se->vruntime);
+}
+
+static u64 __update_min_vruntime(struct cfs_rq *cfs_rq, u64 vruntime)
+{
+	u64 min = cfs_rq->min_vruntime;
+	s64 delta = (s64)(vruntime - min);
+
+	if (delta > 0) {
+		avg_vruntime_update(cfs_rq, delta);
+		min = vruntime;
+	}
+	return min;
+}
+
+struct sched_entity *__pick_root_entity(struct cfs_rq *cfs_rq)
+{
+	struct rb_node *root = cfs_rq->tasks_timeline.rb_root.node;
+
+	return root ? rb_entry(root, struct sched_entity, run_node) : NULL;
+}
+
+struct sched_entity *__pick_first_entity(struct cfs_rq *cfs_rq)
+{
+	struct rb_node *left = rb_first_cached(&cfs_rq->tasks_timeline);
+
+	return left ? rb_entry(left, struct sched_entity, run_node) : NULL;
+}
+
+static void update_min_vruntime(struct cfs_rq *cfs_rq)
+{
+	struct sched_entity *se = __pick_root_entity(cfs_rq);
+	struct sched_entity *curr = cfs_rq->curr;
+	u64 vruntime = cfs_rq->min_vruntime;
+
+	if (curr) {
+		if (curr->on_rq)
+			vruntime = curr->vruntime;
+		else
+			curr = NULL;
+	}
+	if (se) {
+		if (!curr)
+			vruntime = se->min_vruntime;
+		else
+			vruntime = min_vruntime(vruntime, se->min_vruntime);
+	}
+	/* min_vruntime only ever moves forward */
+	cfs_rq->min_vruntime = __update_min_vruntime(cfs_rq, vruntime);
+}
+
+static u64 cfs_rq_min_slice(struct cfs_rq *cfs_rq)
+{
+	struct sched_entity *root = __pick_root_entity(cfs_rq);
+	struct sched_entity *curr = cfs_rq->curr;
+	u64 min_slice = ~0ULL;
+
+	if (curr && curr->on_rq)
+		min_slice = curr->slice;
+	if (root)
+		min_slice = min(min_slice, root->min_slice);
+	return min_slice;
+}
+
+/* ------------------------------------------------------------------ */
+/* the augmented tree                                                  */
+
+static bool __entity_less(const struct rb_node *a, const struct rb_node *b)
+{
+	return entity_before(rb_entry(a, struct sched_entity, run_node),
+			     rb_entry(b, struct sched_entity, run_node));
+}
+
+static inline void __min_update(struct sched_entity *se, struct rb_node *node)
+{
+	if (node) {
+		struct sched_entity *rse = rb_entry(node, struct sched_entity, run_node);
+
+		if ((s64)(se->min_vruntime - rse->min_vruntime) > 0)
+			se->min_vruntime = rse->min_vruntime;
+		if (se->min_slice > rse->min_slice)
+			se->min_slice = rse->min_slice;
+	}
+}
+
+/* se->min_vruntime = min(se->vruntime, children's min_vruntime); same for slice */
+static bool min_vruntime_recompute(struct rb_node *node)
+{
+	struct sched_entity *se = rb_entry(node, struct sched_entity, run_node);
+	u64 old_min_vruntime = se->min_vruntime;
+	u64 old_min_slice = se->min_slice;
+
+	se->min_vruntime = se->vruntime;
+	se->min_slice = se->slice;
+	__min_update(se, node->right);
+	__min_update(se, node->left);
+	return se->min_vruntime == old_min_vruntime && se->min_slice == old_min_slice;
+}
+
+static const struct rb_augment_callbacks min_vruntime_cb = { .recompute = min_vruntime_recompute };
+
+static void __enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	avg_vruntime_add(cfs_rq, se);
+	se->min_vruntime = se->vruntime;
+	se->min_slice = se->slice;
+	rb_add_augmented_cached(&se->run_node, &cfs_rq->tasks_timeline, __entity_less,
+				&min_vruntime_cb);
+}
+
+static void __dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	rb_erase_augmented_cached(&se->run_node, &cfs_rq->tasks_timeline, &min_vruntime_cb);
+	avg_vruntime_sub(cfs_rq, se);
+}
+
+/* ------------------------------------------------------------------ */
+/* slice protection (RUN_TO_PARITY) and the EEVDF pick                 */
+
+static void set_protect_slice(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	u64 slice = sysctl_sched.base_slice_ns;
+	u64 vprot = se->deadline;
+
+	if (sched_feat(RUN_TO_PARITY))
+		slice = cfs_rq_min_slice(cfs_rq);
+	slice = min(slice, se->slice);
+	if (slice != se->slice)
+		vprot = min_vruntime(vprot, se->vruntime + calc_delta_fair(slice, se));
+	se->vprot = vprot;
+}
+
+static void update_protect_slice(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	u64 slice = cfs_rq_min_slice(cfs_rq);
+
+	se->vprot = min_vruntime(se->vprot, se->vruntime + calc_delta_fair(slice, se));
+}
+
+static inline bool protect_slice(struct sched_entity *se)
+{
+	return (s64)(se->vprot - se->vruntime) > 0;
+}
+
+static inline void cancel_protect_slice(struct sched_entity *se)
+{
+	if (protect_slice(se))
+		se->vprot = se->vruntime;
+}
+
+/*
+ * Earliest eligible virtual deadline first: the leftmost entity if it is
+ * eligible, else descend, going left whenever the left subtree holds an
+ * eligible entity (its min_vruntime is eligible), since left means earlier
+ * deadline. curr competes too, unless it is protected (then it wins).
+ */
+static struct sched_entity *__pick_eevdf(struct cfs_rq *cfs_rq, bool protect)
+{
+	struct rb_node *node = cfs_rq->tasks_timeline.rb_root.node;
+	struct sched_entity *se = __pick_first_entity(cfs_rq);
+	struct sched_entity *curr = cfs_rq->curr;
+	struct sched_entity *best = NULL;
+
+	if (cfs_rq->nr_queued == 1)
+		return curr && curr->on_rq ? curr : se;
+
+	if (curr && (!curr->on_rq || !entity_eligible(cfs_rq, curr)))
+		curr = NULL;
+
+	if (curr && protect && protect_slice(curr))
+		return curr;
+
+	if (se && entity_eligible(cfs_rq, se)) {
+		best = se;
+		goto found;
+	}
+
+	while (node) {
+		struct rb_node *left = node->left;
+
+		if (left && vruntime_eligible(cfs_rq, rb_entry(left, struct sched_entity,
+							       run_node)->min_vruntime)) {
+			node = left;
+			continue;
+		}
+		se = rb_entry(node, struct sched_entity, run_node);
+		if (entity_eligible(cfs_rq, se)) {
+			best = se;
+			break;
+		}
+		node = node->right;
+	}
+found:
+	if (!best || (curr && entity_before(curr, best)))
+		best = curr;
+	return best;
+}
+
+struct sched_entity *pick_eevdf(struct cfs_rq *cfs_rq)
+{
+	return __pick_eevdf(cfs_rq, true);
+}
+
+/* vd_i = ve_i + r_i / w_i once the request is used up; asks for a reschedule */
+static bool update_deadline(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	(void)cfs_rq;
+	if ((s64)(se->vruntime - se->deadline) < 0)
+		return false;
+	if (!se->custom_slice)
+		se->slice = sysctl_sched.base_slice_ns;
+	se->deadline = se->vruntime + calc_delta_fair(se->slice, se);
+	return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* PELT glue                                                           */
+
+#define UPDATE_TG 0x0
+#define SKIP_AGE_LOAD 0x2
+#define DO_ATTACH 0x4
+#define DO_DETACH 0x8
+
+static inline u64 cfs_rq_clock_pelt(struct cfs_rq *cfs_rq)
+{
+	return rq_of(cfs_rq)->clock_pelt;
+}
+
+static inline unsigned long se_weight(struct sched_entity *se)
+{
+	return scale_load_down(se->load.weight);
+}
+
+static int update_cfs_rq_load_avg(u64 now, struct cfs_rq *cfs_rq)
+{
+	int decayed = 0;
+
+	if (cfs_rq->removed.nr) {
+		pelt_cfs_remove(&cfs_rq->avg, cfs_rq->removed.load_avg, cfs_rq->removed.util_avg,
+				cfs_rq->removed.runnable_avg);
+		cfs_rq->removed.load_avg = cfs_rq->removed.util_avg = 0;
+		cfs_rq->removed.runnable_avg = 0;
+		cfs_rq->removed.nr = 0;
+		decayed = 1;
+	}
+	decayed |= pelt_update_cfs(now, &cfs_rq->avg, scale_load_down(cfs_rq->load.weight),
+				   cfs_rq->h_nr_runnable, cfs_rq->curr != NULL);
+	return decayed;
+}
+
+static void update_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags)
+{
+	u64 now = cfs_rq_clock_pelt(cfs_rq);
+
+	if (se->avg.last_update_time && !(flags & SKIP_AGE_LOAD))
+		pelt_update_group_se(now, &se->avg, se_weight(se), se->on_rq,
+				     se->on_rq && !se->sched_delayed, cfs_rq->curr == se);
+	update_cfs_rq_load_avg(now, cfs_rq);
+	if (!se->avg.last_update_time && (flags & DO_ATTACH))
+		pelt_attach(&cfs_rq->avg, &se->avg, se_weight(se));
+	else if (flags & DO_DETACH)
+		pelt_detach(&cfs_rq->avg, &se->avg, se_weight(se));
+}
+
+/* bring a dequeued entity's averages to its cfs_rq's last update */
+static void sync_entity_load_avg(struct sched_entity *se)
+{
+	struct cfs_rq *cfs_rq = cfs_rq_of(se);
+
+	pelt_update_blocked_se(cfs_rq->avg.last_update_time, &se->avg, se_weight(se));
+}
+
+static void remove_entity_load_avg(struct sched_entity *se)
+{
+	struct cfs_rq *cfs_rq = cfs_rq_of(se);
+
+	sync_entity_load_avg(se);
+	cfs_rq->removed.nr++;
+	cfs_rq->removed.util_avg += se->avg.util_avg;
+	cfs_rq->removed.load_avg += se->avg.load_avg;
+	cfs_rq->removed.runnable_avg += se->avg.runnable_avg;
+}
+
+static void util_est_enqueue(struct cfs_rq *cfs_rq, struct task_struct *p)
+{
+	if (sched_feat(UTIL_EST))
+		util_est_cfs_enqueue(&cfs_rq->avg, &p->se.avg);
+}
+
+static void util_est_dequeue(struct cfs_rq *cfs_rq, struct task_struct *p)
+{
+	if (sched_feat(UTIL_EST))
+		util_est_cfs_dequeue(&cfs_rq->avg, &p->se.avg);
+}
+
+static void util_est_update(struct cfs_rq *cfs_rq, struct task_struct *p, bool task_sleep)
+{
+	if (sched_feat(UTIL_EST))
+		util_est_update_on_dequeue(&p->se.avg, task_sleep,
+					   arch_scale_cpu_capacity(cpu_of(rq_of(cfs_rq))), false);
+}
+
+void post_init_entity_util_avg(struct task_struct *p)
+{
+	struct cfs_rq *cfs_rq = &task_rq(p)->cfs;
+
+	pelt_init_new_task(&p->se.avg, se_weight(&p->se), cfs_rq->avg.util_avg,
+			   cfs_rq->avg.load_avg, arch_scale_cpu_capacity(task_cpu(p)));
+}
+
+void update_blocked_averages(unsigned int cpu)
+{
+	struct rq *rq = cpu_rq(cpu);
+
+	sim_lock_acquire(&rq->lock);
+	update_rq_clock(rq);
+	update_cfs_rq_load_avg(cfs_rq_clock_pelt(&rq->cfs), &rq->cfs);
+	sim_lock_release(&rq->lock);
+}
+
+unsigned long cpu_util_cfs(unsigned int cpu)
+{
+	struct cfs_rq *cfs_rq = &cpu_rq(cpu)->cfs;
+	unsigned long util = cfs_rq->avg.util_avg;
+
+	if (sched_feat(UTIL_EST))
+		util = max(util, (unsigned long)cfs_rq->avg.util_est);
+	return min(util, arch_scale_cpu_capacity(cpu));
+}
+
+/* ------------------------------------------------------------------ */
+/* accounting the running entity                                       */
+
+static void update_curr(struct cfs_rq *cfs_rq)
+{
+	struct sched_entity *curr = cfs_rq->curr;
+	struct rq *rq = rq_of(cfs_rq);
+	s64 delta_exec;
+	bool resched;
+
+	if (unlikely(!curr))
+		return;
+	delta_exec = (s64)(rq->clock_task - curr->exec_start);
+	if (unlikely(delta_exec <= 0))
+		return;
+	curr->exec_start = rq->clock_task;
+	curr->sum_exec_runtime += (u64)delta_exec;
+	rq->stat.rq_cpu_time += (u64)delta_exec;
+
+	curr->vruntime += calc_delta_fair((u64)delta_exec, curr);
+	resched = update_deadline(cfs_rq, curr);
+	update_min_vruntime(cfs_rq);
+
+	if (cfs_rq->nr_queued == 1)
+		return;
+	if (resched || !protect_slice(curr))
+		resched_curr_lazy(rq);
+}
+
+void update_curr_fair(struct rq *rq)
+{
+	update_curr(&rq->cfs);
+}
+
+/* ------------------------------------------------------------------ */
+/* placement, enqueue, dequeue                                         */
+
+static void place_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags)
+{
+	u64 vslice, vruntime = avg_vruntime(cfs_rq);
+	s64 lag = 0;
+
+	if (!se->custom_slice)
+		se->slice = sysctl_sched.base_slice_ns;
+	vslice = calc_delta_fair(se->slice, se);
+
+	/*
+	 * Keep the lag the entity had when it left. Adding it changes V, so
+	 * scale it by (W + w_i) / W to land at the same lag relative to the
+	 * new average.
+	 */
+	if (sched_feat(PLACE_LAG) && cfs_rq->nr_queued && se->vlag) {
+		struct sched_entity *curr = cfs_rq->curr;
+		long load;
+
+		lag = se->vlag;
+		load = (long)cfs_rq->avg_load;
+		if (curr && curr->on_rq)
+			load += (long)scale_load_down(curr->load.weight);
+		lag *= load + (long)scale_load_down(se->load.weight);
+		if (!load)
+			load = 1;
+		lag /= load;
+	}
+	se->vruntime = vruntime - (u64)lag;
+
+	if (se->rel_deadline) {
+		se->deadline += se->vruntime;
+		se->rel_deadline = 0;
+		return;
+	}
+	/* new tasks ease in with half a slice */
+	if (sched_feat(PLACE_DEADLINE_INITIAL) && (flags & ENQUEUE_INITIAL))
+		vslice /= 2;
+	se->deadline = se->vruntime + vslice;
+}
+
+static void account_entity_enqueue(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	cfs_rq->load.weight += se->load.weight;
+	cfs_rq->load.inv_weight = 0;
+	cfs_rq->nr_queued++;
+}
+
+static void account_entity_dequeue(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	cfs_rq->load.weight -= se->load.weight;
+	cfs_rq->load.inv_weight = 0;
+	cfs_rq->nr_queued--;
+}
+
+static void enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags)
+{
+	bool curr = cfs_rq->curr == se;
+
+	/* curr must be placed before update_curr() accounts it */
+	if (curr)
+		place_entity(cfs_rq, se, flags);
+	update_curr(cfs_rq);
+	update_load_avg(cfs_rq, se, UPDATE_TG | DO_ATTACH);
+	if (!curr)
+		place_entity(cfs_rq, se, flags);
+	account_entity_enqueue(cfs_rq, se);
+	if (flags & ENQUEUE_MIGRATED)
+		se->exec_start = 0;
+	if (!curr)
+		__enqueue_entity(cfs_rq, se);
+	se->on_rq = 1;
+}
+
+static void set_delayed(struct sched_entity *se)
+{
+	se->sched_delayed = 1;
+	cfs_rq_of(se)->h_nr_runnable--;
+}
+
+static void clear_delayed(struct sched_entity *se)
+{
+	se->sched_delayed = 0;
+	cfs_rq_of(se)->h_nr_runnable++;
+}
+
+static void finish_delayed_dequeue_entity(struct sched_entity *se)
+{
+	clear_delayed(se);
+	if (sched_feat(DELAY_ZERO) && se->vlag > 0)
+		se->vlag = 0;
+}
+
+/* returns false when the entity stays queued as delayed */
+static bool dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags)
+{
+	bool sleep = flags & DEQUEUE_SLEEP;
+	int action = UPDATE_TG;
+
+	update_curr(cfs_rq);
+	if (cfs_rq->next == se)
+		cfs_rq->next = NULL;
+
+	if (!(flags & DEQUEUE_DELAYED)) {
+		/*
+		 * A sleeper that is not eligible stays in the competition until
+		 * it would be picked, burning off its negative lag.
+		 */
+		if (sched_feat(DELAY_DEQUEUE) && sleep && !entity_eligible(cfs_rq, se)) {
+			update_load_avg(cfs_rq, se, 0);
+			set_delayed(se);
+			return false;
+		}
+	}
+	if (task_of(se)->on_rq == TASK_ON_RQ_MIGRATING)
+		action |= DO_DETACH;
+	update_load_avg(cfs_rq, se, action);
+	update_entity_lag(cfs_rq, se);
+	if (sched_feat(PLACE_REL_DEADLINE) && !sleep) {
+		se->deadline -= se->vruntime;
+		se->rel_deadline = 1;
+	}
+	if (se != cfs_rq->curr)
+		__dequeue_entity(cfs_rq, se);
+	se->on_rq = 0;
+	account_entity_dequeue(cfs_rq, se);
+	if ((flags & (DEQUEUE_SAVE | DEQUEUE_MOVE)) != DEQUEUE_SAVE)
+		update_min_vruntime(cfs_rq);
+	if (flags & DEQUEUE_DELAYED)
+		finish_delayed_dequeue_entity(se);
+	return true;
+}
+
+/* a delayed entity is woken while still queued */
+static void requeue_delayed_entity(struct sched_entity *se)
+{
+	struct cfs_rq *cfs_rq = cfs_rq_of(se);
+
+	if (sched_feat(DELAY_ZERO)) {
+		update_entity_lag(cfs_rq, se);
+		if (se->vlag > 0) {
+			cfs_rq->nr_queued--;
+			if (se != cfs_rq->curr)
+				__dequeue_entity(cfs_rq, se);
+			se->vlag = 0;
+			place_entity(cfs_rq, se, 0);
+			if (se != cfs_rq->curr)
+				__enqueue_entity(cfs_rq, se);
+			cfs_rq->nr_queued++;
+		}
+	}
+	update_load_avg(cfs_rq, se, 0);
+	clear_delayed(se);
+}
+
+void enqueue_task_fair(struct rq *rq, struct task_struct *p, int flags)
+{
+	struct cfs_rq *cfs_rq = &rq->cfs;
+	struct sched_entity *se = &p->se;
+
+	if (!se->sched_delayed || (flags & ENQUEUE_DELAYED))
+		util_est_enqueue(cfs_rq, p);
+	if (flags & ENQUEUE_DELAYED) {
+		requeue_delayed_entity(se);
+		return;
+	}
+	enqueue_entity(cfs_rq, se, flags);
+	cfs_rq->h_nr_runnable++;
+	cfs_rq->h_nr_queued++;
+	rq->nr_running++;
+}
+
+bool dequeue_task_fair(struct rq *rq, struct task_struct *p, int flags)
+{
+	struct cfs_rq *cfs_rq = &rq->cfs;
+	struct sched_entity *se = &p->se;
+	bool was_delayed = se->sched_delayed;
+
+	if (!was_delayed)
+		util_est_dequeue(cfs_rq, p);
+	if (!dequeue_entity(cfs_rq, se, flags)) {
+		util_est_update(cfs_rq, p, true);
+		return false;
+	}
+	util_est_update(cfs_rq, p, flags & DEQUEUE_SLEEP);
+	if (!was_delayed)
+		cfs_rq->h_nr_runnable--;
+	cfs_rq->h_nr_queued--;
+	rq->nr_running--;
+	return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* picking                                                             */
+
+static void set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	if (cfs_rq->next == se)
+		cfs_rq->next = NULL;
+	if (se->on_rq) {
+		__dequeue_entity(cfs_rq, se);
+		update_load_avg(cfs_rq, se, UPDATE_TG);
+		set_protect_slice(cfs_rq, se);
+	}
+	se->exec_start = rq_of(cfs_rq)->clock_task;
+	cfs_rq->curr = se;
+	se->prev_sum_exec_runtime = se->sum_exec_runtime;
+}
+
+static void put_prev_entity(struct cfs_rq *cfs_rq, struct sched_entity *prev)
+{
+	if (prev->on_rq) {
+		update_curr(cfs_rq);
+		__enqueue_entity(cfs_rq, prev);
+		update_load_avg(cfs_rq, prev, 0);
+	}
+	cfs_rq->curr = NULL;
+}
+
+/* fully dequeue a delayed task that came up for picking */
+static void dequeue_delayed_task(struct rq *rq, struct task_struct *p)
+{
+	dequeue_task_fair(rq, p, DEQUEUE_SLEEP | DEQUEUE_DELAYED);
+	p->on_rq = 0;
+}
+
+struct task_struct *pick_next_task_fair(struct rq *rq, struct task_struct *prev)
+{
+	struct cfs_rq *cfs_rq = &rq->cfs;
+	struct sched_entity *se;
+	struct task_struct *p;
+
+again:
+	if (!cfs_rq->nr_queued)
+		return NULL;
+	se = pick_eevdf(cfs_rq);
+	if (se->sched_delayed) {
+		dequeue_delayed_task(rq, task_of(se));
+		goto again;
+	}
+	p = task_of(se);
+	if (prev != p) {
+		if (!is_idle_task(prev))
+			put_prev_entity(cfs_rq, &prev->se);
+		set_next_entity(cfs_rq, se);
+	}
+	return p;
+}
+
+void put_prev_task_fair(struct rq *rq, struct task_struct *prev)
+{
+	if (rq->cfs.curr == &prev->se)
+		put_prev_entity(&rq->cfs, &prev->se);
+}
+
+void set_next_task_fair(struct rq *rq, struct task_struct *p, bool first)
+{
+	(void)first;
+	set_next_entity(&rq->cfs, &p->se);
+}
+
+/* ------------------------------------------------------------------ */
+/* wakeup preemption, tick, fork, migration                            */
+
+void check_preempt_wakeup_fair(struct rq *rq, struct task_struct *p, int wake_flags)
+{
+	struct task_struct *donor = rq->curr;
+	struct sched_entity *se = &donor->se, *pse = &p->se;
+	struct cfs_rq *cfs_rq = &rq->cfs;
+	bool do_preempt_short;
+
+	(void)wake_flags;
+	if (unlikely(se == pse))
+		return;
+	if (rq->need_resched)
+		return;
+	if (!sched_feat(WAKEUP_PREEMPTION))
+		return;
+
+	update_curr(cfs_rq);
+	/* a wakee with a shorter slice may override curr's protection */
+	do_preempt_short = sched_feat(PREEMPT_SHORT) && pse->slice < se->slice;
+	if (__pick_eevdf(cfs_rq, !do_preempt_short) == pse)
+		goto preempt;
+	if (sched_feat(RUN_TO_PARITY) && do_preempt_short)
+		update_protect_slice(cfs_rq, se);
+	return;
+preempt:
+	if (do_preempt_short)
+		cancel_protect_slice(se);
+	resched_curr_lazy(rq);
+}
+
+void task_tick_fair(struct rq *rq, struct task_struct *curr)
+{
+	struct cfs_rq *cfs_rq = &rq->cfs;
+
+	update_curr(cfs_rq);
+	update_load_avg(cfs_rq, &curr->se, UPDATE_TG);
+}
+
+void task_fork_fair(struct task_struct *p)
+{
+	/* placement happens at the first enqueue (ENQUEUE_INITIAL) */
+	(void)p;
+}
+
+void migrate_task_rq_fair(struct task_struct *p, unsigned int new_cpu)
+{
+	struct sched_entity *se = &p->se;
+
+	(void)new_cpu;
+	if (p->on_rq != TASK_ON_RQ_MIGRATING && se->avg.last_update_time)
+		remove_entity_load_avg(se);
+	/* attach afresh on the new CPU */
+	se->avg.last_update_time = 0;
+}
+
+void init_entity(struct sched_entity *se)
+{
+	struct load_weight lw = se->load;
+
+	*se = (struct sched_entity){ 0 };
+	se->load = lw;
+	RB_CLEAR_NODE(&se->run_node);
+	se->slice = sysctl_sched.base_slice_ns;
+}
+
+void init_cfs_rq(struct cfs_rq *cfs_rq)
+{
+	*cfs_rq = (struct cfs_rq){ 0 };
+	cfs_rq->tasks_timeline = RB_ROOT_CACHED;
+	/* start well away from 0 so wrap-around arithmetic is exercised */
+	cfs_rq->min_vruntime = (u64)(-(1LL << 20));
+}

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+#include "kernel/features.h"
+
+#include <string.h>
+
+const struct sched_feat_info sched_feat_info[__SCHED_FEAT_NR] = {
+#define SF_INFO(name, def, help) { #name, def, help },
+	SCHED_FEATURES(SF_INFO)
+#undef SF_INFO
+};
+
+bool sysctl_sched_features[__SCHED_FEAT_NR];
+
+void sched_feat_reset(void)
+{
+	for (int i = 0; i < __SCHED_FEAT_NR; i++)
+		sysctl_sched_features[i] = sched_feat_info[i].def;
+}
+
+static int feat_lookup(const char *name, size_t len)
+{
+	for (int i = 0; i < __SCHED_FEAT_NR; i++)
+		if (strlen(sched_feat_info[i].name) == len && !strncmp(sched_feat_info[i].name, name, len))
+			return i;
+	return -1;
+}
+
+int sched_feat_apply(const char *list, char *err, size_t errlen)
+{
+	const char *s = list;
+
+	while (*s) {
+		const char *end = strchr(s, ',');
+		size_t len = end ? (size_t)(end - s) : strlen(s);
+		bool val = true;
+		const char *name = s;
+		size_t nlen = len;
+
+		if (len == 0) {
+			snprintf(err, errlen, "empty scheduler feature name in '%s'", list);
+			return -1;
+		}
+		if (len > 3 && !strncmp(s, "NO_", 3)) {
+			val = false;
+			name += 3;
+			nlen -= 3;
+		}
+		int i = feat_lookup(name, nlen);
+		if (i < 0) {
+			snprintf(err, errlen, "unknown scheduler feature '%.*s' (see 'schedlab features')",
+				 (int)len, s);
+			return -1;
+		}
+		sysctl_sched_features[i] = val;
+		s += len;
+		if (*s == ',')
+			s++;
+	}
+	return 0;
+}
+
+void sched_feat_print(FILE *out, const char *sep)
+{
+	for (int i = 0; i < __SCHED_FEAT_NR; i++)
+		fprintf(out, "%s%s%s", i ? sep : "", sysctl_sched_features[i] ? "" : "NO_",
+			sched_feat_info[i].name);
+}

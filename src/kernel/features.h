@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Scheduler features, as in /sys/kernel/debug/sched/features.
+ *
+ * One X-macro table: SCHED_FEAT(NAME, default, "what it does"). Kernel code
+ * tests a feature with sched_feat(NAME). Defaults are Linux v6.18's; older or
+ * proposed behaviours are features that are off by default.
+ */
+#ifndef SCHEDLAB_KERNEL_FEATURES_H
+#define SCHEDLAB_KERNEL_FEATURES_H
+
+#include "sim/types.h"
+#include <stdio.h>
+
+#define SCHED_FEATURES(F)                                                                    \
+	F(PLACE_LAG, true, "preserve lag across sleep and wakeup (EEVDF placement)")        \
+	F(PLACE_DEADLINE_INITIAL, true, "new tasks start with half a slice of deadline")    \
+	F(PLACE_REL_DEADLINE, true, "keep the relative deadline when a task migrates")      \
+	F(RUN_TO_PARITY, true, "protect curr from wakeup preemption until its slice ends")  \
+	F(PREEMPT_SHORT, true, "a wakee with a shorter slice may cancel RUN_TO_PARITY")     \
+	F(DELAY_DEQUEUE, true, "keep ineligible sleepers queued until picked or woken")     \
+	F(DELAY_ZERO, true, "clip positive lag to 0 when a delayed task leaves")            \
+	F(WAKEUP_PREEMPTION, true, "allow wakeup-time preemption of curr")                  \
+	F(UTIL_EST, true, "use estimated utilisation (util_est)")
+
+enum sched_feat_id {
+#define SF_ENUM(name, def, help) __SCHED_FEAT_##name,
+	SCHED_FEATURES(SF_ENUM)
+#undef SF_ENUM
+	__SCHED_FEAT_NR,
+};
+
+struct sched_feat_info {
+	const char *name;
+	bool def;
+	const char *help;
+};
+
+extern const struct sched_feat_info sched_feat_info[__SCHED_FEAT_NR];
+extern bool sysctl_sched_features[__SCHED_FEAT_NR];
+
+#define sched_feat(x) (sysctl_sched_features[__SCHED_FEAT_##x])
+
+/* Reset every feature to its default. */
+void sched_feat_reset(void);
+
+/*
+ * Apply "A,NO_B,C" like writes to /sys/kernel/debug/sched/features.
+ * Returns 0, or -1 with "unknown scheduler feature 'X'" in @err.
+ */
+int sched_feat_apply(const char *list, char *err, size_t errlen);
+
+/* The effective set, kernel order, as "A NO_B C" (the debugfs file's form). */
+void sched_feat_print(FILE *out, const char *sep);
+
+#endif

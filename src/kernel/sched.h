@@ -1,0 +1,472 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The scheduler's data structures and entry points, in the kernel's terms:
+ * task_struct, sched_entity, cfs_rq, rq; __schedule(), try_to_wake_up(),
+ * sched_tick(), the fair class (EEVDF) and the idle class.
+ *
+ * Everything runs in the simulated machine's context: code executing "on a
+ * CPU" is code running while machine.this_cpu is that CPU, and the costs it
+ * charges advance that CPU's cursor (see sim/machine.h).
+ */
+#ifndef SCHEDLAB_KERNEL_SCHED_H
+#define SCHEDLAB_KERNEL_SCHED_H
+
+#include "kernel/features.h"
+#include "kernel/list.h"
+#include "kernel/pelt.h"
+#include "kernel/rbtree.h"
+#include "sim/machine.h"
+
+/* ---- constants (kernel/sched/sched.h, include/linux/sched/prio.h) ---- */
+
+#define MAX_NICE 19
+#define MIN_NICE -20
+#define NICE_WIDTH 40
+#define MAX_RT_PRIO 100
+#define DEFAULT_PRIO (MAX_RT_PRIO + NICE_WIDTH / 2)
+#define NICE_TO_PRIO(nice) ((nice) + DEFAULT_PRIO)
+#define PRIO_TO_NICE(prio) ((prio)-DEFAULT_PRIO)
+
+/* 64-bit kernels keep load weights with 10 extra bits of resolution. */
+#define SCHED_FIXEDPOINT_SHIFT 10
+#define NICE_0_LOAD_SHIFT (SCHED_FIXEDPOINT_SHIFT + SCHED_FIXEDPOINT_SHIFT)
+#define scale_load(w) ((unsigned long)(w) << SCHED_FIXEDPOINT_SHIFT)
+#define scale_load_down(w)                                                       \
+	({                                                                       \
+		unsigned long __w = (w);                                         \
+		if (__w)                                                         \
+			__w = max(2UL, __w >> SCHED_FIXEDPOINT_SHIFT);           \
+		__w;                                                             \
+	})
+#define NICE_0_LOAD (1UL << NICE_0_LOAD_SHIFT)
+#define WMULT_CONST (~0U)
+#define WMULT_SHIFT 32
+
+extern const int sched_prio_to_weight[40];
+extern const u32 sched_prio_to_wmult[40];
+
+/* task states (include/linux/sched.h) */
+#define TASK_RUNNING 0x0000
+#define TASK_INTERRUPTIBLE 0x0001
+#define TASK_UNINTERRUPTIBLE 0x0002
+#define TASK_DEAD 0x0080
+#define TASK_WAKING 0x0200
+#define TASK_NEW 0x0800
+#define TASK_NORMAL (TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE)
+
+/* p->on_rq */
+#define TASK_ON_RQ_QUEUED 1
+#define TASK_ON_RQ_MIGRATING 2
+
+/* wake flags */
+#define WF_EXEC 0x02
+#define WF_FORK 0x04
+#define WF_TTWU 0x08
+#define WF_SYNC 0x10
+#define WF_MIGRATED 0x20
+
+/* enqueue/dequeue flags */
+#define DEQUEUE_SLEEP 0x0001
+#define DEQUEUE_SAVE 0x0002
+#define DEQUEUE_MOVE 0x0004
+#define DEQUEUE_NOCLOCK 0x0008
+#define DEQUEUE_MIGRATING 0x0100
+#define DEQUEUE_DELAYED 0x0200
+#define ENQUEUE_WAKEUP 0x0001
+#define ENQUEUE_RESTORE 0x0002
+#define ENQUEUE_MOVE 0x0004
+#define ENQUEUE_NOCLOCK 0x0008
+#define ENQUEUE_INITIAL 0x0080
+#define ENQUEUE_MIGRATED 0x0040
+#define ENQUEUE_MIGRATING 0x0100
+#define ENQUEUE_DELAYED 0x0200
+
+/* __schedule() modes */
+#define SM_IDLE (-1)
+#define SM_NONE 0
+#define SM_PREEMPT 1
+#define SM_RTLOCK_WAIT 2
+
+/* ---- tunables (sysctl_sched_*) ---- */
+
+struct sched_tunables {
+	u64 base_slice_ns;		/* sysctl_sched_base_slice: 700 us since v6.15 */
+	u64 migration_cost_ns;		/* sysctl_sched_migration_cost: 500 us */
+	unsigned int nr_migrate;	/* sysctl_sched_nr_migrate: 32 */
+	unsigned int hz;		/* CONFIG_HZ */
+};
+
+extern struct sched_tunables sysctl_sched;
+
+#define TICK_NSEC (NSEC_PER_SEC / sysctl_sched.hz)
+
+/* ---- the fair class ---- */
+
+struct load_weight {
+	unsigned long weight;
+	u32 inv_weight;
+};
+
+struct sched_entity {
+	struct load_weight load;
+	struct rb_node run_node;
+	u64 deadline;
+	u64 min_vruntime;		/* augmented: min vruntime of the subtree */
+	u64 min_slice;			/* augmented: min slice of the subtree */
+
+	unsigned char on_rq;
+	unsigned char sched_delayed;
+	unsigned char rel_deadline;
+	unsigned char custom_slice;
+
+	u64 exec_start;
+	u64 sum_exec_runtime;
+	u64 prev_sum_exec_runtime;
+	u64 vruntime;
+	s64 vlag;
+	u64 vprot;			/* RUN_TO_PARITY: protected until vruntime reaches this */
+	u64 slice;
+
+	struct sched_avg avg;
+};
+
+struct cfs_rq {
+	struct load_weight load;	/* sum of queued entities' weights */
+	unsigned int nr_queued;		/* entities queued, incl. curr and delayed ones */
+	unsigned int h_nr_queued;	/* tasks queued (flat hierarchy: == nr_queued) */
+	unsigned int h_nr_runnable;	/* queued tasks that are not delayed */
+
+	s64 avg_vruntime;		/* sum of (v_i - min_vruntime) * w_i over the tree */
+	u64 avg_load;			/* sum of w_i (scale_load_down) over the tree */
+	u64 min_vruntime;
+
+	struct rb_root_cached tasks_timeline;
+	struct sched_entity *curr;
+	struct sched_entity *next;
+
+	struct sched_avg avg;		/* PELT of the whole runqueue */
+	struct {
+		unsigned long load_avg;
+		unsigned long util_avg;
+		unsigned long runnable_avg;
+		int nr;
+	} removed;			/* averages of tasks that left, applied at next update */
+};
+
+/* ---- tasks ---- */
+
+struct task_struct;
+struct wait_queue_head;
+
+/*
+ * What a task does when it runs: called at a step boundary on the task's
+ * CPU with the task current. It performs one operation (a syscall, the
+ * start of user work, an exit), charging its kernel time. Implemented by the
+ * workload layer (src/work).
+ */
+struct task_exec {
+	void (*step)(struct task_struct *p);
+};
+
+struct wait_queue_entry {
+	struct task_struct *task;
+	bool exclusive;
+	struct list_head entry;
+};
+
+struct sched_task_stats {
+	u64 run_delay;			/* time spent runnable but waiting (schedstat) */
+	u64 pcount;			/* times run on a CPU */
+	u64 last_queued;		/* when it last became runnable, 0 if running/sleeping */
+	u64 max_delay;
+	u64 max_delay_at;
+	u64 nr_wakeups;
+	u64 nr_migrations;
+	u64 nr_switches;
+	u64 nr_involuntary;
+};
+
+struct task_struct {
+	int pid;
+	char comm[16];
+	unsigned int __state;
+	int on_rq;			/* 0, TASK_ON_RQ_QUEUED or TASK_ON_RQ_MIGRATING */
+	int on_cpu;			/* 1 from context switch in until finish of switch out */
+	u64 on_cpu_until;		/* when the CPU switching it out is done with it */
+	unsigned int cpu;		/* task_cpu() */
+	unsigned int wake_cpu;
+	unsigned int last_ran_cpu;	/* for the migration cache-refill penalty */
+	int static_prio;
+	int prio;
+	bool is_idle;			/* the per-CPU idle task */
+	bool kthread;
+	int mm;				/* address space id: threads of a process share it */
+	int tgid;
+	struct sched_entity se;
+	struct cpumask *cpus_mask;	/* allowed CPUs */
+	unsigned int nr_cpus_allowed;
+
+	/* the program it runs and its user work in progress */
+	const struct task_exec *exec;
+	void *exec_data;
+	u64 work_left;			/* ns of user work at full speed still to do */
+	bool in_user_work;
+
+	/* hierarchy */
+	struct task_struct *parent;
+	unsigned int nr_children_alive;
+	unsigned int nr_children_exited;	/* exited and not yet reaped */
+	struct wait_queue_head *child_wait;	/* parent waits here for children */
+
+	struct wait_queue_entry wq_entry;
+	struct sched_task_stats stats;
+	u64 start_time;
+	u64 exit_time;
+	u64 woken_at;			/* for the checker: became runnable at */
+	struct list_head tasks;		/* all tasks */
+};
+
+/* ---- runqueues ---- */
+
+struct rq {
+	unsigned int cpu;
+	struct sim_lock lock;
+	unsigned int nr_running;	/* tasks enqueued in any class (not the idle task) */
+	u64 nr_switches;
+	u64 clock;
+	u64 clock_task;
+	u64 clock_pelt;
+	u64 clock_idle;			/* clock_pelt sync point while idle */
+
+	struct cfs_rq cfs;
+	struct task_struct *curr;
+	struct task_struct *idle;
+	int active_mm;			/* address space loaded on this CPU */
+
+	/* need_resched: TIF_NEED_RESCHED of rq->curr */
+	bool need_resched;
+	/* interrupts that arrived while the CPU was busy in a kernel path */
+	unsigned int pending_irqs;
+
+	/* idle and wakeup statistics */
+	u64 idle_stamp;
+	u64 avg_idle;
+	u64 max_idle_balance_cost;
+
+	/* events of this CPU */
+	struct sim_event step_ev;	/* next step: end of a kernel path or user work */
+	struct sim_event tick_ev;	/* the periodic tick */
+	struct sim_event ipi_ev;	/* reschedule IPI in flight */
+	bool tick_stopped;		/* nohz: tick stopped while idle */
+	u64 user_start;			/* when the user work in progress (re)started */
+	u64 next_tick;
+
+	/* schedstat counters (version 17 names) */
+	struct {
+		u64 yld_count;
+		u64 sched_count;
+		u64 sched_goidle;
+		u64 ttwu_count;
+		u64 ttwu_local;
+		u64 rq_cpu_time;
+		u64 run_delay;
+		u64 pcount;
+	} stat;
+	u64 nr_ticks;
+	u64 ipi_sent;			/* IPIs sent by this CPU */
+	u64 ipi_received;
+	u64 nr_migrations_in;
+};
+
+extern struct rq *runqueues;
+
+static inline struct rq *cpu_rq(unsigned int cpu)
+{
+	return &runqueues[cpu];
+}
+
+static inline struct rq *this_rq(void)
+{
+	return &runqueues[machine.this_cpu];
+}
+
+static inline unsigned int smp_processor_id(void)
+{
+	return machine.this_cpu;
+}
+
+static inline unsigned int task_cpu(const struct task_struct *p)
+{
+	return p->cpu;
+}
+
+static inline struct rq *task_rq(const struct task_struct *p)
+{
+	return cpu_rq(p->cpu);
+}
+
+static inline struct task_struct *task_of(struct sched_entity *se)
+{
+	return container_of(se, struct task_struct, se);
+}
+
+static inline struct rq *rq_of(struct cfs_rq *cfs_rq)
+{
+	return container_of(cfs_rq, struct rq, cfs);
+}
+
+static inline unsigned int cpu_of(const struct rq *rq)
+{
+	return rq->cpu;
+}
+
+static inline struct cfs_rq *cfs_rq_of(struct sched_entity *se)
+{
+	return &task_rq(task_of(se))->cfs;
+}
+
+static inline bool is_idle_task(const struct task_struct *p)
+{
+	return p->is_idle;
+}
+
+static inline int task_on_rq_queued(const struct task_struct *p)
+{
+	return p->on_rq == TASK_ON_RQ_QUEUED;
+}
+
+static inline unsigned long arch_scale_cpu_capacity(unsigned int cpu)
+{
+	return machine.cpus[cpu].capacity;
+}
+
+static inline unsigned long arch_scale_freq_capacity(unsigned int cpu)
+{
+	const struct sim_cpu *c = &machine.cpus[cpu];
+	return (unsigned long)c->freq_khz * SCHED_CAPACITY_SCALE / c->max_freq_khz;
+}
+
+/* The world of tasks. */
+struct sched_world {
+	struct list_head tasks;
+	int next_pid;
+	unsigned int nr_tasks_alive;
+	u64 nr_forks;
+	u64 nr_exits;
+};
+
+extern struct sched_world sched_world;
+
+/* ---- core.c ---- */
+
+/* Set up runqueues and idle tasks for the machine already in `machine`. */
+void sched_init(void);
+void sched_exit(void);
+
+void update_rq_clock(struct rq *rq);
+void resched_curr(struct rq *rq);
+void resched_curr_lazy(struct rq *rq);
+void wakeup_preempt(struct rq *rq, struct task_struct *p, int wake_flags);
+void activate_task(struct rq *rq, struct task_struct *p, int flags);
+void deactivate_task(struct rq *rq, struct task_struct *p, int flags);
+void set_task_cpu(struct task_struct *p, unsigned int new_cpu);
+int try_to_wake_up(struct task_struct *p, unsigned int state, int wake_flags);
+int wake_up_process(struct task_struct *p);
+void __schedule(int sched_mode);
+/* The running task blocks in state @state (set before) and the CPU switches. */
+void schedule(void);
+
+/*
+ * Create a task (process or thread of @parent) and make it runnable:
+ * sched_fork() + wake_up_new_task(). @parent may be NULL for the first task,
+ * which starts on @cpu_hint. Charges fork cost to the running CPU.
+ */
+struct task_struct *sched_fork_task(struct task_struct *parent, bool thread, const char *comm,
+				    const struct task_exec *exec, void *exec_data, int cpu_hint);
+/* The running task exits; it never runs again. */
+void do_exit(void);
+void set_user_nice(struct task_struct *p, long nice);
+
+/* Start @ns of user work (at full capacity and frequency) for current. */
+void task_run_user(u64 ns);
+
+/* Current task of the running CPU. */
+static inline struct task_struct *get_current(void)
+{
+	return this_rq()->curr;
+}
+#define current get_current()
+
+/* Begin the simulation: start ticks on busy CPUs. */
+void sched_start(void);
+
+/* ---- fair.c ---- */
+
+void init_cfs_rq(struct cfs_rq *cfs_rq);
+void init_entity(struct sched_entity *se);
+void enqueue_task_fair(struct rq *rq, struct task_struct *p, int flags);
+/* returns false if the task stayed queued as a delayed entity */
+bool dequeue_task_fair(struct rq *rq, struct task_struct *p, int flags);
+struct task_struct *pick_next_task_fair(struct rq *rq, struct task_struct *prev);
+void put_prev_task_fair(struct rq *rq, struct task_struct *prev);
+void set_next_task_fair(struct rq *rq, struct task_struct *p, bool first);
+void check_preempt_wakeup_fair(struct rq *rq, struct task_struct *p, int wake_flags);
+void task_tick_fair(struct rq *rq, struct task_struct *curr);
+void task_fork_fair(struct task_struct *p);
+void migrate_task_rq_fair(struct task_struct *p, unsigned int new_cpu);
+void post_init_entity_util_avg(struct task_struct *p);
+void update_curr_fair(struct rq *rq);
+void update_blocked_averages(unsigned int cpu);
+void set_load_weight(struct task_struct *p);
+u64 avg_vruntime(struct cfs_rq *cfs_rq);
+int entity_eligible(struct cfs_rq *cfs_rq, struct sched_entity *se);
+struct sched_entity *__pick_first_entity(struct cfs_rq *cfs_rq);
+struct sched_entity *pick_eevdf(struct cfs_rq *cfs_rq);
+u64 __calc_delta(u64 delta_exec, unsigned long weight, struct load_weight *lw);
+u64 calc_delta_fair(u64 delta, struct sched_entity *se);
+unsigned long cpu_util_cfs(unsigned int cpu);
+
+/* ---- idle.c ---- */
+
+/* The idle task's loop body: enter idle on this CPU. */
+void do_idle(void);
+/* The CPU leaves idle at the current cursor (interrupt or need_resched). */
+void idle_exit(struct rq *rq);
+struct task_struct *pick_next_task_idle(struct rq *rq);
+
+/* ---- wait.c ---- */
+
+struct wait_queue_head {
+	struct list_head head;
+};
+
+void init_waitqueue_head(struct wait_queue_head *wq);
+/* Put current on @wq (exclusive waiters are woken one at a time) and set its state. */
+void prepare_to_wait(struct wait_queue_head *wq, bool exclusive, unsigned int state);
+void finish_wait(struct wait_queue_head *wq);
+/* Wake all non-exclusive waiters and up to @nr_exclusive exclusive ones. */
+int __wake_up(struct wait_queue_head *wq, unsigned int state, int nr_exclusive, int wake_flags);
+static inline bool waitqueue_active(const struct wait_queue_head *wq)
+{
+	return !list_empty(&wq->head);
+}
+
+/* ---- the CPU step machine (core.c) ---- */
+
+/* IRQ kinds pending on a CPU (rq->pending_irqs bits) */
+#define IRQ_TICK 0x1
+#define IRQ_RESCHED 0x2
+
+/* Arm the CPU's next step at its cursor (the end of the current kernel path). */
+void cpu_step_at_cursor(struct rq *rq);
+
+/* Accounting: called at the end of a run. */
+void sched_account_end(void);
+
+/* ---- check.c ---- */
+
+/* Run the invariant checker after each event; aborts with a message on a violation. */
+void sched_check_invariants(struct sim_event *ev);
+void sched_check_final(void);
+
+#endif

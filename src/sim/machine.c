@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: MIT
+#include "sim/machine.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct machine machine;
+
+const char *const cpu_activity_names[NR_ACT] = { "idle", "user", "kernel", "irq" };
+
+void machine_init(const struct topology *topo, const struct cost_model *cost, u64 seed)
+{
+	memset(&machine, 0, sizeof(machine));
+	machine.topo = topo;
+	machine.cost = cost ? cost : &topo->cost;
+	machine.nr_cpus = topo->nr_cpus;
+	machine.seed = seed;
+	machine.stop_at = UINT64_MAX;
+	eq_init(&machine.eq);
+	machine.cpus = calloc(topo->nr_cpus, sizeof(*machine.cpus));
+	if (!machine.cpus) {
+		fprintf(stderr, "schedlab: out of memory\n");
+		exit(1);
+	}
+	for (unsigned int i = 0; i < topo->nr_cpus; i++) {
+		struct sim_cpu *c = &machine.cpus[i];
+		c->id = i;
+		c->act = ACT_IDLE;
+		c->capacity = topo->cpus[i].capacity;
+		c->max_freq_khz = topo->cpus[i].max_freq_khz;
+		c->freq_khz = c->max_freq_khz;
+	}
+}
+
+void machine_destroy(void)
+{
+	eq_destroy(&machine.eq);
+	free(machine.cpus);
+	machine.cpus = NULL;
+}
+
+void machine_account_until(u64 t)
+{
+	for (unsigned int i = 0; i < machine.nr_cpus; i++) {
+		struct sim_cpu *c = &machine.cpus[i];
+		u64 end = max(t, c->t);
+		c->time_in[c->act] += end - c->act_since;
+		c->act_since = end;
+	}
+}
+
+void sim_lock_init(struct sim_lock *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->owner = -1;
+}
+
+void sim_lock_acquire(struct sim_lock *l)
+{
+	struct sim_cpu *c = this_sim_cpu();
+	const struct cost_model *cost = machine.cost;
+
+	if (l->free_at == UINT64_MAX) {
+		fprintf(stderr, "schedlab: BUG: CPU%u takes a lock that is still held (by CPU%d)\n",
+			c->id, l->owner);
+		abort();
+	}
+	if (l->free_at > c->t) {
+		l->contended++;
+		l->spin_ns += l->free_at - c->t;
+		c->t = l->free_at;
+	}
+	c->t += cost->rq_lock;
+	if (l->owner >= 0 && (unsigned int)l->owner != c->id)
+		c->t += cost->cacheline[cpu_dist((unsigned int)l->owner, c->id)];
+	l->owner = (int)c->id;
+	l->free_at = UINT64_MAX; /* held */
+}
+
+void sim_lock_release(struct sim_lock *l)
+{
+	l->free_at = this_sim_cpu()->t;
+}
+
+u64 sim_run(void (*after_event)(struct sim_event *ev))
+{
+	u64 n = 0;
+	struct event_queue *q = &machine.eq;
+
+	while (!machine.stop) {
+		if (!q->nr || q->slot[0].time > machine.stop_at)
+			break;
+		struct sim_event *ev = eq_pop(q);
+		machine.now = ev->time;
+		ev->fn(ev);
+		n++;
+		if (after_event)
+			after_event(ev);
+	}
+	machine.nr_events += n;
+	return n;
+}

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The simulated machine: the clock, the event queue, and each CPU's
+ * activity and time cursor.
+ *
+ * Kernel paths are ordinary C functions run at an event instant on one CPU
+ * (machine.this_cpu). While a path runs, the CPU's cursor (cpu->t) advances
+ * by every cost it charges; effects on other CPUs are events stamped from the
+ * cursor. So the cursor is "now" for the code running on that CPU, and the
+ * CPU's next step happens when its cursor says.
+ */
+#ifndef SCHEDLAB_SIM_MACHINE_H
+#define SCHEDLAB_SIM_MACHINE_H
+
+#include "sim/cost.h"
+#include "sim/event.h"
+#include "sim/prng.h"
+#include "topo/topology.h"
+
+enum cpu_activity {
+	ACT_IDLE,	/* idle task running, CPU waiting for work */
+	ACT_USER,	/* a task runs user code */
+	ACT_KERNEL,	/* syscall, scheduler, softirq */
+	ACT_IRQ,	/* interrupt handler: tick, IPI, timer */
+	NR_ACT,
+};
+
+extern const char *const cpu_activity_names[NR_ACT];
+
+struct sim_cpu {
+	unsigned int id;
+	u64 t;				/* this CPU's time cursor */
+	enum cpu_activity act;
+	u64 act_since;			/* cursor value when act began */
+	u64 time_in[NR_ACT];		/* accounted time per activity */
+	unsigned long capacity;		/* from the topology */
+	unsigned int freq_khz;		/* current frequency */
+	unsigned int max_freq_khz;
+};
+
+/*
+ * A lock modelled as a resource that is "free at" a time: taking it before
+ * then spins until free_at and the spin is charged to the taker.
+ */
+struct sim_lock {
+	u64 free_at;
+	int owner;			/* last CPU that held it, -1 never held */
+	u64 contended;			/* acquisitions that had to spin */
+	u64 spin_ns;			/* total spin time */
+};
+
+struct machine {
+	const struct topology *topo;
+	const struct cost_model *cost;	/* == &topo->cost unless overridden */
+	struct event_queue eq;
+	u64 now;			/* time of the event being processed */
+	u64 nr_events;
+	struct sim_cpu *cpus;
+	unsigned int nr_cpus;
+	unsigned int this_cpu;		/* CPU whose kernel path is running */
+	u64 seed;
+	bool stop;			/* set to end sim_run() */
+	u64 stop_at;			/* hard limit on simulated time */
+};
+
+extern struct machine machine;
+
+/* Set up machine for @topo (costs from @cost), all CPUs idle at time 0. */
+void machine_init(const struct topology *topo, const struct cost_model *cost, u64 seed);
+void machine_destroy(void);
+
+static inline struct sim_cpu *sim_cpu(unsigned int cpu)
+{
+	return &machine.cpus[cpu];
+}
+
+static inline struct sim_cpu *this_sim_cpu(void)
+{
+	return &machine.cpus[machine.this_cpu];
+}
+
+/* Enter CPU @cpu's context at the current event time. */
+static inline struct sim_cpu *sim_enter_cpu(unsigned int cpu)
+{
+	struct sim_cpu *c = &machine.cpus[cpu];
+	machine.this_cpu = cpu;
+	if (c->t < machine.now)
+		c->t = machine.now;
+	return c;
+}
+
+/* Charge @ns of work to the running CPU. */
+static inline void charge(u64 ns)
+{
+	machine.cpus[machine.this_cpu].t += ns;
+}
+
+/* The running CPU's "now" (its cursor). */
+static inline u64 cpu_now(void)
+{
+	return machine.cpus[machine.this_cpu].t;
+}
+
+/* Switch @c to activity @act at its cursor, accounting the previous one. */
+static inline void cpu_set_activity(struct sim_cpu *c, enum cpu_activity act)
+{
+	if (c->act == act)
+		return;
+	c->time_in[c->act] += c->t - c->act_since;
+	c->act = act;
+	c->act_since = c->t;
+}
+
+/* Account activities up to @t (end of run) without changing them. */
+void machine_account_until(u64 t);
+
+static inline enum cpu_dist cpu_dist(unsigned int a, unsigned int b)
+{
+	return topology_cpu_dist(machine.topo, a, b);
+}
+
+void sim_lock_init(struct sim_lock *l);
+/* Take @l on the running CPU: spin while held, pay the cache-line transfer. */
+void sim_lock_acquire(struct sim_lock *l);
+void sim_lock_release(struct sim_lock *l);
+
+static inline void sim_schedule(struct sim_event *ev, u64 time)
+{
+	eq_schedule(&machine.eq, ev, time);
+}
+
+static inline void sim_cancel(struct sim_event *ev)
+{
+	eq_cancel(&machine.eq, ev);
+}
+
+/*
+ * Run events until the queue is empty, machine.stop is set or simulated
+ * time passes machine.stop_at. @after_event, if given, runs after each event
+ * (the invariant checker). Returns the number of events processed.
+ */
+u64 sim_run(void (*after_event)(struct sim_event *ev));
+
+#endif

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Seeded PRNG streams: xoshiro256** seeded through splitmix64 from
+ * (run seed, stream id). Every consumer owns its stream, so adding a new
+ * consumer never changes the numbers an existing one draws.
+ */
+#ifndef SCHEDLAB_SIM_PRNG_H
+#define SCHEDLAB_SIM_PRNG_H
+
+#include "sim/types.h"
+
+struct prng {
+	u64 s[4];
+};
+
+/* Stream ids: one per consumer. Append new ones; never renumber. */
+enum prng_stream_id {
+	PRNG_STREAM_WORKLOAD = 1,
+	PRNG_STREAM_PLACEMENT = 2,
+	PRNG_STREAM_JITTER = 3,
+	PRNG_STREAM_KERNEL = 4,
+};
+
+void prng_init(struct prng *r, u64 seed, u64 stream);
+u64 prng_next(struct prng *r);
+/* Uniform in [0, n), unbiased; n > 0. */
+u64 prng_below(struct prng *r, u64 n);
+
+#endif
