@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: MIT
+/* schedlab: the Linux scheduler on a simulated machine. */
+#include "cli/cli.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;
+} commands[] = {
+	{ "run", cmd_run, "run a benchmark command line on a simulated machine" },
+	{ "machines", cmd_machines, "list the machine presets" },
+	{ "topo", cmd_topo, "print a machine's topology" },
+	{ "features", cmd_features, "list the scheduler features and their defaults" },
+};
+
+int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("schedlab: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return EXIT_BAD_INPUT;
+}
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: schedlab COMMAND [OPTIONS]\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].help);
+	fprintf(out, "\n'schedlab COMMAND --help' describes a command's options.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_BAD_INPUT;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	usage(stderr);
+	return usage_error("unknown command '%s'", argv[1]);
+}
