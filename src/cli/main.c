@@ -39,10 +39,8 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
-	if (argc < 2) {
-		usage(stderr);
-		return EXIT_BAD_INPUT;
-	}
+	if (argc < 2)
+		return usage_error("missing command (see 'schedlab --help')");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		usage(stdout);
 		return 0;
@@ -50,6 +48,5 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].fn(argc - 1, argv + 1);
-	usage(stderr);
-	return usage_error("unknown command '%s'", argv[1]);
+	return usage_error("unknown command '%s' (see 'schedlab --help')", argv[1]);
 }

@@ -556,8 +556,13 @@ void __schedule(int sched_mode)
 	}
 	if (!preempt && prev->__state != TASK_RUNNING && !is_idle_task(prev)) {
 		/* block: the task leaves the runqueue (or stays as a delayed entity) */
+		int flags = DEQUEUE_SLEEP | DEQUEUE_NOCLOCK;
+
+		/* an exiting task is never woken, so it cannot be a delayed entity */
+		if (prev->__state == TASK_DEAD)
+			flags |= DEQUEUE_SPECIAL;
 		charge(machine.cost->dequeue);
-		if (dequeue_task_fair(rq, prev, DEQUEUE_SLEEP | DEQUEUE_NOCLOCK))
+		if (dequeue_task_fair(rq, prev, flags))
 			prev->on_rq = 0;
 	}
 	next = pick_next_task(rq, prev);
@@ -680,6 +685,19 @@ static void handle_pending_irqs(struct rq *rq)
 		charge(cost->irq_entry);
 		rq->ipi_received++;
 	}
+	if (irqs & IRQ_TIMER) {
+		struct hrtimer *t = rq->expired_timers;
+
+		charge(cost->irq_entry);
+		rq->expired_timers = NULL;
+		while (t) {
+			struct hrtimer *next = t->next_expired;
+
+			t->next_expired = NULL;
+			t->function(t);
+			t = next;
+		}
+	}
 	if (irqs & IRQ_TICK) {
 		charge(cost->irq_entry + cost->tick);
 		sched_tick(rq);
@@ -774,6 +792,38 @@ static void tick_event(struct sim_event *ev)
 
 	rq->next_tick = ev->time + TICK_NSEC;
 	cpu_interrupt(rq, IRQ_TICK);
+}
+
+static void hrtimer_event(struct sim_event *ev)
+{
+	struct hrtimer *t = container_of(ev, struct hrtimer, ev);
+	struct rq *rq = cpu_rq(t->cpu);
+
+	/* keep expiry order: append */
+	struct hrtimer **pp = &rq->expired_timers;
+	while (*pp)
+		pp = &(*pp)->next_expired;
+	*pp = t;
+	cpu_interrupt(rq, IRQ_TIMER);
+}
+
+void hrtimer_init(struct hrtimer *timer, void (*function)(struct hrtimer *timer))
+{
+	ev_init(&timer->ev, hrtimer_event, 0);
+	timer->function = function;
+	timer->next_expired = NULL;
+}
+
+void hrtimer_start(struct hrtimer *timer, u64 expires)
+{
+	timer->cpu = smp_processor_id();
+	timer->ev.arg = timer->cpu;
+	sim_schedule(&timer->ev, expires);
+}
+
+void hrtimer_cancel(struct hrtimer *timer)
+{
+	sim_cancel(&timer->ev);
 }
 
 static void ipi_event(struct sim_event *ev)

@@ -641,7 +641,8 @@ static bool dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int f
 		 * A sleeper that is not eligible stays in the competition until
 		 * it would be picked, burning off its negative lag.
 		 */
-		if (sched_feat(DELAY_DEQUEUE) && sleep && !entity_eligible(cfs_rq, se)) {
+		if (sched_feat(DELAY_DEQUEUE) && sleep && !(flags & DEQUEUE_SPECIAL) &&
+		    !entity_eligible(cfs_rq, se)) {
 			update_load_avg(cfs_rq, se, 0);
 			set_delayed(se);
 			return false;
@@ -718,7 +719,8 @@ bool dequeue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 		return false;
 	}
 	util_est_update(cfs_rq, p, flags & DEQUEUE_SLEEP);
-	if (!was_delayed)
+	/* finishing a delayed dequeue made it runnable again (clear_delayed) first */
+	if (!was_delayed || (flags & DEQUEUE_DELAYED))
 		cfs_rq->h_nr_runnable--;
 	cfs_rq->h_nr_queued--;
 	rq->nr_running--;

@@ -70,6 +70,7 @@ extern const u32 sched_prio_to_wmult[40];
 #define DEQUEUE_SAVE 0x0002
 #define DEQUEUE_MOVE 0x0004
 #define DEQUEUE_NOCLOCK 0x0008
+#define DEQUEUE_SPECIAL 0x0010	/* never delay: the task will not be woken */
 #define DEQUEUE_MIGRATING 0x0100
 #define DEQUEUE_DELAYED 0x0200
 #define ENQUEUE_WAKEUP 0x0001
@@ -259,6 +260,7 @@ struct rq {
 	struct sim_event ipi_ev;	/* reschedule IPI in flight */
 	bool tick_stopped;		/* nohz: tick stopped while idle */
 	u64 user_start;			/* when the user work in progress (re)started */
+	struct hrtimer *expired_timers;	/* expired while the CPU was busy, run at irq time */
 	u64 next_tick;
 
 	/* schedstat counters (version 17 names) */
@@ -456,6 +458,23 @@ static inline bool waitqueue_active(const struct wait_queue_head *wq)
 /* IRQ kinds pending on a CPU (rq->pending_irqs bits) */
 #define IRQ_TICK 0x1
 #define IRQ_RESCHED 0x2
+#define IRQ_TIMER 0x4
+
+/*
+ * High-resolution timers: @function runs in interrupt context on @cpu when
+ * the timer expires (e.g. to wake a sleeping task).
+ */
+struct hrtimer {
+	struct sim_event ev;
+	unsigned int cpu;
+	void (*function)(struct hrtimer *timer);
+	struct hrtimer *next_expired;
+};
+
+void hrtimer_init(struct hrtimer *timer, void (*function)(struct hrtimer *timer));
+/* Arm @timer on the running CPU to expire at absolute time @expires. */
+void hrtimer_start(struct hrtimer *timer, u64 expires);
+void hrtimer_cancel(struct hrtimer *timer);
 
 /* Arm the CPU's next step at its cursor (the end of the current kernel path). */
 void cpu_step_at_cursor(struct rq *rq);

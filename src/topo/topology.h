@@ -118,4 +118,24 @@ static inline const struct cpumask *topology_node_cpumask(const struct topology 
 /* How far apart two CPUs are (for cache-line and IPI costs). */
 enum cpu_dist topology_cpu_dist(const struct topology *t, unsigned int a, unsigned int b);
 
+/*
+ * For topology builders (the presets, the sysfs reader, importers). A
+ * builder calls topology_alloc_cpus(), fills every cpus[] id (dense,
+ * machine-wide), capacity and frequencies, and hz, idle states and cost;
+ * it may set node_distance (then nr_nodes must be the matrix size).
+ * topology_finish() then calls cpumask_setup(nr_cpus), derives the counts,
+ * masks and flags, validates the shape, and returns 0, or -1 with a message
+ * naming the first thing that is wrong.
+ */
+int topology_alloc_cpus(struct topology *t, unsigned int nr, char *err, size_t errlen);
+int topology_finish(struct topology *t, char *err, size_t errlen);
+
+/*
+ * Build a machine from a sysfs tree. @root is the directory that holds
+ * devices/system/cpu (and devices/system/node): "/sys" for this host, or a
+ * copy of it. Missing files fall back to one package, one LLC, one node;
+ * every fallback is noted in t->approximations.
+ */
+struct topology *topology_load_sysfs(const char *root, char *err, size_t errlen);
+
 #endif

@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The information subcommands: `schedlab machines`, `schedlab topo` and
+ * `schedlab features`. They print tables of what the simulator offers; all
+ * output is on stdout and depends only on the arguments.
+ */
+#include "cli/cli.h"
+#include "kernel/features.h"
+#include "topo/topology.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define WRAP_COLUMNS 100
+
+/* ---- option parsing shared by the three commands ---- */
+
+static bool is_help(const char *arg)
+{
+	return !strcmp(arg, "-h") || !strcmp(arg, "--help");
+}
+
+/*
+ * Match argv[*i] against an option that takes a value: "-s VAL", "-sVAL",
+ * "--long VAL" or "--long=VAL" (@shortopt may be NULL). Returns 1 and sets
+ * @val (advancing *i past a separate value), 0 if argv[*i] is not this
+ * option, or -1 (after printing the error) if the value is missing.
+ */
+static int opt_value(const char *cmd, int argc, char **argv, int *i, const char *shortopt,
+		     const char *longopt, const char **val)
+{
+	const char *arg = argv[*i];
+	size_t llen = strlen(longopt);
+
+	if (!strncmp(arg, longopt, llen) && arg[llen] == '=') {
+		*val = arg + llen + 1;
+		return 1;
+	}
+	if (shortopt && !strncmp(arg, shortopt, 2) && arg[2]) {
+		*val = arg + 2;
+		return 1;
+	}
+	if (strcmp(arg, longopt) && (!shortopt || strcmp(arg, shortopt)))
+		return 0;
+	if (*i + 1 >= argc) {
+		usage_error("%s: option '%s' needs a value (see 'schedlab %s --help')", cmd, arg,
+			    cmd);
+		return -1;
+	}
+	*val = argv[++*i];
+	return 1;
+}
+
+static int bad_arg(const char *cmd, const char *arg)
+{
+	if (arg[0] == '-')
+		return usage_error("%s: unknown option '%s' (see 'schedlab %s --help')", cmd, arg,
+				   cmd);
+	return usage_error("%s: unexpected argument '%s' (see 'schedlab %s --help')", cmd, arg,
+			   cmd);
+}
+
+/* Everything went to stdout; 0, or 1 with a message if it could not be written. */
+static int finish_stdout(void)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		fputs("schedlab: error writing standard output\n", stderr);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * Print @text word-wrapped to WRAP_COLUMNS, every line indented by @indent
+ * columns. Words are separated by single or multiple spaces; a word longer
+ * than a line gets a line of its own.
+ */
+static void print_wrapped(FILE *out, const char *text, int indent)
+{
+	int col = 0;
+
+	while (*text) {
+		size_t len;
+
+		while (*text == ' ')
+			text++;
+		if (!*text)
+			break;
+		len = strcspn(text, " ");
+		if (col && col + 1 + (int)len > WRAP_COLUMNS) {
+			fputc('\n', out);
+			col = 0;
+		}
+		if (!col)
+			col = fprintf(out, "%*s%.*s", indent, "", (int)len, text);
+		else
+			col += fprintf(out, " %.*s", (int)len, text);
+		text += len;
+	}
+	if (col)
+		fputc('\n', out);
+}
+
+/* ---- schedlab machines ---- */
+
+static void machines_usage(FILE *out)
+{
+	fputs("usage: schedlab machines [-v]\n"
+	      "\n"
+	      "List the machine presets, one per line: the name to give to -m, and a\n"
+	      "description.\n"
+	      "\n"
+	      "  -v, --verbose   also say what about each preset is approximate\n"
+	      "  -h, --help      show this help\n",
+	      out);
+}
+
+int cmd_machines(int argc, char **argv)
+{
+	bool verbose = false;
+	int width = 0;
+
+	for (int i = 1; i < argc; i++) {
+		if (is_help(argv[i])) {
+			machines_usage(stdout);
+			return finish_stdout();
+		}
+		if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose"))
+			verbose = true;
+		else
+			return bad_arg("machines", argv[i]);
+	}
+
+	for (unsigned int i = 0; i < nr_machine_presets; i++) {
+		int len = (int)strlen(machine_presets[i].name);
+
+		if (len > width)
+			width = len;
+	}
+	width += 2;
+
+	for (unsigned int i = 0; i < nr_machine_presets; i++) {
+		const struct machine_preset *p = &machine_presets[i];
+		char err[256];
+		char line[sizeof(((struct topology *)0)->approximations) + 32];
+		struct topology *t;
+
+		printf("%-*s%s\n", width, p->name, p->description);
+		if (!verbose)
+			continue;
+		t = topology_load(p->name, err, sizeof(err));
+		if (!t) {
+			/* a preset that does not build is a bug, not bad input */
+			fprintf(stderr, "schedlab: machines: preset '%s': %s\n", p->name, err);
+			return 1;
+		}
+		snprintf(line, sizeof(line), "Approximations: %s",
+			 t->approximations[0] ? t->approximations : "none noted");
+		print_wrapped(stdout, line, width);
+		topology_free(t);
+	}
+	return finish_stdout();
+}
+
+/* ---- schedlab topo ---- */
+
+static void topo_usage(FILE *out)
+{
+	fputs("usage: schedlab topo -m MACHINE\n"
+	      "\n"
+	      "Print a machine's topology as a tree: packages, NUMA nodes, LLCs, clusters,\n"
+	      "cores and CPUs, then CPU capacities and frequencies, idle states, node\n"
+	      "distances and what about the machine is approximate.\n"
+	      "\n"
+	      "  -m, --machine MACHINE   a preset from 'schedlab machines', or 'host'\n"
+	      "  -h, --help              show this help\n",
+	      out);
+}
+
+int cmd_topo(int argc, char **argv)
+{
+	const char *machine = NULL;
+	struct topology *t;
+	char err[256];
+
+	for (int i = 1; i < argc; i++) {
+		int r;
+
+		if (is_help(argv[i])) {
+			topo_usage(stdout);
+			return finish_stdout();
+		}
+		r = opt_value("topo", argc, argv, &i, "-m", "--machine", &machine);
+		if (r < 0)
+			return EXIT_BAD_INPUT;
+		if (!r)
+			return bad_arg("topo", argv[i]);
+	}
+	if (!machine)
+		return usage_error("topo: missing -m MACHINE (see 'schedlab machines')");
+
+	t = topology_load(machine, err, sizeof(err));
+	if (!t)
+		return usage_error("%s", err);
+	topology_print_tree(t, stdout);
+	topology_free(t);
+	return finish_stdout();
+}
+
+/* ---- schedlab features ---- */
+
+static void features_usage(FILE *out)
+{
+	fputs("usage: schedlab features [--features LIST]\n"
+	      "\n"
+	      "List the scheduler features in kernel order: name, default value and what\n"
+	      "the feature does.\n"
+	      "\n"
+	      "  --features LIST   first apply LIST, e.g. 'NO_DELAY_DEQUEUE,UTIL_EST', the\n"
+	      "                    way a write to /sys/kernel/debug/sched/features does,\n"
+	      "                    and show the resulting value in a NOW column (may be\n"
+	      "                    given more than once; applied in order)\n"
+	      "  -h, --help        show this help\n",
+	      out);
+}
+
+static const char *on_off(bool v)
+{
+	return v ? "on" : "off";
+}
+
+int cmd_features(int argc, char **argv)
+{
+	bool applied = false;
+	int width = (int)strlen("FEATURE");
+	char err[256];
+
+	sched_feat_reset();
+	for (int i = 1; i < argc; i++) {
+		const char *list;
+		int r;
+
+		if (is_help(argv[i])) {
+			features_usage(stdout);
+			return finish_stdout();
+		}
+		r = opt_value("features", argc, argv, &i, NULL, "--features", &list);
+		if (r < 0)
+			return EXIT_BAD_INPUT;
+		if (!r)
+			return bad_arg("features", argv[i]);
+		if (sched_feat_apply(list, err, sizeof(err)))
+			return usage_error("%s", err);
+		applied = true;
+	}
+
+	for (int i = 0; i < __SCHED_FEAT_NR; i++) {
+		int len = (int)strlen(sched_feat_info[i].name);
+
+		if (len > width)
+			width = len;
+	}
+	width += 2;
+
+	printf("%-*s%-9s%s%s\n", width, "FEATURE", "DEFAULT", applied ? "NOW  " : "", "HELP");
+	for (int i = 0; i < __SCHED_FEAT_NR; i++) {
+		const struct sched_feat_info *f = &sched_feat_info[i];
+
+		printf("%-*s%-9s", width, f->name, on_off(f->def));
+		if (applied)
+			printf("%-5s", on_off(sysctl_sched_features[i]));
+		printf("%s\n", f->help);
+	}
+	return finish_stdout();
+}

@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: MIT
+/*
+ * schedlab run [-m MACHINE] [--features LIST] [--seed N] [--json FILE] [--check]
+ *              [--cost NAME=NS]... [--hz N] -- COMMAND...
+ *
+ * Sets up the machine and the scheduler, runs the benchmark command line on
+ * it and prints what the real benchmark prints.
+ */
+#include "cli/cli.h"
+
+#include "kernel/sched.h"
+#include "report/bench_output.h"
+#include "report/run_json.h"
+#include "work/bench.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define DEFAULT_MACHINE "xeon-8269cy-2s"
+#define DEFAULT_SEED 1
+
+static const char run_usage[] =
+	"usage: schedlab run [-m MACHINE] [--features LIST] [--seed N] [--json FILE] [--check]\n"
+	"                    [--cost NAME=NS]... [--hz 100|250|300|1000] -- COMMAND...\n"
+	"\n"
+	"  -m, --machine NAME   machine preset (see 'schedlab machines'), default " DEFAULT_MACHINE "\n"
+	"  --features LIST      scheduler features, e.g. NO_RUN_TO_PARITY,PLACE_LAG\n"
+	"  --seed N             seed of the run's random streams (default 1)\n"
+	"  --json FILE          write the machine-readable record of the run\n"
+	"  --check              validate scheduler invariants after every event\n"
+	"  --cost NAME=NS       override a cost-model parameter (see docs/cost-model.md)\n"
+	"  --hz N               CONFIG_HZ of the simulated kernel (default: the machine's)\n"
+	"\n"
+	"COMMAND: hackbench ..., perf bench sched messaging ..., perf bench sched pipe ...\n";
+
+struct run_opts {
+	const char *machine;
+	const char *features;
+	const char *json;
+	u64 seed;
+	bool check;
+	unsigned int hz;
+	const char *costs[64];
+	int nr_costs;
+};
+
+static double wall_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int parse_opts(int argc, char **argv, struct run_opts *o)
+{
+	static const struct option opts[] = {
+		{ "machine", required_argument, NULL, 'm' }, { "features", required_argument, NULL, 'F' },
+		{ "seed", required_argument, NULL, 's' },    { "json", required_argument, NULL, 'j' },
+		{ "check", no_argument, NULL, 'c' },	     { "cost", required_argument, NULL, 'C' },
+		{ "hz", required_argument, NULL, 'H' },	     { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+m:h", opts, NULL)) != -1) {
+		char *end;
+
+		switch (c) {
+		case 'm':
+			o->machine = optarg;
+			break;
+		case 'F':
+			o->features = optarg;
+			break;
+		case 's':
+			errno = 0;
+			o->seed = strtoull(optarg, &end, 0);
+			if (!*optarg || *end || errno || optarg[0] == '-')
+				return usage_error("run: --seed needs a non-negative integer, got '%s'",
+						   optarg);
+			break;
+		case 'j':
+			o->json = optarg;
+			break;
+		case 'c':
+			o->check = true;
+			break;
+		case 'C':
+			if (o->nr_costs == (int)(sizeof(o->costs) / sizeof(o->costs[0])))
+				return usage_error("run: too many --cost options");
+			o->costs[o->nr_costs++] = optarg;
+			break;
+		case 'H': {
+			unsigned long hz = strtoul(optarg, &end, 10);
+
+			if (*end || (hz != 100 && hz != 250 && hz != 300 && hz != 1000))
+				return usage_error("run: --hz must be 100, 250, 300 or 1000, got '%s'",
+						   optarg);
+			o->hz = (unsigned int)hz;
+			break;
+		}
+		case 'h':
+			fputs(run_usage, stdout);
+			return -1;
+		default:
+			if (optopt)
+				return usage_error("run: option '%s' needs a value", argv[optind - 1]);
+			return usage_error("run: unknown option '%s' (see 'schedlab run --help')",
+					   argv[optind - 1]);
+		}
+	}
+	return 0;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_opts o = { .machine = DEFAULT_MACHINE, .seed = DEFAULT_SEED };
+	char err[512];
+	struct topology *topo;
+	struct cost_model cost;
+	struct bench *b;
+	int rc = parse_opts(argc, argv, &o);
+	int bargc;
+	char **bargv;
+
+	if (rc > 0)
+		return rc;
+	if (rc < 0)
+		return 0;
+	bargc = argc - optind;
+	bargv = argv + optind;
+	if (bargc < 1)
+		return usage_error("run: no benchmark command (schedlab run [OPTIONS] -- COMMAND...)");
+
+	sched_feat_reset();
+	if (o.features && sched_feat_apply(o.features, err, sizeof(err)))
+		return usage_error("run: --features: %s", err);
+	b = bench_parse(bargc, bargv, err, sizeof(err));
+	if (!b)
+		return usage_error("%s", err);
+	topo = topology_load(o.machine, err, sizeof(err));
+	if (!topo) {
+		bench_free(b);
+		return usage_error("%s", err);
+	}
+	cost = topo->cost;
+	for (int i = 0; i < o.nr_costs; i++) {
+		if (cost_model_set(&cost, o.costs[i], err, sizeof(err))) {
+			bench_free(b);
+			topology_free(topo);
+			return usage_error("run: --cost: %s", err);
+		}
+	}
+	FILE *json = NULL;
+	if (o.json && !(json = fopen(o.json, "w"))) {
+		bench_free(b);
+		topology_free(topo);
+		return usage_error("run: cannot write --json file '%s': %s", o.json, strerror(errno));
+	}
+
+	sysctl_sched.hz = o.hz ? o.hz : topo->hz;
+	machine_init(topo, &cost, o.seed);
+	sched_init();
+
+	/*
+	 * Where in a tick period the benchmark starts is what the seed decides:
+	 * on real machines it is arbitrary, and it changes every later decision.
+	 */
+	struct prng jitter;
+	prng_init(&jitter, o.seed, PRNG_STREAM_JITTER);
+	u64 t0 = prng_below(&jitter, TICK_NSEC);
+	for (unsigned int cpu = 0; cpu < machine.nr_cpus; cpu++) {
+		sim_cpu(cpu)->t = t0;
+		sim_cpu(cpu)->act_since = t0;
+		cpu_rq(cpu)->clock = cpu_rq(cpu)->clock_task = cpu_rq(cpu)->clock_pelt = t0;
+	}
+	machine.now = t0;
+
+	bench_print_header(b, stdout);
+	fflush(stdout);
+
+	double wall0 = wall_now();
+	bench_start(b);
+	sched_start();
+	sim_run(o.check ? sched_check_invariants : NULL);
+	double wall = wall_now() - wall0;
+	sched_account_end();
+
+	rc = 0;
+	if (!bench_finish(b)) {
+		fprintf(stderr, "schedlab: the benchmark did not finish (all tasks blocked at t=%llu ns)\n",
+			(unsigned long long)machine.now);
+		rc = 1;
+	} else {
+		bench_print_result(b, stdout);
+	}
+	if (json) {
+		struct run_info ri = {
+			.machine = topo->name,
+			.seed = o.seed,
+			.argc = bargc,
+			.argv = bargv,
+			.wall_s = wall,
+			.events = machine.nr_events,
+			.sim_time_ns = machine.now,
+		};
+		if (write_run_json(json, &ri, b) || fclose(json)) {
+			fprintf(stderr, "schedlab: writing '%s' failed\n", o.json);
+			rc = 1;
+		}
+	}
+	if (o.check)
+		sched_check_final();
+	work_free_all();
+	sched_exit();
+	machine_destroy();
+	bench_free(b);
+	topology_free(topo);
+	return rc;
+}

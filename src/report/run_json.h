@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+/* `run --json FILE`: the machine-readable record of one run (docs/json-schema.md). */
+#ifndef SCHEDLAB_REPORT_RUN_JSON_H
+#define SCHEDLAB_REPORT_RUN_JSON_H
+
+#include "work/bench.h"
+#include <stdio.h>
+
+struct run_info {
+	const char *machine;
+	u64 seed;
+	int argc;
+	char **argv;		/* the benchmark command line */
+	double wall_s;		/* host time the simulation took: the one non-deterministic field */
+	u64 events;
+	u64 sim_time_ns;
+};
+
+/* Returns 0, or -1 if writing failed. */
+int write_run_json(FILE *out, const struct run_info *ri, const struct bench *b);
+
+#endif

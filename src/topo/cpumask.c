@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cpumasks sized for the simulated machine.
+ *
+ * Like the kernel with CONFIG_CPUMASK_OFFSTACK, a mask is allocated with
+ * only BITS_TO_LONGS(nr_cpu_ids) words, and every operation touches only
+ * those words. Bits at or above nr_cpu_ids are kept clear by every
+ * operation that could set them (cpumask_setall), so the word-wise
+ * operations never have to mask the last word.
+ */
+#include "topo/cpumask.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * Until cpumask_setup() is called, masks are as wide as NR_CPUS: wasteful,
+ * but nothing allocated early can be too small.
+ */
+unsigned int nr_cpu_ids = NR_CPUS;
+unsigned int nr_cpumask_longs = NR_CPUS / BITS_PER_LONG;
+
+void cpumask_setup(unsigned int nr)
+{
+	if (nr < 1)
+		nr = 1;
+	if (nr > NR_CPUS)
+		nr = NR_CPUS;
+	nr_cpu_ids = nr;
+	nr_cpumask_longs = BITS_TO_LONGS(nr);
+}
+
+struct cpumask *alloc_cpumask(void)
+{
+	struct cpumask *m = calloc(nr_cpumask_longs, sizeof(unsigned long));
+
+	if (!m) {
+		fprintf(stderr, "schedlab: out of memory allocating a cpumask\n");
+		abort();
+	}
+	return m;
+}
+
+void free_cpumask(struct cpumask *m)
+{
+	free(m);
+}
+
+void cpumask_clear(struct cpumask *m)
+{
+	memset(m->bits, 0, nr_cpumask_longs * sizeof(unsigned long));
+}
+
+void cpumask_setall(struct cpumask *m)
+{
+	unsigned int last = nr_cpumask_longs - 1;
+	unsigned int tail = nr_cpu_ids % BITS_PER_LONG;
+
+	memset(m->bits, 0xff, nr_cpumask_longs * sizeof(unsigned long));
+	if (tail)
+		m->bits[last] = (1UL << tail) - 1;
+}
+
+void cpumask_copy(struct cpumask *dst, const struct cpumask *src)
+{
+	if (dst != src)
+		memcpy(dst->bits, src->bits, nr_cpumask_longs * sizeof(unsigned long));
+}
+
+void cpumask_and(struct cpumask *dst, const struct cpumask *a, const struct cpumask *b)
+{
+	for (unsigned int i = 0; i < nr_cpumask_longs; i++)
+		dst->bits[i] = a->bits[i] & b->bits[i];
+}
+
+void cpumask_or(struct cpumask *dst, const struct cpumask *a, const struct cpumask *b)
+{
+	for (unsigned int i = 0; i < nr_cpumask_longs; i++)
+		dst->bits[i] = a->bits[i] | b->bits[i];
+}
+
+void cpumask_andnot(struct cpumask *dst, const struct cpumask *a, const struct cpumask *b)
+{
+	for (unsigned int i = 0; i < nr_cpumask_longs; i++)
+		dst->bits[i] = a->bits[i] & ~b->bits[i];
+}
+
+bool cpumask_equal(const struct cpumask *a, const struct cpumask *b)
+{
+	for (unsigned int i = 0; i < nr_cpumask_longs; i++)
+		if (a->bits[i] != b->bits[i])
+			return false;
+	return true;
+}
+
+bool cpumask_intersects(const struct cpumask *a, const struct cpumask *b)
+{
+	for (unsigned int i = 0; i < nr_cpumask_longs; i++)
+		if (a->bits[i] & b->bits[i])
+			return true;
+	return false;
+}
+
+bool cpumask_subset(const struct cpumask *a, const struct cpumask *b)
+{
+	for (unsigned int i = 0; i < nr_cpumask_longs; i++)
+		if (a->bits[i] & ~b->bits[i])
+			return false;
+	return true;
+}
+
+bool cpumask_empty(const struct cpumask *m)
+{
+	for (unsigned int i = 0; i < nr_cpumask_longs; i++)
+		if (m->bits[i])
+			return false;
+	return true;
+}
+
+unsigned int cpumask_weight(const struct cpumask *m)
+{
+	unsigned int w = 0;
+
+	for (unsigned int i = 0; i < nr_cpumask_longs; i++)
+		w += (unsigned int)__builtin_popcountl(m->bits[i]);
+	return w;
+}
+
+unsigned int cpumask_weight_and(const struct cpumask *a, const struct cpumask *b)
+{
+	unsigned int w = 0;
+
+	for (unsigned int i = 0; i < nr_cpumask_longs; i++)
+		w += (unsigned int)__builtin_popcountl(a->bits[i] & b->bits[i]);
+	return w;
+}
+
+unsigned int cpumask_next_from(const struct cpumask *m, unsigned int n)
+{
+	unsigned int idx;
+	unsigned long word;
+
+	if (unlikely(n >= nr_cpu_ids))
+		return nr_cpu_ids;
+	idx = n / BITS_PER_LONG;
+	word = m->bits[idx] & (~0UL << (n % BITS_PER_LONG));
+	for (;;) {
+		if (word) {
+			unsigned int cpu = idx * BITS_PER_LONG + (unsigned int)__builtin_ctzl(word);
+
+			return cpu < nr_cpu_ids ? cpu : nr_cpu_ids;
+		}
+		if (++idx >= nr_cpumask_longs)
+			return nr_cpu_ids;
+		word = m->bits[idx];
+	}
+}
+
+unsigned int cpumask_next_and_from(const struct cpumask *a, const struct cpumask *b,
+				   unsigned int n)
+{
+	unsigned int idx;
+	unsigned long word;
+
+	if (unlikely(n >= nr_cpu_ids))
+		return nr_cpu_ids;
+	idx = n / BITS_PER_LONG;
+	word = a->bits[idx] & b->bits[idx] & (~0UL << (n % BITS_PER_LONG));
+	for (;;) {
+		if (word) {
+			unsigned int cpu = idx * BITS_PER_LONG + (unsigned int)__builtin_ctzl(word);
+
+			return cpu < nr_cpu_ids ? cpu : nr_cpu_ids;
+		}
+		if (++idx >= nr_cpumask_longs)
+			return nr_cpu_ids;
+		word = a->bits[idx] & b->bits[idx];
+	}
+}
+
+/* Appends to a bounded buffer while counting the full length, like snprintf. */
+struct list_buf {
+	char *buf;
+	size_t len;
+	size_t pos;
+};
+
+static void list_buf_put(struct list_buf *lb, const char *s)
+{
+	for (; *s; s++, lb->pos++)
+		if (lb->len && lb->pos < lb->len - 1)
+			lb->buf[lb->pos] = *s;
+}
+
+int cpumask_print_list(char *buf, size_t len, const struct cpumask *m)
+{
+	struct list_buf lb = { buf, len, 0 };
+	unsigned int first = cpumask_first(m);
+	bool sep = false;
+	char num[32];
+
+	while (first < nr_cpu_ids) {
+		unsigned int last = first;
+
+		while (last + 1 < nr_cpu_ids && cpumask_test_cpu(last + 1, m))
+			last++;
+		if (sep)
+			list_buf_put(&lb, ",");
+		if (last == first)
+			snprintf(num, sizeof(num), "%u", first);
+		else
+			snprintf(num, sizeof(num), "%u-%u", first, last);
+		list_buf_put(&lb, num);
+		sep = true;
+		first = cpumask_next_from(m, last + 1);
+	}
+	if (len)
+		buf[lb.pos < len ? lb.pos : len - 1] = '\0';
+	return (int)lb.pos;
+}
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* Parses a decimal CPU number at *p; -1 when there is no number or it is absurdly large. */
+static long parse_cpu_number(const char **p)
+{
+	long v = 0;
+
+	if (!is_digit(**p))
+		return -1;
+	while (is_digit(**p)) {
+		v = v * 10 + (**p - '0');
+		if (v > 1000000000L)
+			return -1;
+		(*p)++;
+	}
+	return v;
+}
+
+int cpulist_parse(const char *s, struct cpumask *m, char *err, size_t errlen)
+{
+	const char *p = s;
+	const char *end = s + strlen(s);
+
+	cpumask_clear(m);
+	/* sysfs files end in a newline; tolerate surrounding whitespace */
+	while (p < end && is_space(*p))
+		p++;
+	while (end > p && is_space(end[-1]))
+		end--;
+	if (p == end)
+		return 0; /* an empty list is an empty mask, as in the kernel */
+
+	for (;;) {
+		const char *item = p;
+		long lo, hi;
+
+		lo = parse_cpu_number(&p);
+		if (lo < 0) {
+			snprintf(err, errlen, "cpu list '%s': expected a CPU number at '%.*s'", s,
+				 (int)(end - item), item);
+			return -1;
+		}
+		hi = lo;
+		if (p < end && *p == '-') {
+			p++;
+			hi = parse_cpu_number(&p);
+			if (hi < 0) {
+				snprintf(err, errlen, "cpu list '%s': expected a CPU number after '-' in '%.*s'",
+					 s, (int)(end - item), item);
+				return -1;
+			}
+			if (hi < lo) {
+				snprintf(err, errlen, "cpu list '%s': reversed range %ld-%ld", s, lo, hi);
+				return -1;
+			}
+		}
+		if (hi >= (long)nr_cpu_ids) {
+			snprintf(err, errlen, "cpu list '%s': CPU %ld does not exist (this machine has CPUs 0-%u)",
+				 s, hi, nr_cpu_ids - 1);
+			return -1;
+		}
+		for (long cpu = lo; cpu <= hi; cpu++)
+			cpumask_set_cpu((unsigned int)cpu, m);
+		if (p == end)
+			return 0;
+		if (*p != ',') {
+			snprintf(err, errlen, "cpu list '%s': unexpected '%c' (lists look like 0-3,8,10-11)",
+				 s, *p);
+			return -1;
+		}
+		p++;
+		if (p == end) {
+			snprintf(err, errlen, "cpu list '%s': trailing ','", s);
+			return -1;
+		}
+	}
+}

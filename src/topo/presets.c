@@ -1,0 +1,608 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Machine presets. Each is a short spec for one generic builder: how many
+ * packages, nodes, LLCs, clusters, cores and threads, how Linux numbers the
+ * CPUs on that machine, the CPU classes (capacity and frequencies), node
+ * distances, idle states, and the cost-model overrides with their reasons.
+ *
+ * Sources, and what is approximate, are in docs/machines.md; keep the two
+ * in step.
+ *
+ * How the levels map to what the kernel builds (see docs/machines.md):
+ *   core    = the SMT level's span (cpu_smt_mask)
+ *   cluster = cluster_cpus (CLS); equal to the core or to the LLC when the
+ *             machine has no distinct cluster level
+ *   llc     = the span of the domain with SD_SHARE_LLC, i.e. what the
+ *             kernel's sd_llc covers (cpu_coregroup_mask on x86/arm64,
+ *             the CACHE level on POWER)
+ */
+#include "topo/topology.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define US(x) ((u64)(x) * NSEC_PER_USEC)
+#define MHZ(x) ((x) * 1000U)
+
+struct cpu_class {
+	unsigned long capacity;
+	/* either an explicit ascending list of frequencies in kHz ... */
+	const unsigned int *opps;
+	unsigned int nr_opps;
+	/* ... or a ladder from min to max in steps (intel_pstate-like) */
+	unsigned int min_khz, step_khz, max_khz;
+};
+
+enum numbering {
+	/* the threads of a core are consecutive: 0,1 | 2,3 (POWER, arm64) */
+	NUM_CONSECUTIVE,
+	/*
+	 * x86: the first thread of every core of every package, then the
+	 * second threads: with 2 x 26 cores, CPU 0's sibling is CPU 52
+	 */
+	NUM_X86,
+	/*
+	 * POWER9/10 big cores: a cluster (big core) is numbered
+	 * consecutively, and its cores (SMT4 halves) interleave their
+	 * threads: 0,2,4,6 and 1,3,5,7
+	 */
+	NUM_FUSED,
+};
+
+struct preset_spec {
+	unsigned int packages;
+	unsigned int nodes_per_package;
+	unsigned int llcs_per_node;
+	unsigned int clusters_per_llc;
+	unsigned int cores_per_cluster;
+	unsigned int threads_per_core;
+	/* optional, per cluster of an LLC: core counts and CPU classes */
+	const unsigned int *cluster_cores;
+	const unsigned int *cluster_class;
+	enum numbering numbering;
+	const struct cpu_class *classes;
+	int dist_same_package; /* between two nodes of one package */
+	int dist_remote; /* between nodes of different packages */
+	const int *slit; /* the whole matrix, instead of the two above */
+	const struct idle_state *idle;
+	unsigned int nr_idle;
+	void (*cost)(struct cost_model *c);
+	const char *approximations;
+};
+
+static unsigned int cluster_cores(const struct preset_spec *s, unsigned int cl)
+{
+	return s->cluster_cores ? s->cluster_cores[cl] : s->cores_per_cluster;
+}
+
+static void set_class(struct cpu_topo *c, const struct cpu_class *k)
+{
+	if (k->opps) {
+		c->nr_opps = k->nr_opps;
+		memcpy(c->opp_khz, k->opps, k->nr_opps * sizeof(k->opps[0]));
+		c->max_freq_khz = k->opps[k->nr_opps - 1];
+	} else {
+		unsigned int n = 0;
+
+		for (unsigned int f = k->min_khz; f < k->max_khz && n < TOPO_MAX_OPPS - 1;
+		     f += k->step_khz)
+			c->opp_khz[n++] = f;
+		c->opp_khz[n++] = k->max_khz;
+		c->nr_opps = n;
+		c->max_freq_khz = k->max_khz;
+	}
+	c->capacity = k->capacity;
+}
+
+static int build_from_spec(struct topology *t, const struct preset_spec *s, char *err,
+			   size_t errlen)
+{
+	unsigned int nodes = s->packages * s->nodes_per_package;
+	unsigned int llcs = nodes * s->llcs_per_node;
+	unsigned int cores_per_llc = 0, nr_cores, g = 0, cl = 0, llc = 0, node = 0;
+
+	for (unsigned int i = 0; i < s->clusters_per_llc; i++)
+		cores_per_llc += cluster_cores(s, i);
+	nr_cores = llcs * cores_per_llc;
+	if (topology_alloc_cpus(t, nr_cores * s->threads_per_core, err, errlen))
+		return -1;
+
+	for (unsigned int pkg = 0; pkg < s->packages; pkg++) {
+		for (unsigned int n = 0; n < s->nodes_per_package; n++, node++) {
+			for (unsigned int l = 0; l < s->llcs_per_node; l++, llc++) {
+				for (unsigned int c = 0; c < s->clusters_per_llc; c++, cl++) {
+					unsigned int ncores = cluster_cores(s, c);
+					unsigned int first_core = g;
+					const struct cpu_class *k =
+						&s->classes[s->cluster_class ? s->cluster_class[c] : 0];
+
+					for (unsigned int k2 = 0; k2 < ncores; k2++, g++) {
+						for (unsigned int th = 0; th < s->threads_per_core; th++) {
+							unsigned int cpu;
+							struct cpu_topo *ct;
+
+							switch (s->numbering) {
+							case NUM_X86:
+								cpu = th * nr_cores + g;
+								break;
+							case NUM_FUSED:
+								cpu = first_core * s->threads_per_core +
+								      th * ncores + k2;
+								break;
+							default:
+								cpu = g * s->threads_per_core + th;
+								break;
+							}
+							ct = &t->cpus[cpu];
+							ct->core = g;
+							ct->cluster = cl;
+							ct->llc = llc;
+							ct->package = pkg;
+							ct->node = node;
+							set_class(ct, k);
+						}
+					}
+				}
+			}
+		}
+	}
+
+	t->nr_nodes = nodes;
+	t->node_distance = calloc((size_t)nodes * nodes, sizeof(int));
+	if (!t->node_distance) {
+		snprintf(err, errlen, "machine '%s': out of memory", t->name);
+		return -1;
+	}
+	for (unsigned int a = 0; a < nodes; a++) {
+		for (unsigned int b = 0; b < nodes; b++) {
+			int d;
+
+			if (s->slit)
+				d = s->slit[a * nodes + b];
+			else if (a == b)
+				d = 10;
+			else if (a / s->nodes_per_package == b / s->nodes_per_package)
+				d = s->dist_same_package;
+			else
+				d = s->dist_remote;
+			t->node_distance[a * nodes + b] = d;
+		}
+	}
+
+	t->hz = 250;
+	t->nr_idle_states = s->nr_idle;
+	memcpy(t->idle_states, s->idle, s->nr_idle * sizeof(s->idle[0]));
+	cost_model_default(&t->cost);
+	if (s->cost)
+		s->cost(&t->cost);
+	snprintf(t->approximations, sizeof(t->approximations), "%s",
+		 s->approximations ? s->approximations : "");
+	return 0;
+}
+
+/* ---- idle states, as the cpuidle driver of each platform registers them ---- */
+
+/* synthetic machines: a polling state and one shallow state */
+static const struct idle_state simple_idle[] = {
+	{ "POLL", 0, 0 },
+	{ "C1", US(2), US(2) },
+};
+
+/* intel_idle skx_cstates (Skylake-SP, Cascade Lake), plus the POLL state */
+static const struct idle_state skx_idle[] = {
+	{ "POLL", 0, 0 },
+	{ "C1", US(2), US(2) },
+	{ "C1E", US(10), US(20) },
+	{ "C6", US(133), US(600) },
+};
+
+/* intel_idle icx_cstates (Ice Lake-SP) */
+static const struct idle_state icx_idle[] = {
+	{ "POLL", 0, 0 },
+	{ "C1", US(1), US(1) },
+	{ "C1E", US(4), US(4) },
+	{ "C6", US(170), US(600) },
+};
+
+/* intel_idle nehalem_cstates, used for Westmere-EX (idle_cpu_nhx) */
+static const struct idle_state nhm_idle[] = {
+	{ "POLL", 0, 0 },
+	{ "C1", US(3), US(6) },
+	{ "C1E", US(10), US(20) },
+	{ "C3", US(20), US(80) },
+	{ "C6", US(200), US(800) },
+};
+
+/*
+ * acpi_idle on EPYC 7003: _CST C1 (MWAIT, 1 us) and C2 (I/O port, 400 us);
+ * acpi_idle's target residency is twice the latency. C2's 400 us is the
+ * value firmware commonly reports (approximate).
+ */
+static const struct idle_state epyc_idle[] = {
+	{ "POLL", 0, 0 },
+	{ "C1", US(1), US(2) },
+	{ "C2", US(400), US(800) },
+};
+
+/* cpuidle-pseries shared_states: snooze (polling) and Shared Cede */
+static const struct idle_state pseries_shared_idle[] = {
+	{ "snooze", 0, 0 },
+	{ "Shared Cede", US(10), US(100) },
+};
+
+/* Ampere Altra ACPI LPI: WFI and a core power-down state (approximate values) */
+static const struct idle_state altra_idle[] = {
+	{ "WFI", US(1), US(1) },
+	{ "cpu-off", US(100), US(1000) },
+};
+
+/*
+ * GS101 (gs101.dtsi): WFI, and "c2" (CPU power-down through PSCI). cpuidle's
+ * exit latency is entry + exit latency. The DT gives c2 per cluster type
+ * (A55 70+160 us / 2000 us, A76 150+190 us / 2500 us, X1 235+220 us /
+ * 3500 us); idle states are machine-wide here, so this uses the A76 values.
+ */
+static const struct idle_state gs101_idle[] = {
+	{ "WFI", US(1), US(1) },
+	{ "c2", US(340), US(2500) },
+};
+
+/* ---- CPU classes ---- */
+
+static const struct cpu_class synthetic_class[] = {
+	{ .capacity = 1024, .min_khz = MHZ(1000), .step_khz = MHZ(100), .max_khz = MHZ(2000) },
+};
+
+/* Xeon Platinum 8269CY: 1.0 GHz minimum, 2.5 GHz base, 3.8 GHz max turbo */
+static const struct cpu_class clx_8269cy_class[] = {
+	{ .capacity = 1024, .min_khz = MHZ(1000), .step_khz = MHZ(100), .max_khz = MHZ(3800) },
+};
+
+/* Xeon Platinum 8358: 0.8 GHz minimum, 2.6 GHz base, 3.4 GHz max turbo */
+static const struct cpu_class icx_8358_class[] = {
+	{ .capacity = 1024, .min_khz = MHZ(800), .step_khz = MHZ(100), .max_khz = MHZ(3400) },
+};
+
+/* EPYC 7763: acpi-cpufreq P-states 1.5/2.0/2.45 GHz, boost to 3.5 GHz */
+static const unsigned int epyc_7763_opps[] = { MHZ(1500), MHZ(2000), MHZ(2450), MHZ(3500) };
+static const struct cpu_class epyc_7763_class[] = {
+	{ .capacity = 1024, .opps = epyc_7763_opps, .nr_opps = ARRAY_SIZE(epyc_7763_opps) },
+};
+
+/* Xeon E7-4870: acpi-cpufreq P-states in 133 MHz steps, 1.07 to 2.4 GHz */
+static const unsigned int wsm_ex_opps[] = {
+	1067000, 1200000, 1333000, 1467000, 1600000, 1733000,
+	1867000, 2000000, 2133000, 2267000, 2400000,
+};
+static const struct cpu_class wsm_ex_class[] = {
+	{ .capacity = 1024, .opps = wsm_ex_opps, .nr_opps = ARRAY_SIZE(wsm_ex_opps) },
+};
+
+/* POWER10 under PowerVM: no cpufreq in the LPAR; one nominal frequency */
+static const unsigned int power10_opps[] = { MHZ(4000) };
+static const struct cpu_class power10_class[] = {
+	{ .capacity = 1024, .opps = power10_opps, .nr_opps = ARRAY_SIZE(power10_opps) },
+};
+
+/* Altra Q80-30: CPPC, 1.0 to 3.0 GHz (modelled as 500 MHz steps) */
+static const struct cpu_class altra_class[] = {
+	{ .capacity = 1024, .min_khz = MHZ(1000), .step_khz = MHZ(500), .max_khz = MHZ(3000) },
+};
+
+/*
+ * GS101 OPP tables from gs101.dtsi. Capacities are what arch_topology
+ * computes from capacity-dmips-mhz (250, 620, 1024) times the maximum
+ * frequency in MHz, normalised so that the X1 is 1024:
+ * A55 250*1803 -> 160, A76 620*2253 -> 498, X1 1024*2802 -> 1024.
+ */
+static const unsigned int gs101_a55_opps[] = {
+	300000, 574000, 738000, 930000, 1098000, 1197000,
+	1328000, 1401000, 1598000, 1704000, 1803000,
+};
+static const unsigned int gs101_a76_opps[] = {
+	400000, 553000, 696000, 799000, 910000, 1024000, 1197000,
+	1328000, 1491000, 1663000, 1836000, 1999000, 2130000, 2253000,
+};
+static const unsigned int gs101_x1_opps[] = {
+	500000, 851000, 984000, 1106000, 1277000, 1426000, 1582000, 1745000, 1826000,
+	2048000, 2188000, 2252000, 2401000, 2507000, 2630000, 2704000, 2802000,
+};
+static const struct cpu_class gs101_classes[] = {
+	{ .capacity = 160, .opps = gs101_a55_opps, .nr_opps = ARRAY_SIZE(gs101_a55_opps) },
+	{ .capacity = 498, .opps = gs101_a76_opps, .nr_opps = ARRAY_SIZE(gs101_a76_opps) },
+	{ .capacity = 1024, .opps = gs101_x1_opps, .nr_opps = ARRAY_SIZE(gs101_x1_opps) },
+};
+
+/* ---- cost-model overrides (reasons also in docs/machines.md) ---- */
+
+static void cost_icelake(struct cost_model *c)
+{
+	/* intel_idle's ICX C1 exit latency is 1 us (SKX: 2 us) */
+	c->idle_exit = 1000;
+}
+
+static void cost_epyc_milan(struct cost_model *c)
+{
+	/*
+	 * Zen 3 core-to-core cache-line transfer: ~25 ns inside a CCX (one
+	 * L3), ~100 ns between CCXs of a socket (through the I/O die),
+	 * ~200 ns between sockets; the default assumes a mesh LLC (40 ns)
+	 * and has no cross-CCX step.
+	 */
+	c->cacheline[DIST_LLC] = 25;
+	c->cacheline[DIST_PACKAGE] = 100;
+	c->cacheline[DIST_NUMA] = 200;
+	/* _CST C1 (MWAIT) exit latency is 1 us */
+	c->idle_exit = 1000;
+}
+
+static void cost_westmere_ex(struct cost_model *c)
+{
+	/* nehalem_cstates C1 exit latency is 3 us */
+	c->idle_exit = 3000;
+	/*
+	 * Remote nodes are reached through QPI and, beyond the socket pair,
+	 * through node controllers (SLIT up to 19): cache lines and IPIs
+	 * going off-node cost more than on a 2-socket glueless box.
+	 */
+	c->cacheline[DIST_NUMA] = 250;
+	c->ipi_latency[DIST_NUMA] = 2500;
+}
+
+static void cost_power10(struct cost_model *c)
+{
+	/*
+	 * pseries sends IPIs to CPUs of the same (big) core as msgsndp
+	 * doorbells, which stay inside the core; here that is DIST_SMT and
+	 * DIST_LLC (the LLC is the big core). IPIs to other cores go
+	 * through the XIVE controller and the hypervisor (H_IPI): dearer to
+	 * send and slower to arrive.
+	 */
+	c->ipi_latency[DIST_SMT] = 200;
+	c->ipi_latency[DIST_LLC] = 250;
+	c->ipi_latency[DIST_PACKAGE] = 1500;
+	c->ipi_send = 400;
+	/* snooze is a polling loop at low SMT priority: leaving it is cheap */
+	c->idle_exit = 200;
+}
+
+static void cost_altra(struct cost_model *c)
+{
+	/* WFI wake-up is about 1 us */
+	c->idle_exit = 1000;
+	/*
+	 * The LLC here is the 2-core cluster (all Linux sees); the two cores
+	 * share no cache, so a line moves through the mesh either way.
+	 */
+	c->cacheline[DIST_LLC] = 80;
+	c->cacheline[DIST_PACKAGE] = 100;
+	/*
+	 * The 32 MB SLC is shared by the whole socket even though Linux does
+	 * not see it: a task moved to another cluster of the socket finds
+	 * its data there, as within an LLC.
+	 */
+	c->migration_refill[DIST_PACKAGE] = c->migration_refill[DIST_LLC];
+}
+
+static void cost_altra_2s(struct cost_model *c)
+{
+	cost_altra(c);
+	/* the second socket is reached over CCIX: several hundred ns */
+	c->cacheline[DIST_NUMA] = 700;
+	c->ipi_latency[DIST_NUMA] = 3000;
+}
+
+static void cost_arm64_phone(struct cost_model *c)
+{
+	/* WFI wake-up is about 1 us */
+	c->idle_exit = 1000;
+}
+
+/* ---- the machines ---- */
+
+static const struct preset_spec smp1_spec = {
+	.packages = 1, .nodes_per_package = 1, .llcs_per_node = 1,
+	.clusters_per_llc = 1, .cores_per_cluster = 1, .threads_per_core = 1,
+	.numbering = NUM_CONSECUTIVE, .classes = synthetic_class,
+	.idle = simple_idle, .nr_idle = ARRAY_SIZE(simple_idle),
+	.approximations = "synthetic machine",
+};
+
+static const struct preset_spec smp2_spec = {
+	.packages = 1, .nodes_per_package = 1, .llcs_per_node = 1,
+	.clusters_per_llc = 2, .cores_per_cluster = 1, .threads_per_core = 1,
+	.numbering = NUM_CONSECUTIVE, .classes = synthetic_class,
+	.idle = simple_idle, .nr_idle = ARRAY_SIZE(simple_idle),
+	.approximations = "synthetic machine",
+};
+
+static const struct preset_spec smp4_spec = {
+	.packages = 1, .nodes_per_package = 1, .llcs_per_node = 1,
+	.clusters_per_llc = 4, .cores_per_cluster = 1, .threads_per_core = 1,
+	.numbering = NUM_CONSECUTIVE, .classes = synthetic_class,
+	.idle = simple_idle, .nr_idle = ARRAY_SIZE(simple_idle),
+	.approximations = "synthetic machine",
+};
+
+static const struct preset_spec smt2_2s_16_spec = {
+	.packages = 2, .nodes_per_package = 1, .llcs_per_node = 1,
+	.clusters_per_llc = 4, .cores_per_cluster = 1, .threads_per_core = 2,
+	.numbering = NUM_X86, .classes = synthetic_class,
+	.dist_remote = 21,
+	.idle = skx_idle, .nr_idle = ARRAY_SIZE(skx_idle),
+	.approximations = "synthetic machine; idle states and costs of a Skylake-SP-class server",
+};
+
+static const struct preset_spec power10_96_spec = {
+	.packages = 1, .nodes_per_package = 1, .llcs_per_node = 12,
+	.clusters_per_llc = 1, .cores_per_cluster = 2, .threads_per_core = 4,
+	.numbering = NUM_FUSED, .classes = power10_class,
+	.idle = pseries_shared_idle, .nr_idle = ARRAY_SIZE(pseries_shared_idle),
+	.cost = cost_power10,
+	.approximations =
+		"shared-processor LPAR: the kernel's CACHE level (SD_SHARE_LLC) spans the big core "
+		"(8 CPUs), so the LLC here is the big core and the cluster equals it (no CLS level); "
+		"a dedicated LPAR has L2 per SMT4 half and an MC coregroup level instead; "
+		"one nominal 4.0 GHz (no cpufreq under PowerVM); IPI costs estimated; "
+		"SD_ASYM_PACKING of shared LPARs is not described here",
+};
+
+static const struct preset_spec xeon_8269cy_2s_spec = {
+	.packages = 2, .nodes_per_package = 1, .llcs_per_node = 1,
+	.clusters_per_llc = 26, .cores_per_cluster = 1, .threads_per_core = 2,
+	.numbering = NUM_X86, .classes = clx_8269cy_class,
+	.dist_remote = 21,
+	.idle = skx_idle, .nr_idle = ARRAY_SIZE(skx_idle),
+	.approximations = "frequencies as a 100 MHz ladder from 1.0 to 3.8 GHz (intel_pstate); "
+			  "turbo limits by active core count are not modelled",
+};
+
+static const struct preset_spec altra_80_spec = {
+	.packages = 1, .nodes_per_package = 1, .llcs_per_node = 40,
+	.clusters_per_llc = 1, .cores_per_cluster = 2, .threads_per_core = 1,
+	.numbering = NUM_CONSECUTIVE, .classes = altra_class,
+	.idle = altra_idle, .nr_idle = ARRAY_SIZE(altra_idle),
+	.cost = cost_altra,
+	.approximations =
+		"firmware describes 2-core clusters and no CPU-side shared cache, so the kernel's MC "
+		"level (sd_llc) is the 2-core cluster and the 32 MB SLC is invisible to it; the LLC here "
+		"is that cluster; idle state latencies, CPPC frequency steps and mesh costs estimated",
+};
+
+static const struct preset_spec altra_2s_160_spec = {
+	.packages = 2, .nodes_per_package = 1, .llcs_per_node = 40,
+	.clusters_per_llc = 1, .cores_per_cluster = 2, .threads_per_core = 1,
+	.numbering = NUM_CONSECUTIVE, .classes = altra_class,
+	.dist_remote = 20,
+	.idle = altra_idle, .nr_idle = ARRAY_SIZE(altra_idle),
+	.cost = cost_altra_2s,
+	.approximations =
+		"as altra-80 per socket (sd_llc = 2-core cluster, giving domains MC, PKG, NUMA); "
+		"node distance 20 and the CCIX cross-socket costs are estimates",
+};
+
+static const struct preset_spec icelake_2s_128_spec = {
+	.packages = 2, .nodes_per_package = 1, .llcs_per_node = 1,
+	.clusters_per_llc = 32, .cores_per_cluster = 1, .threads_per_core = 2,
+	.numbering = NUM_X86, .classes = icx_8358_class,
+	.dist_remote = 20,
+	.idle = icx_idle, .nr_idle = ARRAY_SIZE(icx_idle),
+	.cost = cost_icelake,
+	.approximations = "SNC off; node distance 20 is the usual 2-socket Ice Lake SLIT; "
+			  "frequencies as a 100 MHz ladder from 0.8 to 3.4 GHz",
+};
+
+static const struct preset_spec epyc_milan_2s_256_spec = {
+	.packages = 2, .nodes_per_package = 1, .llcs_per_node = 8,
+	.clusters_per_llc = 8, .cores_per_cluster = 1, .threads_per_core = 2,
+	.numbering = NUM_X86, .classes = epyc_7763_class,
+	.dist_remote = 32,
+	.idle = epyc_idle, .nr_idle = ARRAY_SIZE(epyc_idle),
+	.cost = cost_epyc_milan,
+	.approximations = "NPS1; C2 latency and the boost frequency as one 3.5 GHz step are "
+			  "approximate; cache-line costs from published core-to-core latencies",
+};
+
+/* SLIT of an 8-socket Xeon E7-4870 box (numactl --hardware, LKML 2019-10-08) */
+static const int wsm_ex_8s_slit[64] = {
+	10, 12, 17, 17, 19, 19, 19, 19,
+	12, 10, 17, 17, 19, 19, 19, 19,
+	17, 17, 10, 12, 19, 19, 19, 19,
+	17, 17, 12, 10, 19, 19, 19, 19,
+	19, 19, 19, 19, 10, 12, 17, 17,
+	19, 19, 19, 19, 12, 10, 17, 17,
+	19, 19, 19, 19, 17, 17, 10, 12,
+	19, 19, 19, 19, 17, 17, 12, 10,
+};
+
+static const struct preset_spec westmere_ex_8s_160_spec = {
+	.packages = 8, .nodes_per_package = 1, .llcs_per_node = 1,
+	.clusters_per_llc = 10, .cores_per_cluster = 1, .threads_per_core = 2,
+	.numbering = NUM_X86, .classes = wsm_ex_class, .slit = wsm_ex_8s_slit,
+	.idle = nhm_idle, .nr_idle = ARRAY_SIZE(nhm_idle),
+	.cost = cost_westmere_ex,
+	.approximations = "turbo (to 2.8 GHz) not modelled; one NUMA cost step for three SLIT "
+			  "distances (12, 17, 19)",
+};
+
+static const struct preset_spec westmere_ex_8s_80_noht_spec = {
+	.packages = 8, .nodes_per_package = 1, .llcs_per_node = 1,
+	.clusters_per_llc = 10, .cores_per_cluster = 1, .threads_per_core = 1,
+	.numbering = NUM_X86, .classes = wsm_ex_class, .slit = wsm_ex_8s_slit,
+	.idle = nhm_idle, .nr_idle = ARRAY_SIZE(nhm_idle),
+	.cost = cost_westmere_ex,
+	.approximations = "westmere-ex-8s-160 with Hyper-Threading off; turbo not modelled; one "
+			  "NUMA cost step for three SLIT distances",
+};
+
+static const unsigned int gs101_cluster_cores[] = { 4, 2, 2 };
+static const unsigned int gs101_cluster_class[] = { 0, 1, 2 };
+
+static const struct preset_spec pixel6_spec = {
+	.packages = 1, .nodes_per_package = 1, .llcs_per_node = 1,
+	.clusters_per_llc = 3, .cluster_cores = gs101_cluster_cores,
+	.cluster_class = gs101_cluster_class, .threads_per_core = 1,
+	.numbering = NUM_CONSECUTIVE, .classes = gs101_classes,
+	.idle = gs101_idle, .nr_idle = ARRAY_SIZE(gs101_idle),
+	.cost = cost_arm64_phone,
+	.approximations = "idle states are machine-wide (the A76 c2 values stand for all three "
+			  "clusters); kernel-path costs are the x86 server defaults, not measured "
+			  "on the phone",
+};
+
+#define PRESET_BUILDER(fn, spec)                                              \
+	static int fn(struct topology *t, char *err, size_t errlen)          \
+	{                                                                     \
+		return build_from_spec(t, &spec, err, errlen);               \
+	}
+
+PRESET_BUILDER(build_smp1, smp1_spec)
+PRESET_BUILDER(build_smp2, smp2_spec)
+PRESET_BUILDER(build_smp4, smp4_spec)
+PRESET_BUILDER(build_smt2_2s_16, smt2_2s_16_spec)
+PRESET_BUILDER(build_power10_96, power10_96_spec)
+PRESET_BUILDER(build_xeon_8269cy_2s, xeon_8269cy_2s_spec)
+PRESET_BUILDER(build_altra_80, altra_80_spec)
+PRESET_BUILDER(build_altra_2s_160, altra_2s_160_spec)
+PRESET_BUILDER(build_icelake_2s_128, icelake_2s_128_spec)
+PRESET_BUILDER(build_epyc_milan_2s_256, epyc_milan_2s_256_spec)
+PRESET_BUILDER(build_westmere_ex_8s_160, westmere_ex_8s_160_spec)
+PRESET_BUILDER(build_westmere_ex_8s_80_noht, westmere_ex_8s_80_noht_spec)
+PRESET_BUILDER(build_pixel6, pixel6_spec)
+
+const struct machine_preset machine_presets[] = {
+	{ "smp1", "Synthetic uniprocessor, 1 CPU", build_smp1 },
+	{ "smp2", "Synthetic SMP, 2 CPUs, one package, one LLC, no SMT", build_smp2 },
+	{ "smp4", "Synthetic SMP, 4 CPUs, one package, one LLC, no SMT", build_smp4 },
+	{ "smt2-2s-16",
+	  "Synthetic 2 sockets x 4 cores x 2 threads, one LLC per socket, 2 NUMA nodes, 16 CPUs",
+	  build_smt2_2s_16 },
+	{ "power10-96",
+	  "IBM POWER10 shared-processor LPAR, 12 SMT8 cores (24 SMT4 halves), 96 CPUs",
+	  build_power10_96 },
+	{ "xeon-8269cy-2s",
+	  "2 x Intel Xeon Platinum 8269CY, 26 cores x 2 threads per socket, 104 CPUs",
+	  build_xeon_8269cy_2s },
+	{ "altra-80", "Ampere Altra Q80-30, 80 Neoverse-N1 cores, no SMT, 80 CPUs",
+	  build_altra_80 },
+	{ "altra-2s-160",
+	  "2 x Ampere Altra Q80-30, 80 Neoverse-N1 cores per socket, no SMT, 160 CPUs",
+	  build_altra_2s_160 },
+	{ "icelake-2s-128",
+	  "2 x Intel Xeon Platinum 8358 (Ice Lake-SP), 32 cores x 2 threads per socket, 128 CPUs",
+	  build_icelake_2s_128 },
+	{ "epyc-milan-2s-256",
+	  "2 x AMD EPYC 7763 (Milan), 64 cores x 2 threads and 8 CCXs per socket, 256 CPUs",
+	  build_epyc_milan_2s_256 },
+	{ "westmere-ex-8s-160",
+	  "8 x Intel Xeon E7-4870 (Westmere-EX), 10 cores x 2 threads per socket, 160 CPUs",
+	  build_westmere_ex_8s_160 },
+	{ "westmere-ex-8s-80-noht",
+	  "8 x Intel Xeon E7-4870 (Westmere-EX), 10 cores per socket, Hyper-Threading off, 80 CPUs",
+	  build_westmere_ex_8s_80_noht },
+	{ "pixel6",
+	  "Google Tensor GS101 (Pixel 6), 4 x Cortex-A55 + 2 x Cortex-A76 + 2 x Cortex-X1, 8 CPUs",
+	  build_pixel6 },
+};
+
+const unsigned int nr_machine_presets = ARRAY_SIZE(machine_presets);

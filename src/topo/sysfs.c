@@ -1,0 +1,645 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Reading a machine from a sysfs tree: this host's /sys, or a copy of
+ * /sys/devices/system/{cpu,node} taken on another machine.
+ *
+ * What the kernel would build its domains from is reconstructed from:
+ *   cpuN/topology/{core_cpus_list|thread_siblings_list}     SMT siblings
+ *   cpuN/topology/cluster_cpus_list                           cluster
+ *   cpuN/topology/{package_cpus_list|core_siblings_list|physical_package_id}
+ *   cpuN/cache/indexK/{level,type,shared_cpu_list}            LLC: the highest
+ *                                                             unified level
+ *   cpuN/cpu_capacity, cpuN/cpufreq/cpuinfo_*, cpuN/cpuidle/stateK/{name,latency,residency}
+ *   node/online, node/nodeN/{cpulist,distance}
+ * The LLC is then narrowed to the package and node and, like the arm64
+ * cpu_coregroup_mask(), widened to the cluster when it is smaller (a machine
+ * without a CPU-side shared cache, such as Ampere Altra).
+ *
+ * Anything missing (containers often hide parts of sysfs) falls back to one
+ * package, one LLC and one node, and the fallback is recorded in
+ * t->approximations. CPUs are renumbered densely if some are offline.
+ */
+#include "topo/topology.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define NONE (-1)
+
+struct reader {
+	const char *root;
+	struct topology *t;
+	char err[256];
+	/* raw (sysfs) CPU numbers of the online CPUs, ascending */
+	unsigned int *raw;
+	unsigned int nr;
+	int *dense; /* [NR_CPUS]: raw CPU -> dense index, or NONE */
+	struct cpumask *online; /* raw numbering */
+};
+
+static void note(struct topology *t, const char *fmt, ...)
+{
+	size_t len = strlen(t->approximations);
+	va_list ap;
+
+	if (len + 3 >= sizeof(t->approximations))
+		return;
+	if (len) {
+		strcat(t->approximations, "; ");
+		len += 2;
+	}
+	va_start(ap, fmt);
+	vsnprintf(t->approximations + len, sizeof(t->approximations) - len, fmt, ap);
+	va_end(ap);
+}
+
+/* Reads ROOT/devices/system/<path> into buf (trimmed); 0, or -1 if absent. */
+static int read_sys(const struct reader *r, char *buf, size_t len, const char *fmt, ...)
+{
+	char rel[256], path[512];
+	va_list ap;
+	FILE *f;
+	size_t n;
+
+	va_start(ap, fmt);
+	vsnprintf(rel, sizeof(rel), fmt, ap);
+	va_end(ap);
+	snprintf(path, sizeof(path), "%s/devices/system/%s", r->root, rel);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	n = fread(buf, 1, len - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' ' || buf[n - 1] == '\r'))
+		buf[--n] = '\0';
+	return 0;
+}
+
+static int read_ulong(const struct reader *r, unsigned long *v, const char *fmt, ...)
+{
+	char rel[256], buf[64], *end;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(rel, sizeof(rel), fmt, ap);
+	va_end(ap);
+	if (read_sys(r, buf, sizeof(buf), "%s", rel))
+		return -1;
+	errno = 0;
+	*v = strtoul(buf, &end, 10);
+	if (errno || end == buf)
+		return -1;
+	return 0;
+}
+
+/*
+ * Reads a CPU list file into @m (raw numbering) restricted to online CPUs.
+ * 0 on success; -1 if the file is absent or malformed.
+ */
+static int read_list(const struct reader *r, struct cpumask *m, const char *fmt, ...)
+{
+	char rel[256], buf[8192], err[128];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(rel, sizeof(rel), fmt, ap);
+	va_end(ap);
+	if (read_sys(r, buf, sizeof(buf), "%s", rel))
+		return -1;
+	if (cpulist_parse(buf, m, err, sizeof(err)))
+		return -1;
+	cpumask_and(m, m, r->online);
+	return 0;
+}
+
+static int find_online(struct reader *r)
+{
+	char buf[8192], err[160];
+
+	if (read_sys(r, buf, sizeof(buf), "cpu/online") &&
+	    read_sys(r, buf, sizeof(buf), "cpu/possible")) {
+		/* no list: look for cpuN directories */
+		char path[512];
+		DIR *d;
+		struct dirent *de;
+
+		snprintf(path, sizeof(path), "%s/devices/system/cpu", r->root);
+		d = opendir(path);
+		if (d) {
+			while ((de = readdir(d))) {
+				char *end;
+				unsigned long n;
+
+				if (strncmp(de->d_name, "cpu", 3) || de->d_name[3] < '0' ||
+				    de->d_name[3] > '9')
+					continue;
+				n = strtoul(de->d_name + 3, &end, 10);
+				if (!*end && n < NR_CPUS)
+					cpumask_set_cpu((unsigned int)n, r->online);
+			}
+			closedir(d);
+		}
+		if (cpumask_empty(r->online) && !strcmp(r->root, "/sys")) {
+			long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+			if (n < 1)
+				n = 1;
+			if (n > NR_CPUS)
+				n = NR_CPUS;
+			for (long i = 0; i < n; i++)
+				cpumask_set_cpu((unsigned int)i, r->online);
+			note(r->t, "no CPU list in sysfs: %ld CPUs from sysconf()", n);
+		}
+		if (cpumask_empty(r->online)) {
+			snprintf(r->err, sizeof(r->err), "%s/devices/system/cpu: no CPUs found",
+				 r->root);
+			return -1;
+		}
+	} else if (cpulist_parse(buf, r->online, err, sizeof(err))) {
+		snprintf(r->err, sizeof(r->err), "%s/devices/system/cpu/online: %s", r->root, err);
+		return -1;
+	}
+	r->nr = cpumask_weight(r->online);
+	r->raw = calloc(r->nr, sizeof(*r->raw));
+	r->dense = malloc(NR_CPUS * sizeof(*r->dense));
+	if (!r->raw || !r->dense) {
+		snprintf(r->err, sizeof(r->err), "out of memory");
+		return -1;
+	}
+	for (unsigned int i = 0; i < NR_CPUS; i++)
+		r->dense[i] = NONE;
+	{
+		unsigned int cpu, i = 0;
+
+		for_each_cpu(cpu, r->online) {
+			r->raw[i] = cpu;
+			r->dense[cpu] = (int)i++;
+		}
+	}
+	if (r->raw[r->nr - 1] != r->nr - 1)
+		note(r->t, "online CPUs are not 0-%u: renumbered densely", r->nr - 1);
+	return 0;
+}
+
+/* Level representatives, in raw numbering: the lowest online CPU of each CPU's group. */
+struct reps {
+	unsigned int *core, *cluster, *llc, *package, *node;
+};
+
+static unsigned int first_or_self(const struct cpumask *m, unsigned int self)
+{
+	unsigned int f = cpumask_first(m);
+
+	return f < nr_cpu_ids && cpumask_test_cpu(self, m) ? f : self;
+}
+
+/* The highest-level unified cache that cpu @raw reports; -1 if none. */
+static int llc_index(const struct reader *r, unsigned int raw)
+{
+	int best = -1;
+	unsigned long best_level = 0;
+
+	for (int k = 0; k < 16; k++) {
+		unsigned long level;
+		char type[32];
+
+		if (read_ulong(r, &level, "cpu/cpu%u/cache/index%d/level", raw, k))
+			continue;
+		if (read_sys(r, type, sizeof(type), "cpu/cpu%u/cache/index%d/type", raw, k))
+			continue;
+		if (strcmp(type, "Unified"))
+			continue;
+		if (level > best_level) {
+			best_level = level;
+			best = k;
+		}
+	}
+	return best;
+}
+
+static int read_nodes(struct reader *r, unsigned int *node_of, unsigned int *nr_nodes_out)
+{
+	struct topology *t = r->t;
+	struct cpumask *nodes_online = alloc_cpumask(), *m = alloc_cpumask();
+	char buf[4096], err[128];
+	unsigned int node, nr_online_nodes, nr_nodes = 0;
+	int node_dense[1024];
+	unsigned int node_raw[1024];
+	bool missing = false;
+
+	for (unsigned int i = 0; i < r->nr; i++)
+		node_of[i] = NONE;
+	if (read_sys(r, buf, sizeof(buf), "node/online") ||
+	    cpulist_parse(buf, nodes_online, err, sizeof(err))) {
+		note(t, "no NUMA information: one node");
+		goto one_node;
+	}
+	nr_online_nodes = cpumask_weight(nodes_online);
+	for (unsigned int i = 0; i < 1024; i++)
+		node_dense[i] = NONE;
+	for_each_cpu(node, nodes_online) {
+		if (node >= 1024)
+			break;
+		if (read_list(r, m, "node/node%u/cpulist", node)) {
+			missing = true;
+			continue;
+		}
+		if (cpumask_empty(m))
+			continue; /* memory-only node */
+		node_dense[node] = (int)nr_nodes;
+		node_raw[nr_nodes++] = node;
+		{
+			unsigned int cpu;
+
+			for_each_cpu(cpu, m)
+				if (node_of[r->dense[cpu]] == (unsigned int)NONE)
+					node_of[r->dense[cpu]] = nr_nodes - 1;
+		}
+	}
+	if (!nr_nodes) {
+		note(t, "no node lists CPUs: one node");
+		goto one_node;
+	}
+	if (missing)
+		note(t, "some node cpulist files are missing");
+	for (unsigned int i = 0; i < r->nr; i++) {
+		if (node_of[i] == (unsigned int)NONE) {
+			node_of[i] = 0;
+			missing = true;
+		}
+	}
+
+	/* distances between the nodes that have CPUs */
+	t->node_distance = calloc((size_t)nr_nodes * nr_nodes, sizeof(int));
+	if (!t->node_distance)
+		goto one_node;
+	t->nr_nodes = nr_nodes;
+	for (unsigned int a = 0; a < nr_nodes; a++) {
+		char *p = buf, *end;
+		unsigned int col = 0, b;
+
+		if (read_sys(r, buf, sizeof(buf), "node/node%u/distance", node_raw[a])) {
+			free(t->node_distance);
+			t->node_distance = NULL; /* topology_finish() uses 10/20 */
+			note(t, "no node distances: 10 local, 20 remote");
+			break;
+		}
+		for_each_cpu(b, nodes_online) {
+			long d = strtol(p, &end, 10);
+
+			if (end == p)
+				break;
+			p = end;
+			if (b < 1024 && node_dense[b] != NONE)
+				t->node_distance[a * nr_nodes + (unsigned int)node_dense[b]] = (int)d;
+			col++;
+		}
+		if (col != nr_online_nodes) {
+			free(t->node_distance);
+			t->node_distance = NULL;
+			note(t, "malformed node distances: 10 local, 20 remote");
+			break;
+		}
+	}
+	*nr_nodes_out = nr_nodes;
+	free_cpumask(nodes_online);
+	free_cpumask(m);
+	return 0;
+
+one_node:
+	for (unsigned int i = 0; i < r->nr; i++)
+		node_of[i] = 0;
+	*nr_nodes_out = 1;
+	free_cpumask(nodes_online);
+	free_cpumask(m);
+	return 0;
+}
+
+/* Turns representatives into dense ids, numbered by lowest CPU. */
+static void assign_ids(const struct reader *r, const unsigned int *rep, int *map,
+		       unsigned int (*get)(struct cpu_topo *c, unsigned int v, bool set))
+{
+	unsigned int next = 0;
+
+	for (unsigned int i = 0; i < NR_CPUS; i++)
+		map[i] = NONE;
+	for (unsigned int i = 0; i < r->nr; i++) {
+		unsigned int rp = rep[i];
+
+		if (map[rp] == NONE)
+			map[rp] = (int)next++;
+		get(&r->t->cpus[i], (unsigned int)map[rp], true);
+	}
+}
+
+#define SETTER(field)                                                                 \
+	static unsigned int set_##field(struct cpu_topo *c, unsigned int v, bool set) \
+	{                                                                             \
+		if (set)                                                              \
+			c->field = v;                                                 \
+		return c->field;                                                      \
+	}
+SETTER(core)
+SETTER(cluster)
+SETTER(llc)
+SETTER(package)
+
+static int cmp_uint(const void *a, const void *b)
+{
+	unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void read_freq(const struct reader *r, unsigned int i, bool *no_freq)
+{
+	struct cpu_topo *c = &r->t->cpus[i];
+	unsigned int raw = r->raw[i];
+	unsigned long max = 0, min = 0;
+	char buf[1024];
+	unsigned int f[256], n = 0;
+
+	if (read_ulong(r, &max, "cpu/cpu%u/cpufreq/cpuinfo_max_freq", raw) || !max ||
+	    max > 100000000UL) {
+		*no_freq = true;
+		c->max_freq_khz = 2000000;
+		c->nr_opps = 1;
+		c->opp_khz[0] = c->max_freq_khz;
+		return;
+	}
+	c->max_freq_khz = (unsigned int)max;
+	if (!read_sys(r, buf, sizeof(buf), "cpu/cpu%u/cpufreq/scaling_available_frequencies", raw)) {
+		char *p = buf, *end;
+
+		while (n < ARRAY_SIZE(f)) {
+			unsigned long v = strtoul(p, &end, 10);
+
+			if (end == p)
+				break;
+			p = end;
+			if (v && v < max)
+				f[n++] = (unsigned int)v;
+		}
+	} else if (!read_ulong(r, &min, "cpu/cpu%u/cpufreq/cpuinfo_min_freq", raw) && min &&
+		   min < max) {
+		/* a continuous range (intel_pstate, CPPC): 8 evenly spaced steps */
+		for (unsigned int k = 0; k < 7; k++)
+			f[n++] = (unsigned int)(min + (max - min) * k / 7);
+	}
+	f[n++] = (unsigned int)max;
+	qsort(f, n, sizeof(f[0]), cmp_uint);
+	/* drop duplicates */
+	{
+		unsigned int u = 0;
+
+		for (unsigned int k = 0; k < n; k++)
+			if (!u || f[k] != f[u - 1])
+				f[u++] = f[k];
+		n = u;
+	}
+	/* keep at most TOPO_MAX_OPPS, evenly spread, always the maximum */
+	if (n > TOPO_MAX_OPPS) {
+		for (unsigned int k = 0; k < TOPO_MAX_OPPS; k++)
+			c->opp_khz[k] = f[(size_t)k * (n - 1) / (TOPO_MAX_OPPS - 1)];
+		c->nr_opps = TOPO_MAX_OPPS;
+	} else {
+		memcpy(c->opp_khz, f, n * sizeof(f[0]));
+		c->nr_opps = n;
+	}
+}
+
+static void read_idle(const struct reader *r)
+{
+	struct topology *t = r->t;
+	unsigned int raw = r->raw[0];
+
+	t->nr_idle_states = 0;
+	for (int k = 0; k < 16 && t->nr_idle_states < TOPO_MAX_IDLE_STATES; k++) {
+		struct idle_state *s = &t->idle_states[t->nr_idle_states];
+		unsigned long lat, res;
+		char name[64];
+
+		if (read_sys(r, name, sizeof(name), "cpu/cpu%u/cpuidle/state%d/name", raw, k))
+			break;
+		if (read_ulong(r, &lat, "cpu/cpu%u/cpuidle/state%d/latency", raw, k) ||
+		    read_ulong(r, &res, "cpu/cpu%u/cpuidle/state%d/residency", raw, k))
+			continue;
+		if (!name[0])
+			snprintf(name, sizeof(name), "state%d", k);
+		memcpy(s->name, name, sizeof(s->name) - 1);
+		s->name[sizeof(s->name) - 1] = '\0';
+		s->exit_latency_ns = (u64)lat * NSEC_PER_USEC;
+		s->target_residency_ns = (u64)res * NSEC_PER_USEC;
+		t->nr_idle_states++;
+	}
+	/* keep them ordered by exit latency, as topology_finish() expects */
+	for (unsigned int i = 1; i < t->nr_idle_states; i++) {
+		for (unsigned int j = i; j && t->idle_states[j].exit_latency_ns <
+						   t->idle_states[j - 1].exit_latency_ns; j--) {
+			struct idle_state tmp = t->idle_states[j];
+
+			t->idle_states[j] = t->idle_states[j - 1];
+			t->idle_states[j - 1] = tmp;
+		}
+	}
+	if (!t->nr_idle_states) {
+		snprintf(t->idle_states[0].name, sizeof(t->idle_states[0].name), "idle");
+		t->idle_states[0].exit_latency_ns = 2 * NSEC_PER_USEC;
+		t->idle_states[0].target_residency_ns = 2 * NSEC_PER_USEC;
+		t->nr_idle_states = 1;
+		note(t, "no cpuidle states: one 2 us idle state");
+	}
+}
+
+static int read_tree(struct reader *r)
+{
+	struct topology *t = r->t;
+	struct cpumask *core = alloc_cpumask(), *cluster = alloc_cpumask();
+	struct cpumask *pkg = alloc_cpumask(), *llc = alloc_cpumask();
+	struct cpumask **node_masks = NULL;
+	unsigned int *rep = calloc((size_t)r->nr * 4, sizeof(*rep));
+	unsigned int *node_of = calloc(r->nr, sizeof(*node_of));
+	int *map = malloc(NR_CPUS * sizeof(*map));
+	unsigned long *pkg_id = calloc(r->nr, sizeof(*pkg_id));
+	unsigned int nr_nodes = 1;
+	bool no_core = false, no_pkg = false, no_llc = false, no_freq = false;
+	bool have_pkg_id = true;
+	unsigned long max_cap = 0;
+	int ret = -1;
+
+	if (!rep || !node_of || !map || !pkg_id) {
+		snprintf(r->err, sizeof(r->err), "out of memory");
+		goto out;
+	}
+	if (topology_alloc_cpus(t, r->nr, r->err, sizeof(r->err)))
+		goto out;
+	read_nodes(r, node_of, &nr_nodes);
+	node_masks = calloc(nr_nodes, sizeof(*node_masks));
+	if (!node_masks) {
+		snprintf(r->err, sizeof(r->err), "out of memory");
+		goto out;
+	}
+	for (unsigned int n = 0; n < nr_nodes; n++)
+		node_masks[n] = alloc_cpumask();
+	for (unsigned int i = 0; i < r->nr; i++)
+		cpumask_set_cpu(r->raw[i], node_masks[node_of[i]]);
+	for (unsigned int i = 0; i < r->nr; i++)
+		if (read_ulong(r, &pkg_id[i], "cpu/cpu%u/topology/physical_package_id", r->raw[i]))
+			have_pkg_id = false;
+
+	for (unsigned int i = 0; i < r->nr; i++) {
+		unsigned int raw = r->raw[i];
+		unsigned long cap;
+		int idx;
+
+		/* SMT siblings */
+		if (read_list(r, core, "cpu/cpu%u/topology/core_cpus_list", raw) &&
+		    read_list(r, core, "cpu/cpu%u/topology/thread_siblings_list", raw)) {
+			no_core = true;
+			cpumask_clear(core);
+		}
+		cpumask_set_cpu(raw, core);
+
+		/* package, narrowed to the node when a node is smaller */
+		if (read_list(r, pkg, "cpu/cpu%u/topology/package_cpus_list", raw) &&
+		    read_list(r, pkg, "cpu/cpu%u/topology/core_siblings_list", raw)) {
+			cpumask_clear(pkg);
+			for (unsigned int j = 0; j < r->nr; j++)
+				if (!have_pkg_id || pkg_id[j] == pkg_id[i])
+					cpumask_set_cpu(r->raw[j], pkg);
+			if (!have_pkg_id)
+				no_pkg = true;
+		}
+		cpumask_set_cpu(raw, pkg);
+		cpumask_or(pkg, pkg, core);
+
+		/* cluster: inside the package, containing the core */
+		if (read_list(r, cluster, "cpu/cpu%u/topology/cluster_cpus_list", raw))
+			cpumask_copy(cluster, core);
+		cpumask_or(cluster, cluster, core);
+		cpumask_and(cluster, cluster, pkg);
+
+		/* LLC: highest unified cache, within package and node, at least the cluster */
+		idx = llc_index(r, raw);
+		if (idx < 0 || read_list(r, llc, "cpu/cpu%u/cache/index%d/shared_cpu_list", raw, idx)) {
+			no_llc = true;
+			cpumask_copy(llc, pkg);
+		}
+		cpumask_and(llc, llc, pkg);
+		cpumask_and(llc, llc, node_masks[node_of[i]]);
+		cpumask_set_cpu(raw, llc);
+		if (cpumask_subset(llc, cluster))
+			cpumask_copy(llc, cluster);
+		cpumask_or(llc, llc, cluster);
+
+		rep[i] = first_or_self(core, raw);
+		rep[r->nr + i] = first_or_self(cluster, raw);
+		rep[2 * r->nr + i] = first_or_self(llc, raw);
+		rep[3 * r->nr + i] = first_or_self(pkg, raw);
+
+		if (read_ulong(r, &cap, "cpu/cpu%u/cpu_capacity", raw) || !cap)
+			cap = SCHED_CAPACITY_SCALE;
+		t->cpus[i].capacity = cap;
+		if (cap > max_cap)
+			max_cap = cap;
+		read_freq(r, i, &no_freq);
+		t->cpus[i].node = node_of[i];
+	}
+
+	assign_ids(r, rep, map, set_core);
+	assign_ids(r, rep + r->nr, map, set_cluster);
+	assign_ids(r, rep + 2 * r->nr, map, set_llc);
+	assign_ids(r, rep + 3 * r->nr, map, set_package);
+
+	if (max_cap != SCHED_CAPACITY_SCALE) {
+		for (unsigned int i = 0; i < r->nr; i++) {
+			unsigned long c = t->cpus[i].capacity * SCHED_CAPACITY_SCALE / max_cap;
+
+			t->cpus[i].capacity = c ? c : 1;
+		}
+		note(t, "cpu_capacity rescaled so that the biggest CPU is %d", SCHED_CAPACITY_SCALE);
+	}
+	if (no_core)
+		note(t, "no SMT sibling lists: one CPU per core");
+	if (no_pkg)
+		note(t, "no package information: one package");
+	if (no_llc)
+		note(t, "no cache information: one LLC per package");
+	if (no_freq)
+		note(t, "no cpufreq: a nominal 2 GHz");
+	read_idle(r);
+	ret = 0;
+out:
+	if (node_masks)
+		for (unsigned int n = 0; n < nr_nodes; n++)
+			free_cpumask(node_masks[n]);
+	free(node_masks);
+	free_cpumask(core);
+	free_cpumask(cluster);
+	free_cpumask(pkg);
+	free_cpumask(llc);
+	free(rep);
+	free(node_of);
+	free(map);
+	free(pkg_id);
+	return ret;
+}
+
+/* When the tree is inconsistent, keep the CPUs and their properties but flatten the shape. */
+static int flatten(struct topology *t, const char *why, char *err, size_t errlen)
+{
+	for (unsigned int i = 0; i < t->nr_cpus; i++) {
+		t->cpus[i].core = t->cpus[i].cluster = i;
+		t->cpus[i].llc = t->cpus[i].package = t->cpus[i].node = 0;
+	}
+	free(t->node_distance);
+	t->node_distance = NULL;
+	t->nr_nodes = 0;
+	note(t, "sysfs shape rejected (%s): flattened to one package, LLC and node", why);
+	return topology_finish(t, err, errlen);
+}
+
+struct topology *topology_load_sysfs(const char *root, char *err, size_t errlen)
+{
+	struct reader r = { .root = root };
+	struct topology *t = calloc(1, sizeof(*t));
+	char why[256];
+
+	if (!t) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	r.t = t;
+	snprintf(t->name, sizeof(t->name), "%s", strcmp(root, "/sys") ? "sysfs" : "host");
+	t->hz = 250;
+	cost_model_default(&t->cost);
+
+	/* parse raw CPU numbers at full width; topology_finish() narrows it */
+	cpumask_setup(NR_CPUS);
+	r.online = alloc_cpumask();
+	if (find_online(&r) || read_tree(&r)) {
+		snprintf(err, errlen, "%s", r.err);
+		goto fail;
+	}
+	snprintf(t->description, sizeof(t->description), "%u CPUs read from %s/devices/system",
+		 r.nr, root);
+	free_cpumask(r.online);
+	r.online = NULL;
+	if (topology_finish(t, why, sizeof(why)) && flatten(t, why, err, errlen))
+		goto fail;
+	free(r.raw);
+	free(r.dense);
+	return t;
+fail:
+	free_cpumask(r.online);
+	free(r.raw);
+	free(r.dense);
+	/* masks (if any) were sized by a previous setup: drop them before freeing */
+	topology_free(t);
+	return NULL;
+}

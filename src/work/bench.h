@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Benchmarks given as the real tool's command line. Parsing accepts the
+ * tool's own options and defaults; the model builds task programs that do
+ * what the tool does; report/bench_output.c prints the tool's output.
+ */
+#ifndef SCHEDLAB_WORK_BENCH_H
+#define SCHEDLAB_WORK_BENCH_H
+
+#include "work/work.h"
+
+enum bench_kind {
+	BENCH_HACKBENCH,	/* rt-tests hackbench */
+	BENCH_PERF_MESSAGING,	/* perf bench sched messaging */
+	BENCH_PERF_PIPE,	/* perf bench sched pipe */
+};
+
+#define BENCH_MAX_METRICS 8
+
+struct bench_metric {
+	const char *name;	/* JSON key under "result" */
+	double value;
+};
+
+struct bench {
+	enum bench_kind kind;
+	/* options, with the tool's defaults */
+	unsigned int groups;
+	unsigned int fds;
+	unsigned int loops;
+	unsigned int datasize;
+	bool threads;
+	bool pipes;
+	/* measurement: the tool's own clock reads (gettimeofday) */
+	u64 start_ns;
+	u64 stop_ns;
+	bool started, stopped;
+	void *priv;
+	/* filled by bench_finish() */
+	struct bench_metric metrics[BENCH_MAX_METRICS];
+	int nr_metrics;
+};
+
+/*
+ * Parse a benchmark command line (argv[0] is the tool: "hackbench" or
+ * "perf" "bench" "sched" ...). Returns NULL with a one-line message in
+ * @err for an unknown tool, option or bad value.
+ */
+struct bench *bench_parse(int argc, char **argv, char *err, size_t errlen);
+
+/* Create the benchmark's first task; the machine and scheduler are set up. */
+void bench_start(struct bench *b);
+
+/* Compute the metrics once the simulation ended. Returns false if it never finished. */
+bool bench_finish(struct bench *b);
+
+void bench_free(struct bench *b);
+
+/* Elapsed time as the tool measures it: gettimeofday() has 1 us resolution. */
+static inline u64 bench_elapsed_us(const struct bench *b)
+{
+	return b->stop_ns / 1000 - b->start_ns / 1000;
+}
+
+/* model entry points (one file each) */
+void messaging_start(struct bench *b);
+void messaging_free(struct bench *b);
+void pipe_start(struct bench *b);
+
+#endif

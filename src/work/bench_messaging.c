@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: MIT
+/*
+ * hackbench (rt-tests) and perf bench sched messaging: the same algorithm.
+ *
+ * Each group has fds receivers, each owning one channel (a unix stream
+ * socketpair, or a pipe with -p), and fds senders that hold the write ends
+ * of all the group's channels. Every child tells the parent it is ready
+ * (one byte on the ready channel) and polls the wake channel; the parent
+ * reads all the ready bytes, reads the clock, writes one wake byte that
+ * releases every child at once, reaps them all and reads the clock again.
+ * A sender loops `loops` times writing one datasize message to each of the
+ * group's channels in turn; a receiver reads fds*loops messages. Writers
+ * block on full buffers, readers on empty ones.
+ */
+#include "work/bench.h"
+
+#include <stdlib.h>
+
+struct msg_state;
+
+struct msg_child {
+	struct msg_state *m;
+	unsigned int group;
+	unsigned int idx;
+	bool sender;
+	unsigned int phase;
+	u64 count;		/* messages fully sent or received */
+	u32 done;		/* bytes of the current message moved */
+};
+
+struct msg_state {
+	struct bench *b;
+	const char *comm;
+	struct channel *ready;
+	struct channel *wake;
+	struct channel **chan;	/* [groups * fds]: receiver channels */
+	struct msg_child *children;
+	unsigned int nr_children;
+	unsigned int spawned;
+	unsigned int ready_got;
+	unsigned int phase;
+};
+
+static void mark_start(struct work_task *w, void *arg)
+{
+	struct bench *b = arg;
+
+	(void)w;
+	b->start_ns = cpu_now();
+	b->started = true;
+}
+
+static void mark_stop(struct work_task *w, void *arg)
+{
+	struct bench *b = arg;
+
+	(void)w;
+	b->stop_ns = cpu_now();
+	b->stopped = true;
+}
+
+static void child_next(struct work_task *w, struct op_desc *op)
+{
+	struct msg_child *c = w->state;
+	struct msg_state *m = c->m;
+	struct bench *b = m->b;
+	u64 total = (u64)b->fds * b->loops;
+
+	switch (c->phase) {
+	case 0: /* ready(): tell the parent */
+		*op = (struct op_desc){ .kind = OP_WRITE, .ch = m->ready, .bytes = 1 };
+		c->phase = 1;
+		return;
+	case 1: /* and wait for "GO" */
+		*op = (struct op_desc){ .kind = OP_POLL_IN, .ch = m->wake };
+		c->phase = 2;
+		return;
+	case 2:
+		c->phase = 3;
+		break;
+	case 3: /* the previous op moved w->result bytes of the current message */
+		c->done += (u32)w->result;
+		if (c->done == b->datasize) {
+			c->done = 0;
+			c->count++;
+		}
+		break;
+	}
+	if (c->count == total) {
+		*op = (struct op_desc){ .kind = OP_EXIT };
+		return;
+	}
+	if (c->sender) {
+		unsigned int j = (unsigned int)(c->count % b->fds);
+
+		*op = (struct op_desc){ .kind = OP_WRITE,
+					.ch = m->chan[c->group * b->fds + j],
+					.bytes = b->datasize - c->done };
+	} else {
+		*op = (struct op_desc){ .kind = OP_READ,
+					.ch = m->chan[c->group * b->fds + c->idx],
+					.bytes = b->datasize - c->done };
+	}
+}
+
+static const struct program child_prog = { .next = child_next };
+
+static void parent_next(struct work_task *w, struct op_desc *op)
+{
+	struct msg_state *m = w->state;
+	struct bench *b = m->b;
+
+	switch (m->phase) {
+	case 0: /* create the groups: receivers first, then senders */
+		if (m->spawned < m->nr_children) {
+			struct msg_child *c = &m->children[m->spawned++];
+
+			*op = (struct op_desc){ .kind = OP_SPAWN };
+			op->spawn.prog = &child_prog;
+			op->spawn.state = c;
+			op->spawn.thread = b->threads;
+			op->spawn.comm = m->comm;
+			return;
+		}
+		m->phase = 1;
+		/* fall through */
+	case 1: /* wait for everyone to be ready */
+		if (m->ready_got < m->nr_children) {
+			*op = (struct op_desc){ .kind = OP_READ, .ch = m->ready, .bytes = 1 };
+			m->phase = 2;
+			return;
+		}
+		m->phase = 3;
+		break;
+	case 2:
+		m->ready_got += (unsigned int)w->result;
+		if (m->ready_got < m->nr_children) {
+			*op = (struct op_desc){ .kind = OP_READ, .ch = m->ready, .bytes = 1 };
+			return;
+		}
+		m->phase = 3;
+		break;
+	}
+	switch (m->phase) {
+	case 3:
+		*op = (struct op_desc){ .kind = OP_CALL, .call = mark_start, .arg = b };
+		m->phase = 4;
+		return;
+	case 4: /* kick them off */
+		*op = (struct op_desc){ .kind = OP_WRITE, .ch = m->wake, .bytes = 1 };
+		m->phase = 5;
+		return;
+	case 5: /* reap them all */
+		*op = (struct op_desc){ .kind = OP_WAIT_CHILDREN };
+		m->phase = 6;
+		return;
+	case 6:
+		*op = (struct op_desc){ .kind = OP_CALL, .call = mark_stop, .arg = b };
+		m->phase = 7;
+		return;
+	default:
+		*op = (struct op_desc){ .kind = OP_EXIT };
+		return;
+	}
+}
+
+static const struct program parent_prog = { .next = parent_next };
+
+void messaging_start(struct bench *b)
+{
+	enum channel_kind kind = b->pipes ? CH_PIPE : CH_UNIX_STREAM;
+	struct msg_state *m = calloc(1, sizeof(*m));
+	unsigned int nr = b->groups * 2 * b->fds;
+
+	if (!m || !(m->children = calloc(nr, sizeof(*m->children))) ||
+	    !(m->chan = calloc((size_t)b->groups * b->fds, sizeof(*m->chan)))) {
+		fprintf(stderr, "schedlab: out of memory\n");
+		exit(1);
+	}
+	b->priv = m;
+	m->b = b;
+	m->comm = b->kind == BENCH_HACKBENCH ? "hackbench" : "perf";
+	m->nr_children = nr;
+	m->ready = channel_new(kind);
+	m->wake = channel_new(kind);
+	for (unsigned int i = 0; i < b->groups * b->fds; i++)
+		m->chan[i] = channel_new(kind);
+	for (unsigned int g = 0, i = 0; g < b->groups; g++) {
+		for (unsigned int k = 0; k < 2 * b->fds; k++, i++) {
+			struct msg_child *c = &m->children[i];
+
+			c->m = m;
+			c->group = g;
+			c->sender = k >= b->fds;
+			c->idx = k % b->fds;
+		}
+	}
+	work_start(m->comm, &parent_prog, m, 0);
+}
+
+void messaging_free(struct bench *b)
+{
+	struct msg_state *m = b->priv;
+
+	if (!m)
+		return;
+	free(m->children);
+	free(m->chan);
+}

@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Command lines of the supported benchmarks, with the real tools' option
+ * names and defaults:
+ *   hackbench [-p|--pipe] [-s|--datasize N] [-l|--loops N] [-g|--groups N]
+ *             [-f|--fds N] [-T|--threads] [-P|--process]       (rt-tests)
+ *   perf bench sched messaging [-p|--pipe] [-t|--thread] [-g|--group N] [-l|--nr_loops N]
+ *   perf bench sched pipe [-l|--loop N] [-T|--threaded]
+ */
+#include "work/bench.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* limits beyond which a run is surely a typo (and would not fit in memory) */
+#define MAX_GROUPS 10000
+#define MAX_FDS 1000
+#define MAX_TASKS 1000000
+#define MAX_LOOPS 1000000000u
+#define MAX_DATASIZE (1u << 20)
+
+static int parse_uint(const char *tool, const char *opt, const char *s, unsigned int lo,
+		      unsigned int hi, unsigned int *out, char *err, size_t errlen)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (!*s || *end || errno || s[0] == '-' || v < lo || v > hi) {
+		snprintf(err, errlen, "%s: %s needs an integer in %u..%u, got '%s'", tool, opt, lo, hi,
+			 s);
+		return -1;
+	}
+	*out = (unsigned int)v;
+	return 0;
+}
+
+static int bad_option(const char *tool, const char *usage, char **argv, char *err, size_t errlen)
+{
+	const char *opt = argv[optind - 1];
+
+	if (optopt && optopt != '?')
+		snprintf(err, errlen, "%s: bad or incomplete option '-%c' (usage: %s)", tool, optopt,
+			 usage);
+	else
+		snprintf(err, errlen, "%s: unknown option '%s' (usage: %s)", tool, opt, usage);
+	return -1;
+}
+
+static const char hackbench_usage[] =
+	"hackbench [-p|--pipe] [-s|--datasize <bytes>] [-l|--loops <num loops>] "
+	"[-g|--groups <num groups>] [-f|--fds <num fds>] [-T|--threads] [-P|--process]";
+
+static int parse_hackbench(struct bench *b, int argc, char **argv, char *err, size_t errlen)
+{
+	static const struct option opts[] = {
+		{ "pipe", no_argument, NULL, 'p' },	{ "datasize", required_argument, NULL, 's' },
+		{ "loops", required_argument, NULL, 'l' }, { "groups", required_argument, NULL, 'g' },
+		{ "fds", required_argument, NULL, 'f' }, { "threads", no_argument, NULL, 'T' },
+		{ "process", no_argument, NULL, 'P' },	{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	b->kind = BENCH_HACKBENCH;
+	b->groups = 10;
+	b->fds = 20;
+	b->loops = 100;
+	b->datasize = 100;
+	while ((c = getopt_long(argc, argv, "+ps:l:g:f:TP", opts, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			b->pipes = true;
+			break;
+		case 's':
+			if (parse_uint("hackbench", "--datasize", optarg, 1, MAX_DATASIZE, &b->datasize,
+				       err, errlen))
+				return -1;
+			break;
+		case 'l':
+			if (parse_uint("hackbench", "--loops", optarg, 1, MAX_LOOPS, &b->loops, err,
+				       errlen))
+				return -1;
+			break;
+		case 'g':
+			if (parse_uint("hackbench", "--groups", optarg, 1, MAX_GROUPS, &b->groups, err,
+				       errlen))
+				return -1;
+			break;
+		case 'f':
+			if (parse_uint("hackbench", "--fds", optarg, 1, MAX_FDS, &b->fds, err, errlen))
+				return -1;
+			break;
+		case 'T':
+			b->threads = true;
+			break;
+		case 'P':
+			b->threads = false;
+			break;
+		default:
+			return bad_option("hackbench", hackbench_usage, argv, err, errlen);
+		}
+	}
+	if (optind < argc) {
+		snprintf(err, errlen, "hackbench: unexpected argument '%s' (usage: %s)", argv[optind],
+			 hackbench_usage);
+		return -1;
+	}
+	return 0;
+}
+
+static const char messaging_usage[] =
+	"perf bench sched messaging [-p|--pipe] [-t|--thread] [-g|--group <n>] [-l|--nr_loops <n>]";
+
+static int parse_messaging(struct bench *b, int argc, char **argv, char *err, size_t errlen)
+{
+	static const struct option opts[] = {
+		{ "pipe", no_argument, NULL, 'p' },
+		{ "thread", no_argument, NULL, 't' },
+		{ "group", required_argument, NULL, 'g' },
+		{ "nr_loops", required_argument, NULL, 'l' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	b->kind = BENCH_PERF_MESSAGING;
+	b->groups = 10;
+	b->fds = 20;
+	b->loops = 100;
+	b->datasize = 100;
+	while ((c = getopt_long(argc, argv, "+ptg:l:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			b->pipes = true;
+			break;
+		case 't':
+			b->threads = true;
+			break;
+		case 'g':
+			if (parse_uint("perf bench sched messaging", "--group", optarg, 1, MAX_GROUPS,
+				       &b->groups, err, errlen))
+				return -1;
+			break;
+		case 'l':
+			if (parse_uint("perf bench sched messaging", "--nr_loops", optarg, 1, MAX_LOOPS,
+				       &b->loops, err, errlen))
+				return -1;
+			break;
+		default:
+			return bad_option("perf bench sched messaging", messaging_usage, argv, err,
+					  errlen);
+		}
+	}
+	if (optind < argc) {
+		snprintf(err, errlen, "perf bench sched messaging: unexpected argument '%s'",
+			 argv[optind]);
+		return -1;
+	}
+	return 0;
+}
+
+static const char pipe_usage[] = "perf bench sched pipe [-l|--loop <n>] [-T|--threaded]";
+
+static int parse_pipe(struct bench *b, int argc, char **argv, char *err, size_t errlen)
+{
+	static const struct option opts[] = {
+		{ "loop", required_argument, NULL, 'l' },
+		{ "threaded", no_argument, NULL, 'T' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	b->kind = BENCH_PERF_PIPE;
+	b->loops = 1000000;
+	b->datasize = sizeof(int);
+	b->pipes = true;
+	while ((c = getopt_long(argc, argv, "+l:T", opts, NULL)) != -1) {
+		switch (c) {
+		case 'l':
+			if (parse_uint("perf bench sched pipe", "--loop", optarg, 1, MAX_LOOPS,
+				       &b->loops, err, errlen))
+				return -1;
+			break;
+		case 'T':
+			b->threads = true;
+			break;
+		default:
+			return bad_option("perf bench sched pipe", pipe_usage, argv, err, errlen);
+		}
+	}
+	if (optind < argc) {
+		snprintf(err, errlen, "perf bench sched pipe: unexpected argument '%s'", argv[optind]);
+		return -1;
+	}
+	return 0;
+}
+
+struct bench *bench_parse(int argc, char **argv, char *err, size_t errlen)
+{
+	struct bench *b = calloc(1, sizeof(*b));
+	int rc = -1;
+
+	if (!b) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	/* getopt state is global: reset it fully and report errors ourselves */
+	optind = 0;
+	opterr = 0;
+	optopt = 0;
+	if (argc < 1) {
+		snprintf(err, errlen, "no benchmark command given after '--'");
+	} else if (!strcmp(argv[0], "hackbench")) {
+		rc = parse_hackbench(b, argc, argv, err, errlen);
+	} else if (!strcmp(argv[0], "perf")) {
+		if (argc < 4 || strcmp(argv[1], "bench") || strcmp(argv[2], "sched"))
+			snprintf(err, errlen,
+				 "perf: only 'perf bench sched messaging' and 'perf bench sched pipe' are modelled");
+		else if (!strcmp(argv[3], "messaging"))
+			rc = parse_messaging(b, argc - 3, argv + 3, err, errlen);
+		else if (!strcmp(argv[3], "pipe"))
+			rc = parse_pipe(b, argc - 3, argv + 3, err, errlen);
+		else
+			snprintf(err, errlen, "perf bench sched: unknown benchmark '%s' (messaging, pipe)",
+				 argv[3]);
+	} else {
+		snprintf(err, errlen, "unknown benchmark '%s' (hackbench, perf bench sched messaging, perf bench sched pipe)",
+			 argv[0]);
+	}
+	if (!rc && (u64)b->groups * 2 * b->fds > MAX_TASKS) {
+		snprintf(err, errlen, "%u groups x %u fds = %llu tasks is more than %u", b->groups,
+			 b->fds, (unsigned long long)b->groups * 2 * b->fds, MAX_TASKS);
+		rc = -1;
+	}
+	if (rc) {
+		free(b);
+		return NULL;
+	}
+	return b;
+}
+
+void bench_start(struct bench *b)
+{
+	if (b->kind == BENCH_PERF_PIPE)
+		pipe_start(b);
+	else
+		messaging_start(b);
+}
+
+static void add_metric(struct bench *b, const char *name, double value)
+{
+	b->metrics[b->nr_metrics].name = name;
+	b->metrics[b->nr_metrics].value = value;
+	b->nr_metrics++;
+}
+
+bool bench_finish(struct bench *b)
+{
+	double secs;
+
+	if (!b->stopped)
+		return false;
+	secs = (double)bench_elapsed_us(b) / 1e6;
+	b->nr_metrics = 0;
+	add_metric(b, "time_s", secs);
+	if (b->kind == BENCH_PERF_PIPE) {
+		add_metric(b, "usecs_per_op", (double)bench_elapsed_us(b) / b->loops);
+		add_metric(b, "ops_per_sec", secs > 0 ? b->loops / secs : 0);
+	} else {
+		add_metric(b, "tasks", (double)b->groups * 2 * b->fds);
+		add_metric(b, "messages", (double)b->groups * b->fds * b->fds * b->loops);
+	}
+	return true;
+}
+
+void bench_free(struct bench *b)
+{
+	if (b->kind != BENCH_PERF_PIPE)
+		messaging_free(b);
+	free(b->priv);
+	free(b);
+}

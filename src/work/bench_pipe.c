@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: MIT
+/*
+ * perf bench sched pipe: two tasks and two pipes; one int ping-pongs.
+ * Worker 0 reads pipe 1 then writes pipe 2; worker 1 writes pipe 1 then
+ * reads pipe 2, `loops` times. In process mode the parent forks worker 0 and
+ * runs worker 1 itself; with -T both are threads. The clock is read before
+ * the fork/thread creation and after the wait, as perf does.
+ */
+#include "work/bench.h"
+
+#include <stdlib.h>
+
+struct pipe_state;
+
+struct pipe_worker {
+	struct pipe_state *s;
+	int nr;
+	unsigned int i;
+	int step;
+};
+
+struct pipe_state {
+	struct bench *b;
+	struct channel *pipe1;
+	struct channel *pipe2;
+	struct pipe_worker w[2];
+	int phase;
+};
+
+/* the worker's next pipe operation, or false when its loops are done */
+static bool worker_op(struct pipe_worker *pw, struct op_desc *op)
+{
+	struct pipe_state *s = pw->s;
+
+	if (pw->i == s->b->loops)
+		return false;
+	bool first = pw->step == 0;
+	bool do_read = pw->nr == 0 ? first : !first;
+	struct channel *ch = (pw->nr == 0) == do_read ? s->pipe1 : s->pipe2;
+
+	*op = (struct op_desc){ .kind = do_read ? OP_READ : OP_WRITE, .ch = ch, .bytes = sizeof(int) };
+	if (++pw->step == 2) {
+		pw->step = 0;
+		pw->i++;
+	}
+	return true;
+}
+
+static void worker_next(struct work_task *w, struct op_desc *op)
+{
+	if (!worker_op(w->state, op))
+		*op = (struct op_desc){ .kind = OP_EXIT };
+}
+
+static const struct program worker_prog = { .next = worker_next };
+
+static void mark(struct work_task *w, void *arg)
+{
+	struct bench *b = arg;
+
+	(void)w;
+	if (!b->started) {
+		b->start_ns = cpu_now();
+		b->started = true;
+	} else {
+		b->stop_ns = cpu_now();
+		b->stopped = true;
+	}
+}
+
+static void spawn(struct op_desc *op, struct pipe_worker *pw, bool thread)
+{
+	*op = (struct op_desc){ .kind = OP_SPAWN };
+	op->spawn.prog = &worker_prog;
+	op->spawn.state = pw;
+	op->spawn.thread = thread;
+	op->spawn.comm = "perf";
+}
+
+static void parent_next(struct work_task *w, struct op_desc *op)
+{
+	struct pipe_state *s = w->state;
+	struct bench *b = s->b;
+
+	switch (s->phase) {
+	case 0:
+		s->phase = 1;
+		*op = (struct op_desc){ .kind = OP_CALL, .call = mark, .arg = b };
+		return;
+	case 1:
+		s->phase = 2;
+		spawn(op, &s->w[0], b->threads);
+		return;
+	case 2:
+		if (b->threads) {
+			s->phase = 3;
+			spawn(op, &s->w[1], true);
+			return;
+		}
+		/* process mode: the parent is worker 1 */
+		if (worker_op(&s->w[1], op))
+			return;
+		s->phase = 3;
+		/* fall through */
+	case 3:
+		s->phase = 4;
+		*op = (struct op_desc){ .kind = OP_WAIT_CHILDREN };
+		return;
+	case 4:
+		s->phase = 5;
+		*op = (struct op_desc){ .kind = OP_CALL, .call = mark, .arg = b };
+		return;
+	default:
+		*op = (struct op_desc){ .kind = OP_EXIT };
+		return;
+	}
+}
+
+static const struct program parent_prog = { .next = parent_next };
+
+void pipe_start(struct bench *b)
+{
+	struct pipe_state *s = calloc(1, sizeof(*s));
+
+	if (!s) {
+		fprintf(stderr, "schedlab: out of memory\n");
+		exit(1);
+	}
+	b->priv = s;
+	s->b = b;
+	s->pipe1 = channel_new(CH_PIPE);
+	s->pipe2 = channel_new(CH_PIPE);
+	for (int i = 0; i < 2; i++) {
+		s->w[i].s = s;
+		s->w[i].nr = i;
+	}
+	work_start("perf", &parent_prog, s, 0);
+}

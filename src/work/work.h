@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Task programs: what simulated tasks do. A program is a generator of
+ * operations (user work, sleep, pipe/socket reads and writes with real
+ * buffer sizes and blocking, futex wait/wake, fork, wait for children,
+ * exit); the executor runs each operation as the kernel would, charging
+ * syscall and IPC costs and blocking on wait queues.
+ */
+#ifndef SCHEDLAB_WORK_WORK_H
+#define SCHEDLAB_WORK_WORK_H
+
+#include "kernel/sched.h"
+
+struct channel;
+struct futex;
+struct work_task;
+struct op_desc;
+
+enum op_kind {
+	OP_RUN,			/* ns of user work at full capacity and frequency */
+	OP_SLEEP,		/* nanosleep(ns) */
+	OP_WRITE,		/* write(ch, bytes): returns once some bytes went in */
+	OP_READ,		/* read(ch, bytes): returns once some bytes came out */
+	OP_POLL_IN,		/* poll(ch, POLLIN): wait until readable, consume nothing */
+	OP_FUTEX_WAIT,		/* futex(FUTEX_WAIT, val) */
+	OP_FUTEX_WAKE,		/* futex(FUTEX_WAKE, val waiters) */
+	OP_SPAWN,		/* fork() or clone(CLONE_VM) a child running spawn.prog */
+	OP_WAIT_CHILDREN,	/* wait until every child has exited and reap them */
+	OP_CALL,		/* run a callback (timestamps, bookkeeping): free */
+	OP_EXIT,
+};
+
+struct program {
+	/*
+	 * Fill @op with the task's next operation. w->result holds what the
+	 * previous one returned (bytes moved, or 0).
+	 */
+	void (*next)(struct work_task *w, struct op_desc *op);
+};
+
+struct op_desc {
+	enum op_kind kind;
+	u64 ns;
+	struct channel *ch;
+	u32 bytes;
+	struct futex *futex;
+	u32 val;
+	struct {
+		const struct program *prog;
+		void *state;
+		bool thread;
+		const char *comm;
+	} spawn;
+	void (*call)(struct work_task *w, void *arg);
+	void *arg;
+};
+
+struct work_task {
+	struct task_struct *task;
+	const struct program *prog;
+	void *state;			/* the program's own state */
+	struct op_desc op;
+	bool op_valid;
+	bool in_syscall;		/* entry cost paid; the syscall is being retried */
+	bool woken;			/* a futex/sleep wait was ended by its waker */
+	u64 result;
+	struct hrtimer timer;
+	struct wait_queue_head child_wait;
+};
+
+/* Start the first task of a workload on @cpu at time 0. */
+struct task_struct *work_start(const char *comm, const struct program *prog, void *state,
+			       unsigned int cpu);
+
+/* Free every work_task and channel the workload created (end of a run). */
+void work_free_all(void);
+
+/* ---- channels: pipes and AF_UNIX stream sockets ---- */
+
+enum channel_kind {
+	CH_PIPE,
+	CH_UNIX_STREAM,
+};
+
+/* Pipe capacity: 16 pages (pipe_max_size default ring of PIPE_DEF_BUFFERS). */
+#define PIPE_DEF_CAPACITY (16 * 4096)
+/* net.core.wmem_default: the send buffer of a unix stream socket. */
+#define UNIX_SNDBUF_DEFAULT 212992
+
+struct channel {
+	enum channel_kind kind;
+	u64 bytes;			/* payload queued */
+	u64 used;			/* buffer charge: payload (pipe) or skb truesize (socket) */
+	u64 capacity;
+	/* unix stream: one skb per write, FIFO of their payload sizes */
+	u32 *skb_len;
+	u32 skb_head, skb_nr, skb_cap;
+	u32 head_consumed;		/* bytes already read from the head skb */
+	struct wait_queue_head rd_wait;
+	struct wait_queue_head wr_wait;
+	u64 nr_writes, nr_reads;
+};
+
+struct channel *channel_new(enum channel_kind kind);
+void channel_free(struct channel *ch);
+
+/* ---- futexes ---- */
+
+struct futex {
+	u32 val;
+	struct wait_queue_head wq;
+};
+
+void futex_init(struct futex *f, u32 val);
+
+#endif

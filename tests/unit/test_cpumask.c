@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: MIT
+/* cpumask operations, list printing and parsing. */
+#include "test_util.h"
+
+#include "topo/cpumask.h"
+
+#include <stdlib.h>
+
+static char *list_of(const struct cpumask *m)
+{
+	static char buf[65536];
+
+	cpumask_print_list(buf, sizeof(buf), m);
+	return buf;
+}
+
+static void set_list(struct cpumask *m, const char *s)
+{
+	char err[256];
+
+	assert_int_equal(cpulist_parse(s, m, err, sizeof(err)), 0);
+}
+
+static void test_setup_sizes(void **state)
+{
+	(void)state;
+	cpumask_setup(1);
+	assert_int_equal(nr_cpu_ids, 1);
+	assert_int_equal(nr_cpumask_longs, 1);
+	cpumask_setup(64);
+	assert_int_equal(nr_cpumask_longs, 1);
+	cpumask_setup(65);
+	assert_int_equal(nr_cpumask_longs, 2);
+	cpumask_setup(8192);
+	assert_int_equal(nr_cpumask_longs, 128);
+	cpumask_setup(0); /* clamped */
+	assert_int_equal(nr_cpu_ids, 1);
+	cpumask_setup(100000);
+	assert_int_equal(nr_cpu_ids, NR_CPUS);
+}
+
+static void test_set_clear_boundaries(void **state)
+{
+	static const unsigned int cpus[] = { 0, 1, 62, 63, 64, 65, 127, 128, 4095, 8190, 8191 };
+	struct cpumask *m;
+
+	(void)state;
+	cpumask_setup(8192);
+	m = alloc_cpumask();
+	assert_true(cpumask_empty(m));
+	for (unsigned int i = 0; i < ARRAY_SIZE(cpus); i++) {
+		assert_false(cpumask_test_cpu(cpus[i], m));
+		cpumask_set_cpu(cpus[i], m);
+		assert_true(cpumask_test_cpu(cpus[i], m));
+	}
+	assert_int_equal(cpumask_weight(m), ARRAY_SIZE(cpus));
+	assert_string_equal(list_of(m), "0-1,62-65,127-128,4095,8190-8191");
+	cpumask_clear_cpu(64, m);
+	assert_false(cpumask_test_cpu(64, m));
+	assert_true(cpumask_test_cpu(63, m));
+	assert_true(cpumask_test_cpu(65, m));
+	assert_int_equal(cpumask_weight(m), ARRAY_SIZE(cpus) - 1);
+	cpumask_clear(m);
+	assert_true(cpumask_empty(m));
+	assert_int_equal(cpumask_first(m), 8192);
+	free_cpumask(m);
+}
+
+static void test_setall_stays_inside(void **state)
+{
+	static const unsigned int sizes[] = { 1, 63, 64, 65, 100, 128, 129, 8191, 8192 };
+
+	(void)state;
+	for (unsigned int i = 0; i < ARRAY_SIZE(sizes); i++) {
+		unsigned int n = sizes[i];
+		struct cpumask *m;
+
+		cpumask_setup(n);
+		m = alloc_cpumask();
+		cpumask_setall(m);
+		assert_int_equal(cpumask_weight(m), n);
+		/* no bit at or above nr_cpu_ids in the last word */
+		if (n % BITS_PER_LONG)
+			assert_int_equal(m->bits[nr_cpumask_longs - 1] >> (n % BITS_PER_LONG), 0);
+		assert_int_equal(cpumask_first(m), 0);
+		assert_int_equal(cpumask_next_from(m, n - 1), n - 1);
+		assert_int_equal(cpumask_next_from(m, n), n);
+		free_cpumask(m);
+	}
+}
+
+static void test_binary_ops(void **state)
+{
+	struct cpumask *a, *b, *d;
+
+	(void)state;
+	cpumask_setup(130);
+	a = alloc_cpumask();
+	b = alloc_cpumask();
+	d = alloc_cpumask();
+	set_list(a, "0-3,63-65,129");
+	set_list(b, "2-5,64,100");
+
+	cpumask_and(d, a, b);
+	assert_string_equal(list_of(d), "2-3,64");
+	assert_int_equal(cpumask_weight_and(a, b), 3);
+	cpumask_or(d, a, b);
+	assert_string_equal(list_of(d), "0-5,63-65,100,129");
+	cpumask_andnot(d, a, b);
+	assert_string_equal(list_of(d), "0-1,63,65,129");
+	assert_true(cpumask_intersects(a, b));
+	assert_false(cpumask_subset(a, b));
+
+	cpumask_copy(d, a);
+	assert_true(cpumask_equal(d, a));
+	assert_true(cpumask_subset(d, a));
+	cpumask_clear_cpu(129, d);
+	assert_false(cpumask_equal(d, a));
+	assert_true(cpumask_subset(d, a));
+	assert_false(cpumask_subset(a, d));
+
+	set_list(b, "6-62");
+	assert_false(cpumask_intersects(a, b));
+	cpumask_and(d, a, b);
+	assert_true(cpumask_empty(d));
+	assert_int_equal(cpumask_weight_and(a, b), 0);
+
+	/* in place */
+	cpumask_or(a, a, b);
+	assert_string_equal(list_of(a), "0-3,6-65,129");
+	cpumask_andnot(a, a, b);
+	assert_string_equal(list_of(a), "0-3,63-65,129");
+	free_cpumask(a);
+	free_cpumask(b);
+	free_cpumask(d);
+}
+
+static void test_next_and_for_each(void **state)
+{
+	struct cpumask *a, *b;
+	unsigned int cpu, seen[16], n = 0;
+
+	(void)state;
+	cpumask_setup(8192);
+	a = alloc_cpumask();
+	b = alloc_cpumask();
+	set_list(a, "0,63-65,200,8191");
+	assert_int_equal(cpumask_next_from(a, 0), 0);
+	assert_int_equal(cpumask_next_from(a, 1), 63);
+	assert_int_equal(cpumask_next_from(a, 64), 64);
+	assert_int_equal(cpumask_next_from(a, 66), 200);
+	assert_int_equal(cpumask_next_from(a, 201), 8191);
+	assert_int_equal(cpumask_next_from(a, 8191), 8191);
+	assert_int_equal(cpumask_next_from(a, 8192), 8192);
+	assert_int_equal(cpumask_next_from(a, 100000), 8192);
+
+	for_each_cpu(cpu, a)
+		seen[n++] = cpu;
+	assert_int_equal(n, 6);
+	assert_int_equal(seen[0], 0);
+	assert_int_equal(seen[1], 63);
+	assert_int_equal(seen[3], 65);
+	assert_int_equal(seen[5], 8191);
+
+	set_list(b, "1-64,8191");
+	assert_int_equal(cpumask_first_and(a, b), 63);
+	assert_int_equal(cpumask_next_and_from(a, b, 64), 64);
+	assert_int_equal(cpumask_next_and_from(a, b, 65), 8191);
+	n = 0;
+	for_each_cpu_and(cpu, a, b)
+		seen[n++] = cpu;
+	assert_int_equal(n, 3);
+	assert_int_equal(seen[0], 63);
+	assert_int_equal(seen[1], 64);
+	assert_int_equal(seen[2], 8191);
+
+	cpumask_clear(b);
+	assert_int_equal(cpumask_first_and(a, b), 8192);
+	n = 0;
+	for_each_cpu(cpu, b)
+		n++;
+	assert_int_equal(n, 0);
+	free_cpumask(a);
+	free_cpumask(b);
+}
+
+/* A partial last word: nothing beyond nr_cpu_ids is ever reported. */
+static void test_next_small_machine(void **state)
+{
+	struct cpumask *a;
+	unsigned int cpu, n = 0;
+
+	(void)state;
+	cpumask_setup(65);
+	a = alloc_cpumask();
+	cpumask_setall(a);
+	for_each_cpu(cpu, a)
+		n++;
+	assert_int_equal(n, 65);
+	assert_int_equal(cpumask_next_from(a, 64), 64);
+	assert_int_equal(cpumask_next_from(a, 65), 65);
+	free_cpumask(a);
+}
+
+static void test_print_list(void **state)
+{
+	struct cpumask *m;
+	char small[6];
+	int n;
+
+	(void)state;
+	cpumask_setup(8192);
+	m = alloc_cpumask();
+	assert_string_equal(list_of(m), "");
+	cpumask_set_cpu(0, m);
+	assert_string_equal(list_of(m), "0");
+	set_list(m, "0-3,8,10-11");
+	assert_string_equal(list_of(m), "0-3,8,10-11");
+	set_list(m, "5,6,7,9");
+	assert_string_equal(list_of(m), "5-7,9");
+	cpumask_setall(m);
+	assert_string_equal(list_of(m), "0-8191");
+
+	/* snprintf semantics: full length returned, output truncated and terminated */
+	set_list(m, "0-3,8,10-11");
+	n = cpumask_print_list(small, sizeof(small), m);
+	assert_int_equal(n, 11);
+	assert_string_equal(small, "0-3,8");
+	n = cpumask_print_list(NULL, 0, m);
+	assert_int_equal(n, 11);
+	free_cpumask(m);
+}
+
+static void test_parse_round_trip(void **state)
+{
+	static const char *const lists[] = {
+		"", "0", "8191", "0-8191", "0-25,52-77", "0,2,4,6", "1-3,63-65,127-129,4000",
+	};
+	struct cpumask *m;
+
+	(void)state;
+	cpumask_setup(8192);
+	m = alloc_cpumask();
+	for (unsigned int i = 0; i < ARRAY_SIZE(lists); i++) {
+		set_list(m, lists[i]);
+		assert_string_equal(list_of(m), lists[i]);
+	}
+	/* sysfs style: trailing newline, and non-canonical input */
+	set_list(m, "0-3\n");
+	assert_string_equal(list_of(m), "0-3");
+	set_list(m, "3,1,2,2-2,0");
+	assert_string_equal(list_of(m), "0-3");
+	free_cpumask(m);
+}
+
+static void expect_parse_error(struct cpumask *m, const char *s, const char *needle)
+{
+	char err[256] = "";
+
+	assert_int_equal(cpulist_parse(s, m, err, sizeof(err)), -1);
+	if (!strstr(err, needle))
+		fail_msg("parsing '%s': message '%s' does not mention '%s'", s, err, needle);
+}
+
+static void test_parse_errors(void **state)
+{
+	struct cpumask *m;
+
+	(void)state;
+	cpumask_setup(16);
+	m = alloc_cpumask();
+	expect_parse_error(m, "abc", "expected a CPU number");
+	expect_parse_error(m, "3-1", "reversed range 3-1");
+	expect_parse_error(m, "16", "CPU 16 does not exist");
+	expect_parse_error(m, "0-16", "CPU 16 does not exist");
+	expect_parse_error(m, "1,", "trailing ','");
+	expect_parse_error(m, ",1", "expected a CPU number");
+	expect_parse_error(m, "1,,2", "expected a CPU number");
+	expect_parse_error(m, "1-", "after '-'");
+	expect_parse_error(m, "-1", "expected a CPU number");
+	expect_parse_error(m, "1 2", "unexpected ' '");
+	expect_parse_error(m, "1;2", "unexpected ';'");
+	expect_parse_error(m, "99999999999999", "expected a CPU number");
+	free_cpumask(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_setup_sizes),
+		cmocka_unit_test(test_set_clear_boundaries),
+		cmocka_unit_test(test_setall_stays_inside),
+		cmocka_unit_test(test_binary_ops),
+		cmocka_unit_test(test_next_and_for_each),
+		cmocka_unit_test(test_next_small_machine),
+		cmocka_unit_test(test_print_list),
+		cmocka_unit_test(test_parse_round_trip),
+		cmocka_unit_test(test_parse_errors),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
