@@ -11,13 +11,12 @@
 #include "kernel/sched.h"
 #include "report/bench_output.h"
 #include "report/run_json.h"
-#include "work/bench.h"
+#include "cli/session.h"
 
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define DEFAULT_MACHINE "xeon-8269cy-2s"
 #define DEFAULT_SEED 1
@@ -43,17 +42,9 @@ struct run_opts {
 	u64 seed;
 	bool check;
 	unsigned int hz;
-	const char *costs[64];
+	const char *costs[64];	/* --cost NAME=NS, in order */
 	int nr_costs;
 };
-
-static double wall_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static int parse_opts(int argc, char **argv, struct run_opts *o)
 {
@@ -121,106 +112,62 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 int cmd_run(int argc, char **argv)
 {
 	struct run_opts o = { .machine = DEFAULT_MACHINE, .seed = DEFAULT_SEED };
+	struct session_config cfg;
+	struct session s;
 	char err[512];
-	struct topology *topo;
-	struct cost_model cost;
-	struct bench *b;
+	FILE *json = NULL;
 	int rc = parse_opts(argc, argv, &o);
-	int bargc;
-	char **bargv;
 
 	if (rc > 0)
 		return rc;
 	if (rc < 0)
 		return 0;
-	bargc = argc - optind;
-	bargv = argv + optind;
-	if (bargc < 1)
+	if (argc - optind < 1)
 		return usage_error("run: no benchmark command (schedlab run [OPTIONS] -- COMMAND...)");
-
-	sched_feat_reset();
-	if (o.features && sched_feat_apply(o.features, err, sizeof(err)))
-		return usage_error("run: --features: %s", err);
-	b = bench_parse(bargc, bargv, err, sizeof(err));
-	if (!b)
-		return usage_error("%s", err);
-	topo = topology_load(o.machine, err, sizeof(err));
-	if (!topo) {
-		bench_free(b);
+	cfg = (struct session_config){
+		.machine = o.machine,
+		.features = o.features,
+		.seed = o.seed,
+		.costs = o.costs,
+		.nr_costs = o.nr_costs,
+		.hz = o.hz,
+		.argc = argc - optind,
+		.argv = argv + optind,
+	};
+	if (session_start(&s, &cfg, err, sizeof(err))) {
+		/* feature errors are prefixed so the user knows which option */
 		return usage_error("%s", err);
 	}
-	cost = topo->cost;
-	for (int i = 0; i < o.nr_costs; i++) {
-		if (cost_model_set(&cost, o.costs[i], err, sizeof(err))) {
-			bench_free(b);
-			topology_free(topo);
-			return usage_error("run: --cost: %s", err);
-		}
-	}
-	FILE *json = NULL;
 	if (o.json && !(json = fopen(o.json, "w"))) {
-		bench_free(b);
-		topology_free(topo);
+		session_end(&s);
 		return usage_error("run: cannot write --json file '%s': %s", o.json, strerror(errno));
 	}
 
-	sysctl_sched.hz = o.hz ? o.hz : topo->hz;
-	machine_init(topo, &cost, o.seed);
-	sched_init();
-
-	/*
-	 * Where in a tick period the benchmark starts is what the seed decides:
-	 * on real machines it is arbitrary, and it changes every later decision.
-	 */
-	struct prng jitter;
-	prng_init(&jitter, o.seed, PRNG_STREAM_JITTER);
-	u64 t0 = prng_below(&jitter, TICK_NSEC);
-	for (unsigned int cpu = 0; cpu < machine.nr_cpus; cpu++) {
-		sim_cpu(cpu)->t = t0;
-		sim_cpu(cpu)->act_since = t0;
-		cpu_rq(cpu)->clock = cpu_rq(cpu)->clock_task = cpu_rq(cpu)->clock_pelt = t0;
-	}
-	machine.now = t0;
-
-	bench_print_header(b, stdout);
+	bench_print_header(s.bench, stdout);
 	fflush(stdout);
-
-	double wall0 = wall_now();
-	bench_start(b);
-	sched_start();
-	sim_run(o.check ? sched_check_invariants : NULL);
-	double wall = wall_now() - wall0;
-	sched_account_end();
-
 	rc = 0;
-	if (!bench_finish(b)) {
+	if (!session_run(&s, o.check)) {
 		fprintf(stderr, "schedlab: the benchmark did not finish (all tasks blocked at t=%llu ns)\n",
 			(unsigned long long)machine.now);
 		rc = 1;
 	} else {
-		bench_print_result(b, stdout);
+		bench_print_result(s.bench, stdout);
 	}
 	if (json) {
 		struct run_info ri = {
-			.machine = topo->name,
+			.machine = s.topo->name,
 			.seed = o.seed,
-			.argc = bargc,
-			.argv = bargv,
-			.wall_s = wall,
+			.argc = cfg.argc,
+			.argv = cfg.argv,
+			.wall_s = s.wall_s,
 			.events = machine.nr_events,
 			.sim_time_ns = machine.now,
 		};
-		if (write_run_json(json, &ri, b) || fclose(json)) {
+		if (write_run_json(json, &ri, s.bench) || fclose(json)) {
 			fprintf(stderr, "schedlab: writing '%s' failed\n", o.json);
 			rc = 1;
 		}
 	}
-	if (o.check)
-		sched_check_final();
-	work_free_all();
-	sched_exit();
-	machine_destroy();
-	bench_free(b);
-	topology_free(topo);
+	session_end(&s);
 	return rc;
 }

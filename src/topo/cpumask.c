@@ -157,8 +157,7 @@ unsigned int cpumask_next_from(const struct cpumask *m, unsigned int n)
 	}
 }
 
-unsigned int cpumask_next_and_from(const struct cpumask *a, const struct cpumask *b,
-				   unsigned int n)
+unsigned int cpumask_next_and_from(const struct cpumask *a, const struct cpumask *b, unsigned int n)
 {
 	unsigned int idx;
 	unsigned long word;
@@ -275,18 +274,22 @@ int cpulist_parse(const char *s, struct cpumask *m, char *err, size_t errlen)
 			p++;
 			hi = parse_cpu_number(&p);
 			if (hi < 0) {
-				snprintf(err, errlen, "cpu list '%s': expected a CPU number after '-' in '%.*s'",
+				snprintf(err, errlen,
+					 "cpu list '%s': expected a CPU number after '-' in '%.*s'",
 					 s, (int)(end - item), item);
 				return -1;
 			}
 			if (hi < lo) {
-				snprintf(err, errlen, "cpu list '%s': reversed range %ld-%ld", s, lo, hi);
+				snprintf(err, errlen, "cpu list '%s': reversed range %ld-%ld", s,
+					 lo, hi);
 				return -1;
 			}
 		}
 		if (hi >= (long)nr_cpu_ids) {
-			snprintf(err, errlen, "cpu list '%s': CPU %ld does not exist (this machine has CPUs 0-%u)",
-				 s, hi, nr_cpu_ids - 1);
+			snprintf(
+				err, errlen,
+				"cpu list '%s': CPU %ld does not exist (this machine has CPUs 0-%u)",
+				s, hi, nr_cpu_ids - 1);
 			return -1;
 		}
 		for (long cpu = lo; cpu <= hi; cpu++)
@@ -294,8 +297,9 @@ int cpulist_parse(const char *s, struct cpumask *m, char *err, size_t errlen)
 		if (p == end)
 			return 0;
 		if (*p != ',') {
-			snprintf(err, errlen, "cpu list '%s': unexpected '%c' (lists look like 0-3,8,10-11)",
-				 s, *p);
+			snprintf(err, errlen,
+				 "cpu list '%s': unexpected '%c' (lists look like 0-3,8,10-11)", s,
+				 *p);
 			return -1;
 		}
 		p++;

@@ -21,8 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define US(x) ((u64)(x) * NSEC_PER_USEC)
-#define MHZ(x) ((x) * 1000U)
+#define US(x) ((u64)(x)*NSEC_PER_USEC)
+#define MHZ(x) ((x)*1000U)
 
 struct cpu_class {
 	unsigned long capacity;
@@ -94,57 +94,55 @@ static void set_class(struct cpu_topo *c, const struct cpu_class *k)
 	c->capacity = k->capacity;
 }
 
+/* The CPU number Linux gives thread @th of core @k of a cluster whose first core is @g0. */
+static unsigned int cpu_number(const struct preset_spec *s, unsigned int nr_cores, unsigned int g0,
+			       unsigned int ncores, unsigned int k, unsigned int th)
+{
+	switch (s->numbering) {
+	case NUM_X86:
+		return th * nr_cores + g0 + k;
+	case NUM_FUSED:
+		return g0 * s->threads_per_core + th * ncores + k;
+	default:
+		return (g0 + k) * s->threads_per_core + th;
+	}
+}
+
 static int build_from_spec(struct topology *t, const struct preset_spec *s, char *err,
 			   size_t errlen)
 {
 	unsigned int nodes = s->packages * s->nodes_per_package;
-	unsigned int llcs = nodes * s->llcs_per_node;
-	unsigned int cores_per_llc = 0, nr_cores, g = 0, cl = 0, llc = 0, node = 0;
+	unsigned int nr_clusters = nodes * s->llcs_per_node * s->clusters_per_llc;
+	unsigned int cores_per_llc = 0, nr_cores, g = 0;
 
 	for (unsigned int i = 0; i < s->clusters_per_llc; i++)
 		cores_per_llc += cluster_cores(s, i);
-	nr_cores = llcs * cores_per_llc;
+	nr_cores = nodes * s->llcs_per_node * cores_per_llc;
 	if (topology_alloc_cpus(t, nr_cores * s->threads_per_core, err, errlen))
 		return -1;
 
-	for (unsigned int pkg = 0; pkg < s->packages; pkg++) {
-		for (unsigned int n = 0; n < s->nodes_per_package; n++, node++) {
-			for (unsigned int l = 0; l < s->llcs_per_node; l++, llc++) {
-				for (unsigned int c = 0; c < s->clusters_per_llc; c++, cl++) {
-					unsigned int ncores = cluster_cores(s, c);
-					unsigned int first_core = g;
-					const struct cpu_class *k =
-						&s->classes[s->cluster_class ? s->cluster_class[c] : 0];
+	/* clusters in order: the LLC, node and package follow from the index */
+	for (unsigned int cl = 0; cl < nr_clusters; cl++) {
+		unsigned int c = cl % s->clusters_per_llc;
+		unsigned int llc = cl / s->clusters_per_llc;
+		unsigned int node = llc / s->llcs_per_node;
+		unsigned int ncores = cluster_cores(s, c);
+		const struct cpu_class *k = &s->classes[s->cluster_class ? s->cluster_class[c] : 0];
 
-					for (unsigned int k2 = 0; k2 < ncores; k2++, g++) {
-						for (unsigned int th = 0; th < s->threads_per_core; th++) {
-							unsigned int cpu;
-							struct cpu_topo *ct;
+		for (unsigned int i = 0; i < ncores; i++) {
+			for (unsigned int th = 0; th < s->threads_per_core; th++) {
+				struct cpu_topo *ct =
+					&t->cpus[cpu_number(s, nr_cores, g, ncores, i, th)];
 
-							switch (s->numbering) {
-							case NUM_X86:
-								cpu = th * nr_cores + g;
-								break;
-							case NUM_FUSED:
-								cpu = first_core * s->threads_per_core +
-								      th * ncores + k2;
-								break;
-							default:
-								cpu = g * s->threads_per_core + th;
-								break;
-							}
-							ct = &t->cpus[cpu];
-							ct->core = g;
-							ct->cluster = cl;
-							ct->llc = llc;
-							ct->package = pkg;
-							ct->node = node;
-							set_class(ct, k);
-						}
-					}
-				}
+				ct->core = g + i;
+				ct->cluster = cl;
+				ct->llc = llc;
+				ct->node = node;
+				ct->package = node / s->nodes_per_package;
+				set_class(ct, k);
 			}
 		}
+		g += ncores;
 	}
 
 	t->nr_nodes = nodes;
@@ -206,11 +204,8 @@ static const struct idle_state icx_idle[] = {
 
 /* intel_idle nehalem_cstates, used for Westmere-EX (idle_cpu_nhx) */
 static const struct idle_state nhm_idle[] = {
-	{ "POLL", 0, 0 },
-	{ "C1", US(3), US(6) },
-	{ "C1E", US(10), US(20) },
-	{ "C3", US(20), US(80) },
-	{ "C6", US(200), US(800) },
+	{ "POLL", 0, 0 },	  { "C1", US(3), US(6) },     { "C1E", US(10), US(20) },
+	{ "C3", US(20), US(80) }, { "C6", US(200), US(800) },
 };
 
 /*
@@ -296,15 +291,15 @@ static const struct cpu_class altra_class[] = {
  * A55 250*1803 -> 160, A76 620*2253 -> 498, X1 1024*2802 -> 1024.
  */
 static const unsigned int gs101_a55_opps[] = {
-	300000, 574000, 738000, 930000, 1098000, 1197000,
+	300000,	 574000,  738000,  930000,  1098000, 1197000,
 	1328000, 1401000, 1598000, 1704000, 1803000,
 };
 static const unsigned int gs101_a76_opps[] = {
-	400000, 553000, 696000, 799000, 910000, 1024000, 1197000,
+	400000,	 553000,  696000,  799000,  910000,  1024000, 1197000,
 	1328000, 1491000, 1663000, 1836000, 1999000, 2130000, 2253000,
 };
 static const unsigned int gs101_x1_opps[] = {
-	500000, 851000, 984000, 1106000, 1277000, 1426000, 1582000, 1745000, 1826000,
+	500000,	 851000,  984000,  1106000, 1277000, 1426000, 1582000, 1745000, 1826000,
 	2048000, 2188000, 2252000, 2401000, 2507000, 2630000, 2704000, 2802000,
 };
 static const struct cpu_class gs101_classes[] = {
@@ -401,43 +396,73 @@ static void cost_arm64_phone(struct cost_model *c)
 /* ---- the machines ---- */
 
 static const struct preset_spec smp1_spec = {
-	.packages = 1, .nodes_per_package = 1, .llcs_per_node = 1,
-	.clusters_per_llc = 1, .cores_per_cluster = 1, .threads_per_core = 1,
-	.numbering = NUM_CONSECUTIVE, .classes = synthetic_class,
-	.idle = simple_idle, .nr_idle = ARRAY_SIZE(simple_idle),
+	.packages = 1,
+	.nodes_per_package = 1,
+	.llcs_per_node = 1,
+	.clusters_per_llc = 1,
+	.cores_per_cluster = 1,
+	.threads_per_core = 1,
+	.numbering = NUM_CONSECUTIVE,
+	.classes = synthetic_class,
+	.idle = simple_idle,
+	.nr_idle = ARRAY_SIZE(simple_idle),
 	.approximations = "synthetic machine",
 };
 
 static const struct preset_spec smp2_spec = {
-	.packages = 1, .nodes_per_package = 1, .llcs_per_node = 1,
-	.clusters_per_llc = 2, .cores_per_cluster = 1, .threads_per_core = 1,
-	.numbering = NUM_CONSECUTIVE, .classes = synthetic_class,
-	.idle = simple_idle, .nr_idle = ARRAY_SIZE(simple_idle),
+	.packages = 1,
+	.nodes_per_package = 1,
+	.llcs_per_node = 1,
+	.clusters_per_llc = 2,
+	.cores_per_cluster = 1,
+	.threads_per_core = 1,
+	.numbering = NUM_CONSECUTIVE,
+	.classes = synthetic_class,
+	.idle = simple_idle,
+	.nr_idle = ARRAY_SIZE(simple_idle),
 	.approximations = "synthetic machine",
 };
 
 static const struct preset_spec smp4_spec = {
-	.packages = 1, .nodes_per_package = 1, .llcs_per_node = 1,
-	.clusters_per_llc = 4, .cores_per_cluster = 1, .threads_per_core = 1,
-	.numbering = NUM_CONSECUTIVE, .classes = synthetic_class,
-	.idle = simple_idle, .nr_idle = ARRAY_SIZE(simple_idle),
+	.packages = 1,
+	.nodes_per_package = 1,
+	.llcs_per_node = 1,
+	.clusters_per_llc = 4,
+	.cores_per_cluster = 1,
+	.threads_per_core = 1,
+	.numbering = NUM_CONSECUTIVE,
+	.classes = synthetic_class,
+	.idle = simple_idle,
+	.nr_idle = ARRAY_SIZE(simple_idle),
 	.approximations = "synthetic machine",
 };
 
 static const struct preset_spec smt2_2s_16_spec = {
-	.packages = 2, .nodes_per_package = 1, .llcs_per_node = 1,
-	.clusters_per_llc = 4, .cores_per_cluster = 1, .threads_per_core = 2,
-	.numbering = NUM_X86, .classes = synthetic_class,
+	.packages = 2,
+	.nodes_per_package = 1,
+	.llcs_per_node = 1,
+	.clusters_per_llc = 4,
+	.cores_per_cluster = 1,
+	.threads_per_core = 2,
+	.numbering = NUM_X86,
+	.classes = synthetic_class,
 	.dist_remote = 21,
-	.idle = skx_idle, .nr_idle = ARRAY_SIZE(skx_idle),
+	.idle = skx_idle,
+	.nr_idle = ARRAY_SIZE(skx_idle),
 	.approximations = "synthetic machine; idle states and costs of a Skylake-SP-class server",
 };
 
 static const struct preset_spec power10_96_spec = {
-	.packages = 1, .nodes_per_package = 1, .llcs_per_node = 12,
-	.clusters_per_llc = 1, .cores_per_cluster = 2, .threads_per_core = 4,
-	.numbering = NUM_FUSED, .classes = power10_class,
-	.idle = pseries_shared_idle, .nr_idle = ARRAY_SIZE(pseries_shared_idle),
+	.packages = 1,
+	.nodes_per_package = 1,
+	.llcs_per_node = 12,
+	.clusters_per_llc = 1,
+	.cores_per_cluster = 2,
+	.threads_per_core = 4,
+	.numbering = NUM_FUSED,
+	.classes = power10_class,
+	.idle = pseries_shared_idle,
+	.nr_idle = ARRAY_SIZE(pseries_shared_idle),
 	.cost = cost_power10,
 	.approximations =
 		"shared-processor LPAR: the kernel's CACHE level (SD_SHARE_LLC) spans the big core "
@@ -448,20 +473,32 @@ static const struct preset_spec power10_96_spec = {
 };
 
 static const struct preset_spec xeon_8269cy_2s_spec = {
-	.packages = 2, .nodes_per_package = 1, .llcs_per_node = 1,
-	.clusters_per_llc = 26, .cores_per_cluster = 1, .threads_per_core = 2,
-	.numbering = NUM_X86, .classes = clx_8269cy_class,
+	.packages = 2,
+	.nodes_per_package = 1,
+	.llcs_per_node = 1,
+	.clusters_per_llc = 26,
+	.cores_per_cluster = 1,
+	.threads_per_core = 2,
+	.numbering = NUM_X86,
+	.classes = clx_8269cy_class,
 	.dist_remote = 21,
-	.idle = skx_idle, .nr_idle = ARRAY_SIZE(skx_idle),
+	.idle = skx_idle,
+	.nr_idle = ARRAY_SIZE(skx_idle),
 	.approximations = "frequencies as a 100 MHz ladder from 1.0 to 3.8 GHz (intel_pstate); "
 			  "turbo limits by active core count are not modelled",
 };
 
 static const struct preset_spec altra_80_spec = {
-	.packages = 1, .nodes_per_package = 1, .llcs_per_node = 40,
-	.clusters_per_llc = 1, .cores_per_cluster = 2, .threads_per_core = 1,
-	.numbering = NUM_CONSECUTIVE, .classes = altra_class,
-	.idle = altra_idle, .nr_idle = ARRAY_SIZE(altra_idle),
+	.packages = 1,
+	.nodes_per_package = 1,
+	.llcs_per_node = 40,
+	.clusters_per_llc = 1,
+	.cores_per_cluster = 2,
+	.threads_per_core = 1,
+	.numbering = NUM_CONSECUTIVE,
+	.classes = altra_class,
+	.idle = altra_idle,
+	.nr_idle = ARRAY_SIZE(altra_idle),
 	.cost = cost_altra,
 	.approximations =
 		"firmware describes 2-core clusters and no CPU-side shared cache, so the kernel's MC "
@@ -470,11 +507,17 @@ static const struct preset_spec altra_80_spec = {
 };
 
 static const struct preset_spec altra_2s_160_spec = {
-	.packages = 2, .nodes_per_package = 1, .llcs_per_node = 40,
-	.clusters_per_llc = 1, .cores_per_cluster = 2, .threads_per_core = 1,
-	.numbering = NUM_CONSECUTIVE, .classes = altra_class,
+	.packages = 2,
+	.nodes_per_package = 1,
+	.llcs_per_node = 40,
+	.clusters_per_llc = 1,
+	.cores_per_cluster = 2,
+	.threads_per_core = 1,
+	.numbering = NUM_CONSECUTIVE,
+	.classes = altra_class,
 	.dist_remote = 20,
-	.idle = altra_idle, .nr_idle = ARRAY_SIZE(altra_idle),
+	.idle = altra_idle,
+	.nr_idle = ARRAY_SIZE(altra_idle),
 	.cost = cost_altra_2s,
 	.approximations =
 		"as altra-80 per socket (sd_llc = 2-core cluster, giving domains MC, PKG, NUMA); "
@@ -482,22 +525,34 @@ static const struct preset_spec altra_2s_160_spec = {
 };
 
 static const struct preset_spec icelake_2s_128_spec = {
-	.packages = 2, .nodes_per_package = 1, .llcs_per_node = 1,
-	.clusters_per_llc = 32, .cores_per_cluster = 1, .threads_per_core = 2,
-	.numbering = NUM_X86, .classes = icx_8358_class,
+	.packages = 2,
+	.nodes_per_package = 1,
+	.llcs_per_node = 1,
+	.clusters_per_llc = 32,
+	.cores_per_cluster = 1,
+	.threads_per_core = 2,
+	.numbering = NUM_X86,
+	.classes = icx_8358_class,
 	.dist_remote = 20,
-	.idle = icx_idle, .nr_idle = ARRAY_SIZE(icx_idle),
+	.idle = icx_idle,
+	.nr_idle = ARRAY_SIZE(icx_idle),
 	.cost = cost_icelake,
 	.approximations = "SNC off; node distance 20 is the usual 2-socket Ice Lake SLIT; "
 			  "frequencies as a 100 MHz ladder from 0.8 to 3.4 GHz",
 };
 
 static const struct preset_spec epyc_milan_2s_256_spec = {
-	.packages = 2, .nodes_per_package = 1, .llcs_per_node = 8,
-	.clusters_per_llc = 8, .cores_per_cluster = 1, .threads_per_core = 2,
-	.numbering = NUM_X86, .classes = epyc_7763_class,
+	.packages = 2,
+	.nodes_per_package = 1,
+	.llcs_per_node = 8,
+	.clusters_per_llc = 8,
+	.cores_per_cluster = 1,
+	.threads_per_core = 2,
+	.numbering = NUM_X86,
+	.classes = epyc_7763_class,
 	.dist_remote = 32,
-	.idle = epyc_idle, .nr_idle = ARRAY_SIZE(epyc_idle),
+	.idle = epyc_idle,
+	.nr_idle = ARRAY_SIZE(epyc_idle),
 	.cost = cost_epyc_milan,
 	.approximations = "NPS1; C2 latency and the boost frequency as one 3.5 GHz step are "
 			  "approximate; cache-line costs from published core-to-core latencies",
@@ -505,31 +560,40 @@ static const struct preset_spec epyc_milan_2s_256_spec = {
 
 /* SLIT of an 8-socket Xeon E7-4870 box (numactl --hardware, LKML 2019-10-08) */
 static const int wsm_ex_8s_slit[64] = {
-	10, 12, 17, 17, 19, 19, 19, 19,
-	12, 10, 17, 17, 19, 19, 19, 19,
-	17, 17, 10, 12, 19, 19, 19, 19,
-	17, 17, 12, 10, 19, 19, 19, 19,
-	19, 19, 19, 19, 10, 12, 17, 17,
-	19, 19, 19, 19, 12, 10, 17, 17,
-	19, 19, 19, 19, 17, 17, 10, 12,
-	19, 19, 19, 19, 17, 17, 12, 10,
+	10, 12, 17, 17, 19, 19, 19, 19, 12, 10, 17, 17, 19, 19, 19, 19, 17, 17, 10, 12, 19, 19,
+	19, 19, 17, 17, 12, 10, 19, 19, 19, 19, 19, 19, 19, 19, 10, 12, 17, 17, 19, 19, 19, 19,
+	12, 10, 17, 17, 19, 19, 19, 19, 17, 17, 10, 12, 19, 19, 19, 19, 17, 17, 12, 10,
 };
 
 static const struct preset_spec westmere_ex_8s_160_spec = {
-	.packages = 8, .nodes_per_package = 1, .llcs_per_node = 1,
-	.clusters_per_llc = 10, .cores_per_cluster = 1, .threads_per_core = 2,
-	.numbering = NUM_X86, .classes = wsm_ex_class, .slit = wsm_ex_8s_slit,
-	.idle = nhm_idle, .nr_idle = ARRAY_SIZE(nhm_idle),
+	.packages = 8,
+	.nodes_per_package = 1,
+	.llcs_per_node = 1,
+	.clusters_per_llc = 10,
+	.cores_per_cluster = 1,
+	.threads_per_core = 2,
+	.numbering = NUM_X86,
+	.classes = wsm_ex_class,
+	.slit = wsm_ex_8s_slit,
+	.idle = nhm_idle,
+	.nr_idle = ARRAY_SIZE(nhm_idle),
 	.cost = cost_westmere_ex,
 	.approximations = "turbo (to 2.8 GHz) not modelled; one NUMA cost step for three SLIT "
 			  "distances (12, 17, 19)",
 };
 
 static const struct preset_spec westmere_ex_8s_80_noht_spec = {
-	.packages = 8, .nodes_per_package = 1, .llcs_per_node = 1,
-	.clusters_per_llc = 10, .cores_per_cluster = 1, .threads_per_core = 1,
-	.numbering = NUM_X86, .classes = wsm_ex_class, .slit = wsm_ex_8s_slit,
-	.idle = nhm_idle, .nr_idle = ARRAY_SIZE(nhm_idle),
+	.packages = 8,
+	.nodes_per_package = 1,
+	.llcs_per_node = 1,
+	.clusters_per_llc = 10,
+	.cores_per_cluster = 1,
+	.threads_per_core = 1,
+	.numbering = NUM_X86,
+	.classes = wsm_ex_class,
+	.slit = wsm_ex_8s_slit,
+	.idle = nhm_idle,
+	.nr_idle = ARRAY_SIZE(nhm_idle),
 	.cost = cost_westmere_ex,
 	.approximations = "westmere-ex-8s-160 with Hyper-Threading off; turbo not modelled; one "
 			  "NUMA cost step for three SLIT distances",
@@ -539,21 +603,27 @@ static const unsigned int gs101_cluster_cores[] = { 4, 2, 2 };
 static const unsigned int gs101_cluster_class[] = { 0, 1, 2 };
 
 static const struct preset_spec pixel6_spec = {
-	.packages = 1, .nodes_per_package = 1, .llcs_per_node = 1,
-	.clusters_per_llc = 3, .cluster_cores = gs101_cluster_cores,
-	.cluster_class = gs101_cluster_class, .threads_per_core = 1,
-	.numbering = NUM_CONSECUTIVE, .classes = gs101_classes,
-	.idle = gs101_idle, .nr_idle = ARRAY_SIZE(gs101_idle),
+	.packages = 1,
+	.nodes_per_package = 1,
+	.llcs_per_node = 1,
+	.clusters_per_llc = 3,
+	.cluster_cores = gs101_cluster_cores,
+	.cluster_class = gs101_cluster_class,
+	.threads_per_core = 1,
+	.numbering = NUM_CONSECUTIVE,
+	.classes = gs101_classes,
+	.idle = gs101_idle,
+	.nr_idle = ARRAY_SIZE(gs101_idle),
 	.cost = cost_arm64_phone,
 	.approximations = "idle states are machine-wide (the A76 c2 values stand for all three "
 			  "clusters); kernel-path costs are the x86 server defaults, not measured "
 			  "on the phone",
 };
 
-#define PRESET_BUILDER(fn, spec)                                              \
-	static int fn(struct topology *t, char *err, size_t errlen)          \
-	{                                                                     \
-		return build_from_spec(t, &spec, err, errlen);               \
+#define PRESET_BUILDER(fn, spec)                                    \
+	static int fn(struct topology *t, char *err, size_t errlen) \
+	{                                                           \
+		return build_from_spec(t, &spec, err, errlen);      \
 	}
 
 PRESET_BUILDER(build_smp1, smp1_spec)

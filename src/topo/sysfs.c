@@ -296,7 +296,8 @@ static int read_nodes(struct reader *r, unsigned int *node_of, unsigned int *nr_
 				break;
 			p = end;
 			if (b < 1024 && node_dense[b] != NONE)
-				t->node_distance[a * nr_nodes + (unsigned int)node_dense[b]] = (int)d;
+				t->node_distance[a * nr_nodes + (unsigned int)node_dense[b]] =
+					(int)d;
 			col++;
 		}
 		if (col != nr_online_nodes) {
@@ -373,7 +374,8 @@ static void read_freq(const struct reader *r, unsigned int i, bool *no_freq)
 		return;
 	}
 	c->max_freq_khz = (unsigned int)max;
-	if (!read_sys(r, buf, sizeof(buf), "cpu/cpu%u/cpufreq/scaling_available_frequencies", raw)) {
+	if (!read_sys(r, buf, sizeof(buf), "cpu/cpu%u/cpufreq/scaling_available_frequencies",
+		      raw)) {
 		char *p = buf, *end;
 
 		while (n < ARRAY_SIZE(f)) {
@@ -439,8 +441,9 @@ static void read_idle(const struct reader *r)
 	}
 	/* keep them ordered by exit latency, as topology_finish() expects */
 	for (unsigned int i = 1; i < t->nr_idle_states; i++) {
-		for (unsigned int j = i; j && t->idle_states[j].exit_latency_ns <
-						   t->idle_states[j - 1].exit_latency_ns; j--) {
+		for (unsigned int j = i;
+		     j && t->idle_states[j].exit_latency_ns < t->idle_states[j - 1].exit_latency_ns;
+		     j--) {
 			struct idle_state tmp = t->idle_states[j];
 
 			t->idle_states[j] = t->idle_states[j - 1];
@@ -526,7 +529,8 @@ static int read_tree(struct reader *r)
 
 		/* LLC: highest unified cache, within package and node, at least the cluster */
 		idx = llc_index(r, raw);
-		if (idx < 0 || read_list(r, llc, "cpu/cpu%u/cache/index%d/shared_cpu_list", raw, idx)) {
+		if (idx < 0 ||
+		    read_list(r, llc, "cpu/cpu%u/cache/index%d/shared_cpu_list", raw, idx)) {
 			no_llc = true;
 			cpumask_copy(llc, pkg);
 		}
@@ -562,7 +566,8 @@ static int read_tree(struct reader *r)
 
 			t->cpus[i].capacity = c ? c : 1;
 		}
-		note(t, "cpu_capacity rescaled so that the biggest CPU is %d", SCHED_CAPACITY_SCALE);
+		note(t, "cpu_capacity rescaled so that the biggest CPU is %d",
+		     SCHED_CAPACITY_SCALE);
 	}
 	if (no_core)
 		note(t, "no SMT sibling lists: one CPU per core");

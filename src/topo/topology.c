@@ -30,8 +30,8 @@ static void *xcalloc(size_t n, size_t size)
 int topology_alloc_cpus(struct topology *t, unsigned int nr, char *err, size_t errlen)
 {
 	if (nr < 1 || nr > NR_CPUS) {
-		snprintf(err, errlen, "machine '%s': %u CPUs; schedlab simulates 1 to %u CPUs", t->name,
-			 nr, NR_CPUS);
+		snprintf(err, errlen, "machine '%s': %u CPUs; schedlab simulates 1 to %u CPUs",
+			 t->name, nr, NR_CPUS);
 		return -1;
 	}
 	free(t->cpus);
@@ -113,7 +113,8 @@ static unsigned int count_ids(const struct topology *t, enum level l, char *err,
 			return 0;
 		}
 		if (id >= t->nr_cpus) {
-			snprintf(err, errlen, "machine '%s': CPU %u has %s id %u, but there are only %u CPUs",
+			snprintf(err, errlen,
+				 "machine '%s': CPU %u has %s id %u, but there are only %u CPUs",
 				 t->name, cpu, level_names[l], id, t->nr_cpus);
 			return 0;
 		}
@@ -125,8 +126,10 @@ static unsigned int count_ids(const struct topology *t, enum level l, char *err,
 		used[level_get(t, cpu, l)] = 1;
 	for (unsigned int id = 0; id <= max; id++) {
 		if (!used[id]) {
-			snprintf(err, errlen, "machine '%s': %s ids are not dense: no CPU is in %s %u (ids go up to %u)",
-				 t->name, level_names[l], level_names[l], id, max);
+			snprintf(
+				err, errlen,
+				"machine '%s': %s ids are not dense: no CPU is in %s %u (ids go up to %u)",
+				t->name, level_names[l], level_names[l], id, max);
 			free(used);
 			return 0;
 		}
@@ -155,7 +158,8 @@ static int check_inside(const struct topology *t, enum level inner, unsigned int
 			continue;
 		}
 		if (level_get(t, f, outer) != level_get(t, cpu, outer)) {
-			snprintf(err, errlen, "machine '%s': %s %u spans %ss %u and %u (CPUs %u and %u)",
+			snprintf(err, errlen,
+				 "machine '%s': %s %u spans %ss %u and %u (CPUs %u and %u)",
 				 t->name, level_names[inner], g, level_names[outer],
 				 level_get(t, f, outer), level_get(t, cpu, outer), f, cpu);
 			free(first);
@@ -193,15 +197,16 @@ static int check_cpu_props(struct topology *t, char *err, size_t errlen)
 		struct cpu_topo *c = &t->cpus[cpu];
 
 		if (c->capacity < 1 || c->capacity > SCHED_CAPACITY_SCALE) {
-			snprintf(err, errlen, "machine '%s': CPU %u has capacity %lu (must be 1..%d)",
-				 t->name, cpu, c->capacity, SCHED_CAPACITY_SCALE);
+			snprintf(err, errlen,
+				 "machine '%s': CPU %u has capacity %lu (must be 1..%d)", t->name,
+				 cpu, c->capacity, SCHED_CAPACITY_SCALE);
 			return -1;
 		}
 		if (c->capacity > max_cap)
 			max_cap = c->capacity;
 		if (!c->max_freq_khz) {
-			snprintf(err, errlen, "machine '%s': CPU %u has no maximum frequency", t->name,
-				 cpu);
+			snprintf(err, errlen, "machine '%s': CPU %u has no maximum frequency",
+				 t->name, cpu);
 			return -1;
 		}
 		if (!c->nr_opps) {
@@ -209,26 +214,33 @@ static int check_cpu_props(struct topology *t, char *err, size_t errlen)
 			c->opp_khz[0] = c->max_freq_khz;
 		}
 		if (c->nr_opps > TOPO_MAX_OPPS) {
-			snprintf(err, errlen, "machine '%s': CPU %u has %u frequencies (at most %d)",
-				 t->name, cpu, c->nr_opps, TOPO_MAX_OPPS);
+			snprintf(err, errlen,
+				 "machine '%s': CPU %u has %u frequencies (at most %d)", t->name,
+				 cpu, c->nr_opps, TOPO_MAX_OPPS);
 			return -1;
 		}
 		for (unsigned int i = 1; i < c->nr_opps; i++) {
 			if (c->opp_khz[i] <= c->opp_khz[i - 1]) {
-				snprintf(err, errlen, "machine '%s': CPU %u frequencies are not ascending (%u kHz then %u kHz)",
-					 t->name, cpu, c->opp_khz[i - 1], c->opp_khz[i]);
+				snprintf(
+					err, errlen,
+					"machine '%s': CPU %u frequencies are not ascending (%u kHz then %u kHz)",
+					t->name, cpu, c->opp_khz[i - 1], c->opp_khz[i]);
 				return -1;
 			}
 		}
 		if (c->opp_khz[0] == 0 || c->opp_khz[c->nr_opps - 1] != c->max_freq_khz) {
-			snprintf(err, errlen, "machine '%s': CPU %u highest frequency %u kHz is not its maximum %u kHz",
-				 t->name, cpu, c->opp_khz[c->nr_opps - 1], c->max_freq_khz);
+			snprintf(
+				err, errlen,
+				"machine '%s': CPU %u highest frequency %u kHz is not its maximum %u kHz",
+				t->name, cpu, c->opp_khz[c->nr_opps - 1], c->max_freq_khz);
 			return -1;
 		}
 	}
 	if (max_cap != SCHED_CAPACITY_SCALE) {
-		snprintf(err, errlen, "machine '%s': the biggest CPU has capacity %lu; capacities are scaled so that it is %d",
-			 t->name, max_cap, SCHED_CAPACITY_SCALE);
+		snprintf(
+			err, errlen,
+			"machine '%s': the biggest CPU has capacity %lu; capacities are scaled so that it is %d",
+			t->name, max_cap, SCHED_CAPACITY_SCALE);
 		return -1;
 	}
 	return 0;
@@ -245,7 +257,8 @@ static int check_distances(struct topology *t, unsigned int nr_nodes, char *err,
 		return 0;
 	}
 	if (t->nr_nodes != nr_nodes) {
-		snprintf(err, errlen, "machine '%s': the node distance matrix is %ux%u but CPUs are in %u nodes",
+		snprintf(err, errlen,
+			 "machine '%s': the node distance matrix is %ux%u but CPUs are in %u nodes",
 			 t->name, t->nr_nodes, t->nr_nodes, nr_nodes);
 		return -1;
 	}
@@ -254,18 +267,24 @@ static int check_distances(struct topology *t, unsigned int nr_nodes, char *err,
 			int d = t->node_distance[a * nr_nodes + b];
 
 			if (a == b && d != 10) {
-				snprintf(err, errlen, "machine '%s': distance from node %u to itself is %d (must be 10)",
-					 t->name, a, d);
+				snprintf(
+					err, errlen,
+					"machine '%s': distance from node %u to itself is %d (must be 10)",
+					t->name, a, d);
 				return -1;
 			}
 			if (a != b && d <= 10) {
-				snprintf(err, errlen, "machine '%s': distance from node %u to node %u is %d (must be > 10)",
-					 t->name, a, b, d);
+				snprintf(
+					err, errlen,
+					"machine '%s': distance from node %u to node %u is %d (must be > 10)",
+					t->name, a, b, d);
 				return -1;
 			}
 			if (d != t->node_distance[b * nr_nodes + a]) {
-				snprintf(err, errlen, "machine '%s': node distances are not symmetric (%u->%u is %d, %u->%u is %d)",
-					 t->name, a, b, d, b, a, t->node_distance[b * nr_nodes + a]);
+				snprintf(
+					err, errlen,
+					"machine '%s': node distances are not symmetric (%u->%u is %d, %u->%u is %d)",
+					t->name, a, b, d, b, a, t->node_distance[b * nr_nodes + a]);
 				return -1;
 			}
 		}
@@ -286,11 +305,14 @@ static int check_machine_props(const struct topology *t, char *err, size_t errle
 	}
 	for (unsigned int i = 0; i < t->nr_idle_states; i++) {
 		if (!t->idle_states[i].name[0]) {
-			snprintf(err, errlen, "machine '%s': idle state %u has no name", t->name, i);
+			snprintf(err, errlen, "machine '%s': idle state %u has no name", t->name,
+				 i);
 			return -1;
 		}
-		if (i && t->idle_states[i].exit_latency_ns < t->idle_states[i - 1].exit_latency_ns) {
-			snprintf(err, errlen, "machine '%s': idle state %s is shallower than %s before it",
+		if (i &&
+		    t->idle_states[i].exit_latency_ns < t->idle_states[i - 1].exit_latency_ns) {
+			snprintf(err, errlen,
+				 "machine '%s': idle state %s is shallower than %s before it",
 				 t->name, t->idle_states[i].name, t->idle_states[i - 1].name);
 			return -1;
 		}
@@ -303,8 +325,8 @@ int topology_finish(struct topology *t, char *err, size_t errlen)
 	unsigned int nr[NR_LEVELS];
 
 	if (t->nr_cpus < 1 || t->nr_cpus > NR_CPUS || !t->cpus) {
-		snprintf(err, errlen, "machine '%s': %u CPUs; schedlab simulates 1 to %u CPUs", t->name,
-			 t->nr_cpus, NR_CPUS);
+		snprintf(err, errlen, "machine '%s': %u CPUs; schedlab simulates 1 to %u CPUs",
+			 t->name, t->nr_cpus, NR_CPUS);
 		return -1;
 	}
 	for (int l = 0; l < NR_LEVELS; l++) {
@@ -322,8 +344,10 @@ int topology_finish(struct topology *t, char *err, size_t errlen)
 		char e1[256];
 
 		check_inside(t, L_NODE, nr[L_NODE], L_PACKAGE, e1, sizeof(e1));
-		snprintf(err, errlen, "%s, and some package also spans several nodes: nodes and packages must nest one way",
-			 e1);
+		snprintf(
+			err, errlen,
+			"%s, and some package also spans several nodes: nodes and packages must nest one way",
+			e1);
 		return -1;
 	}
 	if (check_cpu_props(t, err, errlen) || check_machine_props(t, err, errlen) ||
@@ -546,12 +570,13 @@ static void print_classes(const struct topology *t, FILE *out)
 void topology_print_tree(const struct topology *t, FILE *out)
 {
 	fprintf(out, "Machine: %s (%u CPUs) - %s\n", t->name, t->nr_cpus, t->description);
-	fprintf(out, "  %u package%s, %u node%s, %u LLC%s, %u cluster%s, %u core%s; SMT %u; clusters %s; asymmetric capacity %s; HZ %u\n",
+	fprintf(out,
+		"  %u package%s, %u node%s, %u LLC%s, %u cluster%s, %u core%s; SMT %u; clusters %s; asymmetric capacity %s; HZ %u\n",
 		t->nr_packages, t->nr_packages == 1 ? "" : "s", t->nr_nodes,
-		t->nr_nodes == 1 ? "" : "s", t->nr_llcs, t->nr_llcs == 1 ? "" : "s",
-		t->nr_clusters, t->nr_clusters == 1 ? "" : "s", t->nr_cores,
-		t->nr_cores == 1 ? "" : "s", t->smt_width, t->has_clusters ? "yes" : "no",
-		t->asym_capacity ? "yes" : "no", t->hz);
+		t->nr_nodes == 1 ? "" : "s", t->nr_llcs, t->nr_llcs == 1 ? "" : "s", t->nr_clusters,
+		t->nr_clusters == 1 ? "" : "s", t->nr_cores, t->nr_cores == 1 ? "" : "s",
+		t->smt_width, t->has_clusters ? "yes" : "no", t->asym_capacity ? "yes" : "no",
+		t->hz);
 
 	for (unsigned int pkg = 0; pkg < t->nr_packages; pkg++) {
 		const struct cpumask *pm = t->package_mask[pkg];

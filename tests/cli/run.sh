@@ -204,7 +204,83 @@ expect_exit 2 "command" schedlab
 # run
 # ---------------------------------------------------------------------------
 
-# (run-command cases go here)
+# The benchmarks' own output, on small machines.
+golden run-pipe-smp2 schedlab run -m smp2 -- perf bench sched pipe -l 10000
+golden run-pipe-threads-smp1 schedlab run -m smp1 -- perf bench sched pipe -T -l 5000
+golden run-messaging-smp4 schedlab run -m smp4 -- perf bench sched messaging -g 2 -l 100
+golden run-messaging-pipe-threads-smp4 schedlab run -m smp4 -- perf bench sched messaging -p -t -g 1 -l 50
+golden run-hackbench-smt2 schedlab run -m smt2-2s-16 -- hackbench -g 2 -l 100
+golden run-hackbench-pipe-threads schedlab run -m smt2-2s-16 -- hackbench -p -T -g 1 -l 100 -s 512
+golden run-hackbench-seed7 schedlab run -m smp4 --seed 7 -- hackbench -g 1 -l 200
+golden run-hackbench-features schedlab run -m smp4 --features NO_RUN_TO_PARITY,NO_DELAY_DEQUEUE -- hackbench -g 1 -l 200
+
+# The acceptance command lines.
+run_cmd schedlab run -m xeon-8269cy-2s -- hackbench -g 1 -l 1000
+if [ "$status" -eq 0 ] && grep -q '^Time: [0-9]*\.[0-9][0-9][0-9]$' "$tmp/out"; then ok "hackbench on xeon prints Time:"; else not_ok "hackbench on xeon prints Time:" "status $status"; fi
+run_cmd schedlab run -m smp2 -- perf bench sched pipe -l 100000
+if [ "$status" -eq 0 ] && grep -q ' usecs/op$' "$tmp/out" && grep -q ' ops/sec$' "$tmp/out"; then ok "pipe on smp2 prints usecs/op and ops/sec"; else not_ok "pipe on smp2 prints usecs/op and ops/sec" "status $status"; fi
+
+# --check: the invariant checker runs after every event and finds nothing.
+expect_exit 0 "" schedlab run -m smp1 --check -- perf bench sched pipe -l 2000
+expect_exit 0 "" schedlab run -m smp2 --check -- perf bench sched pipe -T -l 2000
+expect_exit 0 "" schedlab run -m smp4 --check -- perf bench sched messaging -g 2 -l 50
+expect_exit 0 "" schedlab run -m smt2-2s-16 --check -- hackbench -g 2 -l 50
+expect_exit 0 "" schedlab run -m smt2-2s-16 --check -- hackbench -p -T -g 3 -l 30
+expect_exit 0 "" schedlab run -m smp4 --check --features NO_DELAY_DEQUEUE,NO_PLACE_LAG,NO_RUN_TO_PARITY -- hackbench -g 1 -l 100
+expect_exit 0 "" schedlab run -m pixel6 --check -- hackbench -g 1 -l 50
+
+# Determinism: the same inputs and seed give the same stdout and JSON (the
+# JSON's sim.wall_s is the host's time and the only field allowed to differ).
+same_output run-twice schedlab run -m smt2-2s-16 -- hackbench -g 2 -l 200
+json_twice() {
+	name=$1
+	shift
+	status=0
+	"$@" --json "$tmp/a.json" -- perf bench sched messaging -g 2 -l 100 >/dev/null 2>&1 || status=$?
+	"$@" --json "$tmp/b.json" -- perf bench sched messaging -g 2 -l 100 >/dev/null 2>&1 || status=$?
+	grep -v '"wall_s"' "$tmp/a.json" >"$tmp/a.stripped"
+	grep -v '"wall_s"' "$tmp/b.json" >"$tmp/b.stripped"
+	if [ "$status" -eq 0 ] && cmp -s "$tmp/a.stripped" "$tmp/b.stripped"; then ok "$name"; else not_ok "$name" "JSON differs between two identical runs (status $status)"; fi
+}
+json_twice json-twice schedlab run -m smp4
+run_cmd schedlab run -m smp4 --seed 2 -- hackbench -g 1 -l 200
+cp "$tmp/out" "$tmp/seed2"
+run_cmd schedlab run -m smp4 --seed 3 -- hackbench -g 1 -l 200
+if ! cmp -s "$tmp/out" "$tmp/seed2"; then ok "different seeds give different times"; else not_ok "different seeds give different times"; fi
+
+# The documented JSON keys (docs/json-schema.md).
+run_cmd schedlab run -m smp4 --json "$tmp/o.json" -- perf bench sched messaging -g 2 -l 100
+missing=
+for key in '"machine"' '"name": "smp4"' '"cpus": 4' '"features"' '"PLACE_LAG": true' '"seed": 1' \
+	'"benchmark"' '"argv"' '"result"' '"time_s"' '"sched"' '"nr_switches"' '"nr_migrations"' \
+	'"ipi_sent"' '"ttwu_count"' '"per_cpu"' '"busy_ns"' '"sim"' '"events"' '"wall_s"' '"sim_time_ns"'; do
+	grep -q "$key" "$tmp/o.json" || missing="$missing $key"
+done
+if [ "$status" -eq 0 ] && [ -z "$missing" ]; then ok "run --json writes the documented keys"; else not_ok "run --json writes the documented keys" "missing:$missing"; fi
+
+# Bad input: exit 2 and one line naming what is wrong.
+expect_exit 2 "unknown machine 'nosuchbox'" schedlab run -m nosuchbox -- hackbench
+expect_exit 2 "unknown scheduler feature 'NO_SUCH'" schedlab run --features NO_SUCH -- hackbench
+expect_exit 2 "hackbench: unknown option '--bogus'" schedlab run -m smp2 -- hackbench --bogus
+expect_exit 2 "hackbench: bad or incomplete option '-x'" schedlab run -m smp2 -- hackbench -x
+expect_exit 2 "--groups needs an integer" schedlab run -m smp2 -- hackbench -g 0
+expect_exit 2 "--groups needs an integer" schedlab run -m smp2 -- hackbench -g abc
+expect_exit 2 "--loops needs an integer" schedlab run -m smp2 -- hackbench -l -5
+expect_exit 2 "--groups needs an integer" schedlab run -m smp2 -- hackbench -g 99999999999
+expect_exit 2 "more than" schedlab run -m smp2 -- hackbench -g 10000 -f 1000
+expect_exit 2 "bad or incomplete option '-g'" schedlab run -m smp2 -- hackbench -g
+expect_exit 2 "--nr_loops needs an integer" schedlab run -m smp2 -- perf bench sched messaging -l x
+expect_exit 2 "unknown option '--bogus'" schedlab run -m smp2 -- perf bench sched pipe --bogus
+expect_exit 2 "unknown benchmark 'nosuch'" schedlab run -m smp2 -- perf bench sched nosuch
+expect_exit 2 "unknown benchmark 'ls'" schedlab run -m smp2 -- ls
+expect_exit 2 "no benchmark command" schedlab run -m smp2
+expect_exit 2 "--seed needs" schedlab run --seed -1 -- hackbench
+expect_exit 2 "unknown cost parameter 'nosuch'" schedlab run --cost nosuch=1 -- hackbench
+expect_exit 2 "bad value" schedlab run --cost syscall=abc -- hackbench
+expect_exit 2 "--hz must be" schedlab run --hz 123 -- hackbench
+expect_exit 2 "unknown option '--bogus'" schedlab run --bogus -- hackbench
+expect_exit 2 "cannot write --json file" schedlab run -m smp2 --json /nonexistent/dir/o.json -- hackbench -g 1 -l 1
+expect_exit 0 "" schedlab run --help
 
 # ---------------------------------------------------------------------------
 

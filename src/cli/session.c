@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: MIT
+#include "cli/session.h"
+
+#include <string.h>
+#include <time.h>
+
+static double wall_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int session_start(struct session *s, const struct session_config *cfg, char *err, size_t errlen)
+{
+	memset(s, 0, sizeof(*s));
+	sched_feat_reset();
+	if (cfg->features && sched_feat_apply(cfg->features, err, errlen))
+		return -1;
+	s->bench = bench_parse(cfg->argc, cfg->argv, err, errlen);
+	if (!s->bench)
+		return -1;
+	s->topo = topology_load(cfg->machine, err, errlen);
+	if (!s->topo) {
+		bench_free(s->bench);
+		return -1;
+	}
+	s->cost = s->topo->cost;
+	for (int i = 0; i < cfg->nr_costs; i++) {
+		if (cost_model_set(&s->cost, cfg->costs[i], err, errlen)) {
+			bench_free(s->bench);
+			topology_free(s->topo);
+			return -1;
+		}
+	}
+
+	sysctl_sched.hz = cfg->hz ? cfg->hz : s->topo->hz;
+	machine_init(s->topo, &s->cost, cfg->seed);
+	sched_init();
+
+	/*
+	 * Where in a tick period the benchmark starts is what the seed decides:
+	 * on real machines it is arbitrary, and it changes every later decision.
+	 */
+	struct prng jitter;
+	prng_init(&jitter, cfg->seed, PRNG_STREAM_JITTER);
+	u64 t0 = prng_below(&jitter, TICK_NSEC);
+	for (unsigned int cpu = 0; cpu < machine.nr_cpus; cpu++) {
+		struct rq *rq = cpu_rq(cpu);
+
+		sim_cpu(cpu)->t = t0;
+		sim_cpu(cpu)->act_since = t0;
+		rq->clock = rq->clock_task = rq->clock_pelt = t0;
+	}
+	machine.now = t0;
+	return 0;
+}
+
+bool session_run(struct session *s, bool check)
+{
+	double wall0 = wall_now();
+
+	bench_start(s->bench);
+	sched_start();
+	sim_run(check ? sched_check_invariants : NULL);
+	s->wall_s = wall_now() - wall0;
+	sched_account_end();
+	if (check)
+		sched_check_final();
+	s->finished = bench_finish(s->bench);
+	return s->finished;
+}
+
+void session_end(struct session *s)
+{
+	work_free_all();
+	sched_exit();
+	machine_destroy();
+	bench_free(s->bench);
+	topology_free(s->topo);
+	memset(s, 0, sizeof(*s));
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One simulated run: machine + scheduler + benchmark, set up from
+ * command-line level inputs. Used by `run` and by tests that need to look
+ * inside a run (counters, costs) after it ends.
+ */
+#ifndef SCHEDLAB_CLI_SESSION_H
+#define SCHEDLAB_CLI_SESSION_H
+
+#include "kernel/sched.h"
+#include "work/bench.h"
+
+struct session_config {
+	const char *machine;
+	const char *features;		/* NULL: defaults */
+	u64 seed;
+	const char *const *costs;	/* NAME=NS overrides */
+	int nr_costs;
+	unsigned int hz;		/* 0: the machine's */
+	int argc;			/* the benchmark command line */
+	char **argv;
+};
+
+struct session {
+	struct topology *topo;
+	struct cost_model cost;
+	struct bench *bench;
+	double wall_s;
+	bool finished;
+};
+
+/* Set everything up; 0, or -1 with a one-line message for bad input. */
+int session_start(struct session *s, const struct session_config *cfg, char *err, size_t errlen);
+/* Run to the end; true if the benchmark finished. */
+bool session_run(struct session *s, bool check);
+void session_end(struct session *s);
+
+#endif
