@@ -373,33 +373,95 @@ int wake_up_process(struct task_struct *p)
 /* fork and exit                                                       */
 
 /*
- * Fork placement. The kernel's slow path (sched_balance_find_dst_cpu)
- * arrives with the full wakeup work; until then a new task goes to the
- * first idle allowed CPU, searching outward from the parent's CPU (its LLC,
- * then its package, then the machine), else to the allowed CPU with the
- * fewest runnable tasks.
+ * Fork placement, in the spirit of the kernel's slow path
+ * (sched_balance_find_dst_group/_cpu) until the full version with sched
+ * domains arrives: walk down package -> LLC -> core, at each level entering
+ * the group with the most idle CPUs (then the least PELT load, which still
+ * counts tasks that just blocked there), and finally take its idle CPU with
+ * the least load, else its least loaded CPU. Like the kernel's, this is
+ * O(CPUs) per fork.
  */
+static unsigned long cpu_load(unsigned int cpu)
+{
+	return cpu_rq(cpu)->cfs.avg.load_avg;
+}
+
+static bool cpu_idle_for_fork(unsigned int cpu)
+{
+	struct rq *rq = cpu_rq(cpu);
+
+	return is_idle_task(rq->curr) && !rq->nr_running && !rq->need_resched;
+}
+
+struct fork_group {
+	unsigned int idle;
+	unsigned long load;
+	bool seen;
+};
+
 static unsigned int select_task_rq_fork(struct task_struct *p, unsigned int parent_cpu)
 {
 	const struct topology *t = machine.topo;
-	const struct cpumask *levels[3] = { topology_llc_cpumask(t, parent_cpu),
-					    topology_core_cpumask(t, parent_cpu), t->all };
-	unsigned int cpu, best = UINT32_MAX, best_nr = UINT32_MAX;
+	static struct fork_group *grp;
+	static unsigned int grp_n;
+	struct cpumask *span = alloc_cpumask();
+	unsigned int cpu, best = UINT32_MAX;
 
-	for (int l = 0; l < 3; l++) {
-		for_each_cpu_and(cpu, levels[l], p->cpus_mask) {
-			struct rq *rq = cpu_rq(cpu);
+	(void)parent_cpu;
+	if (grp_n < t->nr_cpus) {
+		free(grp);
+		grp = calloc(t->nr_cpus, sizeof(*grp));
+		grp_n = t->nr_cpus;
+	}
+	cpumask_copy(span, p->cpus_mask);
+	for (int level = 0; level < 3; level++) {
+		unsigned int g, nr_groups = 0, best_g = UINT32_MAX;
 
-			if (is_idle_task(rq->curr) && !rq->nr_running && !rq->need_resched)
-				return cpu;
+		for_each_cpu(cpu, span) {
+			const struct cpu_topo *ct = &t->cpus[cpu];
+
+			g = level == 0 ? ct->package : level == 1 ? ct->llc : ct->core;
+			if (!grp[g].seen) {
+				grp[g] = (struct fork_group){ .seen = true };
+				nr_groups++;
+			}
+			grp[g].idle += cpu_idle_for_fork(cpu);
+			grp[g].load += cpu_load(cpu);
+		}
+		for_each_cpu(cpu, span) {
+			const struct cpu_topo *ct = &t->cpus[cpu];
+
+			g = level == 0 ? ct->package : level == 1 ? ct->llc : ct->core;
+			if (best_g == UINT32_MAX || grp[g].idle > grp[best_g].idle ||
+			    (grp[g].idle == grp[best_g].idle && grp[g].load < grp[best_g].load))
+				best_g = g;
+		}
+		for_each_cpu(cpu, span) {
+			const struct cpu_topo *ct = &t->cpus[cpu];
+
+			g = level == 0 ? ct->package : level == 1 ? ct->llc : ct->core;
+			grp[g].seen = false;
+			if (g != best_g)
+				cpumask_clear_cpu(cpu, span);
 		}
 	}
-	for_each_cpu(cpu, p->cpus_mask) {
-		if (cpu_rq(cpu)->nr_running < best_nr) {
-			best_nr = cpu_rq(cpu)->nr_running;
+	for_each_cpu(cpu, span) {
+		bool idle = cpu_idle_for_fork(cpu);
+
+		if (best == UINT32_MAX) {
 			best = cpu;
+			continue;
 		}
+		bool best_idle = cpu_idle_for_fork(best);
+
+		if ((idle && !best_idle) ||
+		    (idle == best_idle &&
+		     (cpu_rq(cpu)->nr_running < cpu_rq(best)->nr_running ||
+		      (cpu_rq(cpu)->nr_running == cpu_rq(best)->nr_running &&
+		       cpu_load(cpu) < cpu_load(best)))))
+			best = cpu;
 	}
+	free_cpumask(span);
 	return best;
 }
 

@@ -267,12 +267,15 @@ static int read_nodes(struct reader *r, unsigned int *node_of, unsigned int *nr_
 	}
 	if (missing)
 		note(t, "some node cpulist files are missing");
+	missing = false;
 	for (unsigned int i = 0; i < r->nr; i++) {
 		if (node_of[i] == (unsigned int)NONE) {
 			node_of[i] = 0;
 			missing = true;
 		}
 	}
+	if (missing)
+		note(t, "CPUs in no node's cpulist were put in the first node");
 
 	/* distances between the nodes that have CPUs */
 	t->node_distance = calloc((size_t)nr_nodes * nr_nodes, sizeof(int));
