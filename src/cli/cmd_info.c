@@ -159,6 +159,12 @@ int cmd_machines(int argc, char **argv)
 		print_wrapped(stdout, line, width);
 		topology_free(t);
 	}
+	/* not a table entry: topology_load() reads it from this machine's sysfs */
+	printf("%-*s%s\n", width, "host",
+	       "this machine, read from /sys/devices/system/cpu and /sys/devices/system/node");
+	if (verbose)
+		print_wrapped(stdout, "Approximations: costs and idle states are the x86 server defaults",
+			      width);
 	return finish_stdout();
 }
 
