@@ -39,6 +39,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/sockios.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -486,6 +488,117 @@ static double t_memcpy(void *arg)
 }
 
 /* ------------------------------------------------------------------ */
+/* cache-line transfer: compare-and-swap ping-pong between two CPUs    */
+
+/*
+ * As nviennot/core-to-core-latency (src/bench/cas.rs): two threads flip a
+ * flag with compare-exchange; each flip moves the line to the other CPU.
+ * Reported as round trip / 2, i.e. one transfer.
+ */
+struct cas_pp {
+	int cpu_a, cpu_b;
+	long loops;
+	_Atomic int flag __attribute__((aligned(64)));
+};
+
+static void *cas_pong(void *arg)
+{
+	struct cas_pp *c = arg;
+
+	pin(c->cpu_b);
+	for (long i = 0; i < c->loops; i++) {
+		int want = 0;
+
+		while (!atomic_compare_exchange_weak_explicit(&c->flag, &want, 1, memory_order_relaxed,
+							      memory_order_relaxed))
+			want = 0;
+	}
+	return NULL;
+}
+
+static double t_cas(void *arg)
+{
+	struct cas_pp *c = arg;
+	pthread_t th;
+	uint64_t t0, t1;
+
+	c->loops = iters(2000000);
+	atomic_store(&c->flag, 0);
+	pin(c->cpu_a);
+	if (pthread_create(&th, NULL, cas_pong, c))
+		die("pthread_create");
+	t0 = now_ns();
+	for (long i = 0; i < c->loops; i++) {
+		int want = 1;
+
+		while (!atomic_compare_exchange_weak_explicit(&c->flag, &want, 0, memory_order_relaxed,
+							      memory_order_relaxed))
+			want = 1;
+	}
+	t1 = now_ns();
+	pthread_join(th, NULL);
+	return (double)(t1 - t0) / (double)c->loops / 2.0;
+}
+
+/* ------------------------------------------------------------------ */
+/* cross-CPU wakeups of a busy CPU: SCHED_IDLE spinners keep both CPUs  */
+/* out of idle, so a wakeup costs an IPI but no idle exit               */
+
+static pid_t spinners[2];
+
+static void start_spinners(int ncpu)
+{
+	for (int cpu = 0; cpu < ncpu && cpu < 2; cpu++) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			die("fork");
+		if (pid == 0) {
+			struct sched_param sp = { 0 };
+
+			pin(cpu);
+			if (sched_setscheduler(0, SCHED_IDLE, &sp))
+				die("sched_setscheduler(SCHED_IDLE)");
+			for (;;)
+				__asm__ volatile("pause");
+		}
+		spinners[cpu] = pid;
+	}
+}
+
+static void stop_spinners(void)
+{
+	for (int i = 0; i < 2; i++) {
+		if (spinners[i] > 0) {
+			kill(spinners[i], SIGKILL);
+			waitpid(spinners[i], NULL, 0);
+			spinners[i] = 0;
+		}
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* unix stream skb truesize: SIOCOUTQ reports sk_wmem_alloc            */
+
+static double unix_truesize(size_t bytes)
+{
+	int fd[2];
+	int outq = -1;
+	char buf[8192];
+
+	memset(buf, 'x', sizeof(buf));
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, fd))
+		die("socketpair");
+	xwrite(fd[1], buf, bytes);
+	/* the unread skb is charged to the sender's sk_wmem_alloc */
+	if (ioctl(fd[1], SIOCOUTQ, &outq))
+		die("ioctl(SIOCOUTQ)");
+	close(fd[0]);
+	close(fd[1]);
+	return (double)outq;
+}
+
+/* ------------------------------------------------------------------ */
 /* (g) fork and thread creation                                        */
 
 static double t_fork(void *arg)
@@ -556,7 +669,7 @@ int main(int argc, char **argv)
 	static char srcbuf[65536 + 64] __attribute__((aligned(64)));
 	static char dstbuf[65536 + 64] __attribute__((aligned(64)));
 	static const size_t copy_sizes[] = { 100, 1024, 4096, 16384, 65536 };
-	static char names[32][48];
+	static char names[48][48];
 	int nn = 0;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	int other = ncpu > 1 ? 1 : 0;
@@ -609,6 +722,28 @@ int main(int argc, char **argv)
 			"(d) 2 threads, 2 CPUs");
 	}
 
+	if (ncpu > 1) {
+		start_spinners((int)ncpu);
+		pp = (struct pingpong){ .cpu_a = 0, .cpu_b = other };
+		rt = run_trials(t_pipe_rt, &pp, &min, &max);
+		stop_spinners();
+		add_row("pipe.rt.cross_cpu.busy", rt, min, max, "ns/roundtrip",
+			"(c) 2 CPUs kept busy by SCHED_IDLE spinners: IPI, no idle exit");
+		add_row("pipe.rt.cross_cpu.busy.half", rt / 2, min / 2, max / 2, "ns",
+			"(c) write + wakeup IPI + preempt spinner + read");
+
+		struct cas_pp *cp = aligned_alloc(64, sizeof(*cp));
+
+		if (!cp)
+			die("aligned_alloc");
+		memset(cp, 0, sizeof(*cp));
+		cp->cpu_a = 0;
+		cp->cpu_b = other;
+		measure("cacheline.cas.cross_cpu", t_cas, cp, "ns/transfer",
+			"CAS ping-pong between 2 CPUs, rt/2 (core-to-core-latency method)");
+		free(cp);
+	}
+
 	struct yield_pp yp = { .threads = true };
 	measure("yield.switch.threads", t_yield, &yp, "ns/switch",
 		"sched_yield, 2 threads, 1 CPU (<0: no switch)");
@@ -638,6 +773,17 @@ int main(int argc, char **argv)
 				free(m);
 			}
 		}
+	}
+
+	static const size_t skb_sizes[] = { 4, 100, 1000, 4096 };
+	for (size_t i = 0; i < sizeof(skb_sizes) / sizeof(skb_sizes[0]); i++) {
+		double ts = unix_truesize(skb_sizes[i]);
+
+		snprintf(names[nn], sizeof(names[nn]), "unix.skb.truesize.%zu", skb_sizes[i]);
+		add_row(names[nn++], ts, ts, ts, "bytes", "SIOCOUTQ after one write");
+		snprintf(names[nn], sizeof(names[nn]), "unix.skb.overhead.%zu", skb_sizes[i]);
+		add_row(names[nn++], ts - (double)skb_sizes[i], ts - (double)skb_sizes[i],
+			ts - (double)skb_sizes[i], "bytes", "truesize - payload");
 	}
 
 	memset(srcbuf, 1, sizeof(srcbuf));

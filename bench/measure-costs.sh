@@ -38,6 +38,16 @@ if ! "$OUT/measure-costs" "$@" >>"$tmp"; then
 	rm -f "$tmp"
 	exit 1
 fi
+# cross-check (b) with the real benchmark, when perf is installed
+if command -v perf >/dev/null 2>&1 && command -v taskset >/dev/null 2>&1; then
+	for flag in "" -T; do
+		what="taskset -c 0 perf bench sched pipe${flag:+ $flag} -l 200000"
+		name=perf.sched.pipe.same_cpu${flag:+.threads}
+		$what 2>/dev/null | awk -v name="$name" -v what="$what" '
+			/usecs\/op/ { printf "%-32s %10.1f %10s %10s  %-13s %s\n", name, $1 * 1000,
+				       "-", "-", "ns/roundtrip", what }' >>"$tmp"
+	done
+fi
 sed -n '/^# host/,$p' "$tmp"
 mv "$tmp" "$log"
 echo "# saved to $log" >&2
