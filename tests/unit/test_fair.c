@@ -70,6 +70,16 @@ static void test_weight_tables(void **state)
 	}
 	assert_int_equal(nr_round, 36);
 
+	/* set_load_weight(): the table entries for the task's static priority */
+	for (int nice = MIN_NICE; nice <= MAX_NICE; nice++) {
+		struct task_struct p = { .static_prio = NICE_TO_PRIO(nice) };
+
+		set_load_weight(&p);
+		assert_int_equal(p.se.load.weight,
+				 scale_load(sched_prio_to_weight[nice - MIN_NICE]));
+		assert_int_equal(p.se.load.inv_weight, sched_prio_to_wmult[nice - MIN_NICE]);
+	}
+
 	/*
 	 * Each nice level is ~1.25x the next one (a 10% CPU share change).
 	 * Integer weights carry up to 0.5 of rounding each, which matters
@@ -170,15 +180,22 @@ static void test_calc_delta(void **state)
 	assert_int_equal(calc_delta_fair(1000000, &se), 11536);
 
 	/*
-	 * A weight beyond 32 bits after scale_load_down (a huge cfs_rq load
-	 * as the numerator): weight 2^52 -> 2^42, fls(2^10) = 11, fact = 2^31,
-	 * shift 21; lw = NICE_0 with inv 2^22: fact = 2^53 -> fls(2^21) = 22,
-	 * fact = 2^31, shift -1 ... the kernel keeps shift >= 0 for real
-	 * weights; use 2^40 -> 2^30: fact = 2^30 * 2^22 = 2^52, fls(2^20) = 21,
-	 * fact = 2^31, shift 11: delta * 2^31 >> 11 = delta * 2^20 = delta * 2^30 / 2^10.
+	 * Big numerators (a cfs_rq's summed load as @weight) take the second
+	 * normalisation: weight 2^40 -> 2^30 after scale_load_down, times
+	 * inv 2^22 = 2^52; fls(2^52 >> 32) = 21, so fact = 2^31, shift 11:
+	 * delta * 2^31 >> 11 = delta * 2^20 = delta * 2^30 / 1024, exact.
 	 */
 	lw = (struct load_weight){ .weight = NICE_0_LOAD, .inv_weight = 1U << 22 };
 	assert_int_equal(__calc_delta(1000, 1UL << 40, &lw), 1000ULL << 20);
+	/*
+	 * And the first one: weight 2^45 -> 2^35 has 3 high bits, fls(8) = 4:
+	 * fact = 2^31, shift 28; against nice -20 (inv 48388) fact = 2^31 *
+	 * 48388, high part 24194, fls = 15: fact = 2^16 * 48388 = 3171155968,
+	 * shift 13: 1000 * 3171155968 >> 13 = 387104000 (exact 2^35 * 1000 /
+	 * 88761 = 387104002.5).
+	 */
+	lw = (struct load_weight){ .weight = scale_load(88761), .inv_weight = 48388 };
+	assert_int_equal(__calc_delta(1000, 1UL << 45, &lw), 387104000ULL);
 }
 
 /* ------------------------------------------------------------------------- */
@@ -211,8 +228,9 @@ static u64 run_busy(const int *nice, int n, unsigned int hz, u64 t, u64 *rt)
 		p[i] = tl_work_task(comm, &tl_busy_prog, 0);
 		if (nice[i])
 			tl_set_nice(p[i], nice[i]);
-		assert_int_equal(p[i]->se.load.weight,
-				 scale_load(sched_prio_to_weight[NICE_TO_PRIO(nice[i]) - MAX_RT_PRIO]));
+		assert_int_equal(
+			p[i]->se.load.weight,
+			scale_load(sched_prio_to_weight[NICE_TO_PRIO(nice[i]) - MAX_RT_PRIO]));
 	}
 	tl_check();
 	tl_run_until(t, true);
@@ -230,8 +248,8 @@ static void assert_ratio(u64 a, u64 b, double want, double tol)
 	double r = (double)a / (double)b;
 
 	if (fabs(r / want - 1.0) > tol)
-		fail_msg("runtime ratio %llu/%llu = %f, want %f within %.1f%%", (unsigned long long)a,
-			 (unsigned long long)b, r, want, tol * 100);
+		fail_msg("runtime ratio %llu/%llu = %f, want %f within %.1f%%",
+			 (unsigned long long)a, (unsigned long long)b, r, want, tol * 100);
 }
 
 /*
@@ -405,7 +423,8 @@ static void check_pick(struct rq *rq, struct pick_stats *st)
 		sum += (__int128)(s64)(ents[i]->vruntime - cfs_rq->min_vruntime) * w;
 		load += w;
 	}
-	assert_true(cfs_rq->avg_load + (curr && curr->on_rq ? scale_load_down(curr->load.weight) : 0) ==
+	assert_true(cfs_rq->avg_load +
+			    (curr && curr->on_rq ? scale_load_down(curr->load.weight) : 0) ==
 		    (u64)load);
 	if (load) {
 		__int128 q = sum / load;
@@ -435,7 +454,8 @@ static void check_pick(struct rq *rq, struct pick_stats *st)
 	}
 	if (curr && curr->on_rq) {
 		st->with_curr++;
-		if (n > 1 && entity_eligible(cfs_rq, curr) && (s64)(curr->vprot - curr->vruntime) > 0) {
+		if (n > 1 && entity_eligible(cfs_rq, curr) &&
+		    (s64)(curr->vprot - curr->vruntime) > 0) {
 			/* RUN_TO_PARITY: an eligible protected curr keeps the CPU */
 			st->curr_protected++;
 			assert_ptr_equal(pick, curr);
@@ -468,7 +488,8 @@ static void test_pick_eevdf_random(void **state)
 
 	for (int tree = 0; tree < 2000; tree++) {
 		int n = 1 + (int)prng_below(&r, POOL);
-		int with_curr = (int)prng_below(&r, 3); /* 0: none, 1: curr, 2: curr then dequeued */
+		/* 0: no curr; 1: a curr; 2: a curr that may be dequeued too */
+		int with_curr = (int)prng_below(&r, 3);
 		int at = (int)prng_below(&r, n);
 		/* deadlines spread wider than lags make early ineligible ones common */
 		u64 lag_range = prng_below(&r, 2) ? 1 * MSEC : 8 * MSEC;
@@ -603,7 +624,7 @@ struct lag_probe {
 	struct hrtimer timer;
 	struct prng r;
 	bool sleeping_next;
-	bool exact;		/* zero-cost machine: check the exact numbers */
+	bool exact; /* zero-cost machine: check the exact numbers */
 	/* observations */
 	int sleeps, delayed, placed, placed_pos, placed_neg, woken_delayed;
 };
@@ -709,8 +730,8 @@ static void probe_wake(struct hrtimer *t)
 
 		if (sched_feat(PLACE_LAG)) {
 			if (now_lag < vlag - 1 || now_lag > vlag + 2)
-				fail_msg("lag %lld after placement, left with %lld", (long long)now_lag,
-					 (long long)vlag);
+				fail_msg("lag %lld after placement, left with %lld",
+					 (long long)now_lag, (long long)vlag);
 		} else {
 			assert_true(now_lag >= -1 && now_lag <= 2);
 		}
@@ -765,25 +786,73 @@ static void test_no_place_lag(void **state)
 	assert_true(probe.placed > 50);
 }
 
+/*
+ * The lag a task leaves with is clamped to +-calc_delta_fair(max(2 * slice,
+ * TICK_NSEC)): at HZ=250 with the 0.7 ms base slice that is 4 ms for nice 0,
+ * 4 ms * 1024 / 335 for nice 5, and 6 ms for a 3 ms custom slice. a runs
+ * 60 ms without being switched out (nobody acts on its reschedule); then b
+ * (nice 5) and d (3 ms slice), left far behind V, and a, far ahead, leave.
+ */
+static void test_lag_clamp(void **state)
+{
+	struct task_struct *a, *b, *c, *d;
+	struct rq *rq;
+	s64 limit;
+
+	(void)state;
+	tl_setup("smp1", TL_ZERO_COST, 250, "NO_DELAY_DEQUEUE");
+	rq = tl_cpu(0);
+	a = tl_fork("a", 0);
+	b = tl_fork("b", 0);
+	c = tl_fork("c", 0);
+	d = tl_fork("d", 0);
+	tl_set_nice(b, 5);
+	requeue(b, 0, 0);
+	requeue(c, 0, 0);
+	requeue(d, 3 * MSEC, 0);
+	assert_ptr_equal(tl_schedule(), a);
+	tl_advance(60 * MSEC);
+	assert_true(rq->need_resched);
+
+	limit = (s64)calc_delta_fair(4 * MSEC, &b->se);
+	assert_int_equal(limit, (s64)(4 * MSEC * 1024 / 335));
+	assert_true((s64)(avg_vruntime(&rq->cfs) - b->se.vruntime) > limit);
+	put_to_sleep(b);
+	assert_int_equal(b->se.vlag, limit);
+
+	assert_true((s64)(avg_vruntime(&rq->cfs) - d->se.vruntime) > 6 * (s64)MSEC);
+	put_to_sleep(d);
+	assert_int_equal(d->se.vlag, 6 * (s64)MSEC);
+
+	assert_true((s64)(avg_vruntime(&rq->cfs) - a->se.vruntime) < -4 * (s64)MSEC);
+	assert_ptr_equal(tl_block_current(), c);
+	assert_int_equal(a->on_rq, 0);
+	assert_int_equal(a->se.vlag, -4 * (s64)MSEC);
+	tl_check();
+	tl_teardown();
+}
+
 /* ------------------------------------------------------------------------- */
 /* RUN_TO_PARITY, PREEMPT_SHORT, WAKEUP_PREEMPTION                           */
 /* ------------------------------------------------------------------------- */
 
 /*
  * The wakeup-preemption scene, on a zero-cost smp1 runqueue:
- *   a: slice @slice_a, vlag 0: V-placed, earliest deadline, picked: curr;
- *   b: slice @slice_a, far behind (vlag -5 ms): keeps V high, so a stays
- *      eligible after running;
+ *   a: slice @slice_a, vlag 0: placed at V, earliest deadline, picked: curr;
+ *   b: slice @slice_a, lag -5 ms (vruntime 10 ms past V): holds V up, so
+ *      a is still eligible after it has run;
  *   c: asleep.
  * a runs @run_a (the cursor moves; no tick accounts it). Then c, with slice
- * @slice_c and lag @vlag_c, is woken by try_to_wake_up(). Returns whether
- * the wakeup left a reschedule pending on the CPU.
+ * @slice_c and lag @vlag_c, is woken by try_to_wake_up(). @s records whether
+ * the wakeup left a reschedule pending, and what check_preempt_wakeup_fair()
+ * decides on its own. The machine stays up for the caller's own checks; the
+ * caller tears it down.
  */
 struct scene {
 	struct task_struct *a, *b, *c;
 	struct rq *rq;
-	bool resched_by_ttwu;	/* need_resched after try_to_wake_up() */
-	bool wakeup_decision;	/* check_preempt_wakeup_fair() alone, flag cleared first */
+	bool resched_by_ttwu; /* need_resched after try_to_wake_up() */
+	bool wakeup_decision; /* check_preempt_wakeup_fair() alone, flag cleared first */
 };
 
 static void scene_run(struct scene *s, const char *features, u64 slice_a, u64 run_a, u64 slice_c,
@@ -813,12 +882,20 @@ static void scene_run(struct scene *s, const char *features, u64 slice_a, u64 ru
 	tl_check();
 	s->resched_by_ttwu = s->rq->need_resched;
 
-	/* the scene is what it claims to be: c eligible with the earliest deadline, a eligible */
+	/*
+	 * The scene is what it claims to be: a eligible; c (with a positive
+	 * lag) eligible with the earliest deadline, or (negative lag) not
+	 * eligible at all.
+	 */
 	assert_int_equal(s->a->se.sum_exec_runtime, run_a);
 	assert_true(entity_eligible(cfs_rq, &s->a->se));
-	assert_true(entity_eligible(cfs_rq, &s->c->se));
-	assert_true((s64)(s->c->se.deadline - s->a->se.deadline) < 0);
-	assert_true((s64)(s->c->se.deadline - s->b->se.deadline) < 0);
+	if (vlag_c > 0) {
+		assert_true(entity_eligible(cfs_rq, &s->c->se));
+		assert_true((s64)(s->c->se.deadline - s->a->se.deadline) < 0);
+		assert_true((s64)(s->c->se.deadline - s->b->se.deadline) < 0);
+	} else {
+		assert_false(entity_eligible(cfs_rq, &s->c->se));
+	}
 
 	/* the wakeup decision on its own (the clock has not moved: no update_curr effect) */
 	s->rq->need_resched = false;
@@ -870,8 +947,6 @@ static void test_run_to_parity(void **state)
 	 * slice, so after 0.5 ms c preempts; NO_RUN_TO_PARITY protects the
 	 * whole 0.7 ms and c does not.
 	 */
-	tl_setup("smp1", TL_ZERO_COST, 0, NULL);
-	tl_teardown();
 	{
 		struct task_struct *a, *b, *c;
 		bool parity;
@@ -919,6 +994,18 @@ static void test_preempt_short(void **state)
 	assert_int_equal(s.a->se.vprot, s.a->se.vruntime);
 	assert_ptr_equal(tl_schedule(), s.c);
 	tl_check();
+	tl_teardown();
+
+	/*
+	 * A shorter-slice wakee that does not win the pick (negative lag:
+	 * not eligible) does not preempt, but with RUN_TO_PARITY it shortens
+	 * a's protection to the smallest queued slice: vprot = v_a + 1 ms.
+	 */
+	scene_run(&s, NULL, 3 * MSEC, 1 * MSEC, 1 * MSEC, -1 * (s64)MSEC);
+	assert_false(s.resched_by_ttwu);
+	assert_false(s.wakeup_decision);
+	assert_int_equal(s.a->se.vprot, s.a->se.vruntime + 1 * MSEC);
+	assert_true((s64)(s.a->se.deadline - s.a->se.vprot) > 0);
 	tl_teardown();
 
 	/* NO_PREEMPT_SHORT: the shorter slice does not matter, a keeps the CPU */
@@ -1021,6 +1108,18 @@ static void deadline_case(int nice, bool alone)
 	assert_int_equal(a->se.deadline, d0 + vslice);
 	assert_int_equal(this_rq()->need_resched, !alone);
 	tl_check();
+	tl_teardown();
+
+	/*
+	 * Overshooting (the tick came late): the new deadline is a slice from
+	 * where vruntime is, not from the old deadline.
+	 */
+	a = deadline_setup(nice, alone, &v0, &d0, &vslice);
+	tl_advance(base_slice + 300 * USEC);
+	assert_int_equal(a->se.vruntime, v0 + calc_delta_fair(base_slice + 300 * USEC, &a->se));
+	assert_int_equal(a->se.deadline, a->se.vruntime + vslice);
+	assert_true((s64)(a->se.deadline - (d0 + vslice)) > 0);
+	assert_int_equal(this_rq()->need_resched, !alone);
 	tl_teardown();
 }
 
@@ -1141,6 +1240,39 @@ static void test_delay_dequeue(void **state)
 	}
 	tl_teardown();
 
+	/*
+	 * Woken while still delayed but after its lag turned positive (b ran
+	 * 250 us: V = v_a + 25 us, b still protected): DELAY_ZERO re-places it
+	 * with zero lag, at V of the others (b's vruntime), with a new slice.
+	 * NO_DELAY_ZERO leaves it where it is.
+	 */
+	for (int pass = 0; pass < 2; pass++) {
+		bool zero = pass == 0;
+		u64 v, d;
+
+		delay_scene(zero ? NULL : "NO_DELAY_ZERO", &a, &b);
+		rq = this_rq();
+		tl_advance(250 * USEC);
+		assert_false(rq->need_resched);
+		assert_true(a->se.sched_delayed);
+		assert_int_equal((s64)(avg_vruntime(&rq->cfs) - a->se.vruntime), 25 * (s64)USEC);
+		v = a->se.vruntime;
+		d = a->se.deadline;
+		assert_int_equal(try_to_wake_up(a, TASK_NORMAL, 0), 1);
+		assert_false(a->se.sched_delayed);
+		assert_int_equal(rq->cfs.h_nr_runnable, 2);
+		if (zero) {
+			assert_int_equal(a->se.vlag, 0);
+			assert_int_equal(a->se.vruntime, b->se.vruntime);
+			assert_int_equal(a->se.deadline, a->se.vruntime + base_slice);
+		} else {
+			assert_int_equal(a->se.vruntime, v);
+			assert_int_equal(a->se.deadline, d);
+		}
+		tl_check();
+		tl_teardown();
+	}
+
 	/* NO_DELAY_DEQUEUE: dequeued at once, leaving with its negative lag */
 	delay_scene("NO_DELAY_DEQUEUE", &a, &b);
 	rq = this_rq();
@@ -1182,6 +1314,37 @@ static void test_delay_dequeue_not_on_exit(void **state)
 	tl_teardown();
 }
 
+/*
+ * New tasks: placed at V with zero lag and, with PLACE_DEADLINE_INITIAL,
+ * half a slice of deadline (a full one without).
+ */
+static void test_new_task_placement(void **state)
+{
+	(void)state;
+	for (int pass = 0; pass < 2; pass++) {
+		bool half = pass == 0;
+		struct task_struct *a, *b;
+		struct rq *rq;
+		u64 V;
+
+		(void)state;
+		tl_setup("smp1", TL_ZERO_COST, 0, half ? NULL : "NO_PLACE_DEADLINE_INITIAL");
+		rq = tl_cpu(0);
+		a = tl_fork("a", 0);
+		assert_int_equal(a->se.vruntime, rq->cfs.min_vruntime);
+		assert_int_equal(a->se.deadline,
+				 a->se.vruntime + (half ? base_slice / 2 : base_slice));
+		assert_ptr_equal(tl_schedule(), a);
+		tl_advance(100 * USEC);
+		V = avg_vruntime(&rq->cfs);
+		b = tl_fork("b", 0);
+		assert_int_equal(b->se.vruntime, V);
+		assert_int_equal(b->se.deadline, V + (half ? base_slice / 2 : base_slice));
+		tl_check();
+		tl_teardown();
+	}
+}
+
 /* ------------------------------------------------------------------------- */
 /* known bugs (skipped unless SCHEDLAB_KNOWN_BUGS=1)                          */
 /* ------------------------------------------------------------------------- */
@@ -1207,8 +1370,8 @@ static void test_known_bug_set_user_nice_queued(void **state)
 	b = tl_fork("b", 0);
 	set_user_nice(a, 5);
 	assert_int_equal(rq->cfs.load.weight, a->se.load.weight + b->se.load.weight);
-	assert_int_equal(rq->cfs.avg_load, scale_load_down(a->se.load.weight) +
-						   scale_load_down(b->se.load.weight));
+	assert_int_equal(rq->cfs.avg_load,
+			 scale_load_down(a->se.load.weight) + scale_load_down(b->se.load.weight));
 	tl_teardown();
 }
 
@@ -1223,12 +1386,14 @@ int main(void)
 		cmocka_unit_test(test_pick_skips_ineligible_earliest),
 		cmocka_unit_test(test_lag_across_sleep),
 		cmocka_unit_test(test_no_place_lag),
+		cmocka_unit_test(test_lag_clamp),
 		cmocka_unit_test(test_run_to_parity),
 		cmocka_unit_test(test_preempt_short),
 		cmocka_unit_test(test_no_wakeup_preemption),
 		cmocka_unit_test(test_deadline_advance),
 		cmocka_unit_test(test_delay_dequeue),
 		cmocka_unit_test(test_delay_dequeue_not_on_exit),
+		cmocka_unit_test(test_new_task_placement),
 		cmocka_unit_test(test_known_bug_set_user_nice_queued),
 	};
 
