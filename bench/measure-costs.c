@@ -191,6 +191,7 @@ static long switches(int who);
 struct pingpong {
 	int cpu_a, cpu_b;	/* CPUs of the two sides */
 	bool threads;		/* two threads of one process instead of two processes */
+	long n;			/* round trips per trial (0: 200000) */
 	long loops;
 	int p1[2], p2[2];
 	double sw_per_rt;	/* context switches (both sides) per round trip */
@@ -223,7 +224,7 @@ static double t_pipe_rt(void *arg)
 	uint64_t t0, t1;
 	long sw0 = switches(RUSAGE_SELF) + switches(RUSAGE_CHILDREN), sw1;
 
-	pp->loops = iters(200000);
+	pp->loops = iters(pp->n ? pp->n : 200000);
 	if (pipe(pp->p1) || pipe(pp->p2))
 		die("pipe");
 	pin(pp->cpu_a);
@@ -266,6 +267,7 @@ static double t_pipe_rt(void *arg)
 
 struct futex_pp {
 	int cpu_a, cpu_b;
+	long n;			/* round trips per trial (0: 200000) */
 	long loops;
 	_Atomic uint32_t word; /* 0: A's turn, 1: B's turn */
 	double sw_per_rt;
@@ -314,7 +316,7 @@ static double t_futex_rt(void *arg)
 	uint64_t t0, t1;
 	long sw0, sw1;
 
-	f->loops = iters(200000);
+	f->loops = iters(f->n ? f->n : 200000);
 	atomic_store(&f->word, 0);
 	pin(f->cpu_a);
 	sw0 = switches(RUSAGE_SELF);
@@ -701,7 +703,8 @@ int main(int argc, char **argv)
 	add_row("pipe.rt.same_cpu.threads.switches", pp.sw_per_rt, pp.sw_per_rt, pp.sw_per_rt,
 		"switches/rt", "(b) context switches per round trip (last trial)");
 	if (ncpu > 1) {
-		pp = (struct pingpong){ .cpu_a = 0, .cpu_b = other };
+		/* a cross-CPU round trip can take tens of us in a VM: fewer of them */
+		pp = (struct pingpong){ .cpu_a = 0, .cpu_b = other, .n = 20000 };
 		rt = run_trials(t_pipe_rt, &pp, &min, &max);
 		add_row("pipe.rt.cross_cpu", rt, min, max, "ns/roundtrip",
 			"(c) 2 processes, 2 CPUs");
@@ -717,14 +720,14 @@ int main(int argc, char **argv)
 	add_row("futex.rt.same_cpu.switches", fp.sw_per_rt, fp.sw_per_rt, fp.sw_per_rt,
 		"switches/rt", "(d) context switches per round trip (last trial)");
 	if (ncpu > 1) {
-		fp = (struct futex_pp){ .cpu_a = 0, .cpu_b = other };
+		fp = (struct futex_pp){ .cpu_a = 0, .cpu_b = other, .n = 20000 };
 		measure("futex.rt.cross_cpu", t_futex_rt, &fp, "ns/roundtrip",
 			"(d) 2 threads, 2 CPUs");
 	}
 
 	if (ncpu > 1) {
 		start_spinners((int)ncpu);
-		pp = (struct pingpong){ .cpu_a = 0, .cpu_b = other };
+		pp = (struct pingpong){ .cpu_a = 0, .cpu_b = other, .n = 20000 };
 		rt = run_trials(t_pipe_rt, &pp, &min, &max);
 		stop_spinners();
 		add_row("pipe.rt.cross_cpu.busy", rt, min, max, "ns/roundtrip",

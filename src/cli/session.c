@@ -74,9 +74,10 @@ bool session_run(struct session *s, bool check)
 
 void session_end(struct session *s)
 {
+	/* the event queue still points into runqueues and tasks: drop it first */
+	machine_destroy();
 	work_free_all();
 	sched_exit();
-	machine_destroy();
 	bench_free(s->bench);
 	topology_free(s->topo);
 	memset(s, 0, sizeof(*s));

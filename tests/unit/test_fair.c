@@ -1327,7 +1327,6 @@ static void test_new_task_placement(void **state)
 		struct rq *rq;
 		u64 V;
 
-		(void)state;
 		tl_setup("smp1", TL_ZERO_COST, 0, half ? NULL : "NO_PLACE_DEADLINE_INITIAL");
 		rq = tl_cpu(0);
 		a = tl_fork("a", 0);
