@@ -137,10 +137,33 @@ void set_load_weight(struct task_struct *p)
 	p->se.load.inv_weight = sched_prio_to_wmult[prio];
 }
 
+/*
+ * Reweighting a queued task takes it off its runqueue first (DEQUEUE_SAVE
+ * keeps its lag and relative deadline), so the queue's load and
+ * avg_vruntime sums stay exact, and puts it back with ENQUEUE_RESTORE.
+ */
 void set_user_nice(struct task_struct *p, long nice)
 {
+	struct rq *rq = task_rq(p);
+	bool queued, running;
+
+	/* a delayed sleeper leaves the queue for good first */
+	if (p->se.sched_delayed) {
+		dequeue_task_fair(rq, p, DEQUEUE_SLEEP | DEQUEUE_DELAYED | DEQUEUE_NOCLOCK);
+		p->on_rq = 0;
+	}
+	queued = task_on_rq_queued(p);
+	running = rq->curr == p;
+	if (queued)
+		dequeue_task_fair(rq, p, DEQUEUE_SAVE | DEQUEUE_NOCLOCK);
+	if (running)
+		put_prev_task_fair(rq, p);
 	p->static_prio = p->prio = NICE_TO_PRIO((int)nice);
 	set_load_weight(p);
+	if (queued)
+		enqueue_task_fair(rq, p, ENQUEUE_RESTORE | ENQUEUE_NOCLOCK);
+	if (running)
+		set_next_task_fair(rq, p, false);
 }
 
 /* ------------------------------------------------------------------ */

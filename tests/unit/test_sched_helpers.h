@@ -120,20 +120,8 @@ static inline struct task_struct *tl_work_task(const char *comm, const struct pr
  */
 static inline void tl_set_nice(struct task_struct *p, int nice)
 {
-	struct rq *rq = task_rq(p);
-	bool queued = task_on_rq_queued(p);
-	bool running = rq->curr == p;
-
 	machine.this_cpu = task_cpu(p);
-	if (queued)
-		dequeue_task_fair(rq, p, DEQUEUE_SAVE | DEQUEUE_NOCLOCK);
-	if (running)
-		put_prev_task_fair(rq, p);
 	set_user_nice(p, nice);
-	if (queued)
-		enqueue_task_fair(rq, p, ENQUEUE_RESTORE | ENQUEUE_NOCLOCK);
-	if (running)
-		set_next_task_fair(rq, p, false);
 }
 
 /* Total CPU time of @p, 0 if NULL. */
