@@ -114,18 +114,27 @@ static inline void avg_vruntime_update(struct cfs_rq *cfs_rq, s64 delta)
 	cfs_rq->avg_vruntime -= (s64)cfs_rq->avg_load * delta;
 }
 
-u64 avg_vruntime(struct cfs_rq *cfs_rq)
+/* the tree's sums with a queued curr added in */
+static void avg_vruntime_sums(struct cfs_rq *cfs_rq, s64 *avg, long *load)
 {
 	struct sched_entity *curr = cfs_rq->curr;
-	s64 avg = cfs_rq->avg_vruntime;
-	long load = (long)cfs_rq->avg_load;
 
+	*avg = cfs_rq->avg_vruntime;
+	*load = (long)cfs_rq->avg_load;
 	if (curr && curr->on_rq) {
 		unsigned long weight = scale_load_down(curr->load.weight);
 
-		avg += entity_key(cfs_rq, curr) * (s64)weight;
-		load += (long)weight;
+		*avg += entity_key(cfs_rq, curr) * (s64)weight;
+		*load += (long)weight;
 	}
+}
+
+u64 avg_vruntime(struct cfs_rq *cfs_rq)
+{
+	s64 avg;
+	long load;
+
+	avg_vruntime_sums(cfs_rq, &avg, &load);
 	if (load) {
 		/* round towards -inf so V never overshoots */
 		if (avg < 0)
@@ -152,16 +161,10 @@ static void update_entity_lag(struct cfs_rq *cfs_rq, struct sched_entity *se)
  */
 static int vruntime_eligible(struct cfs_rq *cfs_rq, u64 vruntime)
 {
-	struct sched_entity *curr = cfs_rq->curr;
-	s64 avg = cfs_rq->avg_vruntime;
-	long load = (long)cfs_rq->avg_load;
+	s64 avg;
+	long load;
 
-	if (curr && curr->on_rq) {
-		unsigned long weight = scale_load_down(curr->load.weight);
-
-		avg += entity_key(cfs_rq, curr) * (s64)weight;
-		load += (long)weight;
-	}
+	avg_vruntime_sums(cfs_rq, &avg, &load);
 	return avg >= (s64)(vruntime - cfs_rq->min_vruntime) * load;
 }
 
