@@ -747,6 +747,7 @@ static void user_work_interrupt(struct rq *rq)
 	struct task_struct *p = rq->curr;
 	u64 done = wall_to_work(c, machine.now - rq->user_start);
 
+	p->utime += machine.now - rq->user_start;
 	p->work_left = done >= p->work_left ? 0 : p->work_left - done;
 	sim_cancel(&rq->step_ev);
 	c->t = machine.now;
@@ -840,6 +841,7 @@ static void cpu_step_event(struct sim_event *ev)
 
 	if (c->act == ACT_USER && rq->curr->in_user_work) {
 		/* the user work finished */
+		rq->curr->utime += machine.now - rq->user_start;
 		rq->curr->work_left = 0;
 		rq->curr->in_user_work = false;
 	}

@@ -211,6 +211,7 @@ struct task_struct {
 	const struct task_exec *exec;
 	void *exec_data;
 	u64 work_left;			/* ns of user work at full speed still to do */
+	u64 utime;			/* time spent in user work (the rest of runtime is system time) */
 	bool in_user_work;
 
 	/* hierarchy */

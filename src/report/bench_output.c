@@ -6,6 +6,8 @@
  */
 #include "report/bench_output.h"
 
+#include "sim/machine.h"
+
 void bench_print_header(const struct bench *b, FILE *out)
 {
 	switch (b->kind) {
@@ -21,6 +23,13 @@ void bench_print_header(const struct bench *b, FILE *out)
 		break;
 	case BENCH_PERF_PIPE:
 		fprintf(out, "# Running 'sched/pipe' benchmark:\n");
+		break;
+	case BENCH_STRESS_CPU:
+		if (b->timeout_ns)
+			fprintf(out, "stress-ng: info:  [1] setting to a %llu secs run per stressor\n",
+				(unsigned long long)(b->timeout_ns / NSEC_PER_SEC));
+		fprintf(out, "stress-ng: info:  [1] dispatching hogs: %u cpu\n",
+			b->workers ? b->workers : machine.nr_cpus);
 		break;
 	}
 }
@@ -50,5 +59,18 @@ void bench_print_result(const struct bench *b, FILE *out)
 		fprintf(out, " %14d ops/sec\n",
 			us ? (int)((double)b->loops / ((double)us / 1e6)) : 0);
 		break;
+	case BENCH_STRESS_CPU: {
+		double real = (double)us / 1e6, usr = (double)b->utime_ns / 1e9;
+		double sys = (double)b->stime_ns / 1e9;
+
+		fprintf(out, "stress-ng: info:  [1] stressor       bogo ops real time  usr time  sys time   bogo ops/s     bogo ops/s\n");
+		fprintf(out, "stress-ng: info:  [1]                           (secs)    (secs)    (secs)   (real time) (usr+sys time)\n");
+		fprintf(out, "stress-ng: info:  [1] %-13s %9llu %9.2f %9.2f %9.2f %12.2f %14.2f\n", "cpu",
+			(unsigned long long)b->bogo_ops, real, usr, sys,
+			real > 0 ? b->bogo_ops / real : 0.0,
+			usr + sys > 0 ? b->bogo_ops / (usr + sys) : 0.0);
+		fprintf(out, "stress-ng: info:  [1] successful run completed in %.2f secs\n", real);
+		break;
+	}
 	}
 }

@@ -13,7 +13,16 @@ enum bench_kind {
 	BENCH_HACKBENCH,	/* rt-tests hackbench */
 	BENCH_PERF_MESSAGING,	/* perf bench sched messaging */
 	BENCH_PERF_PIPE,	/* perf bench sched pipe */
+	BENCH_STRESS_CPU,	/* stress-ng --cpu */
 };
+
+/*
+ * One bogo op of stress-ng's default cpu method ("all"), in ns of work at
+ * capacity 1024 and maximum frequency: 85.16 bogo ops per CPU-second in the
+ * published example of stress-ng's results documentation (4 cpu workers,
+ * 3404 bogo ops, 39.97 s usr). A workload constant, not a kernel cost.
+ */
+#define STRESS_CPU_BOGO_OP_NS 11742600ULL
 
 #define BENCH_MAX_METRICS 8
 
@@ -31,6 +40,14 @@ struct bench {
 	unsigned int datasize;
 	bool threads;
 	bool pipes;
+	/* stress-ng --cpu */
+	unsigned int workers;	/* as given: 0 = one per CPU */
+	unsigned int nr_workers; /* as run */
+	unsigned int load_pct;
+	u64 max_ops;		/* --cpu-ops, 0 = unlimited */
+	u64 timeout_ns;		/* --timeout, 0 = none */
+	int load_slice;		/* --cpu-load-slice: <0 ops, 0 random, >0 ms */
+	u64 bogo_ops, utime_ns, stime_ns;
 	/* measurement: the tool's own clock reads (gettimeofday) */
 	u64 start_ns;
 	u64 stop_ns;
@@ -66,5 +83,7 @@ static inline u64 bench_elapsed_us(const struct bench *b)
 void messaging_start(struct bench *b);
 void messaging_free(struct bench *b);
 void pipe_start(struct bench *b);
+void stress_start(struct bench *b);
+void stress_free(struct bench *b);
 
 #endif

@@ -197,6 +197,116 @@ static int parse_pipe(struct bench *b, int argc, char **argv, char *err, size_t 
 	return 0;
 }
 
+static const char stress_usage[] =
+	"stress-ng --cpu N [-l|--cpu-load P] [--cpu-ops N] [-t|--timeout T[s|m|h]] "
+	"[--cpu-load-slice S] [--cpu-method all] [--metrics-brief]";
+
+/* stress-ng time values: plain seconds or with an s/m/h/d suffix */
+static int parse_timeout(const char *s, u64 *ns, char *err, size_t errlen)
+{
+	char *end;
+	unsigned long long v;
+	u64 mult = 1;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (end != s && end[0] && !end[1]) {
+		switch (*end) {
+		case 's': mult = 1; end++; break;
+		case 'm': mult = 60; end++; break;
+		case 'h': mult = 3600; end++; break;
+		case 'd': mult = 86400; end++; break;
+		}
+	}
+	if (!*s || *end || errno || s[0] == '-' || v == 0 || v * mult > 7ULL * 86400) {
+		snprintf(err, errlen, "stress-ng: --timeout needs a time of 1 s to 7 days (e.g. 10, 30s, 2m), got '%s'", s);
+		return -1;
+	}
+	*ns = v * mult * NSEC_PER_SEC;
+	return 0;
+}
+
+static int parse_stress(struct bench *b, int argc, char **argv, char *err, size_t errlen)
+{
+	static const struct option opts[] = {
+		{ "cpu", required_argument, NULL, 'c' },
+		{ "cpu-load", required_argument, NULL, 'l' },
+		{ "cpu-ops", required_argument, NULL, 'o' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "cpu-load-slice", required_argument, NULL, 'S' },
+		{ "cpu-method", required_argument, NULL, 'M' },
+		{ "metrics-brief", no_argument, NULL, 'B' },
+		{ "metrics", no_argument, NULL, 'B' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool have_cpu = false;
+	unsigned int v;
+	int c;
+
+	b->kind = BENCH_STRESS_CPU;
+	b->load_pct = 100;
+	b->load_slice = -64;
+	while ((c = getopt_long(argc, argv, "+c:l:t:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			if (parse_uint("stress-ng", "--cpu", optarg, 0, 100000, &b->workers, err, errlen))
+				return -1;
+			have_cpu = true;
+			break;
+		case 'l':
+			if (parse_uint("stress-ng", "--cpu-load", optarg, 0, 100, &b->load_pct, err,
+				       errlen))
+				return -1;
+			break;
+		case 'o':
+			if (parse_uint("stress-ng", "--cpu-ops", optarg, 1, MAX_LOOPS, &v, err, errlen))
+				return -1;
+			b->max_ops = v;
+			break;
+		case 't':
+			if (parse_timeout(optarg, &b->timeout_ns, err, errlen))
+				return -1;
+			break;
+		case 'S': {
+			char *end;
+			long s = strtol(optarg, &end, 10);
+
+			if (!*optarg || *end || s < -100000 || s > 100000) {
+				snprintf(err, errlen, "stress-ng: --cpu-load-slice needs an integer in -100000..100000, got '%s'", optarg);
+				return -1;
+			}
+			b->load_slice = (int)s;
+			break;
+		}
+		case 'M':
+			if (strcmp(optarg, "all")) {
+				snprintf(err, errlen, "stress-ng: --cpu-method '%s' is not modelled (only 'all')", optarg);
+				return -1;
+			}
+			break;
+		case 'B':
+			break;
+		default:
+			return bad_option("stress-ng", stress_usage, argv, err, errlen);
+		}
+	}
+	if (optind < argc) {
+		snprintf(err, errlen, "stress-ng: unexpected argument '%s' (usage: %s)", argv[optind],
+			 stress_usage);
+		return -1;
+	}
+	if (!have_cpu) {
+		snprintf(err, errlen, "stress-ng: only the cpu stressor is modelled: give --cpu N (usage: %s)",
+			 stress_usage);
+		return -1;
+	}
+	if (!b->max_ops && !b->timeout_ns) {
+		snprintf(err, errlen, "stress-ng: give --timeout or --cpu-ops (stress-ng's own default runs for a day)");
+		return -1;
+	}
+	return 0;
+}
+
 struct bench *bench_parse(int argc, char **argv, char *err, size_t errlen)
 {
 	struct bench *b = calloc(1, sizeof(*b));
@@ -214,6 +324,8 @@ struct bench *bench_parse(int argc, char **argv, char *err, size_t errlen)
 		snprintf(err, errlen, "no benchmark command given after '--'");
 	} else if (!strcmp(argv[0], "hackbench")) {
 		rc = parse_hackbench(b, argc, argv, err, errlen);
+	} else if (!strcmp(argv[0], "stress-ng")) {
+		rc = parse_stress(b, argc, argv, err, errlen);
 	} else if (!strcmp(argv[0], "perf")) {
 		if (argc < 4 || strcmp(argv[1], "bench") || strcmp(argv[2], "sched"))
 			snprintf(err, errlen,
@@ -226,7 +338,7 @@ struct bench *bench_parse(int argc, char **argv, char *err, size_t errlen)
 			snprintf(err, errlen, "perf bench sched: unknown benchmark '%s' (messaging, pipe)",
 				 argv[3]);
 	} else {
-		snprintf(err, errlen, "unknown benchmark '%s' (hackbench, perf bench sched messaging, perf bench sched pipe)",
+		snprintf(err, errlen, "unknown benchmark '%s' (hackbench, perf bench sched messaging, perf bench sched pipe, stress-ng)",
 			 argv[0]);
 	}
 	if (!rc && (u64)b->groups * 2 * b->fds > MAX_TASKS) {
@@ -243,10 +355,17 @@ struct bench *bench_parse(int argc, char **argv, char *err, size_t errlen)
 
 void bench_start(struct bench *b)
 {
-	if (b->kind == BENCH_PERF_PIPE)
+	switch (b->kind) {
+	case BENCH_PERF_PIPE:
 		pipe_start(b);
-	else
+		break;
+	case BENCH_STRESS_CPU:
+		stress_start(b);
+		break;
+	default:
 		messaging_start(b);
+		break;
+	}
 }
 
 static void add_metric(struct bench *b, const char *name, double value)
@@ -268,6 +387,15 @@ bool bench_finish(struct bench *b)
 	if (b->kind == BENCH_PERF_PIPE) {
 		add_metric(b, "usecs_per_op", (double)bench_elapsed_us(b) / b->loops);
 		add_metric(b, "ops_per_sec", secs > 0 ? b->loops / secs : 0);
+	} else if (b->kind == BENCH_STRESS_CPU) {
+		add_metric(b, "workers", b->nr_workers);
+		add_metric(b, "bogo_ops", (double)b->bogo_ops);
+		add_metric(b, "usr_s", (double)b->utime_ns / 1e9);
+		add_metric(b, "sys_s", (double)b->stime_ns / 1e9);
+		add_metric(b, "bogo_ops_per_s_real", secs > 0 ? b->bogo_ops / secs : 0);
+		add_metric(b, "bogo_ops_per_s_cpu",
+			   b->utime_ns + b->stime_ns ?
+				   b->bogo_ops / ((double)(b->utime_ns + b->stime_ns) / 1e9) : 0);
 	} else {
 		add_metric(b, "tasks", (double)b->groups * 2 * b->fds);
 		add_metric(b, "messages", (double)b->groups * b->fds * b->fds * b->loops);
@@ -277,7 +405,9 @@ bool bench_finish(struct bench *b)
 
 void bench_free(struct bench *b)
 {
-	if (b->kind != BENCH_PERF_PIPE)
+	if (b->kind == BENCH_STRESS_CPU)
+		stress_free(b);
+	else if (b->kind != BENCH_PERF_PIPE)
 		messaging_free(b);
 	free(b->priv);
 	free(b);

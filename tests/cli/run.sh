@@ -213,6 +213,12 @@ golden run-hackbench-smt2 schedlab run -m smt2-2s-16 -- hackbench -g 2 -l 100
 golden run-hackbench-pipe-threads schedlab run -m smt2-2s-16 -- hackbench -p -T -g 1 -l 100 -s 512
 golden run-hackbench-seed7 schedlab run -m smp4 --seed 7 -- hackbench -g 1 -l 200
 golden run-hackbench-features schedlab run -m smp4 --features NO_RUN_TO_PARITY,NO_DELAY_DEQUEUE -- hackbench -g 1 -l 200
+golden run-stress-smp4 schedlab run -m smp4 -- stress-ng --cpu 8 --timeout 2
+golden run-stress-load50 schedlab run -m smp4 -- stress-ng --cpu 4 -l 50 --cpu-ops 100
+golden run-stress-slice-ms schedlab run -m smp2 -- stress-ng --cpu 0 --cpu-load 25 --cpu-load-slice 10 --timeout 1
+expect_exit 0 "" schedlab run -m smt2-2s-16 --check -- stress-ng --cpu 20 -l 30 --timeout 1
+expect_exit 0 "" schedlab run -m smp2 --check -- stress-ng --cpu 2 -l 0 --timeout 1
+expect_exit 0 "" schedlab run -m smp2 --check -- stress-ng --cpu 2 -l 40 --cpu-load-slice 0 --timeout 2
 
 # The acceptance command lines.
 run_cmd schedlab run -m xeon-8269cy-2s -- hackbench -g 1 -l 1000
@@ -280,6 +286,13 @@ expect_exit 2 "bad value" schedlab run --cost syscall=abc -- hackbench
 expect_exit 2 "--hz must be" schedlab run --hz 123 -- hackbench
 expect_exit 2 "unknown option '--bogus'" schedlab run --bogus -- hackbench
 expect_exit 2 "cannot write --json file" schedlab run -m smp2 --json /nonexistent/dir/o.json -- hackbench -g 1 -l 1
+expect_exit 2 "give --timeout or --cpu-ops" schedlab run -m smp2 -- stress-ng --cpu 2
+expect_exit 2 "only the cpu stressor" schedlab run -m smp2 -- stress-ng --timeout 2
+expect_exit 2 "--cpu-load needs an integer in 0..100" schedlab run -m smp2 -- stress-ng --cpu 2 -l 101 --timeout 1
+expect_exit 2 "--timeout needs a time" schedlab run -m smp2 -- stress-ng --cpu 2 --timeout 0
+expect_exit 2 "--timeout needs a time" schedlab run -m smp2 -- stress-ng --cpu 2 --timeout 5x
+expect_exit 2 "not modelled" schedlab run -m smp2 -- stress-ng --cpu 2 --cpu-method fft --timeout 1
+expect_exit 2 "unknown option '--vm'" schedlab run -m smp2 -- stress-ng --cpu 2 --vm 1 --timeout 1
 expect_exit 0 "" schedlab run --help
 
 # ---------------------------------------------------------------------------
