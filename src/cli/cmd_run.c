@@ -23,7 +23,8 @@
 
 static const char run_usage[] =
 	"usage: schedlab run [-m MACHINE] [--features LIST] [--seed N] [--json FILE] [--check]\n"
-	"                    [--cost NAME=NS]... [--hz 100|250|300|1000] -- COMMAND...\n"
+	"                    [--cost NAME=NS]... [--sysctl NAME=VALUE]... [--hz 100|250|300|1000]\n"
+	"                    -- COMMAND...\n"
 	"\n"
 	"  -m, --machine NAME   machine preset (see 'schedlab machines'), default " DEFAULT_MACHINE "\n"
 	"  --features LIST      scheduler features, e.g. NO_RUN_TO_PARITY,PLACE_LAG\n"
@@ -31,6 +32,7 @@ static const char run_usage[] =
 	"  --json FILE          write the machine-readable record of the run\n"
 	"  --check              validate scheduler invariants after every event\n"
 	"  --cost NAME=NS       override a cost-model parameter (see docs/cost-model.md)\n"
+	"  --sysctl NAME=VALUE  set a scheduler tunable (base_slice_ns, migration_cost_ns, ...)\n"
 	"  --hz N               CONFIG_HZ of the simulated kernel (default: the machine's)\n"
 	"\n"
 	"COMMAND: hackbench ..., perf bench sched messaging ..., perf bench sched pipe ...\n";
@@ -44,6 +46,8 @@ struct run_opts {
 	unsigned int hz;
 	const char *costs[64];	/* --cost NAME=NS, in order */
 	int nr_costs;
+	const char *sysctls[64]; /* --sysctl NAME=VALUE, in order */
+	int nr_sysctls;
 };
 
 static int parse_opts(int argc, char **argv, struct run_opts *o)
@@ -52,7 +56,7 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 		{ "machine", required_argument, NULL, 'm' }, { "features", required_argument, NULL, 'F' },
 		{ "seed", required_argument, NULL, 's' },    { "json", required_argument, NULL, 'j' },
 		{ "check", no_argument, NULL, 'c' },	     { "cost", required_argument, NULL, 'C' },
-		{ "hz", required_argument, NULL, 'H' },	     { "help", no_argument, NULL, 'h' },
+		{ "hz", required_argument, NULL, 'H' },	     { "sysctl", required_argument, NULL, 'Y' },	     { "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -86,6 +90,11 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 			if (o->nr_costs == (int)(sizeof(o->costs) / sizeof(o->costs[0])))
 				return usage_error("run: too many --cost options");
 			o->costs[o->nr_costs++] = optarg;
+			break;
+		case 'Y':
+			if (o->nr_sysctls == (int)(sizeof(o->sysctls) / sizeof(o->sysctls[0])))
+				return usage_error("run: too many --sysctl options");
+			o->sysctls[o->nr_sysctls++] = optarg;
 			break;
 		case 'H': {
 			unsigned long hz = strtoul(optarg, &end, 10);
@@ -130,6 +139,8 @@ int cmd_run(int argc, char **argv)
 		.seed = o.seed,
 		.costs = o.costs,
 		.nr_costs = o.nr_costs,
+		.sysctls = o.sysctls,
+		.nr_sysctls = o.nr_sysctls,
 		.hz = o.hz,
 		.argc = argc - optind,
 		.argv = argv + optind,

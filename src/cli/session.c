@@ -16,8 +16,12 @@ int session_start(struct session *s, const struct session_config *cfg, char *err
 {
 	memset(s, 0, sizeof(*s));
 	sched_feat_reset();
+	sched_sysctl_reset();
 	if (cfg->features && sched_feat_apply(cfg->features, err, errlen))
 		return -1;
+	for (int i = 0; i < cfg->nr_sysctls; i++)
+		if (sched_sysctl_set(cfg->sysctls[i], err, errlen))
+			return -1;
 	s->bench = bench_parse(cfg->argc, cfg->argv, err, errlen);
 	if (!s->bench)
 		return -1;

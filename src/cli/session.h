@@ -16,6 +16,8 @@ struct session_config {
 	u64 seed;
 	const char *const *costs;	/* NAME=NS overrides */
 	int nr_costs;
+	const char *const *sysctls;	/* NAME=VALUE tunables */
+	int nr_sysctls;
 	unsigned int hz;		/* 0: the machine's */
 	int argc;			/* the benchmark command line */
 	char **argv;

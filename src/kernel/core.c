@@ -13,12 +13,6 @@
 struct rq *runqueues;
 struct sched_world sched_world;
 
-struct sched_tunables sysctl_sched = {
-	.base_slice_ns = 700000ULL,	/* v6.15+: 0.70 ms, not scaled by CPU count */
-	.migration_cost_ns = 500000ULL,
-	.nr_migrate = 32,
-	.hz = 250,
-};
 
 /*
  * Nice level to load weight: each step is ~1.25x (10% CPU share change

@@ -99,6 +99,10 @@ struct sched_tunables {
 
 extern struct sched_tunables sysctl_sched;
 
+/* sysctl.c: back to the v6.18 defaults; set one "NAME=VALUE" (0 or -1 + message) */
+void sched_sysctl_reset(void);
+int sched_sysctl_set(const char *assignment, char *err, size_t errlen);
+
 #define TICK_NSEC (NSEC_PER_SEC / sysctl_sched.hz)
 
 /* ---- the fair class ---- */

@@ -77,6 +77,13 @@ int write_run_json(FILE *out, const struct run_info *ri, const struct bench *b)
 		json_kv_bool(&w, sched_feat_info[i].name, sysctl_sched_features[i]);
 	json_end_object(&w);
 
+	json_key(&w, "sysctl");
+	json_begin_object(&w);
+	json_kv_u64(&w, "base_slice_ns", sysctl_sched.base_slice_ns);
+	json_kv_u64(&w, "migration_cost_ns", sysctl_sched.migration_cost_ns);
+	json_kv_u64(&w, "nr_migrate", sysctl_sched.nr_migrate);
+	json_end_object(&w);
+
 	json_kv_u64(&w, "seed", ri->seed);
 
 	json_key(&w, "benchmark");

@@ -293,6 +293,10 @@ expect_exit 2 "--timeout needs a time" schedlab run -m smp2 -- stress-ng --cpu 2
 expect_exit 2 "--timeout needs a time" schedlab run -m smp2 -- stress-ng --cpu 2 --timeout 5x
 expect_exit 2 "not modelled" schedlab run -m smp2 -- stress-ng --cpu 2 --cpu-method fft --timeout 1
 expect_exit 2 "unknown option '--vm'" schedlab run -m smp2 -- stress-ng --cpu 2 --vm 1 --timeout 1
+expect_exit 2 "unknown tunable 'foo'" schedlab run --sysctl foo=1 -- hackbench
+expect_exit 2 "base_slice_ns: value must be" schedlab run --sysctl base_slice_ns=1 -- hackbench
+run_cmd schedlab run -m smp1 --sysctl base_slice_ns=3000000 --json "$tmp/s.json" -- perf bench sched pipe -l 1000
+if [ "$status" -eq 0 ] && grep -q '"base_slice_ns": 3000000' "$tmp/s.json"; then ok "--sysctl reaches the run"; else not_ok "--sysctl reaches the run" "status $status"; fi
 expect_exit 0 "" schedlab run --help
 
 # ---------------------------------------------------------------------------

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Scheduler tunables, set per run with `--sysctl NAME=VALUE` like writes to
+ * /sys/kernel/debug/sched/NAME (or the old /proc/sys/kernel/sched_NAME).
+ */
+#include "kernel/sched.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct sched_tunables sysctl_defaults = {
+	.base_slice_ns = 700000ULL,	/* v6.15+: 0.70 ms, not scaled by CPU count */
+	.migration_cost_ns = 500000ULL,
+	.nr_migrate = 32,
+	.hz = 250,
+};
+
+struct sched_tunables sysctl_sched = sysctl_defaults;
+
+struct sysctl_entry {
+	const char *name;
+	size_t offset;
+	bool is_u64;
+	u64 min, max;
+	const char *help;
+};
+
+#define U64(f, lo, hi, h) { #f, offsetof(struct sched_tunables, f), true, lo, hi, h }
+#define U32(f, lo, hi, h) { #f, offsetof(struct sched_tunables, f), false, lo, hi, h }
+static const struct sysctl_entry sysctl_table[] = {
+	U64(base_slice_ns, 100000, 100000000, "EEVDF base slice (debugfs base_slice_ns)"),
+	U64(migration_cost_ns, 0, 1000000000, "a task that ran this recently is cache hot"),
+	U32(nr_migrate, 1, 1024, "tasks moved per load-balance pass at most"),
+};
+#undef U64
+#undef U32
+
+void sched_sysctl_reset(void)
+{
+	sysctl_sched = sysctl_defaults;
+}
+
+int sched_sysctl_set(const char *assignment, char *err, size_t errlen)
+{
+	const char *eq = strchr(assignment, '=');
+	size_t nlen = eq ? (size_t)(eq - assignment) : strlen(assignment);
+
+	if (!eq) {
+		snprintf(err, errlen, "--sysctl '%s': expected NAME=VALUE", assignment);
+		return -1;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(sysctl_table); i++) {
+		const struct sysctl_entry *e = &sysctl_table[i];
+		char *end;
+		unsigned long long v;
+
+		if (strlen(e->name) != nlen || strncmp(e->name, assignment, nlen))
+			continue;
+		errno = 0;
+		v = strtoull(eq + 1, &end, 10);
+		if (!eq[1] || *end || errno || eq[1] == '-' || v < e->min || v > e->max) {
+			snprintf(err, errlen, "--sysctl %s: value must be an integer in %llu..%llu, got '%s'",
+				 e->name, (unsigned long long)e->min, (unsigned long long)e->max, eq + 1);
+			return -1;
+		}
+		if (e->is_u64)
+			*(u64 *)((char *)&sysctl_sched + e->offset) = v;
+		else
+			*(unsigned int *)((char *)&sysctl_sched + e->offset) = (unsigned int)v;
+		return 0;
+	}
+	int n = snprintf(err, errlen, "--sysctl: unknown tunable '%.*s' (known:", (int)nlen, assignment);
+	for (size_t i = 0; i < ARRAY_SIZE(sysctl_table) && n > 0 && (size_t)n < errlen; i++)
+		n += snprintf(err + n, errlen - (size_t)n, " %s", sysctl_table[i].name);
+	if (n > 0 && (size_t)n < errlen)
+		snprintf(err + n, errlen - (size_t)n, ")");
+	return -1;
+}
