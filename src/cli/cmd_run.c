@@ -10,6 +10,7 @@
 
 #include "kernel/sched.h"
 #include "report/bench_output.h"
+#include "report/funclat_print.h"
 #include "report/run_json.h"
 #include "cli/session.h"
 
@@ -23,8 +24,8 @@
 
 static const char run_usage[] =
 	"usage: schedlab run [-m MACHINE] [--features LIST] [--seed N] [--json FILE] [--check]\n"
-	"                    [--cost NAME=NS]... [--sysctl NAME=VALUE]... [--hz 100|250|300|1000]\n"
-	"                    -- COMMAND...\n"
+	"                    [--cost NAME=NS]... [--sysctl NAME=VALUE]... [--funclatency F,...]\n"
+	"                    [--hz 100|250|300|1000] -- COMMAND...\n"
 	"\n"
 	"  -m, --machine NAME   machine preset (see 'schedlab machines'), default " DEFAULT_MACHINE "\n"
 	"  --features LIST      scheduler features, e.g. NO_RUN_TO_PARITY,PLACE_LAG\n"
@@ -33,6 +34,7 @@ static const char run_usage[] =
 	"  --check              validate scheduler invariants after every event\n"
 	"  --cost NAME=NS       override a cost-model parameter (see docs/cost-model.md)\n"
 	"  --sysctl NAME=VALUE  set a scheduler tunable (base_slice_ns, migration_cost_ns, ...)\n"
+	"  --funclatency F,G    log2 histograms of the simulated time per call of kernel functions\n"
 	"  --hz N               CONFIG_HZ of the simulated kernel (default: the machine's)\n"
 	"\n"
 	"COMMAND: hackbench ..., perf bench sched messaging ..., perf bench sched pipe ...\n";
@@ -46,6 +48,7 @@ struct run_opts {
 	unsigned int hz;
 	const char *costs[64];	/* --cost NAME=NS, in order */
 	int nr_costs;
+	const char *funclatency;
 	const char *sysctls[64]; /* --sysctl NAME=VALUE, in order */
 	int nr_sysctls;
 };
@@ -56,7 +59,8 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 		{ "machine", required_argument, NULL, 'm' }, { "features", required_argument, NULL, 'F' },
 		{ "seed", required_argument, NULL, 's' },    { "json", required_argument, NULL, 'j' },
 		{ "check", no_argument, NULL, 'c' },	     { "cost", required_argument, NULL, 'C' },
-		{ "hz", required_argument, NULL, 'H' },	     { "sysctl", required_argument, NULL, 'Y' },	     { "help", no_argument, NULL, 'h' },
+		{ "hz", required_argument, NULL, 'H' },	     { "sysctl", required_argument, NULL, 'Y' },
+		{ "funclatency", required_argument, NULL, 'L' },	     { "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -90,6 +94,9 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 			if (o->nr_costs == (int)(sizeof(o->costs) / sizeof(o->costs[0])))
 				return usage_error("run: too many --cost options");
 			o->costs[o->nr_costs++] = optarg;
+			break;
+		case 'L':
+			o->funclatency = optarg;
 			break;
 		case 'Y':
 			if (o->nr_sysctls == (int)(sizeof(o->sysctls) / sizeof(o->sysctls[0])))
@@ -141,6 +148,7 @@ int cmd_run(int argc, char **argv)
 		.nr_costs = o.nr_costs,
 		.sysctls = o.sysctls,
 		.nr_sysctls = o.nr_sysctls,
+		.funclatency = o.funclatency,
 		.hz = o.hz,
 		.argc = argc - optind,
 		.argv = argv + optind,
@@ -163,6 +171,7 @@ int cmd_run(int argc, char **argv)
 		rc = 1;
 	} else {
 		bench_print_result(s.bench, stdout);
+		funclat_print(stdout);
 	}
 	if (json) {
 		struct run_info ri = {

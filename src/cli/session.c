@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "cli/session.h"
 
+#include "kernel/funclat.h"
+
 #include <string.h>
 #include <time.h>
 
@@ -17,6 +19,9 @@ int session_start(struct session *s, const struct session_config *cfg, char *err
 	memset(s, 0, sizeof(*s));
 	sched_feat_reset();
 	sched_sysctl_reset();
+	funclat_reset();
+	if (cfg->funclatency && funclat_enable(cfg->funclatency, err, errlen))
+		return -1;
 	if (cfg->features && sched_feat_apply(cfg->features, err, errlen))
 		return -1;
 	for (int i = 0; i < cfg->nr_sysctls; i++)

@@ -18,6 +18,7 @@ struct session_config {
 	int nr_costs;
 	const char *const *sysctls;	/* NAME=VALUE tunables */
 	int nr_sysctls;
+	const char *funclatency;	/* functions to trace, "a,b" */
 	unsigned int hz;		/* 0: the machine's */
 	int argc;			/* the benchmark command line */
 	char **argv;

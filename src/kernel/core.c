@@ -7,6 +7,8 @@
  */
 #include "kernel/sched.h"
 
+#include "kernel/funclat.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -335,7 +337,7 @@ static int ttwu_runnable(struct task_struct *p, int wake_flags)
 	return 1;
 }
 
-int try_to_wake_up(struct task_struct *p, unsigned int state, int wake_flags)
+static int __try_to_wake_up(struct task_struct *p, unsigned int state, int wake_flags)
 {
 	const struct cost_model *cost = machine.cost;
 	unsigned int cpu;
@@ -379,6 +381,15 @@ int try_to_wake_up(struct task_struct *p, unsigned int state, int wake_flags)
 	sim_lock_release(&rq->lock);
 	ttwu_stat(p, cpu);
 	return 1;
+}
+
+int try_to_wake_up(struct task_struct *p, unsigned int state, int wake_flags)
+{
+	u64 t0 = funclat_entry();
+	int ret = __try_to_wake_up(p, state, wake_flags);
+
+	funclat_exit(FL_try_to_wake_up, t0);
+	return ret;
 }
 
 int wake_up_process(struct task_struct *p)
@@ -623,6 +634,7 @@ void __schedule(int sched_mode)
 	struct rq *rq = this_rq();
 	struct task_struct *prev = rq->curr, *next;
 	bool preempt = sched_mode > SM_NONE;
+	u64 t0 = funclat_entry();
 
 	sim_lock_acquire(&rq->lock);
 	update_rq_clock(rq);
@@ -659,6 +671,7 @@ picked:
 		context_switch(rq, prev, next);
 	}
 	sim_lock_release(&rq->lock);
+	funclat_exit(FL___schedule, t0);
 }
 
 void schedule(void)
@@ -672,6 +685,7 @@ void schedule(void)
 static void sched_tick(struct rq *rq)
 {
 	struct task_struct *curr = rq->curr;
+	u64 t0 = funclat_entry();
 
 	sim_lock_acquire(&rq->lock);
 	update_rq_clock(rq);
@@ -679,6 +693,7 @@ static void sched_tick(struct rq *rq)
 		task_tick_fair(rq, curr);
 	rq->nr_ticks++;
 	sim_lock_release(&rq->lock);
+	funclat_exit(FL_sched_tick, t0);
 }
 
 static void tick_restart(struct rq *rq)

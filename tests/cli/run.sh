@@ -219,6 +219,7 @@ golden run-stress-slice-ms schedlab run -m smp2 -- stress-ng --cpu 0 --cpu-load 
 expect_exit 0 "" schedlab run -m smt2-2s-16 --check -- stress-ng --cpu 20 -l 30 --timeout 1
 expect_exit 0 "" schedlab run -m smp2 --check -- stress-ng --cpu 2 -l 0 --timeout 1
 expect_exit 0 "" schedlab run -m smp2 --check -- stress-ng --cpu 2 -l 40 --cpu-load-slice 0 --timeout 2
+golden run-funclatency schedlab run -m smp2 --funclatency __schedule,try_to_wake_up,sched_tick -- perf bench sched pipe -l 5000
 
 # The acceptance command lines.
 run_cmd schedlab run -m xeon-8269cy-2s -- hackbench -g 1 -l 1000
@@ -297,6 +298,7 @@ expect_exit 2 "unknown tunable 'foo'" schedlab run --sysctl foo=1 -- hackbench
 expect_exit 2 "base_slice_ns: value must be" schedlab run --sysctl base_slice_ns=1 -- hackbench
 run_cmd schedlab run -m smp1 --sysctl base_slice_ns=3000000 --json "$tmp/s.json" -- perf bench sched pipe -l 1000
 if [ "$status" -eq 0 ] && grep -q '"base_slice_ns": 3000000' "$tmp/s.json"; then ok "--sysctl reaches the run"; else not_ok "--sysctl reaches the run" "status $status"; fi
+expect_exit 2 "unknown function 'nosuch'" schedlab run --funclatency nosuch -- hackbench
 expect_exit 0 "" schedlab run --help
 
 # ---------------------------------------------------------------------------

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: MIT
+#include "kernel/funclat.h"
+
+#include <string.h>
+
+struct funclat funclat[NR_FUNCLAT];
+
+const char *const funclat_names[NR_FUNCLAT] = {
+#define FL_NAME(name) #name,
+	FUNCLAT_FUNCS(FL_NAME)
+#undef FL_NAME
+};
+
+void funclat_reset(void)
+{
+	memset(funclat, 0, sizeof(funclat));
+}
+
+int funclat_enable(const char *list, char *err, size_t errlen)
+{
+	const char *s = list;
+
+	while (*s) {
+		size_t len = strcspn(s, ",");
+		int found = -1;
+
+		for (int i = 0; i < NR_FUNCLAT; i++)
+			if (strlen(funclat_names[i]) == len && !strncmp(funclat_names[i], s, len))
+				found = i;
+		if (found < 0) {
+			int n = snprintf(err, errlen, "--funclatency: unknown function '%.*s' (traceable:",
+					 (int)len, s);
+			for (int i = 0; i < NR_FUNCLAT && n > 0 && (size_t)n < errlen; i++)
+				n += snprintf(err + n, errlen - (size_t)n, " %s", funclat_names[i]);
+			if (n > 0 && (size_t)n < errlen)
+				snprintf(err + n, errlen - (size_t)n, ")");
+			return -1;
+		}
+		funclat[found].enabled = true;
+		s += len;
+		if (*s == ',')
+			s++;
+	}
+	return 0;
+}
+
+/* bcc's bpf_log2l(): 0 and 1 share bucket 1, [2^(k-1), 2^k) is bucket k */
+static unsigned int log2l_bucket(u64 v)
+{
+	return v ? 64 - (unsigned int)__builtin_clzll(v) : 1;
+}
+
+void funclat_record(enum funclat_id id, u64 ns)
+{
+	struct funclat *f = &funclat[id];
+
+	f->calls++;
+	f->total_ns += ns;
+	f->hist[log2l_bucket(ns)]++;
+}
