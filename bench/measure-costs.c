@@ -6,23 +6,32 @@
  * machine. Standalone: never linked into schedlab. Build and run with
  * bench/measure-costs.sh.
  *
- * Every row is the median of TRIALS trials of many iterations, timed with
- * clock_gettime(CLOCK_MONOTONIC). Tasks that must share or not share a CPU
- * are pinned with sched_setaffinity().
+ * Every timed row is the median of TRIALS trials (after one warm-up trial)
+ * of many iterations, timed with clock_gettime(CLOCK_MONOTONIC). Tasks that
+ * must share or not share a CPU are pinned with sched_setaffinity().
  *
  *   syscall.getppid          syscall(SYS_getppid): entry + exit, ns/call
  *   pipe.rt.same_cpu         perf bench sched pipe on one CPU: 4-byte token,
  *                            two processes, ns per round trip; the .half
  *                            row is rt/2 = write + read + wakeup + switch
  *   pipe.rt.same_cpu.threads the same with two threads (no mm switch)
- *   pipe.rt.cross_cpu        the processes on two different CPUs
+ *   pipe.rt.cross_cpu        the processes on two different CPUs (the
+ *                            wakee's CPU is idle: IPI + idle exit)
+ *   pipe.rt.cross_cpu.busy   the same with both CPUs kept busy by SCHED_IDLE
+ *                            spinners: a wakeup IPI but no idle exit
+ *   *.switches               context switches per round trip (getrusage);
+ *                            .preemptions: the involuntary ones
  *   futex.rt.same_cpu        FUTEX_WAKE/FUTEX_WAIT ping-pong, two threads
  *   futex.rt.cross_cpu       the same on two CPUs
+ *   cacheline.cas.cross_cpu  one cache-line transfer between the two CPUs
+ *                            (compare-and-swap ping-pong, round trip / 2)
  *   yield.switch.*           sched_yield() between two tasks on one CPU,
  *                            ns per context switch (counted by getrusage)
  *   pipe.msg.N / unix.msg.N  write N bytes + read N bytes in one task that
  *                            never blocks, ns per message; .write/.read rows
  *                            time batches of 16 writes then 16 reads
+ *   unix.skb.truesize.N      skb truesize of one N-byte unix stream write
+ *                            (SIOCOUTQ = sk_wmem_alloc), and truesize - N
  *   memcpy.N                 user-space memcpy of N bytes, hot cache, ns/KiB
  *   fork.exit.wait           fork(), child _exit(0), parent waitpid()
  *   pthread.create.join      pthread_create() of an empty thread + join
@@ -184,6 +193,7 @@ static double t_getppid(void *arg)
 }
 
 static long switches(int who);
+static long preemptions(int who);
 
 /* ------------------------------------------------------------------ */
 /* (b, c) pipe round trip, perf bench sched pipe style                 */
@@ -195,6 +205,7 @@ struct pingpong {
 	long loops;
 	int p1[2], p2[2];
 	double sw_per_rt;	/* context switches (both sides) per round trip */
+	double pre_per_rt;	/* of which involuntary (preemptions) */
 };
 
 /* side B: read pipe 1, write pipe 2, loops times */
@@ -223,6 +234,7 @@ static double t_pipe_rt(void *arg)
 	int tok = 1;
 	uint64_t t0, t1;
 	long sw0 = switches(RUSAGE_SELF) + switches(RUSAGE_CHILDREN), sw1;
+	long pre0 = preemptions(RUSAGE_SELF) + preemptions(RUSAGE_CHILDREN), pre1;
 
 	pp->loops = iters(pp->n ? pp->n : 200000);
 	if (pipe(pp->p1) || pipe(pp->p2))
@@ -254,7 +266,9 @@ static double t_pipe_rt(void *arg)
 	else if (waitpid(pid, NULL, 0) != pid)
 		die("waitpid");
 	sw1 = switches(RUSAGE_SELF) + switches(RUSAGE_CHILDREN);
+	pre1 = preemptions(RUSAGE_SELF) + preemptions(RUSAGE_CHILDREN);
 	pp->sw_per_rt = (double)(sw1 - sw0) / (double)pp->loops;
+	pp->pre_per_rt = (double)(pre1 - pre0) / (double)pp->loops;
 	close(pp->p1[0]);
 	close(pp->p1[1]);
 	close(pp->p2[0]);
@@ -270,7 +284,7 @@ struct futex_pp {
 	long n;			/* round trips per trial (0: 200000) */
 	long loops;
 	_Atomic uint32_t word; /* 0: A's turn, 1: B's turn */
-	double sw_per_rt;
+	double sw_per_rt, pre_per_rt;
 };
 
 static long futex(_Atomic uint32_t *uaddr, int op, uint32_t val)
@@ -308,18 +322,28 @@ static long switches(int who)
 	return ru.ru_nvcsw + ru.ru_nivcsw;
 }
 
+/* involuntary switches only: preemptions (e.g. by a woken task) */
+static long preemptions(int who)
+{
+	struct rusage ru;
+
+	getrusage(who, &ru);
+	return ru.ru_nivcsw;
+}
+
 /* A: hand the turn to B (store + FUTEX_WAKE), FUTEX_WAIT for it to come back */
 static double t_futex_rt(void *arg)
 {
 	struct futex_pp *f = arg;
 	pthread_t th;
 	uint64_t t0, t1;
-	long sw0, sw1;
+	long sw0, sw1, pre0, pre1;
 
 	f->loops = iters(f->n ? f->n : 200000);
 	atomic_store(&f->word, 0);
 	pin(f->cpu_a);
 	sw0 = switches(RUSAGE_SELF);
+	pre0 = preemptions(RUSAGE_SELF);
 	if (pthread_create(&th, NULL, futex_b, f))
 		die("pthread_create");
 	t0 = now_ns();
@@ -331,7 +355,9 @@ static double t_futex_rt(void *arg)
 	t1 = now_ns();
 	pthread_join(th, NULL);
 	sw1 = switches(RUSAGE_SELF);
+	pre1 = preemptions(RUSAGE_SELF);
 	f->sw_per_rt = (double)(sw1 - sw0) / (double)f->loops;
+	f->pre_per_rt = (double)(pre1 - pre0) / (double)f->loops;
 	return (double)(t1 - t0) / (double)f->loops;
 }
 
@@ -697,6 +723,8 @@ int main(int argc, char **argv)
 		"(b) write + read + wakeup + switch");
 	add_row("pipe.rt.same_cpu.switches", pp.sw_per_rt, pp.sw_per_rt, pp.sw_per_rt,
 		"switches/rt", "(b) context switches per round trip (last trial)");
+	add_row("pipe.rt.same_cpu.preemptions", pp.pre_per_rt, pp.pre_per_rt, pp.pre_per_rt,
+		"switches/rt", "(b) of which involuntary: the writer preempted by the wakee");
 	pp = (struct pingpong){ .cpu_a = 0, .cpu_b = 0, .threads = true };
 	measure("pipe.rt.same_cpu.threads", t_pipe_rt, &pp, "ns/roundtrip",
 		"(b) 2 threads, 1 CPU (no switch_mm)");
@@ -719,6 +747,8 @@ int main(int argc, char **argv)
 		"(d) 2 threads, 1 CPU: 2 x (wake + wait)");
 	add_row("futex.rt.same_cpu.switches", fp.sw_per_rt, fp.sw_per_rt, fp.sw_per_rt,
 		"switches/rt", "(d) context switches per round trip (last trial)");
+	add_row("futex.rt.same_cpu.preemptions", fp.pre_per_rt, fp.pre_per_rt, fp.pre_per_rt,
+		"switches/rt", "(d) of which involuntary");
 	if (ncpu > 1) {
 		fp = (struct futex_pp){ .cpu_a = 0, .cpu_b = other, .n = 20000 };
 		measure("futex.rt.cross_cpu", t_futex_rt, &fp, "ns/roundtrip",
