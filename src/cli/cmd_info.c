@@ -5,10 +5,13 @@
  * output is on stdout and depends only on the arguments.
  */
 #include "cli/cli.h"
+#include "kernel/domains.h"
 #include "kernel/features.h"
+#include "report/domains_print.h"
 #include "topo/topology.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define WRAP_COLUMNS 100
@@ -172,22 +175,61 @@ int cmd_machines(int argc, char **argv)
 
 static void topo_usage(FILE *out)
 {
-	fputs("usage: schedlab topo -m MACHINE\n"
+	fputs("usage: schedlab topo -m MACHINE [--domains [--cpu N]]\n"
 	      "\n"
 	      "Print a machine's topology as a tree: packages, NUMA nodes, LLCs, clusters,\n"
 	      "cores and CPUs, then CPU capacities and frequencies, idle states, node\n"
 	      "distances and what about the machine is approximate.\n"
 	      "\n"
 	      "  -m, --machine MACHINE   a preset from 'schedlab machines', or 'host'\n"
+	      "  --domains               print the sched domains the kernel builds on the\n"
+	      "                          machine instead: per CPU each level with its span,\n"
+	      "                          flags, tunables and groups, as sched_verbose logs\n"
+	      "                          them (docs/domains.md)\n"
+	      "  --cpu N                 with --domains: only CPU N\n"
 	      "  -h, --help              show this help\n",
 	      out);
 }
 
+/* A CPU number: digits only, below @nr_cpus. */
+static int parse_cpu(const char *s, const struct topology *t, int *cpu)
+{
+	char *end;
+	unsigned long v;
+
+	if (s[0] < '0' || s[0] > '9')
+		return usage_error("topo: --cpu needs a CPU number, not '%s'", s);
+	v = strtoul(s, &end, 10);
+	if (*end)
+		return usage_error("topo: --cpu needs a CPU number, not '%s'", s);
+	if (v >= t->nr_cpus)
+		return usage_error("topo: --cpu %s is out of range: machine '%s' has CPUs 0-%u", s,
+				   t->name, t->nr_cpus - 1);
+	*cpu = (int)v;
+	return 0;
+}
+
+static int print_domains(const struct topology *t, const char *cpu_arg)
+{
+	char err[256];
+	int cpu = -1;
+
+	if (cpu_arg && parse_cpu(cpu_arg, t, &cpu))
+		return EXIT_BAD_INPUT;
+	if (build_sched_domains(t, err, sizeof(err)))
+		return usage_error("%s", err);
+	sched_domains_print(stdout, cpu);
+	free_sched_domains();
+	return 0;
+}
+
 int cmd_topo(int argc, char **argv)
 {
-	const char *machine = NULL;
+	const char *machine = NULL, *cpu_arg = NULL;
+	bool domains = false;
 	struct topology *t;
 	char err[256];
+	int ret;
 
 	for (int i = 1; i < argc; i++) {
 		int r;
@@ -196,7 +238,13 @@ int cmd_topo(int argc, char **argv)
 			topo_usage(stdout);
 			return finish_stdout();
 		}
+		if (!strcmp(argv[i], "--domains")) {
+			domains = true;
+			continue;
+		}
 		r = opt_value("topo", argc, argv, &i, "-m", "--machine", &machine);
+		if (!r)
+			r = opt_value("topo", argc, argv, &i, NULL, "--cpu", &cpu_arg);
 		if (r < 0)
 			return EXIT_BAD_INPUT;
 		if (!r)
@@ -204,13 +252,20 @@ int cmd_topo(int argc, char **argv)
 	}
 	if (!machine)
 		return usage_error("topo: missing -m MACHINE (see 'schedlab machines')");
+	if (cpu_arg && !domains)
+		return usage_error("topo: --cpu goes with --domains");
 
 	t = topology_load(machine, err, sizeof(err));
 	if (!t)
 		return usage_error("%s", err);
-	topology_print_tree(t, stdout);
+	if (domains) {
+		ret = print_domains(t, cpu_arg);
+	} else {
+		topology_print_tree(t, stdout);
+		ret = 0;
+	}
 	topology_free(t);
-	return finish_stdout();
+	return ret ? ret : finish_stdout();
 }
 
 /* ---- schedlab features ---- */

@@ -64,6 +64,7 @@ struct preset_spec {
 	int dist_same_package; /* between two nodes of one package */
 	int dist_remote; /* between nodes of different packages */
 	const int *slit; /* the whole matrix, instead of the two above */
+	int node_reclaim_distance; /* 0: the generic 30 */
 	const struct idle_state *idle;
 	unsigned int nr_idle;
 	void (*cost)(struct cost_model *c);
@@ -167,6 +168,7 @@ static int build_from_spec(struct topology *t, const struct preset_spec *s, char
 		}
 	}
 
+	t->node_reclaim_distance = s->node_reclaim_distance;
 	t->hz = 250;
 	t->nr_idle_states = s->nr_idle;
 	memcpy(t->idle_states, s->idle, s->nr_idle * sizeof(s->idle[0]));
@@ -551,6 +553,8 @@ static const struct preset_spec epyc_milan_2s_256_spec = {
 	.numbering = NUM_X86,
 	.classes = epyc_7763_class,
 	.dist_remote = 32,
+	/* init_amd_zen_common(): so that the 2-socket distance 32 keeps wake_affine */
+	.node_reclaim_distance = 32,
 	.idle = epyc_idle,
 	.nr_idle = ARRAY_SIZE(epyc_idle),
 	.cost = cost_epyc_milan,

@@ -51,6 +51,12 @@ struct topology {
 	struct cpumask *all;
 
 	int *node_distance;		/* [nr_nodes * nr_nodes], SLIT values, 10 = local */
+	/*
+	 * The kernel's node_reclaim_distance: NUMA levels farther than this
+	 * lose SD_BALANCE_EXEC/FORK and SD_WAKE_AFFINE. 0 means the generic
+	 * RECLAIM_DISTANCE (30); AMD Zen sets 32.
+	 */
+	int node_reclaim_distance;
 
 	bool has_smt;			/* some core has more than one thread */
 	bool has_clusters;		/* a cluster level distinct from core and LLC exists */
