@@ -61,7 +61,7 @@ void sched_check_invariants(struct sim_event *ev)
 		struct rq_tally *t;
 		bool in_tree, is_curr;
 
-		if (is_idle_task(p) || p->__state == TASK_DEAD)
+		if (is_idle_task(p) || p->is_stopper || p->__state == TASK_DEAD)
 			continue;
 		if (p->cpu >= machine.nr_cpus)
 			violation(cpu, "task %s-%d has CPU %u", p->comm, p->pid, p->cpu);

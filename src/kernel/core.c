@@ -46,6 +46,7 @@ const u32 sched_prio_to_wmult[40] = {
 static void cpu_step_event(struct sim_event *ev);
 static void tick_event(struct sim_event *ev);
 static void ipi_event(struct sim_event *ev);
+static void csd_event(struct sim_event *ev);
 static void cpu_continue(struct rq *rq);
 
 /* ------------------------------------------------------------------ */
@@ -108,15 +109,36 @@ void sched_init(void)
 		ev_init(&rq->step_ev, cpu_step_event, cpu);
 		ev_init(&rq->tick_ev, tick_event, cpu);
 		ev_init(&rq->ipi_ev, ipi_event, cpu);
+		ev_init(&rq->csd_ev, csd_event, cpu);
+		INIT_LIST_HEAD(&rq->cfs_tasks);
+		rq->cpu_capacity = arch_scale_cpu_capacity(cpu);
+		snprintf(comm, sizeof(comm), "migration/%u", cpu);
+		rq->stop = alloc_task(comm);
+		rq->stop->pid = 0;
+		rq->stop->is_stopper = true;
+		rq->stop->kthread = true;
+		rq->stop->cpu = cpu;
+		rq->stop->mm = -1;
+		rq->stop->__state = TASK_RUNNING;
+		cpumask_set_cpu(cpu, rq->stop->cpus_mask);
 	}
 	/* pid 0 is the idle tasks'; real tasks count from 1 */
 	sched_world.next_pid = 1;
+
+	char err[256];
+	if (build_sched_domains(machine.topo, err, sizeof(err))) {
+		fprintf(stderr, "schedlab: %s\n", err);
+		exit(1);
+	}
+	sched_balance_init();
 }
 
 void sched_exit(void)
 {
 	struct task_struct *p, *n;
 
+	sched_balance_exit();
+	free_sched_domains();
 	list_for_each_entry_safe(p, n, &sched_world.tasks, tasks) {
 		free_cpumask(p->cpus_mask);
 		free(p);
@@ -264,6 +286,15 @@ void set_task_cpu(struct task_struct *p, unsigned int new_cpu)
 		return;
 	migrate_task_rq_fair(p, new_cpu);
 	p->stats.nr_migrations++;
+	{
+		u64 h = sched_world.migration_digest ? sched_world.migration_digest
+						     : 0xcbf29ce484222325ULL;
+		u64 v[3] = { (u64)p->pid, task_cpu(p), new_cpu };
+
+		for (int i = 0; i < 3; i++)
+			h = (h ^ v[i]) * 0x100000001b3ULL;
+		sched_world.migration_digest = h;
+	}
 	cpu_rq(new_cpu)->nr_migrations_in++;
 	p->cpu = new_cpu;
 	p->wake_cpu = new_cpu;
@@ -277,11 +308,15 @@ void set_task_cpu(struct task_struct *p, unsigned int new_cpu)
  * select_idle_sibling) is a later piece of work; until then a task wakes
  * on the CPU it last ran on, if it may still run there.
  */
-static unsigned int select_task_rq(struct task_struct *p, unsigned int prev_cpu)
+static unsigned int select_task_rq_fair(struct task_struct *p, unsigned int prev_cpu)
 {
-	if (cpumask_test_cpu(prev_cpu, p->cpus_mask))
-		return prev_cpu;
-	return cpumask_first(p->cpus_mask);
+	u64 t0 = funclat_entry();
+	unsigned int cpu = prev_cpu;
+
+	if (!cpumask_test_cpu(prev_cpu, p->cpus_mask))
+		cpu = cpumask_first(p->cpus_mask);
+	funclat_exit(FL_select_task_rq_fair, t0);
+	return cpu;
 }
 
 static void ttwu_stat(struct task_struct *p, unsigned int cpu)
@@ -368,7 +403,7 @@ static int __try_to_wake_up(struct task_struct *p, unsigned int state, int wake_
 	if (p->on_cpu_until > cpu_now())
 		machine.cpus[smp_processor_id()].t = p->on_cpu_until;
 
-	cpu = select_task_rq(p, task_cpu(p));
+	cpu = select_task_rq_fair(p, task_cpu(p));
 	if (cpu != task_cpu(p)) {
 		wake_flags |= WF_MIGRATED;
 		set_task_cpu(p, cpu);
@@ -499,7 +534,8 @@ static void wake_up_new_task(struct task_struct *p)
 	struct rq *rq;
 
 	p->__state = TASK_RUNNING;
-	cpu = select_task_rq_fork(p, task_cpu(p));
+	/* a workload's first tasks start where they are put; forks are placed */
+	cpu = p->parent ? select_task_rq_fork(p, task_cpu(p)) : task_cpu(p);
 	p->cpu = p->wake_cpu = cpu;
 	rq = cpu_rq(cpu);
 	sim_lock_acquire(&rq->lock);
@@ -624,9 +660,38 @@ static struct task_struct *pick_next_task(struct rq *rq, struct task_struct *pre
 	if (p)
 		return p;
 	/* nothing fair to run: the idle class */
-	if (!is_idle_task(prev))
-		put_prev_task_fair(rq, prev);
+	put_prev_task_fair(rq, prev);
 	return pick_next_task_idle(rq);
+}
+
+/*
+ * The stopper kthread (highest priority) preempts whatever runs and does
+ * active_load_balance_cpu_stop(): the task that was running is now just
+ * queued, so it can be pushed to the CPU that asked. Returns the stopper,
+ * which __schedule() then switches away from.
+ */
+static struct task_struct *run_stopper(struct rq *rq, struct task_struct *prev)
+{
+	struct task_struct *stop = rq->stop;
+
+	charge(machine.cost->context_switch);
+	rq->nr_switches++;
+	if (!is_idle_task(prev)) {
+		prev->stats.nr_switches++;
+		prev->stats.nr_involuntary++;
+		prev->stats.last_queued = cpu_now();
+		if (rq->cfs.curr == &prev->se)
+			put_prev_task_fair(rq, prev);
+	}
+	prev->on_cpu = 0;
+	prev->on_cpu_until = cpu_now();
+	rq->curr = stop;
+	stop->on_cpu = 1;
+	sim_lock_release(&rq->lock);
+	active_load_balance_cpu_stop(rq);
+	sim_lock_acquire(&rq->lock);
+	update_rq_clock(rq);
+	return stop;
 }
 
 void __schedule(int sched_mode)
@@ -641,11 +706,14 @@ void __schedule(int sched_mode)
 	charge(machine.cost->schedule);
 	rq->stat.sched_count++;
 
-	if (sched_mode == SM_IDLE && !rq->nr_running) {
+	if (rq->active_balance)
+		prev = run_stopper(rq, prev);
+
+	if (sched_mode == SM_IDLE && !rq->nr_running && is_idle_task(prev)) {
 		next = prev;
 		goto picked;
 	}
-	if (!preempt && prev->__state != TASK_RUNNING && !is_idle_task(prev)) {
+	if (!preempt && prev->__state != TASK_RUNNING && !is_idle_task(prev) && !prev->is_stopper) {
 		/* block: the task leaves the runqueue (or stays as a delayed entity) */
 		int flags = DEQUEUE_SLEEP | DEQUEUE_NOCLOCK;
 
@@ -661,7 +729,7 @@ picked:
 	rq->need_resched = false;
 	if (next != prev) {
 		rq->nr_switches++;
-		if (!is_idle_task(prev)) {
+		if (!is_idle_task(prev) && !prev->is_stopper) {
 			prev->stats.nr_switches++;
 			if (prev->__state == TASK_RUNNING)
 				prev->stats.nr_involuntary++;
@@ -693,6 +761,8 @@ static void sched_tick(struct rq *rq)
 		task_tick_fair(rq, curr);
 	rq->nr_ticks++;
 	sim_lock_release(&rq->lock);
+	rq->idle_balance = idle_cpu(cpu_of(rq));
+	sched_balance_trigger(rq);
 	funclat_exit(FL_sched_tick, t0);
 }
 
@@ -793,6 +863,12 @@ static void handle_pending_irqs(struct rq *rq)
 			t = next;
 		}
 	}
+	if (irqs & IRQ_CALL_FUNC) {
+		/* generic_smp_call_function_single_interrupt(): the nohz kick */
+		charge(cost->irq_entry);
+		rq->ipi_received++;
+		nohz_csd_func(rq);
+	}
 	if (irqs & IRQ_TICK) {
 		charge(cost->irq_entry + cost->tick);
 		sched_tick(rq);
@@ -800,6 +876,11 @@ static void handle_pending_irqs(struct rq *rq)
 			sim_schedule(&rq->tick_ev, rq->next_tick);
 		else
 			tick_stop_idle(rq);
+	}
+	/* irq_exit(): raised softirqs run before returning */
+	if (rq->balance_softirq) {
+		rq->balance_softirq = false;
+		sched_balance_softirq(rq);
 	}
 }
 
@@ -927,6 +1008,11 @@ static void ipi_event(struct sim_event *ev)
 	cpu_interrupt(cpu_rq(ev->arg), IRQ_RESCHED);
 }
 
+static void csd_event(struct sim_event *ev)
+{
+	cpu_interrupt(cpu_rq(ev->arg), IRQ_CALL_FUNC);
+}
+
 void idle_tick_restart(struct rq *rq)
 {
 	if (rq->tick_stopped)
@@ -941,9 +1027,13 @@ void sched_start(void)
 		struct rq *rq = cpu_rq(cpu);
 		struct sim_cpu *c = sim_cpu(cpu);
 
-		if (!rq->need_resched || ev_queued(&rq->step_ev))
-			continue;
 		machine.this_cpu = cpu;
+		if (!rq->need_resched || ev_queued(&rq->step_ev)) {
+			/* an idle CPU at the start is in tickless idle, like after boot */
+			if (is_idle_task(rq->curr) && !ev_queued(&rq->step_ev))
+				nohz_balance_enter_idle(rq);
+			continue;
+		}
 		idle_tick_restart(rq);
 		cpu_set_activity(c, ACT_KERNEL);
 		cpu_step_at_cursor(rq);

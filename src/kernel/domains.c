@@ -851,13 +851,6 @@ static void set_imb_numa_nr(unsigned int cpu)
 
 /* ---- group capacities (init_sched_groups_capacity) ---- */
 
-static unsigned long msecs_to_jiffies(unsigned long ms)
-{
-	unsigned long hz = sysctl_sched.hz ? sysctl_sched.hz : sdt.t->hz;
-
-	return (ms * hz + 999) / 1000;
-}
-
 /*
  * update_group_capacity() as it runs at build time, on the local group of
  * the CPU that balances for it: no RT/DL/IRQ pressure yet, so a CPU's

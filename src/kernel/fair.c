@@ -581,6 +581,7 @@ static void account_entity_enqueue(struct cfs_rq *cfs_rq, struct sched_entity *s
 {
 	cfs_rq->load.weight += se->load.weight;
 	cfs_rq->load.inv_weight = 0;
+	list_add(&se->group_node, &rq_of(cfs_rq)->cfs_tasks);
 	cfs_rq->nr_queued++;
 }
 
@@ -588,6 +589,7 @@ static void account_entity_dequeue(struct cfs_rq *cfs_rq, struct sched_entity *s
 {
 	cfs_rq->load.weight -= se->load.weight;
 	cfs_rq->load.inv_weight = 0;
+	list_del_init(&se->group_node);
 	cfs_rq->nr_queued--;
 }
 
@@ -706,7 +708,9 @@ void enqueue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 	enqueue_entity(cfs_rq, se, flags);
 	cfs_rq->h_nr_runnable++;
 	cfs_rq->h_nr_queued++;
-	rq->nr_running++;
+	/* add_nr_running(): a second task makes the root domain overloaded */
+	if (++rq->nr_running == 2)
+		cpu_rd(cpu_of(rq))->overloaded = true;
 }
 
 bool dequeue_task_fair(struct rq *rq, struct task_struct *p, int flags)
@@ -772,7 +776,7 @@ struct task_struct *pick_next_task_fair(struct rq *rq, struct task_struct *prev)
 
 again:
 	if (!cfs_rq->nr_queued)
-		return NULL;
+		goto idle;
 	se = pick_eevdf(cfs_rq);
 	if (se->sched_delayed) {
 		dequeue_delayed_task(rq, task_of(se));
@@ -780,11 +784,20 @@ again:
 	}
 	p = task_of(se);
 	if (prev != p) {
-		if (!is_idle_task(prev))
+		if (cfs_rq->curr == &prev->se)
 			put_prev_entity(cfs_rq, &prev->se);
 		set_next_entity(cfs_rq, se);
 	}
+	/* most recently picked first: the balancer takes from the cold end */
+	list_del_init(&se->group_node);
+	list_add(&se->group_node, &rq->cfs_tasks);
+	update_misfit_status(p, rq);
 	return p;
+
+idle:
+	if (sched_balance_newidle(rq) > 0)
+		goto again;
+	return NULL;
 }
 
 void put_prev_task_fair(struct rq *rq, struct task_struct *prev)
@@ -837,6 +850,7 @@ void task_tick_fair(struct rq *rq, struct task_struct *curr)
 
 	update_curr(cfs_rq);
 	update_load_avg(cfs_rq, &curr->se, UPDATE_TG);
+	update_misfit_status(curr, rq);
 }
 
 void task_fork_fair(struct task_struct *p)
@@ -863,6 +877,7 @@ void init_entity(struct sched_entity *se)
 	*se = (struct sched_entity){ 0 };
 	se->load = lw;
 	RB_CLEAR_NODE(&se->run_node);
+	INIT_LIST_HEAD(&se->group_node);
 	se->slice = sysctl_sched.base_slice_ns;
 }
 

@@ -21,7 +21,14 @@
 	F(DELAY_DEQUEUE, true, "keep ineligible sleepers queued until picked or woken")     \
 	F(DELAY_ZERO, true, "clip positive lag to 0 when a delayed task leaves")            \
 	F(WAKEUP_PREEMPTION, true, "allow wakeup-time preemption of curr")                  \
-	F(UTIL_EST, true, "use estimated utilisation (util_est)")
+	F(UTIL_EST, true, "use estimated utilisation (util_est)")                           \
+	F(SWB_IDLE_CORE, true, "should_we_balance: prefer an idle CPU on an idle core (v6.6+)") \
+	F(SWB_SMT_SKIP, true, "should_we_balance: skip the SMT siblings of a busy core (v6.6)") \
+	F(UTIL_RUNNABLE_BOOST, true, "busiest-rq util search uses max(util, runnable) (v6.5)") \
+	F(NEWIDLE_COST, true, "limit newidle balance by its measured cost (v3.13+)")        \
+	F(NEWIDLE_MIGRATION_COST_BAILOUT, false, "skip newidle balance when avg_idle < migration_cost (v3.13-v5.15)") \
+	F(NEWIDLE_RATE_LIMIT, false, "skip newidle balance while it runs more often than a limit (2013 RFC)") \
+	F(NI_RANDOM, false, "skip newidle domains in proportion to their success (v6.19)")
 
 enum sched_feat_id {
 #define SF_ENUM(name, def, help) __SCHED_FEAT_##name,

@@ -13,10 +13,15 @@
 #include "sim/machine.h"
 
 /* the functions that can be traced: the kernel's names */
-#define FUNCLAT_FUNCS(F) \
-	F(__schedule)    \
-	F(try_to_wake_up) \
-	F(sched_tick)
+#define FUNCLAT_FUNCS(F)          \
+	F(__schedule)             \
+	F(try_to_wake_up)         \
+	F(select_task_rq_fair)    \
+	F(sched_tick)             \
+	F(should_we_balance)      \
+	F(sched_balance_rq)       \
+	F(sched_balance_newidle)  \
+	F(sched_balance_domains)
 
 enum funclat_id {
 #define FL_ENUM(name) FL_##name,

@@ -24,6 +24,8 @@ void do_idle(void)
 
 	cpu_set_activity(c, ACT_IDLE);
 	tick_stop_idle(rq);
+	/* tickless idle: the idle load balancer balances for us now */
+	nohz_balance_enter_idle(rq);
 }
 
 void idle_exit(struct rq *rq)

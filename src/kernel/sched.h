@@ -11,6 +11,7 @@
 #ifndef SCHEDLAB_KERNEL_SCHED_H
 #define SCHEDLAB_KERNEL_SCHED_H
 
+#include "kernel/domains.h"
 #include "kernel/features.h"
 #include "kernel/list.h"
 #include "kernel/pelt.h"
@@ -94,6 +95,7 @@ struct sched_tunables {
 	u64 base_slice_ns;		/* sysctl_sched_base_slice: 700 us since v6.15 */
 	u64 migration_cost_ns;		/* sysctl_sched_migration_cost: 500 us */
 	unsigned int nr_migrate;	/* sysctl_sched_nr_migrate: 32 */
+	u64 sched_idle_balance_limit_ns;	/* NEWIDLE_RATE_LIMIT: minimum average gap between idle balances */
 	unsigned int hz;		/* CONFIG_HZ */
 };
 
@@ -133,6 +135,7 @@ struct sched_entity {
 	u64 slice;
 
 	struct sched_avg avg;
+	struct list_head group_node;	/* on rq->cfs_tasks while queued */
 };
 
 struct cfs_rq {
@@ -204,6 +207,8 @@ struct task_struct {
 	int static_prio;
 	int prio;
 	bool is_idle;			/* the per-CPU idle task */
+	bool is_stopper;		/* the per-CPU stopper kthread */
+	bool sched_task_hot;		/* migrated although cache hot (schedstat) */
 	bool kthread;
 	int mm;				/* address space id: threads of a process share it */
 	int tgid;
@@ -258,6 +263,25 @@ struct rq {
 	u64 idle_stamp;
 	u64 avg_idle;
 	u64 max_idle_balance_cost;
+
+	/* load balancing */
+	struct list_head cfs_tasks;	/* queued fair tasks, most recently run first */
+	unsigned long cpu_capacity;	/* capacity left for fair tasks */
+	unsigned long next_balance;	/* jiffies */
+	bool idle_balance;		/* idle at the last tick: balance as CPU_IDLE */
+	bool balance_softirq;		/* SCHED_SOFTIRQ raised */
+	unsigned long misfit_task_load;
+	int active_balance;		/* the stopper is queued to push a task */
+	unsigned int push_cpu;
+	struct task_struct *stop;	/* the stopper kthread */
+	bool ttwu_pending;		/* wakelist entries queued (wakelist lands with issue 4) */
+	/* nohz idle balancing */
+	bool nohz_tick_stopped;
+	unsigned int nohz_flags;	/* NOHZ_*_KICK pending on this CPU */
+	struct sim_event csd_ev;	/* call-function IPI in flight (nohz kick) */
+	/* NEWIDLE_RATE_LIMIT: the RFC's average interval between idle balances */
+	u64 last_idle_balance;
+	u64 avg_idle_balance_interval;
 
 	/* events of this CPU */
 	struct sim_event step_ev;	/* next step: end of a kernel path or user work */
@@ -360,6 +384,8 @@ struct sched_world {
 	unsigned int nr_tasks_alive;
 	u64 nr_forks;
 	u64 nr_exits;
+	/* FNV-1a over (pid, from, to) of every migration: compares decision sequences */
+	u64 migration_digest;
 };
 
 extern struct sched_world sched_world;
@@ -464,6 +490,28 @@ static inline bool waitqueue_active(const struct wait_queue_head *wq)
 #define IRQ_TICK 0x1
 #define IRQ_RESCHED 0x2
 #define IRQ_TIMER 0x4
+#define IRQ_CALL_FUNC 0x8
+
+/* nohz kick flags (rq->nohz_flags) */
+#define NOHZ_BALANCE_KICK 0x1
+#define NOHZ_STATS_KICK 0x2
+#define NOHZ_NEXT_KICK 0x4
+#define NOHZ_KICK_MASK (NOHZ_BALANCE_KICK | NOHZ_STATS_KICK | NOHZ_NEXT_KICK)
+
+/* jiffies: the running CPU's time in ticks */
+static inline unsigned long jiffies_now(void)
+{
+	return (unsigned long)(cpu_now() / TICK_NSEC);
+}
+#define jiffies jiffies_now()
+#define time_after(a, b) ((long)((b) - (a)) < 0)
+#define time_before(a, b) time_after(b, a)
+#define time_after_eq(a, b) ((long)((a) - (b)) >= 0)
+
+static inline unsigned long msecs_to_jiffies(unsigned long ms)
+{
+	return (unsigned long)DIV_ROUND_UP((u64)ms * NSEC_PER_MSEC, TICK_NSEC);
+}
 
 /*
  * High-resolution timers: @function runs in interrupt context on @cpu when
@@ -486,6 +534,33 @@ void cpu_step_at_cursor(struct rq *rq);
 
 /* Accounting: called at the end of a run. */
 void sched_account_end(void);
+
+/* ---- balance.c: sched_balance_rq() and its parts ---- */
+
+bool idle_cpu(unsigned int cpu);
+void balance_masks_free(void);
+
+/* the CPU lost more than imbalance_pct of its capacity to other work */
+static inline bool check_cpu_capacity(struct rq *rq, struct sched_domain *sd)
+{
+	return rq->cpu_capacity * sd->imbalance_pct < arch_scale_cpu_capacity(cpu_of(rq)) * 100;
+}
+int sched_balance_rq(unsigned int this_cpu, struct rq *this_rq, struct sched_domain *sd,
+		     enum cpu_idle_type idle, int *continue_balancing);
+/* the stopper's work on a CPU whose running task another CPU wants */
+void active_load_balance_cpu_stop(struct rq *busiest_rq);
+unsigned long cpu_util_cfs_boost(unsigned int cpu);
+void update_misfit_status(struct task_struct *p, struct rq *rq);
+
+/* ---- balance_periodic.c: tick, softirq, nohz, newidle ---- */
+
+void sched_balance_trigger(struct rq *rq);
+void sched_balance_softirq(struct rq *rq);
+void nohz_csd_func(struct rq *rq);
+void nohz_balance_enter_idle(struct rq *rq);
+int sched_balance_newidle(struct rq *this_rq);
+void sched_balance_init(void);
+void sched_balance_exit(void);
 
 /* ---- check.c ---- */
 

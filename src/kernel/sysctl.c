@@ -13,6 +13,12 @@ static const struct sched_tunables sysctl_defaults = {
 	.base_slice_ns = 700000ULL,	/* v6.15+: 0.70 ms, not scaled by CPU count */
 	.migration_cost_ns = 500000ULL,
 	.nr_migrate = 32,
+	/*
+	 * The 2013 RFC's limit on the average interval between idle balances;
+	 * its value was a tunable, defaulting here to migration_cost (an
+	 * estimate; docs/balancing.md).
+	 */
+	.sched_idle_balance_limit_ns = 500000ULL,
 	.hz = 250,
 };
 
@@ -32,6 +38,7 @@ static const struct sysctl_entry sysctl_table[] = {
 	U64(base_slice_ns, 100000, 100000000, "EEVDF base slice (debugfs base_slice_ns)"),
 	U64(migration_cost_ns, 0, 1000000000, "a task that ran this recently is cache hot"),
 	U32(nr_migrate, 1, 1024, "tasks moved per load-balance pass at most"),
+	U64(sched_idle_balance_limit_ns, 0, 1000000000, "NEWIDLE_RATE_LIMIT: skip idle balance below this average interval"),
 };
 #undef U64
 #undef U32

@@ -26,6 +26,7 @@ static void write_sched(struct json_writer *w)
 	json_begin_object(w);
 	json_kv_u64(w, "nr_switches", switches);
 	json_kv_u64(w, "nr_migrations", migrations);
+	json_kv_u64(w, "migration_digest", sched_world.migration_digest);
 	json_kv_u64(w, "ipi_sent", ipi);
 	json_kv_u64(w, "ttwu_count", ttwu);
 	json_kv_u64(w, "ttwu_local", ttwu_local);

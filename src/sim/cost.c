@@ -27,6 +27,13 @@ void cost_model_default(struct cost_model *c)
 	c->fork = 50000;
 	c->fork_thread = 15000;
 	c->exit = 20000;
+	c->softirq = 150;
+
+	c->lb_base = 200;
+	c->lb_cpu_visit = 25;
+	c->lb_sibling_test = 15;
+	c->lb_group = 40;
+	c->lb_task = 60;
 
 	c->pipe_write = 450;
 	c->pipe_read = 350;
@@ -59,7 +66,8 @@ static const struct cost_field cost_fields[] = {
 	F(syscall),	   F(irq_entry),      F(schedule),	F(context_switch),
 	F(switch_mm),	   F(enqueue),	      F(dequeue),	F(ttwu),
 	F(tick),	   F(rq_lock),	      F(fork),		F(fork_thread),
-	F(exit),	   F(pipe_write),     F(pipe_read),	F(unix_write),
+	F(exit),	   F(softirq),	      F(lb_base),	F(lb_cpu_visit),
+	F(lb_sibling_test), F(lb_group),      F(lb_task),	F(pipe_write),     F(pipe_read),	F(unix_write),
 	F(unix_read),	   F(copy_ns_per_kb), F(futex_wait),	F(futex_wake),
 	F(unix_skb_overhead), FD(cacheline),  F(ipi_send),	FD(ipi_latency),
 	F(idle_exit),	   FD(migration_refill),

@@ -40,6 +40,14 @@ struct cost_model {
 	u64 fork;		/* fork()/clone() of a process: copy_process, wake_up_new_task */
 	u64 fork_thread;	/* clone() of a thread (shares mm) */
 	u64 exit;		/* do_exit() + reaping */
+	u64 softirq;		/* entering and leaving the SCHED softirq */
+
+	/* load balancing: so that a patch that does less work shows as less time */
+	u64 lb_base;		/* sched_balance_rq() fixed part: lb_env setup, bookkeeping */
+	u64 lb_cpu_visit;	/* reading one CPU's rq state in a balance scan */
+	u64 lb_sibling_test;	/* one SMT sibling tested in is_core_idle() */
+	u64 lb_group;		/* one group's statistics summed and classified */
+	u64 lb_task;		/* one task examined by detach_tasks()/can_migrate_task() */
 
 	/* IPC */
 	u64 pipe_write;		/* pipe_write() for one small message, excluding the copy */

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Load balancing end to end: CPU hogs started on one CPU spread out the
+ * way the kernel spreads them (one per SMT4 core on POWER10, half per
+ * socket on two sockets), and the balancer's pieces decide as they should
+ * in constructed situations.
+ */
+#include "test_sched_helpers.h"
+
+static struct task_struct *hogs[256];
+
+static void start_hogs(unsigned int n, unsigned int cpu)
+{
+	for (unsigned int i = 0; i < n; i++)
+		hogs[i] = tl_work_task("hog", &tl_busy_prog, cpu);
+}
+
+static unsigned int hogs_on(unsigned int n, const struct cpumask *mask)
+{
+	unsigned int count = 0;
+
+	for (unsigned int i = 0; i < n; i++)
+		count += cpumask_test_cpu(task_cpu(hogs[i]), mask);
+	return count;
+}
+
+static void assert_none_waits(unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		assert_int_equal(task_rq(hogs[i])->nr_running, 1);
+}
+
+/*
+ * power10-96: 24 hogs started on CPU0 end one per SMT4 core, none waiting.
+ * The last moves between big cores are active balances at the PKG level
+ * (96 ms intervals, after cache_nice_tries + 2 failures), so this takes
+ * about 1.2 s simulated (docs/balancing.md); checked at 1.5 s.
+ */
+static void test_power10_hogs_spread_to_cores(void **state)
+{
+	(void)state;
+	tl_setup("power10-96", TL_REAL_COST, 0, NULL);
+	start_hogs(24, 0);
+	tl_run_until(1500 * NSEC_PER_MSEC, false);
+	for (unsigned int core = 0; core < machine.topo->nr_cores; core++) {
+		unsigned int cpu = cpumask_first_and(machine.topo->core_mask[core], machine.topo->all);
+
+		assert_true(hogs_on(24, topology_sibling_cpumask(machine.topo, cpu)) <= 1);
+	}
+	assert_none_waits(24);
+	tl_teardown();
+}
+
+/*
+ * two sockets: 2N hogs from one CPU end N per socket. The kernel allows a
+ * NUMA imbalance while the emptier node runs no more than imb_numa_nr
+ * tasks (adjust_numa_imbalance()), so N must exceed it (6 on the Xeon).
+ * Across sockets the tasks move one at a time by active balancing.
+ */
+static void two_sockets(const char *preset, unsigned int n, u64 t)
+{
+	tl_setup(preset, TL_REAL_COST, 0, NULL);
+	start_hogs(2 * n, 0);
+	tl_run_until(t, false);
+	assert_int_equal(hogs_on(2 * n, machine.topo->package_mask[0]), n);
+	assert_int_equal(hogs_on(2 * n, machine.topo->package_mask[1]), n);
+	assert_none_waits(2 * n);
+	tl_teardown();
+}
+
+static void test_two_sockets_split_evenly(void **state)
+{
+	(void)state;
+	two_sockets("smt2-2s-16", 4, NSEC_PER_SEC);
+	two_sockets("xeon-8269cy-2s", 10, 10 * NSEC_PER_SEC);
+}
+
+/* below imb_numa_nr the kernel leaves a small NUMA imbalance alone */
+static void test_small_numa_imbalance_allowed(void **state)
+{
+	(void)state;
+	tl_setup("xeon-8269cy-2s", TL_REAL_COST, 0, NULL);
+	start_hogs(8, 0);
+	tl_run_until(4 * NSEC_PER_SEC, false);
+	assert_int_equal(hogs_on(8, machine.topo->package_mask[0]), 5);
+	assert_int_equal(hogs_on(8, machine.topo->package_mask[1]), 3);
+	assert_none_waits(8);
+	tl_teardown();
+}
+
+/* the invariants hold while the balancer moves tasks around */
+static void test_balancing_keeps_invariants(void **state)
+{
+	(void)state;
+	tl_setup("smt2-2s-16", TL_REAL_COST, 0, NULL);
+	start_hogs(12, 3);
+	tl_run_until(300 * NSEC_PER_MSEC, true);
+	assert_none_waits(0);
+	tl_teardown();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_power10_hogs_spread_to_cores),
+		cmocka_unit_test(test_two_sockets_split_evenly),
+		cmocka_unit_test(test_small_numa_imbalance_allowed),
+		cmocka_unit_test(test_balancing_keeps_invariants),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
