@@ -4,6 +4,79 @@
 #include "kernel/sched.h"
 #include "report/json.h"
 
+/* one counter per idle type, summed over the CPUs' copies of a domain level */
+static void kv_idle3(struct json_writer *w, const char *key, const u64 v[CPU_MAX_IDLE_TYPES])
+{
+	json_key(w, key);
+	json_begin_object(w);
+	json_kv_u64(w, "idle", v[CPU_IDLE]);
+	json_kv_u64(w, "busy", v[CPU_NOT_IDLE]);
+	json_kv_u64(w, "newidle", v[CPU_NEWLY_IDLE]);
+	json_end_object(w);
+}
+
+#define LB_COUNTERS(X)                                                                        \
+	X(lb_count) X(lb_balanced) X(lb_failed) X(lb_imbalance_load) X(lb_imbalance_util)  \
+	X(lb_imbalance_task) X(lb_imbalance_misfit) X(lb_gained) X(lb_hot_gained)          \
+	X(lb_nobusyq) X(lb_nobusyg)
+#define ALB_COUNTERS(X) X(alb_count) X(alb_failed) X(alb_pushed)
+
+/*
+ * The schedstat load-balance counters of each domain level (the kernel keeps
+ * one copy per CPU; these are their sums), by the idle type of the pass.
+ */
+static void write_domains(struct json_writer *w)
+{
+	json_key(w, "domains");
+	json_begin_array(w);
+	for (int level = 0;; level++) {
+		struct {
+#define X(f) u64 f[CPU_MAX_IDLE_TYPES];
+			LB_COUNTERS(X)
+#undef X
+#define X(f) u64 f;
+			ALB_COUNTERS(X)
+#undef X
+		} sum = { 0 };
+		const char *name = NULL;
+		unsigned int cpu, span = 0;
+
+		for_each_possible_cpu(cpu) {
+			struct sched_domain *sd;
+			int l = 0;
+
+			for_each_domain(cpu, sd) {
+				if (l++ != level)
+					continue;
+				name = sd->name;
+				span = sd->span_weight;
+				for (int i = 0; i < CPU_MAX_IDLE_TYPES; i++) {
+#define X(f) sum.f[i] += sd->f[i];
+					LB_COUNTERS(X)
+#undef X
+				}
+#define X(f) sum.f += sd->f;
+				ALB_COUNTERS(X)
+#undef X
+			}
+		}
+		if (!name)
+			break;
+		json_begin_object(w);
+		json_kv_u64(w, "level", (u64)level);
+		json_kv_str(w, "name", name);
+		json_kv_u64(w, "span_weight", span);
+#define X(f) kv_idle3(w, #f, sum.f);
+		LB_COUNTERS(X)
+#undef X
+#define X(f) json_kv_u64(w, #f, sum.f);
+		ALB_COUNTERS(X)
+#undef X
+		json_end_object(w);
+	}
+	json_end_array(w);
+}
+
 static void write_sched(struct json_writer *w)
 {
 	u64 switches = 0, migrations = 0, ipi = 0, ttwu = 0, ttwu_local = 0, ticks = 0;
@@ -55,6 +128,7 @@ static void write_sched(struct json_writer *w)
 		json_end_object(w);
 	}
 	json_end_array(w);
+	write_domains(w);
 	json_end_object(w);
 }
 
@@ -83,6 +157,7 @@ int write_run_json(FILE *out, const struct run_info *ri, const struct bench *b)
 	json_kv_u64(&w, "base_slice_ns", sysctl_sched.base_slice_ns);
 	json_kv_u64(&w, "migration_cost_ns", sysctl_sched.migration_cost_ns);
 	json_kv_u64(&w, "nr_migrate", sysctl_sched.nr_migrate);
+	json_kv_u64(&w, "sched_idle_balance_limit_ns", sysctl_sched.sched_idle_balance_limit_ns);
 	json_end_object(&w);
 
 	json_kv_u64(&w, "seed", ri->seed);
