@@ -239,6 +239,30 @@ expect_exit 0 "" schedlab run -m smp2 --check -- stress-ng --cpu 2 -l 0 --timeou
 expect_exit 0 "" schedlab run -m smp2 --check -- stress-ng --cpu 2 -l 40 --cpu-load-slice 0 --timeout 2
 golden run-funclatency schedlab run -m smp2 --funclatency __schedule,try_to_wake_up,sched_tick -- perf bench sched pipe -l 5000
 
+# should_we_balance on POWER10: the sibling skip makes each call cheaper and
+# changes no decision (the same migration sequence).
+swb() {
+	status=0
+	schedlab run -m power10-96 --features "$1" --json "$tmp/swb-$1.json" \
+		--funclatency should_we_balance -- stress-ng --cpu 120 -l 100 --timeout 2 \
+		>"$tmp/swb-$1.out" 2>&1 || status=$?
+	sed -n 's/^avg = \([0-9]*\) nsecs.*/\1/p' "$tmp/swb-$1.out"
+}
+avg_skip=$(swb SWB_SMT_SKIP)
+avg_noskip=$(swb NO_SWB_SMT_SKIP)
+dig_skip=$(grep '"migration_digest"' "$tmp/swb-SWB_SMT_SKIP.json")
+dig_noskip=$(grep '"migration_digest"' "$tmp/swb-NO_SWB_SMT_SKIP.json")
+mig=$(sed -n 's/.*"nr_migrations": \([0-9]*\).*/\1/p' "$tmp/swb-SWB_SMT_SKIP.json")
+if [ -n "$avg_skip" ] && [ -n "$avg_noskip" ] && [ "$avg_skip" -lt "$avg_noskip" ] &&
+	[ "$dig_skip" = "$dig_noskip" ] && [ "$mig" -gt 0 ]; then
+	ok "SWB_SMT_SKIP: cheaper should_we_balance ($avg_skip < $avg_noskip ns), same $mig migrations"
+else
+	not_ok "SWB_SMT_SKIP: cheaper should_we_balance, same migrations" \
+		"avg $avg_skip vs $avg_noskip, digests '$dig_skip' '$dig_noskip', migrations $mig"
+fi
+grep -q '^     nsecs               : count     distribution$' "$tmp/swb-SWB_SMT_SKIP.out" &&
+	ok "funclatency prints a histogram" || not_ok "funclatency prints a histogram"
+
 # The acceptance command lines.
 run_cmd schedlab run -m xeon-8269cy-2s -- hackbench -g 1 -l 1000
 if [ "$status" -eq 0 ] && grep -q '^Time: [0-9]*\.[0-9][0-9][0-9]$' "$tmp/out"; then ok "hackbench on xeon prints Time:"; else not_ok "hackbench on xeon prints Time:" "status $status"; fi
