@@ -35,6 +35,7 @@ static const char run_usage[] =
 	"  --cost NAME=NS       override a cost-model parameter (see docs/cost-model.md)\n"
 	"  --sysctl NAME=VALUE  set a scheduler tunable (base_slice_ns, migration_cost_ns, ...)\n"
 	"  --funclatency F,G    log2 histograms of the simulated time per call of kernel functions\n"
+	"  --preempt MODEL      none, voluntary (default), full or lazy\n"
 	"  --hz N               CONFIG_HZ of the simulated kernel (default: the machine's)\n"
 	"\n"
 	"COMMAND: hackbench ..., perf bench sched messaging ..., perf bench sched pipe ...\n";
@@ -49,6 +50,7 @@ struct run_opts {
 	const char *costs[64];	/* --cost NAME=NS, in order */
 	int nr_costs;
 	const char *funclatency;
+	const char *preempt;
 	const char *sysctls[64]; /* --sysctl NAME=VALUE, in order */
 	int nr_sysctls;
 };
@@ -60,7 +62,8 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 		{ "seed", required_argument, NULL, 's' },    { "json", required_argument, NULL, 'j' },
 		{ "check", no_argument, NULL, 'c' },	     { "cost", required_argument, NULL, 'C' },
 		{ "hz", required_argument, NULL, 'H' },	     { "sysctl", required_argument, NULL, 'Y' },
-		{ "funclatency", required_argument, NULL, 'L' },	     { "help", no_argument, NULL, 'h' },
+		{ "funclatency", required_argument, NULL, 'L' },
+		{ "preempt", required_argument, NULL, 'P' },	     { "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -97,6 +100,9 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 			break;
 		case 'L':
 			o->funclatency = optarg;
+			break;
+		case 'P':
+			o->preempt = optarg;
 			break;
 		case 'Y':
 			if (o->nr_sysctls == (int)(sizeof(o->sysctls) / sizeof(o->sysctls[0])))
@@ -149,6 +155,7 @@ int cmd_run(int argc, char **argv)
 		.sysctls = o.sysctls,
 		.nr_sysctls = o.nr_sysctls,
 		.funclatency = o.funclatency,
+		.preempt = o.preempt,
 		.hz = o.hz,
 		.argc = argc - optind,
 		.argv = argv + optind,

@@ -20,6 +20,19 @@ int session_start(struct session *s, const struct session_config *cfg, char *err
 	sched_feat_reset();
 	sched_sysctl_reset();
 	funclat_reset();
+	if (cfg->preempt) {
+		int m = -1;
+
+		for (int i = 0; i < 4; i++)
+			if (!strcmp(cfg->preempt, preempt_model_names[i]))
+				m = i;
+		if (m < 0) {
+			snprintf(err, errlen, "--preempt: unknown model '%s' (none, voluntary, full, lazy)",
+				 cfg->preempt);
+			return -1;
+		}
+		sysctl_sched.preempt = m;
+	}
 	if (cfg->funclatency && funclat_enable(cfg->funclatency, err, errlen))
 		return -1;
 	if (cfg->features && sched_feat_apply(cfg->features, err, errlen))
@@ -33,6 +46,11 @@ int session_start(struct session *s, const struct session_config *cfg, char *err
 	s->topo = topology_load(cfg->machine, err, errlen);
 	if (!s->topo) {
 		bench_free(s->bench);
+		return -1;
+	}
+	if (bench_check_machine(s->bench, err, errlen)) {
+		bench_free(s->bench);
+		topology_free(s->topo);
 		return -1;
 	}
 	s->cost = s->topo->cost;

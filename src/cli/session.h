@@ -19,6 +19,7 @@ struct session_config {
 	const char *const *sysctls;	/* NAME=VALUE tunables */
 	int nr_sysctls;
 	const char *funclatency;	/* functions to trace, "a,b" */
+	const char *preempt;		/* none|voluntary|full|lazy, NULL: the default */
 	unsigned int hz;		/* 0: the machine's */
 	int argc;			/* the benchmark command line */
 	char **argv;

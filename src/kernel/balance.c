@@ -470,6 +470,7 @@ static void update_sd_lb_stats(struct lb_env *env, struct sd_lb_stats *sds)
 	struct sched_group *sg = env->sd->groups;
 	struct sg_lb_stats tmp_sgs;
 	bool sg_overloaded = false;
+	unsigned long sum_util = 0;
 
 	do {
 		struct sg_lb_stats *sgs = &tmp_sgs;
@@ -486,6 +487,7 @@ static void update_sd_lb_stats(struct lb_env *env, struct sd_lb_stats *sds)
 		}
 		sds->total_load += sgs->group_load;
 		sds->total_capacity += sgs->group_capacity;
+		sum_util += sgs->group_util;
 		sg = sg->next;
 	} while (sg != env->sd->groups);
 
@@ -495,6 +497,9 @@ static void update_sd_lb_stats(struct lb_env *env, struct sd_lb_stats *sds)
 	/* at the root: is there pullable work anywhere */
 	if (!env->sd->parent)
 		cpu_rd(env->dst_cpu)->overloaded = sg_overloaded;
+	/* SIS_UTIL: the LLC's utilisation sets how far wakeups scan for idle CPUs */
+	if (env->idle != CPU_NEWLY_IDLE)
+		update_idle_cpu_scan(env->sd, env->dst_cpu, sum_util);
 }
 
 static long sibling_imbalance(struct lb_env *env, struct sd_lb_stats *sds,
@@ -786,25 +791,28 @@ static inline unsigned long shr_bound(unsigned long val, unsigned int shift)
 	return shift >= BITS_PER_LONG ? 0 : val >> shift;
 }
 
-/* take tasks from the least recently run end of src_rq's list */
+/*
+ * Take tasks from the least recently run end of src_rq's list. A task that
+ * cannot go is moved to the other end, so a later pass (after a breather)
+ * looks at new ones.
+ */
 static int detach_tasks(struct lb_env *env)
 {
 	struct list_head *tasks = &env->src_rq->cfs_tasks;
-	struct list_head *pos = tasks->prev;
 	unsigned int detached = 0;
 
 	if (env->imbalance <= 0)
 		return 0;
-	while (pos != tasks) {
-		struct sched_entity *se = list_entry(pos, struct sched_entity, group_node);
+	while (!list_empty(tasks)) {
+		struct sched_entity *se = list_entry(tasks->prev, struct sched_entity, group_node);
 		struct task_struct *p = task_of(se);
 		unsigned long load, util;
 
-		pos = pos->prev;
 		/* never empty the source when we are idle: it would pull back */
 		if (env->idle != CPU_NOT_IDLE && env->src_rq->nr_running <= 1)
 			break;
 		env->loop++;
+		/* we have seen about every task: stop, unless none could move yet */
 		if (env->loop > env->loop_max && !(env->flags & LBF_ALL_PINNED))
 			break;
 		if (env->loop > env->loop_break) {
@@ -813,18 +821,18 @@ static int detach_tasks(struct lb_env *env)
 			break;
 		}
 		if (!can_migrate_task(p, env))
-			continue;
+			goto next;
 		switch (env->migration_type) {
 		case migrate_load:
 			load = max(p->se.avg.load_avg, 1UL);
 			if (shr_bound(load, env->sd->nr_balance_failed) > (unsigned long)env->imbalance)
-				continue;
+				goto next;
 			env->imbalance -= (long)load;
 			break;
 		case migrate_util:
 			util = task_util_est(&p->se.avg);
 			if (shr_bound(util, env->sd->nr_balance_failed) > (unsigned long)env->imbalance)
-				continue;
+				goto next;
 			env->imbalance -= (long)util;
 			break;
 		case migrate_task:
@@ -832,7 +840,7 @@ static int detach_tasks(struct lb_env *env)
 			break;
 		case migrate_misfit:
 			if (task_fits_cpu(p, env->src_cpu))
-				continue;
+				goto next;
 			env->imbalance = 0;
 			break;
 		}
@@ -844,6 +852,10 @@ static int detach_tasks(struct lb_env *env)
 			break;
 		if (env->imbalance <= 0 || env->nr_tasks == ARRAY_SIZE(env->tasks))
 			break;
+		continue;
+next:
+		list_del_init(&se->group_node);
+		list_add(&se->group_node, tasks);
 	}
 	env->sd->lb_gained[env->idle] += detached;
 	return (int)detached;
@@ -962,7 +974,9 @@ more_balance:
 		}
 		if (env.flags & LBF_NEED_BREAK) {
 			env.flags &= ~LBF_NEED_BREAK;
-			goto more_balance;
+			/* stop once every runnable task was tried (b0defa7ae03e) */
+			if (env.loop < busiest->nr_running)
+				goto more_balance;
 		}
 		/* tasks pinned away from us may go to another CPU of our group */
 		if ((env.flags & LBF_DST_PINNED) && env.imbalance > 0) {
@@ -1011,8 +1025,8 @@ more_balance:
 	} else {
 		sd->nr_balance_failed = 0;
 	}
-	if (!active_balance)
-		/* we were unbalanced: balance again soon */
+	/* we were unbalanced (or pushed actively): balance again soon (e9b9734b7465) */
+	if (!active_balance || need_active_balance(&env))
 		sd->balance_interval = (unsigned int)sd->min_interval;
 	return ld_moved;
 

@@ -52,10 +52,35 @@ void sched_balance_exit(void)
 /* ------------------------------------------------------------------ */
 /* newidle cost bookkeeping                                            */
 
-/* returns true when the max was decayed (a regular visit to the domain) */
-static bool update_newidle_cost(struct sched_domain *sd, u64 cost)
+/*
+ * v6.19's proportional newidle balance keeps per-domain call and success
+ * counts; every 1024 calls the success count becomes the ratio (out of
+ * 1024) and both halve.
+ */
+static void update_newidle_stats(struct sched_domain *sd, unsigned int success)
 {
+	sd->newidle_call++;
+	sd->newidle_success += success;
+	if (sd->newidle_call >= 1024) {
+		sd->newidle_ratio = sd->newidle_success;	/* v6.19: no clamp (one came later) */
+		sd->newidle_call /= 2;
+		sd->newidle_success /= 2;
+	}
+}
+
+/* returns true when the max was decayed (a regular visit to the domain) */
+static bool update_newidle_cost(struct sched_domain *sd, u64 cost, unsigned int success)
+{
+	if (sched_feat(NI_RANDOM) && cost)
+		update_newidle_stats(sd, success);
 	if (cost > sd->max_newidle_lb_cost) {
+		/*
+		 * v6.18 bumps the cost of a failed newidle balance (below), so it
+		 * caps the max at migration_cost + 200 ns; v6.19 (NI_RANDOM)
+		 * dropped both.
+		 */
+		if (!sched_feat(NI_RANDOM))
+			cost = min(cost, sysctl_sched.migration_cost_ns + 200);
 		sd->max_newidle_lb_cost = cost;
 		sd->last_decay_max_lb_cost = jiffies;
 	} else if (time_after(jiffies, sd->last_decay_max_lb_cost + sysctl_sched.hz)) {
@@ -98,7 +123,7 @@ static void __sched_balance_domains(struct rq *rq, enum cpu_idle_type idle)
 		bool need_serialize;
 
 		/* the newidle maxima decay on these regular visits */
-		need_decay = update_newidle_cost(sd, 0);
+		need_decay = update_newidle_cost(sd, 0, 0);
 		max_cost += sd->max_newidle_lb_cost;
 		/* another CPU of our group balances this level more actively */
 		if (!continue_balancing) {
@@ -395,7 +420,7 @@ static bool idle_balance_too_frequent(struct rq *this_rq)
 {
 	u64 now = cpu_now();
 
-	if (this_rq->last_idle_balance) {
+	if (this_rq->idle_balance_seen) {
 		u64 delta = now - this_rq->last_idle_balance;
 		s64 avg = (s64)this_rq->avg_idle_balance_interval;
 
@@ -405,29 +430,8 @@ static bool idle_balance_too_frequent(struct rq *this_rq)
 		this_rq->avg_idle_balance_interval = sysctl_sched.sched_idle_balance_limit_ns;
 	}
 	this_rq->last_idle_balance = now;
+	this_rq->idle_balance_seen = true;
 	return this_rq->avg_idle_balance_interval < sysctl_sched.sched_idle_balance_limit_ns;
-}
-
-/*
- * v6.19 proportional newidle balance (NI_RANDOM): each domain counts its
- * newidle calls and successes; the success ratio out of 1024 decides how
- * often it is tried.
- */
-static bool ni_random_skip(struct sched_domain *sd)
-{
-	return prng_below(&ni_random, 1024) > 1 + sd->newidle_ratio;
-}
-
-static void ni_random_account(struct sched_domain *sd, bool success)
-{
-	sd->newidle_call++;
-	sd->newidle_success += success;
-	/* refresh the ratio every 1024 calls, halving the history */
-	if (sd->newidle_call >= 1024) {
-		sd->newidle_ratio = sd->newidle_success * 1024 / sd->newidle_call;
-		sd->newidle_call /= 2;
-		sd->newidle_success /= 2;
-	}
 }
 
 static int __sched_balance_newidle(struct rq *this_rq)
@@ -437,6 +441,7 @@ static int __sched_balance_newidle(struct rq *this_rq)
 	int continue_balancing = 1, pulled_task = 0;
 	u64 t0, t1, curr_cost = 0;
 	struct sched_domain *sd;
+	bool too_frequent;
 
 	update_misfit_status(NULL, this_rq);
 	/* a wakeup is on its way: no need to look for work */
@@ -446,11 +451,13 @@ static int __sched_balance_newidle(struct rq *this_rq)
 	this_rq->idle_stamp = this_rq->clock;
 
 	sd = cpu_sd(this_cpu);
+	/* the RFC counts every attempt, whatever else bails out */
+	too_frequent = sched_feat(NEWIDLE_RATE_LIMIT) && idle_balance_too_frequent(this_rq);
 	if (!cpu_rd(this_cpu)->overloaded ||
 	    (sd && sched_feat(NEWIDLE_COST) && this_rq->avg_idle < sd->max_newidle_lb_cost) ||
 	    (sched_feat(NEWIDLE_MIGRATION_COST_BAILOUT) &&
 	     this_rq->avg_idle < sysctl_sched.migration_cost_ns) ||
-	    (sched_feat(NEWIDLE_RATE_LIMIT) && idle_balance_too_frequent(this_rq))) {
+	    too_frequent) {
 		if (sd)
 			update_next_balance(sd, &next_balance);
 		goto out;
@@ -467,17 +474,32 @@ static int __sched_balance_newidle(struct rq *this_rq)
 		if (sched_feat(NEWIDLE_COST) && this_rq->avg_idle < curr_cost + sd->max_newidle_lb_cost)
 			break;
 		if (sd->flags & SD_BALANCE_NEWIDLE) {
-			if (sched_feat(NI_RANDOM) && ni_random_skip(sd))
-				continue;
+			unsigned int weight = 1;
+
+			if (sched_feat(NI_RANDOM)) {
+				/*
+				 * v6.19: a 1024-sided die; balance this level in
+				 * proportion to its success ratio, and count a
+				 * success as 1024/(1 + ratio) of them, the
+				 * attempts it stands for.
+				 */
+				weight = 1 + sd->newidle_ratio;
+				if (prng_below(&ni_random, 1024) > weight) {
+					update_newidle_stats(sd, 0);
+					continue;
+				}
+				weight = (1024 + weight / 2) / weight;
+			}
 			pulled_task = sched_balance_rq(this_cpu, this_rq, sd, CPU_NEWLY_IDLE,
 						       &continue_balancing);
-			if (sched_feat(NI_RANDOM))
-				ni_random_account(sd, pulled_task > 0);
 			t1 = cpu_now();
 			domain_cost = t1 - t0;
-			update_newidle_cost(sd, domain_cost);
 			curr_cost += domain_cost;
 			t0 = t1;
+			/* v6.18: a failed newidle balance is not effective; look less often */
+			if (!sched_feat(NI_RANDOM) && !pulled_task)
+				domain_cost = (3 * sd->max_newidle_lb_cost) / 2;
+			update_newidle_cost(sd, domain_cost, weight * !!pulled_task);
 		}
 		/* stop once there is something to run here */
 		if (pulled_task || !continue_balancing)

@@ -68,6 +68,7 @@ static struct task_struct *alloc_task(const char *comm)
 	p->cpus_mask = alloc_cpumask();
 	p->static_prio = p->prio = DEFAULT_PRIO;
 	p->last_ran_cpu = UINT32_MAX;
+	p->recent_used_cpu = -1;
 	INIT_LIST_HEAD(&p->wq_entry.entry);
 	p->wq_entry.task = p;
 	list_add_tail(&p->tasks, &sched_world.tasks);
@@ -112,6 +113,10 @@ void sched_init(void)
 		ev_init(&rq->csd_ev, csd_event, cpu);
 		INIT_LIST_HEAD(&rq->cfs_tasks);
 		rq->cpu_capacity = arch_scale_cpu_capacity(cpu);
+		rq->idle_state = -1;
+		rq->idle_duration_avg = TICK_NSEC;
+		rq->wake_list_tail = &rq->wake_list;
+		rq->csd_list_tail = &rq->csd_list;
 		snprintf(comm, sizeof(comm), "migration/%u", cpu);
 		rq->stop = alloc_task(comm);
 		rq->stop->pid = 0;
@@ -214,17 +219,7 @@ void update_rq_clock(struct rq *rq)
 /* ------------------------------------------------------------------ */
 /* rescheduling and IPIs                                               */
 
-static void smp_send_reschedule(unsigned int cpu)
-{
-	struct rq *rq = cpu_rq(cpu);
-	const struct cost_model *cost = machine.cost;
-
-	charge(cost->ipi_send);
-	this_rq()->ipi_sent++;
-	if (!ev_queued(&rq->ipi_ev))
-		sim_schedule(&rq->ipi_ev,
-			     cpu_now() + cost->ipi_latency[cpu_dist(smp_processor_id(), cpu)]);
-}
+const char *const preempt_model_names[4] = { "none", "voluntary", "full", "lazy" };
 
 void resched_curr(struct rq *rq)
 {
@@ -233,17 +228,27 @@ void resched_curr(struct rq *rq)
 	rq->need_resched = true;
 	if (cpu_of(rq) == smp_processor_id())
 		return;
-	smp_send_reschedule(cpu_of(rq));
+	/* an IPI, or nothing but the flag for a polling idle CPU */
+	send_reschedule(cpu_of(rq));
 }
 
 /*
- * With the full preemption models the lazy form differs (the flag is acted
- * on at the tick or return to user); every step boundary here is a return
- * to user, so both forms behave the same until the preemption models land.
+ * Every step boundary of a simulated CPU is a return to user (or a kernel
+ * entry), where TIF_NEED_RESCHED and TIF_NEED_RESCHED_LAZY are both acted
+ * on, so the preemption models differ only here: with PREEMPT_LAZY a
+ * remote CPU gets the lazy flag without an IPI and acts on it at its next
+ * interrupt or syscall, and the tick upgrades it. The other models set the
+ * full flag (get_lazy_tif_bit()).
  */
 void resched_curr_lazy(struct rq *rq)
 {
-	resched_curr(rq);
+	if (sysctl_sched.preempt != PREEMPT_LAZY_MODEL || is_idle_task(rq->curr)) {
+		resched_curr(rq);
+		return;
+	}
+	if (rq->need_resched || rq->need_resched_lazy)
+		return;
+	rq->need_resched_lazy = true;
 }
 
 void wakeup_preempt(struct rq *rq, struct task_struct *p, int wake_flags)
@@ -303,19 +308,15 @@ void set_task_cpu(struct task_struct *p, unsigned int new_cpu)
 /* ------------------------------------------------------------------ */
 /* wakeups                                                             */
 
-/*
- * CPU choice for a wakeup. The full select_task_rq_fair() (wake_affine,
- * select_idle_sibling) is a later piece of work; until then a task wakes
- * on the CPU it last ran on, if it may still run there.
- */
-static unsigned int select_task_rq_fair(struct task_struct *p, unsigned int prev_cpu)
+/* select_task_rq(): the class's choice, kept to the allowed CPUs */
+static unsigned int select_task_rq(struct task_struct *p, unsigned int cpu, int wake_flags)
 {
-	u64 t0 = funclat_entry();
-	unsigned int cpu = prev_cpu;
-
-	if (!cpumask_test_cpu(prev_cpu, p->cpus_mask))
+	if (p->nr_cpus_allowed > 1)
+		cpu = select_task_rq_fair(p, cpu, wake_flags);
+	else
 		cpu = cpumask_first(p->cpus_mask);
-	funclat_exit(FL_select_task_rq_fair, t0);
+	if (!cpumask_test_cpu(cpu, p->cpus_mask))
+		cpu = cpumask_first(p->cpus_mask);
 	return cpu;
 }
 
@@ -324,13 +325,24 @@ static void ttwu_stat(struct task_struct *p, unsigned int cpu)
 	struct rq *rq = this_rq();
 
 	rq->stat.ttwu_count++;
-	if (cpu == cpu_of(rq))
+	if (cpu == cpu_of(rq)) {
 		rq->stat.ttwu_local++;
+	} else {
+		struct sched_domain *sd;
+
+		/* the lowest of our domains that spans the wakee's CPU */
+		for_each_domain(cpu_of(rq), sd) {
+			if (cpumask_test_cpu(cpu, sched_domain_span(sd))) {
+				sd->ttwu_wake_remote++;
+				break;
+			}
+		}
+	}
 	p->stats.nr_wakeups++;
 }
 
 /* the wakee becomes runnable on @rq (locked) */
-static void ttwu_do_activate(struct rq *rq, struct task_struct *p, int wake_flags)
+void ttwu_do_activate(struct rq *rq, struct task_struct *p, int wake_flags)
 {
 	int en_flags = ENQUEUE_WAKEUP | ENQUEUE_NOCLOCK;
 
@@ -372,6 +384,54 @@ static int ttwu_runnable(struct task_struct *p, int wake_flags)
 	return 1;
 }
 
+/*
+ * ttwu_queue_cond(): when to hand the activation to the target CPU. v6.0+
+ * (TTWU_QUEUE_IDLE): across LLCs, or to an empty runqueue in our LLC.
+ * Before f3dd3f674555 only a wakee still on its CPU qualified in the LLC:
+ * with nr_running == 0 (28156108fecb) or, in v5.8, nr_running <= 1
+ * (TTWU_QUEUE_ON_CPU_LE1).
+ */
+static bool ttwu_queue_cond(struct task_struct *p, unsigned int cpu, int wake_flags)
+{
+	unsigned int this_cpu = smp_processor_id();
+	unsigned int nr_running = cpu_rq(cpu)->nr_running;
+
+	if (!cpumask_test_cpu(cpu, p->cpus_mask))
+		return false;
+	/* no shared cache: let the target do the work on its own data */
+	if (!cpus_share_cache(this_cpu, cpu))
+		return true;
+	if (cpu == this_cpu)
+		return false;
+	if (sched_feat(TTWU_QUEUE_IDLE))
+		return nr_running == 0;
+	if (wake_flags & WF_ON_CPU)
+		return sched_feat(TTWU_QUEUE_ON_CPU_LE1) ? nr_running <= 1 : nr_running == 0;
+	return false;
+}
+
+static bool ttwu_queue_wakelist(struct task_struct *p, unsigned int cpu, int wake_flags)
+{
+	if (sched_feat(TTWU_QUEUE) && ttwu_queue_cond(p, cpu, wake_flags)) {
+		__ttwu_queue_wakelist(p, cpu, wake_flags);
+		return true;
+	}
+	return false;
+}
+
+static void ttwu_queue(struct task_struct *p, unsigned int cpu, int wake_flags)
+{
+	struct rq *rq = cpu_rq(cpu);
+
+	if (ttwu_queue_wakelist(p, cpu, wake_flags))
+		return;
+	sim_lock_acquire(&rq->lock);
+	update_rq_clock(rq);
+	ttwu_do_activate(rq, p, wake_flags);
+	sim_lock_release(&rq->lock);
+	this_rq()->nr_ttwu_direct++;
+}
+
 static int __try_to_wake_up(struct task_struct *p, unsigned int state, int wake_flags)
 {
 	const struct cost_model *cost = machine.cost;
@@ -397,23 +457,24 @@ static int __try_to_wake_up(struct task_struct *p, unsigned int state, int wake_
 	p->__state = TASK_WAKING;
 
 	/*
-	 * The wakee may still be on its CPU, mid-switch-out: wait for that CPU
-	 * to finish with it (smp_cond_load_acquire on p->on_cpu).
+	 * The wakee may still be on its CPU, mid-switch-out. Hand the wakeup
+	 * to that CPU's wakelist if the conditions allow, else wait for the
+	 * switch to finish (smp_cond_load_acquire on p->on_cpu).
 	 */
-	if (p->on_cpu_until > cpu_now())
+	if (p->on_cpu_until > cpu_now()) {
+		if (ttwu_queue_wakelist(p, task_cpu(p), wake_flags | WF_ON_CPU)) {
+			ttwu_stat(p, task_cpu(p));
+			return 1;
+		}
 		machine.cpus[smp_processor_id()].t = p->on_cpu_until;
+	}
 
-	cpu = select_task_rq_fair(p, task_cpu(p));
+	cpu = select_task_rq(p, task_cpu(p), wake_flags);
 	if (cpu != task_cpu(p)) {
 		wake_flags |= WF_MIGRATED;
 		set_task_cpu(p, cpu);
 	}
-
-	struct rq *rq = cpu_rq(cpu);
-	sim_lock_acquire(&rq->lock);
-	update_rq_clock(rq);
-	ttwu_do_activate(rq, p, wake_flags);
-	sim_lock_release(&rq->lock);
+	ttwu_queue(p, cpu, wake_flags);
 	ttwu_stat(p, cpu);
 	return 1;
 }
@@ -435,107 +496,15 @@ int wake_up_process(struct task_struct *p)
 /* ------------------------------------------------------------------ */
 /* fork and exit                                                       */
 
-/*
- * Fork placement, in the spirit of the kernel's slow path
- * (sched_balance_find_dst_group/_cpu) until the full version with sched
- * domains arrives: walk down package -> LLC -> core, at each level entering
- * the group with the most idle CPUs (then the least PELT load, which still
- * counts tasks that just blocked there), and finally take its idle CPU with
- * the least load, else its least loaded CPU. Like the kernel's, this is
- * O(CPUs) per fork.
- */
-static unsigned long cpu_load(unsigned int cpu)
-{
-	return cpu_rq(cpu)->cfs.avg.load_avg;
-}
-
-static bool cpu_idle_for_fork(unsigned int cpu)
-{
-	struct rq *rq = cpu_rq(cpu);
-
-	return is_idle_task(rq->curr) && !rq->nr_running && !rq->need_resched;
-}
-
-struct fork_group {
-	unsigned int idle;
-	unsigned long load;
-	bool seen;
-};
-
-static unsigned int select_task_rq_fork(struct task_struct *p, unsigned int parent_cpu)
-{
-	const struct topology *t = machine.topo;
-	static struct fork_group *grp;
-	static unsigned int grp_n;
-	struct cpumask *span = alloc_cpumask();
-	unsigned int cpu, best = UINT32_MAX;
-
-	(void)parent_cpu;
-	if (grp_n < t->nr_cpus) {
-		free(grp);
-		grp = calloc(t->nr_cpus, sizeof(*grp));
-		grp_n = t->nr_cpus;
-	}
-	cpumask_copy(span, p->cpus_mask);
-	for (int level = 0; level < 3; level++) {
-		unsigned int g, nr_groups = 0, best_g = UINT32_MAX;
-
-		for_each_cpu(cpu, span) {
-			const struct cpu_topo *ct = &t->cpus[cpu];
-
-			g = level == 0 ? ct->package : level == 1 ? ct->llc : ct->core;
-			if (!grp[g].seen) {
-				grp[g] = (struct fork_group){ .seen = true };
-				nr_groups++;
-			}
-			grp[g].idle += cpu_idle_for_fork(cpu);
-			grp[g].load += cpu_load(cpu);
-		}
-		for_each_cpu(cpu, span) {
-			const struct cpu_topo *ct = &t->cpus[cpu];
-
-			g = level == 0 ? ct->package : level == 1 ? ct->llc : ct->core;
-			if (best_g == UINT32_MAX || grp[g].idle > grp[best_g].idle ||
-			    (grp[g].idle == grp[best_g].idle && grp[g].load < grp[best_g].load))
-				best_g = g;
-		}
-		for_each_cpu(cpu, span) {
-			const struct cpu_topo *ct = &t->cpus[cpu];
-
-			g = level == 0 ? ct->package : level == 1 ? ct->llc : ct->core;
-			grp[g].seen = false;
-			if (g != best_g)
-				cpumask_clear_cpu(cpu, span);
-		}
-	}
-	for_each_cpu(cpu, span) {
-		bool idle = cpu_idle_for_fork(cpu);
-
-		if (best == UINT32_MAX) {
-			best = cpu;
-			continue;
-		}
-		bool best_idle = cpu_idle_for_fork(best);
-
-		if ((idle && !best_idle) ||
-		    (idle == best_idle &&
-		     (cpu_rq(cpu)->nr_running < cpu_rq(best)->nr_running ||
-		      (cpu_rq(cpu)->nr_running == cpu_rq(best)->nr_running &&
-		       cpu_load(cpu) < cpu_load(best)))))
-			best = cpu;
-	}
-	free_cpumask(span);
-	return best;
-}
-
 static void wake_up_new_task(struct task_struct *p)
 {
 	unsigned int cpu;
 	struct rq *rq;
 
 	p->__state = TASK_RUNNING;
+	p->recent_used_cpu = (int)task_cpu(p);
 	/* a workload's first tasks start where they are put; forks are placed */
-	cpu = p->parent ? select_task_rq_fork(p, task_cpu(p)) : task_cpu(p);
+	cpu = p->parent ? select_task_rq(p, task_cpu(p), WF_FORK) : task_cpu(p);
 	p->cpu = p->wake_cpu = cpu;
 	rq = cpu_rq(cpu);
 	sim_lock_acquire(&rq->lock);
@@ -550,6 +519,13 @@ static int next_mm_id;
 
 struct task_struct *sched_fork_task(struct task_struct *parent, bool thread, const char *comm,
 				    const struct task_exec *exec, void *exec_data, int cpu_hint)
+{
+	return sched_fork_task_on(parent, thread, comm, exec, exec_data, cpu_hint, -1);
+}
+
+struct task_struct *sched_fork_task_on(struct task_struct *parent, bool thread, const char *comm,
+				       const struct task_exec *exec, void *exec_data, int cpu_hint,
+				       int bind_cpu)
 {
 	struct task_struct *p = alloc_task(comm);
 
@@ -571,6 +547,13 @@ struct task_struct *sched_fork_task(struct task_struct *parent, bool thread, con
 		p->tgid = p->pid;
 		p->cpu = (unsigned int)cpu_hint;
 		sim_enter_cpu(p->cpu);
+	}
+	if (bind_cpu >= 0) {
+		/* kthread_create_on_cpu(): bound before its first wakeup; no mm */
+		cpumask_clear(p->cpus_mask);
+		cpumask_set_cpu((unsigned int)bind_cpu, p->cpus_mask);
+		p->kthread = true;
+		p->mm = -1;
 	}
 	p->nr_cpus_allowed = cpumask_weight(p->cpus_mask);
 	p->wake_cpu = p->cpu;
@@ -636,7 +619,7 @@ static void context_switch(struct rq *rq, struct task_struct *prev, struct task_
 	charge(cost->context_switch);
 	if (!is_idle_task(next)) {
 		/* kernel threads and the idle task borrow the previous mm (lazy TLB) */
-		if (next->mm != rq->active_mm) {
+		if (!next->kthread && next->mm != rq->active_mm) {
 			charge(cost->switch_mm);
 			rq->active_mm = next->mm;
 		}
@@ -703,16 +686,24 @@ void __schedule(int sched_mode)
 
 	sim_lock_acquire(&rq->lock);
 	update_rq_clock(rq);
-	charge(machine.cost->schedule);
 	rq->stat.sched_count++;
 
 	if (rq->active_balance)
 		prev = run_stopper(rq, prev);
 
-	if (sched_mode == SM_IDLE && !rq->nr_running && is_idle_task(prev)) {
-		next = prev;
-		goto picked;
+	/*
+	 * SM_IDLE (3dcac251b066): the idle task rescheduling with nothing
+	 * queued keeps running: no pick, no balance callbacks, no put/set.
+	 */
+	if (sched_mode == SM_IDLE && is_idle_task(prev) && !rq->nr_running) {
+		if (sched_feat(SM_IDLE)) {
+			rq->nr_idle_fast++;
+			next = prev;
+			goto picked;
+		}
+		rq->nr_idle_full_pick++;
 	}
+	charge(machine.cost->schedule);
 	if (!preempt && prev->__state != TASK_RUNNING && !is_idle_task(prev) && !prev->is_stopper) {
 		/* block: the task leaves the runqueue (or stays as a delayed entity) */
 		int flags = DEQUEUE_SLEEP | DEQUEUE_NOCLOCK;
@@ -727,6 +718,7 @@ void __schedule(int sched_mode)
 	next = pick_next_task(rq, prev);
 picked:
 	rq->need_resched = false;
+	rq->need_resched_lazy = false;
 	if (next != prev) {
 		rq->nr_switches++;
 		if (!is_idle_task(prev) && !prev->is_stopper) {
@@ -759,6 +751,9 @@ static void sched_tick(struct rq *rq)
 	update_rq_clock(rq);
 	if (!is_idle_task(curr))
 		task_tick_fair(rq, curr);
+	/* PREEMPT_LAZY: a lazy request becomes a real one at the tick */
+	if (rq->need_resched_lazy)
+		rq->need_resched = true;
 	rq->nr_ticks++;
 	sim_lock_release(&rq->lock);
 	rq->idle_balance = idle_cpu(cpu_of(rq));
@@ -864,10 +859,12 @@ static void handle_pending_irqs(struct rq *rq)
 		}
 	}
 	if (irqs & IRQ_CALL_FUNC) {
-		/* generic_smp_call_function_single_interrupt(): the nohz kick */
+		/* generic_smp_call_function_single_interrupt() */
 		charge(cost->irq_entry);
 		rq->ipi_received++;
-		nohz_csd_func(rq);
+		flush_smp_call_function_queue(rq);
+		if (rq->nohz_flags)
+			nohz_csd_func(rq);
 	}
 	if (irqs & IRQ_TICK) {
 		charge(cost->irq_entry + cost->tick);
@@ -894,8 +891,15 @@ static void cpu_continue(struct rq *rq)
 		handle_pending_irqs(rq);
 
 	curr = rq->curr;
-	if (rq->need_resched) {
+	if (rq->need_resched || rq->need_resched_lazy) {
 		cpu_set_activity(c, ACT_KERNEL);
+		/*
+		 * Leaving the idle loop: flush the call-single queue (a polling
+		 * CPU was woken through its flags, not by the IPI that would
+		 * have flushed it), then schedule_idle().
+		 */
+		if (is_idle_task(curr))
+			flush_smp_call_function_queue(rq);
 		__schedule(is_idle_task(curr) ? SM_IDLE : SM_PREEMPT);
 		if (is_idle_task(rq->curr)) {
 			do_idle();
@@ -917,6 +921,9 @@ static void cpu_continue(struct rq *rq)
 	/* the operation started user work, or the CPU goes on at its cursor */
 	if (rq->curr == curr && curr->in_user_work && ev_queued(&rq->step_ev))
 		return;
+	/* spinning for an smp_call_function_single() to complete: its csd_unlock wakes us */
+	if (rq->curr == curr && curr->csd_spinning)
+		return;
 	if (is_idle_task(rq->curr) && !rq->need_resched) {
 		do_idle();
 		return;
@@ -929,6 +936,16 @@ static void cpu_step_event(struct sim_event *ev)
 	struct rq *rq = cpu_rq(ev->arg);
 	struct sim_cpu *c = sim_enter_cpu(cpu_of(rq));
 
+	if (c->act == ACT_IDLE) {
+		/* a polling idle CPU saw need_resched, or its poll time ran out */
+		if (!rq->need_resched && call_single_queue_empty(rq)) {
+			idle_reselect(rq);
+			return;
+		}
+		idle_exit(rq);
+		cpu_continue(rq);
+		return;
+	}
 	if (c->act == ACT_USER && rq->curr->in_user_work) {
 		/* the user work finished */
 		rq->curr->utime += machine.now - rq->user_start;
@@ -1029,9 +1046,13 @@ void sched_start(void)
 
 		machine.this_cpu = cpu;
 		if (!rq->need_resched || ev_queued(&rq->step_ev)) {
-			/* an idle CPU at the start is in tickless idle, like after boot */
+			/*
+			 * An idle CPU at the start has been idle for a while, as
+			 * after boot: tickless, in the idle state its governor
+			 * picks for a long idle period.
+			 */
 			if (is_idle_task(rq->curr) && !ev_queued(&rq->step_ev))
-				nohz_balance_enter_idle(rq);
+				do_idle();
 			continue;
 		}
 		idle_tick_restart(rq);

@@ -552,6 +552,12 @@ static struct sched_domain *sd_init(struct sd_topology_level *tl, struct sched_d
 		sd->shared = sdd_sds(&tl->data, sd_id);
 		sd->shared->ref++;
 		sd->shared->nr_busy_cpus = (int)sd_weight;
+		/*
+		 * The kernel starts at 0 and learns the value at the LLC's
+		 * first periodic balance; a simulation starts on a machine
+		 * that has been up and idle, whose LLC may be scanned whole.
+		 */
+		sd->shared->nr_idle_scan = (int)sd_weight;
 	}
 	return sd;
 }

@@ -28,7 +28,15 @@
 	F(NEWIDLE_COST, true, "limit newidle balance by its measured cost (v3.13+)")        \
 	F(NEWIDLE_MIGRATION_COST_BAILOUT, false, "skip newidle balance when avg_idle < migration_cost (v3.13-v5.15)") \
 	F(NEWIDLE_RATE_LIMIT, false, "skip newidle balance while it runs more often than a limit (2013 RFC)") \
-	F(NI_RANDOM, false, "skip newidle domains in proportion to their success (v6.19)")
+	F(NI_RANDOM, false, "skip newidle domains in proportion to their success (v6.19)") \
+	F(WA_IDLE, true, "wake_affine: prefer an idle waker or previous CPU")               \
+	F(WA_WEIGHT, true, "wake_affine: compare effective loads")                          \
+	F(WA_BIAS, true, "wake_affine: bias the load comparison by imbalance_pct")          \
+	F(SIS_UTIL, true, "select_idle_cpu: scan fewer CPUs as LLC utilisation rises")      \
+	F(TTWU_QUEUE, true, "queue remote wakeups on the target CPU's wakelist")            \
+	F(TTWU_QUEUE_IDLE, true, "same-LLC wakeups to an empty rq use the wakelist (f3dd3f674555)") \
+	F(TTWU_QUEUE_ON_CPU_LE1, false, "with NO_TTWU_QUEUE_IDLE: on_cpu wakee queues if nr_running <= 1 (v5.8)") \
+	F(SM_IDLE, true, "schedule_idle() with nothing queued skips the pick (3dcac251b066)")
 
 enum sched_feat_id {
 #define SF_ENUM(name, def, help) __SCHED_FEAT_##name,

@@ -1,11 +1,18 @@
 // SPDX-License-Identifier: MIT
 /*
- * The idle class and the idle loop (kernel/sched/idle.c line of thought).
+ * The idle class and the idle loop (kernel/sched/idle.c and a cpuidle
+ * governor, line of thought).
  *
- * An idle CPU waits in a shallow idle state (C1/WFI-like, exit latency
- * cost->idle_exit) with its tick stopped (nohz). An interrupt brings it out;
- * the step machine then runs schedule_idle() if there is work. Polling idle
- * and deeper states chosen by a governor are a later piece of work.
+ * An idle CPU stops its tick (nohz), joins the nohz idle mask, and enters
+ * the idle state a governor picks from the machine's states (POLL, C1, C6,
+ * WFI, snooze, CEDE, ...): the deepest whose target residency fits the idle
+ * time it predicts, an average of this CPU's recent idle periods (the spirit
+ * of menu/teo without their timer and pattern heuristics). Leaving a state
+ * costs its exit latency. In states that keep TIF_POLLING_NRFLAG (polling
+ * loops, x86 MWAIT) a remote CPU wakes it by setting need_resched; in the
+ * others it takes an IPI. A CPU polls no longer than the next state's
+ * target residency, then the governor chooses again without the poll state
+ * (cpuidle_poll_time()).
  */
 #include "kernel/sched.h"
 
@@ -17,6 +24,51 @@ struct task_struct *pick_next_task_idle(struct rq *rq)
 	return rq->idle;
 }
 
+static bool is_poll_state(const struct idle_state *st)
+{
+	return st->polls && st->target_residency_ns == 0 && st->exit_latency_ns == 0;
+}
+
+static int governor_select(struct rq *rq, bool no_poll)
+{
+	const struct topology *t = machine.topo;
+	u64 predicted = rq->idle_duration_avg;
+	int idx = -1;
+
+	for (unsigned int i = 0; i < t->nr_idle_states; i++) {
+		const struct idle_state *st = &t->idle_states[i];
+
+		if (no_poll && is_poll_state(st))
+			continue;
+		if (idx < 0 || st->target_residency_ns <= predicted)
+			idx = (int)i;
+	}
+	return idx;
+}
+
+static void enter_state(struct rq *rq, int idx)
+{
+	const struct topology *t = machine.topo;
+	struct sim_cpu *c = sim_cpu(cpu_of(rq));
+
+	rq->idle_state = idx;
+	rq->idle_since = c->t;
+	if (idx < 0) {
+		rq->polling = false;
+		return;
+	}
+	rq->polling = t->idle_states[idx].polls;
+	rq->idle_state_usage[idx]++;
+	if (is_poll_state(&t->idle_states[idx])) {
+		/* poll for at most the next state's target residency, else a tick */
+		u64 limit = TICK_NSEC;
+
+		if ((unsigned int)idx + 1 < t->nr_idle_states)
+			limit = t->idle_states[idx + 1].target_residency_ns;
+		sim_schedule(&rq->step_ev, c->t + max(limit, 1ULL));
+	}
+}
+
 void do_idle(void)
 {
 	struct rq *rq = this_rq();
@@ -26,14 +78,53 @@ void do_idle(void)
 	tick_stop_idle(rq);
 	/* tickless idle: the idle load balancer balances for us now */
 	nohz_balance_enter_idle(rq);
+	update_idle_core(rq);
+	enter_state(rq, governor_select(rq, false));
+}
+
+static void account_state(struct rq *rq)
+{
+	u64 now = sim_cpu(cpu_of(rq))->t;
+
+	if (rq->idle_state >= 0)
+		rq->idle_state_time[rq->idle_state] += now - rq->idle_since;
+}
+
+void idle_reselect(struct rq *rq)
+{
+	account_state(rq);
+	enter_state(rq, governor_select(rq, true));
 }
 
 void idle_exit(struct rq *rq)
 {
 	struct sim_cpu *c = sim_cpu(cpu_of(rq));
+	const struct topology *t = machine.topo;
+	int idx = rq->idle_state;
 
+	account_state(rq);
+	/*
+	 * The governor's history: idle periods, averaged like avg_idle (1/8).
+	 * A wake that arrives while the CPU is still on its way into idle
+	 * counts as an idle period of zero.
+	 */
+	if (rq->idle_since) {
+		s64 dur = c->t > rq->idle_since ? (s64)(c->t - rq->idle_since) : 0;
+		s64 avg = (s64)rq->idle_duration_avg;
+
+		rq->idle_duration_avg = (u64)(avg + (dur - avg) / 8);
+	}
+	/* a poll-limit step of the state we leave is void now */
+	if (ev_queued(&rq->step_ev) && rq->step_ev.time > c->t)
+		sim_cancel(&rq->step_ev);
 	/* the exit latency is time the CPU spends waking up, not working */
-	c->t += machine.cost->idle_exit;
+	if (idx >= 0)
+		c->t += t->idle_states[idx].exit_latency_ns;
+	rq->idle_state = -1;
+	rq->polling = false;
+	cpu_set_activity(c, ACT_KERNEL);
+	/* the way through the idle loop: governor, nohz tick, RCU, state entry and exit */
+	charge(machine.cost->idle_loop);
 	cpu_set_activity(c, ACT_IRQ);
 	idle_tick_restart(rq);
 }

@@ -65,6 +65,7 @@ extern const u32 sched_prio_to_wmult[40];
 #define WF_TTWU 0x08
 #define WF_SYNC 0x10
 #define WF_MIGRATED 0x20
+#define WF_ON_CPU 0x40		/* v5.8-v5.19: the wakee was still on its CPU */
 
 /* enqueue/dequeue flags */
 #define DEQUEUE_SLEEP 0x0001
@@ -97,7 +98,18 @@ struct sched_tunables {
 	unsigned int nr_migrate;	/* sysctl_sched_nr_migrate: 32 */
 	u64 sched_idle_balance_limit_ns;	/* NEWIDLE_RATE_LIMIT: minimum average gap between idle balances */
 	unsigned int hz;		/* CONFIG_HZ */
+	int preempt;			/* PREEMPT_* model */
 };
+
+/* preemption models (CONFIG_PREEMPT_NONE/VOLUNTARY, full, PREEMPT_LAZY) */
+enum preempt_model {
+	PREEMPT_NONE_MODEL,
+	PREEMPT_VOLUNTARY_MODEL,
+	PREEMPT_FULL_MODEL,
+	PREEMPT_LAZY_MODEL,
+};
+
+extern const char *const preempt_model_names[4];
 
 extern struct sched_tunables sysctl_sched;
 
@@ -223,6 +235,18 @@ struct task_struct {
 	u64 utime;			/* time spent in user work (the rest of runtime is system time) */
 	bool in_user_work;
 
+	/* the wakelist: queued on a CPU's call-single queue */
+	struct task_struct *wake_entry_next;
+	bool sched_remote_wakeup;
+	/* smp_call_function_single(wait=1) in progress: the CPU spins */
+	bool csd_spinning;
+
+	/* wakeup CPU selection (select_task_rq_fair) */
+	unsigned int wakee_flips;
+	unsigned long wakee_flip_decay_ts;	/* jiffies */
+	struct task_struct *last_wakee;
+	int recent_used_cpu;			/* -1: none */
+
 	/* hierarchy */
 	struct task_struct *parent;
 	unsigned int nr_children_alive;
@@ -254,8 +278,30 @@ struct rq {
 	struct task_struct *idle;
 	int active_mm;			/* address space loaded on this CPU */
 
-	/* need_resched: TIF_NEED_RESCHED of rq->curr */
+	/* need_resched: TIF_NEED_RESCHED of rq->curr; the lazy form of PREEMPT_LAZY */
 	bool need_resched;
+	bool need_resched_lazy;
+	/* TIF_POLLING_NRFLAG of the idle task: set need_resched instead of an IPI */
+	bool polling;
+	/* the idle state the CPU is in (-1 when not idle) and the governor's history */
+	int idle_state;
+	u64 idle_since;
+	u64 idle_duration_avg;
+	/* the call-single queue: wakelist tasks and function calls */
+	struct task_struct *wake_list;
+	struct task_struct **wake_list_tail;
+	struct call_single_data *csd_list;
+	struct call_single_data **csd_list_tail;
+	/* wakeup path statistics */
+	u64 nr_ttwu_queued;		/* wakeups this CPU queued on a wakelist */
+	u64 nr_ttwu_direct;		/* wakeups this CPU activated under the target's rq lock */
+	u64 nr_wake_without_ipi;	/* wakes of this CPU that found it polling */
+	u64 ipi_resched_sent;
+	u64 ipi_call_sent;
+	u64 nr_idle_fast;		/* schedule_idle() that took the SM_IDLE fast path */
+	u64 nr_idle_full_pick;		/* schedule_idle() that ran the full pick with nothing queued */
+	u64 idle_state_usage[TOPO_MAX_IDLE_STATES];
+	u64 idle_state_time[TOPO_MAX_IDLE_STATES];
 	/* interrupts that arrived while the CPU was busy in a kernel path */
 	unsigned int pending_irqs;
 
@@ -282,6 +328,7 @@ struct rq {
 	/* NEWIDLE_RATE_LIMIT: the RFC's average interval between idle balances */
 	u64 last_idle_balance;
 	u64 avg_idle_balance_interval;
+	bool idle_balance_seen;
 
 	/* events of this CPU */
 	struct sim_event step_ev;	/* next step: end of a kernel path or user work */
@@ -416,6 +463,10 @@ void schedule(void);
  */
 struct task_struct *sched_fork_task(struct task_struct *parent, bool thread, const char *comm,
 				    const struct task_exec *exec, void *exec_data, int cpu_hint);
+/* The same for a kernel thread bound to @bind_cpu (kthread_create_on_cpu()). */
+struct task_struct *sched_fork_task_on(struct task_struct *parent, bool thread, const char *comm,
+				       const struct task_exec *exec, void *exec_data, int cpu_hint,
+				       int bind_cpu);
 /* The running task exits; it never runs again. */
 void do_exit(void);
 void set_user_nice(struct task_struct *p, long nice);
@@ -465,6 +516,8 @@ unsigned long cpu_util_cfs(unsigned int cpu);
 void do_idle(void);
 /* The CPU leaves idle at the current cursor (interrupt or need_resched). */
 void idle_exit(struct rq *rq);
+/* A polling CPU polled for its limit: let the governor choose again. */
+void idle_reselect(struct rq *rq);
 struct task_struct *pick_next_task_idle(struct rq *rq);
 
 /* ---- wait.c ---- */
@@ -535,6 +588,19 @@ void cpu_step_at_cursor(struct rq *rq);
 /* Accounting: called at the end of a run. */
 void sched_account_end(void);
 
+/* ---- select.c: choosing a CPU on wakeup, fork and exec ---- */
+
+/*
+ * select_task_rq_fair(): the CPU @p should run on. @wake_flags has WF_TTWU
+ * (wakeup), WF_FORK or WF_EXEC, and maybe WF_SYNC. Runs on the waker's CPU
+ * (smp_processor_id(); current is the waker) and charges its scans.
+ */
+unsigned int select_task_rq_fair(struct task_struct *p, unsigned int prev_cpu, int wake_flags);
+/* A CPU became idle (pick_next_task_idle): maybe its core is idle now. */
+void update_idle_core(struct rq *rq);
+/* SIS_UTIL: from a balance pass over the LLC's parent, how many CPUs to scan. */
+void update_idle_cpu_scan(struct sched_domain *sd, unsigned int dst_cpu, unsigned long sum_util);
+
 /* ---- balance.c: sched_balance_rq() and its parts ---- */
 
 bool idle_cpu(unsigned int cpu);
@@ -561,6 +627,35 @@ void nohz_balance_enter_idle(struct rq *rq);
 int sched_balance_newidle(struct rq *this_rq);
 void sched_balance_init(void);
 void sched_balance_exit(void);
+
+/* ---- smp.c: the call-single queue, IPIs, smp_call_function_single() ---- */
+
+struct call_single_data {
+	void (*func)(void *info);
+	void *info;
+	struct call_single_data *next;
+	bool wait;			/* the caller spins until done */
+	bool done;
+	unsigned int src_cpu;
+};
+
+/* Queue @p on @cpu's wakelist and IPI it (or set need_resched if it polls). */
+void __ttwu_queue_wakelist(struct task_struct *p, unsigned int cpu, int wake_flags);
+/*
+ * Run @csd->func on @cpu. With csd->wait the calling task spins (its CPU
+ * stays busy) until the target has run it: the caller's exec step sees
+ * csd->done when it is next called.
+ */
+void smp_call_function_single_async(unsigned int cpu, struct call_single_data *csd);
+/* The target side: run the queued wakeups and calls (IPI handler or idle exit). */
+void flush_smp_call_function_queue(struct rq *rq);
+bool call_single_queue_empty(struct rq *rq);
+/* resched_curr()'s IPI, or the polling shortcut; counts both. */
+void send_reschedule(unsigned int cpu);
+/* A polling idle CPU notices need_resched (set by @from at its cursor). */
+void wake_polling_cpu(unsigned int cpu);
+void sched_ttwu_pending(struct rq *rq);
+void ttwu_do_activate(struct rq *rq, struct task_struct *p, int wake_flags);
 
 /* ---- check.c ---- */
 

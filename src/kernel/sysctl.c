@@ -20,6 +20,8 @@ static const struct sched_tunables sysctl_defaults = {
 	 */
 	.sched_idle_balance_limit_ns = 500000ULL,
 	.hz = 250,
+	/* CONFIG_PREEMPT_VOLUNTARY, what most distribution kernels run */
+	.preempt = PREEMPT_VOLUNTARY_MODEL,
 };
 
 struct sched_tunables sysctl_sched = sysctl_defaults;

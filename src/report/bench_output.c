@@ -24,6 +24,8 @@ void bench_print_header(const struct bench *b, FILE *out)
 	case BENCH_PERF_PIPE:
 		fprintf(out, "# Running 'sched/pipe' benchmark:\n");
 		break;
+	case BENCH_IPISTORM:
+		break;
 	case BENCH_STRESS_CPU:
 		if (b->timeout_ns)
 			fprintf(out, "stress-ng: info:  [1] setting to a %llu secs run per stressor\n",
@@ -58,6 +60,14 @@ void bench_print_result(const struct bench *b, FILE *out)
 		fprintf(out, " %14lf usecs/op\n", (double)us / (double)b->loops);
 		fprintf(out, " %14d ops/sec\n",
 			us ? (int)((double)b->loops / ((double)us / 1e6)) : 0);
+		break;
+	case BENCH_IPISTORM:
+		/* what the module's printk() puts in the kernel log, as schedlab renders it */
+		fprintf(out, "ipistorm: %u thread(s), %llu IPIs, single=%d offset=%u wait=%d\n",
+			b->nr_workers, (unsigned long long)b->bogo_ops, b->ipi_single, b->ipi_offset,
+			b->ipi_wait);
+		fprintf(out, "ipistorm: elapsed %llu.%06llu s\n", (unsigned long long)(us / 1000000),
+			(unsigned long long)(us % 1000000));
 		break;
 	case BENCH_STRESS_CPU: {
 		double real = (double)us / 1e6, usr = (double)b->utime_ns / 1e9;

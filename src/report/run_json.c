@@ -19,7 +19,8 @@ static void kv_idle3(struct json_writer *w, const char *key, const u64 v[CPU_MAX
 	X(lb_count) X(lb_balanced) X(lb_failed) X(lb_imbalance_load) X(lb_imbalance_util)  \
 	X(lb_imbalance_task) X(lb_imbalance_misfit) X(lb_gained) X(lb_hot_gained)          \
 	X(lb_nobusyq) X(lb_nobusyg)
-#define ALB_COUNTERS(X) X(alb_count) X(alb_failed) X(alb_pushed)
+#define ALB_COUNTERS(X) X(alb_count) X(alb_failed) X(alb_pushed) \
+	X(ttwu_wake_remote) X(ttwu_move_affine) X(ttwu_move_balance)
 
 /*
  * The schedstat load-balance counters of each domain level (the kernel keeps
@@ -80,6 +81,7 @@ static void write_domains(struct json_writer *w)
 static void write_sched(struct json_writer *w)
 {
 	u64 switches = 0, migrations = 0, ipi = 0, ttwu = 0, ttwu_local = 0, ticks = 0;
+	u64 queued = 0, direct = 0, no_ipi = 0, ipi_resched = 0, ipi_call = 0, fast = 0, full = 0;
 	unsigned int cpu;
 	struct task_struct *p;
 
@@ -91,6 +93,13 @@ static void write_sched(struct json_writer *w)
 		ttwu += rq->stat.ttwu_count;
 		ttwu_local += rq->stat.ttwu_local;
 		ticks += rq->nr_ticks;
+		queued += rq->nr_ttwu_queued;
+		direct += rq->nr_ttwu_direct;
+		no_ipi += rq->nr_wake_without_ipi;
+		ipi_resched += rq->ipi_resched_sent;
+		ipi_call += rq->ipi_call_sent;
+		fast += rq->nr_idle_fast;
+		full += rq->nr_idle_full_pick;
 	}
 	list_for_each_entry(p, &sched_world.tasks, tasks)
 		migrations += p->stats.nr_migrations;
@@ -105,6 +114,16 @@ static void write_sched(struct json_writer *w)
 	json_kv_u64(w, "ttwu_local", ttwu_local);
 	json_kv_u64(w, "nr_ticks", ticks);
 	json_kv_u64(w, "nr_forks", sched_world.nr_forks);
+	json_kv_u64(w, "ttwu_queued", queued);
+	json_kv_u64(w, "ttwu_direct", direct);
+	json_kv_u64(w, "wake_without_ipi", no_ipi);
+	json_key(w, "ipi_sent_by_kind");
+	json_begin_object(w);
+	json_kv_u64(w, "reschedule", ipi_resched);
+	json_kv_u64(w, "call_function", ipi_call);
+	json_end_object(w);
+	json_kv_u64(w, "schedule_idle_fast", fast);
+	json_kv_u64(w, "schedule_idle_full_pick", full);
 	json_key(w, "per_cpu");
 	json_begin_array(w);
 	for_each_possible_cpu(cpu) {
@@ -125,6 +144,20 @@ static void write_sched(struct json_writer *w)
 		json_kv_u64(w, "ipi_received", rq->ipi_received);
 		json_kv_u64(w, "run_delay_ns", rq->stat.run_delay);
 		json_kv_u64(w, "rq_lock_spin_ns", rq->lock.spin_ns);
+		json_kv_u64(w, "ttwu_queued", rq->nr_ttwu_queued);
+		json_kv_u64(w, "ttwu_direct", rq->nr_ttwu_direct);
+		json_kv_u64(w, "wake_without_ipi", rq->nr_wake_without_ipi);
+		json_kv_u64(w, "schedule_idle_full_pick", rq->nr_idle_full_pick);
+		json_key(w, "idle_states");
+		json_begin_array(w);
+		for (unsigned int i = 0; i < machine.topo->nr_idle_states; i++) {
+			json_begin_object(w);
+			json_kv_str(w, "name", machine.topo->idle_states[i].name);
+			json_kv_u64(w, "usage", rq->idle_state_usage[i]);
+			json_kv_u64(w, "time_ns", rq->idle_state_time[i]);
+			json_end_object(w);
+		}
+		json_end_array(w);
 		json_end_object(w);
 	}
 	json_end_array(w);
@@ -144,6 +177,7 @@ int write_run_json(FILE *out, const struct run_info *ri, const struct bench *b)
 	json_kv_str(&w, "name", ri->machine);
 	json_kv_u64(&w, "cpus", machine.nr_cpus);
 	json_kv_u64(&w, "hz", sysctl_sched.hz);
+	json_kv_str(&w, "preempt", preempt_model_names[sysctl_sched.preempt]);
 	json_end_object(&w);
 
 	json_key(&w, "features");

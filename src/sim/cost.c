@@ -28,6 +28,8 @@ void cost_model_default(struct cost_model *c)
 	c->fork_thread = 15000;
 	c->exit = 20000;
 	c->softirq = 150;
+	c->csd_entry = 50;
+	c->idle_loop = 800;
 
 	c->lb_base = 200;
 	c->lb_cpu_visit = 25;
@@ -51,7 +53,6 @@ void cost_model_default(struct cost_model *c)
 	memcpy(c->ipi_latency, ipi_latency, sizeof(ipi_latency));
 	memcpy(c->migration_refill, refill, sizeof(refill));
 	c->ipi_send = 150;
-	c->idle_exit = 2000;
 }
 
 struct cost_field {
@@ -66,11 +67,11 @@ static const struct cost_field cost_fields[] = {
 	F(syscall),	   F(irq_entry),      F(schedule),	F(context_switch),
 	F(switch_mm),	   F(enqueue),	      F(dequeue),	F(ttwu),
 	F(tick),	   F(rq_lock),	      F(fork),		F(fork_thread),
-	F(exit),	   F(softirq),	      F(lb_base),	F(lb_cpu_visit),
+	F(exit),	   F(softirq),	      F(csd_entry),	      F(idle_loop),	      F(lb_base),	F(lb_cpu_visit),
 	F(lb_sibling_test), F(lb_group),      F(lb_task),	F(pipe_write),     F(pipe_read),	F(unix_write),
 	F(unix_read),	   F(copy_ns_per_kb), F(futex_wait),	F(futex_wake),
 	F(unix_skb_overhead), FD(cacheline),  F(ipi_send),	FD(ipi_latency),
-	F(idle_exit),	   FD(migration_refill),
+	FD(migration_refill),
 };
 #undef F
 #undef FD

@@ -41,6 +41,8 @@ struct cost_model {
 	u64 fork_thread;	/* clone() of a thread (shares mm) */
 	u64 exit;		/* do_exit() + reaping */
 	u64 softirq;		/* entering and leaving the SCHED softirq */
+	u64 csd_entry;		/* one call-single queue entry handled by the target */
+	u64 idle_loop;		/* one pass of the idle loop: governor, nohz tick, RCU, state entry */
 
 	/* load balancing: so that a patch that does less work shows as less time */
 	u64 lb_base;		/* sched_balance_rq() fixed part: lb_env setup, bookkeeping */
@@ -63,7 +65,6 @@ struct cost_model {
 	u64 cacheline[NR_DIST];	/* moving a contended cache line from a CPU this far away */
 	u64 ipi_send;		/* sender side of an IPI (APIC/GIC/doorbell write) */
 	u64 ipi_latency[NR_DIST]; /* send to handler start */
-	u64 idle_exit;		/* leaving a shallow idle state (C1/WFI/snooze) */
 	u64 migration_refill[NR_DIST]; /* cache refill after a task moved this far */
 };
 

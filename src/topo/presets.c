@@ -184,53 +184,57 @@ static int build_from_spec(struct topology *t, const struct preset_spec *s, char
 
 /* synthetic machines: a polling state and one shallow state */
 static const struct idle_state simple_idle[] = {
-	{ "POLL", 0, 0 },
-	{ "C1", US(2), US(2) },
+	{ "POLL", 0, 0, true },
+	{ "C1", US(2), US(2), true },
 };
 
-/* intel_idle skx_cstates (Skylake-SP, Cascade Lake), plus the POLL state */
+/*
+ * intel_idle skx_cstates (Skylake-SP, Cascade Lake), plus the POLL state.
+ * MWAIT keeps the polling flag (mwait_idle_with_hints() monitors it).
+ */
 static const struct idle_state skx_idle[] = {
-	{ "POLL", 0, 0 },
-	{ "C1", US(2), US(2) },
-	{ "C1E", US(10), US(20) },
-	{ "C6", US(133), US(600) },
+	{ "POLL", 0, 0, true },
+	{ "C1", US(2), US(2), true },
+	{ "C1E", US(10), US(20), true },
+	{ "C6", US(133), US(600), true },
 };
 
 /* intel_idle icx_cstates (Ice Lake-SP) */
 static const struct idle_state icx_idle[] = {
-	{ "POLL", 0, 0 },
-	{ "C1", US(1), US(1) },
-	{ "C1E", US(4), US(4) },
-	{ "C6", US(170), US(600) },
+	{ "POLL", 0, 0, true },
+	{ "C1", US(1), US(1), true },
+	{ "C1E", US(4), US(4), true },
+	{ "C6", US(170), US(600), true },
 };
 
 /* intel_idle nehalem_cstates, used for Westmere-EX (idle_cpu_nhx) */
 static const struct idle_state nhm_idle[] = {
-	{ "POLL", 0, 0 },	  { "C1", US(3), US(6) },     { "C1E", US(10), US(20) },
-	{ "C3", US(20), US(80) }, { "C6", US(200), US(800) },
+	{ "POLL", 0, 0, true },	  { "C1", US(3), US(6), true },     { "C1E", US(10), US(20), true },
+	{ "C3", US(20), US(80), true }, { "C6", US(200), US(800), true },
 };
 
 /*
  * acpi_idle on EPYC 7003: _CST C1 (MWAIT, 1 us) and C2 (I/O port, 400 us);
- * acpi_idle's target residency is twice the latency. C2's 400 us is the
+ * acpi_idle's target residency is twice the latency; C1 enters through
+ * MWAIT (polling), C2 through an I/O port read (not). C2's 400 us is the
  * value firmware commonly reports (approximate).
  */
 static const struct idle_state epyc_idle[] = {
-	{ "POLL", 0, 0 },
-	{ "C1", US(1), US(2) },
-	{ "C2", US(400), US(800) },
+	{ "POLL", 0, 0, true },
+	{ "C1", US(1), US(2), true },
+	{ "C2", US(400), US(800), false },
 };
 
 /* cpuidle-pseries shared_states: snooze (polling) and Shared Cede */
 static const struct idle_state pseries_shared_idle[] = {
-	{ "snooze", 0, 0 },
-	{ "Shared Cede", US(10), US(100) },
+	{ "snooze", 0, 0, true },
+	{ "Shared Cede", US(10), US(100), false },
 };
 
 /* Ampere Altra ACPI LPI: WFI and a core power-down state (approximate values) */
 static const struct idle_state altra_idle[] = {
-	{ "WFI", US(1), US(1) },
-	{ "cpu-off", US(100), US(1000) },
+	{ "WFI", US(1), US(1), false },
+	{ "cpu-off", US(100), US(1000), false },
 };
 
 /*
@@ -240,8 +244,8 @@ static const struct idle_state altra_idle[] = {
  * 3500 us); idle states are machine-wide here, so this uses the A76 values.
  */
 static const struct idle_state gs101_idle[] = {
-	{ "WFI", US(1), US(1) },
-	{ "c2", US(340), US(2500) },
+	{ "WFI", US(1), US(1), false },
+	{ "c2", US(340), US(2500), false },
 };
 
 /* ---- CPU classes ---- */
@@ -314,8 +318,8 @@ static const struct cpu_class gs101_classes[] = {
 
 static void cost_icelake(struct cost_model *c)
 {
-	/* intel_idle's ICX C1 exit latency is 1 us (SKX: 2 us) */
-	c->idle_exit = 1000;
+	/* idle exit latencies come from the idle states (icx_idle) */
+	(void)c;
 }
 
 static void cost_epyc_milan(struct cost_model *c)
@@ -329,14 +333,10 @@ static void cost_epyc_milan(struct cost_model *c)
 	c->cacheline[DIST_LLC] = 25;
 	c->cacheline[DIST_PACKAGE] = 100;
 	c->cacheline[DIST_NUMA] = 200;
-	/* _CST C1 (MWAIT) exit latency is 1 us */
-	c->idle_exit = 1000;
 }
 
 static void cost_westmere_ex(struct cost_model *c)
 {
-	/* nehalem_cstates C1 exit latency is 3 us */
-	c->idle_exit = 3000;
 	/*
 	 * Remote nodes are reached through QPI and, beyond the socket pair,
 	 * through node controllers (SLIT up to 19): cache lines and IPIs
@@ -359,14 +359,10 @@ static void cost_power10(struct cost_model *c)
 	c->ipi_latency[DIST_LLC] = 250;
 	c->ipi_latency[DIST_PACKAGE] = 1500;
 	c->ipi_send = 400;
-	/* snooze is a polling loop at low SMT priority: leaving it is cheap */
-	c->idle_exit = 200;
 }
 
 static void cost_altra(struct cost_model *c)
 {
-	/* WFI wake-up is about 1 us */
-	c->idle_exit = 1000;
 	/*
 	 * The LLC here is the 2-core cluster (all Linux sees); the two cores
 	 * share no cache, so a line moves through the mesh either way.
@@ -391,8 +387,8 @@ static void cost_altra_2s(struct cost_model *c)
 
 static void cost_arm64_phone(struct cost_model *c)
 {
-	/* WFI wake-up is about 1 us */
-	c->idle_exit = 1000;
+	/* idle exit latencies come from the idle states (gs101_idle) */
+	(void)c;
 }
 
 /* ---- the machines ---- */

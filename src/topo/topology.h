@@ -19,6 +19,14 @@ struct idle_state {
 	char name[16];
 	u64 exit_latency_ns;
 	u64 target_residency_ns;
+	/*
+	 * The idle task keeps TIF_POLLING_NRFLAG set in this state: a remote
+	 * CPU wakes it by setting need_resched, without an IPI. True for the
+	 * polling loops (POLL, snooze) and for x86 MWAIT states, whose
+	 * monitor watches the thread flags; false for WFI, CEDE, I/O-port
+	 * C-states.
+	 */
+	bool polls;
 };
 
 struct cpu_topo {

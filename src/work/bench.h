@@ -14,6 +14,7 @@ enum bench_kind {
 	BENCH_PERF_MESSAGING,	/* perf bench sched messaging */
 	BENCH_PERF_PIPE,	/* perf bench sched pipe */
 	BENCH_STRESS_CPU,	/* stress-ng --cpu */
+	BENCH_IPISTORM,		/* the ipistorm kernel module */
 };
 
 /*
@@ -48,6 +49,14 @@ struct bench {
 	u64 timeout_ns;		/* --timeout, 0 = none */
 	int load_slice;		/* --cpu-load-slice: <0 ops, 0 random, >0 ms */
 	u64 bogo_ops, utime_ns, stime_ns;
+	/* ipistorm (max_ops = numipi, timeout_ns = timeout, bogo_ops = IPIs sent) */
+	bool ipi_single;
+	bool ipi_wait;
+	unsigned int ipi_offset;
+	u64 ipi_delay_ns;
+	struct cpumask *ipi_cpulist;
+	bool ipi_cpulist_all;
+	char *ipi_cpulist_str;	/* as given, checked once the machine is known */
 	/* measurement: the tool's own clock reads (gettimeofday) */
 	u64 start_ns;
 	u64 stop_ns;
@@ -85,5 +94,9 @@ void messaging_free(struct bench *b);
 void pipe_start(struct bench *b);
 void stress_start(struct bench *b);
 void stress_free(struct bench *b);
+void ipistorm_start(struct bench *b);
+void ipistorm_free(struct bench *b);
+/* Check what depends on the machine (cpulist vs CPU count); 0 or -1 + message. */
+int bench_check_machine(struct bench *b, char *err, size_t errlen);
 
 #endif

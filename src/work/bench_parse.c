@@ -307,6 +307,84 @@ static int parse_stress(struct bench *b, int argc, char **argv, char *err, size_
 	return 0;
 }
 
+static const char ipistorm_usage[] =
+	"ipistorm [numipi=N] [single=0|1] [offset=K] [cpulist=LIST] [wait=0|1] [delay=US] [timeout=S]";
+
+static int parse_ipistorm(struct bench *b, int argc, char **argv, char *err, size_t errlen)
+{
+	b->kind = BENCH_IPISTORM;
+	b->ipi_wait = true;
+	b->ipi_offset = 1;
+	b->timeout_ns = 30 * NSEC_PER_SEC;	/* the module's default timeout */
+	b->ipi_cpulist_all = true;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *eq = strchr(a, '=');
+		unsigned int v;
+		size_t klen;
+
+		if (!eq) {
+			snprintf(err, errlen, "ipistorm: parameter '%s' is not NAME=VALUE (usage: %s)", a,
+				 ipistorm_usage);
+			return -1;
+		}
+		klen = (size_t)(eq - a);
+#define KEY(k) (klen == strlen(k) && !strncmp(a, k, klen))
+		if (KEY("numipi")) {
+			if (parse_uint("ipistorm", "numipi", eq + 1, 0, MAX_LOOPS, &v, err, errlen))
+				return -1;
+			b->max_ops = v;
+		} else if (KEY("single") || KEY("wait")) {
+			if (parse_uint("ipistorm", KEY("single") ? "single" : "wait", eq + 1, 0, 1, &v,
+				       err, errlen))
+				return -1;
+			if (KEY("single"))
+				b->ipi_single = v;
+			else
+				b->ipi_wait = v;
+		} else if (KEY("offset")) {
+			if (parse_uint("ipistorm", "offset", eq + 1, 0, NR_CPUS, &b->ipi_offset, err,
+				       errlen))
+				return -1;
+		} else if (KEY("delay")) {
+			if (parse_uint("ipistorm", "delay", eq + 1, 0, 10000000, &v, err, errlen))
+				return -1;
+			b->ipi_delay_ns = (u64)v * NSEC_PER_USEC;
+		} else if (KEY("timeout")) {
+			if (parse_uint("ipistorm", "timeout", eq + 1, 1, 7 * 86400, &v, err, errlen))
+				return -1;
+			b->timeout_ns = (u64)v * NSEC_PER_SEC;
+		} else if (KEY("cpulist")) {
+			free(b->ipi_cpulist_str);
+			b->ipi_cpulist_str = strdup(eq + 1);
+			b->ipi_cpulist_all = false;
+		} else {
+			snprintf(err, errlen, "ipistorm: unknown parameter '%.*s' (usage: %s)", (int)klen, a,
+				 ipistorm_usage);
+			return -1;
+		}
+#undef KEY
+	}
+	return 0;
+}
+
+int bench_check_machine(struct bench *b, char *err, size_t errlen)
+{
+	char perr[256];
+
+	if (b->kind != BENCH_IPISTORM)
+		return 0;
+	b->ipi_cpulist = alloc_cpumask();
+	if (b->ipi_cpulist_all)
+		return 0;
+	if (cpulist_parse(b->ipi_cpulist_str, b->ipi_cpulist, perr, sizeof(perr)) ||
+	    cpumask_empty(b->ipi_cpulist)) {
+		snprintf(err, errlen, "ipistorm: cpulist '%s': %s", b->ipi_cpulist_str,
+			 cpumask_empty(b->ipi_cpulist) ? "no CPU" : perr);
+		return -1;
+	}
+	return 0;
+}
+
 struct bench *bench_parse(int argc, char **argv, char *err, size_t errlen)
 {
 	struct bench *b = calloc(1, sizeof(*b));
@@ -324,6 +402,13 @@ struct bench *bench_parse(int argc, char **argv, char *err, size_t errlen)
 		snprintf(err, errlen, "no benchmark command given after '--'");
 	} else if (!strcmp(argv[0], "hackbench")) {
 		rc = parse_hackbench(b, argc, argv, err, errlen);
+	} else if (!strcmp(argv[0], "ipistorm")) {
+		rc = parse_ipistorm(b, argc, argv, err, errlen);
+	} else if (!strcmp(argv[0], "insmod")) {
+		if (argc < 2 || (strcmp(argv[1], "ipistorm.ko") && strcmp(argv[1], "./ipistorm.ko")))
+			snprintf(err, errlen, "insmod: only ipistorm.ko is modelled");
+		else
+			rc = parse_ipistorm(b, argc - 1, argv + 1, err, errlen);
 	} else if (!strcmp(argv[0], "stress-ng")) {
 		rc = parse_stress(b, argc, argv, err, errlen);
 	} else if (!strcmp(argv[0], "perf")) {
@@ -338,7 +423,7 @@ struct bench *bench_parse(int argc, char **argv, char *err, size_t errlen)
 			snprintf(err, errlen, "perf bench sched: unknown benchmark '%s' (messaging, pipe)",
 				 argv[3]);
 	} else {
-		snprintf(err, errlen, "unknown benchmark '%s' (hackbench, perf bench sched messaging, perf bench sched pipe, stress-ng)",
+		snprintf(err, errlen, "unknown benchmark '%s' (hackbench, perf bench sched messaging, perf bench sched pipe, stress-ng, ipistorm)",
 			 argv[0]);
 	}
 	if (!rc && (u64)b->groups * 2 * b->fds > MAX_TASKS) {
@@ -347,6 +432,7 @@ struct bench *bench_parse(int argc, char **argv, char *err, size_t errlen)
 		rc = -1;
 	}
 	if (rc) {
+		free(b->ipi_cpulist_str);
 		free(b);
 		return NULL;
 	}
@@ -361,6 +447,9 @@ void bench_start(struct bench *b)
 		break;
 	case BENCH_STRESS_CPU:
 		stress_start(b);
+		break;
+	case BENCH_IPISTORM:
+		ipistorm_start(b);
 		break;
 	default:
 		messaging_start(b);
@@ -387,6 +476,12 @@ bool bench_finish(struct bench *b)
 	if (b->kind == BENCH_PERF_PIPE) {
 		add_metric(b, "usecs_per_op", (double)bench_elapsed_us(b) / b->loops);
 		add_metric(b, "ops_per_sec", secs > 0 ? b->loops / secs : 0);
+	} else if (b->kind == BENCH_IPISTORM) {
+		add_metric(b, "threads", b->nr_workers);
+		add_metric(b, "ipis", (double)b->bogo_ops);
+		add_metric(b, "ns_per_ipi", b->bogo_ops ? (double)(b->stop_ns - b->start_ns) /
+								  (double)b->bogo_ops * b->nr_workers :
+							  0);
 	} else if (b->kind == BENCH_STRESS_CPU) {
 		add_metric(b, "workers", b->nr_workers);
 		add_metric(b, "bogo_ops", (double)b->bogo_ops);
@@ -405,8 +500,11 @@ bool bench_finish(struct bench *b)
 
 void bench_free(struct bench *b)
 {
+	free(b->ipi_cpulist_str);
 	if (b->kind == BENCH_STRESS_CPU)
 		stress_free(b);
+	else if (b->kind == BENCH_IPISTORM)
+		ipistorm_free(b);
 	else if (b->kind != BENCH_PERF_PIPE)
 		messaging_free(b);
 	free(b->priv);

@@ -231,6 +231,67 @@ static void do_poll_in(struct work_task *w, struct channel *ch)
 }
 
 /* ------------------------------------------------------------------ */
+/* IPIs from a kernel thread                                           */
+
+/* the ipistorm module's function: empty */
+static void nop_func(void *info)
+{
+	(void)info;
+}
+
+static bool all_done(struct work_task *w)
+{
+	for (unsigned int i = 0; i < w->nr_csd; i++)
+		if (!w->csd[i].done)
+			return false;
+	return true;
+}
+
+/*
+ * smp_call_function_single() / smp_call_function(): queue the call on the
+ * target(s); with wait, spin until each has run it (csd_lock_wait()): the
+ * CPU stays busy and goes on when the last target's csd_unlock reaches it.
+ */
+static void do_smp_call(struct work_task *w, struct op_desc *op)
+{
+	struct task_struct *p = w->task;
+	unsigned int this_cpu = smp_processor_id(), n = 0;
+	bool wait = op->bytes != 0;
+
+	if (p->csd_spinning) {
+		if (!all_done(w))
+			return; /* a csd_unlock arrived for one of several */
+		p->csd_spinning = false;
+		op_done(w, 0);
+		return;
+	}
+	if (!w->csd)
+		w->csd = arena_alloc(machine.nr_cpus * sizeof(*w->csd));
+	w->nr_csd = 0;
+	for (unsigned int cpu = 0; cpu < machine.nr_cpus; cpu++) {
+		bool target = op->kind == OP_SMP_CALL ? cpu == op->val : cpu != this_cpu;
+		struct call_single_data *csd;
+
+		if (!target)
+			continue;
+		csd = &w->csd[n++];
+		*csd = (struct call_single_data){ .func = nop_func, .wait = wait };
+		w->nr_csd = n;
+		if (cpu == this_cpu) {
+			/* a call to ourselves just runs */
+			csd->done = true;
+			continue;
+		}
+		smp_call_function_single_async(cpu, csd);
+	}
+	if (wait && !all_done(w)) {
+		p->csd_spinning = true;
+		return;
+	}
+	op_done(w, 0);
+}
+
+/* ------------------------------------------------------------------ */
 /* the step                                                            */
 
 extern const struct task_exec work_exec;
@@ -319,7 +380,8 @@ static void work_step(struct task_struct *p)
 		struct task_struct *c;
 
 		sys_enter(w);
-		c = sched_fork_task(p, op->spawn.thread, op->spawn.comm, &work_exec, cw, -1);
+		c = sched_fork_task_on(p, op->spawn.thread, op->spawn.comm, &work_exec, cw, -1,
+				       op->spawn.bind_cpu ? op->spawn.bind_cpu - 1 : -1);
 		bind(cw, c);
 		op_done(w, (u64)c->pid);
 		return;
@@ -340,6 +402,10 @@ static void work_step(struct task_struct *p)
 	case OP_CALL:
 		op_done(w, 0);
 		op->call(w, op->arg);
+		return;
+	case OP_SMP_CALL:
+	case OP_SMP_CALL_MANY:
+		do_smp_call(w, op);
 		return;
 	case OP_EXIT:
 		do_exit();

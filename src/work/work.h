@@ -27,6 +27,8 @@ enum op_kind {
 	OP_SPAWN,		/* fork() or clone(CLONE_VM) a child running spawn.prog */
 	OP_WAIT_CHILDREN,	/* wait until every child has exited and reap them */
 	OP_CALL,		/* run a callback (timestamps, bookkeeping): free */
+	OP_SMP_CALL,		/* smp_call_function_single(val, nop, wait = bytes != 0) */
+	OP_SMP_CALL_MANY,	/* smp_call_function(nop, wait): every other online CPU */
 	OP_EXIT,
 };
 
@@ -50,6 +52,7 @@ struct op_desc {
 		void *state;
 		bool thread;
 		const char *comm;
+		int bind_cpu;	/* CPU + 1 for a kernel thread bound to it; 0: a normal task */
 	} spawn;
 	void (*call)(struct work_task *w, void *arg);
 	void *arg;
@@ -65,6 +68,9 @@ struct work_task {
 	bool woken;			/* a futex/sleep wait was ended by its waker */
 	u64 result;
 	struct hrtimer timer;
+	/* kernel-thread IPIs in flight (one per CPU for OP_SMP_CALL_MANY) */
+	struct call_single_data *csd;
+	unsigned int nr_csd;
 	struct wait_queue_head child_wait;
 };
 

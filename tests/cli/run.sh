@@ -263,6 +263,21 @@ fi
 grep -q '^     nsecs               : count     distribution$' "$tmp/swb-SWB_SMT_SKIP.out" &&
 	ok "funclatency prints a histogram" || not_ok "funclatency prints a histogram"
 
+# ipistorm, as the module's parameters; SM_IDLE takes the full pick off the target
+golden run-ipistorm schedlab run -m smt2-2s-16 -- insmod ipistorm.ko numipi=2000 single=1 offset=8 cpulist=0 wait=1
+golden run-ipistorm-many schedlab run -m smp4 -- ipistorm numipi=500 single=0 cpulist=0-1 wait=1 delay=2
+run_cmd schedlab run -m icelake-2s-128 --json "$tmp/sm.json" -- insmod ipistorm.ko numipi=100000 single=1 offset=8 cpulist=8 wait=1
+if [ "$status" -eq 0 ] && grep -q '^ipistorm: elapsed ' "$tmp/out" && grep -q '"schedule_idle_full_pick": 0,' "$tmp/sm.json"; then
+	ok "ipistorm on icelake: elapsed time, no full pick with SM_IDLE"
+else
+	not_ok "ipistorm on icelake: elapsed time, no full pick with SM_IDLE" "status $status"
+fi
+run_cmd schedlab run -m icelake-2s-128 --features NO_SM_IDLE --json "$tmp/nosm.json" -- insmod ipistorm.ko numipi=100000 single=1 offset=8 cpulist=8 wait=1
+full=$(sed -n 's/^    "schedule_idle_full_pick": \([0-9]*\),/\1/p' "$tmp/nosm.json")
+if [ "$status" -eq 0 ] && [ "${full:-0}" -ge 99999 ]; then ok "NO_SM_IDLE: a full pick per IPI ($full)"; else not_ok "NO_SM_IDLE: a full pick per IPI" "got '$full'"; fi
+expect_exit 0 "" schedlab run -m smt2-2s-16 --preempt lazy --check -- hackbench -g 1 -l 50
+expect_exit 0 "" schedlab run -m smt2-2s-16 --preempt full --check -- hackbench -p -g 1 -l 50
+
 # The acceptance command lines.
 run_cmd schedlab run -m xeon-8269cy-2s -- hackbench -g 1 -l 1000
 if [ "$status" -eq 0 ] && grep -q '^Time: [0-9]*\.[0-9][0-9][0-9]$' "$tmp/out"; then ok "hackbench on xeon prints Time:"; else not_ok "hackbench on xeon prints Time:" "status $status"; fi
@@ -341,6 +356,12 @@ expect_exit 2 "base_slice_ns: value must be" schedlab run --sysctl base_slice_ns
 run_cmd schedlab run -m smp1 --sysctl base_slice_ns=3000000 --json "$tmp/s.json" -- perf bench sched pipe -l 1000
 if [ "$status" -eq 0 ] && grep -q '"base_slice_ns": 3000000' "$tmp/s.json"; then ok "--sysctl reaches the run"; else not_ok "--sysctl reaches the run" "status $status"; fi
 expect_exit 2 "unknown function 'nosuch'" schedlab run --funclatency nosuch -- hackbench
+expect_exit 2 "cpulist '0-999'" schedlab run -m smp4 -- ipistorm numipi=10 cpulist=0-999
+expect_exit 2 "unknown parameter 'bogus'" schedlab run -m smp4 -- ipistorm bogus=1
+expect_exit 2 "not NAME=VALUE" schedlab run -m smp4 -- ipistorm numipi
+expect_exit 2 "single needs an integer in 0..1" schedlab run -m smp4 -- ipistorm single=2
+expect_exit 2 "only ipistorm.ko" schedlab run -m smp4 -- insmod other.ko
+expect_exit 2 "unknown model 'eager'" schedlab run --preempt eager -- hackbench
 expect_exit 0 "" schedlab run --help
 
 # ---------------------------------------------------------------------------

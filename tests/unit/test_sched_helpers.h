@@ -234,4 +234,66 @@ static inline void tl_check(void)
 	sched_check_invariants(&this_rq()->step_ev);
 }
 
+/* ---- load balancing ---- */
+
+/*
+ * A new task on idle CPU @cpu that becomes its current task (the CPU
+ * switches to it), so @cpu is busy and the task cannot be detached.
+ */
+static inline struct task_struct *tl_fork_running(const char *comm, unsigned int cpu)
+{
+	struct task_struct *p = tl_fork(comm, cpu);
+	struct rq *rq = tl_cpu(cpu);
+
+	assert_true(is_idle_task(rq->curr));
+	__schedule(SM_NONE);
+	assert_ptr_equal(rq->curr, p);
+	return p;
+}
+
+/* @ns pass on every CPU (tl_advance() on each): clocks move, curr is accounted. */
+static inline void tl_advance_all(u64 ns)
+{
+	for (unsigned int cpu = 0; cpu < machine.nr_cpus; cpu++) {
+		tl_cpu(cpu);
+		tl_advance(ns);
+	}
+}
+
+/* @cpu's sched domain called @name ("SMT", "MC", "PKG", "NUMA", ...). */
+static inline struct sched_domain *tl_sd(unsigned int cpu, const char *name)
+{
+	struct sched_domain *sd;
+
+	for_each_domain(cpu, sd)
+		if (!strcmp(sd->name, name))
+			return sd;
+	fail_msg("CPU%u has no %s domain", cpu, name);
+	return NULL;
+}
+
+/*
+ * sched_balance_rq() run by @cpu at @sd as idle type @idle; *@cont is
+ * what the pass left of continue_balancing (0: should_we_balance said no).
+ */
+static inline int tl_balance(unsigned int cpu, struct sched_domain *sd, enum cpu_idle_type idle,
+			     int *cont)
+{
+	*cont = 1;
+	tl_cpu(cpu);
+	return sched_balance_rq(cpu, cpu_rq(cpu), sd, idle, cont);
+}
+
+/* sched_balance_newidle() on @cpu, called like pick_next_task_fair() does: rq locked. */
+static inline int tl_newidle(unsigned int cpu)
+{
+	struct rq *rq = tl_cpu(cpu);
+	int pulled;
+
+	sim_lock_acquire(&rq->lock);
+	pulled = sched_balance_newidle(rq);
+	sim_lock_release(&rq->lock);
+	return pulled;
+}
+
 #endif

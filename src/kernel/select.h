@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Choosing a CPU on wakeup, fork and exec: the parts of
+ * select_task_rq_fair() shared by select.c (the domain walk, wake_affine(),
+ * the fork/exec slow path) and select_idle.c (select_idle_sibling() and the
+ * idle-core and SIS_UTIL state of each LLC), and seen by the unit tests.
+ *
+ * CPU numbers are ints here, as in the kernel: the idle searches return -1
+ * (or nr_cpumask_bits) for "none".
+ *
+ * Costs: every CPU whose runqueue state a wakeup or fork path examines
+ * (is it idle, its load) is charged cost->lb_cpu_visit, each group the slow
+ * path classifies cost->lb_group, each SMT sibling __update_idle_core()
+ * tests cost->lb_sibling_test (docs/wakeup.md, "Choosing a CPU").
+ */
+#ifndef SCHEDLAB_KERNEL_SELECT_H
+#define SCHEDLAB_KERNEL_SELECT_H
+
+#include "kernel/sched.h"
+
+#define nr_cpumask_bits ((int)nr_cpu_ids)
+
+/* one CPU's runqueue state read by a wakeup or fork path */
+static inline void select_visit_cpu(void)
+{
+	charge(machine.cost->lb_cpu_visit);
+}
+
+/* idle_cpu() and not a preempted vCPU (no vCPUs are modelled) */
+static inline bool available_idle_cpu(unsigned int cpu)
+{
+	return idle_cpu(cpu);
+}
+
+/* only SCHED_IDLE tasks queued: schedlab has no SCHED_IDLE policy */
+static inline bool sched_idle_cpu(unsigned int cpu)
+{
+	(void)cpu;
+	return false;
+}
+
+/* the sched_smt_present static key: some core has SMT siblings */
+static inline bool sched_smt_active(void)
+{
+	return machine.topo->has_smt;
+}
+
+static inline const struct cpumask *cpu_smt_mask(unsigned int cpu)
+{
+	return topology_sibling_cpumask(machine.topo, cpu);
+}
+
+static inline unsigned long capacity_of(unsigned int cpu)
+{
+	return cpu_rq(cpu)->cpu_capacity;
+}
+
+static inline unsigned long cpu_load(struct rq *rq)
+{
+	return rq->cfs.avg.load_avg;
+}
+
+/* without group scheduling a task's hierarchical load is its own */
+static inline unsigned long task_h_load(struct task_struct *p)
+{
+	return p->se.avg.load_avg;
+}
+
+/* util fits capacity with the 20% margin */
+static inline bool fits_capacity(unsigned long util, unsigned long capacity)
+{
+	return util * 1280 < capacity * 1024;
+}
+
+/* util_fits_cpu() without uclamp: fits_capacity() against capacity_of() */
+static inline bool util_fits_cpu(unsigned long util, unsigned int cpu)
+{
+	return fits_capacity(util, capacity_of(cpu));
+}
+
+static inline bool task_fits_cpu(struct task_struct *p, unsigned int cpu)
+{
+	return util_fits_cpu(task_util_est(&p->se.avg), cpu);
+}
+
+/*
+ * The kernel's per-CPU select_rq_mask. One is enough (selection paths do
+ * not nest); it is NR_CPUS wide so it fits every machine.
+ */
+extern struct cpumask select_rq_mask;
+
+/*
+ * for_each_cpu_wrap(): the CPUs of @mask from @start up, then from 0 up to
+ * @start. The mask is read as the walk goes, so CPUs cleared from it during
+ * the walk are skipped (select_idle_core() relies on this).
+ */
+unsigned int cpumask_next_wrap_from(const struct cpumask *mask, unsigned int prev,
+				    unsigned int start, bool first);
+#define for_each_cpu_wrap(cpu, mask, start)                                                \
+	for ((cpu) = cpumask_next_wrap_from((mask), 0, (start), true); (cpu) < nr_cpu_ids; \
+	     (cpu) = cpumask_next_wrap_from((mask), (cpu), (start), false))
+
+/* bring a sleeping task's averages up to its cfs_rq's last update */
+static inline void sync_entity_load_avg(struct sched_entity *se)
+{
+	pelt_update_blocked_se(cfs_rq_of(se)->avg.last_update_time, &se->avg,
+			       scale_load_down(se->load.weight));
+}
+
+/* select.c */
+void record_wakee(struct task_struct *p);
+int wake_wide(struct task_struct *p);
+int wake_affine(struct sched_domain *sd, struct task_struct *p, int this_cpu, int prev_cpu,
+		int sync);
+int sched_balance_find_dst_cpu(struct sched_domain *sd, struct task_struct *p, int cpu,
+			       int prev_cpu, int sd_flag);
+
+/* select_idle.c */
+int select_idle_sibling(struct task_struct *p, int prev, int target);
+void set_idle_cores(unsigned int cpu, int val);
+bool test_idle_cores(unsigned int cpu);
+
+#endif

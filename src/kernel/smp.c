@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Cross-CPU calls (kernel/smp.c line of thought): each CPU's call-single
+ * queue holds wakelist entries (ttwu_queue_wakelist) and function calls
+ * (smp_call_function_single). Adding to an empty queue sends the target a
+ * call-function IPI — unless the target's idle task is polling
+ * (TIF_POLLING_NRFLAG), in which case setting need_resched is enough: the
+ * polling loop sees it, leaves idle and flushes the queue itself.
+ */
+#include "kernel/sched.h"
+
+bool call_single_queue_empty(struct rq *rq)
+{
+	return !rq->wake_list && !rq->csd_list;
+}
+
+/* set_nr_if_polling(): wake a polling idle CPU through its flags */
+static bool set_nr_if_polling(struct rq *rq)
+{
+	if (!rq->polling || !is_idle_task(rq->curr))
+		return false;
+	if (!rq->need_resched) {
+		rq->need_resched = true;
+		wake_polling_cpu(cpu_of(rq));
+	}
+	return true;
+}
+
+void wake_polling_cpu(unsigned int cpu)
+{
+	struct rq *rq = cpu_rq(cpu);
+	unsigned int this_cpu = smp_processor_id();
+
+	rq->nr_wake_without_ipi++;
+	/* the flag's cache line reaches the polling (or MWAIT-monitoring) CPU */
+	if (!ev_queued(&rq->step_ev) || rq->step_ev.time > cpu_now())
+		sim_schedule(&rq->step_ev,
+			     cpu_now() + machine.cost->cacheline[cpu_dist(this_cpu, cpu)]);
+}
+
+static void send_ipi(unsigned int cpu, struct sim_event *ev)
+{
+	const struct cost_model *cost = machine.cost;
+
+	charge(cost->ipi_send);
+	this_rq()->ipi_sent++;
+	if (!ev_queued(ev))
+		sim_schedule(ev, cpu_now() + cost->ipi_latency[cpu_dist(smp_processor_id(), cpu)]);
+}
+
+void send_reschedule(unsigned int cpu)
+{
+	struct rq *rq = cpu_rq(cpu);
+
+	/* resched_curr() already set need_resched: a polling CPU sees it */
+	if (rq->polling && is_idle_task(rq->curr)) {
+		wake_polling_cpu(cpu);
+		return;
+	}
+	this_rq()->ipi_resched_sent++;
+	send_ipi(cpu, &rq->ipi_ev);
+}
+
+/* send_call_function_single_ipi() */
+static void send_call_function_single_ipi(unsigned int cpu)
+{
+	struct rq *rq = cpu_rq(cpu);
+
+	if (set_nr_if_polling(rq))
+		return;
+	this_rq()->ipi_call_sent++;
+	send_ipi(cpu, &rq->csd_ev);
+}
+
+/* the queue entry itself is a cache line written on the target's behalf */
+static void queue_entry_cost(unsigned int cpu)
+{
+	charge(machine.cost->cacheline[cpu_dist(smp_processor_id(), cpu)]);
+}
+
+void __ttwu_queue_wakelist(struct task_struct *p, unsigned int cpu, int wake_flags)
+{
+	struct rq *rq = cpu_rq(cpu);
+	bool was_empty = call_single_queue_empty(rq);
+
+	p->sched_remote_wakeup = !!(wake_flags & WF_MIGRATED);
+	rq->ttwu_pending = true;
+	p->wake_entry_next = NULL;
+	if (!rq->wake_list)
+		rq->wake_list_tail = &rq->wake_list;
+	*rq->wake_list_tail = p;
+	rq->wake_list_tail = &p->wake_entry_next;
+	queue_entry_cost(cpu);
+	this_rq()->nr_ttwu_queued++;
+	if (was_empty)
+		send_call_function_single_ipi(cpu);
+}
+
+void smp_call_function_single_async(unsigned int cpu, struct call_single_data *csd)
+{
+	struct rq *rq = cpu_rq(cpu);
+	bool was_empty = call_single_queue_empty(rq);
+
+	csd->done = false;
+	csd->next = NULL;
+	csd->src_cpu = smp_processor_id();
+	if (!rq->csd_list)
+		rq->csd_list_tail = &rq->csd_list;
+	*rq->csd_list_tail = csd;
+	rq->csd_list_tail = &csd->next;
+	queue_entry_cost(cpu);
+	if (was_empty)
+		send_call_function_single_ipi(cpu);
+}
+
+/* sched_ttwu_pending(): activate the queued wakees under our own rq lock */
+void sched_ttwu_pending(struct rq *rq)
+{
+	struct task_struct *p = rq->wake_list;
+
+	if (!p)
+		return;
+	rq->wake_list = NULL;
+	sim_lock_acquire(&rq->lock);
+	update_rq_clock(rq);
+	while (p) {
+		struct task_struct *next = p->wake_entry_next;
+
+		p->wake_entry_next = NULL;
+		charge(machine.cost->csd_entry);
+		if (task_cpu(p) != cpu_of(rq))
+			set_task_cpu(p, cpu_of(rq));
+		ttwu_do_activate(rq, p, p->sched_remote_wakeup ? WF_MIGRATED : 0);
+		p = next;
+	}
+	/* cleared after the enqueues: idle_cpu() sees the wakeups coming */
+	rq->ttwu_pending = false;
+	sim_lock_release(&rq->lock);
+}
+
+void flush_smp_call_function_queue(struct rq *rq)
+{
+	struct call_single_data *csd = rq->csd_list;
+
+	sched_ttwu_pending(rq);
+	rq->csd_list = NULL;
+	while (csd) {
+		struct call_single_data *next = csd->next;
+
+		charge(machine.cost->csd_entry);
+		if (csd->func)
+			csd->func(csd->info);
+		csd->done = true;
+		/* csd_unlock(): a waiting caller sees the flag and goes on */
+		if (csd->wait) {
+			struct rq *src = cpu_rq(csd->src_cpu);
+
+			sim_schedule(&src->step_ev,
+				     cpu_now() + machine.cost->cacheline[cpu_dist(cpu_of(rq),
+										 csd->src_cpu)]);
+		}
+		csd = next;
+	}
+}
