@@ -501,7 +501,12 @@ static struct sched_domain *sd_init(struct sd_topology_level *tl, struct sched_d
 	sd->cache_nice_tries = 0;
 	sd->flags = SD_BALANCE_NEWIDLE | SD_BALANCE_EXEC | SD_BALANCE_FORK | SD_WAKE_AFFINE |
 		    SD_PREFER_SIBLING | tl->sd_flags;
-	sd->last_balance = 0;		/* jiffies at boot */
+	/*
+	 * The kernel stamps jiffies at boot. A simulation starts on a machine
+	 * that has been up and idle for a while, where nothing kicked a
+	 * balance: every level is due at once (last balanced an hour ago).
+	 */
+	sd->last_balance = (unsigned long)-(3600L * 1000);
 	sd->balance_interval = sd_weight;
 	sd->max_newidle_lb_cost = 0;
 	sd->last_decay_max_lb_cost = 0;
