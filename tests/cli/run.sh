@@ -261,6 +261,25 @@ else
 	not_ok "SWB_SMT_SKIP: cheaper should_we_balance, same migrations" \
 		"avg $avg_skip vs $avg_noskip, digests '$dig_skip' '$dig_noskip', migrations $mig"
 fi
+# The wakelist policy: each of the four settings routes a different share of
+# hackbench's wakeups through the wakelist; NO_TTWU_QUEUE routes none.
+wakelist() {
+	schedlab run -m smt2-2s-16 --features "$1" --json "$tmp/wl.json" \
+		-- hackbench -g 2 -l 500 >/dev/null 2>&1 || echo "status $?"
+	sed -n 's/^  *"ttwu_queued": \([0-9]*\).*/\1/p' "$tmp/wl.json" | head -1
+}
+wl_default=$(wakelist TTWU_QUEUE_IDLE)
+wl_noidle=$(wakelist NO_TTWU_QUEUE_IDLE)
+wl_le1=$(wakelist NO_TTWU_QUEUE_IDLE,TTWU_QUEUE_ON_CPU_LE1)
+wl_off=$(wakelist NO_TTWU_QUEUE)
+if [ -n "$wl_default" ] && [ -n "$wl_noidle" ] && [ -n "$wl_le1" ] && [ "$wl_off" = 0 ] &&
+	[ "$wl_default" -gt "$wl_noidle" ] && [ "$wl_noidle" != "$wl_le1" ] && [ "$wl_le1" -gt 0 ]; then
+	ok "wakelist settings: queued $wl_default / $wl_noidle / $wl_le1 / $wl_off"
+else
+	not_ok "wakelist settings change the queued share" \
+		"queued default $wl_default, NO_TTWU_QUEUE_IDLE $wl_noidle, +LE1 $wl_le1, NO_TTWU_QUEUE $wl_off"
+fi
+
 grep -q '^     nsecs               : count     distribution$' "$tmp/swb-SWB_SMT_SKIP.out" &&
 	ok "funclatency prints a histogram" || not_ok "funclatency prints a histogram"
 
