@@ -7,6 +7,8 @@
  */
 #include "test_sched_helpers.h"
 
+#include "cli/session.h"
+
 static struct task_struct *hogs[256];
 
 static void start_hogs(unsigned int n, unsigned int cpu)
@@ -88,6 +90,65 @@ static void test_small_numa_imbalance_allowed(void **state)
 	tl_teardown();
 }
 
+/*
+ * The hogs as stress-ng starts them: forked one by one from a parent on
+ * CPU0. Fork balancing (SD_BALANCE_FORK, sched_balance_find_dst_cpu())
+ * places each on the idlest group at every level, so they are spread
+ * before they first run and nothing needs to migrate.
+ */
+static u64 user_ns_on(const struct cpumask *mask)
+{
+	u64 sum = 0;
+	unsigned int cpu;
+
+	for_each_cpu(cpu, mask)
+		sum += sim_cpu(cpu)->time_in[ACT_USER];
+	return sum;
+}
+
+static void run_stress_cpu(struct session *s, const char *preset, const char *nr)
+{
+	char err[256];
+	char *argv[] = { "stress-ng", "--cpu", (char *)nr, "--timeout", "1", NULL };
+	struct session_config cfg = { .machine = preset, .seed = 1, .argc = 5, .argv = argv };
+
+	assert_int_equal(session_start(s, &cfg, err, sizeof(err)), 0);
+	assert_true(session_run(s, true));
+}
+
+/* a hog that ran alone for the whole second on its own CPU set */
+static void assert_hogs_ran_alone(const struct cpumask *mask, unsigned int hogs)
+{
+	u64 ns = user_ns_on(mask);
+
+	assert_true(ns >= hogs * 950 * NSEC_PER_MSEC);
+	assert_true(ns <= hogs * 1050 * NSEC_PER_MSEC);
+}
+
+static void test_stress_ng_forks_spread(void **state)
+{
+	struct session s;
+	u64 migrations = 0;
+
+	(void)state;
+	/* power10-96: one hog per SMT4 core from the first instant */
+	run_stress_cpu(&s, "power10-96", "24");
+	for (unsigned int core = 0; core < machine.topo->nr_cores; core++) {
+		unsigned int cpu = cpumask_first_and(machine.topo->core_mask[core], machine.topo->all);
+
+		assert_hogs_ran_alone(topology_sibling_cpumask(machine.topo, cpu), 1);
+	}
+	for (unsigned int cpu = 0; cpu < machine.nr_cpus; cpu++)
+		migrations += cpu_rq(cpu)->nr_migrations_in;
+	assert_int_equal(migrations, 0);
+	session_end(&s);
+	/* two sockets: 2N hogs, N per socket, once N exceeds imb_numa_nr */
+	run_stress_cpu(&s, "xeon-8269cy-2s", "20");
+	assert_hogs_ran_alone(machine.topo->package_mask[0], 10);
+	assert_hogs_ran_alone(machine.topo->package_mask[1], 10);
+	session_end(&s);
+}
+
 /* the invariants hold while the balancer moves tasks around */
 static void test_balancing_keeps_invariants(void **state)
 {
@@ -105,6 +166,7 @@ int main(void)
 		cmocka_unit_test(test_power10_hogs_spread_to_cores),
 		cmocka_unit_test(test_two_sockets_split_evenly),
 		cmocka_unit_test(test_small_numa_imbalance_allowed),
+		cmocka_unit_test(test_stress_ng_forks_spread),
 		cmocka_unit_test(test_balancing_keeps_invariants),
 	};
 
