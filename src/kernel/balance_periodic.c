@@ -308,20 +308,22 @@ out:
 		kick_ilb(flags);
 }
 
-/* balance on behalf of every tickless idle CPU whose balance is due */
-static void _nohz_idle_balance(struct rq *this_rq, unsigned int flags)
+/*
+ * Balance on behalf of every tickless idle CPU whose balance is due. The
+ * loop yields after each CPU it balanced (its step is queued at its
+ * cursor) and is resumed there; returns true if it yielded.
+ */
+static bool _nohz_idle_balance(struct rq *this_rq)
 {
-	unsigned long now = jiffies, next_balance = now + 60 * sysctl_sched.hz;
-	unsigned int this_cpu = cpu_of(this_rq), balance_cpu, n;
-	bool has_blocked_load = false, update_next_balance = false;
+	unsigned int this_cpu = cpu_of(this_rq), balance_cpu;
+	unsigned int flags = this_rq->ilb.flags;
 
-	nohz.has_blocked_load = false;
-	nohz.needs_update = false;
-	/* start after this CPU so this CPU comes last */
-	for (n = 0; n < machine.nr_cpus; n++) {
+	while (this_rq->ilb.n < machine.nr_cpus) {
 		struct rq *rq;
+		bool balanced = false;
 
-		balance_cpu = (this_cpu + 1 + n) % machine.nr_cpus;
+		/* start after this CPU so this CPU comes last */
+		balance_cpu = (this_cpu + 1 + this_rq->ilb.n++) % machine.nr_cpus;
 		if (!cpumask_test_cpu(balance_cpu, nohz.idle_cpus_mask))
 			continue;
 		charge(machine.cost->lb_cpu_visit);
@@ -330,7 +332,7 @@ static void _nohz_idle_balance(struct rq *this_rq, unsigned int flags)
 		/* we got work ourselves: leave the rest to the next ILB */
 		if (!idle_cpu(this_cpu) && this_rq->need_resched) {
 			if (flags & NOHZ_STATS_KICK)
-				has_blocked_load = true;
+				this_rq->ilb.has_blocked_load = true;
 			if (flags & NOHZ_NEXT_KICK)
 				nohz.needs_update = true;
 			goto abort;
@@ -342,21 +344,29 @@ static void _nohz_idle_balance(struct rq *this_rq, unsigned int flags)
 			sim_lock_acquire(&rq->lock);
 			update_rq_clock(rq);
 			sim_lock_release(&rq->lock);
-			if (flags & NOHZ_BALANCE_KICK)
+			if (flags & NOHZ_BALANCE_KICK) {
 				sched_balance_domains(rq, CPU_IDLE);
+				balanced = true;
+			}
 		}
-		if (time_after(next_balance, rq->next_balance)) {
-			next_balance = rq->next_balance;
-			update_next_balance = true;
+		if (time_after(this_rq->ilb.next_balance, rq->next_balance)) {
+			this_rq->ilb.next_balance = rq->next_balance;
+			this_rq->ilb.update_next_balance = true;
+		}
+		if (balanced && this_rq->ilb.n < machine.nr_cpus && cpu_now() > machine.now) {
+			cpu_step_at_cursor(this_rq);
+			return true;
 		}
 	}
-	if (update_next_balance)
-		nohz.next_balance = next_balance;
+	if (this_rq->ilb.update_next_balance)
+		nohz.next_balance = this_rq->ilb.next_balance;
 	if (flags & NOHZ_STATS_KICK)
-		nohz.next_blocked = now + msecs_to_jiffies(LOAD_AVG_PERIOD);
+		nohz.next_blocked = this_rq->ilb.now + msecs_to_jiffies(LOAD_AVG_PERIOD);
 abort:
-	if (has_blocked_load)
+	if (this_rq->ilb.has_blocked_load)
 		nohz.has_blocked_load = true;
+	this_rq->ilb.active = false;
+	return false;
 }
 
 static bool nohz_idle_balance(struct rq *this_rq)
@@ -366,8 +376,22 @@ static bool nohz_idle_balance(struct rq *this_rq)
 	this_rq->nohz_flags = 0;
 	if (!(flags & NOHZ_KICK_MASK))
 		return false;
-	_nohz_idle_balance(this_rq, flags);
+	this_rq->ilb.active = true;
+	this_rq->ilb.flags = flags;
+	this_rq->ilb.n = 0;
+	this_rq->ilb.now = jiffies;
+	this_rq->ilb.next_balance = jiffies + 60 * sysctl_sched.hz;
+	this_rq->ilb.update_next_balance = false;
+	this_rq->ilb.has_blocked_load = false;
+	nohz.has_blocked_load = false;
+	nohz.needs_update = false;
+	_nohz_idle_balance(this_rq);
 	return true;
+}
+
+bool nohz_idle_balance_resume(struct rq *rq)
+{
+	return _nohz_idle_balance(rq);
 }
 
 /* the kick's IPI handler on the idle load balancer */

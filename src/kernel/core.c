@@ -874,7 +874,9 @@ static void handle_pending_irqs(struct rq *rq)
 		else
 			tick_stop_idle(rq);
 	}
-	/* irq_exit(): raised softirqs run before returning */
+	/* irq_exit(): raised softirqs run before returning (a yielded one first) */
+	if (rq->ilb.active && nohz_idle_balance_resume(rq))
+		return;
 	if (rq->balance_softirq) {
 		rq->balance_softirq = false;
 		sched_balance_softirq(rq);
@@ -887,8 +889,11 @@ static void cpu_continue(struct rq *rq)
 	struct sim_cpu *c = sim_cpu(cpu_of(rq));
 	struct task_struct *curr;
 
-	if (rq->pending_irqs)
+	if (rq->pending_irqs || rq->ilb.active)
 		handle_pending_irqs(rq);
+	/* the nohz idle balance yielded: it goes on at the queued step */
+	if (rq->ilb.active)
+		return;
 
 	curr = rq->curr;
 	if (rq->need_resched || rq->need_resched_lazy) {

@@ -325,6 +325,19 @@ struct rq {
 	bool nohz_tick_stopped;
 	unsigned int nohz_flags;	/* NOHZ_*_KICK pending on this CPU */
 	struct sim_event csd_ev;	/* call-function IPI in flight (nohz kick) */
+	/*
+	 * A nohz idle balance in progress on this CPU. The kernel's loop runs
+	 * while the other CPUs go on (a stopper it kicked may finish before the
+	 * loop reaches the next idle CPU), so the loop yields after each CPU it
+	 * balanced and resumes at this CPU's next step.
+	 */
+	struct {
+		bool active;
+		unsigned int flags;
+		unsigned int n;			/* CPUs visited so far */
+		unsigned long now, next_balance;	/* jiffies */
+		bool update_next_balance, has_blocked_load;
+	} ilb;
 	/* NEWIDLE_RATE_LIMIT: the RFC's average interval between idle balances */
 	u64 last_idle_balance;
 	u64 avg_idle_balance_interval;
@@ -622,6 +635,8 @@ void update_misfit_status(struct task_struct *p, struct rq *rq);
 
 void sched_balance_trigger(struct rq *rq);
 void sched_balance_softirq(struct rq *rq);
+/* Go on with a yielded nohz idle balance; true if it yielded again. */
+bool nohz_idle_balance_resume(struct rq *rq);
 void nohz_csd_func(struct rq *rq);
 void nohz_balance_enter_idle(struct rq *rq);
 int sched_balance_newidle(struct rq *this_rq);
