@@ -261,11 +261,12 @@ else
 	not_ok "SWB_SMT_SKIP: cheaper should_we_balance, same migrations" \
 		"avg $avg_skip vs $avg_noskip, digests '$dig_skip' '$dig_noskip', migrations $mig"
 fi
-# The wakelist policy: each of the four settings routes a different share of
-# hackbench's wakeups through the wakelist; NO_TTWU_QUEUE routes none.
+# The wakelist policy on the Xeon: each of the three settings (and
+# NO_TTWU_QUEUE) routes a different share of hackbench's wakeups through the
+# wakelist; NO_TTWU_QUEUE routes none.
 wakelist() {
-	schedlab run -m smt2-2s-16 --features "$1" --json "$tmp/wl.json" \
-		-- hackbench -g 2 -l 500 >/dev/null 2>&1 || echo "status $?"
+	schedlab run -m xeon-8269cy-2s --features "$1" --json "$tmp/wl.json" \
+		-- hackbench -l 100 >/dev/null 2>&1 || echo "status $?"
 	sed -n 's/^  *"ttwu_queued": \([0-9]*\).*/\1/p' "$tmp/wl.json" | head -1
 }
 wl_default=$(wakelist TTWU_QUEUE_IDLE)
