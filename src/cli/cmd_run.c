@@ -70,7 +70,7 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+m:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:m:h", opts, NULL)) != -1) {
 		char *end;
 
 		switch (c) {
@@ -121,9 +121,9 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 		case 'h':
 			fputs(run_usage, stdout);
 			return -1;
+		case ':':
+			return usage_error("run: option '%s' needs a value", argv[optind - 1]);
 		default:
-			if (optopt)
-				return usage_error("run: option '%s' needs a value", argv[optind - 1]);
 			return usage_error("run: unknown option '%s' (see 'schedlab run --help')",
 					   argv[optind - 1]);
 		}

@@ -363,6 +363,8 @@ expect_exit 2 "unknown cost parameter 'nosuch'" schedlab run --cost nosuch=1 -- 
 expect_exit 2 "bad value" schedlab run --cost syscall=abc -- hackbench
 expect_exit 2 "--hz must be" schedlab run --hz 123 -- hackbench
 expect_exit 2 "unknown option '--bogus'" schedlab run --bogus -- hackbench
+expect_exit 2 "run: unknown option '-f'" schedlab run -f NO_SM_IDLE -- hackbench
+expect_exit 2 "run: option '--features' needs a value" schedlab run --features
 expect_exit 2 "cannot write --json file" schedlab run -m smp2 --json /nonexistent/dir/o.json -- hackbench -g 1 -l 1
 expect_exit 2 "give --timeout or --cpu-ops" schedlab run -m smp2 -- stress-ng --cpu 2
 expect_exit 2 "only the cpu stressor" schedlab run -m smp2 -- stress-ng --timeout 2
