@@ -23,6 +23,8 @@
  *                            .preemptions: the involuntary ones
  *   futex.rt.same_cpu        FUTEX_WAKE/FUTEX_WAIT ping-pong, two threads
  *   futex.rt.cross_cpu       the same on two CPUs
+ *   lock.uncontended         spinlock lock + unlock on a line in L1 (no
+ *                            IRQ flag save/restore: user space can't)
  *   cacheline.cas.cross_cpu  one cache-line transfer between the two CPUs
  *                            (compare-and-swap ping-pong, round trip / 2)
  *   yield.switch.*           sched_yield() between two tasks on one CPU,
@@ -189,6 +191,25 @@ static double t_getppid(void *arg)
 	(void)arg;
 	for (long i = 0; i < n; i++)
 		syscall(SYS_getppid);
+	return (double)(now_ns() - t0) / (double)n;
+}
+
+/* an uncontended spinlock: locked cmpxchg to take, release store to drop */
+static double t_lock_uncontended(void *arg)
+{
+	long n = iters(20000000);
+	static int lock;
+	uint64_t t0 = now_ns();
+
+	(void)arg;
+	for (long i = 0; i < n; i++) {
+		int unlocked = 0;
+
+		while (!__atomic_compare_exchange_n(&lock, &unlocked, 1, false, __ATOMIC_ACQUIRE,
+						    __ATOMIC_RELAXED))
+			unlocked = 0;
+		__atomic_store_n(&lock, 0, __ATOMIC_RELEASE);
+	}
 	return (double)(now_ns() - t0) / (double)n;
 }
 
@@ -715,6 +736,8 @@ int main(int argc, char **argv)
 	measure("clock_gettime.vdso", t_clock_gettime, NULL, "ns/call",
 		"the timer itself (vDSO, no kernel entry)");
 	measure("syscall.getppid", t_getppid, NULL, "ns/call", "(a) entry + exit");
+	measure("lock.uncontended", t_lock_uncontended, NULL, "ns/pair",
+		"lock + unlock of a spinlock in L1, no IRQ save/restore");
 
 	struct pingpong pp = { .cpu_a = 0, .cpu_b = 0 };
 	double min, max, rt = run_trials(t_pipe_rt, &pp, &min, &max);
