@@ -10,6 +10,7 @@
 
 #include "kernel/sched.h"
 #include "report/bench_output.h"
+#include "report/ftrace.h"
 #include "report/funclat_print.h"
 #include "report/run_json.h"
 #include "cli/session.h"
@@ -25,7 +26,8 @@
 static const char run_usage[] =
 	"usage: schedlab run [-m MACHINE] [--features LIST] [--seed N] [--json FILE] [--check]\n"
 	"                    [--cost NAME=NS]... [--sysctl NAME=VALUE]... [--funclatency F,...]\n"
-	"                    [--hz 100|250|300|1000] -- COMMAND...\n"
+	"                    [--hz 100|250|300|1000] [--trace FILE [--trace-window S:E]\n"
+	"                    [--trace-events LIST]] -- COMMAND...\n"
 	"\n"
 	"  -m, --machine NAME   machine preset (see 'schedlab machines'), default " DEFAULT_MACHINE "\n"
 	"  --features LIST      scheduler features, e.g. NO_RUN_TO_PARITY,PLACE_LAG\n"
@@ -37,6 +39,9 @@ static const char run_usage[] =
 	"  --funclatency F,G    log2 histograms of the simulated time per call of kernel functions\n"
 	"  --preempt MODEL      none, voluntary (default), full or lazy\n"
 	"  --hz N               CONFIG_HZ of the simulated kernel (default: the machine's)\n"
+	"  --trace FILE         write an ftrace text trace (opens in ui.perfetto.dev)\n"
+	"  --trace-window S:E   only simulated seconds S to E (E may be empty: to the end)\n"
+	"  --trace-events LIST  events or groups: sched, power, ipi, sched_switch, ...\n"
 	"\n"
 	"COMMAND: hackbench ..., perf bench sched messaging ..., perf bench sched pipe ...\n";
 
@@ -53,6 +58,9 @@ struct run_opts {
 	const char *preempt;
 	const char *sysctls[64]; /* --sysctl NAME=VALUE, in order */
 	int nr_sysctls;
+	const char *trace;
+	const char *trace_window;
+	const char *trace_events;
 };
 
 static int parse_opts(int argc, char **argv, struct run_opts *o)
@@ -64,6 +72,9 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 		{ "hz", required_argument, NULL, 'H' },	     { "sysctl", required_argument, NULL, 'Y' },
 		{ "funclatency", required_argument, NULL, 'L' },
 		{ "preempt", required_argument, NULL, 'P' },	     { "help", no_argument, NULL, 'h' },
+		{ "trace", required_argument, NULL, 'T' },
+		{ "trace-window", required_argument, NULL, 'W' },
+		{ "trace-events", required_argument, NULL, 'E' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -103,6 +114,15 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 			break;
 		case 'P':
 			o->preempt = optarg;
+			break;
+		case 'T':
+			o->trace = optarg;
+			break;
+		case 'W':
+			o->trace_window = optarg;
+			break;
+		case 'E':
+			o->trace_events = optarg;
 			break;
 		case 'Y':
 			if (o->nr_sysctls == (int)(sizeof(o->sysctls) / sizeof(o->sysctls[0])))
@@ -146,6 +166,8 @@ int cmd_run(int argc, char **argv)
 		return 0;
 	if (argc - optind < 1)
 		return usage_error("run: no benchmark command (schedlab run [OPTIONS] -- COMMAND...)");
+	if (!o.trace && (o.trace_window || o.trace_events))
+		return usage_error("run: --trace-window and --trace-events need --trace FILE");
 	cfg = (struct session_config){
 		.machine = o.machine,
 		.features = o.features,
@@ -168,6 +190,12 @@ int cmd_run(int argc, char **argv)
 		session_end(&s);
 		return usage_error("run: cannot write --json file '%s': %s", o.json, strerror(errno));
 	}
+	if (o.trace && ftrace_open(o.trace, o.trace_window, o.trace_events, err, sizeof(err))) {
+		if (json)
+			fclose(json);
+		session_end(&s);
+		return usage_error("run: %s", err);
+	}
 
 	bench_print_header(s.bench, stdout);
 	fflush(stdout);
@@ -180,6 +208,10 @@ int cmd_run(int argc, char **argv)
 		bench_print_result(s.bench, stdout);
 		funclat_print(stdout);
 	}
+	if (o.trace && ftrace_close()) {
+		fprintf(stderr, "schedlab: writing the trace '%s' failed\n", o.trace);
+		rc = 1;
+	}
 	if (json) {
 		struct run_info ri = {
 			.machine = s.topo->name,
@@ -189,6 +221,7 @@ int cmd_run(int argc, char **argv)
 			.wall_s = s.wall_s,
 			.events = machine.nr_events,
 			.sim_time_ns = machine.now,
+			.trace = o.trace,
 		};
 		if (write_run_json(json, &ri, s.bench) || fclose(json)) {
 			fprintf(stderr, "schedlab: writing '%s' failed\n", o.json);

@@ -11,6 +11,7 @@
 #include "kernel/sched.h"
 
 #include "kernel/funclat.h"
+#include "kernel/trace.h"
 
 #include <stdlib.h>
 
@@ -257,6 +258,7 @@ static void kick_ilb(unsigned int flags)
 		return;
 	}
 	ilb_rq->nohz_flags |= flags;
+	trace_sched(__trace_ipi_send_cpu((unsigned int)ilb_cpu, TRACE_IPI_CALL_FUNC));
 	charge(cost->ipi_send);
 	this_rq()->ipi_sent++;
 	if (!ev_queued(&ilb_rq->csd_ev))

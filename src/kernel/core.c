@@ -8,6 +8,7 @@
 #include "kernel/sched.h"
 
 #include "kernel/funclat.h"
+#include "kernel/trace.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -289,6 +290,7 @@ void set_task_cpu(struct task_struct *p, unsigned int new_cpu)
 {
 	if (task_cpu(p) == new_cpu)
 		return;
+	trace_sched(__trace_sched_migrate_task(p, new_cpu));
 	migrate_task_rq_fair(p, new_cpu);
 	p->stats.nr_migrations++;
 	{
@@ -351,6 +353,7 @@ void ttwu_do_activate(struct rq *rq, struct task_struct *p, int wake_flags)
 	activate_task(rq, p, en_flags);
 	wakeup_preempt(rq, p, wake_flags);
 	p->__state = TASK_RUNNING;
+	trace_sched(__trace_sched_wake(TRACE_SCHED_WAKEUP, p, cpu_of(rq)));
 
 	if (rq->idle_stamp) {
 		u64 delta = rq->clock - rq->idle_stamp;
@@ -380,6 +383,7 @@ static int ttwu_runnable(struct task_struct *p, int wake_flags)
 	if (rq->curr != p)
 		wakeup_preempt(rq, p, wake_flags);
 	p->__state = TASK_RUNNING;
+	trace_sched(__trace_sched_wake(TRACE_SCHED_WAKEUP, p, cpu_of(rq)));
 	sim_lock_release(&rq->lock);
 	return 1;
 }
@@ -441,10 +445,12 @@ static int __try_to_wake_up(struct task_struct *p, unsigned int state, int wake_
 		return 0;
 	charge(cost->ttwu);
 	wake_flags |= WF_TTWU;
+	trace_sched(__trace_sched_wake(TRACE_SCHED_WAKING, p, task_cpu(p)));
 
 	if (p == current) {
 		/* waking ourselves before we blocked: just stay runnable */
 		p->__state = TASK_RUNNING;
+		trace_sched(__trace_sched_wake(TRACE_SCHED_WAKEUP, p, task_cpu(p)));
 		ttwu_stat(p, smp_processor_id());
 		return 1;
 	}
@@ -511,6 +517,7 @@ static void wake_up_new_task(struct task_struct *p)
 	update_rq_clock(rq);
 	post_init_entity_util_avg(p);
 	activate_task(rq, p, ENQUEUE_NOCLOCK | ENQUEUE_INITIAL);
+	trace_sched(__trace_sched_wake(TRACE_SCHED_WAKEUP_NEW, p, cpu));
 	wakeup_preempt(rq, p, WF_FORK);
 	sim_lock_release(&rq->lock);
 }
@@ -666,6 +673,7 @@ static struct task_struct *run_stopper(struct rq *rq, struct task_struct *prev)
 		if (rq->cfs.curr == &prev->se)
 			put_prev_task_fair(rq, prev);
 	}
+	trace_sched(__trace_sched_switch(true, prev, stop));
 	prev->on_cpu = 0;
 	prev->on_cpu_until = cpu_now();
 	rq->curr = stop;
@@ -728,6 +736,7 @@ picked:
 		}
 		if (is_idle_task(next))
 			rq->stat.sched_goidle++;
+		trace_sched(__trace_sched_switch(preempt, prev, next));
 		context_switch(rq, prev, next);
 	}
 	sim_lock_release(&rq->lock);
@@ -842,8 +851,10 @@ static void handle_pending_irqs(struct rq *rq)
 	cpu_set_activity(c, ACT_IRQ);
 	if (irqs & IRQ_RESCHED) {
 		/* scheduler_ipi(): the work is the need_resched it carried */
+		trace_sched(__trace_ipi_irq(TRACE_IPI_ENTRY, TRACE_IPI_RESCHEDULE));
 		charge(cost->irq_entry);
 		rq->ipi_received++;
+		trace_sched(__trace_ipi_irq(TRACE_IPI_EXIT, TRACE_IPI_RESCHEDULE));
 	}
 	if (irqs & IRQ_TIMER) {
 		struct hrtimer *t = rq->expired_timers;
@@ -860,11 +871,13 @@ static void handle_pending_irqs(struct rq *rq)
 	}
 	if (irqs & IRQ_CALL_FUNC) {
 		/* generic_smp_call_function_single_interrupt() */
+		trace_sched(__trace_ipi_irq(TRACE_IPI_ENTRY, TRACE_IPI_CALL_FUNC));
 		charge(cost->irq_entry);
 		rq->ipi_received++;
 		flush_smp_call_function_queue(rq);
 		if (rq->nohz_flags)
 			nohz_csd_func(rq);
+		trace_sched(__trace_ipi_irq(TRACE_IPI_EXIT, TRACE_IPI_CALL_FUNC));
 	}
 	if (irqs & IRQ_TICK) {
 		charge(cost->irq_entry + cost->tick);

@@ -15,6 +15,7 @@
  * (cpuidle_poll_time()).
  */
 #include "kernel/sched.h"
+#include "kernel/trace.h"
 
 void tick_stop_idle(struct rq *rq);
 void idle_tick_restart(struct rq *rq);
@@ -53,6 +54,8 @@ static void enter_state(struct rq *rq, int idx)
 
 	rq->idle_state = idx;
 	rq->idle_since = c->t;
+	/* without idle states the kernel's default_idle_call() reports state 1 */
+	trace_sched(__trace_cpu_idle(idx < 0 ? 1 : (unsigned int)idx, cpu_of(rq)));
 	if (idx < 0) {
 		rq->polling = false;
 		return;
@@ -93,6 +96,7 @@ static void account_state(struct rq *rq)
 void idle_reselect(struct rq *rq)
 {
 	account_state(rq);
+	trace_sched(__trace_cpu_idle(TRACE_PWR_EVENT_EXIT, cpu_of(rq)));
 	enter_state(rq, governor_select(rq, true));
 }
 
@@ -120,6 +124,7 @@ void idle_exit(struct rq *rq)
 	/* the exit latency is time the CPU spends waking up, not working */
 	if (idx >= 0)
 		c->t += t->idle_states[idx].exit_latency_ns;
+	trace_sched(__trace_cpu_idle(TRACE_PWR_EVENT_EXIT, cpu_of(rq)));
 	rq->idle_state = -1;
 	rq->polling = false;
 	cpu_set_activity(c, ACT_KERNEL);

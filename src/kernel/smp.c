@@ -8,6 +8,7 @@
  * polling loop sees it, leaves idle and flushes the queue itself.
  */
 #include "kernel/sched.h"
+#include "kernel/trace.h"
 
 bool call_single_queue_empty(struct rq *rq)
 {
@@ -58,6 +59,7 @@ void send_reschedule(unsigned int cpu)
 		return;
 	}
 	this_rq()->ipi_resched_sent++;
+	trace_sched(__trace_ipi_send_cpu(cpu, TRACE_IPI_RESCHEDULE));
 	send_ipi(cpu, &rq->ipi_ev);
 }
 
@@ -69,6 +71,7 @@ static void send_call_function_single_ipi(unsigned int cpu)
 	if (set_nr_if_polling(rq))
 		return;
 	this_rq()->ipi_call_sent++;
+	trace_sched(__trace_ipi_send_cpu(cpu, TRACE_IPI_CALL_FUNC));
 	send_ipi(cpu, &rq->csd_ev);
 }
 

@@ -2,6 +2,7 @@
 #include "report/run_json.h"
 
 #include "kernel/sched.h"
+#include "report/ftrace.h"
 #include "report/json.h"
 
 /* one counter per idle type, summed over the CPUs' copies of a domain level */
@@ -219,6 +220,18 @@ int write_run_json(FILE *out, const struct run_info *ri, const struct bench *b)
 	json_kv_u64(&w, "sim_time_ns", ri->sim_time_ns);
 	json_kv_double(&w, "wall_s", ri->wall_s);
 	json_end_object(&w);
+
+	if (ri->trace) {
+		json_key(&w, "trace");
+		json_begin_object(&w);
+		json_kv_str(&w, "file", ri->trace);
+		json_key(&w, "lines");
+		json_begin_object(&w);
+		for (unsigned int ev = 0; ev < NR_TRACE_EVENTS; ev++)
+			json_kv_u64(&w, ftrace_event_name(ev), ftrace_count(ev));
+		json_end_object(&w);
+		json_end_object(&w);
+	}
 
 	json_end_object(&w);
 	return json_finish(&w);

@@ -14,6 +14,7 @@ struct run_info {
 	double wall_s;		/* host time the simulation took: the one non-deterministic field */
 	u64 events;
 	u64 sim_time_ns;
+	const char *trace;	/* --trace FILE, NULL if none: the lines written per event go in */
 };
 
 /* Returns 0, or -1 if writing failed. */

@@ -342,6 +342,63 @@ for key in '"machine"' '"name": "smp4"' '"cpus": 4' '"features"' '"PLACE_LAG": t
 done
 if [ "$status" -eq 0 ] && [ -z "$missing" ]; then ok "run --json writes the documented keys"; else not_ok "run --json writes the documented keys" "missing:$missing"; fi
 
+# --trace: every line in the ftrace text format Perfetto's systrace
+# tokenizer reads (its regex, then each event's own fields), in time order,
+# and as many switches, wakings and migrations as the JSON counts.
+run_cmd schedlab run -m smt2-2s-16 --json "$tmp/tr.json" --trace "$tmp/tr.txt" -- perf bench sched messaging -g 2 -l 100
+tr_status=$status
+perfetto_re='-([0-9]+)[[:space:]]+\(?[[:space:]]*([0-9]+|-+)?\)?[[:space:]]?\[([0-9]+)\][[:space:]]*([a-zA-Z.]{3}[0-9a-f.]{1,2}[[:space:]]*)?([0-9]+\.[0-9]+):[[:space:]]+([^[:space:]]+):'
+pre='^ *[^ =]+-[0-9]+ +\[[0-9]{3}\] [a-zA-Z.]{3}[0-9a-f.]{1,2} +[0-9]+\.[0-9]{6}: '
+comm='[^ =]+'
+fields="(sched_switch: prev_comm=$comm prev_pid=[0-9]+ prev_prio=[0-9]+ prev_state=(R|R\+|S|D|Z) ==> next_comm=$comm next_pid=[0-9]+ next_prio=[0-9]+"
+fields="$fields|(sched_waking|sched_wakeup|sched_wakeup_new): comm=$comm pid=[0-9]+ prio=[0-9]+ target_cpu=[0-9]{3}"
+fields="$fields|sched_migrate_task: comm=$comm pid=[0-9]+ prio=[0-9]+ orig_cpu=[0-9]+ dest_cpu=[0-9]+"
+fields="$fields|(cpu_idle|cpu_frequency): state=[0-9]+ cpu_id=[0-9]+"
+fields="$fields|ipi_send_cpu: cpu=[0-9]+ callsite=[A-Za-z_]+ callback=[A-Za-z0-9_]+"
+fields="$fields|(ipi_entry|ipi_exit): \((Rescheduling interrupts|Function call interrupts)\))\$"
+grep -v '^#' "$tmp/tr.txt" >"$tmp/tr.lines"
+nlines=$(wc -l <"$tmp/tr.lines")
+bad_perfetto=$(grep -Evc -e "$perfetto_re" "$tmp/tr.lines")
+bad_fields=$(grep -Evc -e "$pre$fields" "$tmp/tr.lines")
+if [ "$tr_status" -eq 0 ] && [ "$nlines" -gt 1000 ] && [ "$bad_perfetto" = 0 ] && [ "$bad_fields" = 0 ] &&
+	head -1 "$tmp/tr.txt" | grep -qx '# tracer: nop'; then
+	ok "trace: $nlines lines, all in Perfetto's systrace format"
+else
+	not_ok "trace lines in Perfetto's systrace format" "status $tr_status, $nlines lines," \
+		"$bad_perfetto not matching Perfetto's regex, $bad_fields with bad fields:" \
+		"$(grep -Ev -e "$pre$fields" "$tmp/tr.lines" | head -3)"
+fi
+unordered=$(awk '{ ts = $4; sub(":", "", ts); if (ts + 0 < prev + 0) n++; prev = ts } END { print n + 0 }' "$tmp/tr.lines")
+[ "$unordered" = 0 ] && ok "trace: timestamps in order" || not_ok "trace: timestamps in order" "$unordered lines earlier than the one before"
+json_count() { sed -n "s/^    \"$1\": \([0-9]*\),*$/\1/p" "$tmp/tr.json" | head -1; }
+trace_count() { grep -c ": $1: " "$tmp/tr.lines"; }
+for pair in sched_switch:nr_switches sched_waking:ttwu_count sched_migrate_task:nr_migrations; do
+	ev=${pair%%:*}
+	key=${pair#*:}
+	if [ "$(trace_count "$ev")" = "$(json_count "$key")" ] && [ -n "$(json_count "$key")" ]; then
+		ok "trace: $ev lines = JSON $key ($(json_count "$key"))"
+	else
+		not_ok "trace: $ev lines = JSON $key" "trace $(trace_count "$ev"), JSON '$(json_count "$key")'"
+	fi
+done
+run_cmd schedlab run -m smt2-2s-16 --trace "$tmp/tr2.txt" -- perf bench sched messaging -g 2 -l 100
+cmp -s "$tmp/tr.txt" "$tmp/tr2.txt" && ok "trace: identical runs, identical traces" || not_ok "trace: identical runs, identical traces"
+run_cmd schedlab run -m smt2-2s-16 --trace "$tmp/trw.txt" --trace-window 0.005:0.010 \
+	--trace-events sched_switch,power -- perf bench sched messaging -g 2 -l 100
+outside=$(grep -v '^#' "$tmp/trw.txt" | awk '{ ts = $4; sub(":", "", ts); if (ts < 0.005 || ts >= 0.010) n++ } END { print n + 0 }')
+others=$(grep -v '^#' "$tmp/trw.txt" | grep -Evc ': (sched_switch|cpu_idle|cpu_frequency): ')
+inside=$(grep -c ': sched_switch: ' "$tmp/trw.txt")
+if [ "$status" -eq 0 ] && [ "$outside" = 0 ] && [ "$others" = 0 ] && [ "$inside" -gt 0 ]; then
+	ok "trace: --trace-window and --trace-events keep only what they name"
+else
+	not_ok "trace: --trace-window and --trace-events" "status $status, $outside outside, $others other events, $inside switches"
+fi
+expect_exit 2 "--trace-window: expected START:END" schedlab run -m smp2 --trace "$tmp/x.txt" --trace-window 2:1 -- hackbench
+expect_exit 2 "--trace-window: expected START:END" schedlab run -m smp2 --trace "$tmp/x.txt" --trace-window abc -- hackbench
+expect_exit 2 "--trace-events: unknown event 'sched_bogus'" schedlab run -m smp2 --trace "$tmp/x.txt" --trace-events sched_switch,sched_bogus -- hackbench
+expect_exit 2 "need --trace FILE" schedlab run -m smp2 --trace-window 0:1 -- hackbench
+expect_exit 2 "--trace: cannot write '/nonexistent/dir/t.txt'" schedlab run -m smp2 --trace /nonexistent/dir/t.txt -- hackbench
+
 # Bad input: exit 2 and one line naming what is wrong.
 expect_exit 2 "unknown machine 'nosuchbox'" schedlab run -m nosuchbox -- hackbench
 expect_exit 2 "unknown scheduler feature 'NO_SUCH'" schedlab run --features NO_SUCH -- hackbench

@@ -1,0 +1,407 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The ftrace text writer. A tracepoint formats its line at once, stamped
+ * with the running CPU's cursor. CPU cursors run ahead of the event clock,
+ * so lines arrive slightly out of order; they wait in a min-heap ordered by
+ * (timestamp, arrival) until the event clock passes them (no later line
+ * can be stamped earlier than the event being processed) and then go out
+ * through one large stdio buffer, so tracing makes no syscall per event.
+ */
+#include "report/ftrace.h"
+
+#include "kernel/sched.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool sched_tracing;
+
+#define LINE_MAX_LEN 256
+#define OUT_BUFFER (1 << 20)
+
+struct trace_line {
+	u64 ts;
+	u64 seq;
+	char text[LINE_MAX_LEN];
+};
+
+static const char *const event_names[NR_TRACE_EVENTS] = {
+	[TRACE_SCHED_SWITCH] = "sched_switch",
+	[TRACE_SCHED_WAKING] = "sched_waking",
+	[TRACE_SCHED_WAKEUP] = "sched_wakeup",
+	[TRACE_SCHED_WAKEUP_NEW] = "sched_wakeup_new",
+	[TRACE_SCHED_MIGRATE_TASK] = "sched_migrate_task",
+	[TRACE_CPU_IDLE] = "cpu_idle",
+	[TRACE_CPU_FREQUENCY] = "cpu_frequency",
+	[TRACE_IPI_SEND_CPU] = "ipi_send_cpu",
+	[TRACE_IPI_ENTRY] = "ipi_entry",
+	[TRACE_IPI_EXIT] = "ipi_exit",
+};
+
+/* the event groups of --trace-events, as tracefs's events/ directories */
+static const struct {
+	const char *name;
+	unsigned int mask;
+} event_groups[] = {
+	{ "sched", 1u << TRACE_SCHED_SWITCH | 1u << TRACE_SCHED_WAKING | 1u << TRACE_SCHED_WAKEUP |
+			   1u << TRACE_SCHED_WAKEUP_NEW | 1u << TRACE_SCHED_MIGRATE_TASK },
+	{ "power", 1u << TRACE_CPU_IDLE | 1u << TRACE_CPU_FREQUENCY },
+	{ "ipi", 1u << TRACE_IPI_SEND_CPU | 1u << TRACE_IPI_ENTRY | 1u << TRACE_IPI_EXIT },
+};
+
+static struct {
+	FILE *out;
+	char *buf;
+	unsigned int mask;
+	u64 start, end;
+	struct trace_line *heap;
+	size_t nr, cap;
+	u64 seq;
+	unsigned long long count[NR_TRACE_EVENTS];
+	bool failed;
+} tr;
+
+const char *ftrace_event_name(enum trace_event ev)
+{
+	return event_names[ev];
+}
+
+unsigned long long ftrace_count(enum trace_event ev)
+{
+	return tr.count[ev];
+}
+
+static bool line_before(const struct trace_line *a, const struct trace_line *b)
+{
+	return a->ts < b->ts || (a->ts == b->ts && a->seq < b->seq);
+}
+
+static void heap_swap(size_t i, size_t j)
+{
+	struct trace_line t = tr.heap[i];
+
+	tr.heap[i] = tr.heap[j];
+	tr.heap[j] = t;
+}
+
+static void write_line(const struct trace_line *l)
+{
+	if (fputs(l->text, tr.out) == EOF)
+		tr.failed = true;
+}
+
+static void heap_pop(void)
+{
+	size_t i = 0;
+
+	tr.heap[0] = tr.heap[--tr.nr];
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+
+		if (l < tr.nr && line_before(&tr.heap[l], &tr.heap[m]))
+			m = l;
+		if (r < tr.nr && line_before(&tr.heap[r], &tr.heap[m]))
+			m = r;
+		if (m == i)
+			break;
+		heap_swap(i, m);
+		i = m;
+	}
+}
+
+/* everything stamped before the event clock can go out */
+static void flush_until(u64 t)
+{
+	while (tr.nr && tr.heap[0].ts <= t) {
+		write_line(&tr.heap[0]);
+		heap_pop();
+	}
+}
+
+static struct trace_line *heap_push(u64 ts)
+{
+	size_t i;
+
+	if (tr.nr == tr.cap) {
+		size_t cap = tr.cap ? 2 * tr.cap : 256;
+		struct trace_line *h = realloc(tr.heap, cap * sizeof(*h));
+
+		if (!h) {
+			tr.failed = true;
+			return NULL;
+		}
+		tr.heap = h;
+		tr.cap = cap;
+	}
+	i = tr.nr++;
+	tr.heap[i].ts = ts;
+	tr.heap[i].seq = tr.seq++;
+	while (i && line_before(&tr.heap[i], &tr.heap[(i - 1) / 2])) {
+		heap_swap(i, (i - 1) / 2);
+		i = (i - 1) / 2;
+	}
+	return &tr.heap[i];
+}
+
+/* a comm as ftrace text must carry it: no spaces, no '=' */
+static const char *clean_comm(const char *comm, char out[16])
+{
+	size_t i;
+
+	for (i = 0; i < 15 && comm[i]; i++)
+		out[i] = (comm[i] == ' ' || comm[i] == '=') ? '_' : comm[i];
+	out[i] = '\0';
+	return out;
+}
+
+static int trace_prio(const struct task_struct *p)
+{
+	return p->prio;
+}
+
+/*
+ * One line: "<comm>-<pid> [<cpu>] <flags> <secs>.<usecs>: <event>: <fields>",
+ * the task being the one running on the CPU that hits the tracepoint.
+ */
+static void emit(enum trace_event ev, const char *flags, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void emit(enum trace_event ev, const char *flags, const char *fmt, ...)
+{
+	unsigned int cpu = machine.this_cpu;
+	u64 ts = max(cpu_now(), machine.now);
+	const struct task_struct *curr = cpu_rq(cpu)->curr;
+	struct trace_line *l;
+	char comm[16];
+	va_list ap;
+	int n;
+
+	if (!(tr.mask & (1u << ev)) || ts < tr.start || ts >= tr.end)
+		return;
+	flush_until(machine.now);
+	l = heap_push(ts);
+	if (!l)
+		return;
+	n = snprintf(l->text, sizeof(l->text), "%16s-%-7d [%03u] %s %5llu.%06llu: %s: ",
+		     is_idle_task(curr) ? "<idle>" : clean_comm(curr->comm, comm),
+		     is_idle_task(curr) ? 0 : curr->pid, cpu, flags,
+		     (unsigned long long)(ts / NSEC_PER_SEC),
+		     (unsigned long long)(ts % NSEC_PER_SEC / 1000), event_names[ev]);
+	va_start(ap, fmt);
+	n += vsnprintf(l->text + n, sizeof(l->text) - (size_t)n - 1, fmt, ap);
+	va_end(ap);
+	if ((size_t)n > sizeof(l->text) - 2)
+		n = (int)sizeof(l->text) - 2;
+	l->text[n] = '\n';
+	l->text[n + 1] = '\0';
+	tr.count[ev]++;
+}
+
+/* ------------------------------------------------------------------ */
+/* the tracepoints                                                     */
+
+static const char *switch_state(bool preempt, const struct task_struct *prev)
+{
+	/* a preempted task reports TASK_REPORT_MAX, which prints as "R+" */
+	if (preempt || prev->is_stopper)
+		return prev->__state == TASK_RUNNING ? "R+" : "R";
+	if (prev->__state == TASK_RUNNING || is_idle_task(prev))
+		return "R";
+	if (prev->__state & TASK_DEAD)
+		return "Z";
+	if (prev->__state & TASK_UNINTERRUPTIBLE)
+		return "D";
+	return "S";
+}
+
+void __trace_sched_switch(bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	char pc[16], nc[16];
+
+	emit(TRACE_SCHED_SWITCH, "d..2.",
+	     "prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s ==> next_comm=%s next_pid=%d next_prio=%d",
+	     clean_comm(prev->comm, pc), is_idle_task(prev) ? 0 : prev->pid, trace_prio(prev),
+	     switch_state(preempt, prev), clean_comm(next->comm, nc),
+	     is_idle_task(next) ? 0 : next->pid, trace_prio(next));
+}
+
+void __trace_sched_wake(enum trace_event ev, struct task_struct *p, unsigned int target_cpu)
+{
+	char c[16];
+
+	emit(ev, "d..2.", "comm=%s pid=%d prio=%d target_cpu=%03u", clean_comm(p->comm, c), p->pid,
+	     trace_prio(p), target_cpu);
+}
+
+void __trace_sched_migrate_task(struct task_struct *p, unsigned int dest_cpu)
+{
+	char c[16];
+
+	emit(TRACE_SCHED_MIGRATE_TASK, "d..2.", "comm=%s pid=%d prio=%d orig_cpu=%u dest_cpu=%u",
+	     clean_comm(p->comm, c), p->pid, trace_prio(p), task_cpu(p), dest_cpu);
+}
+
+void __trace_cpu_idle(unsigned int state, unsigned int cpu)
+{
+	emit(TRACE_CPU_IDLE, "d..1.", "state=%u cpu_id=%u", state, cpu);
+}
+
+static const char *const ipi_reason[] = {
+	[TRACE_IPI_RESCHEDULE] = "Rescheduling interrupts",
+	[TRACE_IPI_CALL_FUNC] = "Function call interrupts",
+};
+
+static const char *const ipi_callsite[] = {
+	[TRACE_IPI_RESCHEDULE] = "resched_curr",
+	[TRACE_IPI_CALL_FUNC] = "__smp_call_single_queue",
+};
+
+void __trace_ipi_send_cpu(unsigned int cpu, enum trace_ipi why)
+{
+	emit(TRACE_IPI_SEND_CPU, "d..2.", "cpu=%u callsite=%s callback=%s", cpu, ipi_callsite[why],
+	     why == TRACE_IPI_RESCHEDULE ? "0x0" : "generic_smp_call_function_single_interrupt");
+}
+
+void __trace_ipi_irq(enum trace_event ev, enum trace_ipi why)
+{
+	emit(ev, "d.h1.", "(%s)", ipi_reason[why]);
+}
+
+/* ------------------------------------------------------------------ */
+/* setup                                                               */
+
+static int parse_seconds(const char *s, size_t len, u64 *ns)
+{
+	char buf[64], *end;
+	double v;
+
+	if (!len || len >= sizeof(buf))
+		return -1;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	errno = 0;
+	v = strtod(buf, &end);
+	if (errno || *end || v < 0 || v > 1e9)
+		return -1;
+	*ns = (u64)(v * 1e9 + 0.5);
+	return 0;
+}
+
+static int parse_window(const char *w, char *err, size_t errlen)
+{
+	const char *colon = strchr(w, ':');
+
+	tr.start = 0;
+	tr.end = UINT64_MAX;
+	if (!colon || parse_seconds(w, (size_t)(colon - w), &tr.start) ||
+	    (colon[1] && parse_seconds(colon + 1, strlen(colon + 1), &tr.end)) ||
+	    tr.end <= tr.start) {
+		snprintf(err, errlen,
+			 "--trace-window: expected START:END in simulated seconds with END > START "
+			 "(END may be empty), got '%s'",
+			 w);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_events(const char *list, char *err, size_t errlen)
+{
+	const char *p = list;
+
+	tr.mask = 0;
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		bool found = false;
+
+		for (unsigned int i = 0; i < NR_TRACE_EVENTS; i++) {
+			if (strlen(event_names[i]) == len && !strncmp(p, event_names[i], len)) {
+				tr.mask |= 1u << i;
+				found = true;
+			}
+		}
+		for (size_t g = 0; g < sizeof(event_groups) / sizeof(event_groups[0]); g++) {
+			if (strlen(event_groups[g].name) == len &&
+			    !strncmp(p, event_groups[g].name, len)) {
+				tr.mask |= event_groups[g].mask;
+				found = true;
+			}
+		}
+		if (!found) {
+			snprintf(
+				err, errlen,
+				"--trace-events: unknown event '%.*s' (events: sched_switch, sched_waking, "
+				"sched_wakeup, sched_wakeup_new, sched_migrate_task, cpu_idle, "
+				"cpu_frequency, ipi_send_cpu, ipi_entry, ipi_exit; groups: sched, power, ipi)",
+				(int)len, p);
+			return -1;
+		}
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	if (!tr.mask) {
+		snprintf(err, errlen, "--trace-events: empty event list");
+		return -1;
+	}
+	return 0;
+}
+
+int ftrace_open(const char *path, const char *window, const char *events, char *err, size_t errlen)
+{
+	memset(&tr, 0, sizeof(tr));
+	tr.mask = (1u << NR_TRACE_EVENTS) - 1;
+	tr.end = UINT64_MAX;
+	if (window && parse_window(window, err, errlen))
+		return -1;
+	if (events && parse_events(events, err, errlen))
+		return -1;
+	tr.out = fopen(path, "w");
+	if (!tr.out) {
+		snprintf(err, errlen, "--trace: cannot write '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	tr.buf = malloc(OUT_BUFFER);
+	if (tr.buf)
+		setvbuf(tr.out, tr.buf, _IOFBF, OUT_BUFFER);
+	fputs("# tracer: nop\n#\n"
+	      "#                                _-----=> irqs-off/BH-disabled\n"
+	      "#                               / _----=> need-resched\n"
+	      "#                              | / _---=> hardirq/softirq\n"
+	      "#                              || / _--=> preempt-depth\n"
+	      "#                              ||| / _-=> migrate-disable\n"
+	      "#                              |||| /     delay\n"
+	      "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
+	      "#              | |         |   |||||     |         |\n",
+	      tr.out);
+	sched_tracing = true;
+	/* each CPU's frequency as the trace starts, as a tracer attached now would see it */
+	for (unsigned int cpu = 0; cpu < machine.nr_cpus; cpu++) {
+		machine.this_cpu = cpu;
+		emit(TRACE_CPU_FREQUENCY, "d..1.", "state=%u cpu_id=%u", sim_cpu(cpu)->freq_khz,
+		     cpu);
+	}
+	return 0;
+}
+
+int ftrace_close(void)
+{
+	int rc;
+
+	if (!tr.out)
+		return 0;
+	sched_tracing = false;
+	flush_until(UINT64_MAX);
+	rc = fclose(tr.out) ? -1 : 0;
+	if (tr.failed)
+		rc = -1;
+	free(tr.buf);
+	free(tr.heap);
+	tr.out = NULL;
+	tr.buf = NULL;
+	tr.heap = NULL;
+	return rc;
+}
