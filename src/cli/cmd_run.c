@@ -11,6 +11,7 @@
 #include "kernel/sched.h"
 #include "report/bench_output.h"
 #include "report/ftrace.h"
+#include "report/schedstat.h"
 #include "report/funclat_print.h"
 #include "report/run_json.h"
 #include "cli/session.h"
@@ -27,7 +28,7 @@ static const char run_usage[] =
 	"usage: schedlab run [-m MACHINE] [--features LIST] [--seed N] [--json FILE] [--check]\n"
 	"                    [--cost NAME=NS]... [--sysctl NAME=VALUE]... [--funclatency F,...]\n"
 	"                    [--hz 100|250|300|1000] [--trace FILE [--trace-window S:E]\n"
-	"                    [--trace-events LIST]] -- COMMAND...\n"
+	"                    [--trace-events LIST]] [--schedstat FILE] -- COMMAND...\n"
 	"\n"
 	"  -m, --machine NAME   machine preset (see 'schedlab machines'), default " DEFAULT_MACHINE "\n"
 	"  --features LIST      scheduler features, e.g. NO_RUN_TO_PARITY,PLACE_LAG\n"
@@ -42,6 +43,7 @@ static const char run_usage[] =
 	"  --trace FILE         write an ftrace text trace (opens in ui.perfetto.dev)\n"
 	"  --trace-window S:E   only simulated seconds S to E (E may be empty: to the end)\n"
 	"  --trace-events LIST  events or groups: sched, power, ipi, sched_switch, ...\n"
+	"  --schedstat FILE     write /proc/schedstat (version 17) as it reads at the end\n"
 	"\n"
 	"COMMAND: hackbench ..., perf bench sched messaging ..., perf bench sched pipe ...\n";
 
@@ -61,6 +63,7 @@ struct run_opts {
 	const char *trace;
 	const char *trace_window;
 	const char *trace_events;
+	const char *schedstat;
 };
 
 static int parse_opts(int argc, char **argv, struct run_opts *o)
@@ -75,6 +78,7 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 		{ "trace", required_argument, NULL, 'T' },
 		{ "trace-window", required_argument, NULL, 'W' },
 		{ "trace-events", required_argument, NULL, 'E' },
+		{ "schedstat", required_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -124,6 +128,9 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 		case 'E':
 			o->trace_events = optarg;
 			break;
+		case 'S':
+			o->schedstat = optarg;
+			break;
 		case 'Y':
 			if (o->nr_sysctls == (int)(sizeof(o->sysctls) / sizeof(o->sysctls[0])))
 				return usage_error("run: too many --sysctl options");
@@ -157,7 +164,7 @@ int cmd_run(int argc, char **argv)
 	struct session_config cfg;
 	struct session s;
 	char err[512];
-	FILE *json = NULL;
+	FILE *json = NULL, *schedstat = NULL;
 	int rc = parse_opts(argc, argv, &o);
 
 	if (rc > 0)
@@ -190,9 +197,18 @@ int cmd_run(int argc, char **argv)
 		session_end(&s);
 		return usage_error("run: cannot write --json file '%s': %s", o.json, strerror(errno));
 	}
+	if (o.schedstat && !(schedstat = fopen(o.schedstat, "w"))) {
+		if (json)
+			fclose(json);
+		session_end(&s);
+		return usage_error("run: cannot write --schedstat file '%s': %s", o.schedstat,
+				   strerror(errno));
+	}
 	if (o.trace && ftrace_open(o.trace, o.trace_window, o.trace_events, err, sizeof(err))) {
 		if (json)
 			fclose(json);
+		if (schedstat)
+			fclose(schedstat);
 		session_end(&s);
 		return usage_error("run: %s", err);
 	}
@@ -207,6 +223,10 @@ int cmd_run(int argc, char **argv)
 	} else {
 		bench_print_result(s.bench, stdout);
 		funclat_print(stdout);
+	}
+	if (schedstat && (write_schedstat(schedstat) || fclose(schedstat))) {
+		fprintf(stderr, "schedlab: writing '%s' failed\n", o.schedstat);
+		rc = 1;
 	}
 	if (o.trace && ftrace_close()) {
 		fprintf(stderr, "schedlab: writing the trace '%s' failed\n", o.trace);

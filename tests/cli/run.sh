@@ -370,7 +370,7 @@ else
 fi
 unordered=$(awk '{ ts = $4; sub(":", "", ts); if (ts + 0 < prev + 0) n++; prev = ts } END { print n + 0 }' "$tmp/tr.lines")
 [ "$unordered" = 0 ] && ok "trace: timestamps in order" || not_ok "trace: timestamps in order" "$unordered lines earlier than the one before"
-json_count() { sed -n "s/^    \"$1\": \([0-9]*\),*$/\1/p" "$tmp/tr.json" | head -1; }
+json_count() { sed -n "s/^    \"$1\": \([0-9]*\),*$/\1/p" "${2:-$tmp/tr.json}" | head -1; }
 trace_count() { grep -c ": $1: " "$tmp/tr.lines"; }
 for pair in sched_switch:nr_switches sched_waking:ttwu_count sched_migrate_task:nr_migrations; do
 	ev=${pair%%:*}
@@ -398,6 +398,23 @@ expect_exit 2 "--trace-window: expected START:END" schedlab run -m smp2 --trace 
 expect_exit 2 "--trace-events: unknown event 'sched_bogus'" schedlab run -m smp2 --trace "$tmp/x.txt" --trace-events sched_switch,sched_bogus -- hackbench
 expect_exit 2 "need --trace FILE" schedlab run -m smp2 --trace-window 0:1 -- hackbench
 expect_exit 2 "--trace: cannot write '/nonexistent/dir/t.txt'" schedlab run -m smp2 --trace /nonexistent/dir/t.txt -- hackbench
+
+# --schedstat: /proc/schedstat version 17, one cpu line per CPU, and the
+# runqueue counters add up to the JSON's (field-by-field checks against the
+# kernel structures are in test_schedstat).
+run_cmd schedlab run -m smt2-2s-16 --json "$tmp/ss.json" --schedstat "$tmp/ss.txt" -- perf bench sched messaging -g 2 -l 100
+ss_status=$status
+ss_cpus=$(grep -c '^cpu[0-9]* ' "$tmp/ss.txt")
+ss_ttwu=$(awk '/^cpu[0-9]+ / { n += $6 } END { print n + 0 }' "$tmp/ss.txt")
+ss_domains=$(grep -Ec '^domain[0-9]+ [A-Z]+ [0-9a-f,]+( [0-9]+){45}$' "$tmp/ss.txt")
+if [ "$ss_status" -eq 0 ] && [ "$(head -1 "$tmp/ss.txt")" = "version 17" ] && [ "$ss_cpus" = 16 ] &&
+	[ "$ss_ttwu" = "$(json_count ttwu_count "$tmp/ss.json")" ] && [ "$ss_domains" -ge 32 ] &&
+	[ "$(wc -l <"$tmp/ss.txt")" = $((2 + ss_cpus + ss_domains)) ]; then
+	ok "schedstat: version 17, $ss_cpus CPUs, $ss_domains domain lines, ttwu_count $ss_ttwu as in the JSON"
+else
+	not_ok "schedstat file" "status $ss_status, $ss_cpus cpu lines, $ss_domains domain lines, ttwu $ss_ttwu vs JSON $(json_count ttwu_count "$tmp/ss.json")"
+fi
+expect_exit 2 "cannot write --schedstat file '/nonexistent/dir/s'" schedlab run -m smp2 --schedstat /nonexistent/dir/s -- hackbench
 
 # Bad input: exit 2 and one line naming what is wrong.
 expect_exit 2 "unknown machine 'nosuchbox'" schedlab run -m nosuchbox -- hackbench
