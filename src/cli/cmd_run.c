@@ -11,6 +11,7 @@
 #include "kernel/sched.h"
 #include "report/bench_output.h"
 #include "report/ftrace.h"
+#include "report/latency_print.h"
 #include "report/schedstat.h"
 #include "report/funclat_print.h"
 #include "report/run_json.h"
@@ -28,7 +29,7 @@ static const char run_usage[] =
 	"usage: schedlab run [-m MACHINE] [--features LIST] [--seed N] [--json FILE] [--check]\n"
 	"                    [--cost NAME=NS]... [--sysctl NAME=VALUE]... [--funclatency F,...]\n"
 	"                    [--hz 100|250|300|1000] [--trace FILE [--trace-window S:E]\n"
-	"                    [--trace-events LIST]] [--schedstat FILE] -- COMMAND...\n"
+	"                    [--trace-events LIST]] [--schedstat FILE] [--latency] -- COMMAND...\n"
 	"\n"
 	"  -m, --machine NAME   machine preset (see 'schedlab machines'), default " DEFAULT_MACHINE "\n"
 	"  --features LIST      scheduler features, e.g. NO_RUN_TO_PARITY,PLACE_LAG\n"
@@ -44,6 +45,7 @@ static const char run_usage[] =
 	"  --trace-window S:E   only simulated seconds S to E (E may be empty: to the end)\n"
 	"  --trace-events LIST  events or groups: sched, power, ipi, sched_switch, ...\n"
 	"  --schedstat FILE     write /proc/schedstat (version 17) as it reads at the end\n"
+	"  --latency            print a 'perf sched latency' table after the benchmark's output\n"
 	"\n"
 	"COMMAND: hackbench ..., perf bench sched messaging ..., perf bench sched pipe ...\n";
 
@@ -64,6 +66,7 @@ struct run_opts {
 	const char *trace_window;
 	const char *trace_events;
 	const char *schedstat;
+	bool latency;
 };
 
 static int parse_opts(int argc, char **argv, struct run_opts *o)
@@ -79,6 +82,7 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 		{ "trace-window", required_argument, NULL, 'W' },
 		{ "trace-events", required_argument, NULL, 'E' },
 		{ "schedstat", required_argument, NULL, 'S' },
+		{ "latency", no_argument, NULL, 'l' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -130,6 +134,9 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 			break;
 		case 'S':
 			o->schedstat = optarg;
+			break;
+		case 'l':
+			o->latency = true;
 			break;
 		case 'Y':
 			if (o->nr_sysctls == (int)(sizeof(o->sysctls) / sizeof(o->sysctls[0])))
@@ -223,6 +230,8 @@ int cmd_run(int argc, char **argv)
 	} else {
 		bench_print_result(s.bench, stdout);
 		funclat_print(stdout);
+		if (o.latency)
+			print_sched_latency(stdout);
 	}
 	if (schedstat && (write_schedstat(schedstat) || fclose(schedstat))) {
 		fprintf(stderr, "schedlab: writing '%s' failed\n", o.schedstat);

@@ -179,7 +179,8 @@ void messaging_start(struct bench *b)
 	}
 	b->priv = m;
 	m->b = b;
-	m->comm = b->kind == BENCH_HACKBENCH ? "hackbench" : "perf";
+	/* perf bench names itself "<collection>-<bench>" (prctl(PR_SET_NAME) in run_bench()) */
+	m->comm = b->kind == BENCH_HACKBENCH ? "hackbench" : "sched-messaging";
 	m->nr_children = nr;
 	m->ready = channel_new(kind);
 	m->wake = channel_new(kind);

@@ -10,6 +10,9 @@
 
 #include <stdlib.h>
 
+/* perf bench names itself "<collection>-<bench>" (prctl(PR_SET_NAME) in run_bench()) */
+#define PIPE_COMM "sched-pipe"
+
 struct pipe_state;
 
 struct pipe_worker {
@@ -74,7 +77,7 @@ static void spawn(struct op_desc *op, struct pipe_worker *pw, bool thread)
 	op->spawn.prog = &worker_prog;
 	op->spawn.state = pw;
 	op->spawn.thread = thread;
-	op->spawn.comm = "perf";
+	op->spawn.comm = PIPE_COMM;
 }
 
 static void parent_next(struct work_task *w, struct op_desc *op)
@@ -134,5 +137,5 @@ void pipe_start(struct bench *b)
 		s->w[i].s = s;
 		s->w[i].nr = i;
 	}
-	work_start("perf", &parent_prog, s, 0);
+	work_start(PIPE_COMM, &parent_prog, s, 0);
 }

@@ -416,6 +416,19 @@ else
 fi
 expect_exit 2 "cannot write --schedstat file '/nonexistent/dir/s'" schedlab run -m smp2 --schedstat /nonexistent/dir/s -- hackbench
 
+# --latency: perf sched latency's table; its TOTAL switches are the times
+# tasks were switched in, schedstat's pcount summed over the CPUs.
+golden run-latency-smp4 schedlab run -m smp4 --latency -- hackbench -g 1 -l 20
+run_cmd schedlab run -m smt2-2s-16 --latency --schedstat "$tmp/lat.ss" -- perf bench sched messaging -g 2 -l 100
+lat_total=$(sed -n 's/^  TOTAL: *|.*ms | *\([0-9]*\) |$/\1/p' "$tmp/out")
+ss_pcount=$(awk '/^cpu[0-9]+ / { n += $10 } END { print n + 0 }' "$tmp/lat.ss")
+if [ "$status" -eq 0 ] && [ -n "$lat_total" ] && [ "$lat_total" = "$ss_pcount" ] &&
+	grep -q '^  sched-messaging:(81) *|' "$tmp/out"; then
+	ok "latency: TOTAL switches $lat_total = schedstat pcount, tasks merged by comm"
+else
+	not_ok "latency table" "status $status, TOTAL '$lat_total', schedstat pcount $ss_pcount" "$(head -12 "$tmp/out")"
+fi
+
 # Bad input: exit 2 and one line naming what is wrong.
 expect_exit 2 "unknown machine 'nosuchbox'" schedlab run -m nosuchbox -- hackbench
 expect_exit 2 "unknown scheduler feature 'NO_SUCH'" schedlab run --features NO_SUCH -- hackbench
