@@ -1,8 +1,9 @@
 #!/bin/sh
 # Installs what schedlab needs to build and test on Debian (12+):
-# a C17 compiler, GNU make, cmocka for the unit tests.
+# a C17 compiler, GNU make, cmocka for the unit tests, gnuplot (no X) to
+# render --plot's pictures.
 set -e
-pkgs="gcc make libcmocka-dev"
+pkgs="gcc make libcmocka-dev gnuplot-nox"
 if [ "$(id -u)" -eq 0 ]; then
 	sudo=
 else

@@ -12,6 +12,7 @@
 #include "report/bench_output.h"
 #include "report/ftrace.h"
 #include "report/latency_print.h"
+#include "report/plot.h"
 #include "report/schedstat.h"
 #include "report/funclat_print.h"
 #include "report/run_json.h"
@@ -29,7 +30,8 @@ static const char run_usage[] =
 	"usage: schedlab run [-m MACHINE] [--features LIST] [--seed N] [--json FILE] [--check]\n"
 	"                    [--cost NAME=NS]... [--sysctl NAME=VALUE]... [--funclatency F,...]\n"
 	"                    [--hz 100|250|300|1000] [--trace FILE [--trace-window S:E]\n"
-	"                    [--trace-events LIST]] [--schedstat FILE] [--latency] -- COMMAND...\n"
+	"                    [--trace-events LIST]] [--schedstat FILE] [--latency] [--plot DIR]\n"
+	"                    -- COMMAND...\n"
 	"\n"
 	"  -m, --machine NAME   machine preset (see 'schedlab machines'), default " DEFAULT_MACHINE "\n"
 	"  --features LIST      scheduler features, e.g. NO_RUN_TO_PARITY,PLACE_LAG\n"
@@ -46,6 +48,7 @@ static const char run_usage[] =
 	"  --trace-events LIST  events or groups: sched, power, ipi, sched_switch, ...\n"
 	"  --schedstat FILE     write /proc/schedstat (version 17) as it reads at the end\n"
 	"  --latency            print a 'perf sched latency' table after the benchmark's output\n"
+	"  --plot DIR           CPU utilisation and nr_running heatmaps, wakeup latency CDF\n"
 	"\n"
 	"COMMAND: hackbench ..., perf bench sched messaging ..., perf bench sched pipe ...\n";
 
@@ -67,6 +70,7 @@ struct run_opts {
 	const char *trace_events;
 	const char *schedstat;
 	bool latency;
+	const char *plot;
 };
 
 static int parse_opts(int argc, char **argv, struct run_opts *o)
@@ -83,6 +87,7 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 		{ "trace-events", required_argument, NULL, 'E' },
 		{ "schedstat", required_argument, NULL, 'S' },
 		{ "latency", no_argument, NULL, 'l' },
+		{ "plot", required_argument, NULL, 'p' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -137,6 +142,9 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 			break;
 		case 'l':
 			o->latency = true;
+			break;
+		case 'p':
+			o->plot = optarg;
 			break;
 		case 'Y':
 			if (o->nr_sysctls == (int)(sizeof(o->sysctls) / sizeof(o->sysctls[0])))
@@ -219,6 +227,16 @@ int cmd_run(int argc, char **argv)
 		session_end(&s);
 		return usage_error("run: %s", err);
 	}
+	if (o.plot && plot_start(o.plot, err, sizeof(err))) {
+		if (json)
+			fclose(json);
+		if (schedstat)
+			fclose(schedstat);
+		ftrace_close();
+		plot_finish();
+		session_end(&s);
+		return usage_error("run: %s", err);
+	}
 
 	bench_print_header(s.bench, stdout);
 	fflush(stdout);
@@ -233,6 +251,8 @@ int cmd_run(int argc, char **argv)
 		if (o.latency)
 			print_sched_latency(stdout);
 	}
+	if (o.plot && plot_finish())
+		rc = 1;
 	if (schedstat && (write_schedstat(schedstat) || fclose(schedstat))) {
 		fprintf(stderr, "schedlab: writing '%s' failed\n", o.schedstat);
 		rc = 1;

@@ -267,6 +267,7 @@ void wakeup_preempt(struct rq *rq, struct task_struct *p, int wake_flags)
 static void sched_info_enqueue(struct task_struct *p)
 {
 	p->stats.last_queued = cpu_now();
+	p->stats.queued_by_wakeup = true;
 }
 
 void activate_task(struct rq *rq, struct task_struct *p, int flags)
@@ -599,14 +600,18 @@ static void sched_info_switch(struct rq *rq, struct task_struct *prev, struct ta
 {
 	u64 now = cpu_now();
 
-	if (!is_idle_task(prev) && prev->__state == TASK_RUNNING && task_on_rq_queued(prev))
+	if (!is_idle_task(prev) && prev->__state == TASK_RUNNING && task_on_rq_queued(prev)) {
 		prev->stats.last_queued = now;
+		prev->stats.queued_by_wakeup = false;
+	}
 	if (!is_idle_task(next)) {
 		if (next->stats.last_queued) {
 			u64 delay = now - next->stats.last_queued;
 
 			next->stats.run_delay += delay;
 			rq->stat.run_delay += delay;
+			if (next->stats.queued_by_wakeup)
+				plot_sched(__plot_wakeup_latency(delay));
 			if (delay > next->stats.max_delay) {
 				next->stats.max_delay = delay;
 				next->stats.max_delay_at = now;
@@ -670,6 +675,7 @@ static struct task_struct *run_stopper(struct rq *rq, struct task_struct *prev)
 		prev->stats.nr_switches++;
 		prev->stats.nr_involuntary++;
 		prev->stats.last_queued = cpu_now();
+		prev->stats.queued_by_wakeup = false;
 		if (rq->cfs.curr == &prev->se)
 			put_prev_task_fair(rq, prev);
 	}

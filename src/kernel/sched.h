@@ -198,6 +198,7 @@ struct sched_task_stats {
 	u64 run_delay;			/* time spent runnable but waiting (schedstat) */
 	u64 pcount;			/* times run on a CPU */
 	u64 last_queued;		/* when it last became runnable, 0 if running/sleeping */
+	bool queued_by_wakeup;		/* last_queued is a wakeup (not a preemption) */
 	u64 max_delay;
 	u64 max_delay_at;
 	u64 nr_wakeups;

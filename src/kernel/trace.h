@@ -8,6 +8,8 @@
 #ifndef SCHEDLAB_KERNEL_TRACE_H
 #define SCHEDLAB_KERNEL_TRACE_H
 
+#include "sim/types.h"
+
 #include <stdbool.h>
 
 struct task_struct;
@@ -34,6 +36,8 @@ enum trace_ipi {
 
 /* set while a trace is being written; the tracepoints test it first */
 extern bool sched_tracing;
+/* set while --plot records; the wakeup-latency hook tests it first */
+extern bool sched_plotting;
 
 void __trace_sched_switch(bool preempt, struct task_struct *prev, struct task_struct *next);
 void __trace_sched_wake(enum trace_event ev, struct task_struct *p, unsigned int target_cpu);
@@ -41,9 +45,17 @@ void __trace_sched_migrate_task(struct task_struct *p, unsigned int dest_cpu);
 void __trace_cpu_idle(unsigned int state, unsigned int cpu);
 void __trace_ipi_send_cpu(unsigned int cpu, enum trace_ipi why);
 void __trace_ipi_irq(enum trace_event ev, enum trace_ipi why);
+/* a woken task waited @ns from its wakeup until it ran (src/report/plot.c) */
+void __plot_wakeup_latency(u64 ns);
 
 /* cpu_idle's state when a CPU leaves idle: (u32)PWR_EVENT_EXIT */
 #define TRACE_PWR_EVENT_EXIT 4294967295U
+
+#define plot_sched(call)                                \
+	do {                                            \
+		if (__builtin_expect(sched_plotting, 0)) \
+			call;                           \
+	} while (0)
 
 #define trace_sched(call)                               \
 	do {                                            \

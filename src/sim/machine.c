@@ -91,6 +91,7 @@ u64 sim_run(void (*after_event)(struct sim_event *ev))
 		if (!q->nr || q->slot[0].time > machine.stop_at)
 			break;
 		struct sim_event *ev = eq_pop(q);
+		machine.prev_now = machine.now;
 		machine.now = ev->time;
 		ev->fn(ev);
 		n++;

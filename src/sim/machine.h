@@ -60,6 +60,7 @@ struct machine {
 	unsigned int this_cpu;		/* CPU whose kernel path is running */
 	u64 seed;
 	bool stop;			/* set to end sim_run() */
+	u64 prev_now;			/* the time of the event before the current one */
 	u64 stop_at;			/* hard limit on simulated time */
 };
 

@@ -429,6 +429,42 @@ else
 	not_ok "latency table" "status $status, TOTAL '$lat_total', schedstat pcount $ss_pcount" "$(head -12 "$tmp/out")"
 fi
 
+# --plot: PNG files that open (the signature, an IHDR chunk of 1000x600),
+# SVGs, the data files; without gnuplot the data and script with a note.
+png_ok() {
+	# 8-byte signature, then the IHDR chunk: length 13, "IHDR", width, height
+	[ "$(od -An -tx1 -N24 "$1" | tr -d ' \n')" = "89504e470d0a1a0a0000000d49484452000003e800000258" ]
+}
+run_cmd schedlab run -m smt2-2s-16 --json "$tmp/pl.json" --plot "$tmp/plots" -- perf bench sched messaging -g 2 -l 100
+pl_status=$status
+pl_bad=
+for f in cpu-util nr-running wakeup-latency-cdf; do
+	png_ok "$tmp/plots/$f.png" || pl_bad="$pl_bad $f.png"
+	[ "$(wc -c <"$tmp/plots/$f.png")" -gt 2000 ] || pl_bad="$pl_bad $f.png(size)"
+	head -c 5 "$tmp/plots/$f.svg" | grep -q '<?xml' || pl_bad="$pl_bad $f.svg"
+done
+for f in cpu-util.dat nr-running.dat wakeup-latency.dat plots.gp; do
+	[ -s "$tmp/plots/$f" ] || pl_bad="$pl_bad $f"
+done
+if [ "$pl_status" -eq 0 ] && [ -z "$pl_bad" ]; then ok "plot: PNG and SVG heatmaps and latency CDF"; else not_ok "plot files" "status $pl_status, bad:$pl_bad"; fi
+# a plotted run decides exactly as an unplotted one (only sim.events differs)
+run_cmd schedlab run -m smt2-2s-16 --json "$tmp/nopl.json" -- perf bench sched messaging -g 2 -l 100
+if diff "$tmp/pl.json" "$tmp/nopl.json" | grep '^[<>]' | grep -Evq '"(events|wall_s)"'; then
+	not_ok "plot: the run is unchanged" "$(diff "$tmp/pl.json" "$tmp/nopl.json" | head -6)"
+else
+	ok "plot: the run is unchanged"
+fi
+status=0
+PATH=/nonexistent "$SCHEDLAB" run -m smp2 --plot "$tmp/plots-nognuplot" -- perf bench sched pipe -l 100 \
+	>"$tmp/out" 2>"$tmp/err" </dev/null || status=$?
+if [ "$status" -eq 0 ] && grep -q "gnuplot is not installed" "$tmp/err" &&
+	[ -s "$tmp/plots-nognuplot/plots.gp" ] && [ -s "$tmp/plots-nognuplot/cpu-util.dat" ]; then
+	ok "plot: without gnuplot, data and script and a note"
+else
+	not_ok "plot without gnuplot" "status $status: $(cat "$tmp/err")"
+fi
+expect_exit 2 "--plot: cannot create directory '/nonexistent/dir/p'" schedlab run -m smp2 --plot /nonexistent/dir/p -- hackbench
+
 # Bad input: exit 2 and one line naming what is wrong.
 expect_exit 2 "unknown machine 'nosuchbox'" schedlab run -m nosuchbox -- hackbench
 expect_exit 2 "unknown scheduler feature 'NO_SUCH'" schedlab run --features NO_SUCH -- hackbench

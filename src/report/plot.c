@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The --plot recorder and writer.
+ *
+ * Samples: every `interval` of simulated time each CPU's cumulative busy
+ * time (user + kernel + irq) and its nr_running. The sample buffer holds
+ * PLOT_MAX_SAMPLES; when it is full, every other sample is dropped and the
+ * interval doubles, so any run length ends with between half and all of
+ * PLOT_MAX_SAMPLES evenly spaced samples and memory stays bounded. The
+ * sampling event only re-arms while other events are pending, so it never
+ * keeps a finished (or deadlocked) simulation alive, and it only reads
+ * scheduler state, so a run with --plot decides exactly as one without.
+ */
+#include "report/plot.h"
+
+#include "kernel/sched.h"
+#include "kernel/trace.h"
+
+#include <errno.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+extern char **environ;
+
+bool sched_plotting;
+
+#define PLOT_MAX_SAMPLES 1024
+/* the first sampling interval: fine enough for a few-millisecond run */
+#define PLOT_FIRST_INTERVAL_NS (20 * NSEC_PER_USEC)
+/* at most this many points on the latency CDF */
+#define PLOT_CDF_POINTS 2000
+
+static struct {
+	char *dir;
+	unsigned int nr_cpus;
+	u64 interval;
+	u64 start;
+	unsigned int nr; /* samples taken */
+	u64 *time; /* [PLOT_MAX_SAMPLES] */
+	u64 *busy; /* [PLOT_MAX_SAMPLES][nr_cpus], cumulative ns */
+	double *nr_running; /* [PLOT_MAX_SAMPLES][nr_cpus] */
+	u64 *lat; /* wakeup latencies, ns */
+	size_t nr_lat, cap_lat;
+	bool failed;
+	struct sim_event ev;
+} pl;
+
+void __plot_wakeup_latency(u64 ns)
+{
+	if (pl.nr_lat == pl.cap_lat) {
+		size_t cap = pl.cap_lat ? 2 * pl.cap_lat : 4096;
+		u64 *l = realloc(pl.lat, cap * sizeof(*l));
+
+		if (!l) {
+			pl.failed = true;
+			return;
+		}
+		pl.lat = l;
+		pl.cap_lat = cap;
+	}
+	pl.lat[pl.nr_lat++] = ns;
+}
+
+static u64 cpu_busy_ns(unsigned int cpu, u64 now)
+{
+	const struct sim_cpu *c = sim_cpu(cpu);
+	u64 busy = c->time_in[ACT_USER] + c->time_in[ACT_KERNEL] + c->time_in[ACT_IRQ];
+
+	/* the activity in progress counts up to now (a cursor may be ahead of it) */
+	if (c->act != ACT_IDLE && now > c->act_since)
+		busy += now - c->act_since;
+	return busy;
+}
+
+/* keep samples 1, 3, 5, ...: the interval doubles */
+static void decimate(void)
+{
+	unsigned int n = pl.nr / 2;
+
+	for (unsigned int i = 0; i < n; i++) {
+		unsigned int from = 2 * i + 1;
+
+		pl.time[i] = pl.time[from];
+		for (unsigned int cpu = 0; cpu < pl.nr_cpus; cpu++) {
+			pl.busy[i * pl.nr_cpus + cpu] = pl.busy[from * pl.nr_cpus + cpu];
+			/* nr_running: the mean of the two samples the new one stands for */
+			pl.nr_running[i * pl.nr_cpus + cpu] =
+				(pl.nr_running[(from - 1) * pl.nr_cpus + cpu] +
+				 pl.nr_running[from * pl.nr_cpus + cpu]) /
+				2;
+		}
+	}
+	pl.nr = n;
+	pl.interval *= 2;
+}
+
+static void sample_event(struct sim_event *ev)
+{
+	u64 now = ev->time;
+
+	/*
+	 * Nothing else pending: the run ended at the event before this one.
+	 * Give the machine its end time back, so --plot changes no output.
+	 */
+	if (!machine.eq.nr && sched_plotting) {
+		machine.now = machine.prev_now;
+		return;
+	}
+
+	if (pl.nr == PLOT_MAX_SAMPLES)
+		decimate();
+	pl.time[pl.nr] = now;
+	for (unsigned int cpu = 0; cpu < pl.nr_cpus; cpu++) {
+		pl.busy[pl.nr * pl.nr_cpus + cpu] = cpu_busy_ns(cpu, now);
+		pl.nr_running[pl.nr * pl.nr_cpus + cpu] = cpu_rq(cpu)->nr_running;
+	}
+	pl.nr++;
+	if (sched_plotting)
+		sim_schedule(&pl.ev, now + pl.interval);
+}
+
+int plot_start(const char *dir, char *err, size_t errlen)
+{
+	memset(&pl, 0, sizeof(pl));
+	if (strchr(dir, '\'') || strchr(dir, '\n')) {
+		snprintf(err, errlen,
+			 "--plot: the directory name must not contain quotes or newlines");
+		return -1;
+	}
+	if (mkdir(dir, 0777) && errno != EEXIST) {
+		snprintf(err, errlen, "--plot: cannot create directory '%s': %s", dir,
+			 strerror(errno));
+		return -1;
+	}
+	{
+		struct stat st;
+
+		if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+			snprintf(err, errlen, "--plot: '%s' is not a directory", dir);
+			return -1;
+		}
+	}
+	pl.dir = strdup(dir);
+	pl.nr_cpus = machine.nr_cpus;
+	pl.interval = PLOT_FIRST_INTERVAL_NS;
+	pl.start = machine.now;
+	pl.time = calloc(PLOT_MAX_SAMPLES, sizeof(*pl.time));
+	pl.busy = calloc((size_t)PLOT_MAX_SAMPLES * pl.nr_cpus, sizeof(*pl.busy));
+	pl.nr_running = calloc((size_t)PLOT_MAX_SAMPLES * pl.nr_cpus, sizeof(*pl.nr_running));
+	if (!pl.dir || !pl.time || !pl.busy || !pl.nr_running) {
+		snprintf(err, errlen, "--plot: out of memory for %u CPUs", pl.nr_cpus);
+		return -1;
+	}
+	ev_init(&pl.ev, sample_event, 0);
+	sim_schedule(&pl.ev, machine.now);
+	sched_plotting = true;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* writing                                                             */
+
+static FILE *open_in_dir(const char *name)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", pl.dir, name);
+	f = fopen(path, "w");
+	if (!f) {
+		fprintf(stderr, "schedlab: --plot: cannot write '%s': %s\n", path, strerror(errno));
+		pl.failed = true;
+	}
+	return f;
+}
+
+static void close_file(FILE *f)
+{
+	if (f && (ferror(f) | fclose(f)))
+		pl.failed = true;
+}
+
+/*
+ * A heatmap as gnuplot's "with image" reads it: "t cpu value" lines, one
+ * block (blank line) per time bin; t is the bin's middle in milliseconds.
+ */
+static void write_util(void)
+{
+	FILE *f = open_in_dir("cpu-util.dat");
+
+	if (!f)
+		return;
+	fputs("# time_ms cpu utilisation(0..1) per sampling interval\n", f);
+	for (unsigned int i = 1; i < pl.nr; i++) {
+		double dt = (double)(pl.time[i] - pl.time[i - 1]);
+		double mid = (double)(pl.time[i] + pl.time[i - 1]) / 2 / NSEC_PER_MSEC;
+
+		for (unsigned int cpu = 0; cpu < pl.nr_cpus; cpu++) {
+			double u = (double)(pl.busy[i * pl.nr_cpus + cpu] -
+					    pl.busy[(i - 1) * pl.nr_cpus + cpu]) /
+				   dt;
+
+			fprintf(f, "%.6f %u %.4f\n", mid, cpu, u > 1 ? 1 : u);
+		}
+		fputc('\n', f);
+	}
+	close_file(f);
+}
+
+static void write_nr_running(void)
+{
+	FILE *f = open_in_dir("nr-running.dat");
+
+	if (!f)
+		return;
+	fputs("# time_ms cpu nr_running (averaged when samples were merged)\n", f);
+	for (unsigned int i = 0; i < pl.nr; i++) {
+		for (unsigned int cpu = 0; cpu < pl.nr_cpus; cpu++)
+			fprintf(f, "%.6f %u %.3f\n", (double)pl.time[i] / NSEC_PER_MSEC, cpu,
+				pl.nr_running[i * pl.nr_cpus + cpu]);
+		fputc('\n', f);
+	}
+	close_file(f);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* the empirical CDF: "latency_us fraction", at most PLOT_CDF_POINTS rows */
+static void write_latency_cdf(void)
+{
+	FILE *f = open_in_dir("wakeup-latency.dat");
+	size_t step;
+
+	if (!f)
+		return;
+	qsort(pl.lat, pl.nr_lat, sizeof(*pl.lat), cmp_u64);
+	fprintf(f, "# wakeup latency (us) and fraction of the %zu wakeups at or below it\n",
+		pl.nr_lat);
+	step = pl.nr_lat / PLOT_CDF_POINTS + 1;
+	for (size_t i = 0; i < pl.nr_lat; i += step)
+		fprintf(f, "%.3f %.6f\n", (double)pl.lat[i] / NSEC_PER_USEC,
+			(double)(i + 1) / (double)pl.nr_lat);
+	if (pl.nr_lat)
+		fprintf(f, "%.3f 1.000000\n", (double)pl.lat[pl.nr_lat - 1] / NSEC_PER_USEC);
+	close_file(f);
+}
+
+static void write_script(void)
+{
+	FILE *f = open_in_dir("plots.gp");
+	static const char *const terms[][2] = {
+		{ "png", "set terminal png size 1000,600 font ',10'" },
+		{ "svg", "set terminal svg size 1000,600 dynamic font ',10'" },
+	};
+
+	if (!f)
+		return;
+	fprintf(f, "# Render with: gnuplot %s/plots.gp (written by schedlab --plot)\n", pl.dir);
+	fprintf(f, "cd '%s'\n", pl.dir);
+	fprintf(f, "cpus = %u\n", pl.nr_cpus);
+	for (size_t t = 0; t < sizeof(terms) / sizeof(terms[0]); t++) {
+		fprintf(f, "\n%s\n", terms[t][1]);
+		fprintf(f, "set output 'cpu-util.%s'\n", terms[t][0]);
+		fputs("reset; set title 'CPU utilisation'; set xlabel 'simulated time (ms)'\n"
+		      "set ylabel 'CPU'; set yrange [-0.5:cpus-0.5]; set cbrange [0:1]\n"
+		      "set cblabel 'busy fraction'; set palette defined (0 'white', 1 'dark-blue')\n"
+		      "plot 'cpu-util.dat' using 1:2:3 with image notitle\n",
+		      f);
+		fprintf(f, "set output 'nr-running.%s'\n", terms[t][0]);
+		fputs("reset; set title 'nr\\_running per CPU'; set xlabel 'simulated time (ms)'\n"
+		      "set ylabel 'CPU'; set yrange [-0.5:cpus-0.5]; set cbrange [0:*]\n"
+		      "set cblabel 'runnable tasks'; set palette defined (0 'white', 1 'orange', 2 'dark-red')\n"
+		      "plot 'nr-running.dat' using 1:2:3 with image notitle\n",
+		      f);
+		fprintf(f, "set output 'wakeup-latency-cdf.%s'\n", terms[t][0]);
+		fputs("reset; set title 'Wakeup latency (wakeup to running)'\n"
+		      "set xlabel 'latency (us)'; set ylabel 'fraction of wakeups'; set logscale x\n"
+		      "set yrange [0:1]; set grid\n"
+		      "plot 'wakeup-latency.dat' using 1:2 with steps lw 2 notitle\n",
+		      f);
+		fputs("unset output\n", f);
+	}
+	close_file(f);
+}
+
+/* run gnuplot on the script; 1 if it is not installed */
+static int render(void)
+{
+	char script[4096];
+	char *argv[] = { "gnuplot", script, NULL };
+	pid_t pid;
+	int status;
+
+	snprintf(script, sizeof(script), "%s/plots.gp", pl.dir);
+	fflush(stdout);
+	if (posix_spawnp(&pid, "gnuplot", NULL, NULL, argv, environ))
+		return 1;
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
+		return -1;
+	if (WEXITSTATUS(status) == 127)
+		return 1;
+	return WEXITSTATUS(status) ? -1 : 0;
+}
+
+int plot_finish(void)
+{
+	int rc;
+
+	if (!pl.dir)
+		return 0;
+	sched_plotting = false;
+	if (ev_queued(&pl.ev))
+		sim_cancel(&pl.ev);
+	/* a last sample at the end, so the plots reach it */
+	if (!pl.nr || pl.time[pl.nr - 1] < machine.now) {
+		pl.ev.time = machine.now;
+		sample_event(&pl.ev);
+	}
+	write_util();
+	write_nr_running();
+	write_latency_cdf();
+	write_script();
+	rc = pl.failed ? -1 : 0;
+	if (!rc) {
+		int r = render();
+
+		if (r > 0)
+			fprintf(stderr,
+				"schedlab: --plot: gnuplot is not installed; the data and the script are in "
+				"%s: render with 'gnuplot %s/plots.gp' (Debian: apt-get install gnuplot-nox)\n",
+				pl.dir, pl.dir);
+		else if (r < 0) {
+			fprintf(stderr, "schedlab: --plot: gnuplot failed on %s/plots.gp\n",
+				pl.dir);
+			rc = -1;
+		}
+	}
+	free(pl.dir);
+	free(pl.time);
+	free(pl.busy);
+	free(pl.nr_running);
+	free(pl.lat);
+	memset(&pl, 0, sizeof(pl));
+	return rc;
+}

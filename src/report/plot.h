@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * --plot DIR: pictures of a run. While the run goes, a sampling event
+ * records each CPU's busy time and nr_running, and the wakeup path reports
+ * every wakeup latency; at the end the data files, a gnuplot script and
+ * (if gnuplot is installed) PNG and SVG renderings go to DIR.
+ * docs/observability.md.
+ */
+#ifndef SCHEDLAB_REPORT_PLOT_H
+#define SCHEDLAB_REPORT_PLOT_H
+
+#include <stddef.h>
+
+/* Start recording (after the machine is set up); 0, or -1 with a message. */
+int plot_start(const char *dir, char *err, size_t errlen);
+/*
+ * Stop recording, write DIR's files and render them. 0 if everything was
+ * written (a missing gnuplot is not an error: a note on stderr says how to
+ * render), -1 if writing failed.
+ */
+int plot_finish(void);
+
+#endif
