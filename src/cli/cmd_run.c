@@ -16,6 +16,7 @@
 #include "report/schedstat.h"
 #include "report/funclat_print.h"
 #include "report/run_json.h"
+#include "cli/progress.h"
 #include "cli/session.h"
 
 #include <errno.h>
@@ -180,6 +181,7 @@ int cmd_run(int argc, char **argv)
 	struct session s;
 	char err[512];
 	FILE *json = NULL, *schedstat = NULL;
+	bool finished;
 	int rc = parse_opts(argc, argv, &o);
 
 	if (rc > 0)
@@ -241,7 +243,10 @@ int cmd_run(int argc, char **argv)
 	bench_print_header(s.bench, stdout);
 	fflush(stdout);
 	rc = 0;
-	if (!session_run(&s, o.check)) {
+	progress_start(s.bench);
+	finished = session_run(&s, o.check);
+	progress_end();
+	if (!finished) {
 		fprintf(stderr, "schedlab: the benchmark did not finish (all tasks blocked at t=%llu ns)\n",
 			(unsigned long long)machine.now);
 		rc = 1;

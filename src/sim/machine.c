@@ -97,6 +97,8 @@ u64 sim_run(void (*after_event)(struct sim_event *ev))
 		n++;
 		if (after_event)
 			after_event(ev);
+		if (!(n & (PROGRESS_EVENTS - 1)) && machine.progress)
+			machine.progress(machine.nr_events + n);
 	}
 	machine.nr_events += n;
 	return n;

@@ -61,6 +61,7 @@ struct machine {
 	u64 seed;
 	bool stop;			/* set to end sim_run() */
 	u64 prev_now;			/* the time of the event before the current one */
+	void (*progress)(u64 events);	/* called every PROGRESS_EVENTS events, if set */
 	u64 stop_at;			/* hard limit on simulated time */
 };
 
@@ -140,6 +141,9 @@ static inline void sim_cancel(struct sim_event *ev)
  * time passes machine.stop_at. @after_event, if given, runs after each event
  * (the invariant checker). Returns the number of events processed.
  */
+/* how often sim_run() calls machine.progress (a power of two) */
+#define PROGRESS_EVENTS (1u << 16)
+
 u64 sim_run(void (*after_event)(struct sim_event *ev));
 
 #endif

@@ -61,6 +61,8 @@ struct bench {
 	u64 start_ns;
 	u64 stop_ns;
 	bool started, stopped;
+	/* how far the benchmark is, for the progress line (0 total: unknown) */
+	u64 progress_done, progress_total;
 	void *priv;
 	/* filled by bench_finish() */
 	struct bench_metric metrics[BENCH_MAX_METRICS];
@@ -73,6 +75,8 @@ struct bench {
  * @err for an unknown tool, option or bad value.
  */
 struct bench *bench_parse(int argc, char **argv, char *err, size_t errlen);
+/* Fraction of the benchmark done (0..1) at simulated time @now, or -1 if unknown. */
+double bench_progress(const struct bench *b, u64 now);
 
 /* Create the benchmark's first task; the machine and scheduler are set up. */
 void bench_start(struct bench *b);

@@ -83,6 +83,7 @@ static void child_next(struct work_task *w, struct op_desc *op)
 		if (c->done == b->datasize) {
 			c->done = 0;
 			c->count++;
+			b->progress_done++;
 		}
 		break;
 	}
@@ -179,6 +180,8 @@ void messaging_start(struct bench *b)
 	}
 	b->priv = m;
 	m->b = b;
+	/* every child moves fds x loops messages */
+	b->progress_total = (u64)nr * b->fds * b->loops;
 	/* perf bench names itself "<collection>-<bench>" (prctl(PR_SET_NAME) in run_bench()) */
 	m->comm = b->kind == BENCH_HACKBENCH ? "hackbench" : "sched-messaging";
 	m->nr_children = nr;

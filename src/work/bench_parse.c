@@ -457,6 +457,17 @@ void bench_start(struct bench *b)
 	}
 }
 
+double bench_progress(const struct bench *b, u64 now)
+{
+	double f = -1;
+
+	if (b->progress_total)
+		f = (double)b->progress_done / (double)b->progress_total;
+	else if (b->timeout_ns && b->started)
+		f = (double)(now - b->start_ns) / (double)b->timeout_ns;
+	return f > 1 ? 1 : f;
+}
+
 static void add_metric(struct bench *b, const char *name, double value)
 {
 	b->metrics[b->nr_metrics].name = name;

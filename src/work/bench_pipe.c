@@ -45,6 +45,7 @@ static bool worker_op(struct pipe_worker *pw, struct op_desc *op)
 	if (++pw->step == 2) {
 		pw->step = 0;
 		pw->i++;
+		s->b->progress_done++;
 	}
 	return true;
 }
@@ -131,6 +132,8 @@ void pipe_start(struct bench *b)
 	}
 	b->priv = s;
 	s->b = b;
+	/* both workers do `loops` round trips */
+	b->progress_total = 2ULL * b->loops;
 	s->pipe1 = channel_new(CH_PIPE);
 	s->pipe2 = channel_new(CH_PIPE);
 	for (int i = 0; i < 2; i++) {

@@ -465,6 +465,21 @@ else
 fi
 expect_exit 2 "--plot: cannot create directory '/nonexistent/dir/p'" schedlab run -m smp2 --plot /nonexistent/dir/p -- hackbench
 
+# The progress line: on a terminal only (script(1) gives the run one),
+# cleared at the end; never in a pipe or file.
+if command -v script >/dev/null 2>&1; then
+	SCHEDLAB_PROGRESS_AFTER_MS=0 script -qec "$SCHEDLAB run -m smp4 -- hackbench -g 2 -l 200" /dev/null >"$tmp/tty.out" 2>&1
+	if grep -q '\[schedlab\] simulated [0-9.]* s |  *[0-9]*% | [0-9.]* M events/s' "$tmp/tty.out" &&
+		grep -q "$(printf '\r\033\\[K')Time:" "$tmp/tty.out"; then
+		ok "progress line on a terminal, cleared before the result"
+	else
+		not_ok "progress line on a terminal" "$(od -c "$tmp/tty.out" | head -8)"
+	fi
+fi
+SCHEDLAB_PROGRESS_AFTER_MS=0 "$SCHEDLAB" run -m smp4 -- hackbench -g 2 -l 200 >/dev/null 2>"$tmp/err"
+[ -s "$tmp/err" ] && not_ok "no progress line when stderr is not a terminal" "$(cat "$tmp/err")" ||
+	ok "no progress line when stderr is not a terminal"
+
 # Bad input: exit 2 and one line naming what is wrong.
 expect_exit 2 "unknown machine 'nosuchbox'" schedlab run -m nosuchbox -- hackbench
 expect_exit 2 "unknown scheduler feature 'NO_SUCH'" schedlab run --features NO_SUCH -- hackbench
