@@ -372,7 +372,7 @@ unordered=$(awk '{ ts = $4; sub(":", "", ts); if (ts + 0 < prev + 0) n++; prev =
 [ "$unordered" = 0 ] && ok "trace: timestamps in order" || not_ok "trace: timestamps in order" "$unordered lines earlier than the one before"
 json_count() { sed -n "s/^    \"$1\": \([0-9]*\),*$/\1/p" "${2:-$tmp/tr.json}" | head -1; }
 trace_count() { grep -c ": $1: " "$tmp/tr.lines"; }
-for pair in sched_switch:nr_switches sched_waking:ttwu_count sched_migrate_task:nr_migrations; do
+for pair in sched_switch:nr_switches sched_waking:ttwu_count sched_wakeup:ttwu_count sched_migrate_task:nr_migrations; do
 	ev=${pair%%:*}
 	key=${pair#*:}
 	if [ "$(trace_count "$ev")" = "$(json_count "$key")" ] && [ -n "$(json_count "$key")" ]; then
