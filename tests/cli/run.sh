@@ -383,6 +383,15 @@ for pair in sched_switch:nr_switches sched_waking:ttwu_count sched_wakeup:ttwu_c
 done
 run_cmd schedlab run -m smt2-2s-16 --trace "$tmp/tr2.txt" -- perf bench sched messaging -g 2 -l 100
 cmp -s "$tmp/tr.txt" "$tmp/tr2.txt" && ok "trace: identical runs, identical traces" || not_ok "trace: identical runs, identical traces"
+run_cmd schedlab run -m smt2-2s-16 --json "$tmp/notr.json" -- perf bench sched messaging -g 2 -l 100
+# the JSON without its "trace" object (the last one) and wall_s must be the same
+sed '/^  "trace": {/,$d' "$tmp/tr.json" | sed '$ s/},$/}/' | grep -v '"wall_s"' >"$tmp/tr.cmp"
+sed '$d' "$tmp/notr.json" | grep -v '"wall_s"' >"$tmp/notr.cmp"
+if cmp -s "$tmp/tr.cmp" "$tmp/notr.cmp"; then
+	ok "trace: the run is unchanged"
+else
+	not_ok "trace: the run is unchanged" "$(diff "$tmp/tr.cmp" "$tmp/notr.cmp" | head -8)"
+fi
 run_cmd schedlab run -m smt2-2s-16 --trace "$tmp/trw.txt" --trace-window 0.005:0.010 \
 	--trace-events sched_switch,power -- perf bench sched messaging -g 2 -l 100
 outside=$(grep -v '^#' "$tmp/trw.txt" | awk '{ ts = $4; sub(":", "", ts); if (ts < 0.005 || ts >= 0.010) n++ } END { print n + 0 }')
