@@ -317,6 +317,11 @@ static int parse_events(const char *list, char *err, size_t errlen)
 		size_t len = strcspn(p, ",");
 		bool found = false;
 
+		if (!len) { /* "a,,b" or a trailing comma */
+			p++;
+			continue;
+		}
+
 		for (unsigned int i = 0; i < NR_TRACE_EVENTS; i++) {
 			if (strlen(event_names[i]) == len && !strncmp(p, event_names[i], len)) {
 				tr.mask |= 1u << i;
