@@ -10,6 +10,7 @@
  * group classified, lb_task per task examined, plus the rq locks and the
  * enqueues/dequeues it does), so a variant that does less work is faster.
  */
+#include "kernel/fair_lb.h"
 #include "kernel/sched.h"
 
 #include "kernel/funclat.h"
@@ -54,16 +55,6 @@ static bool is_core_idle(unsigned int cpu)
 	return true;
 }
 
-static inline unsigned long capacity_of(unsigned int cpu)
-{
-	return cpu_rq(cpu)->cpu_capacity;
-}
-
-static inline unsigned long cpu_load(struct rq *rq)
-{
-	return rq->cfs.avg.load_avg;
-}
-
 static inline unsigned long cpu_runnable(struct rq *rq)
 {
 	return rq->cfs.avg.runnable_avg;
@@ -85,20 +76,9 @@ unsigned long cpu_util_cfs_boost(unsigned int cpu)
 	return min(util, arch_scale_cpu_capacity(cpu));
 }
 
-/* util fits capacity with the 20% margin (fits_capacity()) */
-static inline bool fits_capacity(unsigned long util, unsigned long capacity)
-{
-	return util * 1280 < capacity * 1024;
-}
-
 static inline bool capacity_greater(unsigned long cap1, unsigned long cap2)
 {
 	return cap1 * 1024 > cap2 * 1078;
-}
-
-static bool task_fits_cpu(struct task_struct *p, unsigned int cpu)
-{
-	return fits_capacity(task_util_est(&p->se.avg), capacity_of(cpu));
 }
 
 void update_misfit_status(struct task_struct *p, struct rq *rq)
@@ -124,23 +104,12 @@ void update_misfit_status(struct task_struct *p, struct rq *rq)
 #define SCHED_NR_MIGRATE_BREAK 8
 /* most a balance interval may grow to when everything is pinned */
 #define MAX_PINNED_INTERVAL 512
-#define NUMA_IMBALANCE_MIN 2
 
 enum migration_type {
 	migrate_load = 0,
 	migrate_util,
 	migrate_task,
 	migrate_misfit,
-};
-
-enum group_type {
-	group_has_spare = 0,
-	group_fully_busy,
-	group_misfit_task,
-	group_smt_balance,
-	group_asym_packing,
-	group_imbalanced,
-	group_overloaded,
 };
 
 struct lb_env {
@@ -161,22 +130,6 @@ struct lb_env {
 	enum migration_type migration_type;
 	struct task_struct *tasks[64];	/* detached, to attach */
 	unsigned int nr_tasks;
-};
-
-struct sg_lb_stats {
-	unsigned long avg_load;
-	unsigned long group_load;
-	unsigned long group_capacity;
-	unsigned long group_util;
-	unsigned long group_runnable;
-	unsigned int sum_nr_running;
-	unsigned int sum_h_nr_running;
-	unsigned int idle_cpus;
-	unsigned int group_weight;
-	enum group_type group_type;
-	unsigned int group_asym_packing;
-	unsigned int group_smt_balance;
-	unsigned long group_misfit_task_load;
 };
 
 struct sd_lb_stats {
@@ -294,51 +247,6 @@ static int should_we_balance(struct lb_env *env)
 
 /* ------------------------------------------------------------------ */
 /* group statistics and the busiest group                              */
-
-static bool group_has_capacity(unsigned int imbalance_pct, struct sg_lb_stats *sgs)
-{
-	if (sgs->sum_nr_running < sgs->group_weight)
-		return true;
-	if ((sgs->group_capacity * imbalance_pct) < (sgs->group_runnable * 100))
-		return false;
-	if ((sgs->group_capacity * 100) > (sgs->group_util * imbalance_pct))
-		return true;
-	return false;
-}
-
-static bool group_is_overloaded(unsigned int imbalance_pct, struct sg_lb_stats *sgs)
-{
-	if (sgs->sum_nr_running <= sgs->group_weight)
-		return false;
-	if ((sgs->group_capacity * 100) < (sgs->group_util * imbalance_pct))
-		return true;
-	if ((sgs->group_capacity * imbalance_pct) < (sgs->group_runnable * 100))
-		return true;
-	return false;
-}
-
-static inline int sg_imbalanced(struct sched_group *group)
-{
-	return group->sgc->imbalance;
-}
-
-static enum group_type group_classify(unsigned int imbalance_pct, struct sched_group *group,
-				      struct sg_lb_stats *sgs)
-{
-	if (group_is_overloaded(imbalance_pct, sgs))
-		return group_overloaded;
-	if (sg_imbalanced(group))
-		return group_imbalanced;
-	if (sgs->group_asym_packing)
-		return group_asym_packing;
-	if (sgs->group_smt_balance)
-		return group_smt_balance;
-	if (sgs->group_misfit_task_load)
-		return group_misfit_task;
-	if (!group_has_capacity(imbalance_pct, sgs))
-		return group_fully_busy;
-	return group_has_spare;
-}
 
 /* an idle dst and an SMT group running more than one task: spread them */
 static inline bool smt_balance(struct lb_env *env, struct sg_lb_stats *sgs,
@@ -524,17 +432,6 @@ static long sibling_imbalance(struct lb_env *env, struct sd_lb_stats *sds,
 	/* take advantage of an empty group */
 	if (imbalance <= 1 && local->sum_nr_running == 0 && busiest->sum_nr_running > 1)
 		imbalance = 2;
-	return imbalance;
-}
-
-static long adjust_numa_imbalance(long imbalance, unsigned int dst_running,
-				  unsigned int imb_numa_nr)
-{
-	if (dst_running > imb_numa_nr)
-		return imbalance;
-	/* a small imbalance keeps a communicating pair local */
-	if (imbalance <= NUMA_IMBALANCE_MIN)
-		return 0;
 	return imbalance;
 }
 

@@ -16,6 +16,7 @@
 #ifndef SCHEDLAB_KERNEL_SELECT_H
 #define SCHEDLAB_KERNEL_SELECT_H
 
+#include "kernel/fair_lb.h"
 #include "kernel/sched.h"
 
 #define nr_cpumask_bits ((int)nr_cpu_ids)
@@ -50,37 +51,10 @@ static inline const struct cpumask *cpu_smt_mask(unsigned int cpu)
 	return topology_sibling_cpumask(machine.topo, cpu);
 }
 
-static inline unsigned long capacity_of(unsigned int cpu)
-{
-	return cpu_rq(cpu)->cpu_capacity;
-}
-
-static inline unsigned long cpu_load(struct rq *rq)
-{
-	return rq->cfs.avg.load_avg;
-}
-
 /* without group scheduling a task's hierarchical load is its own */
 static inline unsigned long task_h_load(struct task_struct *p)
 {
 	return p->se.avg.load_avg;
-}
-
-/* util fits capacity with the 20% margin */
-static inline bool fits_capacity(unsigned long util, unsigned long capacity)
-{
-	return util * 1280 < capacity * 1024;
-}
-
-/* util_fits_cpu() without uclamp: fits_capacity() against capacity_of() */
-static inline bool util_fits_cpu(unsigned long util, unsigned int cpu)
-{
-	return fits_capacity(util, capacity_of(cpu));
-}
-
-static inline bool task_fits_cpu(struct task_struct *p, unsigned int cpu)
-{
-	return util_fits_cpu(task_util_est(&p->se.avg), cpu);
 }
 
 /*
