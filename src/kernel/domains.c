@@ -126,38 +126,16 @@ static void *xcalloc(size_t n, size_t size)
 	return p;
 }
 
-/* First CPU >= @n that is in @a and not in @b, or nr_cpu_ids. */
-static unsigned int next_andnot(const struct cpumask *a, const struct cpumask *b, unsigned int n)
-{
-	unsigned int idx;
-	unsigned long word;
-
-	if (n >= nr_cpu_ids)
-		return nr_cpu_ids;
-	idx = n / BITS_PER_LONG;
-	word = a->bits[idx] & ~b->bits[idx] & (~0UL << (n % BITS_PER_LONG));
-	for (;;) {
-		if (word) {
-			unsigned int cpu = idx * BITS_PER_LONG + (unsigned int)__builtin_ctzl(word);
-
-			return cpu < nr_cpu_ids ? cpu : nr_cpu_ids;
-		}
-		if (++idx >= nr_cpumask_longs)
-			return nr_cpu_ids;
-		word = a->bits[idx] & ~b->bits[idx];
-	}
-}
-
 /*
  * for_each_cpu_wrap() skipping the CPUs in @covered: the CPUs of @mask from
  * @start up, then from 0 up to @start, that are not (yet) in @covered when
  * reached. The kernel visits every CPU and skips covered ones; same order.
  */
-#define for_each_uncovered_cpu_wrap(cpu, mask, covered, start)                          \
-	for (unsigned int __pass = 0; __pass < 2; __pass++)                             \
-		for ((cpu) = next_andnot((mask), (covered), __pass ? 0 : (start));      \
-		     (cpu) < (__pass ? (start) : nr_cpu_ids);                           \
-		     (cpu) = next_andnot((mask), (covered), (cpu) + 1))
+#define for_each_uncovered_cpu_wrap(cpu, mask, covered, start)                              \
+	for (unsigned int __pass = 0; __pass < 2; __pass++)                                 \
+		for ((cpu) = cpumask_next_andnot_from((mask), (covered), __pass ? 0 : (start)); \
+		     (cpu) < (__pass ? (start) : nr_cpu_ids);                               \
+		     (cpu) = cpumask_next_andnot_from((mask), (covered), (cpu) + 1))
 
 int sd_flags_snprint(char *buf, size_t len, int flags)
 {

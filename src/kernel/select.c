@@ -30,31 +30,6 @@ _Static_assert(SD_BALANCE_EXEC == WF_EXEC && SD_BALANCE_FORK == WF_FORK &&
 
 struct cpumask select_rq_mask;
 
-unsigned int cpumask_next_wrap_from(const struct cpumask *mask, unsigned int prev,
-				    unsigned int start, bool first)
-{
-	unsigned int cpu;
-
-	if (start >= nr_cpu_ids)
-		start = 0;
-	if (first) {
-		cpu = cpumask_next_from(mask, start);
-		if (cpu < nr_cpu_ids)
-			return cpu;
-		cpu = cpumask_next_from(mask, 0);
-		return cpu < start ? cpu : nr_cpu_ids;
-	}
-	cpu = cpumask_next_from(mask, prev + 1);
-	if (prev < start)
-		/* second lap: stop before @start */
-		return cpu < start ? cpu : nr_cpu_ids;
-	if (cpu < nr_cpu_ids)
-		return cpu;
-	/* wrap around */
-	cpu = cpumask_next_from(mask, 0);
-	return cpu < start ? cpu : nr_cpu_ids;
-}
-
 /* ------------------------------------------------------------------ */
 /* waker/wakee flips                                                   */
 

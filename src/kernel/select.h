@@ -63,17 +63,6 @@ static inline unsigned long task_h_load(struct task_struct *p)
  */
 extern struct cpumask select_rq_mask;
 
-/*
- * for_each_cpu_wrap(): the CPUs of @mask from @start up, then from 0 up to
- * @start. The mask is read as the walk goes, so CPUs cleared from it during
- * the walk are skipped (select_idle_core() relies on this).
- */
-unsigned int cpumask_next_wrap_from(const struct cpumask *mask, unsigned int prev,
-				    unsigned int start, bool first);
-#define for_each_cpu_wrap(cpu, mask, start)                                                \
-	for ((cpu) = cpumask_next_wrap_from((mask), 0, (start), true); (cpu) < nr_cpu_ids; \
-	     (cpu) = cpumask_next_wrap_from((mask), (cpu), (start), false))
-
 /* bring a sleeping task's averages up to its cfs_rq's last update */
 static inline void sync_entity_load_avg(struct sched_entity *se)
 {

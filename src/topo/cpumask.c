@@ -136,7 +136,25 @@ unsigned int cpumask_weight_and(const struct cpumask *a, const struct cpumask *b
 	return w;
 }
 
-unsigned int cpumask_next_from(const struct cpumask *m, unsigned int n)
+/* which bits the "next" searches look at: @a, @a & @b, or @a & ~@b */
+enum next_op { NEXT_ALL, NEXT_AND, NEXT_ANDNOT };
+
+static inline unsigned long next_word(const struct cpumask *a, const struct cpumask *b,
+				      enum next_op op, unsigned int idx)
+{
+	switch (op) {
+	case NEXT_AND:
+		return a->bits[idx] & b->bits[idx];
+	case NEXT_ANDNOT:
+		return a->bits[idx] & ~b->bits[idx];
+	default:
+		return a->bits[idx];
+	}
+}
+
+/* the one word-at-a-time search; each caller's @op is a constant */
+static inline unsigned int find_next(const struct cpumask *a, const struct cpumask *b,
+				     enum next_op op, unsigned int n)
 {
 	unsigned int idx;
 	unsigned long word;
@@ -144,7 +162,7 @@ unsigned int cpumask_next_from(const struct cpumask *m, unsigned int n)
 	if (unlikely(n >= nr_cpu_ids))
 		return nr_cpu_ids;
 	idx = n / BITS_PER_LONG;
-	word = m->bits[idx] & (~0UL << (n % BITS_PER_LONG));
+	word = next_word(a, b, op, idx) & (~0UL << (n % BITS_PER_LONG));
 	for (;;) {
 		if (word) {
 			unsigned int cpu = idx * BITS_PER_LONG + (unsigned int)__builtin_ctzl(word);
@@ -153,29 +171,49 @@ unsigned int cpumask_next_from(const struct cpumask *m, unsigned int n)
 		}
 		if (++idx >= nr_cpumask_longs)
 			return nr_cpu_ids;
-		word = m->bits[idx];
+		word = next_word(a, b, op, idx);
 	}
+}
+
+unsigned int cpumask_next_from(const struct cpumask *m, unsigned int n)
+{
+	return find_next(m, NULL, NEXT_ALL, n);
 }
 
 unsigned int cpumask_next_and_from(const struct cpumask *a, const struct cpumask *b, unsigned int n)
 {
-	unsigned int idx;
-	unsigned long word;
+	return find_next(a, b, NEXT_AND, n);
+}
 
-	if (unlikely(n >= nr_cpu_ids))
-		return nr_cpu_ids;
-	idx = n / BITS_PER_LONG;
-	word = a->bits[idx] & b->bits[idx] & (~0UL << (n % BITS_PER_LONG));
-	for (;;) {
-		if (word) {
-			unsigned int cpu = idx * BITS_PER_LONG + (unsigned int)__builtin_ctzl(word);
+unsigned int cpumask_next_andnot_from(const struct cpumask *a, const struct cpumask *b,
+				      unsigned int n)
+{
+	return find_next(a, b, NEXT_ANDNOT, n);
+}
 
-			return cpu < nr_cpu_ids ? cpu : nr_cpu_ids;
-		}
-		if (++idx >= nr_cpumask_longs)
-			return nr_cpu_ids;
-		word = a->bits[idx] & b->bits[idx];
+unsigned int cpumask_next_wrap_from(const struct cpumask *mask, unsigned int prev,
+				    unsigned int start, bool first)
+{
+	unsigned int cpu;
+
+	if (start >= nr_cpu_ids)
+		start = 0;
+	if (first) {
+		cpu = cpumask_next_from(mask, start);
+		if (cpu < nr_cpu_ids)
+			return cpu;
+		cpu = cpumask_next_from(mask, 0);
+		return cpu < start ? cpu : nr_cpu_ids;
 	}
+	cpu = cpumask_next_from(mask, prev + 1);
+	if (prev < start)
+		/* second lap: stop before @start */
+		return cpu < start ? cpu : nr_cpu_ids;
+	if (cpu < nr_cpu_ids)
+		return cpu;
+	/* wrap around */
+	cpu = cpumask_next_from(mask, 0);
+	return cpu < start ? cpu : nr_cpu_ids;
 }
 
 /* Appends to a bounded buffer while counting the full length, like snprintf. */

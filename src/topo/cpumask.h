@@ -70,16 +70,30 @@ static inline unsigned int cpumask_first_and(const struct cpumask *a, const stru
 {
 	return cpumask_next_and_from(a, b, 0);
 }
+/* First CPU set in @a and not in @b at or after @n, or nr_cpu_ids. */
+unsigned int cpumask_next_andnot_from(const struct cpumask *a, const struct cpumask *b,
+				      unsigned int n);
 
-#define for_each_cpu(cpu, mask)                                          \
+#define for_each_cpu(cpu, mask)                                        \
 	for ((cpu) = cpumask_next_from((mask), 0); (cpu) < nr_cpu_ids; \
 	     (cpu) = cpumask_next_from((mask), (cpu) + 1))
 
-#define for_each_cpu_and(cpu, a, b)                                           \
+#define for_each_cpu_and(cpu, a, b)                                          \
 	for ((cpu) = cpumask_next_and_from((a), (b), 0); (cpu) < nr_cpu_ids; \
 	     (cpu) = cpumask_next_and_from((a), (b), (cpu) + 1))
 
 #define for_each_possible_cpu(cpu) for ((cpu) = 0; (cpu) < nr_cpu_ids; (cpu)++)
+
+/*
+ * for_each_cpu_wrap(): the CPUs of @mask from @start up, then from 0 up to
+ * @start. The mask is read as the walk goes, so CPUs cleared from it during
+ * the walk are skipped (select_idle_core() relies on this).
+ */
+unsigned int cpumask_next_wrap_from(const struct cpumask *mask, unsigned int prev,
+				    unsigned int start, bool first);
+#define for_each_cpu_wrap(cpu, mask, start)                                                \
+	for ((cpu) = cpumask_next_wrap_from((mask), 0, (start), true); (cpu) < nr_cpu_ids; \
+	     (cpu) = cpumask_next_wrap_from((mask), (cpu), (start), false))
 
 /*
  * Kernel-style list formatting and parsing: "0-3,8,10-11".

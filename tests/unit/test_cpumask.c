@@ -174,6 +174,12 @@ static void test_next_and_for_each(void **state)
 	assert_int_equal(seen[1], 64);
 	assert_int_equal(seen[2], 8191);
 
+	/* a & ~b: 0, 65, 200 (63, 64 and 8191 are in b) */
+	assert_int_equal(cpumask_next_andnot_from(a, b, 0), 0);
+	assert_int_equal(cpumask_next_andnot_from(a, b, 1), 65);
+	assert_int_equal(cpumask_next_andnot_from(a, b, 66), 200);
+	assert_int_equal(cpumask_next_andnot_from(a, b, 201), 8192);
+
 	cpumask_clear(b);
 	assert_int_equal(cpumask_first_and(a, b), 8192);
 	n = 0;
