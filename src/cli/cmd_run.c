@@ -210,34 +210,20 @@ int cmd_run(int argc, char **argv)
 		/* feature errors are prefixed so the user knows which option */
 		return usage_error("%s", err);
 	}
+	/* the outputs, each opened before the run so a bad path costs no run */
 	if (o.json && !(json = fopen(o.json, "w"))) {
-		session_end(&s);
-		return usage_error("run: cannot write --json file '%s': %s", o.json, strerror(errno));
+		rc = usage_error("run: cannot write --json file '%s': %s", o.json, strerror(errno));
+		goto fail;
 	}
 	if (o.schedstat && !(schedstat = fopen(o.schedstat, "w"))) {
-		if (json)
-			fclose(json);
-		session_end(&s);
-		return usage_error("run: cannot write --schedstat file '%s': %s", o.schedstat,
-				   strerror(errno));
+		rc = usage_error("run: cannot write --schedstat file '%s': %s", o.schedstat,
+				 strerror(errno));
+		goto fail;
 	}
-	if (o.trace && ftrace_open(o.trace, o.trace_window, o.trace_events, err, sizeof(err))) {
-		if (json)
-			fclose(json);
-		if (schedstat)
-			fclose(schedstat);
-		session_end(&s);
-		return usage_error("run: %s", err);
-	}
-	if (o.plot && plot_start(o.plot, err, sizeof(err))) {
-		if (json)
-			fclose(json);
-		if (schedstat)
-			fclose(schedstat);
-		ftrace_close();
-		plot_finish();
-		session_end(&s);
-		return usage_error("run: %s", err);
+	if ((o.trace && ftrace_open(o.trace, o.trace_window, o.trace_events, err, sizeof(err))) ||
+	    (o.plot && plot_start(o.plot, err, sizeof(err)))) {
+		rc = usage_error("run: %s", err);
+		goto fail;
 	}
 
 	bench_print_header(s.bench, stdout);
@@ -282,6 +268,15 @@ int cmd_run(int argc, char **argv)
 			rc = 1;
 		}
 	}
+	session_end(&s);
+	return rc;
+
+fail:
+	if (json)
+		fclose(json);
+	if (schedstat)
+		fclose(schedstat);
+	ftrace_close();
 	session_end(&s);
 	return rc;
 }

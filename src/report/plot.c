@@ -38,7 +38,6 @@ static struct {
 	char *dir;
 	unsigned int nr_cpus;
 	u64 interval;
-	u64 start;
 	unsigned int nr; /* samples taken */
 	u64 *time; /* [PLOT_MAX_SAMPLES] */
 	u64 *busy; /* [PLOT_MAX_SAMPLES][nr_cpus], cumulative ns */
@@ -123,6 +122,16 @@ static void sample_event(struct sim_event *ev)
 		sim_schedule(&pl.ev, now + pl.interval);
 }
 
+static void free_recorder(void)
+{
+	free(pl.dir);
+	free(pl.time);
+	free(pl.busy);
+	free(pl.nr_running);
+	free(pl.lat);
+	memset(&pl, 0, sizeof(pl));
+}
+
 int plot_start(const char *dir, char *err, size_t errlen)
 {
 	memset(&pl, 0, sizeof(pl));
@@ -147,12 +156,12 @@ int plot_start(const char *dir, char *err, size_t errlen)
 	pl.dir = strdup(dir);
 	pl.nr_cpus = machine.nr_cpus;
 	pl.interval = PLOT_FIRST_INTERVAL_NS;
-	pl.start = machine.now;
 	pl.time = calloc(PLOT_MAX_SAMPLES, sizeof(*pl.time));
 	pl.busy = calloc((size_t)PLOT_MAX_SAMPLES * pl.nr_cpus, sizeof(*pl.busy));
 	pl.nr_running = calloc((size_t)PLOT_MAX_SAMPLES * pl.nr_cpus, sizeof(*pl.nr_running));
 	if (!pl.dir || !pl.time || !pl.busy || !pl.nr_running) {
 		snprintf(err, errlen, "--plot: out of memory for %u CPUs", pl.nr_cpus);
+		free_recorder();
 		return -1;
 	}
 	ev_init(&pl.ev, sample_event, 0);
@@ -344,11 +353,6 @@ int plot_finish(void)
 			rc = -1;
 		}
 	}
-	free(pl.dir);
-	free(pl.time);
-	free(pl.busy);
-	free(pl.nr_running);
-	free(pl.lat);
-	memset(&pl, 0, sizeof(pl));
+	free_recorder();
 	return rc;
 }
