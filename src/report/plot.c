@@ -7,9 +7,10 @@
  * PLOT_MAX_SAMPLES; when it is full, every other sample is dropped and the
  * interval doubles, so any run length ends with between half and all of
  * PLOT_MAX_SAMPLES evenly spaced samples and memory stays bounded. The
- * sampling event only re-arms while other events are pending, so it never
- * keeps a finished (or deadlocked) simulation alive, and it only reads
- * scheduler state, so a run with --plot decides exactly as one without.
+ * sampling event is the machine's observer: the run ends when it is the
+ * only event left, so it never keeps a finished (or deadlocked) simulation
+ * alive, and it only reads scheduler state, so a run with --plot decides
+ * exactly as one without.
  */
 #include "report/plot.h"
 
@@ -101,15 +102,6 @@ static void sample_event(struct sim_event *ev)
 {
 	u64 now = ev->time;
 
-	/*
-	 * Nothing else pending: the run ended at the event before this one.
-	 * Give the machine its end time back, so --plot changes no output.
-	 */
-	if (!machine.eq.nr && sched_plotting) {
-		machine.now = machine.prev_now;
-		return;
-	}
-
 	if (pl.nr == PLOT_MAX_SAMPLES)
 		decimate();
 	pl.time[pl.nr] = now;
@@ -165,6 +157,7 @@ int plot_start(const char *dir, char *err, size_t errlen)
 		return -1;
 	}
 	ev_init(&pl.ev, sample_event, 0);
+	machine.observer = &pl.ev;
 	sim_schedule(&pl.ev, machine.now);
 	sched_plotting = true;
 	return 0;
@@ -327,6 +320,7 @@ int plot_finish(void)
 	if (!pl.dir)
 		return 0;
 	sched_plotting = false;
+	machine.observer = NULL;
 	if (ev_queued(&pl.ev))
 		sim_cancel(&pl.ev);
 	/* a last sample at the end, so the plots reach it */

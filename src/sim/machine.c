@@ -88,10 +88,10 @@ u64 sim_run(void (*after_event)(struct sim_event *ev))
 	struct event_queue *q = &machine.eq;
 
 	while (!machine.stop) {
-		if (!q->nr || q->slot[0].time > machine.stop_at)
+		if (!q->nr || q->slot[0].time > machine.stop_at ||
+		    (q->nr == 1 && q->slot[0].ev == machine.observer))
 			break;
 		struct sim_event *ev = eq_pop(q);
-		machine.prev_now = machine.now;
 		machine.now = ev->time;
 		ev->fn(ev);
 		n++;

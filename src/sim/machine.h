@@ -60,7 +60,11 @@ struct machine {
 	unsigned int this_cpu;		/* CPU whose kernel path is running */
 	u64 seed;
 	bool stop;			/* set to end sim_run() */
-	u64 prev_now;			/* the time of the event before the current one */
+	/*
+	 * An event that only watches (the --plot sampler): the run ends when
+	 * it is all that is left, so watching never lengthens a run.
+	 */
+	struct sim_event *observer;
 	void (*progress)(u64 events);	/* called every PROGRESS_EVENTS events, if set */
 	u64 stop_at;			/* hard limit on simulated time */
 };
