@@ -76,6 +76,19 @@ static struct task_struct *alloc_task(const char *comm)
 	return p;
 }
 
+/* a per-CPU kernel thread (idle, stopper): bound to @cpu, no mm, pid 0 */
+static struct task_struct *alloc_percpu_kthread(const char *comm, unsigned int cpu)
+{
+	struct task_struct *p = alloc_task(comm);
+
+	p->pid = 0;
+	p->kthread = true;
+	p->cpu = cpu;
+	p->mm = -1;
+	cpumask_set_cpu(cpu, p->cpus_mask);
+	return p;
+}
+
 void sched_init(void)
 {
 	unsigned int cpu;
@@ -95,14 +108,9 @@ void sched_init(void)
 		sim_lock_init(&rq->lock);
 		init_cfs_rq(&rq->cfs);
 		snprintf(comm, sizeof(comm), "swapper/%u", cpu);
-		rq->idle = alloc_task(comm);
-		rq->idle->pid = 0;
+		rq->idle = alloc_percpu_kthread(comm, cpu);
 		rq->idle->is_idle = true;
-		rq->idle->kthread = true;
-		rq->idle->cpu = cpu;
 		rq->idle->on_cpu = 1;
-		rq->idle->mm = -1;
-		cpumask_set_cpu(cpu, rq->idle->cpus_mask);
 		rq->curr = rq->idle;
 		rq->active_mm = -1;
 		rq->avg_idle = 2 * sysctl_sched.migration_cost_ns;
@@ -119,14 +127,9 @@ void sched_init(void)
 		rq->wake_list_tail = &rq->wake_list;
 		rq->csd_list_tail = &rq->csd_list;
 		snprintf(comm, sizeof(comm), "migration/%u", cpu);
-		rq->stop = alloc_task(comm);
-		rq->stop->pid = 0;
+		rq->stop = alloc_percpu_kthread(comm, cpu);
 		rq->stop->is_stopper = true;
-		rq->stop->kthread = true;
-		rq->stop->cpu = cpu;
-		rq->stop->mm = -1;
 		rq->stop->__state = TASK_RUNNING;
-		cpumask_set_cpu(cpu, rq->stop->cpus_mask);
 	}
 	/* pid 0 is the idle tasks'; real tasks count from 1 */
 	sched_world.next_pid = 1;
