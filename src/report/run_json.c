@@ -4,6 +4,7 @@
 #include "kernel/sched.h"
 #include "report/ftrace.h"
 #include "report/json.h"
+#include "report/sched_totals.h"
 
 /* one counter per idle type, summed over the CPUs' copies of a domain level */
 static void kv_idle3(struct json_writer *w, const char *key, const u64 v[CPU_MAX_IDLE_TYPES])
@@ -81,50 +82,30 @@ static void write_domains(struct json_writer *w)
 
 static void write_sched(struct json_writer *w)
 {
-	u64 switches = 0, migrations = 0, ipi = 0, ttwu = 0, ttwu_local = 0, ticks = 0;
-	u64 queued = 0, direct = 0, no_ipi = 0, ipi_resched = 0, ipi_call = 0, fast = 0, full = 0;
+	struct sched_totals t;
 	unsigned int cpu;
-	struct task_struct *p;
 
-	for_each_possible_cpu(cpu) {
-		struct rq *rq = cpu_rq(cpu);
-
-		switches += rq->nr_switches;
-		ipi += rq->ipi_sent;
-		ttwu += rq->stat.ttwu_count;
-		ttwu_local += rq->stat.ttwu_local;
-		ticks += rq->nr_ticks;
-		queued += rq->nr_ttwu_queued;
-		direct += rq->nr_ttwu_direct;
-		no_ipi += rq->nr_wake_without_ipi;
-		ipi_resched += rq->ipi_resched_sent;
-		ipi_call += rq->ipi_call_sent;
-		fast += rq->nr_idle_fast;
-		full += rq->nr_idle_full_pick;
-	}
-	list_for_each_entry(p, &sched_world.tasks, tasks)
-		migrations += p->stats.nr_migrations;
-
+	sched_totals_collect(&t);
 	json_key(w, "sched");
 	json_begin_object(w);
-	json_kv_u64(w, "nr_switches", switches);
-	json_kv_u64(w, "nr_migrations", migrations);
+	json_kv_u64(w, "nr_switches", t.nr_switches);
+	json_kv_u64(w, "nr_migrations", t.nr_migrations);
 	json_kv_u64(w, "migration_digest", sched_world.migration_digest);
-	json_kv_u64(w, "ipi_sent", ipi);
-	json_kv_u64(w, "ttwu_count", ttwu);
-	json_kv_u64(w, "ttwu_local", ttwu_local);
-	json_kv_u64(w, "nr_ticks", ticks);
+	json_kv_u64(w, "ipi_sent", t.ipi_sent);
+	json_kv_u64(w, "ttwu_count", t.ttwu_count);
+	json_kv_u64(w, "ttwu_local", t.ttwu_local);
+	json_kv_u64(w, "nr_ticks", t.nr_ticks);
 	json_kv_u64(w, "nr_forks", sched_world.nr_forks);
-	json_kv_u64(w, "ttwu_queued", queued);
-	json_kv_u64(w, "ttwu_direct", direct);
-	json_kv_u64(w, "wake_without_ipi", no_ipi);
+	json_kv_u64(w, "ttwu_queued", t.ttwu_queued);
+	json_kv_u64(w, "ttwu_direct", t.ttwu_direct);
+	json_kv_u64(w, "wake_without_ipi", t.wake_without_ipi);
 	json_key(w, "ipi_sent_by_kind");
 	json_begin_object(w);
-	json_kv_u64(w, "reschedule", ipi_resched);
-	json_kv_u64(w, "call_function", ipi_call);
+	json_kv_u64(w, "reschedule", t.ipi_resched);
+	json_kv_u64(w, "call_function", t.ipi_call);
 	json_end_object(w);
-	json_kv_u64(w, "schedule_idle_fast", fast);
-	json_kv_u64(w, "schedule_idle_full_pick", full);
+	json_kv_u64(w, "schedule_idle_fast", t.idle_fast);
+	json_kv_u64(w, "schedule_idle_full_pick", t.idle_full_pick);
 	json_key(w, "per_cpu");
 	json_begin_array(w);
 	for_each_possible_cpu(cpu) {

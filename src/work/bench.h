@@ -27,9 +27,17 @@ enum bench_kind {
 
 #define BENCH_MAX_METRICS 8
 
+/* which way a metric improves, for `ab` and `study` verdicts */
+enum metric_better {
+	METRIC_LOWER = -1,	/* times, latencies */
+	METRIC_INFO = 0,	/* describes the run (task counts), no verdict */
+	METRIC_HIGHER = 1,	/* throughputs */
+};
+
 struct bench_metric {
 	const char *name;	/* JSON key under "result" */
 	double value;
+	enum metric_better better;
 };
 
 struct bench {

@@ -468,43 +468,48 @@ double bench_progress(const struct bench *b, u64 now)
 	return f > 1 ? 1 : f;
 }
 
-static void add_metric(struct bench *b, const char *name, double value)
+static void add_metric(struct bench *b, const char *name, double value,
+		       enum metric_better better)
 {
 	b->metrics[b->nr_metrics].name = name;
 	b->metrics[b->nr_metrics].value = value;
+	b->metrics[b->nr_metrics].better = better;
 	b->nr_metrics++;
 }
 
 bool bench_finish(struct bench *b)
 {
-	double secs;
+	double secs, ipi_ns, cpu_s;
 
 	if (!b->stopped)
 		return false;
 	secs = (double)bench_elapsed_us(b) / 1e6;
 	b->nr_metrics = 0;
-	add_metric(b, "time_s", secs);
+	add_metric(b, "time_s", secs, METRIC_LOWER);
 	if (b->kind == BENCH_PERF_PIPE) {
-		add_metric(b, "usecs_per_op", (double)bench_elapsed_us(b) / b->loops);
-		add_metric(b, "ops_per_sec", secs > 0 ? b->loops / secs : 0);
+		add_metric(b, "usecs_per_op", (double)bench_elapsed_us(b) / b->loops, METRIC_LOWER);
+		add_metric(b, "ops_per_sec", secs > 0 ? b->loops / secs : 0, METRIC_HIGHER);
 	} else if (b->kind == BENCH_IPISTORM) {
-		add_metric(b, "threads", b->nr_workers);
-		add_metric(b, "ipis", (double)b->bogo_ops);
-		add_metric(b, "ns_per_ipi", b->bogo_ops ? (double)(b->stop_ns - b->start_ns) /
-								  (double)b->bogo_ops * b->nr_workers :
-							  0);
+		add_metric(b, "threads", b->nr_workers, METRIC_INFO);
+		add_metric(b, "ipis", (double)b->bogo_ops, METRIC_INFO);
+		/* each thread's share of the wall time, per IPI */
+		ipi_ns = (double)(b->stop_ns - b->start_ns) * b->nr_workers;
+		add_metric(b, "ns_per_ipi", b->bogo_ops ? ipi_ns / (double)b->bogo_ops : 0,
+			   METRIC_LOWER);
 	} else if (b->kind == BENCH_STRESS_CPU) {
-		add_metric(b, "workers", b->nr_workers);
-		add_metric(b, "bogo_ops", (double)b->bogo_ops);
-		add_metric(b, "usr_s", (double)b->utime_ns / 1e9);
-		add_metric(b, "sys_s", (double)b->stime_ns / 1e9);
-		add_metric(b, "bogo_ops_per_s_real", secs > 0 ? b->bogo_ops / secs : 0);
-		add_metric(b, "bogo_ops_per_s_cpu",
-			   b->utime_ns + b->stime_ns ?
-				   b->bogo_ops / ((double)(b->utime_ns + b->stime_ns) / 1e9) : 0);
+		add_metric(b, "workers", b->nr_workers, METRIC_INFO);
+		add_metric(b, "bogo_ops", (double)b->bogo_ops, METRIC_HIGHER);
+		add_metric(b, "usr_s", (double)b->utime_ns / 1e9, METRIC_INFO);
+		add_metric(b, "sys_s", (double)b->stime_ns / 1e9, METRIC_INFO);
+		add_metric(b, "bogo_ops_per_s_real", secs > 0 ? b->bogo_ops / secs : 0,
+			   METRIC_HIGHER);
+		cpu_s = (double)(b->utime_ns + b->stime_ns) / 1e9;
+		add_metric(b, "bogo_ops_per_s_cpu", cpu_s > 0 ? b->bogo_ops / cpu_s : 0,
+			   METRIC_HIGHER);
 	} else {
-		add_metric(b, "tasks", (double)b->groups * 2 * b->fds);
-		add_metric(b, "messages", (double)b->groups * b->fds * b->fds * b->loops);
+		add_metric(b, "tasks", (double)b->groups * 2 * b->fds, METRIC_INFO);
+		add_metric(b, "messages", (double)b->groups * b->fds * b->fds * b->loops,
+			   METRIC_INFO);
 	}
 	return true;
 }
