@@ -16,16 +16,11 @@
 
 #include "kernel/sched.h"
 #include "kernel/trace.h"
+#include "report/plot_dir.h"
 
-#include <errno.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-
-extern char **environ;
 
 bool sched_plotting;
 
@@ -127,24 +122,8 @@ static void free_recorder(void)
 int plot_start(const char *dir, char *err, size_t errlen)
 {
 	memset(&pl, 0, sizeof(pl));
-	if (strchr(dir, '\'') || strchr(dir, '\n')) {
-		snprintf(err, errlen,
-			 "--plot: the directory name must not contain quotes or newlines");
+	if (plot_dir_prepare(dir, err, errlen))
 		return -1;
-	}
-	if (mkdir(dir, 0777) && errno != EEXIST) {
-		snprintf(err, errlen, "--plot: cannot create directory '%s': %s", dir,
-			 strerror(errno));
-		return -1;
-	}
-	{
-		struct stat st;
-
-		if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
-			snprintf(err, errlen, "--plot: '%s' is not a directory", dir);
-			return -1;
-		}
-	}
 	pl.dir = strdup(dir);
 	pl.nr_cpus = machine.nr_cpus;
 	pl.interval = PLOT_FIRST_INTERVAL_NS;
@@ -168,22 +147,12 @@ int plot_start(const char *dir, char *err, size_t errlen)
 
 static FILE *open_in_dir(const char *name)
 {
-	char path[4096];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", pl.dir, name);
-	f = fopen(path, "w");
-	if (!f) {
-		fprintf(stderr, "schedlab: --plot: cannot write '%s': %s\n", path, strerror(errno));
-		pl.failed = true;
-	}
-	return f;
+	return plot_dir_open(pl.dir, name, &pl.failed);
 }
 
 static void close_file(FILE *f)
 {
-	if (f && (ferror(f) | fclose(f)))
-		pl.failed = true;
+	plot_dir_close(f, &pl.failed);
 }
 
 /*
@@ -260,8 +229,8 @@ static void write_script(void)
 {
 	FILE *f = open_in_dir("plots.gp");
 	static const char *const terms[][2] = {
-		{ "png", "set terminal png size 1000,600 font ',10'" },
-		{ "svg", "set terminal svg size 1000,600 dynamic font ',10'" },
+		{ "png", PLOT_TERM_PNG },
+		{ "svg", PLOT_TERM_SVG },
 	};
 
 	if (!f)
@@ -294,25 +263,6 @@ static void write_script(void)
 	close_file(f);
 }
 
-/* run gnuplot on the script; 1 if it is not installed */
-static int render(void)
-{
-	char script[4096];
-	char *argv[] = { "gnuplot", script, NULL };
-	pid_t pid;
-	int status;
-
-	snprintf(script, sizeof(script), "%s/plots.gp", pl.dir);
-	fflush(stdout);
-	if (posix_spawnp(&pid, "gnuplot", NULL, NULL, argv, environ))
-		return 1;
-	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
-		return -1;
-	if (WEXITSTATUS(status) == 127)
-		return 1;
-	return WEXITSTATUS(status) ? -1 : 0;
-}
-
 int plot_finish(void)
 {
 	int rc;
@@ -333,20 +283,8 @@ int plot_finish(void)
 	write_latency_cdf();
 	write_script();
 	rc = pl.failed ? -1 : 0;
-	if (!rc) {
-		int r = render();
-
-		if (r > 0)
-			fprintf(stderr,
-				"schedlab: --plot: gnuplot is not installed; the data and the script are in "
-				"%s: render with 'gnuplot %s/plots.gp' (Debian: apt-get install gnuplot-nox)\n",
-				pl.dir, pl.dir);
-		else if (r < 0) {
-			fprintf(stderr, "schedlab: --plot: gnuplot failed on %s/plots.gp\n",
-				pl.dir);
-			rc = -1;
-		}
-	}
+	if (!rc)
+		rc = plot_dir_render(pl.dir, "plots.gp");
 	free_recorder();
 	return rc;
 }

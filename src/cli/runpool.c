@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: MIT
+#include "cli/runpool.h"
+
+#include "kernel/funclat.h"
+#include "report/sched_totals.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* a record fits one atomic pipe write, so a child never blocks on it */
+_Static_assert(sizeof(struct run_record) <= PIPE_BUF, "run_record must fit PIPE_BUF");
+
+static void add(struct run_record *rec, const char *name, double value,
+		enum metric_better better)
+{
+	struct run_value *v;
+
+	if (rec->nr == RUN_MAX_VALUES)
+		return;
+	v = &rec->v[rec->nr++];
+	snprintf(v->name, sizeof(v->name), "%s", name);
+	v->value = value;
+	v->better = better;
+}
+
+void run_record_fill(struct session *s, bool check, struct run_record *rec)
+{
+	struct sched_totals t;
+
+	memset(rec, 0, sizeof(*rec));
+	rec->finished = session_run(s, check);
+	rec->events = machine.nr_events;
+	rec->sim_ns = machine.now;
+	rec->wall_s = s->wall_s;
+	if (!rec->finished)
+		return;
+	for (int i = 0; i < s->bench->nr_metrics; i++)
+		add(rec, s->bench->metrics[i].name, s->bench->metrics[i].value,
+		    s->bench->metrics[i].better);
+	/*
+	 * The scheduler's side of the story: descriptive, no verdict. Delay is
+	 * schedstat's run_delay per time a task was switched in.
+	 */
+	sched_totals_collect(&t);
+	add(rec, "sched.nr_switches", (double)t.nr_switches, METRIC_INFO);
+	add(rec, "sched.nr_migrations", (double)t.nr_migrations, METRIC_INFO);
+	add(rec, "sched.ipi_sent", (double)t.ipi_sent, METRIC_INFO);
+	add(rec, "sched.ttwu_queued", (double)t.ttwu_queued, METRIC_INFO);
+	add(rec, "sched.avg_run_delay_us",
+	    t.pcount ? (double)t.run_delay_ns / (double)t.pcount / 1000 : 0, METRIC_INFO);
+	add(rec, "sched.busy_cpu_s", (double)t.busy_ns / 1e9, METRIC_INFO);
+	/* --funclatency: the mean simulated time per call, lower is better */
+	for (int f = 0; f < NR_FUNCLAT; f++) {
+		char name[RUN_VALUE_NAME];
+
+		if (!funclat[f].enabled)
+			continue;
+		snprintf(name, sizeof(name), "funclat.%s_avg_ns", funclat_names[f]);
+		add(rec, name,
+		    funclat[f].calls ? (double)funclat[f].total_ns / (double)funclat[f].calls : 0,
+		    METRIC_LOWER);
+	}
+}
+
+static int run_here(const struct session_config *cfg, bool check, struct run_record *rec,
+		    char *err, size_t errlen)
+{
+	struct session s;
+
+	if (session_start(&s, cfg, err, errlen))
+		return -1;
+	run_record_fill(&s, check, rec);
+	session_end(&s);
+	return 0;
+}
+
+struct child {
+	pid_t pid;
+	int fd;
+	int idx;
+};
+
+/* the child's side: run, write the record, exit without running atexit handlers */
+static void child_main(const struct session_config *cfg, bool check, int fd)
+{
+	struct run_record rec;
+	char err[512];
+	ssize_t w;
+
+	if (run_here(cfg, check, &rec, err, sizeof(err))) {
+		fprintf(stderr, "schedlab: %s\n", err);
+		_exit(3);
+	}
+	w = write(fd, &rec, sizeof(rec));
+	_exit(w == (ssize_t)sizeof(rec) ? 0 : 4);
+}
+
+/* a child ended with @status: take its record from the pipe */
+static int reap(struct child *c, int status, struct run_record *recs, char *err, size_t errlen)
+{
+	ssize_t r;
+
+	do
+		r = read(c->fd, &recs[c->idx], sizeof(recs[c->idx]));
+	while (r < 0 && errno == EINTR);
+	close(c->fd);
+	c->pid = 0;
+	if (WIFSIGNALED(status)) {
+		snprintf(err, errlen, "run %d died of signal %d", c->idx + 1, WTERMSIG(status));
+		return -1;
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) || r != (ssize_t)sizeof(recs[c->idx])) {
+		snprintf(err, errlen, "run %d failed (exit status %d)", c->idx + 1,
+			 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		return -1;
+	}
+	return 0;
+}
+
+static int start_child(struct child *c, const struct session_config *cfg, int idx, bool check,
+		       char *err, size_t errlen)
+{
+	int fds[2];
+	pid_t pid;
+
+	if (pipe(fds)) {
+		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	pid = fork();
+	if (pid < 0) {
+		snprintf(err, errlen, "fork: %s", strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	if (!pid) {
+		close(fds[0]);
+		child_main(cfg, check, fds[1]);
+	}
+	close(fds[1]);
+	*c = (struct child){ .pid = pid, .fd = fds[0], .idx = idx };
+	return 0;
+}
+
+int run_pool(const struct session_config *cfgs, int n, int jobs, bool check,
+	     struct run_record *recs, char *err, size_t errlen)
+{
+	struct child *kids;
+	int next = 0, running = 0, rc = 0;
+
+	if (jobs <= 1) {
+		for (int i = 0; i < n; i++)
+			if (run_here(&cfgs[i], check, &recs[i], err, errlen))
+				return -1;
+		return 0;
+	}
+	kids = calloc((size_t)jobs, sizeof(*kids));
+	if (!kids) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	fflush(NULL); /* nothing buffered may be written twice */
+	for (;;) {
+		int status, slot;
+		pid_t pid;
+
+		/* fill the free slots, unless a failure stops new starts */
+		for (slot = 0; !rc && next < n && slot < jobs; slot++) {
+			if (kids[slot].pid)
+				continue;
+			if (start_child(&kids[slot], &cfgs[next], next, check, err, errlen))
+				rc = -1;
+			else {
+				next++;
+				running++;
+			}
+		}
+		if (!running)
+			break;
+		pid = waitpid(-1, &status, 0);
+		if (pid < 0) {
+			if (errno == EINTR)
+				continue;
+			snprintf(err, errlen, "waitpid: %s", strerror(errno));
+			rc = -1;
+			break;
+		}
+		for (slot = 0; slot < jobs; slot++)
+			if (kids[slot].pid == pid)
+				break;
+		if (slot == jobs)
+			continue; /* not one of ours */
+		running--;
+		if (reap(&kids[slot], status, recs, err, errlen))
+			rc = -1;
+	}
+	free(kids);
+	return rc;
+}
+
+int run_pool_default_jobs(void)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return 1;
+	return CPU_COUNT(&set) > 0 ? CPU_COUNT(&set) : 1;
+}

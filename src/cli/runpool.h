@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Many independent runs (ab's and study's seeds x feature sets), in up to
+ * `jobs` child processes at once. The simulator's state is global, so each
+ * run gets a process of its own; a child sends back a fixed-size record of
+ * what the run measured. Records come back indexed by run, so the output
+ * does not depend on the number of jobs or on which child ends first.
+ */
+#ifndef SCHEDLAB_CLI_RUNPOOL_H
+#define SCHEDLAB_CLI_RUNPOOL_H
+
+#include "cli/session.h"
+
+#define RUN_MAX_VALUES 24
+#define RUN_VALUE_NAME 40
+
+struct run_value {
+	char name[RUN_VALUE_NAME];
+	double value;
+	enum metric_better better;
+};
+
+/* what one run measured: the benchmark's metrics, then scheduler counters */
+struct run_record {
+	bool finished;
+	int nr;
+	struct run_value v[RUN_MAX_VALUES];
+	u64 events, sim_ns;
+	double wall_s;
+};
+
+/* Run to the end (with --check's invariants if @check) and fill @rec. */
+void run_record_fill(struct session *s, bool check, struct run_record *rec);
+
+/*
+ * Run @n configurations, @jobs at a time, into @recs[0..n-1]. Inputs were
+ * checked beforehand (session_start on each distinct setting). 0, or -1
+ * with a message in @err if a child crashed or a run could not start.
+ */
+int run_pool(const struct session_config *cfgs, int n, int jobs, bool check,
+	     struct run_record *recs, char *err, size_t errlen);
+
+/* The CPUs this process may run on: the default for --jobs. */
+int run_pool_default_jobs(void);
+
+#endif
