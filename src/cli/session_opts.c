@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: MIT
+#include "cli/session_opts.h"
+
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+void session_opts_init(struct session_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->machine = DEFAULT_MACHINE;
+	o->seed = DEFAULT_SEED;
+}
+
+int parse_u64_opt(const char *cmd, const char *opt, const char *arg, u64 *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoull(arg, &end, 0);
+	if (!*arg || *end || errno || arg[0] == '-')
+		return usage_error("%s: %s needs a non-negative integer, got '%s'", cmd, opt, arg);
+	return 0;
+}
+
+int session_opt(const char *cmd, int c, const char *arg, struct session_opts *o)
+{
+	switch (c) {
+	case 'm':
+		o->machine = arg;
+		return 0;
+	case 's':
+		return parse_u64_opt(cmd, "--seed", arg, &o->seed);
+	case 'c':
+		o->check = true;
+		return 0;
+	case 'C':
+		if (o->nr_costs == SESSION_MAX_REPEATS)
+			return usage_error("%s: too many --cost options", cmd);
+		o->costs[o->nr_costs++] = arg;
+		return 0;
+	case 'Y':
+		if (o->nr_sysctls == SESSION_MAX_REPEATS)
+			return usage_error("%s: too many --sysctl options", cmd);
+		o->sysctls[o->nr_sysctls++] = arg;
+		return 0;
+	case 'L':
+		o->funclatency = arg;
+		return 0;
+	case 'P':
+		o->preempt = arg;
+		return 0;
+	case 'H': {
+		char *end;
+		unsigned long hz = strtoul(arg, &end, 10);
+
+		if (*end || (hz != 100 && hz != 250 && hz != 300 && hz != 1000))
+			return usage_error("%s: --hz must be 100, 250, 300 or 1000, got '%s'", cmd,
+					   arg);
+		o->hz = (unsigned int)hz;
+		return 0;
+	}
+	}
+	return 1;
+}
+
+void session_opts_config(const struct session_opts *o, const char *features, int argc,
+			 char **argv, struct session_config *cfg)
+{
+	*cfg = (struct session_config){
+		.machine = o->machine,
+		.features = features,
+		.seed = o->seed,
+		.costs = o->costs,
+		.nr_costs = o->nr_costs,
+		.sysctls = o->sysctls,
+		.nr_sysctls = o->nr_sysctls,
+		.funclatency = o->funclatency,
+		.preempt = o->preempt,
+		.hz = o->hz,
+		.argc = argc,
+		.argv = argv,
+	};
+}

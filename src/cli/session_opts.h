@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The options that set up a simulated run, shared by `run`, `ab` and
+ * `study`: machine, seed, costs, tunables, traced functions, preemption
+ * model, HZ and the invariant checker.
+ */
+#ifndef SCHEDLAB_CLI_SESSION_OPTS_H
+#define SCHEDLAB_CLI_SESSION_OPTS_H
+
+#include "cli/session.h"
+
+#include <getopt.h>
+
+#define SESSION_MAX_REPEATS 64
+
+struct session_opts {
+	const char *machine;
+	u64 seed;
+	bool check;
+	unsigned int hz;
+	const char *costs[SESSION_MAX_REPEATS];	/* --cost NAME=NS, in order */
+	int nr_costs;
+	const char *sysctls[SESSION_MAX_REPEATS]; /* --sysctl NAME=VALUE, in order */
+	int nr_sysctls;
+	const char *funclatency;
+	const char *preempt;
+};
+
+/* their getopt_long entries; the values are the option codes session_opt() takes */
+#define SESSION_LONG_OPTIONS                                                                \
+	{ "machine", required_argument, NULL, 'm' }, { "seed", required_argument, NULL, 's' }, \
+	{ "check", no_argument, NULL, 'c' },	     { "cost", required_argument, NULL, 'C' },  \
+	{ "hz", required_argument, NULL, 'H' },	     { "sysctl", required_argument, NULL, 'Y' },\
+	{ "funclatency", required_argument, NULL, 'L' },                                       \
+	{ "preempt", required_argument, NULL, 'P' }
+
+/* the usage lines for them */
+#define SESSION_OPTIONS_HELP                                                                  \
+	"  -m, --machine NAME   machine preset (see 'schedlab machines'), default " DEFAULT_MACHINE \
+	"\n"                                                                                   \
+	"  --check              validate scheduler invariants after every event\n"             \
+	"  --cost NAME=NS       override a cost-model parameter (see docs/cost-model.md)\n"    \
+	"  --sysctl NAME=VALUE  set a scheduler tunable (base_slice_ns, migration_cost_ns, ...)\n" \
+	"  --funclatency F,G    log2 histograms of the simulated time per call of kernel functions\n" \
+	"  --preempt MODEL      none, voluntary (default), full or lazy\n"                     \
+	"  --hz N               CONFIG_HZ of the simulated kernel (default: the machine's)\n"
+
+/* the benchmark command lines schedlab models */
+#define BENCH_COMMANDS_HELP                                                             \
+	"COMMAND: hackbench ..., perf bench sched messaging|pipe ..., stress-ng --cpu N ...,\n" \
+	"         ipistorm key=value ...\n"
+
+#define DEFAULT_MACHINE "xeon-8269cy-2s"
+#define DEFAULT_SEED 1
+
+void session_opts_init(struct session_opts *o);
+/*
+ * Take option @c (a getopt code) with value @arg for command @cmd. 0 if it
+ * was one of these, 1 if not, EXIT_BAD_INPUT (message printed) for a bad value.
+ */
+int session_opt(const char *cmd, int c, const char *arg, struct session_opts *o);
+/* Parse a seed-like non-negative integer; 0, or EXIT_BAD_INPUT with a message. */
+int parse_u64_opt(const char *cmd, const char *opt, const char *arg, u64 *out);
+/* The session configuration for the benchmark command line @argc/@argv. */
+void session_opts_config(const struct session_opts *o, const char *features, int argc,
+			 char **argv, struct session_config *cfg);
+
+#endif
