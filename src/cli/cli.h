@@ -9,6 +9,7 @@
 #define EXIT_BAD_INPUT 2
 
 int cmd_run(int argc, char **argv);
+int cmd_ab(int argc, char **argv);
 int cmd_machines(int argc, char **argv);
 int cmd_topo(int argc, char **argv);
 int cmd_features(int argc, char **argv);

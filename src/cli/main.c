@@ -12,6 +12,7 @@ static const struct {
 	const char *help;
 } commands[] = {
 	{ "run", cmd_run, "run a benchmark command line on a simulated machine" },
+	{ "ab", cmd_ab, "compare two feature sets over seeded runs, with confidence intervals" },
 	{ "machines", cmd_machines, "list the machine presets" },
 	{ "topo", cmd_topo, "print a machine's topology" },
 	{ "features", cmd_features, "list the scheduler features and their defaults" },

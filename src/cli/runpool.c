@@ -52,6 +52,7 @@ void run_record_fill(struct session *s, bool check, struct run_record *rec)
 	add(rec, "sched.nr_migrations", (double)t.nr_migrations, METRIC_INFO);
 	add(rec, "sched.ipi_sent", (double)t.ipi_sent, METRIC_INFO);
 	add(rec, "sched.ttwu_queued", (double)t.ttwu_queued, METRIC_INFO);
+	add(rec, "sched.idle_full_pick", (double)t.idle_full_pick, METRIC_INFO);
 	add(rec, "sched.avg_run_delay_us",
 	    t.pcount ? (double)t.run_delay_ns / (double)t.pcount / 1000 : 0, METRIC_INFO);
 	add(rec, "sched.busy_cpu_s", (double)t.busy_ns / 1e9, METRIC_INFO);

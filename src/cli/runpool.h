@@ -10,24 +10,7 @@
 #define SCHEDLAB_CLI_RUNPOOL_H
 
 #include "cli/session.h"
-
-#define RUN_MAX_VALUES 24
-#define RUN_VALUE_NAME 40
-
-struct run_value {
-	char name[RUN_VALUE_NAME];
-	double value;
-	enum metric_better better;
-};
-
-/* what one run measured: the benchmark's metrics, then scheduler counters */
-struct run_record {
-	bool finished;
-	int nr;
-	struct run_value v[RUN_MAX_VALUES];
-	u64 events, sim_ns;
-	double wall_s;
-};
+#include "report/compare.h"
 
 /* Run to the end (with --check's invariants if @check) and fill @rec. */
 void run_record_fill(struct session *s, bool check, struct run_record *rec);

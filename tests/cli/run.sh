@@ -489,6 +489,57 @@ SCHEDLAB_PROGRESS_AFTER_MS=0 "$SCHEDLAB" run -m smp4 -- hackbench -g 2 -l 200 >/
 [ -s "$tmp/err" ] && not_ok "no progress line when stderr is not a terminal" "$(cat "$tmp/err")" ||
 	ok "no progress line when stderr is not a terminal"
 
+# ab: base vs test on the same seeds. The table is golden; the number of
+# jobs changes nothing; an A/A comparison finds no difference anywhere;
+# SM_IDLE's known effect on ipistorm comes out as "better".
+golden ab-hackbench-smt2 schedlab ab -m smt2-2s-16 --base NO_TTWU_QUEUE --test TTWU_QUEUE --runs 3 -j 1 -- hackbench -g 1 -l 50
+run_cmd schedlab ab -m smt2-2s-16 --base NO_TTWU_QUEUE --test TTWU_QUEUE --runs 3 -j 2 -- hackbench -g 1 -l 50
+if [ "$status" -eq 0 ] && cmp -s "$tmp/out" "$golden_dir/ab-hackbench-smt2.out"; then
+	ok "ab: -j 2 prints what -j 1 prints"
+else
+	not_ok "ab: -j 2 prints what -j 1 prints" "status $status" "$(diff "$tmp/out" "$golden_dir/ab-hackbench-smt2.out" | head -6)"
+fi
+run_cmd schedlab ab -m smp4 --base '' --test '' --runs 3 -- perf bench sched messaging -g 1 -l 20
+aa_rows=$(awk '/^metric/ { t = 1; next } t && NF == 0 { exit } t' "$tmp/out")
+if [ "$status" -eq 0 ] && [ -n "$aa_rows" ] && ! echo "$aa_rows" | grep -vq ' +0.00%  \[-[0-9.]*%, +[0-9.]*%\] *~$'; then
+	ok "ab: A/A finds no difference in any row"
+else
+	not_ok "ab: A/A finds no difference" "status $status" "$aa_rows"
+fi
+run_cmd schedlab ab -m smt2-2s-16 --base NO_SM_IDLE --test SM_IDLE --runs 3 --json "$tmp/ab.json" --plot "$tmp/abplots" -- ipistorm numipi=2000 single=1 offset=8 cpulist=8 wait=1
+if [ "$status" -eq 0 ] && grep -q '^time_s .* -1[0-9]\.[0-9][0-9]%  \[.*\] *better$' "$tmp/out" &&
+	grep -q '^sched.idle_full_pick  *2000\.0 .* lower$' "$tmp/out"; then
+	ok "ab: SM_IDLE makes ipistorm faster, with the full picks gone"
+else
+	not_ok "ab: SM_IDLE on ipistorm" "status $status" "$(cat "$tmp/out")"
+fi
+ab_bad=
+grep -q '"kind": "ab"' "$tmp/ab.json" || ab_bad="$ab_bad kind"
+[ "$(grep -c '"verdict": "better"' "$tmp/ab.json")" -eq 2 ] || ab_bad="$ab_bad verdicts"
+for f in ab-bars ab-cdf; do
+	png_ok "$tmp/abplots/$f.png" || ab_bad="$ab_bad $f.png"
+	head -c 5 "$tmp/abplots/$f.svg" | grep -q '<?xml' || ab_bad="$ab_bad $f.svg"
+	[ -s "$tmp/abplots/$f.dat" ] || ab_bad="$ab_bad $f.dat"
+done
+if [ -z "$ab_bad" ]; then ok "ab: --json and --plot (bars and CDF, PNG and SVG)"; else not_ok "ab: --json and --plot" "bad:$ab_bad"; fi
+run_cmd schedlab ab -m smp2 --test NO_WAKEUP_PREEMPTION --runs 2 --metric ops_per_sec --metric time_s -- perf bench sched pipe -l 200
+if [ "$status" -eq 0 ] && [ "$(awk '/^metric/ { t = 1; next } t && NF == 0 { exit } t { print $1 }' "$tmp/out" | tr '\n' ' ')" = "ops_per_sec time_s " ]; then
+	ok "ab: --metric picks the rows and their order"
+else
+	not_ok "ab: --metric" "status $status" "$(cat "$tmp/out")"
+fi
+expect_exit 2 "ab: --runs must be 2 to" schedlab ab --test SM_IDLE --runs 1 -- hackbench
+expect_exit 2 "ab: --runs needs a non-negative integer" schedlab ab --test SM_IDLE --runs x -- hackbench
+expect_exit 2 "ab: --confidence needs a percentage" schedlab ab --test SM_IDLE --confidence 120 -- hackbench
+expect_exit 2 "ab: --jobs must be 1 to" schedlab ab --test SM_IDLE -j 0 -- hackbench
+expect_exit 2 "ab: give --base and/or --test" schedlab ab -m smp2 -- hackbench
+expect_exit 2 "ab: --test: unknown scheduler feature 'NO_SUCH'" schedlab ab -m smp2 --test NO_SUCH -- hackbench
+expect_exit 2 "ab: --base: unknown machine 'nosuchbox'" schedlab ab -m nosuchbox --test SM_IDLE -- hackbench
+expect_exit 2 "ab: --metric: metric 'nosuch' is not one that" schedlab ab -m smp2 --test SM_IDLE --runs 2 --metric nosuch -- hackbench -g 1 -l 5
+expect_exit 2 "ab: no benchmark command" schedlab ab --test SM_IDLE
+expect_exit 2 "ab: unknown option '--bogus'" schedlab ab --bogus -- hackbench
+expect_exit 0 "" schedlab ab --help
+
 # Bad input: exit 2 and one line naming what is wrong.
 expect_exit 2 "unknown machine 'nosuchbox'" schedlab run -m nosuchbox -- hackbench
 expect_exit 2 "unknown scheduler feature 'NO_SUCH'" schedlab run --features NO_SUCH -- hackbench

@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: MIT
+/*
+ * schedlab ab [--base LIST] [--test LIST] [--runs N] ... -- COMMAND...
+ *
+ * Runs the benchmark with the base and the test feature lists on the same
+ * seeds and prints, per metric, both means with their confidence intervals,
+ * the change and its interval, and a verdict. docs/ab-and-studies.md.
+ */
+#include "cli/cli.h"
+
+#include "cli/runpool.h"
+#include "cli/session_opts.h"
+#include "report/compare.h"
+#include "report/plot_dir.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define AB_DEFAULT_RUNS 5
+#define AB_MAX_RUNS 10000
+#define AB_MAX_JOBS 1024
+
+static const char ab_usage[] =
+	"usage: schedlab ab [-m MACHINE] [--base LIST] [--test LIST] [--runs N] [--seed N]\n"
+	"                   [-j N] [--confidence PCT] [--metric NAME]... [--json FILE]\n"
+	"                   [--plot DIR] [run's session options] -- COMMAND...\n"
+	"\n"
+	"  --base LIST          feature list of the base side, as for run --features ('' = defaults)\n"
+	"  --test LIST          feature list of the test side\n"
+	"  --runs N             runs per side, seeds S..S+N-1 (default 5, at least 2)\n"
+	"  --seed S             the first seed (default 1)\n"
+	"  -j, --jobs N         runs at once, one process each (default: the CPUs available)\n"
+	"  --confidence PCT     confidence level of the intervals (default 95)\n"
+	"  --metric NAME        show only these metrics, in this order (repeatable)\n"
+	"  --json FILE          every run's values and every row's statistics\n"
+	"  --plot DIR           bars of the means relative to base, CDFs over the runs\n"
+	SESSION_OPTIONS_HELP
+	"\n" BENCH_COMMANDS_HELP;
+
+struct ab_opts {
+	struct session_opts so;
+	const char *base, *test;
+	u64 runs;
+	u64 jobs;
+	double conf;
+	const char *metrics[RUN_MAX_VALUES];
+	int nr_metrics;
+	const char *json;
+	const char *plot;
+};
+
+static int parse_conf(const char *arg, double *conf)
+{
+	char *end;
+	double pct;
+
+	errno = 0;
+	pct = strtod(arg, &end);
+	if (!*arg || *end || errno || !(pct >= 50 && pct < 100))
+		return usage_error("ab: --confidence needs a percentage from 50 to below 100, got '%s'",
+				   arg);
+	*conf = pct / 100;
+	return 0;
+}
+
+static int parse_opts(int argc, char **argv, struct ab_opts *o)
+{
+	static const struct option opts[] = {
+		SESSION_LONG_OPTIONS,
+		{ "base", required_argument, NULL, 'B' },
+		{ "test", required_argument, NULL, 'T' },
+		{ "runs", required_argument, NULL, 'n' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "confidence", required_argument, NULL, 'q' },
+		{ "metric", required_argument, NULL, 'M' },
+		{ "json", required_argument, NULL, 'J' },
+		{ "plot", required_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:m:j:h", opts, NULL)) != -1) {
+		int r = session_opt("ab", c, optarg, &o->so);
+
+		if (r != 1) {
+			if (r)
+				return r;
+			continue;
+		}
+		switch (c) {
+		case 'B':
+			o->base = optarg;
+			break;
+		case 'T':
+			o->test = optarg;
+			break;
+		case 'n':
+			if (parse_u64_opt("ab", "--runs", optarg, &o->runs))
+				return EXIT_BAD_INPUT;
+			if (o->runs < 2 || o->runs > AB_MAX_RUNS)
+				return usage_error("ab: --runs must be 2 to %d (an interval needs two runs per side), got '%s'",
+						   AB_MAX_RUNS, optarg);
+			break;
+		case 'j':
+			if (parse_u64_opt("ab", "--jobs", optarg, &o->jobs))
+				return EXIT_BAD_INPUT;
+			if (o->jobs < 1 || o->jobs > AB_MAX_JOBS)
+				return usage_error("ab: --jobs must be 1 to %d, got '%s'", AB_MAX_JOBS,
+						   optarg);
+			break;
+		case 'q':
+			if (parse_conf(optarg, &o->conf))
+				return EXIT_BAD_INPUT;
+			break;
+		case 'M':
+			if (o->nr_metrics == RUN_MAX_VALUES)
+				return usage_error("ab: too many --metric options");
+			o->metrics[o->nr_metrics++] = optarg;
+			break;
+		case 'J':
+			o->json = optarg;
+			break;
+		case 'p':
+			o->plot = optarg;
+			break;
+		case 'h':
+			fputs(ab_usage, stdout);
+			return -1;
+		case ':':
+			return usage_error("ab: option '%s' needs a value", argv[optind - 1]);
+		default:
+			return usage_error("ab: unknown option '%s' (see 'schedlab ab --help')",
+					   argv[optind - 1]);
+		}
+	}
+	return 0;
+}
+
+/* set each side up once, so bad input costs no run */
+static int check_side(const struct session_config *cfg, const char *side)
+{
+	struct session s;
+	char err[512];
+
+	if (session_start(&s, cfg, err, sizeof(err)))
+		return usage_error("ab: %s: %s", side, err);
+	session_end(&s);
+	return 0;
+}
+
+/* the command line as one string, for the tables */
+static char *join_argv(int argc, char **argv)
+{
+	size_t len = 1;
+	char *s;
+
+	for (int i = 0; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	s = calloc(1, len);
+	if (!s)
+		return NULL;
+	for (int i = 0; i < argc; i++) {
+		if (i)
+			strcat(s, " ");
+		strcat(s, argv[i]);
+	}
+	return s;
+}
+
+int cmd_ab(int argc, char **argv)
+{
+	struct ab_opts o = { .runs = AB_DEFAULT_RUNS, .conf = 0.95 };
+	struct session_config side[2], *cfgs = NULL;
+	struct run_record *recs = NULL;
+	struct comparison cmp;
+	struct cmp_case cs;
+	char err[512], *command = NULL, **cmd_argv;
+	FILE *json = NULL;
+	int rc, n, cmd_argc;
+
+	session_opts_init(&o.so);
+	rc = parse_opts(argc, argv, &o);
+	if (rc > 0)
+		return rc;
+	if (rc < 0)
+		return 0;
+	if (argc - optind < 1)
+		return usage_error("ab: no benchmark command (schedlab ab [OPTIONS] -- COMMAND...)");
+	/* setting the sides up parses the command line again, with getopt */
+	cmd_argc = argc - optind;
+	cmd_argv = argv + optind;
+	if (!o.base && !o.test)
+		return usage_error("ab: give --base and/or --test feature lists to compare");
+	if (!o.jobs)
+		o.jobs = (u64)run_pool_default_jobs();
+	session_opts_config(&o.so, o.base ? o.base : "", cmd_argc, cmd_argv, &side[0]);
+	session_opts_config(&o.so, o.test ? o.test : "", cmd_argc, cmd_argv, &side[1]);
+	if ((rc = check_side(&side[0], "--base")) || (rc = check_side(&side[1], "--test")))
+		return rc;
+	if (o.plot && plot_dir_prepare(o.plot, err, sizeof(err)))
+		return usage_error("ab: %s", err);
+	if (o.json && !(json = fopen(o.json, "w")))
+		return usage_error("ab: cannot write --json file '%s': %s", o.json, strerror(errno));
+
+	n = 2 * (int)o.runs;
+	cfgs = calloc((size_t)n, sizeof(*cfgs));
+	recs = calloc((size_t)n, sizeof(*recs));
+	command = join_argv(cmd_argc, cmd_argv);
+	if (!cfgs || !recs || !command) {
+		fprintf(stderr, "schedlab: ab: out of memory\n");
+		rc = 1;
+		goto out;
+	}
+	for (int v = 0; v < 2; v++)
+		for (int r = 0; r < (int)o.runs; r++) {
+			cfgs[v * o.runs + r] = side[v];
+			cfgs[v * o.runs + r].seed = o.so.seed + (u64)r;
+		}
+	rc = 1;
+	if (run_pool(cfgs, n, (int)o.jobs, o.so.check, recs, err, sizeof(err))) {
+		fprintf(stderr, "schedlab: ab: %s\n", err);
+		goto out;
+	}
+	for (int i = 0; i < n; i++)
+		if (!recs[i].finished) {
+			fprintf(stderr,
+				"schedlab: ab: the %s run with seed %llu did not finish (all tasks blocked)\n",
+				i < (int)o.runs ? "base" : "test",
+				(unsigned long long)cfgs[i].seed);
+			goto out;
+		}
+
+	cs = (struct cmp_case){ .machine = o.so.machine, .command = command, .recs = recs };
+	cmp = (struct comparison){
+		.kind = "ab",
+		.title = "schedlab ab",
+		.nr_variants = 2,
+		.variant_name = { "base", "test" },
+		.variant_features = { o.base ? o.base : "", o.test ? o.test : "" },
+		.nr_runs = (int)o.runs,
+		.first_seed = o.so.seed,
+		.conf = o.conf,
+		.metrics = o.metrics,
+		.nr_metrics = o.nr_metrics,
+		.nr_cases = 1,
+		.cases = &cs,
+	};
+	if (cmp_print_ab(stdout, &cmp, err, sizeof(err))) {
+		rc = usage_error("ab: --metric: %s", err);
+		goto out;
+	}
+	rc = 0;
+	if (json && (cmp_write_json(json, &cmp) || fclose(json))) {
+		fprintf(stderr, "schedlab: writing '%s' failed\n", o.json);
+		rc = 1;
+	}
+	json = NULL;
+	if (o.plot && cmp_plot(o.plot, &cmp, err, sizeof(err))) {
+		fprintf(stderr, "schedlab: ab: %s\n", err);
+		rc = 1;
+	}
+out:
+	if (json)
+		fclose(json);
+	free(command);
+	free(cfgs);
+	free(recs);
+	return rc;
+}
