@@ -435,6 +435,20 @@ static const struct preset_spec smp4_spec = {
 	.approximations = "synthetic machine",
 };
 
+static const struct preset_spec smp8_spec = {
+	.packages = 1,
+	.nodes_per_package = 1,
+	.llcs_per_node = 1,
+	.clusters_per_llc = 8,
+	.cores_per_cluster = 1,
+	.threads_per_core = 1,
+	.numbering = NUM_CONSECUTIVE,
+	.classes = synthetic_class,
+	.idle = simple_idle,
+	.nr_idle = ARRAY_SIZE(simple_idle),
+	.approximations = "synthetic machine",
+};
+
 static const struct preset_spec smt2_2s_16_spec = {
 	.packages = 2,
 	.nodes_per_package = 1,
@@ -629,6 +643,7 @@ static const struct preset_spec pixel6_spec = {
 PRESET_BUILDER(build_smp1, smp1_spec)
 PRESET_BUILDER(build_smp2, smp2_spec)
 PRESET_BUILDER(build_smp4, smp4_spec)
+PRESET_BUILDER(build_smp8, smp8_spec)
 PRESET_BUILDER(build_smt2_2s_16, smt2_2s_16_spec)
 PRESET_BUILDER(build_power10_96, power10_96_spec)
 PRESET_BUILDER(build_xeon_8269cy_2s, xeon_8269cy_2s_spec)
@@ -644,6 +659,7 @@ const struct machine_preset machine_presets[] = {
 	{ "smp1", "Synthetic uniprocessor, 1 CPU", build_smp1 },
 	{ "smp2", "Synthetic SMP, 2 CPUs, one package, one LLC, no SMT", build_smp2 },
 	{ "smp4", "Synthetic SMP, 4 CPUs, one package, one LLC, no SMT", build_smp4 },
+	{ "smp8", "Synthetic SMP, 8 CPUs, one package, one LLC, no SMT", build_smp8 },
 	{ "smt2-2s-16",
 	  "Synthetic 2 sockets x 4 cores x 2 threads, one LLC per socket, 2 NUMA nodes, 16 CPUs",
 	  build_smt2_2s_16 },

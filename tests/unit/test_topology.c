@@ -49,6 +49,7 @@ static const struct expect expects[] = {
 	{ "smp1", 1, "0", "0", "0", "0", "0", false, false, false, 1, 1, 1, 1 },
 	{ "smp2", 2, "0", "0", "0-1", "0-1", "0-1", false, false, false, 1, 1, 1, 1 },
 	{ "smp4", 4, "0", "0", "0-3", "0-3", "0-3", false, false, false, 1, 1, 1, 1 },
+	{ "smp8", 8, "0", "0", "0-7", "0-7", "0-7", false, false, false, 1, 1, 1, 1 },
 	{ "smt2-2s-16", 16, "0,8", "0,8", "0-3,8-11", "0-3,8-11", "0-3,8-11", true, false, false, 2,
 	  2, 2, 2 },
 	{ "power10-96", 96, "0,2,4,6", "0-7", "0-7", "0-95", "0-95", true, false, false, 4, 12, 1,
