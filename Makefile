@@ -17,7 +17,10 @@ LDLIBS  := -lm
 SRCS     := $(sort $(wildcard src/*/*.c))
 MAIN_SRC := src/cli/main.c
 LIB_SRCS := $(filter-out $(MAIN_SRC),$(SRCS))
-LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+# the packaged studies, compiled in as strings (scripts/embed-studies.sh)
+STUDY_FILES := $(sort $(wildcard studies/*.study))
+GEN_OBJS := $(BUILD)/gen/studies.o
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(GEN_OBJS)
 TEST_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 TEST_BINS := $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 DEPS     := $(LIB_OBJS:.o=.d) $(BUILD)/$(MAIN_SRC:.c=.d) $(TEST_BINS:=.d)
@@ -29,6 +32,13 @@ all: $(BIN)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/gen/studies.c: $(STUDY_FILES) scripts/embed-studies.sh
+	@mkdir -p $(dir $@)
+	sh scripts/embed-studies.sh $(STUDY_FILES) > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/gen/studies.o: $(BUILD)/gen/studies.c
 	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/libschedlab.a: $(LIB_OBJS)

@@ -13,6 +13,7 @@ static const struct {
 } commands[] = {
 	{ "run", cmd_run, "run a benchmark command line on a simulated machine" },
 	{ "ab", cmd_ab, "compare two feature sets over seeded runs, with confidence intervals" },
+	{ "study", cmd_study, "run a packaged before/after study and print its tables" },
 	{ "machines", cmd_machines, "list the machine presets" },
 	{ "topo", cmd_topo, "print a machine's topology" },
 	{ "features", cmd_features, "list the scheduler features and their defaults" },

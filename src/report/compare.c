@@ -244,6 +244,8 @@ int cmp_print_study(FILE *out, const struct comparison *cmp, char *err, size_t e
 				char b[64], t[64], ci[64];
 
 				g.pct = sign * d->pct;
+				if (g.pct == 0)
+					g.pct = 0; /* no "-0.00%" */
 				cmp_format(b, sizeof(b), rows[i].s[0].mean, rows[i].ci[0]);
 				cmp_format(t, sizeof(t), rows[i].s[v].mean, rows[i].ci[v]);
 				interval_text(ci, sizeof(ci), &g, rows[i].s[0].mean);
@@ -262,8 +264,9 @@ int cmp_print_study(FILE *out, const struct comparison *cmp, char *err, size_t e
 			}
 		}
 	}
-	fprintf(out, "\nratio: variant mean / %s mean. %%gain: the improvement over %s (positive = better).\n"
-		     "verdict: better/worse when the interval excludes 0, ~ when it holds 0.\n",
+	fprintf(out, "\nratio: variant mean / %s mean. %%gain: the improvement over %s (positive = better;\n"
+		     "for the descriptive sched.* rows, the change). verdict: better/worse when the\n"
+		     "interval excludes 0, ~ when it holds 0.\n",
 		cmp->variant_name[0], cmp->variant_name[0]);
 	return 0;
 }

@@ -1,0 +1,432 @@
+// SPDX-License-Identifier: MIT
+/*
+ * schedlab study [NAME | --file FILE] [--quick] [--runs N] ...
+ *
+ * A packaged before/after study: every variant (feature list) on every case
+ * (machine x workload) on the same seeds, printed as the patch authors'
+ * tables with confidence intervals. Without a name: the list of studies.
+ * docs/ab-and-studies.md.
+ */
+#include "cli/cli.h"
+
+#include "cli/runpool.h"
+#include "cli/session_opts.h"
+#include "cli/study_file.h"
+#include "report/compare.h"
+#include "report/plot_dir.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define STUDY_MAX_RUNS 10000
+#define STUDY_MAX_JOBS 1024
+#define STUDY_QUICK_RUNS 2
+#define STUDY_MAX_FILE (1 << 20)
+
+static const char study_usage[] =
+	"usage: schedlab study [--list]\n"
+	"       schedlab study NAME|--file FILE [--quick] [--runs N] [--seed S] [-j N]\n"
+	"                      [--confidence PCT] [--json FILE] [--plot DIR] [--check]\n"
+	"       schedlab study --show NAME\n"
+	"\n"
+	"  NAME                 a packaged study (see 'schedlab study --list')\n"
+	"  --file FILE          a study file of your own (the format: 'schedlab study --show NAME')\n"
+	"  --show NAME          print a packaged study's file, to copy and change\n"
+	"  --quick              the study's reduced form (small machine and workload, 2 runs)\n"
+	"  --runs N             runs per variant and case (default: the study's)\n"
+	"  --seed S             the first seed (default 1)\n"
+	"  -j, --jobs N         runs at once, one process each (default: the CPUs available)\n"
+	"  --confidence PCT     confidence level of the intervals (default 95)\n"
+	"  --json FILE          every run's values and every row's statistics\n"
+	"  --plot DIR           per case: bars relative to the first variant, CDFs over runs\n"
+	"  --check              validate scheduler invariants after every event\n";
+
+struct study_opts {
+	const char *name, *file, *show;
+	bool list, quick, check;
+	u64 runs, seed, jobs;
+	double conf;
+	const char *json, *plot;
+};
+
+static int parse_opts(int argc, char **argv, struct study_opts *o)
+{
+	static const struct option opts[] = {
+		{ "list", no_argument, NULL, 'l' },
+		{ "file", required_argument, NULL, 'f' },
+		{ "show", required_argument, NULL, 'S' },
+		{ "quick", no_argument, NULL, 'Q' },
+		{ "runs", required_argument, NULL, 'n' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "confidence", required_argument, NULL, 'q' },
+		{ "json", required_argument, NULL, 'J' },
+		{ "plot", required_argument, NULL, 'p' },
+		{ "check", no_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":j:h", opts, NULL)) != -1) {
+		char *end;
+
+		switch (c) {
+		case 'l':
+			o->list = true;
+			break;
+		case 'f':
+			o->file = optarg;
+			break;
+		case 'S':
+			o->show = optarg;
+			break;
+		case 'Q':
+			o->quick = true;
+			break;
+		case 'n':
+			if (parse_u64_opt("study", "--runs", optarg, &o->runs))
+				return EXIT_BAD_INPUT;
+			if (o->runs < 2 || o->runs > STUDY_MAX_RUNS)
+				return usage_error("study: --runs must be 2 to %d, got '%s'",
+						   STUDY_MAX_RUNS, optarg);
+			break;
+		case 's':
+			if (parse_u64_opt("study", "--seed", optarg, &o->seed))
+				return EXIT_BAD_INPUT;
+			break;
+		case 'j':
+			if (parse_u64_opt("study", "--jobs", optarg, &o->jobs))
+				return EXIT_BAD_INPUT;
+			if (o->jobs < 1 || o->jobs > STUDY_MAX_JOBS)
+				return usage_error("study: --jobs must be 1 to %d, got '%s'",
+						   STUDY_MAX_JOBS, optarg);
+			break;
+		case 'q': {
+			double pct;
+
+			errno = 0;
+			pct = strtod(optarg, &end);
+			if (!*optarg || *end || errno || !(pct >= 50 && pct < 100))
+				return usage_error("study: --confidence needs a percentage from 50 to below 100, got '%s'",
+						   optarg);
+			o->conf = pct / 100;
+			break;
+		}
+		case 'J':
+			o->json = optarg;
+			break;
+		case 'p':
+			o->plot = optarg;
+			break;
+		case 'c':
+			o->check = true;
+			break;
+		case 'h':
+			fputs(study_usage, stdout);
+			return -1;
+		case ':':
+			return usage_error("study: option '%s' needs a value", argv[optind - 1]);
+		default:
+			return usage_error("study: unknown option '%s' (see 'schedlab study --help')",
+					   argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		o->name = argv[optind++];
+	if (optind < argc)
+		return usage_error("study: one study at a time, got '%s' too", argv[optind]);
+	return 0;
+}
+
+static const struct embedded_study *find_study(const char *name)
+{
+	for (int i = 0; i < nr_embedded_studies; i++)
+		if (!strcmp(embedded_studies[i].name, name))
+			return &embedded_studies[i];
+	return NULL;
+}
+
+static int unknown_study(const char *name)
+{
+	char names[512] = "";
+
+	for (int i = 0; i < nr_embedded_studies; i++) {
+		if (i)
+			strncat(names, ", ", sizeof(names) - strlen(names) - 1);
+		strncat(names, embedded_studies[i].name, sizeof(names) - strlen(names) - 1);
+	}
+	return usage_error("study: unknown study '%s' (the studies: %s)", name, names);
+}
+
+static int list_studies(void)
+{
+	printf("%-16s %s\n", "STUDY", "WHAT IT STUDIES");
+	for (int i = 0; i < nr_embedded_studies; i++) {
+		struct study_def d;
+		char err[512];
+
+		if (study_parse(embedded_studies[i].path, embedded_studies[i].text, &d, err,
+				sizeof(err))) {
+			fprintf(stderr, "schedlab: %s\n", err);
+			return 1;
+		}
+		printf("%-16s %s\n", d.name, d.title);
+		study_free(&d);
+	}
+	return 0;
+}
+
+/* a whole file, NUL-terminated; NULL with a message for a missing or huge one */
+static char *read_file(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	size_t n;
+
+	if (!f) {
+		usage_error("study: cannot read '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	buf = malloc(STUDY_MAX_FILE + 1);
+	n = buf ? fread(buf, 1, STUDY_MAX_FILE + 1, f) : 0;
+	fclose(f);
+	if (!buf || n > STUDY_MAX_FILE) {
+		usage_error("study: '%s' is larger than %d bytes", path, STUDY_MAX_FILE);
+		free(buf);
+		return NULL;
+	}
+	buf[n] = '\0';
+	if (memchr(buf, '\0', n)) {
+		usage_error("study: '%s' is not a text file", path);
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* what the study's runs share: its options, as session options */
+static int study_session_opts(const struct study_def *d, const struct study_opts *o,
+			      struct session_opts *so)
+{
+	static const struct {
+		const char *name;
+		int code;
+	} codes[] = { { "funclatency", 'L' }, { "sysctl", 'Y' }, { "cost", 'C' },
+		      { "hz", 'H' },	       { "preempt", 'P' } };
+
+	session_opts_init(so);
+	so->seed = o->seed;
+	so->check = o->check;
+	for (int i = 0; i < d->opt_names.n; i++)
+		for (size_t k = 0; k < sizeof(codes) / sizeof(codes[0]); k++)
+			if (!strcmp(d->opt_names.v[i], codes[k].name)) {
+				int rc = session_opt("study", codes[k].code, d->opt_values.v[i], so);
+
+				if (rc)
+					return rc;
+			}
+	return 0;
+}
+
+struct study_run {
+	struct study_def def;
+	struct session_opts so;
+	const struct strlist *machines, *workloads;
+	struct strlist *argvs;		/* per workload */
+	int nr_cases, runs;
+	struct session_config *cfgs;	/* [case][variant][run] */
+	struct run_record *recs;
+	struct cmp_case *cases;
+};
+
+static void study_run_free(struct study_run *sr)
+{
+	if (sr->argvs)
+		for (int w = 0; w < sr->workloads->n; w++)
+			strlist_free(&sr->argvs[w]);
+	free(sr->argvs);
+	free(sr->cfgs);
+	free(sr->recs);
+	free(sr->cases);
+	study_free(&sr->def);
+}
+
+/* every case and variant set up once before any run, so bad input costs nothing */
+static int plan(struct study_run *sr, const char *origin)
+{
+	const struct study_def *d = &sr->def;
+	int nv = d->nr_variants, n;
+
+	sr->nr_cases = sr->machines->n * sr->workloads->n;
+	n = sr->nr_cases * nv * sr->runs;
+	sr->argvs = calloc((size_t)sr->workloads->n, sizeof(*sr->argvs));
+	sr->cfgs = calloc((size_t)n, sizeof(*sr->cfgs));
+	sr->recs = calloc((size_t)n, sizeof(*sr->recs));
+	sr->cases = calloc((size_t)sr->nr_cases, sizeof(*sr->cases));
+	if (!sr->argvs || !sr->cfgs || !sr->recs || !sr->cases) {
+		fprintf(stderr, "schedlab: study: out of memory\n");
+		return 1;
+	}
+	for (int w = 0; w < sr->workloads->n; w++)
+		if (split_words(sr->workloads->v[w], &sr->argvs[w])) {
+			fprintf(stderr, "schedlab: study: out of memory\n");
+			return 1;
+		}
+	for (int c = 0; c < sr->nr_cases; c++) {
+		int m = c / sr->workloads->n, w = c % sr->workloads->n;
+
+		sr->cases[c] = (struct cmp_case){
+			.machine = sr->machines->v[m],
+			.command = sr->workloads->v[w],
+			.recs = &sr->recs[c * nv * sr->runs],
+		};
+		for (int v = 0; v < nv; v++) {
+			struct session_config cfg;
+			struct session s;
+			char err[512];
+
+			sr->so.machine = sr->machines->v[m];
+			session_opts_config(&sr->so, d->variant_features[v], sr->argvs[w].n,
+					    sr->argvs[w].v, &cfg);
+			if (session_start(&s, &cfg, err, sizeof(err)))
+				return usage_error("study: %s: variant '%s' on %s, '%s': %s",
+						   origin, d->variant_name[v], sr->machines->v[m],
+						   sr->workloads->v[w], err);
+			session_end(&s);
+			for (int r = 0; r < sr->runs; r++) {
+				struct session_config *rc = &sr->cfgs[(c * nv + v) * sr->runs + r];
+
+				*rc = cfg;
+				rc->seed = sr->so.seed + (u64)r;
+			}
+		}
+	}
+	return 0;
+}
+
+int cmd_study(int argc, char **argv)
+{
+	struct study_opts o = { .seed = DEFAULT_SEED, .conf = 0.95 };
+	struct study_run sr = { 0 };
+	const char *origin, *text;
+	char err[512], *file_text = NULL;
+	struct comparison cmp;
+	FILE *json = NULL;
+	int rc = parse_opts(argc, argv, &o);
+
+	if (rc > 0)
+		return rc;
+	if (rc < 0)
+		return 0;
+	if (o.show) {
+		const struct embedded_study *es = find_study(o.show);
+
+		if (!es)
+			return unknown_study(o.show);
+		fputs(es->text, stdout);
+		return 0;
+	}
+	if (o.name && o.file)
+		return usage_error("study: give a study NAME or --file FILE, not both");
+	if (o.list || (!o.name && !o.file))
+		return list_studies();
+	if (o.file) {
+		file_text = read_file(o.file);
+		if (!file_text)
+			return EXIT_BAD_INPUT;
+		origin = o.file;
+		text = file_text;
+	} else {
+		const struct embedded_study *es = find_study(o.name);
+
+		if (!es)
+			return unknown_study(o.name);
+		origin = es->path;
+		text = es->text;
+	}
+	if (study_parse(origin, text, &sr.def, err, sizeof(err))) {
+		free(file_text);
+		return usage_error("study: %s", err);
+	}
+	free(file_text);
+	sr.machines = o.quick && sr.def.quick_machines.n ? &sr.def.quick_machines : &sr.def.machines;
+	sr.workloads = o.quick && sr.def.quick_workloads.n ? &sr.def.quick_workloads :
+							       &sr.def.workloads;
+	sr.runs = o.runs ? (int)o.runs : o.quick ? STUDY_QUICK_RUNS : sr.def.runs;
+	if (!o.jobs)
+		o.jobs = (u64)run_pool_default_jobs();
+	rc = study_session_opts(&sr.def, &o, &sr.so);
+	if (!rc)
+		rc = plan(&sr, origin);
+	if (rc)
+		goto out;
+	if (o.plot && plot_dir_prepare(o.plot, err, sizeof(err))) {
+		rc = usage_error("study: %s", err);
+		goto out;
+	}
+	if (o.json && !(json = fopen(o.json, "w"))) {
+		rc = usage_error("study: cannot write --json file '%s': %s", o.json, strerror(errno));
+		goto out;
+	}
+
+	rc = 1;
+	if (run_pool(sr.cfgs, sr.nr_cases * sr.def.nr_variants * sr.runs, (int)o.jobs, o.check,
+		     sr.recs, err, sizeof(err))) {
+		fprintf(stderr, "schedlab: study: %s\n", err);
+		goto out;
+	}
+	for (int i = 0; i < sr.nr_cases * sr.def.nr_variants * sr.runs; i++)
+		if (!sr.recs[i].finished) {
+			int c = i / (sr.def.nr_variants * sr.runs);
+
+			fprintf(stderr,
+				"schedlab: study: a run of '%s' on %s with seed %llu did not finish (all tasks blocked)\n",
+				sr.cases[c].command, sr.cases[c].machine,
+				(unsigned long long)sr.cfgs[i].seed);
+			goto out;
+		}
+	cmp = (struct comparison){
+		.kind = "study",
+		.name = sr.def.name,
+		.title = sr.def.title,
+		.nr_variants = sr.def.nr_variants,
+		.nr_runs = sr.runs,
+		.first_seed = o.seed,
+		.conf = o.conf,
+		.metrics = (const char *const *)sr.def.metrics.v,
+		.nr_metrics = sr.def.metrics.n,
+		.nr_cases = sr.nr_cases,
+		.cases = sr.cases,
+	};
+	for (int v = 0; v < sr.def.nr_variants; v++) {
+		cmp.variant_name[v] = sr.def.variant_name[v];
+		cmp.variant_features[v] = sr.def.variant_features[v];
+	}
+	if (cmp_print_study(stdout, &cmp, err, sizeof(err))) {
+		rc = usage_error("study: %s: %s", origin, err);
+		goto out;
+	}
+	for (int i = 0; i < sr.def.notes.n; i++)
+		printf("%s %s\n", i ? "     " : "note:", sr.def.notes.v[i]);
+	rc = 0;
+	if (json) {
+		if (cmp_write_json(json, &cmp) || fclose(json)) {
+			fprintf(stderr, "schedlab: writing '%s' failed\n", o.json);
+			rc = 1;
+		}
+		json = NULL;
+	}
+	if (o.plot && cmp_plot(o.plot, &cmp, err, sizeof(err))) {
+		fprintf(stderr, "schedlab: study: %s\n", err);
+		rc = 1;
+	}
+out:
+	if (json)
+		fclose(json);
+	study_run_free(&sr);
+	return rc;
+}

@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: MIT
+#include "cli/study_file.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define STUDY_MAX_RUNS 10000
+
+void strlist_free(struct strlist *l)
+{
+	for (int i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+}
+
+/* append a copy of @s[0..len); keeps v NULL-terminated for use as an argv */
+static int strlist_add(struct strlist *l, const char *s, size_t len)
+{
+	char **v = realloc(l->v, (size_t)(l->n + 2) * sizeof(*v));
+
+	if (!v)
+		return -1;
+	l->v = v;
+	v[l->n] = strndup(s, len);
+	if (!v[l->n])
+		return -1;
+	v[++l->n] = NULL;
+	return 0;
+}
+
+int split_words(const char *line, struct strlist *out)
+{
+	const char *p = line;
+
+	memset(out, 0, sizeof(*out));
+	while (*p) {
+		const char *start;
+
+		while (isspace((unsigned char)*p))
+			p++;
+		if (!*p)
+			break;
+		start = p;
+		while (*p && !isspace((unsigned char)*p))
+			p++;
+		if (strlist_add(out, start, (size_t)(p - start))) {
+			strlist_free(out);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void study_free(struct study_def *d)
+{
+	free(d->name);
+	free(d->title);
+	for (int v = 0; v < d->nr_variants; v++) {
+		free(d->variant_name[v]);
+		free(d->variant_features[v]);
+	}
+	strlist_free(&d->metrics);
+	strlist_free(&d->machines);
+	strlist_free(&d->quick_machines);
+	strlist_free(&d->workloads);
+	strlist_free(&d->quick_workloads);
+	strlist_free(&d->opt_names);
+	strlist_free(&d->opt_values);
+	strlist_free(&d->notes);
+	memset(d, 0, sizeof(*d));
+}
+
+struct parser {
+	const char *origin;
+	int line;
+	char *err;
+	size_t errlen;
+};
+
+__attribute__((format(printf, 2, 3))) static int fail(struct parser *ps, const char *fmt, ...)
+{
+	char msg[384];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	snprintf(ps->err, ps->errlen, "%s:%d: %s", ps->origin, ps->line, msg);
+	return -1;
+}
+
+/* the first word of @rest and what follows it (blanks skipped) */
+static const char *next_word(const char *rest, size_t *len)
+{
+	const char *p = rest;
+
+	while (*p && !isspace((unsigned char)*p))
+		p++;
+	*len = (size_t)(p - rest);
+	while (isspace((unsigned char)*p))
+		p++;
+	return p;
+}
+
+static int set_once(struct parser *ps, char **slot, const char *key, const char *rest)
+{
+	if (*slot)
+		return fail(ps, "'%s' given twice", key);
+	if (!*rest)
+		return fail(ps, "'%s' needs a value", key);
+	*slot = strdup(rest);
+	return *slot ? 0 : fail(ps, "out of memory");
+}
+
+static int add_words(struct parser *ps, struct strlist *l, const char *key, const char *rest)
+{
+	struct strlist w;
+	int rc = 0;
+
+	if (!*rest)
+		return fail(ps, "'%s' needs a value", key);
+	if (split_words(rest, &w))
+		return fail(ps, "out of memory");
+	for (int i = 0; i < w.n && !rc; i++)
+		if (strlist_add(l, w.v[i], strlen(w.v[i])))
+			rc = fail(ps, "out of memory");
+	strlist_free(&w);
+	return rc;
+}
+
+static int add_line(struct parser *ps, struct strlist *l, const char *key, const char *rest)
+{
+	if (!*rest)
+		return fail(ps, "'%s' needs a value", key);
+	return strlist_add(l, rest, strlen(rest)) ? fail(ps, "out of memory") : 0;
+}
+
+static int parse_variant(struct parser *ps, struct study_def *d, const char *rest)
+{
+	size_t len;
+	const char *features = next_word(rest, &len);
+
+	if (!len || !*features)
+		return fail(ps, "'variant' needs a name and a feature list ('-' for the defaults)");
+	if (d->nr_variants == CMP_MAX_VARIANTS)
+		return fail(ps, "more than %d variants", CMP_MAX_VARIANTS);
+	for (int v = 0; v < d->nr_variants; v++)
+		if (strlen(d->variant_name[v]) == len && !strncmp(d->variant_name[v], rest, len))
+			return fail(ps, "variant '%.*s' given twice", (int)len, rest);
+	d->variant_name[d->nr_variants] = strndup(rest, len);
+	d->variant_features[d->nr_variants] = strdup(strcmp(features, "-") ? features : "");
+	d->nr_variants++;
+	return 0;
+}
+
+static int parse_option(struct parser *ps, struct study_def *d, const char *rest)
+{
+	static const char *const allowed[] = { "funclatency", "sysctl", "cost", "hz", "preempt" };
+	size_t len;
+	const char *value = next_word(rest, &len);
+	bool ok = false;
+
+	for (size_t i = 0; i < sizeof(allowed) / sizeof(allowed[0]); i++)
+		ok |= strlen(allowed[i]) == len && !strncmp(allowed[i], rest, len);
+	if (!ok)
+		return fail(ps, "unknown option '%.*s' (funclatency, sysctl, cost, hz or preempt)",
+			    (int)len, rest);
+	if (!*value)
+		return fail(ps, "option '%.*s' needs a value", (int)len, rest);
+	if (strlist_add(&d->opt_names, rest, len) ||
+	    strlist_add(&d->opt_values, value, strlen(value)))
+		return fail(ps, "out of memory");
+	return 0;
+}
+
+static int parse_runs(struct parser *ps, struct study_def *d, const char *rest)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(rest, &end, 10);
+	if (!*rest || *end || errno || n < 2 || n > STUDY_MAX_RUNS)
+		return fail(ps, "'runs' needs an integer from 2 to %d, got '%s'", STUDY_MAX_RUNS,
+			    rest);
+	d->runs = (int)n;
+	return 0;
+}
+
+static int parse_line(struct parser *ps, struct study_def *d, const char *key, size_t klen,
+		      const char *rest)
+{
+#define IS(k) (klen == strlen(k) && !strncmp(key, k, klen))
+	if (IS("name"))
+		return set_once(ps, &d->name, "name", rest);
+	if (IS("title"))
+		return set_once(ps, &d->title, "title", rest);
+	if (IS("variant"))
+		return parse_variant(ps, d, rest);
+	if (IS("machine"))
+		return add_words(ps, &d->machines, "machine", rest);
+	if (IS("quick-machine"))
+		return add_words(ps, &d->quick_machines, "quick-machine", rest);
+	if (IS("workload"))
+		return add_line(ps, &d->workloads, "workload", rest);
+	if (IS("quick-workload"))
+		return add_line(ps, &d->quick_workloads, "quick-workload", rest);
+	if (IS("metric"))
+		return add_words(ps, &d->metrics, "metric", rest);
+	if (IS("runs"))
+		return parse_runs(ps, d, rest);
+	if (IS("option"))
+		return parse_option(ps, d, rest);
+	if (IS("note"))
+		return add_line(ps, &d->notes, "note", rest);
+#undef IS
+	return fail(ps, "unknown directive '%.*s'", (int)klen, key);
+}
+
+int study_parse(const char *origin, const char *text, struct study_def *d, char *err,
+		size_t errlen)
+{
+	struct parser ps = { .origin = origin, .err = err, .errlen = errlen };
+	const char *p = text;
+
+	memset(d, 0, sizeof(*d));
+	d->runs = 5;
+	while (*p) {
+		const char *eol = strchr(p, '\n'), *key, *rest;
+		size_t n = eol ? (size_t)(eol - p) : strlen(p), klen;
+		char *line;
+		int rc;
+
+		ps.line++;
+		line = strndup(p, n);
+		p += n + (eol ? 1 : 0);
+		if (!line)
+			return fail(&ps, "out of memory");
+		/* trim; skip blank and comment lines */
+		for (char *e = line + strlen(line); e > line && isspace((unsigned char)e[-1]);)
+			*--e = '\0';
+		key = line;
+		while (isspace((unsigned char)*key))
+			key++;
+		if (!*key || *key == '#') {
+			free(line);
+			continue;
+		}
+		rest = next_word(key, &klen);
+		rc = parse_line(&ps, d, key, klen, rest);
+		free(line);
+		if (rc) {
+			study_free(d);
+			return -1;
+		}
+	}
+	ps.line = 0;
+	{
+		const char *missing = !d->name		  ? "name"
+				      : !d->title	  ? "title"
+				      : d->nr_variants < 2 ? "two 'variant' lines"
+				      : !d->machines.n	  ? "'machine'"
+				      : !d->workloads.n	  ? "'workload'"
+				      : !d->metrics.n	  ? "'metric'"
+							  : NULL;
+
+		if (missing) {
+			snprintf(err, errlen, "%s: the study has no %s", origin, missing);
+			study_free(d);
+			return -1;
+		}
+	}
+	return 0;
+}

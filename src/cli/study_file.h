@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Study files: a packaged before/after study in a few lines of text.
+ *
+ *   name NAME                     the study's name (`schedlab study NAME`)
+ *   title TEXT                    what it studies, with the commit it is about
+ *   variant NAME FEATURES|-       a feature list ("-": the defaults); the first
+ *                                 variant is what the others are compared with
+ *   machine NAME...               machines (presets), one or more per line
+ *   workload COMMAND...           benchmark command lines; every machine runs
+ *                                 every workload
+ *   quick-machine / quick-workload
+ *                                 the same for --quick, a reduced form for tests
+ *   metric NAME                   the rows to print, in order
+ *   runs N                        runs per variant and case (seeds S..S+N-1)
+ *   option NAME VALUE             a session option for every run: funclatency,
+ *                                 sysctl, cost, hz or preempt
+ *   note TEXT                     printed under the tables
+ *
+ * '#' starts a comment line; blank lines are ignored. docs/ab-and-studies.md.
+ */
+#ifndef SCHEDLAB_CLI_STUDY_FILE_H
+#define SCHEDLAB_CLI_STUDY_FILE_H
+
+#include "report/compare.h"
+
+#include <stddef.h>
+
+struct embedded_study {
+	const char *name;
+	const char *path;	/* where it lives in the source tree */
+	const char *text;
+};
+
+/* the packaged studies (generated from the files in studies/) */
+extern const struct embedded_study embedded_studies[];
+extern const int nr_embedded_studies;
+
+struct strlist {
+	char **v;
+	int n;
+};
+
+struct study_def {
+	char *name;
+	char *title;
+	int nr_variants;
+	char *variant_name[CMP_MAX_VARIANTS];
+	char *variant_features[CMP_MAX_VARIANTS]; /* "" = defaults */
+	int runs;
+	struct strlist metrics;
+	struct strlist machines, quick_machines;
+	struct strlist workloads, quick_workloads;
+	struct strlist opt_names, opt_values;
+	struct strlist notes;
+};
+
+/*
+ * Parse @text (from @origin, for messages). 0, or -1 with
+ * "ORIGIN:LINE: what is wrong" in @err.
+ */
+int study_parse(const char *origin, const char *text, struct study_def *d, char *err,
+		size_t errlen);
+void study_free(struct study_def *d);
+
+/* Split a command line at blanks into a NULL-terminated argv; free with strlist_free. */
+int split_words(const char *line, struct strlist *out);
+void strlist_free(struct strlist *l);
+
+#endif
