@@ -213,8 +213,13 @@ int cmp_print_ab(FILE *out, const struct comparison *cmp, char *err, size_t errl
 
 int cmp_print_study(FILE *out, const struct comparison *cmp, char *err, size_t errlen)
 {
+	struct cmp_row rows[MAX_ROWS];
 	char seeds[64], conf[32];
 
+	/* every case has the metrics, or nothing is printed */
+	for (int c = 0; c < cmp->nr_cases; c++)
+		if (cmp_rows(cmp, c, rows, MAX_ROWS, err, errlen) < 0)
+			return -1;
 	seeds_text(seeds, sizeof(seeds), cmp);
 	snprintf(conf, sizeof(conf), "%g%% CI", cmp->conf * 100);
 	fprintf(out, "study %s: %s\n", cmp->name, cmp->title);
@@ -227,11 +232,8 @@ int cmp_print_study(FILE *out, const struct comparison *cmp, char *err, size_t e
 	fprintf(out, "%-10s %d per variant and case (%s), %g%% confidence, Welch's t\n", "runs:",
 		cmp->nr_runs, seeds, cmp->conf * 100);
 	for (int c = 0; c < cmp->nr_cases; c++) {
-		struct cmp_row rows[MAX_ROWS];
 		int n = cmp_rows(cmp, c, rows, MAX_ROWS, err, errlen);
 
-		if (n < 0)
-			return -1;
 		fprintf(out, "\n== %s: %s\n", cmp->cases[c].machine, cmp->cases[c].command);
 		fprintf(out, "%-26s %-8s %-24s %-24s %7s %9s  %-22s %s\n", "metric", "variant",
 			cmp->variant_name[0], "its mean", "ratio", "%gain", conf, "verdict");

@@ -540,6 +540,52 @@ expect_exit 2 "ab: no benchmark command" schedlab ab --test SM_IDLE
 expect_exit 2 "ab: unknown option '--bogus'" schedlab ab --bogus -- hackbench
 expect_exit 0 "" schedlab ab --help
 
+# study: the packaged studies, each in its quick form; the list, --show
+# (the file itself), --file with its errors, -j independence, --json/--plot.
+golden study-list schedlab study --list
+golden study-sm-idle-quick schedlab study sm-idle --quick -j 1
+if grep -q '^time_s  *after .* better$' "$golden_dir/study-sm-idle-quick.out"; then ok "study sm-idle: SM_IDLE is better"; else not_ok "study sm-idle: SM_IDLE is better"; fi
+for st in $("$SCHEDLAB" study --list | awk 'NR > 1 { print $1 }'); do
+	run_cmd schedlab study "$st" --quick
+	nrows=$(grep -c '^[a-z_.]*  *\(after\|middle\)  ' "$tmp/out")
+	if [ "$status" -eq 0 ] && [ "$nrows" -gt 0 ] && grep -q "^study $st: " "$tmp/out"; then
+		ok "study $st --quick: $nrows rows"
+	else
+		not_ok "study $st --quick" "status $status" "$(cat "$tmp/err" "$tmp/out" | head -8)"
+	fi
+	run_cmd schedlab study --show "$st"
+	if [ "$status" -eq 0 ] && cmp -s "$tmp/out" "$root/studies/$st.study"; then ok "study --show $st is the file"; else not_ok "study --show $st"; fi
+done
+run_cmd schedlab study wakelist-idle --quick -j 2 --runs 3
+cp "$tmp/out" "$tmp/wl-j2.out"
+run_cmd schedlab study wakelist-idle --quick -j 1 --runs 3
+if [ "$status" -eq 0 ] && cmp -s "$tmp/out" "$tmp/wl-j2.out"; then ok "study: -j 2 prints what -j 1 prints"; else not_ok "study: -j 2 vs -j 1" "$(diff "$tmp/out" "$tmp/wl-j2.out" | head -6)"; fi
+run_cmd schedlab study sm-idle --quick --json "$tmp/st.json" --plot "$tmp/stplots"
+st_bad=
+grep -q '"study": "sm-idle"' "$tmp/st.json" || st_bad="$st_bad json"
+png_ok "$tmp/stplots/sm-idle-1-bars.png" || st_bad="$st_bad bars.png"
+png_ok "$tmp/stplots/sm-idle-1-cdf.png" || st_bad="$st_bad cdf.png"
+if [ "$status" -eq 0 ] && [ -z "$st_bad" ]; then ok "study: --json and --plot"; else not_ok "study: --json and --plot" "status $status, bad:$st_bad"; fi
+printf 'name mine\ntitle Mine\nvariant base -\nvariant test NO_SM_IDLE\nmachine smp2\nworkload perf bench sched pipe -l 50\nmetric usecs_per_op\nruns 2\n' >"$tmp/mine.study"
+run_cmd schedlab study --file "$tmp/mine.study"
+if [ "$status" -eq 0 ] && grep -q '^usecs_per_op  *test ' "$tmp/out"; then ok "study --file runs one's own study"; else not_ok "study --file" "status $status" "$(cat "$tmp/err")"; fi
+printf 'name bad\nfrobnicate 3\n' >"$tmp/bad1.study"
+expect_exit 2 "bad1.study:2: unknown directive 'frobnicate'" schedlab study --file "$tmp/bad1.study"
+printf 'name bad\ntitle Bad\nvariant a -\nvariant b NO_SM_IDLE\nmachine nosuchbox\nworkload hackbench\nmetric time_s\n' >"$tmp/bad2.study"
+expect_exit 2 "variant 'a' on nosuchbox, 'hackbench': unknown machine 'nosuchbox'" schedlab study --file "$tmp/bad2.study"
+printf 'name bad\ntitle Bad\nvariant a -\nvariant b NO_SUCH\nmachine smp2\nworkload hackbench\nmetric time_s\n' >"$tmp/bad3.study"
+expect_exit 2 "variant 'b' on smp2, 'hackbench': unknown scheduler feature 'NO_SUCH'" schedlab study --file "$tmp/bad3.study"
+printf 'name bad\ntitle Bad\nvariant a -\nvariant b NO_SM_IDLE\nmachine smp2\nworkload hackbench -g 1 -l 5\nmetric nosuch\nruns 2\n' >"$tmp/bad4.study"
+expect_exit 2 "metric 'nosuch' is not one that 'hackbench -g 1 -l 5' reports" schedlab study --file "$tmp/bad4.study"
+expect_exit 2 "study: cannot read '/nonexistent.study'" schedlab study --file /nonexistent.study
+expect_exit 2 "study: unknown study 'nosuch' (the studies: " schedlab study nosuch
+expect_exit 2 "study: unknown study 'nosuch'" schedlab study --show nosuch
+expect_exit 2 "study: give a study NAME or --file FILE, not both" schedlab study sm-idle --file "$tmp/mine.study"
+expect_exit 2 "study: --runs must be 2 to" schedlab study sm-idle --runs 1
+expect_exit 2 "study: one study at a time" schedlab study sm-idle swb-smt
+expect_exit 2 "study: unknown option '--bogus'" schedlab study --bogus
+expect_exit 0 "" schedlab study --help
+
 # Bad input: exit 2 and one line naming what is wrong.
 expect_exit 2 "unknown machine 'nosuchbox'" schedlab run -m nosuchbox -- hackbench
 expect_exit 2 "unknown scheduler feature 'NO_SUCH'" schedlab run --features NO_SUCH -- hackbench

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: MIT
+/* Study files: the directives, the errors with their line numbers, and the packaged studies. */
+#include "test_util.h"
+
+#include "cli/study_file.h"
+
+#include <string.h>
+
+static const char good[] = "# a comment\n"
+			   "name demo\n"
+			   "title A demo (abc123)\n"
+			   "\n"
+			   "variant before NO_SM_IDLE\n"
+			   "variant after -\n"
+			   "machine smp2 smp4\n"
+			   "machine smt2-2s-16\n"
+			   "workload hackbench -g 1 -l 10\n"
+			   "workload  perf bench sched pipe -l 100  \n"
+			   "quick-machine smp2\n"
+			   "metric time_s sched.ipi_sent\n"
+			   "runs 7\n"
+			   "option funclatency should_we_balance\n"
+			   "note first\n"
+			   "note second";
+
+static void test_parse_good(void **state)
+{
+	struct study_def d;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(study_parse("demo.study", good, &d, err, sizeof(err)), 0);
+	assert_string_equal(d.name, "demo");
+	assert_string_equal(d.title, "A demo (abc123)");
+	assert_int_equal(d.nr_variants, 2);
+	assert_string_equal(d.variant_name[0], "before");
+	assert_string_equal(d.variant_features[0], "NO_SM_IDLE");
+	assert_string_equal(d.variant_features[1], ""); /* '-': the defaults */
+	assert_int_equal(d.machines.n, 3);
+	assert_string_equal(d.machines.v[2], "smt2-2s-16");
+	assert_int_equal(d.workloads.n, 2);
+	assert_string_equal(d.workloads.v[1], "perf bench sched pipe -l 100");
+	assert_int_equal(d.quick_machines.n, 1);
+	assert_int_equal(d.quick_workloads.n, 0);
+	assert_int_equal(d.metrics.n, 2);
+	assert_string_equal(d.metrics.v[1], "sched.ipi_sent");
+	assert_int_equal(d.runs, 7);
+	assert_string_equal(d.opt_names.v[0], "funclatency");
+	assert_string_equal(d.opt_values.v[0], "should_we_balance");
+	assert_int_equal(d.notes.n, 2);
+	assert_string_equal(d.notes.v[1], "second");
+	study_free(&d);
+}
+
+static void expect_error(const char *text, const char *msg)
+{
+	struct study_def d;
+	char err[256];
+
+	assert_int_equal(study_parse("x.study", text, &d, err, sizeof(err)), -1);
+	if (!strstr(err, msg))
+		fail_msg("error '%s' lacks '%s'", err, msg);
+}
+
+static void test_parse_errors(void **state)
+{
+	(void)state;
+	expect_error("name a\nbogus 1\n", "x.study:2: unknown directive 'bogus'");
+	expect_error("name a\nname b\n", "x.study:2: 'name' given twice");
+	expect_error("variant onlyname\n", "x.study:1: 'variant' needs a name and a feature list");
+	expect_error("variant a -\nvariant a X\n", "x.study:2: variant 'a' given twice");
+	expect_error("runs 1\n", "x.study:1: 'runs' needs an integer from 2");
+	expect_error("runs many\n", "'runs' needs an integer");
+	expect_error("option trace x\n", "x.study:1: unknown option 'trace'");
+	expect_error("option hz\n", "option 'hz' needs a value");
+	expect_error("metric\n", "x.study:1: 'metric' needs a value");
+	expect_error("name a\ntitle t\nvariant a -\n", "x.study: the study has no two 'variant' lines");
+	expect_error("name a\ntitle t\nvariant a -\nvariant b X\nworkload w\nmetric m\n",
+		     "the study has no 'machine'");
+}
+
+static void test_split_words(void **state)
+{
+	struct strlist w;
+
+	(void)state;
+	assert_int_equal(split_words("  hackbench\t-g 1  ", &w), 0);
+	assert_int_equal(w.n, 3);
+	assert_string_equal(w.v[0], "hackbench");
+	assert_string_equal(w.v[2], "1");
+	assert_null(w.v[3]); /* an argv */
+	strlist_free(&w);
+}
+
+static void test_packaged_studies_parse(void **state)
+{
+	(void)state;
+	assert_true(nr_embedded_studies >= 4);
+	for (int i = 0; i < nr_embedded_studies; i++) {
+		struct study_def d;
+		char err[256];
+
+		if (study_parse(embedded_studies[i].path, embedded_studies[i].text, &d, err,
+				sizeof(err)))
+			fail_msg("%s", err);
+		/* the file name is the study's name, and there is a quick form */
+		assert_string_equal(d.name, embedded_studies[i].name);
+		assert_true(d.quick_machines.n > 0 && d.quick_workloads.n > 0);
+		study_free(&d);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_good),
+		cmocka_unit_test(test_parse_errors),
+		cmocka_unit_test(test_split_words),
+		cmocka_unit_test(test_packaged_studies_parse),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
