@@ -399,6 +399,7 @@ int cmd_study(int argc, char **argv)
 		.conf = o.conf,
 		.metrics = (const char *const *)sr.def.metrics.v,
 		.nr_metrics = sr.def.metrics.n,
+		.skip_missing = true,
 		.nr_cases = sr.nr_cases,
 		.cases = sr.cases,
 	};

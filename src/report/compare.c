@@ -69,6 +69,8 @@ int cmp_rows(const struct comparison *cmp, int c, struct cmp_row *rows, int max,
 		for (int m = 0; m < cmp->nr_metrics && n < max; m++) {
 			const struct run_value *proto = find_value(first, cmp->metrics[m]);
 
+			if (!proto && cmp->skip_missing)
+				continue;
 			if (!proto) {
 				snprintf(err, errlen,
 					 "metric '%s' is not one that '%s' reports", cmp->metrics[m],
@@ -82,6 +84,37 @@ int cmp_rows(const struct comparison *cmp, int c, struct cmp_row *rows, int max,
 	for (int i = 0; i < first->nr && n < max; i++)
 		fill_row(cmp, c, &first->v[i], &rows[n++]);
 	return n;
+}
+
+int cmp_check_metrics(const struct comparison *cmp, char *err, size_t errlen)
+{
+	for (int m = 0; m < cmp->nr_metrics; m++) {
+		bool found = false;
+
+		for (int c = 0; c < cmp->nr_cases && !found; c++)
+			found = find_value(rec_of(cmp, c, 0, 0), cmp->metrics[m]);
+		if (found)
+			continue;
+		if (cmp->nr_cases == 1)
+			snprintf(err, errlen, "metric '%s' is not one that '%s' reports",
+				 cmp->metrics[m], cmp->cases[0].command);
+		else
+			snprintf(err, errlen, "metric '%s' is not one that any workload reports",
+				 cmp->metrics[m]);
+		return -1;
+	}
+	return 0;
+}
+
+/* the metric column: as wide as the longest name shown */
+static int metric_width(const struct cmp_row *rows, int n)
+{
+	int w = 26;
+
+	for (int i = 0; i < n; i++)
+		if ((int)strlen(rows[i].name) > w)
+			w = (int)strlen(rows[i].name);
+	return w;
 }
 
 const char *cmp_verdict(const struct cmp_row *row, int v)
@@ -174,10 +207,14 @@ int cmp_print_ab(FILE *out, const struct comparison *cmp, char *err, size_t errl
 {
 	struct cmp_row rows[MAX_ROWS];
 	char seeds[64], conf[32];
-	int n = cmp_rows(cmp, 0, rows, MAX_ROWS, err, errlen);
+	int n, mw;
 
+	if (cmp_check_metrics(cmp, err, errlen))
+		return -1;
+	n = cmp_rows(cmp, 0, rows, MAX_ROWS, err, errlen);
 	if (n < 0)
 		return -1;
+	mw = metric_width(rows, n);
 	seeds_text(seeds, sizeof(seeds), cmp);
 	snprintf(conf, sizeof(conf), "%g%% CI", cmp->conf * 100);
 	fprintf(out, "schedlab ab: %d runs each of base and test (%s), %g%% confidence, Welch's t\n",
@@ -187,7 +224,7 @@ int cmp_print_ab(FILE *out, const struct comparison *cmp, char *err, size_t errl
 	features_line(out, "base:", cmp->variant_features[0]);
 	features_line(out, "test:", cmp->variant_features[1]);
 	fputc('\n', out);
-	fprintf(out, "%-26s %-24s %-24s %9s  %-22s %s\n", "metric", "base", "test", "change",
+	fprintf(out, "%-*s %-24s %-24s %9s  %-22s %s\n", mw, "metric", "base", "test", "change",
 		conf, "verdict");
 	for (int i = 0; i < n; i++) {
 		char b[64], t[64], ci[64];
@@ -197,7 +234,7 @@ int cmp_print_ab(FILE *out, const struct comparison *cmp, char *err, size_t errl
 		cmp_format(b, sizeof(b), rows[i].s[0].mean, rows[i].ci[0]);
 		cmp_format(t, sizeof(t), rows[i].s[1].mean, rows[i].ci[1]);
 		interval_text(ci, sizeof(ci), &rows[i].d[1], rows[i].s[0].mean);
-		pad(out, rows[i].name, 27);
+		pad(out, rows[i].name, mw + 1);
 		pad(out, b, 25);
 		pad(out, t, 25);
 		change_text(out, rows[i].d[1].pct, rows[i].s[0].mean);
@@ -217,6 +254,8 @@ int cmp_print_study(FILE *out, const struct comparison *cmp, char *err, size_t e
 	char seeds[64], conf[32];
 
 	/* every case has the metrics, or nothing is printed */
+	if (cmp_check_metrics(cmp, err, errlen))
+		return -1;
 	for (int c = 0; c < cmp->nr_cases; c++)
 		if (cmp_rows(cmp, c, rows, MAX_ROWS, err, errlen) < 0)
 			return -1;
@@ -233,9 +272,10 @@ int cmp_print_study(FILE *out, const struct comparison *cmp, char *err, size_t e
 		cmp->nr_runs, seeds, cmp->conf * 100);
 	for (int c = 0; c < cmp->nr_cases; c++) {
 		int n = cmp_rows(cmp, c, rows, MAX_ROWS, err, errlen);
+		int mw = metric_width(rows, n);
 
 		fprintf(out, "\n== %s: %s\n", cmp->cases[c].machine, cmp->cases[c].command);
-		fprintf(out, "%-26s %-8s %-24s %-24s %7s %9s  %-22s %s\n", "metric", "variant",
+		fprintf(out, "%-*s %-8s %-24s %-24s %7s %9s  %-22s %s\n", mw, "metric", "variant",
 			cmp->variant_name[0], "its mean", "ratio", "%gain", conf, "verdict");
 		for (int i = 0; i < n; i++) {
 			for (int v = 1; v < cmp->nr_variants; v++) {
@@ -251,7 +291,7 @@ int cmp_print_study(FILE *out, const struct comparison *cmp, char *err, size_t e
 				cmp_format(b, sizeof(b), rows[i].s[0].mean, rows[i].ci[0]);
 				cmp_format(t, sizeof(t), rows[i].s[v].mean, rows[i].ci[v]);
 				interval_text(ci, sizeof(ci), &g, rows[i].s[0].mean);
-				pad(out, rows[i].name, 27);
+				pad(out, rows[i].name, mw + 1);
 				pad(out, cmp->variant_name[v], 9);
 				pad(out, b, 25);
 				pad(out, t, 25);

@@ -53,6 +53,8 @@ struct comparison {
 	/* the metrics to show, in order; none: every metric that varies */
 	const char *const *metrics;
 	int nr_metrics;
+	/* a case whose benchmark lacks a selected metric skips it (mixed workloads) */
+	bool skip_missing;
 	int nr_cases;
 	struct cmp_case *cases;
 };
@@ -69,10 +71,12 @@ struct cmp_row {
 /*
  * The rows of case @c: the selected metrics (or all, constant ones
  * included), at most @max. Returns how many; -1 with @err naming a
- * selected metric that no run reported.
+ * selected metric that the case's runs did not report (unless skip_missing).
  */
 int cmp_rows(const struct comparison *cmp, int c, struct cmp_row *rows, int max, char *err,
 	     size_t errlen);
+/* 0 if every selected metric is reported by some case; -1 with @err naming one that is not. */
+int cmp_check_metrics(const struct comparison *cmp, char *err, size_t errlen);
 /* The values of one metric over the runs of variant @v, in seed order. */
 void cmp_values(const struct comparison *cmp, int c, int v, const char *metric, double *out);
 
