@@ -194,11 +194,15 @@ static int columns(const char *s)
 	return n;
 }
 
+/* @s left-aligned in @width columns, and at least one blank after it */
 static void pad(FILE *out, const char *s, int width)
 {
+	int n = columns(s);
+
 	fputs(s, out);
-	for (int n = columns(s); n < width; n++)
+	do
 		fputc(' ', out);
+	while (++n < width);
 }
 
 #define MAX_ROWS RUN_MAX_VALUES
