@@ -165,23 +165,43 @@ static void seeds_text(char *buf, size_t len, const struct comparison *cmp)
 			 (unsigned long long)(cmp->first_seed + cmp->nr_runs - 1));
 }
 
+/*
+ * A percentage: two decimals, or two significant digits when it is too
+ * small for them. A deterministic run can show a real change of 6 us in
+ * 10 s; "+0.00%" next to a verdict would hide it.
+ */
+static void pct_text(char *buf, size_t len, double pct)
+{
+	if (pct != 0 && fabs(pct) < 0.005)
+		snprintf(buf, len, "%+.1e%%", pct);
+	else
+		snprintf(buf, len, "%+.2f%%", pct);
+}
+
 /* "[-4.61%, -2.23%]"; "-" when there is no base to be relative to */
 static void interval_text(char *buf, size_t len, const struct mean_diff *d, double base)
 {
-	if (base == 0)
+	char lo[32], hi[32];
+
+	if (base == 0) {
 		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, "[%+.2f%%, %+.2f%%]", d->pct - d->pct_half,
-			 d->pct + d->pct_half);
+		return;
+	}
+	pct_text(lo, sizeof(lo), d->pct - d->pct_half);
+	pct_text(hi, sizeof(hi), d->pct + d->pct_half);
+	snprintf(buf, len, "[%s, %s]", lo, hi);
 }
 
 /* the change column, 9 wide plus two spaces */
 static void change_text(FILE *out, double pct, double base)
 {
+	char buf[32];
+
 	if (base == 0)
-		fprintf(out, "%9s  ", "-");
+		snprintf(buf, sizeof(buf), "-");
 	else
-		fprintf(out, "%+8.2f%%  ", pct);
+		pct_text(buf, sizeof(buf), pct);
+	fprintf(out, "%9s  ", buf);
 }
 
 /* the width a UTF-8 string takes on a terminal ('±' is two bytes, one column) */
@@ -231,7 +251,7 @@ int cmp_print_ab(FILE *out, const struct comparison *cmp, char *err, size_t errl
 	fprintf(out, "%-*s %-24s %-24s %9s  %-22s %s\n", mw, "metric", "base", "test", "change",
 		conf, "verdict");
 	for (int i = 0; i < n; i++) {
-		char b[64], t[64], ci[64];
+		char b[64], t[64], ci[96];
 
 		if (rows[i].constant && rows[i].better == METRIC_INFO)
 			continue; /* a fact of the command line, the same everywhere */
@@ -287,7 +307,7 @@ int cmp_print_study(FILE *out, const struct comparison *cmp, char *err, size_t e
 				/* %gain: positive when the variant is better */
 				double sign = rows[i].better == METRIC_LOWER ? -1 : 1;
 				struct mean_diff g = *d;
-				char b[64], t[64], ci[64];
+				char b[64], t[64], ci[96];
 
 				g.pct = sign * d->pct;
 				if (g.pct == 0)
