@@ -74,3 +74,43 @@ void progress_end(void)
 		fputs("\r\033[K", stderr);
 	pr.shown = false;
 }
+
+/* ab and study: how many of the runs are done */
+static struct {
+	double start, after;
+	int total;
+	bool on, shown;
+} prr;
+
+void progress_runs_start(int total)
+{
+	const char *after = getenv("SCHEDLAB_PROGRESS_AFTER_MS");
+
+	prr.on = isatty(STDERR_FILENO);
+	prr.start = wall_now();
+	prr.after = after ? atof(after) / 1000 : PROGRESS_AFTER_S;
+	prr.total = total;
+	prr.shown = false;
+}
+
+void progress_runs_update(int done)
+{
+	double elapsed;
+
+	if (!prr.on)
+		return;
+	elapsed = wall_now() - prr.start;
+	if (elapsed < prr.after || done <= 0)
+		return;
+	fprintf(stderr, "\r[schedlab] %d of %d runs done | %.0f s | ETA %.0f s\033[K", done,
+		prr.total, elapsed, elapsed * (prr.total - done) / done);
+	fflush(stderr);
+	prr.shown = true;
+}
+
+void progress_runs_end(void)
+{
+	if (prr.shown)
+		fputs("\r\033[K", stderr);
+	prr.on = prr.shown = false;
+}

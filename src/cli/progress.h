@@ -14,4 +14,9 @@ void progress_start(const struct bench *b);
 /* Clear the line if one was printed. */
 void progress_end(void);
 
+/* For ab and study: "K of N runs done", under the same terminal-only rule. */
+void progress_runs_start(int total);
+void progress_runs_update(int done);
+void progress_runs_end(void);
+
 #endif

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "cli/runpool.h"
 
+#include "cli/progress.h"
 #include "kernel/funclat.h"
 #include "report/sched_totals.h"
 
@@ -154,13 +155,16 @@ int run_pool(const struct session_config *cfgs, int n, int jobs, bool check,
 	     struct run_record *recs, char *err, size_t errlen)
 {
 	struct child *kids;
-	int next = 0, running = 0, rc = 0;
+	int next = 0, running = 0, done = 0, rc = 0;
 
+	progress_runs_start(n);
 	if (jobs <= 1) {
-		for (int i = 0; i < n; i++)
-			if (run_here(&cfgs[i], check, &recs[i], err, errlen))
-				return -1;
-		return 0;
+		for (int i = 0; i < n && !rc; i++) {
+			rc = run_here(&cfgs[i], check, &recs[i], err, errlen);
+			progress_runs_update(i + 1);
+		}
+		progress_runs_end();
+		return rc;
 	}
 	kids = calloc((size_t)jobs, sizeof(*kids));
 	if (!kids) {
@@ -201,7 +205,9 @@ int run_pool(const struct session_config *cfgs, int n, int jobs, bool check,
 		running--;
 		if (reap(&kids[slot], status, recs, err, errlen))
 			rc = -1;
+		progress_runs_update(++done);
 	}
+	progress_runs_end();
 	free(kids);
 	return rc;
 }

@@ -484,6 +484,13 @@ if command -v script >/dev/null 2>&1; then
 	else
 		not_ok "progress line on a terminal" "$(od -c "$tmp/tty.out" | head -8)"
 	fi
+	SCHEDLAB_PROGRESS_AFTER_MS=0 script -qec "$SCHEDLAB ab -m smp4 --test SM_IDLE --runs 2 -j 2 -- hackbench -g 1 -l 20" /dev/null >"$tmp/tty.out" 2>&1
+	if grep -q '\[schedlab\] 4 of 4 runs done | [0-9]* s | ETA 0 s' "$tmp/tty.out" &&
+		grep -q "$(printf '\r\033\\[K')schedlab ab: 2 runs" "$tmp/tty.out"; then
+		ok "ab: runs-done line on a terminal, cleared before the table"
+	else
+		not_ok "ab: runs-done line on a terminal" "$(od -c "$tmp/tty.out" | head -8)"
+	fi
 fi
 SCHEDLAB_PROGRESS_AFTER_MS=0 "$SCHEDLAB" run -m smp4 -- hackbench -g 2 -l 200 >/dev/null 2>"$tmp/err"
 [ -s "$tmp/err" ] && not_ok "no progress line when stderr is not a terminal" "$(cat "$tmp/err")" ||
