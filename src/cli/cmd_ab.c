@@ -8,18 +8,15 @@
  */
 #include "cli/cli.h"
 
+#include "cli/compare_opts.h"
 #include "cli/runpool.h"
 #include "cli/session_opts.h"
 #include "report/compare.h"
-#include "report/plot_dir.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define AB_DEFAULT_RUNS 5
-#define AB_MAX_RUNS 10000
-#define AB_MAX_JOBS 1024
 
 static const char ab_usage[] =
 	"usage: schedlab ab [-m MACHINE] [--base LIST] [--test LIST] [--runs N] [--seed N]\n"
@@ -30,52 +27,28 @@ static const char ab_usage[] =
 	"  --test LIST          feature list of the test side\n"
 	"  --runs N             runs per side, seeds S..S+N-1 (default 5, at least 2)\n"
 	"  --seed S             the first seed (default 1)\n"
-	"  -j, --jobs N         runs at once, one process each (default: the CPUs available)\n"
-	"  --confidence PCT     confidence level of the intervals (default 95)\n"
+	COMPARE_OPTIONS_HELP
 	"  --metric NAME        show only these metrics, in this order (repeatable)\n"
-	"  --json FILE          every run's values and every row's statistics\n"
 	"  --plot DIR           bars of the means relative to base, CDFs over the runs\n"
 	SESSION_OPTIONS_HELP
 	"\n" BENCH_COMMANDS_HELP;
 
 struct ab_opts {
 	struct session_opts so;
+	struct compare_opts co;
 	const char *base, *test;
-	u64 runs;
-	u64 jobs;
-	double conf;
 	const char *metrics[RUN_MAX_VALUES];
 	int nr_metrics;
-	const char *json;
-	const char *plot;
 };
-
-static int parse_conf(const char *arg, double *conf)
-{
-	char *end;
-	double pct;
-
-	errno = 0;
-	pct = strtod(arg, &end);
-	if (!*arg || *end || errno || !(pct >= 50 && pct < 100))
-		return usage_error("ab: --confidence needs a percentage from 50 to below 100, got '%s'",
-				   arg);
-	*conf = pct / 100;
-	return 0;
-}
 
 static int parse_opts(int argc, char **argv, struct ab_opts *o)
 {
 	static const struct option opts[] = {
 		SESSION_LONG_OPTIONS,
+		COMPARE_LONG_OPTIONS,
 		{ "base", required_argument, NULL, 'B' },
 		{ "test", required_argument, NULL, 'T' },
-		{ "runs", required_argument, NULL, 'n' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "confidence", required_argument, NULL, 'q' },
 		{ "metric", required_argument, NULL, 'M' },
-		{ "json", required_argument, NULL, 'J' },
-		{ "plot", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -86,6 +59,8 @@ static int parse_opts(int argc, char **argv, struct ab_opts *o)
 	while ((c = getopt_long(argc, argv, "+:m:j:h", opts, NULL)) != -1) {
 		int r = session_opt("ab", c, optarg, &o->so);
 
+		if (r == 1)
+			r = compare_opt("ab", c, optarg, &o->co);
 		if (r != 1) {
 			if (r)
 				return r;
@@ -98,34 +73,10 @@ static int parse_opts(int argc, char **argv, struct ab_opts *o)
 		case 'T':
 			o->test = optarg;
 			break;
-		case 'n':
-			if (parse_u64_opt("ab", "--runs", optarg, &o->runs))
-				return EXIT_BAD_INPUT;
-			if (o->runs < 2 || o->runs > AB_MAX_RUNS)
-				return usage_error("ab: --runs must be 2 to %d (an interval needs two runs per side), got '%s'",
-						   AB_MAX_RUNS, optarg);
-			break;
-		case 'j':
-			if (parse_u64_opt("ab", "--jobs", optarg, &o->jobs))
-				return EXIT_BAD_INPUT;
-			if (o->jobs < 1 || o->jobs > AB_MAX_JOBS)
-				return usage_error("ab: --jobs must be 1 to %d, got '%s'", AB_MAX_JOBS,
-						   optarg);
-			break;
-		case 'q':
-			if (parse_conf(optarg, &o->conf))
-				return EXIT_BAD_INPUT;
-			break;
 		case 'M':
 			if (o->nr_metrics == RUN_MAX_VALUES)
 				return usage_error("ab: too many --metric options");
 			o->metrics[o->nr_metrics++] = optarg;
-			break;
-		case 'J':
-			o->json = optarg;
-			break;
-		case 'p':
-			o->plot = optarg;
 			break;
 		case 'h':
 			fputs(ab_usage, stdout);
@@ -173,16 +124,16 @@ static char *join_argv(int argc, char **argv)
 
 int cmd_ab(int argc, char **argv)
 {
-	struct ab_opts o = { .runs = AB_DEFAULT_RUNS, .conf = 0.95 };
+	struct ab_opts o = { 0 };
 	struct session_config side[2], *cfgs = NULL;
 	struct run_record *recs = NULL;
 	struct comparison cmp;
 	struct cmp_case cs;
 	char err[512], *command = NULL, **cmd_argv;
-	FILE *json = NULL;
-	int rc, n, cmd_argc;
+	int rc, n, runs, cmd_argc;
 
 	session_opts_init(&o.so);
+	compare_opts_init(&o.co);
 	rc = parse_opts(argc, argv, &o);
 	if (rc > 0)
 		return rc;
@@ -195,33 +146,28 @@ int cmd_ab(int argc, char **argv)
 	cmd_argv = argv + optind;
 	if (!o.base && !o.test)
 		return usage_error("ab: give --base and/or --test feature lists to compare");
-	if (!o.jobs)
-		o.jobs = (u64)run_pool_default_jobs();
+	runs = o.co.runs ? (int)o.co.runs : AB_DEFAULT_RUNS;
 	session_opts_config(&o.so, o.base ? o.base : "", cmd_argc, cmd_argv, &side[0]);
 	session_opts_config(&o.so, o.test ? o.test : "", cmd_argc, cmd_argv, &side[1]);
-	if ((rc = check_side(&side[0], "--base")) || (rc = check_side(&side[1], "--test")))
+	if ((rc = check_side(&side[0], "--base")) || (rc = check_side(&side[1], "--test")) ||
+	    (rc = compare_outputs_open("ab", &o.co)))
 		return rc;
-	if (o.plot && plot_dir_prepare(o.plot, err, sizeof(err)))
-		return usage_error("ab: %s", err);
-	if (o.json && !(json = fopen(o.json, "w")))
-		return usage_error("ab: cannot write --json file '%s': %s", o.json, strerror(errno));
 
-	n = 2 * (int)o.runs;
+	n = 2 * runs;
 	cfgs = calloc((size_t)n, sizeof(*cfgs));
 	recs = calloc((size_t)n, sizeof(*recs));
 	command = join_argv(cmd_argc, cmd_argv);
+	rc = 1;
 	if (!cfgs || !recs || !command) {
 		fprintf(stderr, "schedlab: ab: out of memory\n");
-		rc = 1;
 		goto out;
 	}
 	for (int v = 0; v < 2; v++)
-		for (int r = 0; r < (int)o.runs; r++) {
-			cfgs[v * o.runs + r] = side[v];
-			cfgs[v * o.runs + r].seed = o.so.seed + (u64)r;
+		for (int r = 0; r < runs; r++) {
+			cfgs[v * runs + r] = side[v];
+			cfgs[v * runs + r].seed = o.so.seed + (u64)r;
 		}
-	rc = 1;
-	if (run_pool(cfgs, n, (int)o.jobs, o.so.check, recs, err, sizeof(err))) {
+	if (run_pool(cfgs, n, (int)o.co.jobs, o.so.check, recs, err, sizeof(err))) {
 		fprintf(stderr, "schedlab: ab: %s\n", err);
 		goto out;
 	}
@@ -229,8 +175,7 @@ int cmd_ab(int argc, char **argv)
 		if (!recs[i].finished) {
 			fprintf(stderr,
 				"schedlab: ab: the %s run with seed %llu did not finish (all tasks blocked)\n",
-				i < (int)o.runs ? "base" : "test",
-				(unsigned long long)cfgs[i].seed);
+				i < runs ? "base" : "test", (unsigned long long)cfgs[i].seed);
 			goto out;
 		}
 
@@ -241,9 +186,9 @@ int cmd_ab(int argc, char **argv)
 		.nr_variants = 2,
 		.variant_name = { "base", "test" },
 		.variant_features = { o.base ? o.base : "", o.test ? o.test : "" },
-		.nr_runs = (int)o.runs,
+		.nr_runs = runs,
 		.first_seed = o.so.seed,
-		.conf = o.conf,
+		.conf = o.co.conf,
 		.metrics = o.metrics,
 		.nr_metrics = o.nr_metrics,
 		.nr_cases = 1,
@@ -253,19 +198,9 @@ int cmd_ab(int argc, char **argv)
 		rc = usage_error("ab: --metric: %s", err);
 		goto out;
 	}
-	rc = 0;
-	if (json && (cmp_write_json(json, &cmp) || fclose(json))) {
-		fprintf(stderr, "schedlab: writing '%s' failed\n", o.json);
-		rc = 1;
-	}
-	json = NULL;
-	if (o.plot && cmp_plot(o.plot, &cmp, err, sizeof(err))) {
-		fprintf(stderr, "schedlab: ab: %s\n", err);
-		rc = 1;
-	}
+	rc = compare_outputs_write("ab", &o.co, &cmp);
 out:
-	if (json)
-		fclose(json);
+	compare_outputs_close(&o.co);
 	free(command);
 	free(cfgs);
 	free(recs);

@@ -9,18 +9,16 @@
  */
 #include "cli/cli.h"
 
+#include "cli/compare_opts.h"
 #include "cli/runpool.h"
 #include "cli/session_opts.h"
 #include "cli/study_file.h"
 #include "report/compare.h"
-#include "report/plot_dir.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define STUDY_MAX_RUNS 10000
-#define STUDY_MAX_JOBS 1024
 #define STUDY_QUICK_RUNS 2
 #define STUDY_MAX_FILE (1 << 20)
 
@@ -36,18 +34,15 @@ static const char study_usage[] =
 	"  --quick              the study's reduced form (small machine and workload, 2 runs)\n"
 	"  --runs N             runs per variant and case (default: the study's)\n"
 	"  --seed S             the first seed (default 1)\n"
-	"  -j, --jobs N         runs at once, one process each (default: the CPUs available)\n"
-	"  --confidence PCT     confidence level of the intervals (default 95)\n"
-	"  --json FILE          every run's values and every row's statistics\n"
+	COMPARE_OPTIONS_HELP
 	"  --plot DIR           per case: bars relative to the first variant, CDFs over runs\n"
 	"  --check              validate scheduler invariants after every event\n";
 
 struct study_opts {
+	struct compare_opts co;
 	const char *name, *file, *show;
 	bool list, quick, check;
-	u64 runs, seed, jobs;
-	double conf;
-	const char *json, *plot;
+	u64 seed;
 };
 
 static int parse_opts(int argc, char **argv, struct study_opts *o)
@@ -57,12 +52,8 @@ static int parse_opts(int argc, char **argv, struct study_opts *o)
 		{ "file", required_argument, NULL, 'f' },
 		{ "show", required_argument, NULL, 'S' },
 		{ "quick", no_argument, NULL, 'Q' },
-		{ "runs", required_argument, NULL, 'n' },
 		{ "seed", required_argument, NULL, 's' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "confidence", required_argument, NULL, 'q' },
-		{ "json", required_argument, NULL, 'J' },
-		{ "plot", required_argument, NULL, 'p' },
+		COMPARE_LONG_OPTIONS,
 		{ "check", no_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -72,8 +63,13 @@ static int parse_opts(int argc, char **argv, struct study_opts *o)
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":j:h", opts, NULL)) != -1) {
-		char *end;
+		int r = compare_opt("study", c, optarg, &o->co);
 
+		if (r != 1) {
+			if (r)
+				return r;
+			continue;
+		}
 		switch (c) {
 		case 'l':
 			o->list = true;
@@ -87,40 +83,9 @@ static int parse_opts(int argc, char **argv, struct study_opts *o)
 		case 'Q':
 			o->quick = true;
 			break;
-		case 'n':
-			if (parse_u64_opt("study", "--runs", optarg, &o->runs))
-				return EXIT_BAD_INPUT;
-			if (o->runs < 2 || o->runs > STUDY_MAX_RUNS)
-				return usage_error("study: --runs must be 2 to %d, got '%s'",
-						   STUDY_MAX_RUNS, optarg);
-			break;
 		case 's':
 			if (parse_u64_opt("study", "--seed", optarg, &o->seed))
 				return EXIT_BAD_INPUT;
-			break;
-		case 'j':
-			if (parse_u64_opt("study", "--jobs", optarg, &o->jobs))
-				return EXIT_BAD_INPUT;
-			if (o->jobs < 1 || o->jobs > STUDY_MAX_JOBS)
-				return usage_error("study: --jobs must be 1 to %d, got '%s'",
-						   STUDY_MAX_JOBS, optarg);
-			break;
-		case 'q': {
-			double pct;
-
-			errno = 0;
-			pct = strtod(optarg, &end);
-			if (!*optarg || *end || errno || !(pct >= 50 && pct < 100))
-				return usage_error("study: --confidence needs a percentage from 50 to below 100, got '%s'",
-						   optarg);
-			o->conf = pct / 100;
-			break;
-		}
-		case 'J':
-			o->json = optarg;
-			break;
-		case 'p':
-			o->plot = optarg;
 			break;
 		case 'c':
 			o->check = true;
@@ -310,13 +275,15 @@ static int plan(struct study_run *sr, const char *origin)
 
 int cmd_study(int argc, char **argv)
 {
-	struct study_opts o = { .seed = DEFAULT_SEED, .conf = 0.95 };
+	struct study_opts o = { .seed = DEFAULT_SEED };
 	struct study_run sr = { 0 };
 	const char *origin, *text;
 	char err[512], *file_text = NULL;
 	struct comparison cmp;
-	FILE *json = NULL;
-	int rc = parse_opts(argc, argv, &o);
+	int rc;
+
+	compare_opts_init(&o.co);
+	rc = parse_opts(argc, argv, &o);
 
 	if (rc > 0)
 		return rc;
@@ -356,25 +323,17 @@ int cmd_study(int argc, char **argv)
 	sr.machines = o.quick && sr.def.quick_machines.n ? &sr.def.quick_machines : &sr.def.machines;
 	sr.workloads = o.quick && sr.def.quick_workloads.n ? &sr.def.quick_workloads :
 							       &sr.def.workloads;
-	sr.runs = o.runs ? (int)o.runs : o.quick ? STUDY_QUICK_RUNS : sr.def.runs;
-	if (!o.jobs)
-		o.jobs = (u64)run_pool_default_jobs();
+	sr.runs = o.co.runs ? (int)o.co.runs : o.quick ? STUDY_QUICK_RUNS : sr.def.runs;
 	rc = study_session_opts(&sr.def, &o, &sr.so);
 	if (!rc)
 		rc = plan(&sr, origin);
+	if (!rc)
+		rc = compare_outputs_open("study", &o.co);
 	if (rc)
 		goto out;
-	if (o.plot && plot_dir_prepare(o.plot, err, sizeof(err))) {
-		rc = usage_error("study: %s", err);
-		goto out;
-	}
-	if (o.json && !(json = fopen(o.json, "w"))) {
-		rc = usage_error("study: cannot write --json file '%s': %s", o.json, strerror(errno));
-		goto out;
-	}
 
 	rc = 1;
-	if (run_pool(sr.cfgs, sr.nr_cases * sr.def.nr_variants * sr.runs, (int)o.jobs, o.check,
+	if (run_pool(sr.cfgs, sr.nr_cases * sr.def.nr_variants * sr.runs, (int)o.co.jobs, o.check,
 		     sr.recs, err, sizeof(err))) {
 		fprintf(stderr, "schedlab: study: %s\n", err);
 		goto out;
@@ -396,7 +355,7 @@ int cmd_study(int argc, char **argv)
 		.nr_variants = sr.def.nr_variants,
 		.nr_runs = sr.runs,
 		.first_seed = o.seed,
-		.conf = o.conf,
+		.conf = o.co.conf,
 		.metrics = (const char *const *)sr.def.metrics.v,
 		.nr_metrics = sr.def.metrics.n,
 		.skip_missing = true,
@@ -413,21 +372,9 @@ int cmd_study(int argc, char **argv)
 	}
 	for (int i = 0; i < sr.def.notes.n; i++)
 		printf("%s %s\n", i ? "     " : "note:", sr.def.notes.v[i]);
-	rc = 0;
-	if (json) {
-		if (cmp_write_json(json, &cmp) || fclose(json)) {
-			fprintf(stderr, "schedlab: writing '%s' failed\n", o.json);
-			rc = 1;
-		}
-		json = NULL;
-	}
-	if (o.plot && cmp_plot(o.plot, &cmp, err, sizeof(err))) {
-		fprintf(stderr, "schedlab: study: %s\n", err);
-		rc = 1;
-	}
+	rc = compare_outputs_write("study", &o.co, &cmp);
 out:
-	if (json)
-		fclose(json);
+	compare_outputs_close(&o.co);
 	study_run_free(&sr);
 	return rc;
 }

@@ -40,39 +40,36 @@ double mean_ci_half(const struct sample_summary *s, double conf)
 	return student_t_quantile(0.5 + conf / 2, s->n - 1) * s->sd / sqrt(s->n);
 }
 
+#define LENTZ_TINY 1e-300
+
+/* one term of a continued fraction by the modified Lentz method: the factor it multiplies by */
+static double lentz_step(double num, double *c, double *d)
+{
+	*d = 1 + num * *d;
+	*c = 1 + num / *c;
+	if (fabs(*d) < LENTZ_TINY)
+		*d = LENTZ_TINY;
+	if (fabs(*c) < LENTZ_TINY)
+		*c = LENTZ_TINY;
+	*d = 1 / *d;
+	return *d * *c;
+}
+
 /* the continued fraction of I_x(a, b), good for x < (a + 1) / (a + b + 2) */
 static double beta_cf(double a, double b, double x)
 {
-	const double tiny = 1e-300;
 	double c = 1, d = 1 - (a + b) * x / (a + 1), h;
 
-	if (fabs(d) < tiny)
-		d = tiny;
+	if (fabs(d) < LENTZ_TINY)
+		d = LENTZ_TINY;
 	d = 1 / d;
 	h = d;
 	for (int m = 1; m <= 1000; m++) {
-		double m2 = 2.0 * m, num, delta;
+		double m2 = 2.0 * m, delta;
 
-		/* even step */
-		num = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
-		d = 1 + num * d;
-		c = 1 + num / c;
-		if (fabs(d) < tiny)
-			d = tiny;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1 / d;
-		h *= d * c;
-		/* odd step */
-		num = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
-		d = 1 + num * d;
-		c = 1 + num / c;
-		if (fabs(d) < tiny)
-			d = tiny;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1 / d;
-		delta = d * c;
+		/* the even term, then the odd one */
+		h *= lentz_step(m * (b - m) * x / ((a + m2 - 1) * (a + m2)), &c, &d);
+		delta = lentz_step(-(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1)), &c, &d);
 		h *= delta;
 		if (fabs(delta - 1) < 4 * DBL_EPSILON)
 			break;

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: MIT
+#include "cli/compare_opts.h"
+
+#include "cli/cli.h"
+#include "cli/runpool.h"
+#include "cli/session_opts.h"
+#include "report/plot_dir.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define COMPARE_MAX_RUNS 10000
+#define COMPARE_MAX_JOBS 1024
+
+void compare_opts_init(struct compare_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->conf = 0.95;
+}
+
+int compare_opt(const char *cmd, int c, const char *arg, struct compare_opts *o)
+{
+	char *end;
+	double pct;
+
+	switch (c) {
+	case 'n':
+		if (parse_u64_opt(cmd, "--runs", arg, &o->runs))
+			return EXIT_BAD_INPUT;
+		if (o->runs < 2 || o->runs > COMPARE_MAX_RUNS)
+			return usage_error("%s: --runs must be 2 to %d (an interval needs two runs per side), got '%s'",
+					   cmd, COMPARE_MAX_RUNS, arg);
+		return 0;
+	case 'j':
+		if (parse_u64_opt(cmd, "--jobs", arg, &o->jobs))
+			return EXIT_BAD_INPUT;
+		if (o->jobs < 1 || o->jobs > COMPARE_MAX_JOBS)
+			return usage_error("%s: --jobs must be 1 to %d, got '%s'", cmd,
+					   COMPARE_MAX_JOBS, arg);
+		return 0;
+	case 'q':
+		errno = 0;
+		pct = strtod(arg, &end);
+		if (!*arg || *end || errno || !(pct >= 50 && pct < 100))
+			return usage_error("%s: --confidence needs a percentage from 50 to below 100, got '%s'",
+					   cmd, arg);
+		o->conf = pct / 100;
+		return 0;
+	case 'J':
+		o->json = arg;
+		return 0;
+	case 'p':
+		o->plot = arg;
+		return 0;
+	}
+	return 1;
+}
+
+int compare_outputs_open(const char *cmd, struct compare_opts *o)
+{
+	char err[512];
+
+	if (!o->jobs)
+		o->jobs = (u64)run_pool_default_jobs();
+	if (o->plot && plot_dir_prepare(o->plot, err, sizeof(err)))
+		return usage_error("%s: %s", cmd, err);
+	if (o->json && !(o->json_file = fopen(o->json, "w")))
+		return usage_error("%s: cannot write --json file '%s': %s", cmd, o->json,
+				   strerror(errno));
+	return 0;
+}
+
+int compare_outputs_write(const char *cmd, struct compare_opts *o, const struct comparison *cmp)
+{
+	char err[512];
+	int rc = 0;
+
+	if (o->json_file) {
+		if (cmp_write_json(o->json_file, cmp) || fclose(o->json_file)) {
+			fprintf(stderr, "schedlab: writing '%s' failed\n", o->json);
+			rc = 1;
+		}
+		o->json_file = NULL;
+	}
+	if (o->plot && cmp_plot(o->plot, cmp, err, sizeof(err))) {
+		fprintf(stderr, "schedlab: %s: %s\n", cmd, err);
+		rc = 1;
+	}
+	return rc;
+}
+
+void compare_outputs_close(struct compare_opts *o)
+{
+	if (o->json_file)
+		fclose(o->json_file);
+	o->json_file = NULL;
+}
