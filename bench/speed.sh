@@ -37,3 +37,13 @@ measure() { # measure NAME MACHINE COMMAND...
 
 measure "perf bench sched pipe -l 1000000" smp2 perf bench sched pipe -l 1000000
 measure "hackbench -g 10 -l 1000" xeon-8269cy-2s hackbench -g 10 -l 1000
+
+# ab/study run each simulation in a process of its own: the same four runs
+# with one job and with two show what -j buys on this machine.
+for j in 1 2; do
+	t0=$(date +%s.%N)
+	"$bin" ab -m xeon-8269cy-2s --test NO_SM_IDLE --runs 2 -j "$j" -- hackbench -g 10 -l 1000 >/dev/null
+	t1=$(date +%s.%N)
+	awk -v j="$j" -v t0="$t0" -v t1="$t1" 'BEGIN {
+		printf "%-40s %-16s %8.3f s wall for 4 runs\n", "ab hackbench -g 10 -l 1000, -j " j, "xeon-8269cy-2s", t1 - t0 }'
+done
