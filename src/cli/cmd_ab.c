@@ -94,12 +94,10 @@ static int parse_opts(int argc, char **argv, struct ab_opts *o)
 /* set each side up once, so bad input costs no run */
 static int check_side(const struct session_config *cfg, const char *side)
 {
-	struct session s;
 	char err[512];
 
-	if (session_start(&s, cfg, err, sizeof(err)))
+	if (session_check(cfg, err, sizeof(err)))
 		return usage_error("ab: %s: %s", side, err);
-	session_end(&s);
 	return 0;
 }
 

@@ -251,17 +251,15 @@ static int plan(struct study_run *sr, const char *origin)
 		};
 		for (int v = 0; v < nv; v++) {
 			struct session_config cfg;
-			struct session s;
 			char err[512];
 
 			sr->so.machine = sr->machines->v[m];
 			session_opts_config(&sr->so, d->variant_features[v], sr->argvs[w].n,
 					    sr->argvs[w].v, &cfg);
-			if (session_start(&s, &cfg, err, sizeof(err)))
+			if (session_check(&cfg, err, sizeof(err)))
 				return usage_error("study: %s: variant '%s' on %s, '%s': %s",
 						   origin, d->variant_name[v], sr->machines->v[m],
 						   sr->workloads->v[w], err);
-			session_end(&s);
 			for (int r = 0; r < sr->runs; r++) {
 				struct session_config *rc = &sr->cfgs[(c * nv + v) * sr->runs + r];
 

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define COMPARE_MAX_RUNS 10000
 #define COMPARE_MAX_JOBS 1024
 
 void compare_opts_init(struct compare_opts *o)
@@ -28,9 +27,9 @@ int compare_opt(const char *cmd, int c, const char *arg, struct compare_opts *o)
 	case 'n':
 		if (parse_u64_opt(cmd, "--runs", arg, &o->runs))
 			return EXIT_BAD_INPUT;
-		if (o->runs < 2 || o->runs > COMPARE_MAX_RUNS)
-			return usage_error("%s: --runs must be 2 to %d (an interval needs two runs per side), got '%s'",
-					   cmd, COMPARE_MAX_RUNS, arg);
+		if (o->runs < COMPARE_MIN_RUNS || o->runs > COMPARE_MAX_RUNS)
+			return usage_error("%s: --runs must be %d to %d (an interval needs two runs per side), got '%s'",
+					   cmd, COMPARE_MIN_RUNS, COMPARE_MAX_RUNS, arg);
 		return 0;
 	case 'j':
 		if (parse_u64_opt(cmd, "--jobs", arg, &o->jobs))

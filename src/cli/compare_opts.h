@@ -11,6 +11,10 @@
 #include <getopt.h>
 #include <stdio.h>
 
+/* runs per variant and case: at least two for an interval; the most anyone waits for */
+#define COMPARE_MIN_RUNS 2
+#define COMPARE_MAX_RUNS 10000
+
 struct compare_opts {
 	u64 runs;		/* 0: the command's default */
 	u64 jobs;		/* 0: the CPUs available */

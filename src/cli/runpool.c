@@ -14,6 +14,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* the scheduler rows run_record_fill() adds after the benchmark's metrics */
+#define RUN_SCHED_VALUES 7
+/* every value a run can report has a slot */
+_Static_assert(BENCH_MAX_METRICS + RUN_SCHED_VALUES + NR_FUNCLAT <= RUN_MAX_VALUES,
+	       "run_record too small for the metrics, sched rows and funclat means");
 /* a record fits one atomic pipe write, so a child never blocks on it */
 _Static_assert(sizeof(struct run_record) <= PIPE_BUF, "run_record must fit PIPE_BUF");
 

@@ -84,6 +84,16 @@ int session_start(struct session *s, const struct session_config *cfg, char *err
 	return 0;
 }
 
+int session_check(const struct session_config *cfg, char *err, size_t errlen)
+{
+	struct session s;
+
+	if (session_start(&s, cfg, err, errlen))
+		return -1;
+	session_end(&s);
+	return 0;
+}
+
 bool session_run(struct session *s, bool check)
 {
 	double wall0 = wall_now();

@@ -35,6 +35,11 @@ struct session {
 
 /* Set everything up; 0, or -1 with a one-line message for bad input. */
 int session_start(struct session *s, const struct session_config *cfg, char *err, size_t errlen);
+/*
+ * Set up and tear down without running: what `ab` and `study` do for each
+ * setting before any run, so bad input costs none. 0, or -1 with a message.
+ */
+int session_check(const struct session_config *cfg, char *err, size_t errlen);
 /* Run to the end; true if the benchmark finished. */
 bool session_run(struct session *s, bool check);
 void session_end(struct session *s);

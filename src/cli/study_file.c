@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "cli/study_file.h"
 
+#include "cli/compare_opts.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define STUDY_MAX_RUNS 10000
 
 void strlist_free(struct strlist *l)
 {
@@ -185,9 +185,9 @@ static int parse_runs(struct parser *ps, struct study_def *d, const char *rest)
 
 	errno = 0;
 	n = strtol(rest, &end, 10);
-	if (!*rest || *end || errno || n < 2 || n > STUDY_MAX_RUNS)
-		return fail(ps, "'runs' needs an integer from 2 to %d, got '%s'", STUDY_MAX_RUNS,
-			    rest);
+	if (!*rest || *end || errno || n < COMPARE_MIN_RUNS || n > COMPARE_MAX_RUNS)
+		return fail(ps, "'runs' needs an integer from %d to %d, got '%s'", COMPARE_MIN_RUNS,
+			    COMPARE_MAX_RUNS, rest);
 	d->runs = (int)n;
 	return 0;
 }
