@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * measure-costs: measures, on the host it runs on, the kernel paths that
  * schedlab's cost model (src/sim/cost.h) charges, so that the defaults in

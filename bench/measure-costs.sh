@@ -1,5 +1,5 @@
 #!/bin/sh
-# SPDX-License-Identifier: MIT
+# SPDX-License-Identifier: GPL-2.0-only
 #
 # Build bench/measure-costs.c (standalone, never linked into schedlab) and
 # run it on this host: the kernel-path costs that src/sim/cost.c models.

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Subcommands. Each returns the process exit status: 0 success, 2 bad input
  * (with one message on stderr naming what is wrong), 1 internal failure.

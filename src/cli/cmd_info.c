@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The information subcommands: `schedlab machines`, `schedlab topo` and
  * `schedlab features`. They print tables of what the simulator offers; all

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * schedlab run [-m MACHINE] [--features LIST] [--seed N] [--json FILE] [--check]
  *              [--cost NAME=NS]... [--hz N] -- COMMAND...

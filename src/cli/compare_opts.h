@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The options `ab` and `study` share: how many runs, how many at once, the
  * confidence level, and the --json/--plot outputs of the comparison.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /* schedlab: the Linux scheduler on a simulated machine. */
 #include "cli/cli.h"
 

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The progress line on stderr for long runs: simulated time, how much of
  * the benchmark is done, events per second and the time left. Only when

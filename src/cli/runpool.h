@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Many independent runs (ab's and study's seeds x feature sets), in up to
  * `jobs` child processes at once. The simulator's state is global, so each

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * One simulated run: machine + scheduler + benchmark, set up from
  * command-line level inputs. Used by `run` and by tests that need to look

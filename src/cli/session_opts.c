@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 #include "cli/session_opts.h"
 
 #include "cli/cli.h"

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The options that set up a simulated run, shared by `run`, `ab` and
  * `study`: machine, seed, costs, tunables, traced functions, preemption

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * sched_balance_rq() and its parts (kernel/sched/fair.c line of thought,
  * v6.18): should_we_balance(), finding the busiest group and runqueue,

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * When balancing happens (kernel/sched/fair.c line of thought, v6.18):
  * the tick raises the SCHED softirq when rq->next_balance is due and kicks

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The invariant checker behind `--check`: after every event it validates
  * runqueue and accounting consistency and aborts with a message naming the

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The scheduler core (kernel/sched/core.c line of thought): runqueues and
  * their clocks, __schedule(), try_to_wake_up(), fork and exit, the tick,

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Building the sched-domain hierarchy of a machine, the way Linux v6.18's
  * kernel/sched/topology.c does at boot (sched_init_numa() followed by

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Scheduling domains and groups, in the kernel's terms
  * (include/linux/sched/topology.h, include/linux/sched/sd_flags.h and the

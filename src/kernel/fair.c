@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The fair class: EEVDF (kernel/sched/fair.c line of thought, v6.18).
  *

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * What load balancing (balance.c) and the fork/exec slow path of
  * select_task_rq_fair() (select.c) share, as kernel/sched/fair.c shares it

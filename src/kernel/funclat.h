@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Simulated time per call of selected kernel functions, for
  * `--funclatency FUNC[,FUNC]` (bcc funclatency's log2 histograms).

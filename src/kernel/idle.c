@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The idle class and the idle loop (kernel/sched/idle.c and a cpuidle
  * governor, line of thought).

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Doubly linked circular lists, the kernel's list_head idiom. */
 #ifndef SCHEDLAB_KERNEL_LIST_H
 #define SCHEDLAB_KERNEL_LIST_H

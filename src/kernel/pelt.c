@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * PELT: per-entity load tracking, re-implemented from the behaviour of
  * Linux v6.18 kernel/sched/pelt.c (and the PELT parts of fair.c).

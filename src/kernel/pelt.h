@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * PELT: per-entity load tracking (kernel/sched/pelt.c, Linux v6.18).
  *

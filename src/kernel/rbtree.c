@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Red-black tree: insertion and deletion fix-ups follow the textbook (CLRS)
  * algorithm, with NULL for the nil leaves (so deletion tracks the parent of

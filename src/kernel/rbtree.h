@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Intrusive red-black tree with an optional per-node augmented value and a
  * cached leftmost node (the EEVDF fair class keys the tree by deadline and

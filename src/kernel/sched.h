@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The scheduler's data structures and entry points, in the kernel's terms:
  * task_struct, sched_entity, cfs_rq, rq; __schedule(), try_to_wake_up(),

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Choosing a CPU for a task on wakeup, fork and exec: select_task_rq_fair()
  * (kernel/sched/fair.c line of thought, v6.18).

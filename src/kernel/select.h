@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Choosing a CPU on wakeup, fork and exec: the parts of
  * select_task_rq_fair() shared by select.c (the domain walk, wake_affine(),

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * select_idle_sibling(): the wakeup fast path's search for an idle CPU near
  * the target wake_affine() chose (kernel/sched/fair.c line of thought,

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Cross-CPU calls (kernel/smp.c line of thought): each CPU's call-single
  * queue holds wakelist entries (ttwu_queue_wakelist) and function calls

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Scheduler tunables, set per run with `--sysctl NAME=VALUE` like writes to
  * /sys/kernel/debug/sched/NAME (or the old /proc/sys/kernel/sched_NAME).

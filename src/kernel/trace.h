@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The scheduler's tracepoints (include/trace/events/sched.h, ipi.h,
  * power.h line of thought). Each is one branch on a global flag when

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Wait queues: a task waits for a condition (pipe data, buffer space,
  * a futex, a child's exit) and whoever makes it true wakes it.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Output formats, from the tools' sources: rt-tests hackbench.c (main),
  * tools/perf/bench/sched-messaging.c and sched-pipe.c (BENCH_FORMAT_DEFAULT),

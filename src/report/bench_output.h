@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* What each benchmark prints, in the real tool's format. */
 #ifndef SCHEDLAB_REPORT_BENCH_OUTPUT_H
 #define SCHEDLAB_REPORT_BENCH_OUTPUT_H

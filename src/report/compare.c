@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The statistics of a comparison and its text tables. Every variant ran
  * on the same seeds; the interval of each change is Welch's, so variants

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Comparisons of feature sets over seeded runs: what `ab` and `study`
  * print, write as JSON and plot. A comparison is a list of cases (a machine

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /* --json of `ab` and `study`: the runs' values and the rows' statistics. */
 #include "report/compare.h"
 #include "report/json.h"

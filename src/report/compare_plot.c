@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * --plot DIR of `ab` and `study`. Per case, two pictures:
  *   PREFIX-bars: every metric that varies, each variant's mean as a

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * `schedlab topo --domains`: the domain tree of each CPU as the kernel's
  * sched_domain_debug() prints it at boot with sched_verbose:

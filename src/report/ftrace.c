@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The ftrace text writer. A tracepoint formats its line at once, stamped
  * with the running CPU's cursor. CPU cursors run ahead of the event clock,

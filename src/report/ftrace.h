@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * --trace FILE: the scheduler's tracepoints as an ftrace text trace (the
  * format of tracefs's `trace` file), which ui.perfetto.dev and

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * bcc funclatency output: a log2 histogram in nsecs (bcc's
  * print_log2_hist layout: buckets 1..highest non-empty, 40 stars at most)

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: GPL-2.0-only */
 #ifndef SCHEDLAB_REPORT_FUNCLAT_PRINT_H
 #define SCHEDLAB_REPORT_FUNCLAT_PRINT_H
 

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /* Streaming, pretty-printing, deterministic JSON writer. */
 #include "report/json.h"
 

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * A small streaming JSON writer for deterministic machine-readable output
  * (`--json FILE`).

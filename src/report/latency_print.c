@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * `perf sched latency` from the counters the simulated kernel keeps per
  * task (schedstat's sched_info): runtime is sum_exec_runtime, "switches" the

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * --plot DIR: pictures of a run. While the run goes, a sampling event
  * records each CPU's busy time and nr_running, and the wakeup path reports

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The directory side of every --plot: create the directory, write data
  * files and a gnuplot script into it, and render the script with gnuplot

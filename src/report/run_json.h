@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* `run --json FILE`: the machine-readable record of one run (docs/json-schema.md). */
 #ifndef SCHEDLAB_REPORT_RUN_JSON_H
 #define SCHEDLAB_REPORT_RUN_JSON_H

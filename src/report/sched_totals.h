@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Machine-wide sums of the scheduler's counters at the end of a run: what
  * the JSON's "sched" object leads with, and the scheduler rows `ab` and

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * /proc/schedstat, version 17 (kernel/sched/stats.c show_schedstat() in
  * v6.18; field meanings in Documentation/scheduler/sched-stats.rst): a

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * --schedstat FILE: the run's scheduler statistics as /proc/schedstat
  * version 17 (v6.18) shows them. docs/observability.md.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Student's t from the regularized incomplete beta function, evaluated
  * with its continued fraction (modified Lentz), then inverted by bisection:

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Statistics for comparing runs: the mean and standard deviation of a
  * sample, Student's t quantiles, and Welch's confidence interval for the

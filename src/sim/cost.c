@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Cost-model defaults. Every value is documented, with its source, in
  * docs/cost-model.md; keep the two in step.

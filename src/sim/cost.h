@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The cost model: every nanosecond a simulated CPU spends in a kernel path
  * comes from one of these named parameters. Defaults and their sources are

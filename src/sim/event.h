@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The event queue: a 4-ary min-heap ordered by (time, sequence number).
  *

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The simulated machine: the clock, the event queue, and each CPU's
  * activity and time cursor.

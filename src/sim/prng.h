@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Seeded PRNG streams: xoshiro256** seeded through splitmix64 from
  * (run seed, stream id). Every consumer owns its stream, so adding a new

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Basic types and helpers shared by every layer, named the way kernel
  * developers expect (u64, s64, container_of, min/max, likely).

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cpumasks: bitmaps sized for the machine being simulated (up to NR_CPUS).
  *

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Machine presets. Each is a short spec for one generic builder: how many
  * packages, nodes, LLCs, clusters, cores and threads, how Linux numbers the

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Reading a machine from a sysfs tree: this host's /sys, or a copy of
  * /sys/devices/system/{cpu,node} taken on another machine.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Machine topology: loading a machine by name, deriving the masks and flags
  * from per-CPU ids, validating the shape, and printing it as a tree.

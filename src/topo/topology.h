@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The shape of a simulated machine: CPUs, SMT siblings, clusters, LLCs,
  * packages, NUMA nodes with a distance matrix, per-CPU capacity and

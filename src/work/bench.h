@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Benchmarks given as the real tool's command line. Parsing accepts the
  * tool's own options and defaults; the model builds task programs that do

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * ipistorm (antonblanchard/ipistorm, with the numipi= variant used to
  * evaluate SM_IDLE): loading the module starts one kernel thread per CPU of

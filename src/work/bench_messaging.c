@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * hackbench (rt-tests) and perf bench sched messaging: the same algorithm.
  *

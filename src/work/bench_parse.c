@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Command lines of the supported benchmarks, with the real tools' option
  * names and defaults:

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * perf bench sched pipe: two tasks and two pipes; one int ping-pongs.
  * Worker 0 reads pipe 1 then writes pipe 2; worker 1 writes pipe 1 then

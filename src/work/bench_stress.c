@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * stress-ng --cpu N [-l P] [--cpu-ops N] [--timeout T] [--cpu-load-slice S]
  *

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The executor: runs a task's operations as the kernel would. Each call of
  * work_step() performs one operation on the task's CPU. A syscall that has

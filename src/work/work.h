@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Task programs: what simulated tasks do. A program is a generator of
  * operations (user work, sleep, pipe/socket reads and writes with real

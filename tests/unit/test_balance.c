@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Load balancing end to end: CPU hogs started on one CPU spread out the
  * way the kernel spreads them (one per SMT4 core on POWER10, half per

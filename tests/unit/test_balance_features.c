@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The load balancer's study features (src/kernel/features.h), each on a
  * constructed state where its variants decide differently, asserting what

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The rows of a comparison, built from hand-made run records: which
  * metrics are constant, the direction of each verdict, --metric selection

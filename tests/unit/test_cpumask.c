@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /* cpumask operations, list printing and parsing. */
 #include "test_util.h"
 

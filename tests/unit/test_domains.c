@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Sched domains (src/kernel/domains.c): for every preset the chain of
  * levels of the first and the last CPU with spans, groups and flags as

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Unit tests for the fair class (src/kernel/fair.c, EEVDF) and the parts of
  * the core (src/kernel/core.c) that drive it.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The ftrace writer: comms that would break the line format are cleaned
  * (no spaces, no '='), window and event filters hold, and a trace in a

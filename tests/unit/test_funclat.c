@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /* --funclatency: bcc's log2 buckets, its histogram layout, and the avg line. */
 #include "test_util.h"
 

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Unit tests for src/report/json.c. Every document is written to a
  * memstream and compared byte for byte with the expected text.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * perf bench sched pipe on one CPU costs what the cost model says a round
  * trip costs: two writes that each wake the peer, two reads that each block

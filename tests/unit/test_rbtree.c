@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Unit tests for the augmented, leftmost-cached red-black tree. Every check
  * compares the tree against an independent reference: a sorted array of

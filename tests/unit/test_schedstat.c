@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * --schedstat: the file a run writes parses back, field by field, into the
  * counters the simulated kernel keeps, in /proc/schedstat version 17's

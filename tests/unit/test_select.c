@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Choosing a CPU on wakeup and fork (src/kernel/select.c, select_idle.c):
  * hand-built machine states that hit each rule of select_idle_sibling(),

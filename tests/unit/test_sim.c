@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Unit tests for the simulation engine (src/sim): the event queue, the PRNG
  * streams, CPU locks, sim_run() and the cost model.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Statistics behind `ab` and `study`: sample summaries, the incomplete
  * beta function, Student's t against printed tables, Welch's interval.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /* Study files: the directives, the errors with their line numbers, and the packaged studies. */
 #include "test_util.h"
 

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Machine topologies: every preset's shape as Linux shows it on that
  * machine, the validation of impossible shapes, the tree printout, and the

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Common includes for cmocka unit tests. */
 #ifndef SCHEDLAB_TEST_UTIL_H
 #define SCHEDLAB_TEST_UTIL_H

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The wakeup path below CPU selection: ttwu_queue_cond() in each feature
  * setting (TTWU_QUEUE, TTWU_QUEUE_IDLE, TTWU_QUEUE_ON_CPU_LE1), the

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Task programs: sleeps are woken by their hrtimer on time, futex wait/wake
  * pairs hand off correctly, pipe writers block when the pipe is full and
