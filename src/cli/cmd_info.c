@@ -274,8 +274,11 @@ static void features_usage(FILE *out)
 {
 	fputs("usage: schedlab features [--features LIST]\n"
 	      "\n"
-	      "List the scheduler features in kernel order: name, default value and what\n"
-	      "the feature does.\n"
+	      "List the scheduler features: every entry of Linux v6.18's\n"
+	      "kernel/sched/features.h in kernel order (SOURCE v6.18), then the toggles\n"
+	      "schedlab adds for older or proposed behaviours (SOURCE names the commit\n"
+	      "each stands for). An entry marked 'not modelled' belongs to a subsystem\n"
+	      "schedlab does not have; --features rejects it.\n"
 	      "\n"
 	      "  --features LIST   first apply LIST, e.g. 'NO_DELAY_DEQUEUE,UTIL_EST', the\n"
 	      "                    way a write to /sys/kernel/debug/sched/features does,\n"
@@ -315,22 +318,32 @@ int cmd_features(int argc, char **argv)
 		applied = true;
 	}
 
+	int swidth = (int)strlen("SOURCE");
+
 	for (int i = 0; i < __SCHED_FEAT_NR; i++) {
 		int len = (int)strlen(sched_feat_info[i].name);
+		int slen = (int)strlen(sched_feat_info[i].source);
 
 		if (len > width)
 			width = len;
+		if (slen > swidth)
+			swidth = slen;
 	}
 	width += 2;
+	swidth += 2;
 
-	printf("%-*s%-9s%s%s\n", width, "FEATURE", "DEFAULT", applied ? "NOW  " : "", "HELP");
+	printf("%-*s%-9s%s%-*s%s\n", width, "FEATURE", "DEFAULT", applied ? "NOW  " : "", swidth,
+	       "SOURCE", "HELP");
 	for (int i = 0; i < __SCHED_FEAT_NR; i++) {
 		const struct sched_feat_info *f = &sched_feat_info[i];
 
 		printf("%-*s%-9s", width, f->name, on_off(f->def));
 		if (applied)
-			printf("%-5s", on_off(sysctl_sched_features[i]));
-		printf("%s\n", f->help);
+			printf("%-5s", f->missing ? "-" : on_off(sysctl_sched_features[i]));
+		printf("%-*s%s", swidth, f->source, f->help);
+		if (f->missing)
+			printf(" [not modelled: needs %s]", f->missing);
+		printf("\n");
 	}
 	return finish_stdout();
 }

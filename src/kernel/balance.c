@@ -102,6 +102,8 @@ void update_misfit_status(struct task_struct *p, struct rq *rq)
 
 /* take a breather every this many tasks (SCHED_NR_MIGRATE_BREAK) */
 #define SCHED_NR_MIGRATE_BREAK 8
+/* LB_MIN: a task whose load_avg is below this is not worth moving (fair.c) */
+#define LB_MIN_LOAD 16
 /* most a balance interval may grow to when everything is pinned */
 #define MAX_PINNED_INTERVAL 512
 
@@ -617,6 +619,11 @@ static struct rq *sched_balance_find_src_rq(struct lb_env *env, struct sched_gro
 /* ------------------------------------------------------------------ */
 /* moving tasks                                                        */
 
+/*
+ * Is @p likely cache hot on its CPU? (Every task here is a fair one; the
+ * model has no SCHED_IDLE policy, no core-scheduling cookies, and
+ * migration_cost_ns cannot be set to -1.)
+ */
 static int task_hot(struct task_struct *p, struct lb_env *env)
 {
 	s64 delta;
@@ -624,10 +631,27 @@ static int task_hot(struct task_struct *p, struct lb_env *env)
 	/* SMT siblings share their caches */
 	if (env->sd->flags & SD_SHARE_CPUCAPACITY)
 		return 0;
+	/* the next buddy is about to run here: moving it would waste that */
+	if (sched_feat(CACHE_HOT_BUDDY) && env->dst_rq->nr_running &&
+	    &p->se == cfs_rq_of(&p->se)->next)
+		return 1;
 	if (sysctl_sched.migration_cost_ns == 0)
 		return 0;
 	delta = (s64)(env->src_rq->clock_task - p->se.exec_start);
 	return delta < (s64)sysctl_sched.migration_cost_ns;
+}
+
+/*
+ * With PLACE_LAG an ineligible task keeps its negative lag when it moves, so
+ * it would be just as ineligible on a busy destination: moving it buys
+ * nothing there.
+ */
+static int task_is_ineligible_on_dst_cpu(struct task_struct *p, unsigned int dest_cpu)
+{
+	struct cfs_rq *dst_cfs_rq = &cpu_rq(dest_cpu)->cfs;
+
+	return sched_feat(PLACE_LAG) && dst_cfs_rq->nr_queued &&
+	       !entity_eligible(cfs_rq_of(&p->se), &p->se);
 }
 
 static int can_migrate_task(struct task_struct *p, struct lb_env *env)
@@ -635,6 +659,8 @@ static int can_migrate_task(struct task_struct *p, struct lb_env *env)
 	int hot;
 
 	charge(machine.cost->lb_task);
+	/* a mark left by an earlier pass that did not move the task */
+	p->sched_task_hot = false;
 	/*
 	 * A delayed (sleeping) entity stays where it is. The kernel lets
 	 * migrate_load move one to carry its load along; schedlab leaves it
@@ -642,6 +668,17 @@ static int can_migrate_task(struct task_struct *p, struct lb_env *env)
 	 */
 	if (p->se.sched_delayed)
 		return 0;
+	/*
+	 * Eligible tasks first: an ineligible one may move only once a
+	 * balance attempt at this level has failed.
+	 */
+	if (!env->sd->nr_balance_failed && task_is_ineligible_on_dst_cpu(p, env->dst_cpu))
+		return 0;
+	/*
+	 * The kernel's kthread_is_per_cpu() test has nothing to find here: the
+	 * model's per-CPU threads (idle, stopper) are not fair tasks, and
+	 * kthreads bound with kthread_create_on_cpu() fail the affinity test.
+	 */
 	if (!cpumask_test_cpu(env->dst_cpu, p->cpus_mask)) {
 		unsigned int cpu;
 
@@ -698,6 +735,11 @@ static int detach_tasks(struct lb_env *env)
 	struct list_head *tasks = &env->src_rq->cfs_tasks;
 	unsigned int detached = 0;
 
+	/* emptied by another CPU meanwhile: no task was tested, none pinned */
+	if (env->src_rq->nr_running <= 1) {
+		env->flags &= ~LBF_ALL_PINNED;
+		return 0;
+	}
 	if (env->imbalance <= 0)
 		return 0;
 	while (!list_empty(tasks)) {
@@ -709,8 +751,11 @@ static int detach_tasks(struct lb_env *env)
 		if (env->idle != CPU_NOT_IDLE && env->src_rq->nr_running <= 1)
 			break;
 		env->loop++;
-		/* we have seen about every task: stop, unless none could move yet */
-		if (env->loop > env->loop_max && !(env->flags & LBF_ALL_PINNED))
+		/*
+		 * We have seen about every task: stop. (v6.6-v6.9 went on while
+		 * every task so far was pinned, b0defa7ae03e; reverted.)
+		 */
+		if (env->loop > env->loop_max)
 			break;
 		if (env->loop > env->loop_break) {
 			env->loop_break += SCHED_NR_MIGRATE_BREAK;
@@ -721,7 +766,11 @@ static int detach_tasks(struct lb_env *env)
 			goto next;
 		switch (env->migration_type) {
 		case migrate_load:
+			/* task_h_load(): without task groups, the task's own load_avg */
 			load = max(p->se.avg.load_avg, 1UL);
+			/* LB_MIN: leave nearly idle tasks alone until balancing fails */
+			if (sched_feat(LB_MIN) && load < LB_MIN_LOAD && !env->sd->nr_balance_failed)
+				goto next;
 			if (shr_bound(load, env->sd->nr_balance_failed) > (unsigned long)env->imbalance)
 				goto next;
 			env->imbalance -= (long)load;

@@ -127,6 +127,13 @@ void sched_check_invariants(struct sim_event *ev)
 		if (!is_idle_task(rq->curr) && rq->cfs.curr != &rq->curr->se)
 			violation(c, "curr %s-%d is not the fair curr", rq->curr->comm,
 				  rq->curr->pid);
+		if (rq->cfs.next) {
+			struct sched_entity *next = rq->cfs.next;
+
+			if (!next->on_rq || next->sched_delayed || task_of(next)->cpu != c)
+				violation(c, "the next buddy %s-%d is not a queued, undelayed task of this CPU",
+					  task_of(next)->comm, task_of(next)->pid);
+		}
 		if (rq->lock.free_at == UINT64_MAX)
 			violation(c, "rq lock still held between events");
 		if (is_idle_task(rq->curr) && !rq->need_resched && rq->nr_running &&

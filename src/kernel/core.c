@@ -46,6 +46,9 @@ const u32 sched_prio_to_wmult[40] = {
 
 static void cpu_step_event(struct sim_event *ev);
 static void tick_event(struct sim_event *ev);
+
+/* resched_latency_warn()'s ratelimit: 60 * 60 * HZ jiffies, one hour */
+#define RESCHED_LATENCY_RATELIMIT_NS (3600ULL * NSEC_PER_SEC)
 static void ipi_event(struct sim_event *ev);
 static void csd_event(struct sim_event *ev);
 static void cpu_continue(struct rq *rq);
@@ -94,6 +97,7 @@ void sched_init(void)
 	unsigned int cpu;
 
 	memset(&sched_world, 0, sizeof(sched_world));
+	sched_init_granularity(machine.nr_cpus);
 	INIT_LIST_HEAD(&sched_world.tasks);
 	runqueues = calloc(machine.nr_cpus, sizeof(*runqueues));
 	if (!runqueues) {
@@ -736,6 +740,7 @@ void __schedule(int sched_mode)
 picked:
 	rq->need_resched = false;
 	rq->need_resched_lazy = false;
+	rq->last_seen_need_resched_ns = 0;
 	if (next != prev) {
 		rq->nr_switches++;
 		if (!is_idle_task(prev) && !prev->is_stopper) {
@@ -760,10 +765,57 @@ void schedule(void)
 /* ------------------------------------------------------------------ */
 /* the tick                                                            */
 
+/*
+ * LATENCY_WARN: how long need_resched has been pending on @rq without a
+ * schedule, once that exceeds latency_warn_ms; 0 otherwise. The first tick
+ * that sees it pending starts the clock.
+ */
+static u64 cpu_resched_latency(struct rq *rq)
+{
+	u64 latency, now = rq->clock;
+
+	if (sysctl_sched.latency_warn_once && sched_world.resched_latency_warned)
+		return 0;
+	if (!rq->need_resched || !sysctl_sched.latency_warn_ms)
+		return 0;
+	if (!rq->last_seen_need_resched_ns) {
+		rq->last_seen_need_resched_ns = now;
+		rq->ticks_without_resched = 0;
+		return 0;
+	}
+	rq->ticks_without_resched++;
+	latency = now - rq->last_seen_need_resched_ns;
+	if (latency <= (u64)sysctl_sched.latency_warn_ms * NSEC_PER_MSEC)
+		return 0;
+	sched_world.resched_latency_warned = true;
+	return latency;
+}
+
+/*
+ * The kernel's pr_err(), rate-limited to one an hour as resched_latency_warn()
+ * is, with the dmesg-style timestamp of the simulated clock.
+ */
+static void resched_latency_warn(unsigned int cpu, u64 latency)
+{
+	u64 now = cpu_now();
+
+	if (sched_world.nr_resched_latency_warnings &&
+	    now - sched_world.resched_latency_last_warn < RESCHED_LATENCY_RATELIMIT_NS)
+		return;
+	sched_world.resched_latency_last_warn = now;
+	sched_world.nr_resched_latency_warnings++;
+	fprintf(stderr,
+		"[%5llu.%06llu] sched: CPU %u need_resched set for > %llu ns (%d ticks) without schedule\n",
+		(unsigned long long)(now / NSEC_PER_SEC),
+		(unsigned long long)(now % NSEC_PER_SEC / 1000), cpu, (unsigned long long)latency,
+		cpu_rq(cpu)->ticks_without_resched);
+}
+
 static void sched_tick(struct rq *rq)
 {
 	struct task_struct *curr = rq->curr;
 	u64 t0 = funclat_entry();
+	u64 resched_latency = 0;
 
 	sim_lock_acquire(&rq->lock);
 	update_rq_clock(rq);
@@ -773,7 +825,11 @@ static void sched_tick(struct rq *rq)
 	if (rq->need_resched_lazy)
 		rq->need_resched = true;
 	rq->nr_ticks++;
+	if (sched_feat(LATENCY_WARN))
+		resched_latency = cpu_resched_latency(rq);
 	sim_lock_release(&rq->lock);
+	if (resched_latency)
+		resched_latency_warn(cpu_of(rq), resched_latency);
 	rq->idle_balance = idle_cpu(cpu_of(rq));
 	sched_balance_trigger(rq);
 	funclat_exit(FL_sched_tick, t0);

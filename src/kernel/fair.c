@@ -289,9 +289,14 @@ static void __dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
 /* ------------------------------------------------------------------ */
 /* slice protection (RUN_TO_PARITY) and the EEVDF pick                 */
 
+/*
+ * The protected run of curr: the smallest queued slice with RUN_TO_PARITY,
+ * else a minimum quantum of the *normalized* base slice (v6.18 uses
+ * normalized_sysctl_sched_base_slice here, not the CPU-count-scaled one).
+ */
 static void set_protect_slice(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
-	u64 slice = sysctl_sched.base_slice_ns;
+	u64 slice = sysctl_sched.normalized_base_slice_ns;
 	u64 vprot = se->deadline;
 
 	if (sched_feat(RUN_TO_PARITY))
@@ -501,6 +506,24 @@ unsigned long cpu_util_cfs(unsigned int cpu)
 }
 
 /* ------------------------------------------------------------------ */
+/* buddies: cfs_rq->next                                               */
+
+/* without task groups the hierarchy is one level: only the root cfs_rq */
+static void clear_buddies(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	if (cfs_rq->next == se)
+		cfs_rq->next = NULL;
+}
+
+static void set_next_buddy(struct sched_entity *se)
+{
+	/* only a queued entity can be picked (the checker verifies the buddy) */
+	if (!se->on_rq)
+		return;
+	cfs_rq_of(se)->next = se;
+}
+
+/* ------------------------------------------------------------------ */
 /* accounting the running entity                                       */
 
 static void update_curr(struct cfs_rq *cfs_rq)
@@ -525,8 +548,10 @@ static void update_curr(struct cfs_rq *cfs_rq)
 
 	if (cfs_rq->nr_queued == 1)
 		return;
-	if (resched || !protect_slice(curr))
+	if (resched || !protect_slice(curr)) {
 		resched_curr_lazy(rq);
+		clear_buddies(cfs_rq, curr);
+	}
 }
 
 void update_curr_fair(struct rq *rq)
@@ -638,8 +663,7 @@ static bool dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int f
 	int action = UPDATE_TG;
 
 	update_curr(cfs_rq);
-	if (cfs_rq->next == se)
-		cfs_rq->next = NULL;
+	clear_buddies(cfs_rq, se);
 
 	if (!(flags & DEQUEUE_DELAYED)) {
 		/*
@@ -739,8 +763,7 @@ bool dequeue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 
 static void set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
-	if (cfs_rq->next == se)
-		cfs_rq->next = NULL;
+	clear_buddies(cfs_rq, se);
 	if (se->on_rq) {
 		__dequeue_entity(cfs_rq, se);
 		update_load_avg(cfs_rq, se, UPDATE_TG);
@@ -768,6 +791,18 @@ static void dequeue_delayed_task(struct rq *rq, struct task_struct *p)
 	p->on_rq = 0;
 }
 
+/*
+ * The next buddy, if PICK_BUDDY allows and it is eligible (so picking it
+ * costs latency, not fairness); else EEVDF's pick.
+ */
+static struct sched_entity *pick_next_entity(struct cfs_rq *cfs_rq)
+{
+	/* a delayed entity is never the next buddy (--check verifies it) */
+	if (sched_feat(PICK_BUDDY) && cfs_rq->next && entity_eligible(cfs_rq, cfs_rq->next))
+		return cfs_rq->next;
+	return pick_eevdf(cfs_rq);
+}
+
 struct task_struct *pick_next_task_fair(struct rq *rq, struct task_struct *prev)
 {
 	struct cfs_rq *cfs_rq = &rq->cfs;
@@ -777,7 +812,7 @@ struct task_struct *pick_next_task_fair(struct rq *rq, struct task_struct *prev)
 again:
 	if (!cfs_rq->nr_queued)
 		goto idle;
-	se = pick_eevdf(cfs_rq);
+	se = pick_next_entity(cfs_rq);
 	if (se->sched_delayed) {
 		dequeue_delayed_task(rq, task_of(se));
 		goto again;
@@ -822,9 +857,14 @@ void check_preempt_wakeup_fair(struct rq *rq, struct task_struct *p, int wake_fl
 	struct cfs_rq *cfs_rq = &rq->cfs;
 	bool do_preempt_short;
 
-	(void)wake_flags;
 	if (unlikely(se == pse))
 		return;
+	/*
+	 * NEXT_BUDDY: prefer the woken task at the next pick even if it does
+	 * not preempt now (it will likely consume data the waker touched).
+	 */
+	if (sched_feat(NEXT_BUDDY) && !(wake_flags & WF_FORK) && !pse->sched_delayed)
+		set_next_buddy(pse);
 	if (rq->need_resched)
 		return;
 	if (!sched_feat(WAKEUP_PREEMPTION))

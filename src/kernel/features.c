@@ -4,7 +4,7 @@
 #include <string.h>
 
 const struct sched_feat_info sched_feat_info[__SCHED_FEAT_NR] = {
-#define SF_INFO(name, def, help) { #name, def, help },
+#define SF_INFO(name, def, source, missing, help) { #name, def, source, missing, help },
 	SCHED_FEATURES(SF_INFO)
 #undef SF_INFO
 };
@@ -51,6 +51,12 @@ int sched_feat_apply(const char *list, char *err, size_t errlen)
 				 (int)len, s);
 			return -1;
 		}
+		if (sched_feat_info[i].missing) {
+			snprintf(err, errlen,
+				 "scheduler feature '%.*s' is not modelled: it needs %s, which schedlab does not have",
+				 (int)len, s, sched_feat_info[i].missing);
+			return -1;
+		}
 		sysctl_sched_features[i] = val;
 		s += len;
 		if (*s == ',')
@@ -61,7 +67,13 @@ int sched_feat_apply(const char *list, char *err, size_t errlen)
 
 void sched_feat_print(FILE *out, const char *sep)
 {
-	for (int i = 0; i < __SCHED_FEAT_NR; i++)
-		fprintf(out, "%s%s%s", i ? sep : "", sysctl_sched_features[i] ? "" : "NO_",
+	bool first = true;
+
+	for (int i = 0; i < __SCHED_FEAT_NR; i++) {
+		if (sched_feat_info[i].missing)
+			continue;
+		fprintf(out, "%s%s%s", first ? "" : sep, sysctl_sched_features[i] ? "" : "NO_",
 			sched_feat_info[i].name);
+		first = false;
+	}
 }

@@ -2,44 +2,86 @@
 /*
  * Scheduler features, as in /sys/kernel/debug/sched/features.
  *
- * One X-macro table: SCHED_FEAT(NAME, default, "what it does"). Kernel code
- * tests a feature with sched_feat(NAME). Defaults are Linux v6.18's; older or
- * proposed behaviours are features that are off by default.
+ * One X-macro table, below. Kernel code tests a feature with
+ * sched_feat(NAME). Every entry of Linux v6.18's kernel/sched/features.h is
+ * here with its default, followed by toggles for older or proposed
+ * behaviours (defaulting to what v6.18 does).
  */
 #ifndef SCHEDLAB_KERNEL_FEATURES_H
 #define SCHEDLAB_KERNEL_FEATURES_H
 
 #include "sim/types.h"
 #include <stdio.h>
+#include <string.h>
 
+/*
+ * F(NAME, default, source, missing, "help")
+ *
+ * source:  "v6.18" for an entry of v6.18's kernel/sched/features.h; for a
+ *          historical or proposed behaviour that schedlab adds as a toggle
+ *          so one binary runs before and after a patch, the commit (or
+ *          posting) the toggle stands for. The default of a toggle is what
+ *          v6.18 does.
+ * missing: NULL when schedlab implements the feature; otherwise the
+ *          subsystem the model lacks. Such a feature is listed by
+ *          `schedlab features` but --features rejects it (exit 2), so no
+ *          setting is ever a silent no-op.
+ */
 #define SCHED_FEATURES(F)                                                                    \
-	F(PLACE_LAG, true, "preserve lag across sleep and wakeup (EEVDF placement)")        \
-	F(PLACE_DEADLINE_INITIAL, true, "new tasks start with half a slice of deadline")    \
-	F(PLACE_REL_DEADLINE, true, "keep the relative deadline when a task migrates")      \
-	F(RUN_TO_PARITY, true, "protect curr from wakeup preemption until its slice ends")  \
-	F(PREEMPT_SHORT, true, "a wakee with a shorter slice may cancel RUN_TO_PARITY")     \
-	F(DELAY_DEQUEUE, true, "keep ineligible sleepers queued until picked or woken")     \
-	F(DELAY_ZERO, true, "clip positive lag to 0 when a delayed task leaves")            \
-	F(WAKEUP_PREEMPTION, true, "allow wakeup-time preemption of curr")                  \
-	F(UTIL_EST, true, "use estimated utilisation (util_est)")                           \
-	F(SWB_IDLE_CORE, true, "should_we_balance: prefer an idle CPU on an idle core (v6.6+)") \
-	F(SWB_SMT_SKIP, true, "should_we_balance: skip the SMT siblings of a busy core (v6.6)") \
-	F(UTIL_RUNNABLE_BOOST, true, "busiest-rq util search uses max(util, runnable) (v6.5)") \
-	F(NEWIDLE_COST, true, "limit newidle balance by its measured cost (v3.13+)")        \
-	F(NEWIDLE_MIGRATION_COST_BAILOUT, false, "skip newidle balance when avg_idle < migration_cost (v3.13-v5.15)") \
-	F(NEWIDLE_RATE_LIMIT, false, "skip newidle balance while it runs more often than a limit (2013 RFC)") \
-	F(NI_RANDOM, false, "skip newidle domains in proportion to their success (v6.19)") \
-	F(WA_IDLE, true, "wake_affine: prefer an idle waker or previous CPU")               \
-	F(WA_WEIGHT, true, "wake_affine: compare effective loads")                          \
-	F(WA_BIAS, true, "wake_affine: bias the load comparison by imbalance_pct")          \
-	F(SIS_UTIL, true, "select_idle_cpu: scan fewer CPUs as LLC utilisation rises")      \
-	F(TTWU_QUEUE, true, "queue remote wakeups on the target CPU's wakelist")            \
-	F(TTWU_QUEUE_IDLE, true, "same-LLC wakeups to an empty rq use the wakelist (f3dd3f674555)") \
-	F(TTWU_QUEUE_ON_CPU_LE1, false, "with NO_TTWU_QUEUE_IDLE: on_cpu wakee queues if nr_running <= 1 (v5.8)") \
-	F(SM_IDLE, true, "schedule_idle() with nothing queued skips the pick (3dcac251b066)")
+	/* v6.18 kernel/sched/features.h, in its order */                                    \
+	F(PLACE_LAG, true, "v6.18", NULL, "preserve lag across sleep and wakeup (EEVDF placement)") \
+	F(PLACE_DEADLINE_INITIAL, true, "v6.18", NULL, "new tasks start with half a slice of deadline") \
+	F(PLACE_REL_DEADLINE, true, "v6.18", NULL, "keep the relative deadline when a task migrates") \
+	F(RUN_TO_PARITY, true, "v6.18", NULL, "protect curr from wakeup preemption until its slice ends") \
+	F(PREEMPT_SHORT, true, "v6.18", NULL, "a wakee with a shorter slice may cancel RUN_TO_PARITY") \
+	F(NEXT_BUDDY, false, "v6.18", NULL, "a woken task that did not preempt becomes cfs_rq->next") \
+	F(PICK_BUDDY, true, "v6.18", NULL, "pick cfs_rq->next first while it is eligible")   \
+	F(CACHE_HOT_BUDDY, true, "v6.18", NULL, "the next buddy counts as cache hot for the balancer") \
+	F(DELAY_DEQUEUE, true, "v6.18", NULL, "keep ineligible sleepers queued until picked or woken") \
+	F(DELAY_ZERO, true, "v6.18", NULL, "clip positive lag to 0 when a delayed task leaves") \
+	F(WAKEUP_PREEMPTION, true, "v6.18", NULL, "allow wakeup-time preemption of curr")     \
+	F(HRTICK, false, "v6.18", "the high-resolution scheduler tick (hrtick)",              \
+	  "end a slice with an hrtimer instead of the next tick")                             \
+	F(HRTICK_DL, false, "v6.18", "the deadline class and the hrtick",                     \
+	  "hrtick for SCHED_DEADLINE runtime enforcement")                                    \
+	F(NONTASK_CAPACITY, true, "v6.18", "IRQ/steal time accounting (avg_irq) and the RT/DL classes", \
+	  "lower CPU capacity by time spent outside tasks")                                   \
+	F(TTWU_QUEUE, true, "v6.18", NULL, "queue remote wakeups on the target CPU's wakelist") \
+	F(SIS_UTIL, true, "v6.18", NULL, "select_idle_cpu: scan fewer CPUs as LLC utilisation rises") \
+	F(WARN_DOUBLE_CLOCK, false, "v6.18", "rq-lock pinning (rq_pin_lock, RQCF_UPDATED)",   \
+	  "warn when the rq clock is updated twice in one rq-lock section")                   \
+	F(RT_PUSH_IPI, true, "v6.18", "the RT scheduling class", "push RT tasks by IPI instead of pulling") \
+	F(RT_RUNTIME_SHARE, false, "v6.18", "the RT scheduling class and RT throttling",      \
+	  "borrow RT runtime from other CPUs")                                                \
+	F(LB_MIN, false, "v6.18", NULL, "the balancer skips tasks with load below 16 until it has failed") \
+	F(ATTACH_AGE_LOAD, true, "v6.18", "task-group moves and scheduling-class switches",   \
+	  "age a task's PELT load when it is attached to another cfs_rq")                     \
+	F(WA_IDLE, true, "v6.18", NULL, "wake_affine: prefer an idle waker or previous CPU")  \
+	F(WA_WEIGHT, true, "v6.18", NULL, "wake_affine: compare effective loads")             \
+	F(WA_BIAS, true, "v6.18", NULL, "wake_affine: bias the load comparison by imbalance_pct") \
+	F(UTIL_EST, true, "v6.18", NULL, "use estimated utilisation (util_est)")              \
+	F(LATENCY_WARN, false, "v6.18", NULL, "warn when need_resched stays set past resched_latency_warn_ms") \
+	/* historical and proposed behaviours, as toggles for the studies */                 \
+	F(SWB_IDLE_CORE, true, "b1bfeab9b002 (v6.6)", NULL,                                   \
+	  "should_we_balance: prefer an idle CPU on an idle core")                             \
+	F(SWB_SMT_SKIP, true, "f8858d96061f (v6.6)", NULL,                                    \
+	  "should_we_balance: skip the SMT siblings of a busy core")                           \
+	F(UTIL_RUNNABLE_BOOST, true, "7d0583cf9ec7 (v6.5)", NULL,                             \
+	  "busiest-rq util search uses max(util, runnable)")                                  \
+	F(NEWIDLE_COST, true, "9bd721c55c8a (v3.13)", NULL, "limit newidle balance by its measured cost") \
+	F(NEWIDLE_MIGRATION_COST_BAILOUT, false, "v3.13-v5.15, removed by c5b0a7eefc70", NULL, \
+	  "skip newidle balance when avg_idle < migration_cost")                              \
+	F(NEWIDLE_RATE_LIMIT, false, "2013 RFC (Jason Low), not merged", NULL,                \
+	  "skip newidle balance while it runs more often than a limit")                       \
+	F(NI_RANDOM, false, "v6.19", NULL, "skip newidle domains in proportion to their success") \
+	F(TTWU_QUEUE_IDLE, true, "f3dd3f674555 (v6.0)", NULL,                                 \
+	  "same-LLC wakeups to an empty rq use the wakelist")                                 \
+	F(TTWU_QUEUE_ON_CPU_LE1, false, "2ebb17717550 (v5.8)", NULL,                          \
+	  "with NO_TTWU_QUEUE_IDLE: on_cpu wakee queues if nr_running <= 1")                  \
+	F(SM_IDLE, true, "3dcac251b066 (v6.12)", NULL, "schedule_idle() with nothing queued skips the pick")
 
 enum sched_feat_id {
-#define SF_ENUM(name, def, help) __SCHED_FEAT_##name,
+#define SF_ENUM(name, def, source, missing, help) __SCHED_FEAT_##name,
 	SCHED_FEATURES(SF_ENUM)
 #undef SF_ENUM
 	__SCHED_FEAT_NR,
@@ -48,8 +90,16 @@ enum sched_feat_id {
 struct sched_feat_info {
 	const char *name;
 	bool def;
+	const char *source;	/* "v6.18", or the commit a toggle stands for */
+	const char *missing;	/* NULL, or the subsystem schedlab lacks */
 	const char *help;
 };
+
+/* an entry of v6.18's features.h (as opposed to a historical toggle) */
+static inline bool sched_feat_is_kernel(const struct sched_feat_info *f)
+{
+	return !strcmp(f->source, "v6.18");
+}
 
 extern const struct sched_feat_info sched_feat_info[__SCHED_FEAT_NR];
 extern bool sysctl_sched_features[__SCHED_FEAT_NR];
@@ -61,11 +111,15 @@ void sched_feat_reset(void);
 
 /*
  * Apply "A,NO_B,C" like writes to /sys/kernel/debug/sched/features.
- * Returns 0, or -1 with "unknown scheduler feature 'X'" in @err.
+ * Returns 0, or -1 with "unknown scheduler feature 'X'" in @err, or, for a
+ * v6.18 feature whose subsystem the model lacks, a message naming it.
  */
 int sched_feat_apply(const char *list, char *err, size_t errlen);
 
-/* The effective set, kernel order, as "A NO_B C" (the debugfs file's form). */
+/*
+ * The effective set of the features schedlab implements, kernel order, as
+ * "A NO_B C" (the debugfs file's form).
+ */
 void sched_feat_print(FILE *out, const char *sep);
 
 #endif

@@ -92,8 +92,26 @@ extern const u32 sched_prio_to_wmult[40];
 
 /* ---- tunables (sysctl_sched_*) ---- */
 
+/* sysctl_sched_tunable_scaling: how the base slice grows with the CPU count */
+enum sched_tunable_scaling {
+	SCHED_TUNABLESCALING_NONE,	/* factor 1 */
+	SCHED_TUNABLESCALING_LOG,	/* factor 1 + ilog2(min(nr_cpus, 8)): the default */
+	SCHED_TUNABLESCALING_LINEAR,	/* factor min(nr_cpus, 8) */
+	SCHED_TUNABLESCALING_END,
+};
+
 struct sched_tunables {
-	u64 base_slice_ns;		/* sysctl_sched_base_slice: 700 us since v6.15 */
+	/*
+	 * sysctl_sched_base_slice: the effective slice, factor x normalized,
+	 * set by update_sysctl() at sched_init() (2.8 ms with 8+ CPUs) unless
+	 * a base_slice_ns write set it directly
+	 */
+	u64 base_slice_ns;
+	u64 normalized_base_slice_ns;	/* normalized_sysctl_sched_base_slice: 700 us */
+	unsigned int tunable_scaling;	/* enum sched_tunable_scaling */
+	bool base_slice_written;	/* --sysctl base_slice_ns=N was given */
+	unsigned int latency_warn_ms;	/* sysctl_resched_latency_warn_ms: 100 */
+	unsigned int latency_warn_once;	/* sysctl_resched_latency_warn_once: 1 */
 	u64 migration_cost_ns;		/* sysctl_sched_migration_cost: 500 us */
 	unsigned int nr_migrate;	/* sysctl_sched_nr_migrate: 32 */
 	u64 sched_idle_balance_limit_ns;	/* NEWIDLE_RATE_LIMIT: minimum average gap between idle balances */
@@ -116,6 +134,10 @@ extern struct sched_tunables sysctl_sched;
 /* sysctl.c: back to the v6.18 defaults; set one "NAME=VALUE" (0 or -1 + message) */
 void sched_sysctl_reset(void);
 int sched_sysctl_set(const char *assignment, char *err, size_t errlen);
+/* get_update_sysctl_factor(): the tunable_scaling factor for @nr_cpus online CPUs */
+unsigned int sched_tunable_factor(unsigned int nr_cpus);
+/* update_sysctl() at sched_init_granularity(): scale the base slice for @nr_cpus */
+void sched_init_granularity(unsigned int nr_cpus);
 
 #define TICK_NSEC (NSEC_PER_SEC / sysctl_sched.hz)
 
@@ -365,6 +387,9 @@ struct rq {
 		u64 pcount;
 	} stat;
 	u64 nr_ticks;
+	/* LATENCY_WARN: when the tick first saw need_resched pending, ticks since */
+	u64 last_seen_need_resched_ns;
+	int ticks_without_resched;
 	u64 ipi_sent;			/* IPIs sent by this CPU */
 	u64 ipi_received;
 	u64 nr_migrations_in;
@@ -447,6 +472,10 @@ struct sched_world {
 	u64 nr_exits;
 	/* FNV-1a over (pid, from, to) of every migration: compares decision sequences */
 	u64 migration_digest;
+	/* LATENCY_WARN: cpu_resched_latency()'s warned_once, the last report's time */
+	bool resched_latency_warned;
+	u64 resched_latency_last_warn;
+	u64 nr_resched_latency_warnings;
 };
 
 extern struct sched_world sched_world;

@@ -10,7 +10,18 @@
 #include <string.h>
 
 static const struct sched_tunables sysctl_defaults = {
-	.base_slice_ns = 700000ULL,	/* v6.15+: 0.70 ms, not scaled by CPU count */
+	/*
+	 * fair.c: normalized_sysctl_sched_base_slice = 700000 (v6.6+); the
+	 * effective sysctl_sched_base_slice is set from it at boot by
+	 * update_sysctl(), 1x on one CPU up to 4x with 8 or more under the
+	 * default SCHED_TUNABLESCALING_LOG.
+	 */
+	.base_slice_ns = 700000ULL,
+	.normalized_base_slice_ns = 700000ULL,
+	.tunable_scaling = SCHED_TUNABLESCALING_LOG,
+	/* core.c: sysctl_resched_latency_warn_ms = 100, _once = 1 */
+	.latency_warn_ms = 100,
+	.latency_warn_once = 1,
 	.migration_cost_ns = 500000ULL,
 	.nr_migrate = 32,
 	/*
@@ -37,7 +48,10 @@ struct sysctl_entry {
 #define U64(f, lo, hi, h) { #f, offsetof(struct sched_tunables, f), true, lo, hi, h }
 #define U32(f, lo, hi, h) { #f, offsetof(struct sched_tunables, f), false, lo, hi, h }
 static const struct sysctl_entry sysctl_table[] = {
-	U64(base_slice_ns, 100000, 100000000, "EEVDF base slice (debugfs base_slice_ns)"),
+	U64(base_slice_ns, 100000, 100000000, "EEVDF base slice, the effective value (debugfs base_slice_ns)"),
+	U32(tunable_scaling, 0, SCHED_TUNABLESCALING_END - 1, "base slice scaling with the CPU count at boot: 0 none, 1 log, 2 linear"),
+	U32(latency_warn_ms, 0, 1000000, "LATENCY_WARN: need_resched pending this long is reported (0: never)"),
+	U32(latency_warn_once, 0, 1, "LATENCY_WARN: report only the first (1) or each, at most one an hour (0)"),
 	U64(migration_cost_ns, 0, 1000000000, "a task that ran this recently is cache hot"),
 	U32(nr_migrate, 1, 1024, "tasks moved per load-balance pass at most"),
 	U64(sched_idle_balance_limit_ns, 0, 1000000000, "NEWIDLE_RATE_LIMIT: skip idle balance below this average interval"),
@@ -77,6 +91,9 @@ int sched_sysctl_set(const char *assignment, char *err, size_t errlen)
 			*(u64 *)((char *)&sysctl_sched + e->offset) = v;
 		else
 			*(unsigned int *)((char *)&sysctl_sched + e->offset) = (unsigned int)v;
+		/* a debugfs write sets the effective slice: boot scaling leaves it */
+		if (e->offset == offsetof(struct sched_tunables, base_slice_ns))
+			sysctl_sched.base_slice_written = true;
 		return 0;
 	}
 	int n = snprintf(err, errlen, "--sysctl: unknown tunable '%.*s' (known:", (int)nlen, assignment);
@@ -85,4 +102,34 @@ int sched_sysctl_set(const char *assignment, char *err, size_t errlen)
 	if (n > 0 && (size_t)n < errlen)
 		snprintf(err + n, errlen - (size_t)n, ")");
 	return -1;
+}
+
+unsigned int sched_tunable_factor(unsigned int nr_cpus)
+{
+	unsigned int cpus = min(nr_cpus, 8U);
+
+	switch (sysctl_sched.tunable_scaling) {
+	case SCHED_TUNABLESCALING_NONE:
+		return 1;
+	case SCHED_TUNABLESCALING_LINEAR:
+		return cpus;
+	case SCHED_TUNABLESCALING_LOG:
+	default:
+		return 1 + (unsigned int)ilog2(cpus);
+	}
+}
+
+/*
+ * The kernel runs update_sysctl() at boot and on CPU hotplug; schedlab has no
+ * hotplug, so this is the one time. tunable_scaling is taken as the policy
+ * in force at boot; a base_slice_ns write is applied after it, as a write to
+ * /sys/kernel/debug/sched/base_slice_ns on the booted machine would be (the
+ * kernel's debugfs file is the effective value and leaves the normalized one
+ * alone).
+ */
+void sched_init_granularity(unsigned int nr_cpus)
+{
+	if (!sysctl_sched.base_slice_written)
+		sysctl_sched.base_slice_ns =
+			sched_tunable_factor(nr_cpus) * sysctl_sched.normalized_base_slice_ns;
 }

@@ -165,15 +165,20 @@ int write_run_json(FILE *out, const struct run_info *ri, const struct bench *b)
 	json_key(&w, "features");
 	json_begin_object(&w);
 	for (int i = 0; i < __SCHED_FEAT_NR; i++)
-		json_kv_bool(&w, sched_feat_info[i].name, sysctl_sched_features[i]);
+		if (!sched_feat_info[i].missing)
+			json_kv_bool(&w, sched_feat_info[i].name, sysctl_sched_features[i]);
 	json_end_object(&w);
 
 	json_key(&w, "sysctl");
 	json_begin_object(&w);
 	json_kv_u64(&w, "base_slice_ns", sysctl_sched.base_slice_ns);
+	json_kv_u64(&w, "normalized_base_slice_ns", sysctl_sched.normalized_base_slice_ns);
+	json_kv_u64(&w, "tunable_scaling", sysctl_sched.tunable_scaling);
 	json_kv_u64(&w, "migration_cost_ns", sysctl_sched.migration_cost_ns);
 	json_kv_u64(&w, "nr_migrate", sysctl_sched.nr_migrate);
 	json_kv_u64(&w, "sched_idle_balance_limit_ns", sysctl_sched.sched_idle_balance_limit_ns);
+	json_kv_u64(&w, "latency_warn_ms", sysctl_sched.latency_warn_ms);
+	json_kv_u64(&w, "latency_warn_once", sysctl_sched.latency_warn_once);
 	json_end_object(&w);
 
 	json_kv_u64(&w, "seed", ri->seed);

@@ -48,4 +48,10 @@ typedef int64_t s64;
 	})
 #define clamp(v, lo, hi) min(max(v, lo), hi)
 
+/* floor(log2(v)) for v > 0, as the kernel's ilog2() */
+static inline int ilog2(unsigned long v)
+{
+	return (int)(sizeof(v) * 8) - 1 - __builtin_clzl(v);
+}
+
 #endif
