@@ -248,6 +248,15 @@ static const struct idle_state gs101_idle[] = {
 	{ "c2", US(340), US(2500), false },
 };
 
+/*
+ * WFI only: the one state every arm64 CPU has (cpu_do_idle(), the default
+ * idle without a cpuidle driver). Deeper states come from a board's DT or
+ * ACPI tables, and the board of arm64-2x4 is not named.
+ */
+static const struct idle_state wfi_idle[] = {
+	{ "WFI", US(1), US(1), false },
+};
+
 /* ---- CPU classes ---- */
 
 static const struct cpu_class synthetic_class[] = {
@@ -312,6 +321,15 @@ static const struct cpu_class gs101_classes[] = {
 	{ .capacity = 160, .opps = gs101_a55_opps, .nr_opps = ARRAY_SIZE(gs101_a55_opps) },
 	{ .capacity = 498, .opps = gs101_a76_opps, .nr_opps = ARRAY_SIZE(gs101_a76_opps) },
 	{ .capacity = 1024, .opps = gs101_x1_opps, .nr_opps = ARRAY_SIZE(gs101_x1_opps) },
+};
+
+/*
+ * arm64-2x4: the frequency is not known; one nominal step. Without cpufreq
+ * every CPU runs at its maximum, so only the capacity matters.
+ */
+static const unsigned int arm64_2x4_opps[] = { MHZ(2000) };
+static const struct cpu_class arm64_2x4_class[] = {
+	{ .capacity = 1024, .opps = arm64_2x4_opps, .nr_opps = ARRAY_SIZE(arm64_2x4_opps) },
 };
 
 /* ---- cost-model overrides (reasons also in docs/machines.md) ---- */
@@ -634,6 +652,30 @@ static const struct preset_spec pixel6_spec = {
 			  "on the phone",
 };
 
+/*
+ * The 8-CPU machine of the runnable-boost discussion: "an 8 CPUs system,
+ * SDs = {MC, DIE}" (Dietmar Eggemann, LKML 2023-05-03), and nothing more.
+ * Two LLCs of 4 CPUs in one package is the shape that gives exactly those
+ * two levels (MC = the LLC, DIE/PKG = the package); arm64, equal
+ * capacities, WFI-only idle and the default costs are assumptions.
+ */
+static const struct preset_spec arm64_2x4_spec = {
+	.packages = 1,
+	.nodes_per_package = 1,
+	.llcs_per_node = 2,
+	.clusters_per_llc = 1,
+	.cores_per_cluster = 4,
+	.threads_per_core = 1,
+	.numbering = NUM_CONSECUTIVE,
+	.classes = arm64_2x4_class,
+	.idle = wfi_idle,
+	.nr_idle = ARRAY_SIZE(wfi_idle),
+	.approximations =
+		"the source gives only \"an 8 CPUs system, SDs = {MC, DIE}\": arm64, the split into "
+		"two 4-CPU clusters each with its own LLC, equal capacities, one nominal 2.0 GHz, "
+		"WFI as the only idle state and the default (x86 server) costs are assumptions",
+};
+
 #define PRESET_BUILDER(fn, spec)                                    \
 	static int fn(struct topology *t, char *err, size_t errlen) \
 	{                                                           \
@@ -654,6 +696,7 @@ PRESET_BUILDER(build_epyc_milan_2s_256, epyc_milan_2s_256_spec)
 PRESET_BUILDER(build_westmere_ex_8s_160, westmere_ex_8s_160_spec)
 PRESET_BUILDER(build_westmere_ex_8s_80_noht, westmere_ex_8s_80_noht_spec)
 PRESET_BUILDER(build_pixel6, pixel6_spec)
+PRESET_BUILDER(build_arm64_2x4, arm64_2x4_spec)
 
 const struct machine_preset machine_presets[] = {
 	{ "smp1", "Synthetic uniprocessor, 1 CPU", build_smp1 },
@@ -689,6 +732,10 @@ const struct machine_preset machine_presets[] = {
 	{ "pixel6",
 	  "Google Tensor GS101 (Pixel 6), 4 x Cortex-A55 + 2 x Cortex-A76 + 2 x Cortex-X1, 8 CPUs",
 	  build_pixel6 },
+	{ "arm64-2x4",
+	  "The 8-CPU {MC, DIE} box of the runnable-boost thread (LKML 2023-05-03), 2 x 4-CPU "
+	  "clusters, LLC per cluster, 8 CPUs",
+	  build_arm64_2x4 },
 };
 
 const unsigned int nr_machine_presets = ARRAY_SIZE(machine_presets);

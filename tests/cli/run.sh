@@ -180,6 +180,7 @@ golden topo-smt2-2s-16 schedlab topo -m smt2-2s-16
 golden topo-xeon-8269cy-2s schedlab topo -m xeon-8269cy-2s
 golden topo-power10-96 schedlab topo -m power10-96
 golden topo-pixel6 schedlab topo -m pixel6
+golden topo-arm64-2x4 schedlab topo -m arm64-2x4
 
 # Sched domains: every CPU of two small machines, CPU 0 of every preset (a
 # preset without its golden file fails here until one is made and reviewed).

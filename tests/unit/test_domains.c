@@ -228,6 +228,16 @@ static const struct chain_expect chains[] = {
 	{ "pixel6", 7, 8, 0, 2,
 	  { { "CLS", "6-7", 2, "7|6", SD_CLUSTER | LLC_FLAGS, SD_PREFER_SIBLING },
 	    { "MC", "0-7", 3, "6-7|0-3|4-5", MC_FLAGS | SD_ASYM_CPUCAPACITY_FULL, SD_CLUSTER } } },
+	/*
+	 * "an 8 CPUs system, SDs = {MC, DIE}": MC is each 4-CPU LLC, PKG
+	 * (v6.9+'s name for DIE) the two of them; no SMT, no CLS (cluster = LLC).
+	 */
+	{ "arm64-2x4", 0, 4, 0, 2,
+	  { { "MC", "0-3", 4, "0|1|2|3", MC_FLAGS, NOT_MC },
+	    { "PKG", "0-7", 2, "0-3|4-7", PKG_FLAGS, NOT_LLC } } },
+	{ "arm64-2x4", 7, 4, 4, 2,
+	  { { "MC", "4-7", 4, "7|4|5|6", MC_FLAGS, NOT_MC },
+	    { "PKG", "0-7", 2, "4-7|0-3", PKG_FLAGS, NOT_LLC } } },
 };
 
 static void check_chain(const struct chain_expect *e)
