@@ -479,7 +479,7 @@ static void add_metric(struct bench *b, const char *name, double value,
 
 bool bench_finish(struct bench *b)
 {
-	double secs, ipi_ns, cpu_s;
+	double secs, ipi_ns, cpu_s, real_s;
 
 	if (!b->stopped)
 		return false;
@@ -501,7 +501,10 @@ bool bench_finish(struct bench *b)
 		add_metric(b, "bogo_ops", (double)b->bogo_ops, METRIC_HIGHER);
 		add_metric(b, "usr_s", (double)b->utime_ns / 1e9, METRIC_INFO);
 		add_metric(b, "sys_s", (double)b->stime_ns / 1e9, METRIC_INFO);
-		add_metric(b, "bogo_ops_per_s_real", secs > 0 ? b->bogo_ops / secs : 0,
+		/* stress-ng's real time column: the workers' mean run time */
+		real_s = (double)b->real_ns / 1e9;
+		add_metric(b, "real_s", real_s, METRIC_INFO);
+		add_metric(b, "bogo_ops_per_s_real", real_s > 0 ? b->bogo_ops / real_s : 0,
 			   METRIC_HIGHER);
 		cpu_s = (double)(b->utime_ns + b->stime_ns) / 1e9;
 		add_metric(b, "bogo_ops_per_s_cpu", cpu_s > 0 ? b->bogo_ops / cpu_s : 0,
