@@ -226,6 +226,11 @@ static int parse_timeout(const char *s, u64 *ns, char *err, size_t errlen)
 	return 0;
 }
 
+/* stress-ng.h: STRESS_PROCS_MAX instances of a stressor, MIN_OPS..MAX_OPS */
+#define STRESS_PROCS_MAX 8192u
+#define STRESS_MIN_OPS 1u
+#define STRESS_MAX_OPS 100000000u
+
 static int parse_stress(struct bench *b, int argc, char **argv, char *err, size_t errlen)
 {
 	static const struct option opts[] = {
@@ -249,7 +254,8 @@ static int parse_stress(struct bench *b, int argc, char **argv, char *err, size_
 	while ((c = getopt_long(argc, argv, "+c:l:t:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
-			if (parse_uint("stress-ng", "--cpu", optarg, 0, 100000, &b->workers, err, errlen))
+			if (parse_uint("stress-ng", "--cpu", optarg, 0, STRESS_PROCS_MAX, &b->workers, err,
+				       errlen))
 				return -1;
 			have_cpu = true;
 			break;
@@ -259,8 +265,17 @@ static int parse_stress(struct bench *b, int argc, char **argv, char *err, size_
 				return -1;
 			break;
 		case 'o':
-			if (parse_uint("stress-ng", "--cpu-ops", optarg, 1, MAX_LOOPS, &v, err, errlen))
+			if (parse_uint("stress-ng", "--cpu-ops", optarg, STRESS_MIN_OPS, STRESS_MAX_OPS, &v,
+				       err, errlen))
 				return -1;
+			/*
+			 * stress-ng gives the budget to the stressor named last;
+			 * before any, it is dropped and the run lasts a day.
+			 */
+			if (!have_cpu) {
+				snprintf(err, errlen, "stress-ng: --cpu-ops before --cpu is ignored by stress-ng (it applies to the stressor named before it): put it after --cpu");
+				return -1;
+			}
 			b->max_ops = v;
 			break;
 		case 't':
