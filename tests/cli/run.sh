@@ -233,7 +233,7 @@ golden run-hackbench-seed7 schedlab run -m smp4 --seed 7 -- hackbench -g 1 -l 20
 golden run-hackbench-features schedlab run -m smp4 --features NO_RUN_TO_PARITY,NO_DELAY_DEQUEUE -- hackbench -g 1 -l 200
 golden run-stress-smp4 schedlab run -m smp4 -- stress-ng --cpu 8 --timeout 2
 golden run-stress-load50 schedlab run -m smp4 -- stress-ng --cpu 4 -l 50 --cpu-ops 100
-# --cpu-ops is shared, ceil(10 / 4) = 3 each: 12 bogo ops, no timeout line but the day default
+# --cpu-ops is shared, ceil(10 / 4) = 3 each: 12 bogo ops; no --timeout: "defaulting to a 1 day run"
 golden run-stress-ops-shared schedlab run -m smp4 -- stress-ng --cpu 4 --cpu-ops 10
 golden run-stress-slice-ms schedlab run -m smp2 -- stress-ng --cpu 0 --cpu-load 25 --cpu-load-slice 10 --timeout 1
 expect_exit 0 "" schedlab run -m smt2-2s-16 --check -- stress-ng --cpu 20 -l 30 --timeout 1
