@@ -54,9 +54,11 @@ struct bench {
 	unsigned int nr_workers; /* as run */
 	unsigned int load_pct;
 	u64 max_ops;		/* --cpu-ops, 0 = unlimited */
+	u64 worker_max_ops;	/* as run: each worker's share, ceil(max_ops / nr_workers) */
 	u64 timeout_ns;		/* --timeout, 0 = none */
 	int load_slice;		/* --cpu-load-slice: <0 ops, 0 random, >0 ms */
 	u64 bogo_ops, utime_ns, stime_ns;
+	u64 real_ns;		/* stress-ng's "real time": the workers' mean run time */
 	/* ipistorm (max_ops = numipi, timeout_ns = timeout, bogo_ops = IPIs sent) */
 	bool ipi_single;
 	bool ipi_wait;

@@ -226,6 +226,11 @@ static int parse_timeout(const char *s, u64 *ns, char *err, size_t errlen)
 	return 0;
 }
 
+/* stress-ng.h: STRESS_PROCS_MAX instances of a stressor, MIN_OPS..MAX_OPS */
+#define STRESS_PROCS_MAX 8192u
+#define STRESS_MIN_OPS 1u
+#define STRESS_MAX_OPS 100000000u
+
 static int parse_stress(struct bench *b, int argc, char **argv, char *err, size_t errlen)
 {
 	static const struct option opts[] = {
@@ -249,7 +254,8 @@ static int parse_stress(struct bench *b, int argc, char **argv, char *err, size_
 	while ((c = getopt_long(argc, argv, "+c:l:t:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
-			if (parse_uint("stress-ng", "--cpu", optarg, 0, 100000, &b->workers, err, errlen))
+			if (parse_uint("stress-ng", "--cpu", optarg, 0, STRESS_PROCS_MAX, &b->workers, err,
+				       errlen))
 				return -1;
 			have_cpu = true;
 			break;
@@ -259,8 +265,17 @@ static int parse_stress(struct bench *b, int argc, char **argv, char *err, size_
 				return -1;
 			break;
 		case 'o':
-			if (parse_uint("stress-ng", "--cpu-ops", optarg, 1, MAX_LOOPS, &v, err, errlen))
+			if (parse_uint("stress-ng", "--cpu-ops", optarg, STRESS_MIN_OPS, STRESS_MAX_OPS, &v,
+				       err, errlen))
 				return -1;
+			/*
+			 * stress-ng gives the budget to the stressor named last;
+			 * before any, it is dropped and the run lasts a day.
+			 */
+			if (!have_cpu) {
+				snprintf(err, errlen, "stress-ng: --cpu-ops before --cpu is ignored by stress-ng (it applies to the stressor named before it): put it after --cpu");
+				return -1;
+			}
 			b->max_ops = v;
 			break;
 		case 't':
@@ -479,7 +494,7 @@ static void add_metric(struct bench *b, const char *name, double value,
 
 bool bench_finish(struct bench *b)
 {
-	double secs, ipi_ns, cpu_s;
+	double secs, ipi_ns, cpu_s, real_s;
 
 	if (!b->stopped)
 		return false;
@@ -501,7 +516,10 @@ bool bench_finish(struct bench *b)
 		add_metric(b, "bogo_ops", (double)b->bogo_ops, METRIC_HIGHER);
 		add_metric(b, "usr_s", (double)b->utime_ns / 1e9, METRIC_INFO);
 		add_metric(b, "sys_s", (double)b->stime_ns / 1e9, METRIC_INFO);
-		add_metric(b, "bogo_ops_per_s_real", secs > 0 ? b->bogo_ops / secs : 0,
+		/* stress-ng's real time column: the workers' mean run time */
+		real_s = (double)b->real_ns / 1e9;
+		add_metric(b, "real_s", real_s, METRIC_INFO);
+		add_metric(b, "bogo_ops_per_s_real", real_s > 0 ? b->bogo_ops / real_s : 0,
 			   METRIC_HIGHER);
 		cpu_s = (double)(b->utime_ns + b->stime_ns) / 1e9;
 		add_metric(b, "bogo_ops_per_s_cpu", cpu_s > 0 ? b->bogo_ops / cpu_s : 0,

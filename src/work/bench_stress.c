@@ -1,19 +1,33 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * stress-ng --cpu N [-l P] [--cpu-ops N] [--timeout T] [--cpu-load-slice S]
+ * stress-ng --cpu N [-l P] [--cpu-ops M] [--timeout T] [--cpu-load-slice S]
  *
- * The parent forks N workers (N = 0: one per CPU) and waits for them. A
- * worker runs bogo ops of the default "all" method: with -l 100 it spins;
- * with -l 0 it sleeps until the timeout; otherwise it alternates a busy
- * slice (by default 64 bogo ops; S > 0: S milliseconds; S = 0: a random
- * slice up to 0.5 s) with a sleep of (100-P)/P times the wall time the slice
- * actually took, less the previous sleep's oversleep (stress-cpu.c's bias).
- * A worker stops after --cpu-ops bogo ops or --timeout seconds, whichever
- * comes first, checked between bogo ops as stress-ng does.
+ * As stress-ng 0.22.00 does it (stress-ng.c stress_parallel_setup() and
+ * stress_run_child(), stress-cpu.c stress_cpu(); stress-ng 0.15.06, Debian
+ * 12's, does the same for everything modelled here):
+ *
+ * The parent forks N workers (N = 0: one per CPU) and waits for them. The
+ * --cpu-ops budget M is shared: each worker gets ceil(M / N) bogo ops, so the
+ * total is N * ceil(M / N), not M. Each worker arms its own alarm(T) when it
+ * starts its stressor; the SIGALRM handler clears the continue flag and
+ * re-arms alarm(1) until the worker has stopped.
+ *
+ * -l 100: the worker runs bogo ops of the default "all" method and checks the
+ * flag and its budget after every op. -l 0: it sleeps T. Otherwise a cycle
+ * is a busy slice (S < 0: -S ops, default 64; S > 0: S ms; S = 0: a random
+ * slice up to 0.5 s) in which only the flag is checked after each op, then a
+ * sleep of (100-P)/P times the slice's time less the previous oversleep,
+ * ended early by a SIGALRM; the budget is checked only at the end of a cycle,
+ * so a worker below 100% load finishes its slice and its sleep first.
  */
 #include "work/bench.h"
 
 #include <stdlib.h>
+
+/* stress-ng's DEFAULT_TIMEOUT: without --timeout a stressor runs for a day */
+#define STRESS_DEFAULT_TIMEOUT_NS (24ULL * 60 * 60 * NSEC_PER_SEC)
+/* stress-ng's SIGALRM handler in a worker re-arms alarm(1) */
+#define STRESS_REALARM_NS NSEC_PER_SEC
 
 struct stress_state;
 
@@ -22,7 +36,8 @@ struct stress_worker {
 	struct task_struct *task;
 	unsigned int idx;
 	u64 ops;
-	u64 deadline;		/* start + timeout, or UINT64_MAX */
+	u64 start_ns, finish_ns;	/* around the stressor, as stats->start/finish */
+	u64 deadline;		/* start + timeout: the first SIGALRM */
 	bool in_op;		/* a bogo op's user work was issued */
 	bool sleeping;		/* the load sleep was issued */
 	s64 slice_left;		/* bogo ops (S < 0) of the current slice */
@@ -40,11 +55,26 @@ struct stress_state {
 	int phase;
 };
 
-static bool worker_done(struct stress_worker *w)
+/* stress_continue_flag(): no SIGALRM yet */
+static bool keep_flag(const struct stress_worker *w)
+{
+	return cpu_now() < w->deadline;
+}
+
+/* stress_continue(args): the flag, and the worker's share of --cpu-ops */
+static bool keep_stressing(const struct stress_worker *w)
 {
 	const struct bench *b = w->st->b;
 
-	return (b->max_ops && w->ops >= b->max_ops) || cpu_now() >= w->deadline;
+	return keep_flag(w) && (!b->worker_max_ops || w->ops < b->worker_max_ops);
+}
+
+/* When the next SIGALRM arrives: the alarm, then every re-armed second. */
+static u64 next_alarm(const struct stress_worker *w, u64 now)
+{
+	if (now < w->deadline)
+		return w->deadline;
+	return w->deadline + ((now - w->deadline) / STRESS_REALARM_NS + 1) * STRESS_REALARM_NS;
 }
 
 static void new_slice(struct stress_worker *w)
@@ -63,59 +93,96 @@ static void new_slice(struct stress_worker *w)
 
 static bool slice_over(const struct stress_worker *w)
 {
+	if (!keep_flag(w))
+		return true;
 	return w->st->b->load_slice < 0 ? w->slice_left <= 0 : cpu_now() >= w->slice_end;
+}
+
+static void worker_exit(struct stress_worker *w, struct op_desc *op)
+{
+	w->finish_ns = cpu_now();
+	*op = (struct op_desc){ .kind = OP_EXIT };
+}
+
+static void worker_op(struct stress_worker *w, struct op_desc *op)
+{
+	w->in_op = true;
+	*op = (struct op_desc){ .kind = OP_RUN, .ns = STRESS_CPU_BOGO_OP_NS };
+}
+
+/* The busy slice is over: sleep (100-P)/P of it, less the last oversleep. */
+static bool start_sleep(struct stress_worker *w, struct op_desc *op)
+{
+	const struct bench *b = w->st->b;
+	u64 now = cpu_now();
+
+	w->t2 = now;
+	w->delay = (s64)((100 - b->load_pct) * (w->t2 - w->t1) / b->load_pct) - w->bias;
+	if (w->delay <= 0) {
+		/* clock warps aside, nothing to sleep */
+		w->bias = 0;
+		return false;
+	}
+	/* select() returns early when a SIGALRM comes */
+	w->sleeping = true;
+	*op = (struct op_desc){ .kind = OP_SLEEP,
+				.ns = min((u64)w->delay, next_alarm(w, now) - now) };
+	return true;
 }
 
 static void worker_next(struct work_task *wt, struct op_desc *op)
 {
 	struct stress_worker *w = wt->state;
 	const struct bench *b = w->st->b;
+	u64 now = cpu_now();
 
 	if (!w->task) {
 		w->task = wt->task;
-		w->deadline = b->timeout_ns ? cpu_now() + b->timeout_ns : UINT64_MAX;
+		w->start_ns = now;
+		w->deadline = now + (b->timeout_ns ? b->timeout_ns : STRESS_DEFAULT_TIMEOUT_NS);
+		if (b->load_pct == 0) {
+			/* sleep(timeout): the alarm comes at the same time */
+			*op = (struct op_desc){ .kind = OP_SLEEP, .ns = w->deadline - now };
+			return;
+		}
 		new_slice(w);
+		worker_op(w, op);
+		return;
+	}
+	if (b->load_pct == 0) {
+		worker_exit(w, op);
+		return;
 	}
 	if (w->in_op) {
 		w->in_op = false;
 		w->ops++;
 		w->slice_left--;
-	}
-	if (w->sleeping) {
-		u64 t3 = cpu_now();
-
-		w->sleeping = false;
-		/* the bias takes account of the time the sleep overran */
-		w->bias = (s64)(t3 - w->t2) - w->delay;
-		new_slice(w);
-	}
-	if (worker_done(w)) {
-		*op = (struct op_desc){ .kind = OP_EXIT };
-		return;
-	}
-	if (b->load_pct == 0) {
-		*op = (struct op_desc){ .kind = OP_SLEEP, .ns = w->deadline - cpu_now() };
-		return;
-	}
-	if (b->load_pct < 100 && slice_over(w)) {
-		u64 now = cpu_now();
-
-		w->t2 = now;
-		w->delay = (s64)((100 - b->load_pct) * (w->t2 - w->t1) / b->load_pct) - w->bias;
-		w->sleeping = true;
-		if (w->delay > 0) {
-			u64 d = min((u64)w->delay, w->deadline - now);
-
-			*op = (struct op_desc){ .kind = OP_SLEEP, .ns = d };
+		if (b->load_pct == 100) {
+			/* do { method } while (stress_continue(args)) */
+			if (keep_stressing(w))
+				worker_op(w, op);
+			else
+				worker_exit(w, op);
 			return;
 		}
-		/* nothing to sleep: straight into the next slice */
+		if (!slice_over(w)) {
+			worker_op(w, op);
+			return;
+		}
+		if (start_sleep(w, op))
+			return;
+	} else if (w->sleeping) {
 		w->sleeping = false;
-		w->bias = 0;
-		new_slice(w);
+		/* the bias takes account of the time the sleep overran */
+		w->bias = (s64)(now - w->t2) - w->delay;
 	}
-	w->in_op = true;
-	*op = (struct op_desc){ .kind = OP_RUN, .ns = STRESS_CPU_BOGO_OP_NS };
+	/* the end of a cycle: } while (stress_continue(args)) */
+	if (!keep_stressing(w)) {
+		worker_exit(w, op);
+		return;
+	}
+	new_slice(w);
+	worker_op(w, op);
 }
 
 static const struct program worker_prog = { .next = worker_next };
@@ -124,6 +191,7 @@ static void mark(struct work_task *wt, void *arg)
 {
 	struct stress_state *st = arg;
 	struct bench *b = st->b;
+	u64 real;
 
 	(void)wt;
 	if (!b->started) {
@@ -135,15 +203,19 @@ static void mark(struct work_task *wt, void *arg)
 	b->stopped = true;
 	b->bogo_ops = 0;
 	b->utime_ns = b->stime_ns = 0;
+	real = 0;
 	for (unsigned int i = 0; i < st->nr; i++) {
 		struct task_struct *p = st->w[i].task;
 
 		b->bogo_ops += st->w[i].ops;
+		real += st->w[i].finish_ns - st->w[i].start_ns;
 		if (p) {
 			b->utime_ns += p->utime;
 			b->stime_ns += p->se.sum_exec_runtime - min(p->utime, p->se.sum_exec_runtime);
 		}
 	}
+	/* "real time": the mean of the workers' finish - start */
+	b->real_ns = real / st->nr;
 }
 
 static void parent_next(struct work_task *wt, struct op_desc *op)
@@ -184,6 +256,8 @@ void stress_start(struct bench *b)
 	struct stress_state *st = calloc(1, sizeof(*st));
 
 	b->nr_workers = b->workers ? b->workers : machine.nr_cpus;
+	/* stress_parallel_setup(): the budget shared equally, rounding up */
+	b->worker_max_ops = DIV_ROUND_UP(b->max_ops, b->nr_workers);
 	if (!st || !(st->w = calloc(b->nr_workers, sizeof(*st->w)))) {
 		fprintf(stderr, "schedlab: out of memory\n");
 		exit(1);

@@ -234,6 +234,8 @@ golden run-hackbench-seed7 schedlab run -m smp4 --seed 7 -- hackbench -g 1 -l 20
 golden run-hackbench-features schedlab run -m smp4 --features NO_RUN_TO_PARITY,NO_DELAY_DEQUEUE -- hackbench -g 1 -l 200
 golden run-stress-smp4 schedlab run -m smp4 -- stress-ng --cpu 8 --timeout 2
 golden run-stress-load50 schedlab run -m smp4 -- stress-ng --cpu 4 -l 50 --cpu-ops 100
+# --cpu-ops is shared, ceil(10 / 4) = 3 each: 12 bogo ops; no --timeout: "defaulting to a 1 day run"
+golden run-stress-ops-shared schedlab run -m smp4 -- stress-ng --cpu 4 --cpu-ops 10
 golden run-stress-slice-ms schedlab run -m smp2 -- stress-ng --cpu 0 --cpu-load 25 --cpu-load-slice 10 --timeout 1
 expect_exit 0 "" schedlab run -m smt2-2s-16 --check -- stress-ng --cpu 20 -l 30 --timeout 1
 expect_exit 0 "" schedlab run -m smp2 --check -- stress-ng --cpu 2 -l 0 --timeout 1
@@ -625,6 +627,9 @@ expect_exit 2 "--timeout needs a time" schedlab run -m smp2 -- stress-ng --cpu 2
 expect_exit 2 "--timeout needs a time" schedlab run -m smp2 -- stress-ng --cpu 2 --timeout 5x
 expect_exit 2 "not modelled" schedlab run -m smp2 -- stress-ng --cpu 2 --cpu-method fft --timeout 1
 expect_exit 2 "unknown option '--vm'" schedlab run -m smp2 -- stress-ng --cpu 2 --vm 1 --timeout 1
+expect_exit 2 "--cpu needs an integer in 0..8192" schedlab run -m smp2 -- stress-ng --cpu 8193 --timeout 1
+expect_exit 2 "--cpu-ops needs an integer in 1..100000000" schedlab run -m smp2 -- stress-ng --cpu 2 --cpu-ops 100000001
+expect_exit 2 "--cpu-ops before --cpu is ignored" schedlab run -m smp2 -- stress-ng --cpu-ops 10 --cpu 2
 expect_exit 2 "unknown tunable 'foo'" schedlab run --sysctl foo=1 -- hackbench
 expect_exit 2 "base_slice_ns: value must be" schedlab run --sysctl base_slice_ns=1 -- hackbench
 run_cmd schedlab run -m smp1 --sysctl base_slice_ns=3000000 --json "$tmp/s.json" -- perf bench sched pipe -l 1000
