@@ -22,8 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool sched_plotting;
-
 #define PLOT_MAX_SAMPLES 1024
 /* the first sampling interval: fine enough for a few-millisecond run */
 #define PLOT_FIRST_INTERVAL_NS (20 * NSEC_PER_USEC)
@@ -41,10 +39,11 @@ static struct {
 	u64 *lat; /* wakeup latencies, ns */
 	size_t nr_lat, cap_lat;
 	bool failed;
+	bool recording; /* the sampling event re-arms itself while set */
 	struct sim_event ev;
 } pl;
 
-void __plot_wakeup_latency(u64 ns)
+static void record_wakeup_latency(u64 ns)
 {
 	if (pl.nr_lat == pl.cap_lat) {
 		size_t cap = pl.cap_lat ? 2 * pl.cap_lat : 4096;
@@ -105,7 +104,7 @@ static void sample_event(struct sim_event *ev)
 		pl.nr_running[pl.nr * pl.nr_cpus + cpu] = cpu_rq(cpu)->nr_running;
 	}
 	pl.nr++;
-	if (sched_plotting)
+	if (pl.recording)
 		sim_schedule(&pl.ev, now + pl.interval);
 }
 
@@ -138,7 +137,8 @@ int plot_start(const char *dir, char *err, size_t errlen)
 	ev_init(&pl.ev, sample_event, 0);
 	machine.observer = &pl.ev;
 	sim_schedule(&pl.ev, machine.now);
-	sched_plotting = true;
+	pl.recording = true;
+	register_wakeup_latency_hook(record_wakeup_latency);
 	return 0;
 }
 
@@ -269,7 +269,8 @@ int plot_finish(void)
 
 	if (!pl.dir)
 		return 0;
-	sched_plotting = false;
+	pl.recording = false;
+	register_wakeup_latency_hook(NULL);
 	machine.observer = NULL;
 	if (ev_queued(&pl.ev))
 		sim_cancel(&pl.ev);
