@@ -89,7 +89,15 @@ static struct task_struct *alloc_percpu_kthread(const char *comm, unsigned int c
 	return p;
 }
 
-void sched_init(void)
+u64 sched_tick_phase(u64 seed)
+{
+	struct prng jitter;
+
+	prng_init(&jitter, seed, PRNG_STREAM_JITTER);
+	return prng_below(&jitter, TICK_NSEC);
+}
+
+void sched_init(u64 start)
 {
 	unsigned int cpu;
 
@@ -140,6 +148,13 @@ void sched_init(void)
 		exit(1);
 	}
 	sched_balance_init();
+	/* nothing above reads a clock, so they can all start here at once */
+	machine_start_at(start);
+	for_each_possible_cpu(cpu) {
+		struct rq *rq = cpu_rq(cpu);
+
+		rq->clock = rq->clock_task = rq->clock_pelt = start;
+	}
 }
 
 void sched_exit(void)

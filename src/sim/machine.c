@@ -32,6 +32,15 @@ void machine_init(const struct topology *topo, const struct cost_model *cost, u6
 	}
 }
 
+void machine_start_at(u64 t)
+{
+	machine.now = t;
+	for (unsigned int i = 0; i < machine.nr_cpus; i++) {
+		machine.cpus[i].t = t;
+		machine.cpus[i].act_since = t;
+	}
+}
+
 void machine_destroy(void)
 {
 	eq_destroy(&machine.eq);
