@@ -9,6 +9,7 @@
 
 #include "kernel/funclat.h"
 #include "kernel/trace.h"
+#include "sim/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -55,11 +56,7 @@ static void cpu_continue(struct rq *rq);
 
 static struct task_struct *alloc_task(const char *comm)
 {
-	struct task_struct *p = calloc(1, sizeof(*p));
-	if (!p) {
-		fprintf(stderr, "schedlab: out of memory\n");
-		exit(1);
-	}
+	struct task_struct *p = xcalloc(1, sizeof(*p));
 	p->pid = sched_world.next_pid++;
 	snprintf(p->comm, sizeof(p->comm), "%s", comm);
 	/* ftrace and Perfetto split on spaces and '=': keep comms clean */
@@ -103,11 +100,7 @@ void sched_init(u64 start)
 
 	memset(&sched_world, 0, sizeof(sched_world));
 	INIT_LIST_HEAD(&sched_world.tasks);
-	runqueues = calloc(machine.nr_cpus, sizeof(*runqueues));
-	if (!runqueues) {
-		fprintf(stderr, "schedlab: out of memory\n");
-		exit(1);
-	}
+	runqueues = xcalloc(machine.nr_cpus, sizeof(*runqueues));
 	for_each_possible_cpu(cpu) {
 		struct rq *rq = cpu_rq(cpu);
 		char comm[32];

@@ -17,6 +17,7 @@
 #include "kernel/sched.h"
 #include "kernel/trace.h"
 #include "report/plot_dir.h"
+#include "sim/alloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,17 +124,12 @@ int plot_start(const char *dir, char *err, size_t errlen)
 	memset(&pl, 0, sizeof(pl));
 	if (plot_dir_prepare(dir, err, errlen))
 		return -1;
-	pl.dir = strdup(dir);
+	pl.dir = xstrdup(dir);
 	pl.nr_cpus = machine.nr_cpus;
 	pl.interval = PLOT_FIRST_INTERVAL_NS;
-	pl.time = calloc(PLOT_MAX_SAMPLES, sizeof(*pl.time));
-	pl.busy = calloc((size_t)PLOT_MAX_SAMPLES * pl.nr_cpus, sizeof(*pl.busy));
-	pl.nr_running = calloc((size_t)PLOT_MAX_SAMPLES * pl.nr_cpus, sizeof(*pl.nr_running));
-	if (!pl.dir || !pl.time || !pl.busy || !pl.nr_running) {
-		snprintf(err, errlen, "--plot: out of memory for %u CPUs", pl.nr_cpus);
-		free_recorder();
-		return -1;
-	}
+	pl.time = xcalloc(PLOT_MAX_SAMPLES, sizeof(*pl.time));
+	pl.busy = xcalloc((size_t)PLOT_MAX_SAMPLES * pl.nr_cpus, sizeof(*pl.busy));
+	pl.nr_running = xcalloc((size_t)PLOT_MAX_SAMPLES * pl.nr_cpus, sizeof(*pl.nr_running));
 	ev_init(&pl.ev, sample_event, 0);
 	machine.observer = &pl.ev;
 	sim_schedule(&pl.ev, machine.now);

@@ -13,6 +13,8 @@
  */
 #include "work/bench.h"
 
+#include "sim/alloc.h"
+
 #include <stdlib.h>
 
 struct stress_state;
@@ -181,13 +183,10 @@ static const struct program parent_prog = { .next = parent_next };
 
 void stress_start(struct bench *b)
 {
-	struct stress_state *st = calloc(1, sizeof(*st));
+	struct stress_state *st = xcalloc(1, sizeof(*st));
 
 	b->nr_workers = b->workers ? b->workers : machine.nr_cpus;
-	if (!st || !(st->w = calloc(b->nr_workers, sizeof(*st->w)))) {
-		fprintf(stderr, "schedlab: out of memory\n");
-		exit(1);
-	}
+	st->w = xcalloc(b->nr_workers, sizeof(*st->w));
 	b->priv = st;
 	st->b = b;
 	st->nr = b->nr_workers;
