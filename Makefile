@@ -1,6 +1,7 @@
 # schedlab — GNU make build.
 #   make          build ./schedlab
-#   make check    build and run the whole test suite (cmocka unit tests + CLI/golden tests)
+#   make check    build and run the whole test suite (cmocka unit tests, CLI/golden tests,
+#                 layer boundaries)
 #   make asan     build and run the test suite with AddressSanitizer + UBSan
 #   make bench    the simulator's own speed benchmark (bench/speed.sh)
 
@@ -27,7 +28,7 @@ DEPS     := $(LIB_OBJS:.o=.d) $(BUILD)/$(MAIN_SRC:.c=.d) $(TEST_BINS:=.d)
 
 BIN := $(if $(filter build,$(BUILD)),schedlab,$(BUILD)/schedlab)
 
-.PHONY: all check unit cli-test asan bench clean format
+.PHONY: all check unit cli-test layers asan bench clean format
 all: $(BIN)
 
 $(BUILD)/%.o: %.c
@@ -60,8 +61,12 @@ unit: $(TEST_BINS)
 cli-test: $(BIN)
 	@SCHEDLAB=./$(BIN) sh tests/cli/run.sh
 
+# the layer check links $(BUILD)'s objects as they were built, sanitizers and all
 check: $(BIN) $(TEST_BINS)
-	@sh tests/run-all.sh ./$(BIN) $(TEST_BINS)
+	@BUILD=$(BUILD) CC="$(CC)" LDFLAGS="$(LDFLAGS)" sh tests/run-all.sh ./$(BIN) $(TEST_BINS)
+
+layers: $(BIN)
+	@BUILD=$(BUILD) CC="$(CC)" LDFLAGS="$(LDFLAGS)" sh tests/layers/check.sh
 
 asan:
 	$(MAKE) BUILD=build-asan OPT=-O1 \

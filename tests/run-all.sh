@@ -1,7 +1,9 @@
 #!/bin/sh
-# Runs every cmocka unit test binary and the CLI/golden tests, then prints one
-# summary line "N passed, M failed".
+# Runs every cmocka unit test binary, the CLI/golden tests and the layer
+# boundary check, then prints one summary line "N passed, M failed".
 # usage: tests/run-all.sh ./schedlab build/tests/test_a build/tests/test_b ...
+# (BUILD, CC and LDFLAGS, as `make check` sets them, tell the layer check
+# which objects to link and how)
 bin=$1
 shift
 pass=0
@@ -12,5 +14,7 @@ for t in "$@"; do
 done
 echo "== CLI and golden tests"
 if SCHEDLAB=$bin sh tests/cli/run.sh; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAILED: tests/cli/run.sh"; fi
+echo "== layer boundaries"
+if sh tests/layers/check.sh; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAILED: tests/layers/check.sh"; fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

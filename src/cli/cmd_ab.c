@@ -12,6 +12,7 @@
 #include "cli/runpool.h"
 #include "cli/session_opts.h"
 #include "report/compare.h"
+#include "sim/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -109,9 +110,7 @@ static char *join_argv(int argc, char **argv)
 
 	for (int i = 0; i < argc; i++)
 		len += strlen(argv[i]) + 1;
-	s = calloc(1, len);
-	if (!s)
-		return NULL;
+	s = xcalloc(1, len);
 	for (int i = 0; i < argc; i++) {
 		if (i)
 			strcat(s, " ");
@@ -152,14 +151,10 @@ int cmd_ab(int argc, char **argv)
 		return rc;
 
 	n = 2 * runs;
-	cfgs = calloc((size_t)n, sizeof(*cfgs));
-	recs = calloc((size_t)n, sizeof(*recs));
+	cfgs = xcalloc((size_t)n, sizeof(*cfgs));
+	recs = xcalloc((size_t)n, sizeof(*recs));
 	command = join_argv(cmd_argc, cmd_argv);
 	rc = 1;
-	if (!cfgs || !recs || !command) {
-		fprintf(stderr, "schedlab: ab: out of memory\n");
-		goto out;
-	}
 	for (int v = 0; v < 2; v++)
 		for (int r = 0; r < runs; r++) {
 			cfgs[v * runs + r] = side[v];

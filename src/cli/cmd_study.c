@@ -14,6 +14,7 @@
 #include "cli/session_opts.h"
 #include "cli/study_file.h"
 #include "report/compare.h"
+#include "sim/alloc.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -156,10 +157,10 @@ static char *read_file(const char *path)
 		usage_error("study: cannot read '%s': %s", path, strerror(errno));
 		return NULL;
 	}
-	buf = malloc(STUDY_MAX_FILE + 1);
-	n = buf ? fread(buf, 1, STUDY_MAX_FILE + 1, f) : 0;
+	buf = xmalloc(STUDY_MAX_FILE + 1);
+	n = fread(buf, 1, STUDY_MAX_FILE + 1, f);
 	fclose(f);
-	if (!buf || n > STUDY_MAX_FILE) {
+	if (n > STUDY_MAX_FILE) {
 		usage_error("study: '%s' is larger than %d bytes", path, STUDY_MAX_FILE);
 		free(buf);
 		return NULL;
@@ -228,19 +229,12 @@ static int plan(struct study_run *sr, const char *origin)
 
 	sr->nr_cases = sr->machines->n * sr->workloads->n;
 	n = sr->nr_cases * nv * sr->runs;
-	sr->argvs = calloc((size_t)sr->workloads->n, sizeof(*sr->argvs));
-	sr->cfgs = calloc((size_t)n, sizeof(*sr->cfgs));
-	sr->recs = calloc((size_t)n, sizeof(*sr->recs));
-	sr->cases = calloc((size_t)sr->nr_cases, sizeof(*sr->cases));
-	if (!sr->argvs || !sr->cfgs || !sr->recs || !sr->cases) {
-		fprintf(stderr, "schedlab: study: out of memory\n");
-		return 1;
-	}
+	sr->argvs = xcalloc((size_t)sr->workloads->n, sizeof(*sr->argvs));
+	sr->cfgs = xcalloc((size_t)n, sizeof(*sr->cfgs));
+	sr->recs = xcalloc((size_t)n, sizeof(*sr->recs));
+	sr->cases = xcalloc((size_t)sr->nr_cases, sizeof(*sr->cases));
 	for (int w = 0; w < sr->workloads->n; w++)
-		if (split_words(sr->workloads->v[w], &sr->argvs[w])) {
-			fprintf(stderr, "schedlab: study: out of memory\n");
-			return 1;
-		}
+		split_words(sr->workloads->v[w], &sr->argvs[w]);
 	for (int c = 0; c < sr->nr_cases; c++) {
 		int m = c / sr->workloads->n, w = c % sr->workloads->n;
 

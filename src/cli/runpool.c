@@ -4,6 +4,7 @@
 #include "cli/progress.h"
 #include "kernel/funclat.h"
 #include "report/sched_totals.h"
+#include "sim/alloc.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -171,11 +172,7 @@ int run_pool(const struct session_config *cfgs, int n, int jobs, bool check,
 		progress_runs_end();
 		return rc;
 	}
-	kids = calloc((size_t)jobs, sizeof(*kids));
-	if (!kids) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+	kids = xcalloc((size_t)jobs, sizeof(*kids));
 	fflush(NULL); /* nothing buffered may be written twice */
 	for (;;) {
 		int status, slot;

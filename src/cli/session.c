@@ -64,23 +64,7 @@ int session_start(struct session *s, const struct session_config *cfg, char *err
 
 	sysctl_sched.hz = cfg->hz ? cfg->hz : s->topo->hz;
 	machine_init(s->topo, &s->cost, cfg->seed);
-	sched_init();
-
-	/*
-	 * Where in a tick period the benchmark starts is what the seed decides:
-	 * on real machines it is arbitrary, and it changes every later decision.
-	 */
-	struct prng jitter;
-	prng_init(&jitter, cfg->seed, PRNG_STREAM_JITTER);
-	u64 t0 = prng_below(&jitter, TICK_NSEC);
-	for (unsigned int cpu = 0; cpu < machine.nr_cpus; cpu++) {
-		struct rq *rq = cpu_rq(cpu);
-
-		sim_cpu(cpu)->t = t0;
-		sim_cpu(cpu)->act_since = t0;
-		rq->clock = rq->clock_task = rq->clock_pelt = t0;
-	}
-	machine.now = t0;
+	sched_init(sched_tick_phase(cfg->seed));
 	return 0;
 }
 

@@ -2,6 +2,7 @@
 #include "cli/study_file.h"
 
 #include "cli/compare_opts.h"
+#include "sim/alloc.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -19,21 +20,14 @@ void strlist_free(struct strlist *l)
 }
 
 /* append a copy of @s[0..len); keeps v NULL-terminated for use as an argv */
-static int strlist_add(struct strlist *l, const char *s, size_t len)
+static void strlist_add(struct strlist *l, const char *s, size_t len)
 {
-	char **v = realloc(l->v, (size_t)(l->n + 2) * sizeof(*v));
-
-	if (!v)
-		return -1;
-	l->v = v;
-	v[l->n] = strndup(s, len);
-	if (!v[l->n])
-		return -1;
-	v[++l->n] = NULL;
-	return 0;
+	l->v = xreallocarray(l->v, (size_t)l->n + 2, sizeof(*l->v));
+	l->v[l->n] = xstrndup(s, len);
+	l->v[++l->n] = NULL;
 }
 
-int split_words(const char *line, struct strlist *out)
+void split_words(const char *line, struct strlist *out)
 {
 	const char *p = line;
 
@@ -48,12 +42,8 @@ int split_words(const char *line, struct strlist *out)
 		start = p;
 		while (*p && !isspace((unsigned char)*p))
 			p++;
-		if (strlist_add(out, start, (size_t)(p - start))) {
-			strlist_free(out);
-			return -1;
-		}
+		strlist_add(out, start, (size_t)(p - start));
 	}
-	return 0;
 }
 
 void study_free(struct study_def *d)
@@ -113,31 +103,29 @@ static int set_once(struct parser *ps, char **slot, const char *key, const char 
 		return fail(ps, "'%s' given twice", key);
 	if (!*rest)
 		return fail(ps, "'%s' needs a value", key);
-	*slot = strdup(rest);
-	return *slot ? 0 : fail(ps, "out of memory");
+	*slot = xstrdup(rest);
+	return 0;
 }
 
 static int add_words(struct parser *ps, struct strlist *l, const char *key, const char *rest)
 {
 	struct strlist w;
-	int rc = 0;
 
 	if (!*rest)
 		return fail(ps, "'%s' needs a value", key);
-	if (split_words(rest, &w))
-		return fail(ps, "out of memory");
-	for (int i = 0; i < w.n && !rc; i++)
-		if (strlist_add(l, w.v[i], strlen(w.v[i])))
-			rc = fail(ps, "out of memory");
+	split_words(rest, &w);
+	for (int i = 0; i < w.n; i++)
+		strlist_add(l, w.v[i], strlen(w.v[i]));
 	strlist_free(&w);
-	return rc;
+	return 0;
 }
 
 static int add_line(struct parser *ps, struct strlist *l, const char *key, const char *rest)
 {
 	if (!*rest)
 		return fail(ps, "'%s' needs a value", key);
-	return strlist_add(l, rest, strlen(rest)) ? fail(ps, "out of memory") : 0;
+	strlist_add(l, rest, strlen(rest));
+	return 0;
 }
 
 static int parse_variant(struct parser *ps, struct study_def *d, const char *rest)
@@ -152,8 +140,8 @@ static int parse_variant(struct parser *ps, struct study_def *d, const char *res
 	for (int v = 0; v < d->nr_variants; v++)
 		if (strlen(d->variant_name[v]) == len && !strncmp(d->variant_name[v], rest, len))
 			return fail(ps, "variant '%.*s' given twice", (int)len, rest);
-	d->variant_name[d->nr_variants] = strndup(rest, len);
-	d->variant_features[d->nr_variants] = strdup(strcmp(features, "-") ? features : "");
+	d->variant_name[d->nr_variants] = xstrndup(rest, len);
+	d->variant_features[d->nr_variants] = xstrdup(strcmp(features, "-") ? features : "");
 	d->nr_variants++;
 	return 0;
 }
@@ -172,9 +160,8 @@ static int parse_option(struct parser *ps, struct study_def *d, const char *rest
 			    (int)len, rest);
 	if (!*value)
 		return fail(ps, "option '%.*s' needs a value", (int)len, rest);
-	if (strlist_add(&d->opt_names, rest, len) ||
-	    strlist_add(&d->opt_values, value, strlen(value)))
-		return fail(ps, "out of memory");
+	strlist_add(&d->opt_names, rest, len);
+	strlist_add(&d->opt_values, value, strlen(value));
 	return 0;
 }
 
@@ -237,10 +224,8 @@ int study_parse(const char *origin, const char *text, struct study_def *d, char 
 		int rc;
 
 		ps.line++;
-		line = strndup(p, n);
+		line = xstrndup(p, n);
 		p += n + (eol ? 1 : 0);
-		if (!line)
-			return fail(&ps, "out of memory");
 		/* trim; skip blank and comment lines */
 		for (char *e = line + strlen(line); e > line && isspace((unsigned char)e[-1]);)
 			*--e = '\0';

@@ -64,7 +64,7 @@ int study_parse(const char *origin, const char *text, struct study_def *d, char 
 void study_free(struct study_def *d);
 
 /* Split a command line at blanks into a NULL-terminated argv; free with strlist_free. */
-int split_words(const char *line, struct strlist *out);
+void split_words(const char *line, struct strlist *out);
 void strlist_free(struct strlist *l);
 
 #endif

@@ -14,6 +14,7 @@
 #include "kernel/sched.h"
 
 #include "kernel/funclat.h"
+#include "sim/alloc.h"
 
 #include <stdlib.h>
 
@@ -161,12 +162,8 @@ static void balance_masks_alloc(void)
 	free(load_balance_mask);
 	free(should_we_balance_tmpmask);
 	balance_masks_nr = machine.nr_cpus;
-	load_balance_mask = calloc(balance_masks_nr, sizeof(*load_balance_mask));
-	should_we_balance_tmpmask = calloc(balance_masks_nr, sizeof(*should_we_balance_tmpmask));
-	if (!load_balance_mask || !should_we_balance_tmpmask) {
-		fprintf(stderr, "schedlab: out of memory\n");
-		exit(1);
-	}
+	load_balance_mask = xcalloc(balance_masks_nr, sizeof(*load_balance_mask));
+	should_we_balance_tmpmask = xcalloc(balance_masks_nr, sizeof(*should_we_balance_tmpmask));
 	for (unsigned int i = 0; i < balance_masks_nr; i++) {
 		load_balance_mask[i] = alloc_cpumask();
 		should_we_balance_tmpmask[i] = alloc_cpumask();

@@ -6,6 +6,8 @@
  */
 #include "kernel/sched.h"
 
+#include "sim/alloc.h"
+
 #include <stdarg.h>
 #include <stdlib.h>
 
@@ -50,7 +52,7 @@ void sched_check_invariants(struct sim_event *ev)
 
 	if (tally_n < machine.nr_cpus) {
 		free(tally);
-		tally = calloc(machine.nr_cpus, sizeof(*tally));
+		tally = xcalloc(machine.nr_cpus, sizeof(*tally));
 		tally_n = machine.nr_cpus;
 	}
 	for (unsigned int i = 0; i < machine.nr_cpus; i++)

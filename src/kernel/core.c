@@ -9,6 +9,7 @@
 
 #include "kernel/funclat.h"
 #include "kernel/trace.h"
+#include "sim/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -58,11 +59,7 @@ static void cpu_continue(struct rq *rq);
 
 static struct task_struct *alloc_task(const char *comm)
 {
-	struct task_struct *p = calloc(1, sizeof(*p));
-	if (!p) {
-		fprintf(stderr, "schedlab: out of memory\n");
-		exit(1);
-	}
+	struct task_struct *p = xcalloc(1, sizeof(*p));
 	p->pid = sched_world.next_pid++;
 	snprintf(p->comm, sizeof(p->comm), "%s", comm);
 	/* ftrace and Perfetto split on spaces and '=': keep comms clean */
@@ -92,18 +89,22 @@ static struct task_struct *alloc_percpu_kthread(const char *comm, unsigned int c
 	return p;
 }
 
-void sched_init(void)
+u64 sched_tick_phase(u64 seed)
+{
+	struct prng jitter;
+
+	prng_init(&jitter, seed, PRNG_STREAM_JITTER);
+	return prng_below(&jitter, TICK_NSEC);
+}
+
+void sched_init(u64 start)
 {
 	unsigned int cpu;
 
 	memset(&sched_world, 0, sizeof(sched_world));
 	sched_init_granularity(machine.nr_cpus);
 	INIT_LIST_HEAD(&sched_world.tasks);
-	runqueues = calloc(machine.nr_cpus, sizeof(*runqueues));
-	if (!runqueues) {
-		fprintf(stderr, "schedlab: out of memory\n");
-		exit(1);
-	}
+	runqueues = xcalloc(machine.nr_cpus, sizeof(*runqueues));
 	for_each_possible_cpu(cpu) {
 		struct rq *rq = cpu_rq(cpu);
 		char comm[32];
@@ -144,6 +145,13 @@ void sched_init(void)
 		exit(1);
 	}
 	sched_balance_init();
+	/* nothing above reads a clock, so they can all start here at once */
+	machine_start_at(start);
+	for_each_possible_cpu(cpu) {
+		struct rq *rq = cpu_rq(cpu);
+
+		rq->clock = rq->clock_task = rq->clock_pelt = start;
+	}
 }
 
 void sched_exit(void)

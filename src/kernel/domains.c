@@ -24,6 +24,7 @@
  */
 #include "kernel/domains.h"
 #include "kernel/sched.h"
+#include "sim/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -114,17 +115,6 @@ static struct {
 	struct root_domain rd;
 	bool built;
 } sdt;
-
-static void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-
-	if (!p) {
-		fprintf(stderr, "schedlab: out of memory building sched domains\n");
-		abort();
-	}
-	return p;
-}
 
 /*
  * for_each_cpu_wrap() skipping the CPUs in @covered: the CPUs of @mask from
@@ -717,11 +707,7 @@ static struct sched_group *build_group_from_child_sched_domain(struct sched_doma
 	if (sdt.nr_overlap_sg == sdt.cap_overlap_sg) {
 		sdt.cap_overlap_sg = sdt.cap_overlap_sg ? 2 * sdt.cap_overlap_sg : 64;
 		sdt.overlap_sg =
-			realloc(sdt.overlap_sg, sdt.cap_overlap_sg * sizeof(*sdt.overlap_sg));
-		if (!sdt.overlap_sg) {
-			fprintf(stderr, "schedlab: out of memory building sched domains\n");
-			abort();
-		}
+			xreallocarray(sdt.overlap_sg, sdt.cap_overlap_sg, sizeof(*sdt.overlap_sg));
 	}
 	sdt.overlap_sg[sdt.nr_overlap_sg++] = sg;
 	return sg;

@@ -482,8 +482,20 @@ extern struct sched_world sched_world;
 
 /* ---- core.c ---- */
 
-/* Set up runqueues and idle tasks for the machine already in `machine`. */
-void sched_init(void);
+/*
+ * Set up runqueues and idle tasks for the machine already in `machine`,
+ * with every clock (machine.now, each CPU's cursor, each rq's clocks) at
+ * @start: the one place the start-up time is set, so a unit test's machine
+ * starts as consistently as a run's.
+ */
+void sched_init(u64 start);
+/*
+ * Where in a tick period a run with @seed starts: on real machines it is
+ * arbitrary, and it changes every later decision, so the seed decides it.
+ * Call once sysctl_sched.hz is set. Unit tests start at 0 instead, to
+ * predict clocks exactly.
+ */
+u64 sched_tick_phase(u64 seed);
 void sched_exit(void);
 
 void update_rq_clock(struct rq *rq);

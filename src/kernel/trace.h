@@ -1,9 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The scheduler's tracepoints (include/trace/events/sched.h, ipi.h,
- * power.h line of thought). Each is one branch on a global flag when
- * tracing is off; the records go to the ftrace text writer in
- * src/report/ftrace.c.
+ * power.h line of thought). As in the kernel, a tracepoint is a hook that
+ * a consumer registers a probe on: the kernel defines only the hook
+ * pointers (kernel/trace.c), the ftrace text writer (src/report/ftrace.c)
+ * and the --plot recorder (src/report/plot.c) register their probes when
+ * a trace or plot is opened and clear them when it is closed. That keeps
+ * src/kernel linkable without src/report. With nothing registered a
+ * tracepoint is one predictable branch on a pointer, the price of the
+ * kernel's static-key-less tracepoints.
  */
 #ifndef SCHEDLAB_KERNEL_TRACE_H
 #define SCHEDLAB_KERNEL_TRACE_H
@@ -34,33 +39,82 @@ enum trace_ipi {
 	TRACE_IPI_CALL_FUNC,
 };
 
-/* set while a trace is being written; the tracepoints test it first */
-extern bool sched_tracing;
-/* set while --plot records; the wakeup-latency hook tests it first */
-extern bool sched_plotting;
+/* the probes of one trace consumer; every member must be set */
+struct sched_trace_hooks {
+	void (*sched_switch)(bool preempt, struct task_struct *prev, struct task_struct *next);
+	/* sched_waking, sched_wakeup and sched_wakeup_new share one format */
+	void (*sched_wake)(enum trace_event ev, struct task_struct *p, unsigned int target_cpu);
+	void (*sched_migrate_task)(struct task_struct *p, unsigned int dest_cpu);
+	void (*cpu_idle)(unsigned int state, unsigned int cpu);
+	void (*ipi_send_cpu)(unsigned int cpu, enum trace_ipi why);
+	/* ipi_entry and ipi_exit */
+	void (*ipi_irq)(enum trace_event ev, enum trace_ipi why);
+};
 
-void __trace_sched_switch(bool preempt, struct task_struct *prev, struct task_struct *next);
-void __trace_sched_wake(enum trace_event ev, struct task_struct *p, unsigned int target_cpu);
-void __trace_sched_migrate_task(struct task_struct *p, unsigned int dest_cpu);
-void __trace_cpu_idle(unsigned int state, unsigned int cpu);
-void __trace_ipi_send_cpu(unsigned int cpu, enum trace_ipi why);
-void __trace_ipi_irq(enum trace_event ev, enum trace_ipi why);
-/* a woken task waited @ns from its wakeup until it ran (src/report/plot.c) */
-void __plot_wakeup_latency(u64 ns);
+/* the registered trace probes, NULL while no trace is being written */
+extern const struct sched_trace_hooks *sched_trace_hooks;
+/* a woken task waited @ns from its wakeup until it ran; NULL unless --plot records */
+extern void (*sched_wakeup_latency_hook)(u64 ns);
+
+/* @hooks, or NULL to detach; one consumer at a time, as a trace has one writer */
+void register_sched_trace_hooks(const struct sched_trace_hooks *hooks);
+void register_wakeup_latency_hook(void (*fn)(u64 ns));
 
 /* cpu_idle's state when a CPU leaves idle: (u32)PWR_EVENT_EXIT */
 #define TRACE_PWR_EVENT_EXIT 4294967295U
 
-#define plot_sched(call)                                \
-	do {                                            \
-		if (__builtin_expect(sched_plotting, 0)) \
-			call;                           \
+/*
+ * The call sites read as the kernel's trace_sched_switch(...): the
+ * __trace_*() helpers below are only ever called inside trace_sched(),
+ * which has already seen a registered consumer.
+ */
+static inline void __trace_sched_switch(bool preempt, struct task_struct *prev,
+					struct task_struct *next)
+{
+	sched_trace_hooks->sched_switch(preempt, prev, next);
+}
+
+static inline void __trace_sched_wake(enum trace_event ev, struct task_struct *p,
+				      unsigned int target_cpu)
+{
+	sched_trace_hooks->sched_wake(ev, p, target_cpu);
+}
+
+static inline void __trace_sched_migrate_task(struct task_struct *p, unsigned int dest_cpu)
+{
+	sched_trace_hooks->sched_migrate_task(p, dest_cpu);
+}
+
+static inline void __trace_cpu_idle(unsigned int state, unsigned int cpu)
+{
+	sched_trace_hooks->cpu_idle(state, cpu);
+}
+
+static inline void __trace_ipi_send_cpu(unsigned int cpu, enum trace_ipi why)
+{
+	sched_trace_hooks->ipi_send_cpu(cpu, why);
+}
+
+static inline void __trace_ipi_irq(enum trace_event ev, enum trace_ipi why)
+{
+	sched_trace_hooks->ipi_irq(ev, why);
+}
+
+static inline void __plot_wakeup_latency(u64 ns)
+{
+	sched_wakeup_latency_hook(ns);
+}
+
+#define plot_sched(call)                                                    \
+	do {                                                                \
+		if (__builtin_expect(sched_wakeup_latency_hook != NULL, 0)) \
+			call;                                               \
 	} while (0)
 
-#define trace_sched(call)                               \
-	do {                                            \
-		if (__builtin_expect(sched_tracing, 0)) \
-			call;                           \
+#define trace_sched(call)                                           \
+	do {                                                        \
+		if (__builtin_expect(sched_trace_hooks != NULL, 0)) \
+			call;                                       \
 	} while (0)
 
 #endif

@@ -7,6 +7,8 @@
  */
 #include "report/compare.h"
 
+#include "sim/alloc.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,14 +38,14 @@ void cmp_values(const struct comparison *cmp, int c, int v, const char *metric, 
 static void fill_row(const struct comparison *cmp, int c, const struct run_value *proto,
 		     struct cmp_row *row)
 {
-	double *x = calloc((size_t)cmp->nr_runs, sizeof(*x));
+	double *x = xcalloc((size_t)cmp->nr_runs, sizeof(*x));
 	double first = NAN;
 
 	memset(row, 0, sizeof(*row));
 	snprintf(row->name, sizeof(row->name), "%s", proto->name);
 	row->better = proto->better;
 	row->constant = true;
-	for (int v = 0; v < cmp->nr_variants && x; v++) {
+	for (int v = 0; v < cmp->nr_variants; v++) {
 		cmp_values(cmp, c, v, row->name, x);
 		for (int r = 0; r < cmp->nr_runs; r++) {
 			if (v == 0 && r == 0)

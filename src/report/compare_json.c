@@ -2,6 +2,7 @@
 /* --json of `ab` and `study`: the runs' values and the rows' statistics. */
 #include "report/compare.h"
 #include "report/json.h"
+#include "sim/alloc.h"
 
 #include <stdlib.h>
 
@@ -53,10 +54,8 @@ static void write_row(struct json_writer *w, const struct comparison *cmp, int c
 int cmp_write_json(FILE *out, const struct comparison *cmp)
 {
 	struct json_writer w;
-	double *x = calloc((size_t)cmp->nr_runs, sizeof(*x));
+	double *x = xcalloc((size_t)cmp->nr_runs, sizeof(*x));
 
-	if (!x)
-		return -1;
 	json_init(&w, out);
 	json_begin_object(&w);
 	json_kv_str(&w, "kind", cmp->kind);

@@ -11,6 +11,7 @@
  */
 #include "report/compare.h"
 #include "report/plot_dir.h"
+#include "sim/alloc.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -59,13 +60,13 @@ static void write_bars(const char *dir, const char *prefix, const struct compari
 static void write_cdf(const char *dir, const char *prefix, const struct comparison *cmp, int c,
 		      const char *metric, bool *failed)
 {
-	double *x = calloc((size_t)cmp->nr_runs, sizeof(*x));
+	double *x = xcalloc((size_t)cmp->nr_runs, sizeof(*x));
 	char name[256];
 	FILE *f;
 
 	snprintf(name, sizeof(name), "%s-cdf.dat", prefix);
 	f = plot_dir_open(dir, name, failed);
-	if (!f || !x) {
+	if (!f) {
 		*failed = true;
 		free(x);
 		plot_dir_close(f, failed);

@@ -17,6 +17,7 @@
 #include "report/domains_print.h"
 
 #include "kernel/domains.h"
+#include "sim/alloc.h"
 
 #include <stdlib.h>
 
@@ -29,11 +30,7 @@ static const char *list_of(const struct cpumask *m, int slot)
 
 	if (need > len[slot]) {
 		free(buf[slot]);
-		buf[slot] = malloc(need);
-		if (!buf[slot]) {
-			fprintf(stderr, "schedlab: out of memory\n");
-			abort();
-		}
+		buf[slot] = xmalloc(need);
 		len[slot] = need;
 	}
 	cpumask_print_list(buf[slot], len[slot], m);

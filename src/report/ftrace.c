@@ -17,8 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool sched_tracing;
-
 #define LINE_MAX_LEN 256
 #define OUT_BUFFER (1 << 20)
 
@@ -217,7 +215,7 @@ static const char *switch_state(bool preempt, const struct task_struct *prev)
 	return "S";
 }
 
-void __trace_sched_switch(bool preempt, struct task_struct *prev, struct task_struct *next)
+static void probe_sched_switch(bool preempt, struct task_struct *prev, struct task_struct *next)
 {
 	char pc[16], nc[16];
 
@@ -228,7 +226,7 @@ void __trace_sched_switch(bool preempt, struct task_struct *prev, struct task_st
 	     is_idle_task(next) ? 0 : next->pid, trace_prio(next));
 }
 
-void __trace_sched_wake(enum trace_event ev, struct task_struct *p, unsigned int target_cpu)
+static void probe_sched_wake(enum trace_event ev, struct task_struct *p, unsigned int target_cpu)
 {
 	char c[16];
 
@@ -236,7 +234,7 @@ void __trace_sched_wake(enum trace_event ev, struct task_struct *p, unsigned int
 	     trace_prio(p), target_cpu);
 }
 
-void __trace_sched_migrate_task(struct task_struct *p, unsigned int dest_cpu)
+static void probe_sched_migrate_task(struct task_struct *p, unsigned int dest_cpu)
 {
 	char c[16];
 
@@ -244,7 +242,7 @@ void __trace_sched_migrate_task(struct task_struct *p, unsigned int dest_cpu)
 	     clean_comm(p->comm, c), p->pid, trace_prio(p), task_cpu(p), dest_cpu);
 }
 
-void __trace_cpu_idle(unsigned int state, unsigned int cpu)
+static void probe_cpu_idle(unsigned int state, unsigned int cpu)
 {
 	emit(TRACE_CPU_IDLE, "d..1.", "state=%u cpu_id=%u", state, cpu);
 }
@@ -259,16 +257,25 @@ static const char *const ipi_callsite[] = {
 	[TRACE_IPI_CALL_FUNC] = "__smp_call_single_queue",
 };
 
-void __trace_ipi_send_cpu(unsigned int cpu, enum trace_ipi why)
+static void probe_ipi_send_cpu(unsigned int cpu, enum trace_ipi why)
 {
 	emit(TRACE_IPI_SEND_CPU, "d..2.", "cpu=%u callsite=%s callback=%s", cpu, ipi_callsite[why],
 	     why == TRACE_IPI_RESCHEDULE ? "0x0" : "generic_smp_call_function_single_interrupt");
 }
 
-void __trace_ipi_irq(enum trace_event ev, enum trace_ipi why)
+static void probe_ipi_irq(enum trace_event ev, enum trace_ipi why)
 {
 	emit(ev, "d.h1.", "(%s)", ipi_reason[why]);
 }
+
+static const struct sched_trace_hooks ftrace_hooks = {
+	.sched_switch = probe_sched_switch,
+	.sched_wake = probe_sched_wake,
+	.sched_migrate_task = probe_sched_migrate_task,
+	.cpu_idle = probe_cpu_idle,
+	.ipi_send_cpu = probe_ipi_send_cpu,
+	.ipi_irq = probe_ipi_irq,
+};
 
 /* ------------------------------------------------------------------ */
 /* setup                                                               */
@@ -382,7 +389,7 @@ int ftrace_open(const char *path, const char *window, const char *events, char *
 	      "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
 	      "#              | |         |   |||||     |         |\n",
 	      tr.out);
-	sched_tracing = true;
+	register_sched_trace_hooks(&ftrace_hooks);
 	/* each CPU's frequency as the trace starts, as a tracer attached now would see it */
 	unsigned int this_cpu = machine.this_cpu;
 
@@ -401,7 +408,7 @@ int ftrace_close(void)
 
 	if (!tr.out)
 		return 0;
-	sched_tracing = false;
+	register_sched_trace_hooks(NULL);
 	flush_until(UINT64_MAX);
 	rc = fclose(tr.out) ? -1 : 0;
 	if (tr.failed)

@@ -11,6 +11,7 @@
 #include "report/latency_print.h"
 
 #include "kernel/sched.h"
+#include "sim/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -80,14 +81,8 @@ void print_sched_latency(FILE *out)
 	u64 all_runtime = 0, all_switches = 0;
 
 	list_for_each_entry(p, &sched_world.tasks, tasks) nr_tasks++;
-	tasks = calloc(nr_tasks ? nr_tasks : 1, sizeof(*tasks));
-	rows = calloc(nr_tasks ? nr_tasks : 1, sizeof(*rows));
-	if (!tasks || !rows) {
-		free(tasks);
-		free(rows);
-		fputs("schedlab: out of memory for the latency table\n", stderr);
-		return;
-	}
+	tasks = xcalloc(nr_tasks, sizeof(*tasks));
+	rows = xcalloc(nr_tasks, sizeof(*rows));
 	nr_tasks = 0;
 	list_for_each_entry(p, &sched_world.tasks, tasks) if (!is_idle_task(p) && p->stats.pcount)
 		tasks[nr_tasks++] = p;

@@ -17,12 +17,11 @@
 #include "kernel/sched.h"
 #include "kernel/trace.h"
 #include "report/plot_dir.h"
+#include "sim/alloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-bool sched_plotting;
 
 #define PLOT_MAX_SAMPLES 1024
 /* the first sampling interval: fine enough for a few-millisecond run */
@@ -41,10 +40,11 @@ static struct {
 	u64 *lat; /* wakeup latencies, ns */
 	size_t nr_lat, cap_lat;
 	bool failed;
+	bool recording; /* the sampling event re-arms itself while set */
 	struct sim_event ev;
 } pl;
 
-void __plot_wakeup_latency(u64 ns)
+static void record_wakeup_latency(u64 ns)
 {
 	if (pl.nr_lat == pl.cap_lat) {
 		size_t cap = pl.cap_lat ? 2 * pl.cap_lat : 4096;
@@ -105,7 +105,7 @@ static void sample_event(struct sim_event *ev)
 		pl.nr_running[pl.nr * pl.nr_cpus + cpu] = cpu_rq(cpu)->nr_running;
 	}
 	pl.nr++;
-	if (sched_plotting)
+	if (pl.recording)
 		sim_schedule(&pl.ev, now + pl.interval);
 }
 
@@ -124,21 +124,17 @@ int plot_start(const char *dir, char *err, size_t errlen)
 	memset(&pl, 0, sizeof(pl));
 	if (plot_dir_prepare(dir, err, errlen))
 		return -1;
-	pl.dir = strdup(dir);
+	pl.dir = xstrdup(dir);
 	pl.nr_cpus = machine.nr_cpus;
 	pl.interval = PLOT_FIRST_INTERVAL_NS;
-	pl.time = calloc(PLOT_MAX_SAMPLES, sizeof(*pl.time));
-	pl.busy = calloc((size_t)PLOT_MAX_SAMPLES * pl.nr_cpus, sizeof(*pl.busy));
-	pl.nr_running = calloc((size_t)PLOT_MAX_SAMPLES * pl.nr_cpus, sizeof(*pl.nr_running));
-	if (!pl.dir || !pl.time || !pl.busy || !pl.nr_running) {
-		snprintf(err, errlen, "--plot: out of memory for %u CPUs", pl.nr_cpus);
-		free_recorder();
-		return -1;
-	}
+	pl.time = xcalloc(PLOT_MAX_SAMPLES, sizeof(*pl.time));
+	pl.busy = xcalloc((size_t)PLOT_MAX_SAMPLES * pl.nr_cpus, sizeof(*pl.busy));
+	pl.nr_running = xcalloc((size_t)PLOT_MAX_SAMPLES * pl.nr_cpus, sizeof(*pl.nr_running));
 	ev_init(&pl.ev, sample_event, 0);
 	machine.observer = &pl.ev;
 	sim_schedule(&pl.ev, machine.now);
-	sched_plotting = true;
+	pl.recording = true;
+	register_wakeup_latency_hook(record_wakeup_latency);
 	return 0;
 }
 
@@ -269,7 +265,8 @@ int plot_finish(void)
 
 	if (!pl.dir)
 		return 0;
-	sched_plotting = false;
+	pl.recording = false;
+	register_wakeup_latency_hook(NULL);
 	machine.observer = NULL;
 	if (ev_queued(&pl.ev))
 		sim_cancel(&pl.ev);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "sim/event.h"
 
+#include "sim/alloc.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -11,11 +13,7 @@ void eq_init(struct event_queue *q)
 	q->nr = 0;
 	q->cap = 256;
 	q->next_seq = 0;
-	q->slot = malloc(sizeof(*q->slot) * q->cap);
-	if (!q->slot) {
-		fprintf(stderr, "schedlab: out of memory\n");
-		exit(1);
-	}
+	q->slot = xreallocarray(NULL, q->cap, sizeof(*q->slot));
 }
 
 void eq_destroy(struct event_queue *q)
@@ -90,11 +88,7 @@ void eq_schedule(struct event_queue *q, struct sim_event *ev, u64 time)
 		remove_at(q, ev->heap_idx - 1);
 	if (q->nr == q->cap) {
 		q->cap *= 2;
-		q->slot = realloc(q->slot, sizeof(*q->slot) * q->cap);
-		if (!q->slot) {
-			fprintf(stderr, "schedlab: out of memory\n");
-			exit(1);
-		}
+		q->slot = xreallocarray(q->slot, q->cap, sizeof(*q->slot));
 	}
 	ev->time = time;
 	struct heap_slot s = { .time = time, .seq = q->next_seq++, .ev = ev };

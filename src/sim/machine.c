@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "sim/machine.h"
 
+#include "sim/alloc.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,11 +19,7 @@ void machine_init(const struct topology *topo, const struct cost_model *cost, u6
 	machine.seed = seed;
 	machine.stop_at = UINT64_MAX;
 	eq_init(&machine.eq);
-	machine.cpus = calloc(topo->nr_cpus, sizeof(*machine.cpus));
-	if (!machine.cpus) {
-		fprintf(stderr, "schedlab: out of memory\n");
-		exit(1);
-	}
+	machine.cpus = xcalloc(topo->nr_cpus, sizeof(*machine.cpus));
 	for (unsigned int i = 0; i < topo->nr_cpus; i++) {
 		struct sim_cpu *c = &machine.cpus[i];
 		c->id = i;
@@ -29,6 +27,15 @@ void machine_init(const struct topology *topo, const struct cost_model *cost, u6
 		c->capacity = topo->cpus[i].capacity;
 		c->max_freq_khz = topo->cpus[i].max_freq_khz;
 		c->freq_khz = c->max_freq_khz;
+	}
+}
+
+void machine_start_at(u64 t)
+{
+	machine.now = t;
+	for (unsigned int i = 0; i < machine.nr_cpus; i++) {
+		machine.cpus[i].t = t;
+		machine.cpus[i].act_since = t;
 	}
 }
 

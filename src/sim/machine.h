@@ -73,6 +73,11 @@ extern struct machine machine;
 
 /* Set up machine for @topo (costs from @cost), all CPUs idle at time 0. */
 void machine_init(const struct topology *topo, const struct cost_model *cost, u64 seed);
+/*
+ * Start the clock and every idle CPU's cursor at @t instead of 0, before
+ * anything has run or been queued (sched_init() picks @t: the tick phase).
+ */
+void machine_start_at(u64 t);
 void machine_destroy(void);
 
 static inline struct sim_cpu *sim_cpu(unsigned int cpu)

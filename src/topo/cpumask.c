@@ -10,6 +10,8 @@
  */
 #include "topo/cpumask.h"
 
+#include "sim/alloc.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,13 +35,7 @@ void cpumask_setup(unsigned int nr)
 
 struct cpumask *alloc_cpumask(void)
 {
-	struct cpumask *m = calloc(nr_cpumask_longs, sizeof(unsigned long));
-
-	if (!m) {
-		fprintf(stderr, "schedlab: out of memory allocating a cpumask\n");
-		abort();
-	}
-	return m;
+	return xcalloc(nr_cpumask_longs, sizeof(unsigned long));
 }
 
 void free_cpumask(struct cpumask *m)

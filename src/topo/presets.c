@@ -18,6 +18,8 @@
  */
 #include "topo/topology.h"
 
+#include "sim/alloc.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -147,11 +149,7 @@ static int build_from_spec(struct topology *t, const struct preset_spec *s, char
 	}
 
 	t->nr_nodes = nodes;
-	t->node_distance = calloc((size_t)nodes * nodes, sizeof(int));
-	if (!t->node_distance) {
-		snprintf(err, errlen, "machine '%s': out of memory", t->name);
-		return -1;
-	}
+	t->node_distance = xcalloc((size_t)nodes * nodes, sizeof(int));
 	for (unsigned int a = 0; a < nodes; a++) {
 		for (unsigned int b = 0; b < nodes; b++) {
 			int d;

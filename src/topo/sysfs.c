@@ -21,6 +21,8 @@
  */
 #include "topo/topology.h"
 
+#include "sim/alloc.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -165,12 +167,8 @@ static int find_online(struct reader *r)
 		return -1;
 	}
 	r->nr = cpumask_weight(r->online);
-	r->raw = calloc(r->nr, sizeof(*r->raw));
-	r->dense = malloc(NR_CPUS * sizeof(*r->dense));
-	if (!r->raw || !r->dense) {
-		snprintf(r->err, sizeof(r->err), "out of memory");
-		return -1;
-	}
+	r->raw = xcalloc(r->nr, sizeof(*r->raw));
+	r->dense = xmalloc(NR_CPUS * sizeof(*r->dense));
 	for (unsigned int i = 0; i < NR_CPUS; i++)
 		r->dense[i] = NONE;
 	{
@@ -468,28 +466,20 @@ static int read_tree(struct reader *r)
 	struct cpumask *core = alloc_cpumask(), *cluster = alloc_cpumask();
 	struct cpumask *pkg = alloc_cpumask(), *llc = alloc_cpumask();
 	struct cpumask **node_masks = NULL;
-	unsigned int *rep = calloc((size_t)r->nr * 4, sizeof(*rep));
-	unsigned int *node_of = calloc(r->nr, sizeof(*node_of));
-	int *map = malloc(NR_CPUS * sizeof(*map));
-	unsigned long *pkg_id = calloc(r->nr, sizeof(*pkg_id));
+	unsigned int *rep = xcalloc((size_t)r->nr * 4, sizeof(*rep));
+	unsigned int *node_of = xcalloc(r->nr, sizeof(*node_of));
+	int *map = xmalloc(NR_CPUS * sizeof(*map));
+	unsigned long *pkg_id = xcalloc(r->nr, sizeof(*pkg_id));
 	unsigned int nr_nodes = 1;
 	bool no_core = false, no_pkg = false, no_llc = false, no_freq = false;
 	bool have_pkg_id = true;
 	unsigned long max_cap = 0;
 	int ret = -1;
 
-	if (!rep || !node_of || !map || !pkg_id) {
-		snprintf(r->err, sizeof(r->err), "out of memory");
-		goto out;
-	}
 	if (topology_alloc_cpus(t, r->nr, r->err, sizeof(r->err)))
 		goto out;
 	read_nodes(r, node_of, &nr_nodes);
-	node_masks = calloc(nr_nodes, sizeof(*node_masks));
-	if (!node_masks) {
-		snprintf(r->err, sizeof(r->err), "out of memory");
-		goto out;
-	}
+	node_masks = xcalloc(nr_nodes, sizeof(*node_masks));
 	for (unsigned int n = 0; n < nr_nodes; n++)
 		node_masks[n] = alloc_cpumask();
 	for (unsigned int i = 0; i < r->nr; i++)
@@ -615,13 +605,9 @@ static int flatten(struct topology *t, const char *why, char *err, size_t errlen
 struct topology *topology_load_sysfs(const char *root, char *err, size_t errlen)
 {
 	struct reader r = { .root = root };
-	struct topology *t = calloc(1, sizeof(*t));
+	struct topology *t = xcalloc(1, sizeof(*t));
 	char why[256];
 
-	if (!t) {
-		snprintf(err, errlen, "out of memory");
-		return NULL;
-	}
 	r.t = t;
 	snprintf(t->name, sizeof(t->name), "%s", strcmp(root, "/sys") ? "sysfs" : "host");
 	t->hz = 250;

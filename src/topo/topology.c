@@ -9,23 +9,14 @@
  */
 #include "topo/topology.h"
 
+#include "sim/alloc.h"
+
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define NO_ID UINT_MAX
-
-static void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-
-	if (!p) {
-		fprintf(stderr, "schedlab: out of memory\n");
-		abort();
-	}
-	return p;
-}
 
 int topology_alloc_cpus(struct topology *t, unsigned int nr, char *err, size_t errlen)
 {

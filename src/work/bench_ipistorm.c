@@ -10,6 +10,8 @@
  */
 #include "work/bench.h"
 
+#include "sim/alloc.h"
+
 #include <stdlib.h>
 
 struct storm_state;
@@ -116,15 +118,12 @@ static const struct program insmod_prog = { .next = insmod_next };
 
 void ipistorm_start(struct bench *b)
 {
-	struct storm_state *st = calloc(1, sizeof(*st));
+	struct storm_state *st = xcalloc(1, sizeof(*st));
 	unsigned int cpu, n = 0;
 
 	if (b->ipi_cpulist_all)
 		cpumask_setall(b->ipi_cpulist);
-	if (!st || !(st->t = calloc(machine.nr_cpus, sizeof(*st->t)))) {
-		fprintf(stderr, "schedlab: out of memory\n");
-		exit(1);
-	}
+	st->t = xcalloc(machine.nr_cpus, sizeof(*st->t));
 	b->priv = st;
 	st->b = b;
 	for_each_cpu(cpu, b->ipi_cpulist) {

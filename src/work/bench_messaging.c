@@ -14,6 +14,8 @@
  */
 #include "work/bench.h"
 
+#include "sim/alloc.h"
+
 #include <stdlib.h>
 
 struct msg_state;
@@ -170,14 +172,11 @@ static const struct program parent_prog = { .next = parent_next };
 void messaging_start(struct bench *b)
 {
 	enum channel_kind kind = b->pipes ? CH_PIPE : CH_UNIX_STREAM;
-	struct msg_state *m = calloc(1, sizeof(*m));
+	struct msg_state *m = xcalloc(1, sizeof(*m));
 	unsigned int nr = b->groups * 2 * b->fds;
 
-	if (!m || !(m->children = calloc(nr, sizeof(*m->children))) ||
-	    !(m->chan = calloc((size_t)b->groups * b->fds, sizeof(*m->chan)))) {
-		fprintf(stderr, "schedlab: out of memory\n");
-		exit(1);
-	}
+	m->children = xcalloc(nr, sizeof(*m->children));
+	m->chan = xcalloc((size_t)b->groups * b->fds, sizeof(*m->chan));
 	b->priv = m;
 	m->b = b;
 	/* every child moves fds x loops messages */

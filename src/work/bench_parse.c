@@ -9,6 +9,8 @@
  */
 #include "work/bench.h"
 
+#include "sim/alloc.h"
+
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
@@ -370,7 +372,7 @@ static int parse_ipistorm(struct bench *b, int argc, char **argv, char *err, siz
 			b->timeout_ns = (u64)v * NSEC_PER_SEC;
 		} else if (KEY("cpulist")) {
 			free(b->ipi_cpulist_str);
-			b->ipi_cpulist_str = strdup(eq + 1);
+			b->ipi_cpulist_str = xstrdup(eq + 1);
 			b->ipi_cpulist_all = false;
 		} else {
 			snprintf(err, errlen, "ipistorm: unknown parameter '%.*s' (usage: %s)", (int)klen, a,
@@ -402,13 +404,9 @@ int bench_check_machine(struct bench *b, char *err, size_t errlen)
 
 struct bench *bench_parse(int argc, char **argv, char *err, size_t errlen)
 {
-	struct bench *b = calloc(1, sizeof(*b));
+	struct bench *b = xcalloc(1, sizeof(*b));
 	int rc = -1;
 
-	if (!b) {
-		snprintf(err, errlen, "out of memory");
-		return NULL;
-	}
 	/* getopt state is global: reset it fully and report errors ourselves */
 	optind = 0;
 	opterr = 0;

@@ -8,6 +8,8 @@
  */
 #include "work/bench.h"
 
+#include "sim/alloc.h"
+
 #include <stdlib.h>
 
 /* perf bench names itself "<collection>-<bench>" (prctl(PR_SET_NAME) in run_bench()) */
@@ -124,12 +126,8 @@ static const struct program parent_prog = { .next = parent_next };
 
 void pipe_start(struct bench *b)
 {
-	struct pipe_state *s = calloc(1, sizeof(*s));
+	struct pipe_state *s = xcalloc(1, sizeof(*s));
 
-	if (!s) {
-		fprintf(stderr, "schedlab: out of memory\n");
-		exit(1);
-	}
 	b->priv = s;
 	s->b = b;
 	/* both workers do `loops` round trips */

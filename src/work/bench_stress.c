@@ -22,6 +22,8 @@
  */
 #include "work/bench.h"
 
+#include "sim/alloc.h"
+
 #include <stdlib.h>
 
 /* stress-ng's DEFAULT_TIMEOUT: without --timeout a stressor runs for a day */
@@ -253,15 +255,12 @@ static const struct program parent_prog = { .next = parent_next };
 
 void stress_start(struct bench *b)
 {
-	struct stress_state *st = calloc(1, sizeof(*st));
+	struct stress_state *st = xcalloc(1, sizeof(*st));
 
 	b->nr_workers = b->workers ? b->workers : machine.nr_cpus;
 	/* stress_parallel_setup(): the budget shared equally, rounding up */
 	b->worker_max_ops = DIV_ROUND_UP(b->max_ops, b->nr_workers);
-	if (!st || !(st->w = calloc(b->nr_workers, sizeof(*st->w)))) {
-		fprintf(stderr, "schedlab: out of memory\n");
-		exit(1);
-	}
+	st->w = xcalloc(b->nr_workers, sizeof(*st->w));
 	b->priv = st;
 	st->b = b;
 	st->nr = b->nr_workers;

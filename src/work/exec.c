@@ -8,6 +8,8 @@
  */
 #include "work/work.h"
 
+#include "sim/alloc.h"
+
 #include <stdlib.h>
 
 /* everything the workload allocated, freed by work_free_all() */
@@ -16,12 +18,11 @@ static size_t arena_nr, arena_cap;
 
 static void *arena_alloc(size_t size)
 {
-	void *p = calloc(1, size);
+	void *p = xcalloc(1, size);
 
-	if (!p || (arena_nr == arena_cap &&
-		   !(arena = realloc(arena, sizeof(*arena) * (arena_cap = arena_cap ? 2 * arena_cap : 64))))) {
-		fprintf(stderr, "schedlab: out of memory\n");
-		exit(1);
+	if (arena_nr == arena_cap) {
+		arena_cap = arena_cap ? 2 * arena_cap : 64;
+		arena = xreallocarray(arena, arena_cap, sizeof(*arena));
 	}
 	arena[arena_nr++] = p;
 	return p;
@@ -58,11 +59,7 @@ struct channel *channel_new(enum channel_kind kind)
 	init_waitqueue_head(&ch->wr_wait);
 	if (channels_nr == channels_cap) {
 		channels_cap = channels_cap ? 2 * channels_cap : 64;
-		channels = realloc(channels, sizeof(*channels) * channels_cap);
-		if (!channels) {
-			fprintf(stderr, "schedlab: out of memory\n");
-			exit(1);
-		}
+		channels = xreallocarray(channels, channels_cap, sizeof(*channels));
 	}
 	channels[channels_nr++] = ch;
 	return ch;
@@ -78,12 +75,8 @@ static void skb_push(struct channel *ch, u32 len)
 {
 	if (ch->skb_nr == ch->skb_cap) {
 		u32 ncap = ch->skb_cap ? 2 * ch->skb_cap : 64;
-		u32 *n = malloc(sizeof(*n) * ncap);
+		u32 *n = xreallocarray(NULL, ncap, sizeof(*n));
 
-		if (!n) {
-			fprintf(stderr, "schedlab: out of memory\n");
-			exit(1);
-		}
 		for (u32 i = 0; i < ch->skb_nr; i++)
 			n[i] = ch->skb_len[(ch->skb_head + i) % ch->skb_cap];
 		free(ch->skb_len);

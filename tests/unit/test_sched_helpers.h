@@ -68,7 +68,7 @@ static inline void tl_setup(const char *preset, bool zero_cost, unsigned int hz,
 		memset(&tl.cost, 0, sizeof(tl.cost));
 	sysctl_sched.hz = hz ? hz : tl.topo->hz;
 	machine_init(tl.topo, &tl.cost, 1);
-	sched_init();
+	sched_init(0);
 	machine.this_cpu = 0;
 }
 

@@ -22,7 +22,7 @@ static void sim_begin(const char *machine_name)
 	sched_feat_reset();
 	sysctl_sched.hz = topo->hz;
 	machine_init(topo, &topo->cost, 1);
-	sched_init();
+	sched_init(0);
 }
 
 static void sim_go(void)
