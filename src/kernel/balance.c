@@ -101,12 +101,6 @@ void update_misfit_status(struct task_struct *p, struct rq *rq)
 #define LBF_SOME_PINNED 0x08
 #define LBF_ACTIVE_LB 0x10
 
-/* take a breather every this many tasks (SCHED_NR_MIGRATE_BREAK) */
-#define SCHED_NR_MIGRATE_BREAK 8
-/* LB_MIN: a task whose load_avg is below this is not worth moving (fair.c) */
-#define LB_MIN_LOAD 16
-/* most a balance interval may grow to when everything is pinned */
-#define MAX_PINNED_INTERVAL 512
 
 enum migration_type {
 	migrate_load = 0,

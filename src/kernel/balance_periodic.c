@@ -8,6 +8,7 @@
  * due; a CPU about to go idle runs sched_balance_newidle(), limited by its
  * measured cost.
  */
+#include "kernel/fair_lb.h"
 #include "kernel/sched.h"
 
 #include "kernel/funclat.h"
@@ -81,12 +82,13 @@ static bool update_newidle_cost(struct sched_domain *sd, u64 cost, unsigned int 
 		 * dropped both.
 		 */
 		if (!sched_feat(NI_RANDOM))
-			cost = min(cost, sysctl_sched.migration_cost_ns + 200);
+			cost = min(cost, sysctl_sched.migration_cost_ns + NEWIDLE_COST_CAP_SLACK_NS);
 		sd->max_newidle_lb_cost = cost;
 		sd->last_decay_max_lb_cost = jiffies;
 	} else if (time_after(jiffies, sd->last_decay_max_lb_cost + sysctl_sched.hz)) {
 		/* about 1% a second, so an old maximum does not hold forever */
-		sd->max_newidle_lb_cost = (sd->max_newidle_lb_cost * 253) / 256;
+		sd->max_newidle_lb_cost =
+			(sd->max_newidle_lb_cost * NEWIDLE_COST_DECAY_NUM) / NEWIDLE_COST_DECAY_DEN;
 		sd->last_decay_max_lb_cost = jiffies;
 		return true;
 	}
@@ -450,7 +452,7 @@ static bool idle_balance_too_frequent(struct rq *this_rq)
 		u64 delta = now - this_rq->last_idle_balance;
 		s64 avg = (s64)this_rq->avg_idle_balance_interval;
 
-		avg += ((s64)delta - avg) / 8;
+		avg += ((s64)delta - avg) / SCHED_UPDATE_AVG_DIV;
 		this_rq->avg_idle_balance_interval = (u64)avg;
 	} else {
 		this_rq->avg_idle_balance_interval = sysctl_sched.sched_idle_balance_limit_ns;

@@ -375,8 +375,9 @@ void ttwu_do_activate(struct rq *rq, struct task_struct *p, int wake_flags)
 		u64 delta = rq->clock - rq->idle_stamp;
 		u64 max = 2 * rq->max_idle_balance_cost;
 
-		/* avg_idle += (delta - avg_idle) / 8, capped */
-		rq->avg_idle = (u64)((s64)rq->avg_idle + ((s64)delta - (s64)rq->avg_idle) / 8);
+		/* update_avg(): avg_idle += (delta - avg_idle) / 8, capped */
+		rq->avg_idle = (u64)((s64)rq->avg_idle +
+				     ((s64)delta - (s64)rq->avg_idle) / SCHED_UPDATE_AVG_DIV);
 		if (rq->avg_idle > max)
 			rq->avg_idle = max;
 		rq->idle_stamp = 0;

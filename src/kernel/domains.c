@@ -29,8 +29,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define LOCAL_DISTANCE 10
-#define RECLAIM_DISTANCE 30		/* include/linux/topology.h */
 #define NR_DISTANCE_VALUES 256		/* 1 << DISTANCE_BITS */
 
 /* ---- the exported state ---- */

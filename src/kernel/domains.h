@@ -297,6 +297,10 @@ struct sched_domain *highest_flag_domain(unsigned int cpu, int flag);
 struct sched_domain *lowest_flag_domain(unsigned int cpu, int flag);
 
 /* Same LLC (sd_llc_id), same cluster or LLC (sd_share_id). */
+/* include/linux/topology.h: a node's distance to itself; beyond this, no fork/exec/wake balancing */
+#define LOCAL_DISTANCE 10
+#define RECLAIM_DISTANCE 30
+
 bool cpus_share_cache(unsigned int this_cpu, unsigned int that_cpu);
 bool cpus_share_resources(unsigned int this_cpu, unsigned int that_cpu);
 

@@ -115,6 +115,18 @@ static inline enum group_type group_classify(unsigned int imbalance_pct,
 /* an imbalance of this many tasks or fewer may stay across nodes */
 #define NUMA_IMBALANCE_MIN 2
 
+/* take a breather every this many tasks (fair.c SCHED_NR_MIGRATE_BREAK) */
+#define SCHED_NR_MIGRATE_BREAK 8
+/* LB_MIN: a task whose load_avg is below this is not worth moving (detach_tasks()) */
+#define LB_MIN_LOAD 16
+/* most a balance interval may grow to when everything is pinned (fair.c) */
+#define MAX_PINNED_INTERVAL 512
+/* update_newidle_cost(): max_newidle_lb_cost decays by 253/256 a second */
+#define NEWIDLE_COST_DECAY_NUM 253
+#define NEWIDLE_COST_DECAY_DEN 256
+/* v6.18.0-4: the max is capped at migration_cost + this (155213a2aed4) */
+#define NEWIDLE_COST_CAP_SLACK_NS 200
+
 /* allow a small imbalance while the destination runs few tasks (imb_numa_nr) */
 static inline long adjust_numa_imbalance(long imbalance, unsigned int dst_running,
 					 unsigned int imb_numa_nr)

@@ -116,7 +116,7 @@ void idle_exit(struct rq *rq)
 		s64 dur = c->t > rq->idle_since ? (s64)(c->t - rq->idle_since) : 0;
 		s64 avg = (s64)rq->idle_duration_avg;
 
-		rq->idle_duration_avg = (u64)(avg + (dur - avg) / 8);
+		rq->idle_duration_avg = (u64)(avg + (dur - avg) / SCHED_UPDATE_AVG_DIV);
 	}
 	/* a poll-limit step of the state we leave is void now */
 	if (ev_queued(&rq->step_ev) && rq->step_ev.time > c->t)

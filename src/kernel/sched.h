@@ -141,6 +141,9 @@ void sched_init_granularity(unsigned int nr_cpus);
 
 #define TICK_NSEC (NSEC_PER_SEC / sysctl_sched.hz)
 
+/* core.c update_avg(): a running average takes 1/8 of each new sample */
+#define SCHED_UPDATE_AVG_DIV 8
+
 /* ---- the fair class ---- */
 
 struct load_weight {
