@@ -820,7 +820,7 @@ static void resched_latency_warn(unsigned int cpu, u64 latency)
 		cpu_rq(cpu)->ticks_without_resched);
 }
 
-static void sched_tick(struct rq *rq)
+void sched_tick(struct rq *rq)
 {
 	struct task_struct *curr = rq->curr;
 	u64 t0 = funclat_entry();

@@ -513,6 +513,8 @@ int wake_up_process(struct task_struct *p);
 void __schedule(int sched_mode);
 /* The running task blocks in state @state (set before) and the CPU switches. */
 void schedule(void);
+/* The scheduler tick on @rq's CPU (the tick event calls it; tests may too). */
+void sched_tick(struct rq *rq);
 
 /*
  * Create a task (process or thread of @parent) and make it runnable:
