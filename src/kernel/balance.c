@@ -653,11 +653,11 @@ static int can_migrate_task(struct task_struct *p, struct lb_env *env)
 	/* a mark left by an earlier pass that did not move the task */
 	p->sched_task_hot = false;
 	/*
-	 * A delayed (sleeping) entity stays where it is. The kernel lets
-	 * migrate_load move one to carry its load along; schedlab leaves it
-	 * (docs/balancing.md).
+	 * A delayed (sleeping) entity moves only to carry its load along
+	 * (migrate_load, which active balancing also uses); it arrives still
+	 * delayed and is dequeued there when picked or requeued when woken.
 	 */
-	if (p->se.sched_delayed)
+	if (p->se.sched_delayed && env->migration_type != migrate_load)
 		return 0;
 	/*
 	 * Eligible tasks first: an ineligible one may move only once a

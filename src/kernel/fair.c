@@ -730,7 +730,9 @@ void enqueue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 		return;
 	}
 	enqueue_entity(cfs_rq, se, flags);
-	cfs_rq->h_nr_runnable++;
+	/* a delayed task moved by the balancer arrives queued but not runnable */
+	if (!se->sched_delayed)
+		cfs_rq->h_nr_runnable++;
 	cfs_rq->h_nr_queued++;
 	/* add_nr_running(): a second task makes the root domain overloaded */
 	if (++rq->nr_running == 2)

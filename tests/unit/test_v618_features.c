@@ -342,6 +342,83 @@ static void test_ineligible_not_migrated(void **state)
 }
 
 /*
+ * can_migrate_task(): a delayed (sleeping, ineligible) task moves only
+ * under migrate_load, to carry its load along, and arrives still delayed:
+ * queued on the new CPU but not runnable, until it is woken there. Both
+ * CPUs overloaded (four tasks on CPU0 of which x is delayed, two on CPU1),
+ * so the balancer moves load; failures past cache_nice_tries let the
+ * just-run, ineligible x go.
+ */
+static struct task_struct *delayed_moved(unsigned int failed, int *moved)
+{
+	struct task_struct *x;
+	struct sched_domain *sd;
+	struct rq *rq0;
+	int cont, n;
+
+	tl_setup("smp2", TL_ZERO_COST, 0, NULL);
+	tl_advance_all(NSEC_PER_MSEC);
+	rq0 = tl_cpu(0);
+	x = tl_fork_running("x", 0);
+	tl_fork("a", 0);
+	tl_fork("b", 0);
+	tl_fork("c", 0);
+	tl_fork_running("d", 1);
+	tl_fork("e", 1);
+	run_ticks(200 * NSEC_PER_MSEC);
+	tl_cpu(0);
+	for (n = 0; rq0->curr != x && n < 100; n++) {
+		tl_advance(TICK_NSEC);
+		tl_schedule();
+	}
+	assert_ptr_equal(rq0->curr, x);
+	tl_advance(4 * NSEC_PER_MSEC);
+	assert_false(entity_eligible(&rq0->cfs, &x->se));
+	tl_block_current();
+	assert_true(x->se.sched_delayed);
+	assert_int_equal(rq0->nr_running, 4);
+	assert_int_equal(rq0->cfs.h_nr_runnable, 3);
+	tl_check();
+	list_del_init(&x->se.group_node);
+	list_add_tail(&x->se.group_node, &rq0->cfs_tasks);
+	sd = tl_sd(1, "MC");
+	sd->nr_balance_failed = failed;
+	*moved = tl_balance(1, sd, CPU_NOT_IDLE, &cont);
+	tl_check();
+	return x;
+}
+
+static void test_delayed_task_migrates_for_load(void **state)
+{
+	struct task_struct *x;
+	int moved;
+
+	(void)state;
+	x = delayed_moved(2, &moved);
+	assert_true(moved >= 1);
+	assert_int_equal(task_cpu(x), 1);
+	assert_true(x->se.sched_delayed);
+	assert_true(task_on_rq_queued(x));
+	/* queued there, not runnable there */
+	assert_int_equal(cpu_rq(1)->cfs.h_nr_runnable + 1, cpu_rq(1)->cfs.h_nr_queued);
+	/* woken on its new CPU: requeued in place, runnable again */
+	tl_cpu(1);
+	update_rq_clock(cpu_rq(1));
+	try_to_wake_up(x, TASK_NORMAL, 0);
+	assert_false(x->se.sched_delayed);
+	assert_int_equal(task_cpu(x), 1);
+	assert_int_equal(cpu_rq(1)->cfs.h_nr_runnable, cpu_rq(1)->cfs.h_nr_queued);
+	tl_check();
+	tl_teardown();
+
+	/* without a failure it is both hot and ineligible: it stays */
+	x = delayed_moved(0, &moved);
+	assert_int_equal(task_cpu(x), 0);
+	assert_true(x->se.sched_delayed);
+	tl_teardown();
+}
+
+/*
  * LB_MIN: a task whose load is below 16 is not worth moving for a load
  * imbalance until balancing has failed. Nice-19 tasks (weight 15, so
  * load_avg < 16): six on CPU0, two on CPU1, both overloaded, so the
@@ -431,6 +508,7 @@ int main(void)
 		cmocka_unit_test(test_pick_buddy),
 		cmocka_unit_test(test_cache_hot_buddy),
 		cmocka_unit_test(test_ineligible_not_migrated),
+		cmocka_unit_test(test_delayed_task_migrates_for_load),
 		cmocka_unit_test(test_lb_min),
 		cmocka_unit_test(test_latency_warn),
 	};
