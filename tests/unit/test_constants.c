@@ -71,13 +71,14 @@ static void test_base_slice_scaled_per_preset(void **state)
 {
 	(void)state;
 	/* every preset is in the table */
-	for (const struct machine_preset *mp = machine_presets; mp->name; mp++) {
+	for (unsigned int m = 0; m < nr_machine_presets; m++) {
+		const char *name = machine_presets[m].name;
 		bool found = false;
 
 		for (size_t i = 0; i < ARRAY_SIZE(preset_slices); i++)
-			found |= !strcmp(preset_slices[i].preset, mp->name);
+			found |= !strcmp(preset_slices[i].preset, name);
 		if (!found)
-			fail_msg("preset %s has no expected base slice here", mp->name);
+			fail_msg("preset %s has no expected base slice here", name);
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(preset_slices); i++) {
 		sched_sysctl_reset();
