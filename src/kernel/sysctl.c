@@ -11,7 +11,7 @@
 
 static const struct sched_tunables sysctl_defaults = {
 	/*
-	 * fair.c: normalized_sysctl_sched_base_slice = 700000 (v6.6+); the
+	 * fair.c: normalized_sysctl_sched_base_slice = 700000 in v6.18; the
 	 * effective sysctl_sched_base_slice is set from it at boot by
 	 * update_sysctl(), 1x on one CPU up to 4x with 8 or more under the
 	 * default SCHED_TUNABLESCALING_LOG.

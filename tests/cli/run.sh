@@ -215,6 +215,29 @@ expect_exit 2 "needs a value" schedlab topo -m smp4 --domains --cpu
 expect_exit 2 "--cpu goes with --domains" schedlab topo -m smp4 --cpu 0
 expect_exit 2 "unknown scheduler feature 'NO_SUCH_FEATURE'" \
 	schedlab features --features NO_SUCH_FEATURE
+# v6.18 features whose subsystem the model lacks: rejected, naming it
+expect_exit 2 "scheduler feature 'HRTICK' is not modelled: it needs the high-resolution scheduler tick" \
+	schedlab features --features HRTICK
+expect_exit 2 "'NO_RT_PUSH_IPI' is not modelled: it needs the RT scheduling class" \
+	schedlab run -m smp2 --features NO_RT_PUSH_IPI -- hackbench -l 10
+expect_exit 2 "'ATTACH_AGE_LOAD' is not modelled" \
+	schedlab ab -m smp2 --test ATTACH_AGE_LOAD -- hackbench -l 10
+expect_exit 2 "--sysctl tunable_scaling: value must be an integer in 0..2, got '3'" \
+	schedlab run -m smp2 --sysctl tunable_scaling=3 -- hackbench -l 10
+
+# the effective base slice in the JSON: v6.18's boot scaling, the policy, a write
+base_slice() {
+	"$SCHEDLAB" run "$@" --json "$tmp/slice.json" -- hackbench -g 1 -l 10 >/dev/null 2>&1 &&
+		sed -n 's/^ *"base_slice_ns": \([0-9]*\),$/\1/p' "$tmp/slice.json"
+}
+for c in "2800000 -m xeon-8269cy-2s" "2100000 -m smp4" "700000 -m smp1" \
+	"700000 -m xeon-8269cy-2s --sysctl tunable_scaling=0" \
+	"5600000 -m xeon-8269cy-2s --sysctl tunable_scaling=2" \
+	"1000000 -m xeon-8269cy-2s --sysctl base_slice_ns=1000000"; do
+	# shellcheck disable=SC2086
+	got=$(base_slice ${c#* })
+	if [ "$got" = "${c%% *}" ]; then ok "base slice ${c#* }: $got"; else not_ok "base slice ${c#* }" "got '$got', want ${c%% *}"; fi
+done
 expect_exit 2 "unknown option '--bogus'" schedlab machines --bogus
 expect_exit 2 "unknown command 'nosuchcommand'" schedlab nosuchcommand
 expect_exit 2 "command" schedlab
