@@ -225,6 +225,34 @@ static struct task_struct *first_candidate(struct rq *rq)
 	return NULL;
 }
 
+/* CPU0 switches to @x (EEVDF order, a tick at a time) and @x runs 4 ms alone */
+static void run_ahead(struct task_struct *x)
+{
+	struct rq *rq0 = tl_cpu(0);
+
+	for (int n = 0; rq0->curr != x && n < 100; n++) {
+		tl_advance(TICK_NSEC);
+		tl_schedule();
+	}
+	assert_ptr_equal(rq0->curr, x);
+	tl_advance(4 * NSEC_PER_MSEC);
+	assert_false(entity_eligible(&rq0->cfs, &x->se));
+}
+
+/* CPU1 balances its MC level with @failed failures so far, looking at @x first */
+static int balance_x_first(struct task_struct *x, unsigned int failed)
+{
+	struct sched_domain *sd = tl_sd(1, "MC");
+	int cont, moved;
+
+	list_del_init(&x->se.group_node);
+	list_add_tail(&x->se.group_node, &cpu_rq(0)->cfs_tasks);
+	sd->nr_balance_failed = failed;
+	moved = tl_balance(1, sd, CPU_NOT_IDLE, &cont);
+	tl_check();
+	return moved;
+}
+
 /*
  * smp2: CPU0 runs four tasks, CPU1 one, for 200 ms, so CPU0 is overloaded.
  * CPU1's periodic balance, after one failure, moves one task from the cold
@@ -292,9 +320,7 @@ static void test_cache_hot_buddy(void **state)
 static struct task_struct *ineligible_moved(const char *features, unsigned int failed)
 {
 	struct task_struct *x;
-	struct sched_domain *sd;
 	struct rq *rq0;
-	int cont, n;
 
 	tl_setup("smp2", TL_ZERO_COST, 0, features);
 	rq0 = tl_cpu(0);
@@ -304,25 +330,13 @@ static struct task_struct *ineligible_moved(const char *features, unsigned int f
 	tl_fork("c", 0);
 	tl_fork_running("d", 1);
 	run_ticks(200 * NSEC_PER_MSEC);
-	tl_cpu(0);
-	for (n = 0; rq0->curr != x && n < 100; n++) {
-		tl_advance(TICK_NSEC);
-		tl_schedule();
-	}
-	assert_ptr_equal(rq0->curr, x);
-	tl_advance(4 * NSEC_PER_MSEC);
+	run_ahead(x);
 	assert_ptr_not_equal(tl_schedule(), x);
 	tl_advance(NSEC_PER_MSEC);
 	tl_cpu(1);
 	tl_advance(5 * NSEC_PER_MSEC);
 	assert_false(entity_eligible(&rq0->cfs, &x->se));
-	/* the balancer looks at x first */
-	list_del_init(&x->se.group_node);
-	list_add_tail(&x->se.group_node, &rq0->cfs_tasks);
-	sd = tl_sd(1, "MC");
-	sd->nr_balance_failed = failed;
-	tl_balance(1, sd, CPU_NOT_IDLE, &cont);
-	tl_check();
+	balance_x_first(x, failed);
 	return x;
 }
 
@@ -352,9 +366,7 @@ static void test_ineligible_not_migrated(void **state)
 static struct task_struct *delayed_moved(unsigned int failed, int *moved)
 {
 	struct task_struct *x;
-	struct sched_domain *sd;
 	struct rq *rq0;
-	int cont, n;
 
 	tl_setup("smp2", TL_ZERO_COST, 0, NULL);
 	tl_advance_all(NSEC_PER_MSEC);
@@ -366,25 +378,13 @@ static struct task_struct *delayed_moved(unsigned int failed, int *moved)
 	tl_fork_running("d", 1);
 	tl_fork("e", 1);
 	run_ticks(200 * NSEC_PER_MSEC);
-	tl_cpu(0);
-	for (n = 0; rq0->curr != x && n < 100; n++) {
-		tl_advance(TICK_NSEC);
-		tl_schedule();
-	}
-	assert_ptr_equal(rq0->curr, x);
-	tl_advance(4 * NSEC_PER_MSEC);
-	assert_false(entity_eligible(&rq0->cfs, &x->se));
+	run_ahead(x);
 	tl_block_current();
 	assert_true(x->se.sched_delayed);
 	assert_int_equal(rq0->nr_running, 4);
 	assert_int_equal(rq0->cfs.h_nr_runnable, 3);
 	tl_check();
-	list_del_init(&x->se.group_node);
-	list_add_tail(&x->se.group_node, &rq0->cfs_tasks);
-	sd = tl_sd(1, "MC");
-	sd->nr_balance_failed = failed;
-	*moved = tl_balance(1, sd, CPU_NOT_IDLE, &cont);
-	tl_check();
+	*moved = balance_x_first(x, failed);
 	return x;
 }
 
