@@ -92,9 +92,20 @@ static struct task_struct *alloc_percpu_kthread(const char *comm, unsigned int c
 u64 sched_tick_phase(u64 seed)
 {
 	struct prng jitter;
+	u64 t0;
 
 	prng_init(&jitter, seed, PRNG_STREAM_JITTER);
-	return prng_below(&jitter, TICK_NSEC);
+	t0 = prng_below(&jitter, TICK_NSEC);
+	/*
+	 * PELT reads last_update_time == 0 as "never attached", and a clock
+	 * below one 1024 ns step cannot move it off 0: an entity attached
+	 * then would never age and would be attached again at every
+	 * enqueue. A real machine is long past that when a benchmark starts;
+	 * keep the rare seeds whose phase falls there one step later.
+	 */
+	if (t0 < PELT_CLOCK_STEP_NS)
+		t0 += PELT_CLOCK_STEP_NS;
+	return t0;
 }
 
 void sched_init(u64 start)

@@ -23,6 +23,8 @@
 
 /* y^LOAD_AVG_PERIOD == 1/2; the sum 1024 * \Sum y^n converges to LOAD_AVG_MAX */
 #define LOAD_AVG_PERIOD 32
+/* ___update_load_sum() advances in steps of 1024 ns (delta >>= 10) */
+#define PELT_CLOCK_STEP_NS 1024
 #define LOAD_AVG_MAX 47742
 #define PELT_MIN_DIVIDER (LOAD_AVG_MAX - 1024)
 
