@@ -7,6 +7,7 @@
  * the change and its interval, and a verdict. docs/ab-and-studies.md.
  */
 #include "cli/cli.h"
+#include "cli/interrupt.h"
 
 #include "cli/compare_opts.h"
 #include "cli/runpool.h"
@@ -161,6 +162,10 @@ int cmd_ab(int argc, char **argv)
 			cfgs[v * runs + r].seed = o.so.seed + (u64)r;
 		}
 	if (run_pool(cfgs, n, (int)o.co.jobs, o.so.check, recs, err, sizeof(err))) {
+		if (interrupt_signal) {
+			rc = interrupt_exit("ab");
+			goto out;
+		}
 		fprintf(stderr, "schedlab: ab: %s\n", err);
 		goto out;
 	}

@@ -8,6 +8,7 @@
 #include "kernel/domains.h"
 #include "kernel/features.h"
 #include "report/domains_print.h"
+#include "report/outfile.h"
 #include "topo/topology.h"
 
 #include <stdio.h>
@@ -66,11 +67,7 @@ static int bad_arg(const char *cmd, const char *arg)
 /* Everything went to stdout; 0, or 1 with a message if it could not be written. */
 static int finish_stdout(void)
 {
-	if (fflush(stdout) || ferror(stdout)) {
-		fputs("schedlab: error writing standard output\n", stderr);
-		return 1;
-	}
-	return 0;
+	return outfile_check_stdout() ? 1 : 0;
 }
 
 /*

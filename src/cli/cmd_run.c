@@ -11,11 +11,14 @@
 #include "kernel/sched.h"
 #include "report/bench_output.h"
 #include "report/ftrace.h"
+#include "report/outfile.h"
 #include "report/latency_print.h"
 #include "report/plot.h"
+#include "report/plot_dir.h"
 #include "report/schedstat.h"
 #include "report/funclat_print.h"
 #include "report/run_json.h"
+#include "cli/interrupt.h"
 #include "cli/progress.h"
 #include "cli/session_opts.h"
 
@@ -121,6 +124,27 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 	return 0;
 }
 
+/* two outputs named the same would overwrite each other: refuse before the run */
+static int same_outputs(const struct run_opts *o)
+{
+	const struct {
+		const char *opt, *path;
+	} out[] = {
+		{ "--json", o->json },
+		{ "--schedstat", o->schedstat },
+		{ "--trace", o->trace },
+		{ "--plot", o->plot },
+	};
+	const int n = sizeof(out) / sizeof(out[0]);
+
+	for (int i = 0; i < n; i++)
+		for (int j = i + 1; j < n; j++)
+			if (out[i].path && out[j].path && outfile_same(out[i].path, out[j].path))
+				return usage_error("run: %s and %s name the same file '%s'",
+						   out[i].opt, out[j].opt, out[j].path);
+	return 0;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_opts o = { 0 };
@@ -128,7 +152,7 @@ int cmd_run(int argc, char **argv)
 	struct session s;
 	char err[512];
 	FILE *json = NULL, *schedstat = NULL;
-	bool finished;
+	bool finished, bad = false;
 	int rc;
 
 	session_opts_init(&o.so);
@@ -142,17 +166,24 @@ int cmd_run(int argc, char **argv)
 		return usage_error("run: no benchmark command (schedlab run [OPTIONS] -- COMMAND...)");
 	if (!o.trace && (o.trace_window || o.trace_events))
 		return usage_error("run: --trace-window and --trace-events need --trace FILE");
+	if ((rc = same_outputs(&o)))
+		return rc;
 	session_opts_config(&o.so, o.features, argc - optind, argv + optind, &cfg);
 	if (session_start(&s, &cfg, err, sizeof(err))) {
 		/* feature errors are prefixed so the user knows which option */
 		return usage_error("%s", err);
 	}
-	/* the outputs, each opened before the run so a bad path costs no run */
-	if (o.json && !(json = fopen(o.json, "w"))) {
+	interrupt_install();
+	/*
+	 * The outputs, each opened before the run so a bad path costs no run.
+	 * They are temporaries (report/outfile.h) until outfile_commit(): on
+	 * every failure below, nothing existing is touched.
+	 */
+	if (o.json && !(json = outfile_open(o.json))) {
 		rc = usage_error("run: cannot write --json file '%s': %s", o.json, strerror(errno));
 		goto fail;
 	}
-	if (o.schedstat && !(schedstat = fopen(o.schedstat, "w"))) {
+	if (o.schedstat && !(schedstat = outfile_open(o.schedstat))) {
 		rc = usage_error("run: cannot write --schedstat file '%s': %s", o.schedstat,
 				 strerror(errno));
 		goto fail;
@@ -169,6 +200,11 @@ int cmd_run(int argc, char **argv)
 	progress_start(s.bench);
 	finished = session_run(&s, o.so.check);
 	progress_end();
+	if (interrupt_signal) {
+		rc = interrupt_exit("run");
+		plot_finish();
+		goto fail;
+	}
 	if (!finished) {
 		fprintf(stderr, "schedlab: the benchmark did not finish (all tasks blocked at t=%llu ns)\n",
 			(unsigned long long)machine.now);
@@ -179,15 +215,18 @@ int cmd_run(int argc, char **argv)
 		if (o.latency)
 			print_sched_latency(stdout);
 	}
-	if (o.plot && plot_finish())
-		rc = 1;
-	if (schedstat && (write_schedstat(schedstat) || fclose(schedstat))) {
-		fprintf(stderr, "schedlab: writing '%s' failed\n", o.schedstat);
-		rc = 1;
+	if (o.plot && plot_finish()) {
+		fprintf(stderr, "schedlab: writing the plots in '%s' failed\n", o.plot);
+		bad = true;
 	}
+	if (schedstat && (write_schedstat(schedstat) || outfile_close(schedstat))) {
+		fprintf(stderr, "schedlab: writing '%s' failed\n", o.schedstat);
+		bad = true;
+	}
+	schedstat = NULL;
 	if (o.trace && ftrace_close()) {
 		fprintf(stderr, "schedlab: writing the trace '%s' failed\n", o.trace);
-		rc = 1;
+		bad = true;
 	}
 	if (json) {
 		struct run_info ri = {
@@ -200,20 +239,35 @@ int cmd_run(int argc, char **argv)
 			.sim_time_ns = machine.now,
 			.trace = o.trace,
 		};
-		if (write_run_json(json, &ri, s.bench) || fclose(json)) {
+		if (write_run_json(json, &ri, s.bench) || outfile_close(json)) {
 			fprintf(stderr, "schedlab: writing '%s' failed\n", o.json);
-			rc = 1;
+			bad = true;
 		}
+		json = NULL;
 	}
+	/*
+	 * An unfinished benchmark (exit 1) still gets its outputs, complete:
+	 * they are how it is debugged. A failed write, standard output
+	 * included, or a signal leaves every output as it was.
+	 */
+	if (bad || outfile_check_stdout()) {
+		rc = 1;
+		goto fail;
+	}
+	if (interrupt_signal) {
+		rc = interrupt_exit("run");
+		goto fail;
+	}
+	if (outfile_commit())
+		rc = 1;
+	else if (o.plot && plot_dir_render(o.plot, "plots.gp"))
+		rc = 1;
 	session_end(&s);
 	return rc;
 
 fail:
-	if (json)
-		fclose(json);
-	if (schedstat)
-		fclose(schedstat);
 	ftrace_close();
+	outfile_discard();
 	session_end(&s);
 	return rc;
 }

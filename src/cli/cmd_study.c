@@ -8,6 +8,7 @@
  * docs/ab-and-studies.md.
  */
 #include "cli/cli.h"
+#include "cli/interrupt.h"
 
 #include "cli/compare_opts.h"
 #include "cli/runpool.h"
@@ -327,6 +328,10 @@ int cmd_study(int argc, char **argv)
 	rc = 1;
 	if (run_pool(sr.cfgs, sr.nr_cases * sr.def.nr_variants * sr.runs, (int)o.co.jobs, o.check,
 		     sr.recs, err, sizeof(err))) {
+		if (interrupt_signal) {
+			rc = interrupt_exit("study");
+			goto out;
+		}
 		fprintf(stderr, "schedlab: study: %s\n", err);
 		goto out;
 	}

@@ -2,8 +2,10 @@
 #include "cli/compare_opts.h"
 
 #include "cli/cli.h"
+#include "cli/interrupt.h"
 #include "cli/runpool.h"
 #include "cli/session_opts.h"
+#include "report/outfile.h"
 #include "report/plot_dir.h"
 
 #include <errno.h>
@@ -62,9 +64,13 @@ int compare_outputs_open(const char *cmd, struct compare_opts *o)
 
 	if (!o->jobs)
 		o->jobs = (u64)run_pool_default_jobs();
+	if (o->json && o->plot && outfile_same(o->json, o->plot))
+		return usage_error("%s: --json and --plot name the same file '%s'", cmd, o->plot);
 	if (o->plot && plot_dir_prepare(o->plot, err, sizeof(err)))
 		return usage_error("%s: %s", cmd, err);
-	if (o->json && !(o->json_file = fopen(o->json, "w")))
+	interrupt_install();
+	/* a temporary until compare_outputs_write() commits it (report/outfile.h) */
+	if (o->json && !(o->json_file = outfile_open(o->json)))
 		return usage_error("%s: cannot write --json file '%s': %s", cmd, o->json,
 				   strerror(errno));
 	return 0;
@@ -76,7 +82,7 @@ int compare_outputs_write(const char *cmd, struct compare_opts *o, const struct 
 	int rc = 0;
 
 	if (o->json_file) {
-		if (cmp_write_json(o->json_file, cmp) || fclose(o->json_file)) {
+		if (cmp_write_json(o->json_file, cmp) || outfile_close(o->json_file)) {
 			fprintf(stderr, "schedlab: writing '%s' failed\n", o->json);
 			rc = 1;
 		}
@@ -86,12 +92,22 @@ int compare_outputs_write(const char *cmd, struct compare_opts *o, const struct 
 		fprintf(stderr, "schedlab: %s: %s\n", cmd, err);
 		rc = 1;
 	}
-	return rc;
+	/* every output complete, standard output included, or none */
+	if (!rc && outfile_check_stdout())
+		rc = 1;
+	if (!rc && interrupt_signal)
+		rc = interrupt_exit(cmd);
+	if (rc || outfile_commit()) {
+		outfile_discard();
+		return rc ? rc : 1;
+	}
+	if (o->plot && plot_dir_render(o->plot, "plots.gp"))
+		return 1;
+	return 0;
 }
 
 void compare_outputs_close(struct compare_opts *o)
 {
-	if (o->json_file)
-		fclose(o->json_file);
 	o->json_file = NULL;
+	outfile_discard();
 }

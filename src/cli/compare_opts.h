@@ -21,7 +21,7 @@ struct compare_opts {
 	double conf;
 	const char *json;
 	const char *plot;
-	FILE *json_file;	/* opened by compare_outputs_open() */
+	FILE *json_file;	/* opened by compare_outputs_open(), a temporary */
 };
 
 #define COMPARE_LONG_OPTIONS                                                                     \
@@ -39,9 +39,13 @@ void compare_opts_init(struct compare_opts *o);
 int compare_opt(const char *cmd, int c, const char *arg, struct compare_opts *o);
 /* Before any run: the plot directory and the JSON file. 0, or EXIT_BAD_INPUT with a message. */
 int compare_outputs_open(const char *cmd, struct compare_opts *o);
-/* After the table: write the JSON and the plots; 0, or 1 with a message. Closes the JSON. */
+/*
+ * After the table: write the JSON and the plots and put them in place; 0,
+ * or 1 (128 + the signal if interrupted) with a message and nothing
+ * written.
+ */
 int compare_outputs_write(const char *cmd, struct compare_opts *o, const struct comparison *cmp);
-/* Close what compare_outputs_open() opened, on a failure path. */
+/* Remove what compare_outputs_open() opened and was not put in place. */
 void compare_outputs_close(struct compare_opts *o);
 
 #endif

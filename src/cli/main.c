@@ -2,6 +2,8 @@
 /* schedlab: the Linux scheduler on a simulated machine. */
 #include "cli/cli.h"
 
+#include "report/outfile.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -48,7 +50,13 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].fn(argc - 1, argv + 1);
+		if (!strcmp(argv[1], commands[i].name)) {
+			int rc = commands[i].fn(argc - 1, argv + 1);
+
+			/* output that never arrived is a failure (> /dev/full, a closed pipe) */
+			if (outfile_check_stdout() && !rc)
+				rc = 1;
+			return rc;
+		}
 	return usage_error("unknown command '%s' (see 'schedlab --help')", argv[1]);
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "cli/runpool.h"
 
+#include "cli/interrupt.h"
 #include "cli/progress.h"
 #include "kernel/funclat.h"
 #include "report/sched_totals.h"
@@ -8,6 +9,7 @@
 
 #include <errno.h>
 #include <sched.h>
+#include <signal.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -132,7 +134,7 @@ static int reap(struct child *c, int status, struct run_record *recs, char *err,
 }
 
 static int start_child(struct child *c, const struct session_config *cfg, int idx, bool check,
-		       char *err, size_t errlen)
+		       const sigset_t *child_mask, char *err, size_t errlen)
 {
 	int fds[2];
 	pid_t pid;
@@ -149,7 +151,11 @@ static int start_child(struct child *c, const struct session_config *cfg, int id
 		return -1;
 	}
 	if (!pid) {
+		/* killed, not interrupted: the parent stops the runs and cleans up */
 		close(fds[0]);
+		interrupt_default();
+		signal(SIGCHLD, SIG_DFL);
+		sigprocmask(SIG_SETMASK, child_mask, NULL);
 		child_main(cfg, check, fds[1]);
 	}
 	close(fds[1]);
@@ -157,9 +163,32 @@ static int start_child(struct child *c, const struct session_config *cfg, int id
 	return 0;
 }
 
+static void wake_on_child(int sig)
+{
+	(void)sig;
+}
+
+/* on an interrupt: end the runs under way and reap them, so none is left behind */
+static void kill_children(struct child *kids, int jobs)
+{
+	for (int slot = 0; slot < jobs; slot++)
+		if (kids[slot].pid)
+			kill(kids[slot].pid, SIGKILL);
+	for (int slot = 0; slot < jobs; slot++) {
+		if (!kids[slot].pid)
+			continue;
+		while (waitpid(kids[slot].pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		close(kids[slot].fd);
+		kids[slot].pid = 0;
+	}
+}
+
 int run_pool(const struct session_config *cfgs, int n, int jobs, bool check,
 	     struct run_record *recs, char *err, size_t errlen)
 {
+	struct sigaction sa, old_chld;
+	sigset_t block, old_mask;
 	struct child *kids;
 	int next = 0, running = 0, done = 0, rc = 0;
 
@@ -167,6 +196,10 @@ int run_pool(const struct session_config *cfgs, int n, int jobs, bool check,
 	if (jobs <= 1) {
 		for (int i = 0; i < n && !rc; i++) {
 			rc = run_here(&cfgs[i], check, &recs[i], err, errlen);
+			if (!rc && interrupt_signal) {
+				snprintf(err, errlen, "interrupted");
+				rc = -1;
+			}
 			progress_runs_update(i + 1);
 		}
 		progress_runs_end();
@@ -174,15 +207,36 @@ int run_pool(const struct session_config *cfgs, int n, int jobs, bool check,
 	}
 	kids = xcalloc((size_t)jobs, sizeof(*kids));
 	fflush(NULL); /* nothing buffered may be written twice */
+	/*
+	 * SIGINT, SIGTERM and SIGCHLD are blocked but while sigsuspend() waits:
+	 * a signal cannot slip in between checking interrupt_signal and
+	 * sleeping. The SIGCHLD handler does nothing; it only wakes the wait.
+	 */
+	sigemptyset(&block);
+	sigaddset(&block, SIGCHLD);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, &old_mask);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = wake_on_child;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGCHLD, &sa, &old_chld);
 	for (;;) {
 		int status, slot;
 		pid_t pid;
 
+		if (interrupt_signal) {
+			kill_children(kids, jobs);
+			snprintf(err, errlen, "interrupted");
+			rc = -1;
+			break;
+		}
 		/* fill the free slots, unless a failure stops new starts */
 		for (slot = 0; !rc && next < n && slot < jobs; slot++) {
 			if (kids[slot].pid)
 				continue;
-			if (start_child(&kids[slot], &cfgs[next], next, check, err, errlen))
+			if (start_child(&kids[slot], &cfgs[next], next, check, &old_mask, err,
+					errlen))
 				rc = -1;
 			else {
 				next++;
@@ -191,7 +245,11 @@ int run_pool(const struct session_config *cfgs, int n, int jobs, bool check,
 		}
 		if (!running)
 			break;
-		pid = waitpid(-1, &status, 0);
+		pid = waitpid(-1, &status, WNOHANG);
+		if (!pid) {
+			sigsuspend(&old_mask);
+			continue;
+		}
 		if (pid < 0) {
 			if (errno == EINTR)
 				continue;
@@ -209,6 +267,8 @@ int run_pool(const struct session_config *cfgs, int n, int jobs, bool check,
 			rc = -1;
 		progress_runs_update(++done);
 	}
+	sigaction(SIGCHLD, &old_chld, NULL);
+	sigprocmask(SIG_SETMASK, &old_mask, NULL);
 	progress_runs_end();
 	free(kids);
 	return rc;

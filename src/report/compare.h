@@ -90,7 +90,11 @@ int cmp_print_ab(FILE *out, const struct comparison *cmp, char *err, size_t errl
 int cmp_print_study(FILE *out, const struct comparison *cmp, char *err, size_t errlen);
 /* --json: every run's values and every row's statistics */
 int cmp_write_json(FILE *out, const struct comparison *cmp);
-/* --plot DIR: bars of each variant's means (relative to the first) and CDFs over the runs */
+/*
+ * --plot DIR: bars of each variant's means (relative to the first) and CDFs
+ * over the runs; temporaries until outfile_commit(), then render with
+ * plot_dir_render(DIR, "plots.gp")
+ */
 int cmp_plot(const char *dir, const struct comparison *cmp, char *err, size_t errlen);
 
 #endif

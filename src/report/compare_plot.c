@@ -10,6 +10,7 @@
  * PREFIX is "ab", or the study's name and the case number.
  */
 #include "report/compare.h"
+#include "report/outfile.h"
 #include "report/plot_dir.h"
 #include "sim/alloc.h"
 
@@ -148,7 +149,7 @@ int cmp_plot(const char *dir, const struct comparison *cmp, char *err, size_t er
 		int n = cmp_rows(cmp, c, rows, RUN_MAX_VALUES, err, errlen), bars = 0;
 
 		if (n < 0) {
-			fclose(gp);
+			outfile_close(gp);
 			return -1;
 		}
 		if (cmp->name)
@@ -172,10 +173,6 @@ int cmp_plot(const char *dir, const struct comparison *cmp, char *err, size_t er
 	plot_dir_close(gp, &failed);
 	if (failed) {
 		snprintf(err, errlen, "--plot: writing into '%s' failed", dir);
-		return -1;
-	}
-	if (plot_dir_render(dir, "plots.gp")) {
-		snprintf(err, errlen, "--plot: rendering failed");
 		return -1;
 	}
 	return 0;

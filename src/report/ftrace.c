@@ -10,6 +10,7 @@
 #include "report/ftrace.h"
 
 #include "kernel/sched.h"
+#include "report/outfile.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -371,7 +372,7 @@ int ftrace_open(const char *path, const char *window, const char *events, char *
 		return -1;
 	if (events && parse_events(events, err, errlen))
 		return -1;
-	tr.out = fopen(path, "w");
+	tr.out = outfile_open(path);
 	if (!tr.out) {
 		snprintf(err, errlen, "--trace: cannot write '%s': %s", path, strerror(errno));
 		return -1;
@@ -410,7 +411,7 @@ int ftrace_close(void)
 		return 0;
 	register_sched_trace_hooks(NULL);
 	flush_until(UINT64_MAX);
-	rc = fclose(tr.out) ? -1 : 0;
+	rc = outfile_close(tr.out) ? -1 : 0;
 	if (tr.failed)
 		rc = -1;
 	free(tr.buf);

@@ -280,8 +280,6 @@ int plot_finish(void)
 	write_latency_cdf();
 	write_script();
 	rc = pl.failed ? -1 : 0;
-	if (!rc)
-		rc = plot_dir_render(pl.dir, "plots.gp");
 	free_recorder();
 	return rc;
 }

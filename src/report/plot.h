@@ -14,9 +14,9 @@
 /* Start recording (after the machine is set up); 0, or -1 with a message. */
 int plot_start(const char *dir, char *err, size_t errlen);
 /*
- * Stop recording, write DIR's files and render them. 0 if everything was
- * written (a missing gnuplot is not an error: a note on stderr says how to
- * render), -1 if writing failed.
+ * Stop recording and write DIR's files, as temporaries until
+ * outfile_commit() (report/outfile.h); then plot_dir_render(DIR, "plots.gp")
+ * renders them. 0 if everything was written, -1 if writing failed.
  */
 int plot_finish(void);
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "report/plot_dir.h"
 
+#include "report/outfile.h"
+
 #include <errno.h>
 #include <spawn.h>
 #include <string.h>
@@ -19,7 +21,7 @@ int plot_dir_prepare(const char *dir, char *err, size_t errlen)
 			 "--plot: the directory name must not contain quotes or newlines");
 		return -1;
 	}
-	if (mkdir(dir, 0777) && errno != EEXIST) {
+	if (outfile_mkdir(dir) && errno != EEXIST) {
 		snprintf(err, errlen, "--plot: cannot create directory '%s': %s", dir,
 			 strerror(errno));
 		return -1;
@@ -37,7 +39,7 @@ FILE *plot_dir_open(const char *dir, const char *name, bool *failed)
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
+	f = outfile_open(path);
 	if (!f) {
 		fprintf(stderr, "schedlab: --plot: cannot write '%s': %s\n", path, strerror(errno));
 		*failed = true;
@@ -47,7 +49,7 @@ FILE *plot_dir_open(const char *dir, const char *name, bool *failed)
 
 void plot_dir_close(FILE *f, bool *failed)
 {
-	if (f && (ferror(f) | fclose(f)))
+	if (f && outfile_close(f))
 		*failed = true;
 }
 

@@ -89,6 +89,8 @@ void sim_lock_release(struct sim_lock *l)
 	l->free_at = this_sim_cpu()->t;
 }
 
+volatile sig_atomic_t sim_interrupted;
+
 u64 sim_run(void (*after_event)(struct sim_event *ev))
 {
 	u64 n = 0;
@@ -106,6 +108,8 @@ u64 sim_run(void (*after_event)(struct sim_event *ev))
 			after_event(ev);
 		if (!(n & (PROGRESS_EVENTS - 1)) && machine.progress)
 			machine.progress(machine.nr_events + n);
+		if (sim_interrupted)
+			break;
 	}
 	machine.nr_events += n;
 	return n;

@@ -17,6 +17,8 @@
 #include "sim/prng.h"
 #include "topo/topology.h"
 
+#include <signal.h>
+
 enum cpu_activity {
 	ACT_IDLE,	/* idle task running, CPU waiting for work */
 	ACT_USER,	/* a task runs user code */
@@ -150,6 +152,13 @@ static inline void sim_cancel(struct sim_event *ev)
  * time passes machine.stop_at. @after_event, if given, runs after each event
  * (the invariant checker). Returns the number of events processed.
  */
+/*
+ * Set from a signal handler (SIGINT, SIGTERM: cli/interrupt.c) to end
+ * sim_run() early, after the event being processed; never cleared. The run
+ * it cuts short is incomplete: its results must not be reported.
+ */
+extern volatile sig_atomic_t sim_interrupted;
+
 /* how often sim_run() calls machine.progress (a power of two) */
 #define PROGRESS_EVENTS (1u << 16)
 

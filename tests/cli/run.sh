@@ -667,6 +667,124 @@ expect_exit 2 "unknown model 'eager'" schedlab run --preempt eager -- hackbench
 expect_exit 0 "" schedlab run --help
 
 # ---------------------------------------------------------------------------
+# Outputs and signals (docs/reliability.md): outputs appear complete or not at
+# all; a failed write, standard output included, is exit 1; SIGINT/SIGTERM
+# stop the run, its children and its temporaries, and exit 128 + the signal.
+
+# full_stdout NAME CMD...: stdout to /dev/full must be exit 1 with one message
+full_stdout() {
+	name=$1
+	shift
+	status=0
+	"$@" >/dev/full 2>"$tmp/err" </dev/null || status=$?
+	if [ "$status" -eq 1 ] && grep -q "writing standard output: No space left on device" "$tmp/err"; then
+		ok "$name"
+	else
+		not_ok "$name" "status $status, want 1 and a message"
+		show_stderr
+	fi
+}
+if [ -w /dev/full ]; then
+	full_stdout "run > /dev/full fails" schedlab run -m smp2 -- hackbench -g 1 -l 10
+	full_stdout "ab > /dev/full fails" schedlab ab -m smp2 --test NO_TTWU_QUEUE --runs 2 -j 2 -- hackbench -g 1 -l 10
+	full_stdout "study > /dev/full fails" schedlab study wakelist-idle --quick --runs 2 -j 2
+	full_stdout "machines > /dev/full fails" schedlab machines
+	# an output is not put in place when stdout failed
+	echo good >"$tmp/keep.json"
+	"$SCHEDLAB" run -m smp2 --json "$tmp/keep.json" -- hackbench -g 1 -l 10 >/dev/full 2>/dev/null
+	[ "$(cat "$tmp/keep.json")" = good ] && ok "stdout failed: the old JSON is kept" ||
+		not_ok "stdout failed: the old JSON is kept"
+	# a failed output (/dev/full, written in place) leaves the others as they were
+	echo good >"$tmp/keep.txt"
+	expect_exit 1 "writing '/dev/full' failed" schedlab run -m smp2 --trace "$tmp/keep.txt" --json /dev/full -- hackbench -g 1 -l 10
+	[ "$(cat "$tmp/keep.txt")" = good ] && ok "a failed output: the old trace is kept" ||
+		not_ok "a failed output: the old trace is kept"
+fi
+
+# an output that cannot be opened truncates nothing opened before it
+echo good >"$tmp/keep.json"
+expect_exit 2 "cannot write --schedstat file" schedlab run -m smp2 --json "$tmp/keep.json" --schedstat /nonexistent/dir/s.txt -- hackbench -g 1 -l 10
+[ "$(cat "$tmp/keep.json")" = good ] && ok "a bad --schedstat path leaves the old --json file" ||
+	not_ok "a bad --schedstat path leaves the old --json file" "$(head -c 80 "$tmp/keep.json")"
+# outputs appear in place, no temporary left beside them
+mkdir "$tmp/outs"
+run_cmd schedlab run -m smp2 --json "$tmp/outs/o.json" --trace "$tmp/outs/t.txt" --schedstat "$tmp/outs/s.txt" --plot "$tmp/outs/pl" -- hackbench -g 1 -l 10
+left=$(find "$tmp/outs" -name '.*' | tr '\n' ' ')
+if [ "$status" -eq 0 ] && [ -s "$tmp/outs/o.json" ] && [ -s "$tmp/outs/t.txt" ] && [ -s "$tmp/outs/s.txt" ] &&
+	[ -s "$tmp/outs/pl/plots.gp" ] && [ -z "$left" ]; then
+	ok "outputs in place, no temporaries"
+else
+	not_ok "outputs in place, no temporaries" "status $status, left: $left"
+fi
+# a symbolic link is written through (as /dev/stdout must be), not replaced
+: >"$tmp/target.json"
+ln -s target.json "$tmp/link.json"
+run_cmd schedlab run -m smp2 --json "$tmp/link.json" -- hackbench -g 1 -l 10
+if [ "$status" -eq 0 ] && [ -L "$tmp/link.json" ] && grep -q '"machine"' "$tmp/target.json"; then
+	ok "--json through a symbolic link"
+else
+	not_ok "--json through a symbolic link" "status $status"
+fi
+
+# the same file for two outputs
+expect_exit 2 "run: --json and --trace name the same file" schedlab run -m smp2 --json "$tmp/same" --trace "$tmp/same" -- hackbench -g 1 -l 10
+expect_exit 2 "run: --json and --schedstat name the same file" schedlab run -m smp2 --json "$tmp/same" --schedstat "$tmp/./same" -- hackbench -g 1 -l 10
+: >"$tmp/same"
+ln -s same "$tmp/same-link"
+expect_exit 2 "run: --schedstat and --trace name the same file" schedlab run -m smp2 --schedstat "$tmp/same" --trace "$tmp/same-link" -- hackbench -g 1 -l 10
+expect_exit 2 "ab: --json and --plot name the same file" schedlab ab -m smp2 --test NO_TTWU_QUEUE --json "$tmp/same" --plot "$tmp/same" -- hackbench -g 1 -l 10
+
+# interrupted SIG WANT NAME CMD...: start CMD (in $tmp/sig, where old.json
+# holds "good"), send SIG after a second; the status must be WANT, no child
+# it had left running, old.json untouched and no other file left behind
+interrupted() {
+	sig=$1
+	want=$2
+	name=$3
+	shift 4 # and the word schedlab
+	d=$tmp/sig
+	rm -rf "$d"
+	mkdir "$d"
+	echo good >"$d/old.json"
+	(cd "$d" && exec "$SCHEDLAB" "$@") >"$tmp/out" 2>"$tmp/err" </dev/null &
+	pid=$!
+	sleep 1
+	kids=$(pgrep -P "$pid" | tr '\n' ' ')
+	kill "-$sig" "$pid"
+	# a binary that ignores the signal is killed after 20 s, not waited for
+	(sleep 20; kill -KILL "$pid" 2>/dev/null) >/dev/null 2>&1 &
+	watchdog=$!
+	status=0
+	wait "$pid" || status=$?
+	kill "$watchdog" 2>/dev/null
+	left=""
+	for k in $kids; do
+		kill -0 "$k" 2>/dev/null && left="$left $k"
+	done
+	files=$(cd "$d" && ls -A | tr '\n' ' ')
+	if [ "$status" -eq "$want" ] && [ -z "$left" ] && [ "$files" = "old.json " ] &&
+		[ "$(cat "$d/old.json")" = good ]; then
+		ok "$name"
+	else
+		not_ok "$name" "status $status (want $want), children left:${left:- none}, files: $files"
+		show_stderr
+	fi
+	# whatever the outcome, leave no process behind
+	for k in $left; do kill -KILL "$k" 2>/dev/null; done
+}
+interrupted TERM 143 "SIGTERM during ab -j 2: no process, no partial file" \
+	schedlab ab -m smp4 --test NO_TTWU_QUEUE --runs 4 -j 2 --json old.json --plot pl -- hackbench -g 4 -l 10000
+[ -n "$kids" ] || not_ok "ab -j 2 had children when it was interrupted"
+interrupted INT 130 "SIGINT during ab -j 1: no partial file" \
+	schedlab ab -m smp4 --test NO_TTWU_QUEUE --runs 4 -j 1 --json old.json -- hackbench -g 4 -l 10000
+interrupted INT 130 "SIGINT during study -j 2: no process, no partial file" \
+	schedlab study wakelist-idle --runs 4 -j 2 --json old.json
+interrupted TERM 143 "SIGTERM during run: no partial file" \
+	schedlab run -m smp4 --json old.json --trace t.txt --trace-window 0:0.01 --schedstat s.txt --plot pl -- hackbench -g 4 -l 10000
+interrupted INT 130 "SIGINT during run: no partial file" \
+	schedlab run -m smp4 --json old.json --trace t.txt --trace-window 0:0.01 -- hackbench -g 4 -l 10000
+
+# ---------------------------------------------------------------------------
 
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

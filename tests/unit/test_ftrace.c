@@ -7,6 +7,7 @@
 #include "test_sched_helpers.h"
 
 #include "report/ftrace.h"
+#include "report/outfile.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +45,7 @@ static void test_comm_is_cleaned(void **state)
 	tl_work_task("other", &tl_busy_prog, 0);
 	tl_run_until(30 * NSEC_PER_MSEC, true);
 	assert_int_equal(ftrace_close(), 0);
+	assert_int_equal(outfile_commit(), 0);
 	text = slurp(path);
 	/* the comm appears cleaned in every field and as the line's task */
 	assert_non_null(strstr(text, "comm=my_task_1 pid="));
@@ -78,6 +80,7 @@ static void test_window(void **state)
 	tl_work_task("b", &tl_busy_prog, 0);
 	tl_run_until(40 * NSEC_PER_MSEC, false);
 	assert_int_equal(ftrace_close(), 0);
+	assert_int_equal(outfile_commit(), 0);
 	text = slurp(path);
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		const char *ts;
