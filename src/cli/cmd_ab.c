@@ -19,6 +19,9 @@
 
 #define AB_DEFAULT_RUNS 5
 
+/* both sides at the most runs fit the pool */
+_Static_assert(2 * COMPARE_MAX_RUNS <= RUN_POOL_MAX_RUNS, "ab's runs exceed RUN_POOL_MAX_RUNS");
+
 static const char ab_usage[] =
 	"usage: schedlab ab [-m MACHINE] [--base LIST] [--test LIST] [--runs N] [--seed N]\n"
 	"                   [-j N] [--confidence PCT] [--metric NAME]... [--json FILE]\n"

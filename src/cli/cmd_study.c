@@ -17,6 +17,7 @@
 #include "sim/alloc.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -204,6 +205,7 @@ struct study_run {
 	const struct strlist *machines, *workloads;
 	struct strlist *argvs;		/* per workload */
 	int nr_cases, runs;
+	int nr_runs;			/* all of them, at most RUN_POOL_MAX_RUNS */
 	struct session_config *cfgs;	/* [case][variant][run] */
 	struct run_record *recs;
 	struct cmp_case *cases;
@@ -225,10 +227,23 @@ static void study_run_free(struct study_run *sr)
 static int plan(struct study_run *sr, const char *origin)
 {
 	const struct study_def *d = &sr->def;
+	const size_t factors[] = { (size_t)sr->machines->n, (size_t)sr->workloads->n,
+				   (size_t)d->nr_variants, (size_t)sr->runs };
 	int nv = d->nr_variants, n;
+	size_t total;
 
+	/* bounded, so every index below fits an int */
+	if (run_pool_count(factors, 4, &total)) {
+		char product[32] = "more than SIZE_MAX";
+
+		if (total != SIZE_MAX)
+			snprintf(product, sizeof(product), "%zu", total);
+		return usage_error("study: %s: %d machines x %d workloads x %d variants x %d runs is %s runs, more than the %d a study may plan",
+				   origin, sr->machines->n, sr->workloads->n, nv, sr->runs,
+				   product, RUN_POOL_MAX_RUNS);
+	}
 	sr->nr_cases = sr->machines->n * sr->workloads->n;
-	n = sr->nr_cases * nv * sr->runs;
+	n = sr->nr_runs = (int)total;
 	sr->argvs = xcalloc((size_t)sr->workloads->n, sizeof(*sr->argvs));
 	sr->cfgs = xcalloc((size_t)n, sizeof(*sr->cfgs));
 	sr->recs = xcalloc((size_t)n, sizeof(*sr->recs));
@@ -325,12 +340,12 @@ int cmd_study(int argc, char **argv)
 		goto out;
 
 	rc = 1;
-	if (run_pool(sr.cfgs, sr.nr_cases * sr.def.nr_variants * sr.runs, (int)o.co.jobs, o.check,
+	if (run_pool(sr.cfgs, sr.nr_runs, (int)o.co.jobs, o.check,
 		     sr.recs, err, sizeof(err))) {
 		fprintf(stderr, "schedlab: study: %s\n", err);
 		goto out;
 	}
-	for (int i = 0; i < sr.nr_cases * sr.def.nr_variants * sr.runs; i++)
+	for (int i = 0; i < sr.nr_runs; i++)
 		if (!sr.recs[i].finished) {
 			int c = i / (sr.def.nr_variants * sr.runs);
 

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <sched.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,6 +213,19 @@ int run_pool(const struct session_config *cfgs, int n, int jobs, bool check,
 	progress_runs_end();
 	free(kids);
 	return rc;
+}
+
+int run_pool_count(const size_t *factors, int nr, size_t *total)
+{
+	size_t n = 1;
+
+	for (int i = 0; i < nr; i++)
+		if (__builtin_mul_overflow(n, factors[i], &n)) {
+			*total = SIZE_MAX;
+			return -1;
+		}
+	*total = n;
+	return n > RUN_POOL_MAX_RUNS ? -1 : 0;
 }
 
 int run_pool_default_jobs(void)

@@ -12,6 +12,21 @@
 #include "cli/session.h"
 #include "report/compare.h"
 
+/*
+ * The most runs one `ab` or `study` may plan: each takes a session_config
+ * and a run_record (about 1.5 KB together, so 150 MB at the limit) and a
+ * process, and even at a few ms a run the limit is hours of simulation.
+ * docs/ab-and-studies.md.
+ */
+#define RUN_POOL_MAX_RUNS 100000
+
+/*
+ * The product of @factors[0..nr) (machines x workloads x variants x runs):
+ * 0 with it in @total, or -1 if it is larger than RUN_POOL_MAX_RUNS (an
+ * overflow included; @total is then SIZE_MAX if the product overflows size_t).
+ */
+int run_pool_count(const size_t *factors, int nr, size_t *total);
+
 /* Run to the end (with --check's invariants if @check) and fill @rec. */
 void run_record_fill(struct session *s, bool check, struct run_record *rec);
 

@@ -618,6 +618,13 @@ expect_exit 2 "study: --runs must be 2 to" schedlab study sm-idle --runs 1
 expect_exit 2 "study: one study at a time" schedlab study sm-idle swb-smt
 expect_exit 2 "study: unknown option '--bogus'" schedlab study --bogus
 expect_exit 0 "" schedlab study --help
+# 65,537 machines x 8 variants x 8192 runs overflowed an int in plan() (issue 10): refused, naming the product
+awk 'BEGIN { printf "name big\ntitle Big\n"; for (v = 0; v < 8; v++) printf "variant v%d -\n", v
+	printf "machine"; for (i = 0; i < 65537; i++) printf " smp2"
+	printf "\nworkload hackbench -g 1 -l 5\nmetric time_s\nruns 8192\n" }' >"$tmp/big.study"
+expect_exit 2 "big.study: 65537 machines x 1 workloads x 8 variants x 8192 runs is 4295032832 runs, more than the 100000 a study may plan" schedlab study --file "$tmp/big.study"
+printf 'name big\ntitle Big\nvariant a -\nvariant b -\nmachine smp2 smp2 smp2 smp2 smp2 smp2\nworkload hackbench -g 1 -l 5\nmetric time_s\n' >"$tmp/big2.study"
+expect_exit 2 "6 machines x 1 workloads x 2 variants x 10000 runs is 120000 runs, more than" schedlab study --file "$tmp/big2.study" --runs 10000
 
 # Bad input: exit 2 and one line naming what is wrong.
 expect_exit 2 "unknown machine 'nosuchbox'" schedlab run -m nosuchbox -- hackbench
