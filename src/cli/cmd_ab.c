@@ -130,7 +130,7 @@ int cmd_ab(int argc, char **argv)
 	struct comparison cmp;
 	struct cmp_case cs;
 	char err[512], *command = NULL, **cmd_argv;
-	int rc, n, runs, cmd_argc;
+	int rc, n, runs, cmd_argc, failed;
 
 	session_opts_init(&o.so);
 	compare_opts_init(&o.co);
@@ -163,10 +163,17 @@ int cmd_ab(int argc, char **argv)
 			cfgs[v * runs + r] = side[v];
 			cfgs[v * runs + r].seed = o.so.seed + (u64)r;
 		}
-	if (run_pool(cfgs, n, (int)o.co.jobs, o.so.check, recs, err, sizeof(err))) {
-		fprintf(stderr, "schedlab: ab: %s\n", err);
+	rc = run_pool(cfgs, n, (int)o.co.jobs, o.so.check, recs, &failed, err, sizeof(err));
+	if (rc) {
+		if (failed < 0)
+			fprintf(stderr, "schedlab: ab: %s\n", err);
+		else
+			fprintf(stderr, "schedlab: ab: the %s run on %s with seed %llu %s\n",
+				failed < runs ? "base" : "test", o.so.machine,
+				(unsigned long long)cfgs[failed].seed, err);
 		goto out;
 	}
+	rc = 1;
 	for (int i = 0; i < n; i++)
 		if (!recs[i].finished) {
 			fprintf(stderr,

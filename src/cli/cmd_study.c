@@ -287,7 +287,7 @@ int cmd_study(int argc, char **argv)
 	const char *origin, *text;
 	char err[512], *file_text = NULL;
 	struct comparison cmp;
-	int rc;
+	int rc, failed;
 
 	compare_opts_init(&o.co);
 	rc = parse_opts(argc, argv, &o);
@@ -339,12 +339,24 @@ int cmd_study(int argc, char **argv)
 	if (rc)
 		goto out;
 
-	rc = 1;
-	if (run_pool(sr.cfgs, sr.nr_runs, (int)o.co.jobs, o.check,
-		     sr.recs, err, sizeof(err))) {
-		fprintf(stderr, "schedlab: study: %s\n", err);
+	rc = run_pool(sr.cfgs, sr.nr_runs, (int)o.co.jobs, o.check, sr.recs, &failed, err,
+		      sizeof(err));
+	if (rc) {
+		if (failed < 0) {
+			fprintf(stderr, "schedlab: study: %s\n", err);
+		} else {
+			int c = failed / (sr.def.nr_variants * sr.runs);
+			int v = failed / sr.runs % sr.def.nr_variants;
+
+			fprintf(stderr,
+				"schedlab: study: %s: variant '%s' on %s, '%s', seed %llu: the run %s\n",
+				origin, sr.def.variant_name[v], sr.cases[c].machine,
+				sr.cases[c].command, (unsigned long long)sr.cfgs[failed].seed,
+				err);
+		}
 		goto out;
 	}
+	rc = 1;
 	for (int i = 0; i < sr.nr_runs; i++)
 		if (!sr.recs[i].finished) {
 			int c = i / (sr.def.nr_variants * sr.runs);

@@ -102,34 +102,57 @@ static void child_main(const struct session_config *cfg, bool check, int fd)
 	char err[512];
 	ssize_t w;
 
+	/* the invariant checker exit()s with EXIT_CHECK_FAILED from in here */
 	if (run_here(cfg, check, &rec, err, sizeof(err))) {
 		fprintf(stderr, "schedlab: %s\n", err);
-		_exit(3);
+		_exit(1);
 	}
 	w = write(fd, &rec, sizeof(rec));
-	_exit(w == (ssize_t)sizeof(rec) ? 0 : 4);
+	_exit(w == (ssize_t)sizeof(rec) ? 0 : 1);
 }
 
-/* a child ended with @status: take its record from the pipe */
+int run_pool_exit_status(int status, char *what, size_t len)
+{
+	if (WIFSIGNALED(status)) {
+		snprintf(what, len, "died of signal %d (%s)", WTERMSIG(status),
+			 strsignal(WTERMSIG(status)));
+		return 1;
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) == EXIT_CHECK_FAILED) {
+		snprintf(what, len, "failed the invariant check (--check)");
+		return EXIT_CHECK_FAILED;
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status)) {
+		snprintf(what, len, "failed (exit status %d)", WEXITSTATUS(status));
+		return 1;
+	}
+	if (!WIFEXITED(status)) {
+		snprintf(what, len, "ended with wait status %#x", (unsigned int)status);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * A child ended with @status: take its record from the pipe. 0, or the
+ * command's exit status with what went wrong in @err.
+ */
 static int reap(struct child *c, int status, struct run_record *recs, char *err, size_t errlen)
 {
 	ssize_t r;
+	int rc;
 
 	do
 		r = read(c->fd, &recs[c->idx], sizeof(recs[c->idx]));
 	while (r < 0 && errno == EINTR);
 	close(c->fd);
 	c->pid = 0;
-	if (WIFSIGNALED(status)) {
-		snprintf(err, errlen, "run %d died of signal %d", c->idx + 1, WTERMSIG(status));
-		return -1;
+	rc = run_pool_exit_status(status, err, errlen);
+	if (!rc && r != (ssize_t)sizeof(recs[c->idx])) {
+		snprintf(err, errlen, "sent no record");
+		rc = 1;
 	}
-	if (!WIFEXITED(status) || WEXITSTATUS(status) || r != (ssize_t)sizeof(recs[c->idx])) {
-		snprintf(err, errlen, "run %d failed (exit status %d)", c->idx + 1,
-			 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-		return -1;
-	}
-	return 0;
+	return rc;
 }
 
 static int start_child(struct child *c, const struct session_config *cfg, int idx, bool check,
@@ -159,24 +182,21 @@ static int start_child(struct child *c, const struct session_config *cfg, int id
 }
 
 int run_pool(const struct session_config *cfgs, int n, int jobs, bool check,
-	     struct run_record *recs, char *err, size_t errlen)
+	     struct run_record *recs, int *failed, char *err, size_t errlen)
 {
 	struct child *kids;
 	int next = 0, running = 0, done = 0, rc = 0;
 
+	*failed = -1;
+	/* -j 1 too runs in a child, so a failing run is reported the same way */
+	if (jobs < 1)
+		jobs = 1;
 	progress_runs_start(n);
-	if (jobs <= 1) {
-		for (int i = 0; i < n && !rc; i++) {
-			rc = run_here(&cfgs[i], check, &recs[i], err, errlen);
-			progress_runs_update(i + 1);
-		}
-		progress_runs_end();
-		return rc;
-	}
 	kids = xcalloc((size_t)jobs, sizeof(*kids));
 	fflush(NULL); /* nothing buffered may be written twice */
 	for (;;) {
-		int status, slot;
+		int status, slot, crc;
+		char what[256];
 		pid_t pid;
 
 		/* fill the free slots, unless a failure stops new starts */
@@ -184,7 +204,7 @@ int run_pool(const struct session_config *cfgs, int n, int jobs, bool check,
 			if (kids[slot].pid)
 				continue;
 			if (start_child(&kids[slot], &cfgs[next], next, check, err, errlen))
-				rc = -1;
+				rc = 1;
 			else {
 				next++;
 				running++;
@@ -197,7 +217,8 @@ int run_pool(const struct session_config *cfgs, int n, int jobs, bool check,
 			if (errno == EINTR)
 				continue;
 			snprintf(err, errlen, "waitpid: %s", strerror(errno));
-			rc = -1;
+			*failed = -1;
+			rc = 1;
 			break;
 		}
 		for (slot = 0; slot < jobs; slot++)
@@ -206,8 +227,13 @@ int run_pool(const struct session_config *cfgs, int n, int jobs, bool check,
 		if (slot == jobs)
 			continue; /* not one of ours */
 		running--;
-		if (reap(&kids[slot], status, recs, err, errlen))
-			rc = -1;
+		/* of the runs that fail while others finish, report the first by index */
+		crc = reap(&kids[slot], status, recs, what, sizeof(what));
+		if (crc && (!rc || (*failed >= 0 && kids[slot].idx < *failed))) {
+			rc = crc;
+			*failed = kids[slot].idx;
+			snprintf(err, errlen, "%s", what);
+		}
 		progress_runs_update(++done);
 	}
 	progress_runs_end();

@@ -30,13 +30,28 @@ int run_pool_count(const size_t *factors, int nr, size_t *total);
 /* Run to the end (with --check's invariants if @check) and fill @rec. */
 void run_record_fill(struct session *s, bool check, struct run_record *rec);
 
+/* The exit status of a run the invariant checker stopped (src/kernel/check.c, --check). */
+#define EXIT_CHECK_FAILED 3
+
 /*
- * Run @n configurations, @jobs at a time, into @recs[0..n-1]. Inputs were
- * checked beforehand (session_start on each distinct setting). 0, or -1
- * with a message in @err if a child crashed or a run could not start.
+ * Run @n configurations, @jobs at a time (one child process each, -j 1
+ * included), into @recs[0..n-1]. Inputs were checked beforehand
+ * (session_check on each distinct setting). 0, or the command's exit
+ * status: EXIT_CHECK_FAILED if the run reported failed the invariant check,
+ * 1 for any other failure. Then @err says what happened ("failed the
+ * invariant check (--check)", "died of signal 11 (...)") and @failed is the
+ * index of the failed run (the lowest, if several failed), or -1 if the
+ * pool itself failed (fork, pipe; @err names the call).
  */
 int run_pool(const struct session_config *cfgs, int n, int jobs, bool check,
-	     struct run_record *recs, char *err, size_t errlen);
+	     struct run_record *recs, int *failed, char *err, size_t errlen);
+
+/*
+ * A child run's wait @status as the command's exit status: 0 for a clean
+ * exit, EXIT_CHECK_FAILED for the checker's, 1 for anything else (another
+ * exit status, a signal); for a failure, what happened in @what.
+ */
+int run_pool_exit_status(int status, char *what, size_t len);
 
 /* The CPUs this process may run on: the default for --jobs. */
 int run_pool_default_jobs(void);

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The run pool's bookkeeping: how many runs a comparison may plan. */
+/* The run pool's bookkeeping: how many runs a comparison may plan, how a run's end maps to the exit status. */
 #include "test_util.h"
 
 #include "cli/runpool.h"
 
+#include <signal.h>
 #include <stdint.h>
+#include <sys/wait.h>
 
 static void test_run_count(void **state)
 {
@@ -31,10 +33,34 @@ static void test_run_count(void **state)
 	assert_int_equal(total, 1);
 }
 
+/* issue 10: the checker's 3 came back as 1 with -j 2 */
+static void test_exit_status(void **state)
+{
+	char what[128];
+
+	(void)state;
+	what[0] = '\0';
+	assert_int_equal(run_pool_exit_status(W_EXITCODE(0, 0), what, sizeof(what)), 0);
+	assert_string_equal(what, "");
+	assert_int_equal(run_pool_exit_status(W_EXITCODE(EXIT_CHECK_FAILED, 0), what,
+					      sizeof(what)),
+			 3);
+	assert_string_equal(what, "failed the invariant check (--check)");
+	assert_int_equal(run_pool_exit_status(W_EXITCODE(1, 0), what, sizeof(what)), 1);
+	assert_string_equal(what, "failed (exit status 1)");
+	assert_int_equal(run_pool_exit_status(W_EXITCODE(2, 0), what, sizeof(what)), 1);
+	assert_string_equal(what, "failed (exit status 2)");
+	assert_int_equal(run_pool_exit_status(W_EXITCODE(0, SIGSEGV), what, sizeof(what)), 1);
+	assert_non_null(strstr(what, "died of signal 11"));
+	assert_int_equal(run_pool_exit_status(W_EXITCODE(0, SIGKILL), what, sizeof(what)), 1);
+	assert_non_null(strstr(what, "died of signal 9"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_run_count),
+		cmocka_unit_test(test_exit_status),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
