@@ -105,6 +105,27 @@ static int check_side(const struct session_config *cfg, const char *side)
 	return 0;
 }
 
+/* --metric names the benchmark reports, checked before any run (both sides report the same) */
+static int check_metrics(const struct ab_opts *o, const struct session_config *cfg,
+			 const char *command)
+{
+	char names[RUN_MAX_VALUES][RUN_VALUE_NAME], err[512];
+	int n = o->nr_metrics ? run_record_names(cfg, names, RUN_MAX_VALUES, err, sizeof(err)) : 0;
+
+	if (n < 0)
+		return usage_error("ab: %s", err);
+	for (int m = 0; m < o->nr_metrics; m++) {
+		int i = 0;
+
+		while (i < n && strcmp(names[i], o->metrics[m]))
+			i++;
+		if (i == n)
+			return usage_error("ab: --metric: metric '%s' is not one that '%s' reports",
+					   o->metrics[m], command);
+	}
+	return 0;
+}
+
 /* the command line as one string, for the tables */
 static char *join_argv(int argc, char **argv)
 {
@@ -149,14 +170,17 @@ int cmd_ab(int argc, char **argv)
 	runs = o.co.runs ? (int)o.co.runs : AB_DEFAULT_RUNS;
 	session_opts_config(&o.so, o.base ? o.base : "", cmd_argc, cmd_argv, &side[0]);
 	session_opts_config(&o.so, o.test ? o.test : "", cmd_argc, cmd_argv, &side[1]);
-	if ((rc = check_side(&side[0], "--base")) || (rc = check_side(&side[1], "--test")) ||
-	    (rc = compare_outputs_open("ab", &o.co)))
+	if ((rc = check_side(&side[0], "--base")) || (rc = check_side(&side[1], "--test")))
 		return rc;
+	command = join_argv(cmd_argc, cmd_argv);
+	if ((rc = check_metrics(&o, &side[0], command)) || (rc = compare_outputs_open("ab", &o.co))) {
+		free(command);
+		return rc;
+	}
 
 	n = 2 * runs;
 	cfgs = xcalloc((size_t)n, sizeof(*cfgs));
 	recs = xcalloc((size_t)n, sizeof(*recs));
-	command = join_argv(cmd_argc, cmd_argv);
 	rc = 1;
 	for (int v = 0; v < 2; v++)
 		for (int r = 0; r < runs; r++) {

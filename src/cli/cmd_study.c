@@ -223,6 +223,41 @@ static void study_run_free(struct study_run *sr)
 	study_free(&sr->def);
 }
 
+/* every 'metric' line is one that some case reports, checked before any run */
+static int check_metrics(struct study_run *sr, const char *origin)
+{
+	const struct strlist *metrics = &sr->def.metrics;
+	bool *found = xcalloc((size_t)metrics->n, sizeof(*found));
+	char names[RUN_MAX_VALUES][RUN_VALUE_NAME], err[512];
+	int rc = 0;
+
+	for (int c = 0; c < sr->nr_cases && !rc; c++) {
+		/* the first variant's first run: the variants differ in features only */
+		int n = run_record_names(&sr->cfgs[c * sr->def.nr_variants * sr->runs], names,
+					 RUN_MAX_VALUES, err, sizeof(err));
+
+		if (n < 0) {
+			rc = usage_error("study: %s: %s", origin, err);
+			break;
+		}
+		for (int m = 0; m < metrics->n; m++)
+			for (int i = 0; i < n && !found[m]; i++)
+				found[m] = !strcmp(names[i], metrics->v[m]);
+	}
+	for (int m = 0; m < metrics->n && !rc; m++) {
+		if (found[m])
+			continue;
+		if (sr->nr_cases == 1)
+			rc = usage_error("study: %s: metric '%s' is not one that '%s' reports", origin,
+					 metrics->v[m], sr->cases[0].command);
+		else
+			rc = usage_error("study: %s: metric '%s' is not one that any workload reports",
+					 origin, metrics->v[m]);
+	}
+	free(found);
+	return rc;
+}
+
 /* every case and variant set up once before any run, so bad input costs nothing */
 static int plan(struct study_run *sr, const char *origin)
 {
@@ -277,7 +312,7 @@ static int plan(struct study_run *sr, const char *origin)
 			}
 		}
 	}
-	return 0;
+	return check_metrics(sr, origin);
 }
 
 int cmd_study(int argc, char **argv)

@@ -18,6 +18,14 @@
 
 /* the scheduler rows run_record_fill() adds after the benchmark's metrics */
 #define RUN_SCHED_VALUES 7
+/*
+ * The scheduler's side of the story: descriptive, no verdict. Delay is
+ * schedstat's run_delay per time a task was switched in.
+ */
+static const char *const sched_rows[RUN_SCHED_VALUES] = {
+	"sched.nr_switches",	"sched.nr_migrations",	  "sched.ipi_sent",   "sched.ttwu_queued",
+	"sched.idle_full_pick", "sched.avg_run_delay_us", "sched.busy_cpu_s",
+};
 /* every value a run can report has a slot */
 _Static_assert(BENCH_MAX_METRICS + RUN_SCHED_VALUES + NR_FUNCLAT <= RUN_MAX_VALUES,
 	       "run_record too small for the metrics, sched rows and funclat means");
@@ -51,19 +59,21 @@ void run_record_fill(struct session *s, bool check, struct run_record *rec)
 	for (int i = 0; i < s->bench->nr_metrics; i++)
 		add(rec, s->bench->metrics[i].name, s->bench->metrics[i].value,
 		    s->bench->metrics[i].better);
-	/*
-	 * The scheduler's side of the story: descriptive, no verdict. Delay is
-	 * schedstat's run_delay per time a task was switched in.
-	 */
 	sched_totals_collect(&t);
-	add(rec, "sched.nr_switches", (double)t.nr_switches, METRIC_INFO);
-	add(rec, "sched.nr_migrations", (double)t.nr_migrations, METRIC_INFO);
-	add(rec, "sched.ipi_sent", (double)t.ipi_sent, METRIC_INFO);
-	add(rec, "sched.ttwu_queued", (double)t.ttwu_queued, METRIC_INFO);
-	add(rec, "sched.idle_full_pick", (double)t.idle_full_pick, METRIC_INFO);
-	add(rec, "sched.avg_run_delay_us",
-	    t.pcount ? (double)t.run_delay_ns / (double)t.pcount / 1000 : 0, METRIC_INFO);
-	add(rec, "sched.busy_cpu_s", (double)t.busy_ns / 1e9, METRIC_INFO);
+	{
+		const double v[RUN_SCHED_VALUES] = {
+			(double)t.nr_switches,
+			(double)t.nr_migrations,
+			(double)t.ipi_sent,
+			(double)t.ttwu_queued,
+			(double)t.idle_full_pick,
+			t.pcount ? (double)t.run_delay_ns / (double)t.pcount / 1000 : 0,
+			(double)t.busy_ns / 1e9,
+		};
+
+		for (int i = 0; i < RUN_SCHED_VALUES; i++)
+			add(rec, sched_rows[i], v[i], METRIC_INFO);
+	}
 	/* --funclatency: the mean simulated time per call, lower is better */
 	for (int f = 0; f < NR_FUNCLAT; f++) {
 		char name[RUN_VALUE_NAME];
@@ -75,6 +85,25 @@ void run_record_fill(struct session *s, bool check, struct run_record *rec)
 		    funclat[f].calls ? (double)funclat[f].total_ns / (double)funclat[f].calls : 0,
 		    METRIC_LOWER);
 	}
+}
+
+int run_record_names(const struct session_config *cfg, char (*names)[RUN_VALUE_NAME], int max,
+		     char *err, size_t errlen)
+{
+	struct session s;
+	int n = 0;
+
+	if (session_start(&s, cfg, err, errlen))
+		return -1;
+	for (const char *const *m = bench_metric_names(s.bench); *m && n < max; m++)
+		snprintf(names[n++], RUN_VALUE_NAME, "%s", *m);
+	for (int i = 0; i < RUN_SCHED_VALUES && n < max; i++)
+		snprintf(names[n++], RUN_VALUE_NAME, "%s", sched_rows[i]);
+	for (int f = 0; f < NR_FUNCLAT && n < max; f++)
+		if (funclat[f].enabled)
+			snprintf(names[n++], RUN_VALUE_NAME, "funclat.%s_avg_ns", funclat_names[f]);
+	session_end(&s);
+	return n;
 }
 
 static int run_here(const struct session_config *cfg, bool check, struct run_record *rec,

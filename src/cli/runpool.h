@@ -27,6 +27,14 @@
  */
 int run_pool_count(const size_t *factors, int nr, size_t *total);
 
+/*
+ * The names of the values run_record_fill() will report for @cfg (the
+ * benchmark's metrics, the sched.* rows, the --funclatency means), set up
+ * without running, into @names[0..max): how many, or -1 with a message.
+ */
+int run_record_names(const struct session_config *cfg, char (*names)[RUN_VALUE_NAME], int max,
+		     char *err, size_t errlen);
+
 /* Run to the end (with --check's invariants if @check) and fill @rec. */
 void run_record_fill(struct session *s, bool check, struct run_record *rec);
 

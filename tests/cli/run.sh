@@ -569,6 +569,10 @@ expect_exit 2 "ab: give --base and/or --test" schedlab ab -m smp2 -- hackbench
 expect_exit 2 "ab: --test: unknown scheduler feature 'NO_SUCH'" schedlab ab -m smp2 --test NO_SUCH -- hackbench
 expect_exit 2 "ab: --base: unknown machine 'nosuchbox'" schedlab ab -m nosuchbox --test SM_IDLE -- hackbench
 expect_exit 2 "ab: --metric: metric 'nosuch' is not one that" schedlab ab -m smp2 --test SM_IDLE --runs 2 --metric nosuch -- hackbench -g 1 -l 5
+# ... and before any run (issue 10): 10,000 long runs would take hours, the timeout's 124 fails the case
+expect_exit 2 "ab: --metric: metric 'nosuch' is not one that 'hackbench -g 1 -l 100000' reports" timeout 20 "$SCHEDLAB" ab -m smp2 --test SM_IDLE --runs 10000 --metric time_s --metric nosuch -- hackbench -g 1 -l 100000
+printf 'name bad\ntitle Bad\nvariant a -\nvariant b NO_SM_IDLE\nmachine smp2 smp4\nworkload hackbench -g 1 -l 100000\nworkload perf bench sched pipe -l 1000000\nmetric usecs_per_op nosuch\nruns 10000\n' >"$tmp/bad5.study"
+expect_exit 2 "bad5.study: metric 'nosuch' is not one that any workload reports" timeout 20 "$SCHEDLAB" study --file "$tmp/bad5.study"
 expect_exit 2 "ab: no benchmark command" schedlab ab --test SM_IDLE
 expect_exit 2 "ab: unknown option '--bogus'" schedlab ab --bogus -- hackbench
 expect_exit 0 "" schedlab ab --help
