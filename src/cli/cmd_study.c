@@ -223,6 +223,49 @@ static void study_run_free(struct study_run *sr)
 	study_free(&sr->def);
 }
 
+/*
+ * The form of the study not being run (the full one under --quick, the
+ * quick one otherwise) set up too, so a mistake in either is found
+ * whichever is run.
+ */
+static int check_other_form(struct study_run *sr, bool quick, const char *origin)
+{
+	const struct study_def *d = &sr->def;
+	const struct strlist *machines = quick ? &d->machines : &d->quick_machines;
+	const struct strlist *workloads = quick ? &d->workloads : &d->quick_workloads;
+
+	if (!quick && !machines->n && !workloads->n)
+		return 0; /* no quick lines: --quick runs the full form */
+	if (!machines->n)
+		machines = &d->machines;
+	if (!workloads->n)
+		workloads = &d->workloads;
+	for (int m = 0; m < machines->n; m++)
+		for (int w = 0; w < workloads->n; w++) {
+			struct strlist argv;
+			int rc = 0;
+
+			split_words(workloads->v[w], &argv);
+			for (int v = 0; v < d->nr_variants && !rc; v++) {
+				struct session_config cfg;
+				char err[512];
+
+				sr->so.machine = machines->v[m];
+				session_opts_config(&sr->so, d->variant_features[v], argv.n, argv.v,
+						    &cfg);
+				if (session_check(&cfg, err, sizeof(err)))
+					rc = usage_error("study: %s: %s form: variant '%s' on %s, '%s': %s",
+							 origin, quick ? "full" : "quick",
+							 d->variant_name[v], machines->v[m],
+							 workloads->v[w], err);
+			}
+			strlist_free(&argv);
+			if (rc)
+				return rc;
+		}
+	return 0;
+}
+
 /* every 'metric' line is one that some case reports, checked before any run */
 static int check_metrics(struct study_run *sr, const char *origin)
 {
@@ -369,6 +412,8 @@ int cmd_study(int argc, char **argv)
 	rc = study_session_opts(&sr.def, &o, &sr.so);
 	if (!rc)
 		rc = plan(&sr, origin);
+	if (!rc)
+		rc = check_other_form(&sr, o.quick, origin);
 	if (!rc)
 		rc = compare_outputs_open("study", &o.co);
 	if (rc)

@@ -622,6 +622,13 @@ expect_exit 2 "study: --runs must be 2 to" schedlab study sm-idle --runs 1
 expect_exit 2 "study: one study at a time" schedlab study sm-idle swb-smt
 expect_exit 2 "study: unknown option '--bogus'" schedlab study --bogus
 expect_exit 0 "" schedlab study --help
+# quick-* lines are checked whether or not --quick is given, and the full ones under --quick (issue 10)
+printf 'name q\ntitle Q\nvariant a -\nvariant b NO_SM_IDLE\nmachine smp2\nworkload hackbench -g 1 -l 5\nquick-machine nosuchbox\nmetric time_s\nruns 2\n' >"$tmp/q1.study"
+expect_exit 2 "q1.study: quick form: variant 'a' on nosuchbox, 'hackbench -g 1 -l 5': unknown machine 'nosuchbox'" schedlab study --file "$tmp/q1.study"
+printf 'name q\ntitle Q\nvariant a -\nvariant b NO_SM_IDLE\nmachine smp2\nworkload hackbench -g 1 -l 5\nquick-workload hackbench --bogus\nmetric time_s\nruns 2\n' >"$tmp/q2.study"
+expect_exit 2 "q2.study: quick form: variant 'a' on smp2, 'hackbench --bogus': hackbench: unknown option '--bogus'" schedlab study --file "$tmp/q2.study"
+printf 'name q\ntitle Q\nvariant a -\nvariant b NO_SM_IDLE\nmachine nosuchbox\nworkload hackbench -g 1 -l 5\nquick-machine smp2\nmetric time_s\nruns 2\n' >"$tmp/q3.study"
+expect_exit 2 "q3.study: full form: variant 'a' on nosuchbox" schedlab study --file "$tmp/q3.study" --quick
 # --check's violation exits 3 whatever -j, naming the run (issue 10). A 3 ms schedule
 # cost trips "time went backwards" today; if costs that large are refused one day, these
 # need another input that trips the checker.
