@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define STUDY_QUICK_RUNS 2
 #define STUDY_MAX_FILE (1 << 20)
@@ -151,16 +152,30 @@ static int list_studies(void)
 static char *read_file(const char *path)
 {
 	FILE *f = fopen(path, "r");
+	struct stat st;
 	char *buf;
 	size_t n;
+	int rerr;
 
 	if (!f) {
 		usage_error("study: cannot read '%s': %s", path, strerror(errno));
 		return NULL;
 	}
+	/* a directory opens, and reads as nothing: "the study has no name" */
+	if (!fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) {
+		usage_error("study: '%s' is a directory, not a study file", path);
+		fclose(f);
+		return NULL;
+	}
 	buf = xmalloc(STUDY_MAX_FILE + 1);
 	n = fread(buf, 1, STUDY_MAX_FILE + 1, f);
+	rerr = ferror(f) ? errno : 0;
 	fclose(f);
+	if (rerr) {
+		usage_error("study: cannot read '%s': %s", path, strerror(rerr));
+		free(buf);
+		return NULL;
+	}
 	if (n > STUDY_MAX_FILE) {
 		usage_error("study: '%s' is larger than %d bytes", path, STUDY_MAX_FILE);
 		free(buf);

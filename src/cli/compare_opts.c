@@ -41,9 +41,9 @@ int compare_opt(const char *cmd, int c, const char *arg, struct compare_opts *o)
 	case 'q':
 		errno = 0;
 		pct = strtod(arg, &end);
-		if (!*arg || *end || errno || !(pct >= 50 && pct < 100))
-			return usage_error("%s: --confidence needs a percentage from 50 to below 100, got '%s'",
-					   cmd, arg);
+		if (!*arg || *end || errno || !(pct >= COMPARE_MIN_CONFIDENCE && pct <= COMPARE_MAX_CONFIDENCE))
+			return usage_error("%s: --confidence needs a percentage from %g to %g, got '%s'",
+					   cmd, COMPARE_MIN_CONFIDENCE, COMPARE_MAX_CONFIDENCE, arg);
 		o->conf = pct / 100;
 		return 0;
 	case 'J':

@@ -564,6 +564,12 @@ fi
 expect_exit 2 "ab: --runs must be 2 to" schedlab ab --test SM_IDLE --runs 1 -- hackbench
 expect_exit 2 "ab: --runs needs a non-negative integer" schedlab ab --test SM_IDLE --runs x -- hackbench
 expect_exit 2 "ab: --confidence needs a percentage" schedlab ab --test SM_IDLE --confidence 120 -- hackbench
+# bounded where the t quantiles still mean something (issue 10: 99.99999999999 gave 2^40 half widths)
+expect_exit 2 "ab: --confidence needs a percentage from 50 to 99.9, got '99.99999999999'" schedlab ab --test SM_IDLE --confidence 99.99999999999 -- hackbench
+expect_exit 2 "study: --confidence needs a percentage from 50 to 99.9, got '99.95'" schedlab study sm-idle --confidence 99.95
+expect_exit 2 "ab: --confidence needs a percentage from 50 to 99.9, got '49.9'" schedlab ab --test SM_IDLE --confidence 49.9 -- hackbench
+run_cmd schedlab ab -m smp2 --test SM_IDLE --runs 2 --confidence 99.9 -- hackbench -g 1 -l 5
+if [ "$status" -eq 0 ] && grep -q '99.9% confidence' "$tmp/out"; then ok "ab: --confidence 99.9 is accepted"; else not_ok "ab: --confidence 99.9" "status $status"; fi
 expect_exit 2 "ab: --jobs must be 1 to" schedlab ab --test SM_IDLE -j 0 -- hackbench
 expect_exit 2 "ab: give --base and/or --test" schedlab ab -m smp2 -- hackbench
 expect_exit 2 "ab: --test: unknown scheduler feature 'NO_SUCH'" schedlab ab -m smp2 --test NO_SUCH -- hackbench
@@ -622,6 +628,7 @@ expect_exit 2 "study: --runs must be 2 to" schedlab study sm-idle --runs 1
 expect_exit 2 "study: one study at a time" schedlab study sm-idle swb-smt
 expect_exit 2 "study: unknown option '--bogus'" schedlab study --bogus
 expect_exit 0 "" schedlab study --help
+expect_exit 2 "study: '$tmp' is a directory, not a study file" schedlab study --file "$tmp"
 # quick-* lines are checked whether or not --quick is given, and the full ones under --quick (issue 10)
 printf 'name q\ntitle Q\nvariant a -\nvariant b NO_SM_IDLE\nmachine smp2\nworkload hackbench -g 1 -l 5\nquick-machine nosuchbox\nmetric time_s\nruns 2\n' >"$tmp/q1.study"
 expect_exit 2 "q1.study: quick form: variant 'a' on nosuchbox, 'hackbench -g 1 -l 5': unknown machine 'nosuchbox'" schedlab study --file "$tmp/q1.study"
