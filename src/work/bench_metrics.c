@@ -10,11 +10,10 @@
 static const char *const hackbench_names[] = { "time_s", "tasks", "messages", NULL };
 static const char *const pipe_names[] = { "time_s", "usecs_per_op", "ops_per_sec", NULL };
 static const char *const ipistorm_names[] = { "time_s", "threads", "ipis", "ns_per_ipi", NULL };
-static const char *const stress_names[] = { "time_s",	      "workers",
-					    "bogo_ops",	      "usr_s",
-					    "sys_s",	      "real_s",
-					    "bogo_ops_per_s_real", "bogo_ops_per_s_cpu",
-					    NULL };
+static const char *const stress_names[] = {
+	"time_s", "workers", "bogo_ops", "usr_s", "sys_s", "real_s",
+	"bogo_ops_per_s_real", "bogo_ops_per_s_cpu", NULL,
+};
 
 const char *const *bench_metric_names(const struct bench *b)
 {
