@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 
 #include "cli/compare_opts.h"
+#include "cli/quote.h"
 #include "cli/runpool.h"
 #include "cli/session_opts.h"
 #include "report/compare.h"
@@ -173,7 +174,8 @@ int cmd_ab(int argc, char **argv)
 	if ((rc = check_side(&side[0], "--base")) || (rc = check_side(&side[1], "--test")))
 		return rc;
 	command = join_argv(cmd_argc, cmd_argv);
-	if ((rc = check_metrics(&o, &side[0], command)) || (rc = compare_outputs_open("ab", &o.co))) {
+	if ((rc = check_metrics(&o, &side[0], command)) ||
+	    (rc = compare_outputs_open("ab", &o.co))) {
 		free(command);
 		return rc;
 	}
@@ -190,19 +192,18 @@ int cmd_ab(int argc, char **argv)
 	rc = run_pool(cfgs, n, (int)o.co.jobs, o.so.check, recs, &failed, err, sizeof(err));
 	if (rc) {
 		if (failed < 0)
-			fprintf(stderr, "schedlab: ab: %s\n", err);
+			cli_message("ab: %s", err);
 		else
-			fprintf(stderr, "schedlab: ab: the %s run on %s with seed %llu %s\n",
-				failed < runs ? "base" : "test", o.so.machine,
-				(unsigned long long)cfgs[failed].seed, err);
+			cli_message("ab: the %s run on %s with seed %llu %s",
+				    failed < runs ? "base" : "test", o.so.machine,
+				    (unsigned long long)cfgs[failed].seed, err);
 		goto out;
 	}
 	rc = 1;
 	for (int i = 0; i < n; i++)
 		if (!recs[i].finished) {
-			fprintf(stderr,
-				"schedlab: ab: the %s run with seed %llu did not finish (all tasks blocked)\n",
-				i < runs ? "base" : "test", (unsigned long long)cfgs[i].seed);
+			cli_message("ab: the %s run with seed %llu did not finish (all tasks blocked)",
+				    i < runs ? "base" : "test", (unsigned long long)cfgs[i].seed);
 			goto out;
 		}
 

@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 
 #include "cli/compare_opts.h"
+#include "cli/quote.h"
 #include "cli/runpool.h"
 #include "cli/session_opts.h"
 #include "cli/study_file.h"
@@ -139,7 +140,7 @@ static int list_studies(void)
 
 		if (study_parse(embedded_studies[i].path, embedded_studies[i].text, &d, err,
 				sizeof(err))) {
-			fprintf(stderr, "schedlab: %s\n", err);
+			cli_message("%s", err);
 			return 1;
 		}
 		printf("%-16s %s\n", d.name, d.title);
@@ -438,16 +439,15 @@ int cmd_study(int argc, char **argv)
 		      sizeof(err));
 	if (rc) {
 		if (failed < 0) {
-			fprintf(stderr, "schedlab: study: %s\n", err);
+			cli_message("study: %s", err);
 		} else {
 			int c = failed / (sr.def.nr_variants * sr.runs);
 			int v = failed / sr.runs % sr.def.nr_variants;
 
-			fprintf(stderr,
-				"schedlab: study: %s: variant '%s' on %s, '%s', seed %llu: the run %s\n",
-				origin, sr.def.variant_name[v], sr.cases[c].machine,
-				sr.cases[c].command, (unsigned long long)sr.cfgs[failed].seed,
-				err);
+			cli_message("study: %s: variant '%s' on %s, '%s', seed %llu: the run %s",
+				    origin, sr.def.variant_name[v], sr.cases[c].machine,
+				    sr.cases[c].command, (unsigned long long)sr.cfgs[failed].seed,
+				    err);
 		}
 		goto out;
 	}
@@ -456,8 +456,8 @@ int cmd_study(int argc, char **argv)
 		if (!sr.recs[i].finished) {
 			int c = i / (sr.def.nr_variants * sr.runs);
 
-			fprintf(stderr,
-				"schedlab: study: a run of '%s' on %s with seed %llu did not finish (all tasks blocked)\n",
+			cli_message(
+				"study: a run of '%s' on %s with seed %llu did not finish (all tasks blocked)",
 				sr.cases[c].command, sr.cases[c].machine,
 				(unsigned long long)sr.cfgs[i].seed);
 			goto out;

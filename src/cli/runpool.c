@@ -2,6 +2,7 @@
 #include "cli/runpool.h"
 
 #include "cli/progress.h"
+#include "cli/quote.h"
 #include "kernel/funclat.h"
 #include "report/sched_totals.h"
 #include "sim/alloc.h"
@@ -133,7 +134,7 @@ static void child_main(const struct session_config *cfg, bool check, int fd)
 
 	/* the invariant checker exit()s with EXIT_CHECK_FAILED from in here */
 	if (run_here(cfg, check, &rec, err, sizeof(err))) {
-		fprintf(stderr, "schedlab: %s\n", err);
+		cli_message("%s", err);
 		_exit(1);
 	}
 	w = write(fd, &rec, sizeof(rec));

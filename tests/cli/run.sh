@@ -628,6 +628,12 @@ expect_exit 2 "study: --runs must be 2 to" schedlab study sm-idle --runs 1
 expect_exit 2 "study: one study at a time" schedlab study sm-idle swb-smt
 expect_exit 2 "study: unknown option '--bogus'" schedlab study --bogus
 expect_exit 0 "" schedlab study --help
+# user text in messages is escaped, never echoed raw (issue 10: escape injection); still one line
+printf 'name inj\n\033[2J\033[31mfrob 1\n' >"$tmp/inj.study"
+expect_exit 2 "inj.study:2: unknown directive '\\x1b[2J\\x1b[31mfrob'" schedlab study --file "$tmp/inj.study"
+expect_exit 2 "study: cannot read 'x\\x1b]0;owned\\x07\\x0ay'" schedlab study --file "$(printf 'x\033]0;owned\007\ny')"
+expect_exit 2 "ab: unknown option '--bo\\x0d\\x0agus'" schedlab ab "$(printf -- '--bo\r\ngus')" -- hackbench
+expect_exit 2 "ab: --base: unknown scheduler feature 'NO_\\x1b[1mX'" schedlab ab --base "$(printf 'NO_\033[1mX')" -- hackbench
 expect_exit 2 "study: '$tmp' is a directory, not a study file" schedlab study --file "$tmp"
 # quick-* lines are checked whether or not --quick is given, and the full ones under --quick (issue 10)
 printf 'name q\ntitle Q\nvariant a -\nvariant b NO_SM_IDLE\nmachine smp2\nworkload hackbench -g 1 -l 5\nquick-machine nosuchbox\nmetric time_s\nruns 2\n' >"$tmp/q1.study"
