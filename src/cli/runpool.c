@@ -211,10 +211,16 @@ static int start_child(struct child *c, const struct session_config *cfg, int id
 	return 0;
 }
 
+/*
+ * The running children. File scope: a child the checker exit()s holds its
+ * copy of the table, which stays reachable (LeakSanitizer), and a signal
+ * handler could find the children here.
+ */
+static struct child *kids;
+
 int run_pool(const struct session_config *cfgs, int n, int jobs, bool check,
 	     struct run_record *recs, int *failed, char *err, size_t errlen)
 {
-	struct child *kids;
 	int next = 0, running = 0, done = 0, rc = 0;
 
 	*failed = -1;
@@ -268,6 +274,7 @@ int run_pool(const struct session_config *cfgs, int n, int jobs, bool check,
 	}
 	progress_runs_end();
 	free(kids);
+	kids = NULL;
 	return rc;
 }
 
