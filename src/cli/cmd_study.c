@@ -239,16 +239,29 @@ static void study_run_free(struct study_run *sr)
 	study_free(&sr->def);
 }
 
+static int too_many_runs(const char *origin, const char *form, int machines, int workloads,
+			 int variants, int runs, size_t total)
+{
+	char product[32] = "more than SIZE_MAX";
+
+	if (total != SIZE_MAX)
+		snprintf(product, sizeof(product), "%zu", total);
+	return usage_error("study: %s: %s%d machines x %d workloads x %d variants x %d runs is %s runs, more than the %d a study may plan",
+			   origin, form, machines, workloads, variants, runs, product,
+			   RUN_POOL_MAX_RUNS);
+}
+
 /*
  * The form of the study not being run (the full one under --quick, the
  * quick one otherwise) set up too, so a mistake in either is found
  * whichever is run.
  */
-static int check_other_form(struct study_run *sr, bool quick, const char *origin)
+static int check_other_form(struct study_run *sr, bool quick, int runs, const char *origin)
 {
 	const struct study_def *d = &sr->def;
 	const struct strlist *machines = quick ? &d->machines : &d->quick_machines;
 	const struct strlist *workloads = quick ? &d->workloads : &d->quick_workloads;
+	size_t factors[4], total;
 
 	if (!quick && !machines->n && !workloads->n)
 		return 0; /* no quick lines: --quick runs the full form */
@@ -256,6 +269,14 @@ static int check_other_form(struct study_run *sr, bool quick, const char *origin
 		machines = &d->machines;
 	if (!workloads->n)
 		workloads = &d->workloads;
+	/* the same bound as the form being run, so a huge one is not set up either */
+	factors[0] = (size_t)machines->n;
+	factors[1] = (size_t)workloads->n;
+	factors[2] = (size_t)d->nr_variants;
+	factors[3] = (size_t)runs;
+	if (run_pool_count(factors, 4, &total))
+		return too_many_runs(origin, quick ? "full form: " : "quick form: ", machines->n,
+				     workloads->n, d->nr_variants, runs, total);
 	for (int m = 0; m < machines->n; m++)
 		for (int w = 0; w < workloads->n; w++) {
 			struct strlist argv;
@@ -327,15 +348,9 @@ static int plan(struct study_run *sr, const char *origin)
 	size_t total;
 
 	/* bounded, so every index below fits an int */
-	if (run_pool_count(factors, 4, &total)) {
-		char product[32] = "more than SIZE_MAX";
-
-		if (total != SIZE_MAX)
-			snprintf(product, sizeof(product), "%zu", total);
-		return usage_error("study: %s: %d machines x %d workloads x %d variants x %d runs is %s runs, more than the %d a study may plan",
-				   origin, sr->machines->n, sr->workloads->n, nv, sr->runs,
-				   product, RUN_POOL_MAX_RUNS);
-	}
+	if (run_pool_count(factors, 4, &total))
+		return too_many_runs(origin, "", sr->machines->n, sr->workloads->n, nv, sr->runs,
+				     total);
 	sr->nr_cases = sr->machines->n * sr->workloads->n;
 	n = sr->nr_runs = (int)total;
 	sr->argvs = xcalloc((size_t)sr->workloads->n, sizeof(*sr->argvs));
@@ -429,7 +444,9 @@ int cmd_study(int argc, char **argv)
 	if (!rc)
 		rc = plan(&sr, origin);
 	if (!rc)
-		rc = check_other_form(&sr, o.quick, origin);
+		rc = check_other_form(&sr, o.quick,
+				      o.co.runs ? (int)o.co.runs : o.quick ? sr.def.runs : STUDY_QUICK_RUNS,
+				      origin);
 	if (!rc)
 		rc = compare_outputs_open("study", &o.co);
 	if (rc)

@@ -15,7 +15,7 @@
 /*
  * The most runs one `ab` or `study` may plan: each takes a session_config
  * and a run_record (about 1.5 KB together, so 150 MB at the limit) and a
- * process, and even at a few ms a run the limit is hours of simulation.
+ * process; at 50 ms a run the limit is more than an hour on one CPU.
  * docs/ab-and-studies.md.
  */
 #define RUN_POOL_MAX_RUNS 100000

@@ -657,6 +657,9 @@ awk 'BEGIN { printf "name big\ntitle Big\n"; for (v = 0; v < 8; v++) printf "var
 expect_exit 2 "big.study: 65537 machines x 1 workloads x 8 variants x 8192 runs is 4295032832 runs, more than the 100000 a study may plan" schedlab study --file "$tmp/big.study"
 printf 'name big\ntitle Big\nvariant a -\nvariant b -\nmachine smp2 smp2 smp2 smp2 smp2 smp2\nworkload hackbench -g 1 -l 5\nmetric time_s\n' >"$tmp/big2.study"
 expect_exit 2 "6 machines x 1 workloads x 2 variants x 10000 runs is 120000 runs, more than" schedlab study --file "$tmp/big2.study" --runs 10000
+awk 'BEGIN { printf "name big\ntitle Big\nvariant a -\nvariant b -\nmachine smp2\nworkload hackbench -g 1 -l 5\nmetric time_s\nquick-machine"
+	for (i = 0; i < 65537; i++) printf " smp2"; printf "\n" }' >"$tmp/big3.study"
+expect_exit 2 "big3.study: quick form: 65537 machines x 1 workloads x 2 variants x 2 runs is 262148 runs, more than the 100000" schedlab study --file "$tmp/big3.study"
 
 # Bad input: exit 2 and one line naming what is wrong.
 expect_exit 2 "unknown machine 'nosuchbox'" schedlab run -m nosuchbox -- hackbench
