@@ -10,6 +10,7 @@
 #include "cli/interrupt.h"
 
 #include "cli/compare_opts.h"
+#include "cli/quote.h"
 #include "cli/runpool.h"
 #include "cli/session_opts.h"
 #include "report/compare.h"
@@ -19,6 +20,9 @@
 #include <string.h>
 
 #define AB_DEFAULT_RUNS 5
+
+/* both sides at the most runs fit the pool */
+_Static_assert(2 * COMPARE_MAX_RUNS <= RUN_POOL_MAX_RUNS, "ab's runs exceed RUN_POOL_MAX_RUNS");
 
 static const char ab_usage[] =
 	"usage: schedlab ab [-m MACHINE] [--base LIST] [--test LIST] [--runs N] [--seed N]\n"
@@ -103,6 +107,27 @@ static int check_side(const struct session_config *cfg, const char *side)
 	return 0;
 }
 
+/* --metric names the benchmark reports, checked before any run (both sides report the same) */
+static int check_metrics(const struct ab_opts *o, const struct session_config *cfg,
+			 const char *command)
+{
+	char names[RUN_MAX_VALUES][RUN_VALUE_NAME], err[512];
+	int n = o->nr_metrics ? run_record_names(cfg, names, RUN_MAX_VALUES, err, sizeof(err)) : 0;
+
+	if (n < 0)
+		return usage_error("ab: %s", err);
+	for (int m = 0; m < o->nr_metrics; m++) {
+		int i = 0;
+
+		while (i < n && strcmp(names[i], o->metrics[m]))
+			i++;
+		if (i == n)
+			return usage_error("ab: --metric: metric '%s' is not one that '%s' reports",
+					   o->metrics[m], command);
+	}
+	return 0;
+}
+
 /* the command line as one string, for the tables */
 static char *join_argv(int argc, char **argv)
 {
@@ -128,7 +153,7 @@ int cmd_ab(int argc, char **argv)
 	struct comparison cmp;
 	struct cmp_case cs;
 	char err[512], *command = NULL, **cmd_argv;
-	int rc, n, runs, cmd_argc;
+	int rc, n, runs, cmd_argc, failed;
 
 	session_opts_init(&o.so);
 	compare_opts_init(&o.co);
@@ -147,33 +172,43 @@ int cmd_ab(int argc, char **argv)
 	runs = o.co.runs ? (int)o.co.runs : AB_DEFAULT_RUNS;
 	session_opts_config(&o.so, o.base ? o.base : "", cmd_argc, cmd_argv, &side[0]);
 	session_opts_config(&o.so, o.test ? o.test : "", cmd_argc, cmd_argv, &side[1]);
-	if ((rc = check_side(&side[0], "--base")) || (rc = check_side(&side[1], "--test")) ||
-	    (rc = compare_outputs_open("ab", &o.co)))
+	if ((rc = check_side(&side[0], "--base")) || (rc = check_side(&side[1], "--test")))
 		return rc;
+	command = join_argv(cmd_argc, cmd_argv);
+	if ((rc = check_metrics(&o, &side[0], command)) ||
+	    (rc = compare_outputs_open("ab", &o.co))) {
+		free(command);
+		return rc;
+	}
 
 	n = 2 * runs;
 	cfgs = xcalloc((size_t)n, sizeof(*cfgs));
 	recs = xcalloc((size_t)n, sizeof(*recs));
-	command = join_argv(cmd_argc, cmd_argv);
 	rc = 1;
 	for (int v = 0; v < 2; v++)
 		for (int r = 0; r < runs; r++) {
 			cfgs[v * runs + r] = side[v];
 			cfgs[v * runs + r].seed = o.so.seed + (u64)r;
 		}
-	if (run_pool(cfgs, n, (int)o.co.jobs, o.so.check, recs, err, sizeof(err))) {
+	rc = run_pool(cfgs, n, (int)o.co.jobs, o.so.check, recs, &failed, err, sizeof(err));
+	if (rc) {
 		if (interrupt_signal) {
 			rc = interrupt_exit("ab");
 			goto out;
 		}
-		fprintf(stderr, "schedlab: ab: %s\n", err);
+		if (failed < 0)
+			cli_message("ab: %s", err);
+		else
+			cli_message("ab: the %s run on %s with seed %llu %s",
+				    failed < runs ? "base" : "test", o.so.machine,
+				    (unsigned long long)cfgs[failed].seed, err);
 		goto out;
 	}
+	rc = 1;
 	for (int i = 0; i < n; i++)
 		if (!recs[i].finished) {
-			fprintf(stderr,
-				"schedlab: ab: the %s run with seed %llu did not finish (all tasks blocked)\n",
-				i < runs ? "base" : "test", (unsigned long long)cfgs[i].seed);
+			cli_message("ab: the %s run with seed %llu did not finish (all tasks blocked)",
+				    i < runs ? "base" : "test", (unsigned long long)cfgs[i].seed);
 			goto out;
 		}
 

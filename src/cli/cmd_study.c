@@ -11,6 +11,7 @@
 #include "cli/interrupt.h"
 
 #include "cli/compare_opts.h"
+#include "cli/quote.h"
 #include "cli/runpool.h"
 #include "cli/session_opts.h"
 #include "cli/study_file.h"
@@ -18,8 +19,10 @@
 #include "sim/alloc.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define STUDY_QUICK_RUNS 2
 #define STUDY_MAX_FILE (1 << 20)
@@ -138,7 +141,7 @@ static int list_studies(void)
 
 		if (study_parse(embedded_studies[i].path, embedded_studies[i].text, &d, err,
 				sizeof(err))) {
-			fprintf(stderr, "schedlab: %s\n", err);
+			cli_message("%s", err);
 			return 1;
 		}
 		printf("%-16s %s\n", d.name, d.title);
@@ -151,16 +154,30 @@ static int list_studies(void)
 static char *read_file(const char *path)
 {
 	FILE *f = fopen(path, "r");
+	struct stat st;
 	char *buf;
 	size_t n;
+	int rerr;
 
 	if (!f) {
 		usage_error("study: cannot read '%s': %s", path, strerror(errno));
 		return NULL;
 	}
+	/* a directory opens, and reads as nothing: "the study has no name" */
+	if (!fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) {
+		usage_error("study: '%s' is a directory, not a study file", path);
+		fclose(f);
+		return NULL;
+	}
 	buf = xmalloc(STUDY_MAX_FILE + 1);
 	n = fread(buf, 1, STUDY_MAX_FILE + 1, f);
+	rerr = ferror(f) ? errno : 0;
 	fclose(f);
+	if (rerr) {
+		usage_error("study: cannot read '%s': %s", path, strerror(rerr));
+		free(buf);
+		return NULL;
+	}
 	if (n > STUDY_MAX_FILE) {
 		usage_error("study: '%s' is larger than %d bytes", path, STUDY_MAX_FILE);
 		free(buf);
@@ -205,6 +222,7 @@ struct study_run {
 	const struct strlist *machines, *workloads;
 	struct strlist *argvs;		/* per workload */
 	int nr_cases, runs;
+	int nr_runs;			/* all of them, at most RUN_POOL_MAX_RUNS */
 	struct session_config *cfgs;	/* [case][variant][run] */
 	struct run_record *recs;
 	struct cmp_case *cases;
@@ -222,14 +240,120 @@ static void study_run_free(struct study_run *sr)
 	study_free(&sr->def);
 }
 
+static int too_many_runs(const char *origin, const char *form, int machines, int workloads,
+			 int variants, int runs, size_t total)
+{
+	char product[32] = "more than SIZE_MAX";
+
+	if (total != SIZE_MAX)
+		snprintf(product, sizeof(product), "%zu", total);
+	return usage_error("study: %s: %s%d machines x %d workloads x %d variants x %d runs is %s runs, more than the %d a study may plan",
+			   origin, form, machines, workloads, variants, runs, product,
+			   RUN_POOL_MAX_RUNS);
+}
+
+/*
+ * The form of the study not being run (the full one under --quick, the
+ * quick one otherwise) set up too, so a mistake in either is found
+ * whichever is run.
+ */
+static int check_other_form(struct study_run *sr, bool quick, int runs, const char *origin)
+{
+	const struct study_def *d = &sr->def;
+	const struct strlist *machines = quick ? &d->machines : &d->quick_machines;
+	const struct strlist *workloads = quick ? &d->workloads : &d->quick_workloads;
+	size_t factors[4], total;
+
+	if (!quick && !machines->n && !workloads->n)
+		return 0; /* no quick lines: --quick runs the full form */
+	if (!machines->n)
+		machines = &d->machines;
+	if (!workloads->n)
+		workloads = &d->workloads;
+	/* the same bound as the form being run, so a huge one is not set up either */
+	factors[0] = (size_t)machines->n;
+	factors[1] = (size_t)workloads->n;
+	factors[2] = (size_t)d->nr_variants;
+	factors[3] = (size_t)runs;
+	if (run_pool_count(factors, 4, &total))
+		return too_many_runs(origin, quick ? "full form: " : "quick form: ", machines->n,
+				     workloads->n, d->nr_variants, runs, total);
+	for (int m = 0; m < machines->n; m++)
+		for (int w = 0; w < workloads->n; w++) {
+			struct strlist argv;
+			int rc = 0;
+
+			split_words(workloads->v[w], &argv);
+			for (int v = 0; v < d->nr_variants && !rc; v++) {
+				struct session_config cfg;
+				char err[512];
+
+				sr->so.machine = machines->v[m];
+				session_opts_config(&sr->so, d->variant_features[v], argv.n, argv.v,
+						    &cfg);
+				if (session_check(&cfg, err, sizeof(err)))
+					rc = usage_error("study: %s: %s form: variant '%s' on %s, '%s': %s",
+							 origin, quick ? "full" : "quick",
+							 d->variant_name[v], machines->v[m],
+							 workloads->v[w], err);
+			}
+			strlist_free(&argv);
+			if (rc)
+				return rc;
+		}
+	return 0;
+}
+
+/* every 'metric' line is one that some case reports, checked before any run */
+static int check_metrics(struct study_run *sr, const char *origin)
+{
+	const struct strlist *metrics = &sr->def.metrics;
+	bool *found = xcalloc((size_t)metrics->n, sizeof(*found));
+	char names[RUN_MAX_VALUES][RUN_VALUE_NAME], err[512];
+	int rc = 0;
+
+	for (int c = 0; c < sr->nr_cases && !rc; c++) {
+		/* the first variant's first run: the variants differ in features only */
+		int n = run_record_names(&sr->cfgs[c * sr->def.nr_variants * sr->runs], names,
+					 RUN_MAX_VALUES, err, sizeof(err));
+
+		if (n < 0) {
+			rc = usage_error("study: %s: %s", origin, err);
+			break;
+		}
+		for (int m = 0; m < metrics->n; m++)
+			for (int i = 0; i < n && !found[m]; i++)
+				found[m] = !strcmp(names[i], metrics->v[m]);
+	}
+	for (int m = 0; m < metrics->n && !rc; m++) {
+		if (found[m])
+			continue;
+		if (sr->nr_cases == 1)
+			rc = usage_error("study: %s: metric '%s' is not one that '%s' reports", origin,
+					 metrics->v[m], sr->cases[0].command);
+		else
+			rc = usage_error("study: %s: metric '%s' is not one that any workload reports",
+					 origin, metrics->v[m]);
+	}
+	free(found);
+	return rc;
+}
+
 /* every case and variant set up once before any run, so bad input costs nothing */
 static int plan(struct study_run *sr, const char *origin)
 {
 	const struct study_def *d = &sr->def;
+	const size_t factors[] = { (size_t)sr->machines->n, (size_t)sr->workloads->n,
+				   (size_t)d->nr_variants, (size_t)sr->runs };
 	int nv = d->nr_variants, n;
+	size_t total;
 
+	/* bounded, so every index below fits an int */
+	if (run_pool_count(factors, 4, &total))
+		return too_many_runs(origin, "", sr->machines->n, sr->workloads->n, nv, sr->runs,
+				     total);
 	sr->nr_cases = sr->machines->n * sr->workloads->n;
-	n = sr->nr_cases * nv * sr->runs;
+	n = sr->nr_runs = (int)total;
 	sr->argvs = xcalloc((size_t)sr->workloads->n, sizeof(*sr->argvs));
 	sr->cfgs = xcalloc((size_t)n, sizeof(*sr->cfgs));
 	sr->recs = xcalloc((size_t)n, sizeof(*sr->recs));
@@ -263,7 +387,7 @@ static int plan(struct study_run *sr, const char *origin)
 			}
 		}
 	}
-	return 0;
+	return check_metrics(sr, origin);
 }
 
 int cmd_study(int argc, char **argv)
@@ -273,7 +397,7 @@ int cmd_study(int argc, char **argv)
 	const char *origin, *text;
 	char err[512], *file_text = NULL;
 	struct comparison cmp;
-	int rc;
+	int rc, failed;
 
 	compare_opts_init(&o.co);
 	rc = parse_opts(argc, argv, &o);
@@ -321,26 +445,41 @@ int cmd_study(int argc, char **argv)
 	if (!rc)
 		rc = plan(&sr, origin);
 	if (!rc)
+		rc = check_other_form(&sr, o.quick,
+				      o.co.runs ? (int)o.co.runs : o.quick ? sr.def.runs : STUDY_QUICK_RUNS,
+				      origin);
+	if (!rc)
 		rc = compare_outputs_open("study", &o.co);
 	if (rc)
 		goto out;
 
-	rc = 1;
-	if (run_pool(sr.cfgs, sr.nr_cases * sr.def.nr_variants * sr.runs, (int)o.co.jobs, o.check,
-		     sr.recs, err, sizeof(err))) {
+	rc = run_pool(sr.cfgs, sr.nr_runs, (int)o.co.jobs, o.check, sr.recs, &failed, err,
+		      sizeof(err));
+	if (rc) {
 		if (interrupt_signal) {
 			rc = interrupt_exit("study");
 			goto out;
 		}
-		fprintf(stderr, "schedlab: study: %s\n", err);
+		if (failed < 0) {
+			cli_message("study: %s", err);
+		} else {
+			int c = failed / (sr.def.nr_variants * sr.runs);
+			int v = failed / sr.runs % sr.def.nr_variants;
+
+			cli_message("study: %s: variant '%s' on %s, '%s', seed %llu: the run %s",
+				    origin, sr.def.variant_name[v], sr.cases[c].machine,
+				    sr.cases[c].command, (unsigned long long)sr.cfgs[failed].seed,
+				    err);
+		}
 		goto out;
 	}
-	for (int i = 0; i < sr.nr_cases * sr.def.nr_variants * sr.runs; i++)
+	rc = 1;
+	for (int i = 0; i < sr.nr_runs; i++)
 		if (!sr.recs[i].finished) {
 			int c = i / (sr.def.nr_variants * sr.runs);
 
-			fprintf(stderr,
-				"schedlab: study: a run of '%s' on %s with seed %llu did not finish (all tasks blocked)\n",
+			cli_message(
+				"study: a run of '%s' on %s with seed %llu did not finish (all tasks blocked)",
 				sr.cases[c].command, sr.cases[c].machine,
 				(unsigned long long)sr.cfgs[i].seed);
 			goto out;

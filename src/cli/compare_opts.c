@@ -3,6 +3,7 @@
 
 #include "cli/cli.h"
 #include "cli/interrupt.h"
+#include "cli/quote.h"
 #include "cli/runpool.h"
 #include "cli/session_opts.h"
 #include "report/outfile.h"
@@ -43,9 +44,10 @@ int compare_opt(const char *cmd, int c, const char *arg, struct compare_opts *o)
 	case 'q':
 		errno = 0;
 		pct = strtod(arg, &end);
-		if (!*arg || *end || errno || !(pct >= 50 && pct < 100))
-			return usage_error("%s: --confidence needs a percentage from 50 to below 100, got '%s'",
-					   cmd, arg);
+		if (!*arg || *end || errno ||
+		    !(pct >= COMPARE_MIN_CONFIDENCE && pct <= COMPARE_MAX_CONFIDENCE))
+			return usage_error("%s: --confidence needs a percentage from %g to %g, got '%s'",
+					   cmd, COMPARE_MIN_CONFIDENCE, COMPARE_MAX_CONFIDENCE, arg);
 		o->conf = pct / 100;
 		return 0;
 	case 'J':
@@ -83,13 +85,13 @@ int compare_outputs_write(const char *cmd, struct compare_opts *o, const struct 
 
 	if (o->json_file) {
 		if (cmp_write_json(o->json_file, cmp) || outfile_close(o->json_file)) {
-			fprintf(stderr, "schedlab: writing '%s' failed\n", o->json);
+			cli_message("writing '%s' failed", o->json);
 			rc = 1;
 		}
 		o->json_file = NULL;
 	}
 	if (o->plot && cmp_plot(o->plot, cmp, err, sizeof(err))) {
-		fprintf(stderr, "schedlab: %s: %s\n", cmd, err);
+		cli_message("%s: %s", cmd, err);
 		rc = 1;
 	}
 	/* every output complete, standard output included, or none */

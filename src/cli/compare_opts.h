@@ -15,6 +15,14 @@
 #define COMPARE_MIN_RUNS 2
 #define COMPARE_MAX_RUNS 10000
 
+/*
+ * --confidence, in percent: above 99.9 the t quantile of two runs (one
+ * degree of freedom) passes 600 and the intervals stop meaning anything
+ * (99.99999999999 gave half widths of 2^40).
+ */
+#define COMPARE_MIN_CONFIDENCE 50.0
+#define COMPARE_MAX_CONFIDENCE 99.9
+
 struct compare_opts {
 	u64 runs;		/* 0: the command's default */
 	u64 jobs;		/* 0: the CPUs available */
@@ -31,7 +39,7 @@ struct compare_opts {
 
 #define COMPARE_OPTIONS_HELP                                                                  \
 	"  -j, --jobs N         runs at once, one process each (default: the CPUs available)\n" \
-	"  --confidence PCT     confidence level of the intervals (default 95)\n"               \
+	"  --confidence PCT     confidence level of the intervals, 50 to 99.9 (default 95)\n"               \
 	"  --json FILE          every run's values and every row's statistics\n"
 
 void compare_opts_init(struct compare_opts *o);

@@ -2,6 +2,7 @@
 /* schedlab: the Linux scheduler on a simulated machine. */
 #include "cli/cli.h"
 
+#include "cli/quote.h"
 #include "report/outfile.h"
 
 #include <stdarg.h>
@@ -25,11 +26,10 @@ int usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("schedlab: ", stderr);
+	/* the message may quote user text: escaped, so it stays one plain line */
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	cli_vmessage(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	return EXIT_BAD_INPUT;
 }
 

@@ -3,6 +3,7 @@
 
 #include "cli/interrupt.h"
 #include "cli/progress.h"
+#include "cli/quote.h"
 #include "kernel/funclat.h"
 #include "report/sched_totals.h"
 #include "sim/alloc.h"
@@ -11,6 +12,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +21,14 @@
 
 /* the scheduler rows run_record_fill() adds after the benchmark's metrics */
 #define RUN_SCHED_VALUES 7
+/*
+ * The scheduler's side of the story: descriptive, no verdict. Delay is
+ * schedstat's run_delay per time a task was switched in.
+ */
+static const char *const sched_rows[RUN_SCHED_VALUES] = {
+	"sched.nr_switches",	"sched.nr_migrations",	  "sched.ipi_sent",   "sched.ttwu_queued",
+	"sched.idle_full_pick", "sched.avg_run_delay_us", "sched.busy_cpu_s",
+};
 /* every value a run can report has a slot */
 _Static_assert(BENCH_MAX_METRICS + RUN_SCHED_VALUES + NR_FUNCLAT <= RUN_MAX_VALUES,
 	       "run_record too small for the metrics, sched rows and funclat means");
@@ -52,19 +62,21 @@ void run_record_fill(struct session *s, bool check, struct run_record *rec)
 	for (int i = 0; i < s->bench->nr_metrics; i++)
 		add(rec, s->bench->metrics[i].name, s->bench->metrics[i].value,
 		    s->bench->metrics[i].better);
-	/*
-	 * The scheduler's side of the story: descriptive, no verdict. Delay is
-	 * schedstat's run_delay per time a task was switched in.
-	 */
 	sched_totals_collect(&t);
-	add(rec, "sched.nr_switches", (double)t.nr_switches, METRIC_INFO);
-	add(rec, "sched.nr_migrations", (double)t.nr_migrations, METRIC_INFO);
-	add(rec, "sched.ipi_sent", (double)t.ipi_sent, METRIC_INFO);
-	add(rec, "sched.ttwu_queued", (double)t.ttwu_queued, METRIC_INFO);
-	add(rec, "sched.idle_full_pick", (double)t.idle_full_pick, METRIC_INFO);
-	add(rec, "sched.avg_run_delay_us",
-	    t.pcount ? (double)t.run_delay_ns / (double)t.pcount / 1000 : 0, METRIC_INFO);
-	add(rec, "sched.busy_cpu_s", (double)t.busy_ns / 1e9, METRIC_INFO);
+	{
+		const double v[RUN_SCHED_VALUES] = {
+			(double)t.nr_switches,
+			(double)t.nr_migrations,
+			(double)t.ipi_sent,
+			(double)t.ttwu_queued,
+			(double)t.idle_full_pick,
+			t.pcount ? (double)t.run_delay_ns / (double)t.pcount / 1000 : 0,
+			(double)t.busy_ns / 1e9,
+		};
+
+		for (int i = 0; i < RUN_SCHED_VALUES; i++)
+			add(rec, sched_rows[i], v[i], METRIC_INFO);
+	}
 	/* --funclatency: the mean simulated time per call, lower is better */
 	for (int f = 0; f < NR_FUNCLAT; f++) {
 		char name[RUN_VALUE_NAME];
@@ -76,6 +88,25 @@ void run_record_fill(struct session *s, bool check, struct run_record *rec)
 		    funclat[f].calls ? (double)funclat[f].total_ns / (double)funclat[f].calls : 0,
 		    METRIC_LOWER);
 	}
+}
+
+int run_record_names(const struct session_config *cfg, char (*names)[RUN_VALUE_NAME], int max,
+		     char *err, size_t errlen)
+{
+	struct session s;
+	int n = 0;
+
+	if (session_start(&s, cfg, err, errlen))
+		return -1;
+	for (const char *const *m = bench_metric_names(s.bench); *m && n < max; m++)
+		snprintf(names[n++], RUN_VALUE_NAME, "%s", *m);
+	for (int i = 0; i < RUN_SCHED_VALUES && n < max; i++)
+		snprintf(names[n++], RUN_VALUE_NAME, "%s", sched_rows[i]);
+	for (int f = 0; f < NR_FUNCLAT && n < max; f++)
+		if (funclat[f].enabled)
+			snprintf(names[n++], RUN_VALUE_NAME, "funclat.%s_avg_ns", funclat_names[f]);
+	session_end(&s);
+	return n;
 }
 
 static int run_here(const struct session_config *cfg, bool check, struct run_record *rec,
@@ -103,34 +134,57 @@ static void child_main(const struct session_config *cfg, bool check, int fd)
 	char err[512];
 	ssize_t w;
 
+	/* the invariant checker exit()s with EXIT_CHECK_FAILED from in here */
 	if (run_here(cfg, check, &rec, err, sizeof(err))) {
-		fprintf(stderr, "schedlab: %s\n", err);
-		_exit(3);
+		cli_message("%s", err);
+		_exit(1);
 	}
 	w = write(fd, &rec, sizeof(rec));
-	_exit(w == (ssize_t)sizeof(rec) ? 0 : 4);
+	_exit(w == (ssize_t)sizeof(rec) ? 0 : 1);
 }
 
-/* a child ended with @status: take its record from the pipe */
+int run_pool_exit_status(int status, char *what, size_t len)
+{
+	if (WIFSIGNALED(status)) {
+		snprintf(what, len, "died of signal %d (%s)", WTERMSIG(status),
+			 strsignal(WTERMSIG(status)));
+		return 1;
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) == EXIT_CHECK_FAILED) {
+		snprintf(what, len, "failed the invariant check (--check)");
+		return EXIT_CHECK_FAILED;
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status)) {
+		snprintf(what, len, "failed (exit status %d)", WEXITSTATUS(status));
+		return 1;
+	}
+	if (!WIFEXITED(status)) {
+		snprintf(what, len, "ended with wait status %#x", (unsigned int)status);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * A child ended with @status: take its record from the pipe. 0, or the
+ * command's exit status with what went wrong in @err.
+ */
 static int reap(struct child *c, int status, struct run_record *recs, char *err, size_t errlen)
 {
 	ssize_t r;
+	int rc;
 
 	do
 		r = read(c->fd, &recs[c->idx], sizeof(recs[c->idx]));
 	while (r < 0 && errno == EINTR);
 	close(c->fd);
 	c->pid = 0;
-	if (WIFSIGNALED(status)) {
-		snprintf(err, errlen, "run %d died of signal %d", c->idx + 1, WTERMSIG(status));
-		return -1;
+	rc = run_pool_exit_status(status, err, errlen);
+	if (!rc && r != (ssize_t)sizeof(recs[c->idx])) {
+		snprintf(err, errlen, "sent no record");
+		rc = 1;
 	}
-	if (!WIFEXITED(status) || WEXITSTATUS(status) || r != (ssize_t)sizeof(recs[c->idx])) {
-		snprintf(err, errlen, "run %d failed (exit status %d)", c->idx + 1,
-			 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-		return -1;
-	}
-	return 0;
+	return rc;
 }
 
 static int start_child(struct child *c, const struct session_config *cfg, int idx, bool check,
@@ -168,8 +222,14 @@ static void wake_on_child(int sig)
 	(void)sig;
 }
 
+/*
+ * The running children. File scope: a child the checker exit()s holds its
+ * copy of the table, which stays reachable (LeakSanitizer).
+ */
+static struct child *kids;
+
 /* on an interrupt: end the runs under way and reap them, so none is left behind */
-static void kill_children(struct child *kids, int jobs)
+static void kill_children(int jobs)
 {
 	for (int slot = 0; slot < jobs; slot++)
 		if (kids[slot].pid)
@@ -185,26 +245,17 @@ static void kill_children(struct child *kids, int jobs)
 }
 
 int run_pool(const struct session_config *cfgs, int n, int jobs, bool check,
-	     struct run_record *recs, char *err, size_t errlen)
+	     struct run_record *recs, int *failed, char *err, size_t errlen)
 {
 	struct sigaction sa, old_chld;
 	sigset_t block, old_mask;
-	struct child *kids;
 	int next = 0, running = 0, done = 0, rc = 0;
 
+	*failed = -1;
+	/* -j 1 too runs in a child, so a failing run is reported the same way */
+	if (jobs < 1)
+		jobs = 1;
 	progress_runs_start(n);
-	if (jobs <= 1) {
-		for (int i = 0; i < n && !rc; i++) {
-			rc = run_here(&cfgs[i], check, &recs[i], err, errlen);
-			if (!rc && interrupt_signal) {
-				snprintf(err, errlen, "interrupted");
-				rc = -1;
-			}
-			progress_runs_update(i + 1);
-		}
-		progress_runs_end();
-		return rc;
-	}
 	kids = xcalloc((size_t)jobs, sizeof(*kids));
 	fflush(NULL); /* nothing buffered may be written twice */
 	/*
@@ -222,13 +273,15 @@ int run_pool(const struct session_config *cfgs, int n, int jobs, bool check,
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGCHLD, &sa, &old_chld);
 	for (;;) {
-		int status, slot;
+		int status, slot, crc;
+		char what[256];
 		pid_t pid;
 
 		if (interrupt_signal) {
-			kill_children(kids, jobs);
+			kill_children(jobs);
 			snprintf(err, errlen, "interrupted");
-			rc = -1;
+			*failed = -1;
+			rc = 1;
 			break;
 		}
 		/* fill the free slots, unless a failure stops new starts */
@@ -237,7 +290,7 @@ int run_pool(const struct session_config *cfgs, int n, int jobs, bool check,
 				continue;
 			if (start_child(&kids[slot], &cfgs[next], next, check, &old_mask, err,
 					errlen))
-				rc = -1;
+				rc = 1;
 			else {
 				next++;
 				running++;
@@ -254,7 +307,8 @@ int run_pool(const struct session_config *cfgs, int n, int jobs, bool check,
 			if (errno == EINTR)
 				continue;
 			snprintf(err, errlen, "waitpid: %s", strerror(errno));
-			rc = -1;
+			*failed = -1;
+			rc = 1;
 			break;
 		}
 		for (slot = 0; slot < jobs; slot++)
@@ -263,15 +317,34 @@ int run_pool(const struct session_config *cfgs, int n, int jobs, bool check,
 		if (slot == jobs)
 			continue; /* not one of ours */
 		running--;
-		if (reap(&kids[slot], status, recs, err, errlen))
-			rc = -1;
+		/* of the runs that fail while others finish, report the first by index */
+		crc = reap(&kids[slot], status, recs, what, sizeof(what));
+		if (crc && (!rc || (*failed >= 0 && kids[slot].idx < *failed))) {
+			rc = crc;
+			*failed = kids[slot].idx;
+			snprintf(err, errlen, "%s", what);
+		}
 		progress_runs_update(++done);
 	}
 	sigaction(SIGCHLD, &old_chld, NULL);
 	sigprocmask(SIG_SETMASK, &old_mask, NULL);
 	progress_runs_end();
 	free(kids);
+	kids = NULL;
 	return rc;
+}
+
+int run_pool_count(const size_t *factors, int nr, size_t *total)
+{
+	size_t n = 1;
+
+	for (int i = 0; i < nr; i++)
+		if (__builtin_mul_overflow(n, factors[i], &n)) {
+			*total = SIZE_MAX;
+			return -1;
+		}
+	*total = n;
+	return n > RUN_POOL_MAX_RUNS ? -1 : 0;
 }
 
 int run_pool_default_jobs(void)

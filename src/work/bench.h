@@ -96,6 +96,9 @@ bool bench_finish(struct bench *b);
 
 void bench_free(struct bench *b);
 
+/* The names bench_finish() will give @b's metrics, in order, NULL-terminated. */
+const char *const *bench_metric_names(const struct bench *b);
+
 /* Elapsed time as the tool measures it: gettimeofday() has 1 us resolution. */
 static inline u64 bench_elapsed_us(const struct bench *b)
 {

@@ -564,11 +564,21 @@ fi
 expect_exit 2 "ab: --runs must be 2 to" schedlab ab --test SM_IDLE --runs 1 -- hackbench
 expect_exit 2 "ab: --runs needs a non-negative integer" schedlab ab --test SM_IDLE --runs x -- hackbench
 expect_exit 2 "ab: --confidence needs a percentage" schedlab ab --test SM_IDLE --confidence 120 -- hackbench
+# bounded where the t quantiles still mean something (issue 10: 99.99999999999 gave 2^40 half widths)
+expect_exit 2 "ab: --confidence needs a percentage from 50 to 99.9, got '99.99999999999'" schedlab ab --test SM_IDLE --confidence 99.99999999999 -- hackbench
+expect_exit 2 "study: --confidence needs a percentage from 50 to 99.9, got '99.95'" schedlab study sm-idle --confidence 99.95
+expect_exit 2 "ab: --confidence needs a percentage from 50 to 99.9, got '49.9'" schedlab ab --test SM_IDLE --confidence 49.9 -- hackbench
+run_cmd schedlab ab -m smp2 --test SM_IDLE --runs 2 --confidence 99.9 -- hackbench -g 1 -l 5
+if [ "$status" -eq 0 ] && grep -q '99.9% confidence' "$tmp/out"; then ok "ab: --confidence 99.9 is accepted"; else not_ok "ab: --confidence 99.9" "status $status"; fi
 expect_exit 2 "ab: --jobs must be 1 to" schedlab ab --test SM_IDLE -j 0 -- hackbench
 expect_exit 2 "ab: give --base and/or --test" schedlab ab -m smp2 -- hackbench
 expect_exit 2 "ab: --test: unknown scheduler feature 'NO_SUCH'" schedlab ab -m smp2 --test NO_SUCH -- hackbench
 expect_exit 2 "ab: --base: unknown machine 'nosuchbox'" schedlab ab -m nosuchbox --test SM_IDLE -- hackbench
 expect_exit 2 "ab: --metric: metric 'nosuch' is not one that" schedlab ab -m smp2 --test SM_IDLE --runs 2 --metric nosuch -- hackbench -g 1 -l 5
+# ... and before any run (issue 10): 10,000 long runs would take hours, the timeout's 124 fails the case
+expect_exit 2 "ab: --metric: metric 'nosuch' is not one that 'hackbench -g 1 -l 100000' reports" timeout 20 "$SCHEDLAB" ab -m smp2 --test SM_IDLE --runs 10000 --metric time_s --metric nosuch -- hackbench -g 1 -l 100000
+printf 'name bad\ntitle Bad\nvariant a -\nvariant b NO_SM_IDLE\nmachine smp2 smp4\nworkload hackbench -g 1 -l 100000\nworkload perf bench sched pipe -l 1000000\nmetric usecs_per_op nosuch\nruns 10000\n' >"$tmp/bad5.study"
+expect_exit 2 "bad5.study: metric 'nosuch' is not one that any workload reports" timeout 20 "$SCHEDLAB" study --file "$tmp/bad5.study"
 expect_exit 2 "ab: no benchmark command" schedlab ab --test SM_IDLE
 expect_exit 2 "ab: unknown option '--bogus'" schedlab ab --bogus -- hackbench
 expect_exit 0 "" schedlab ab --help
@@ -618,6 +628,38 @@ expect_exit 2 "study: --runs must be 2 to" schedlab study sm-idle --runs 1
 expect_exit 2 "study: one study at a time" schedlab study sm-idle swb-smt
 expect_exit 2 "study: unknown option '--bogus'" schedlab study --bogus
 expect_exit 0 "" schedlab study --help
+# user text in messages is escaped, never echoed raw (issue 10: escape injection); still one line
+printf 'name inj\n\033[2J\033[31mfrob 1\n' >"$tmp/inj.study"
+expect_exit 2 "inj.study:2: unknown directive '\\x1b[2J\\x1b[31mfrob'" schedlab study --file "$tmp/inj.study"
+expect_exit 2 "study: cannot read 'x\\x1b]0;owned\\x07\\x0ay'" schedlab study --file "$(printf 'x\033]0;owned\007\ny')"
+expect_exit 2 "ab: unknown option '--bo\\x0d\\x0agus'" schedlab ab "$(printf -- '--bo\r\ngus')" -- hackbench
+expect_exit 2 "ab: --base: unknown scheduler feature 'NO_\\x1b[1mX'" schedlab ab --base "$(printf 'NO_\033[1mX')" -- hackbench
+expect_exit 2 "study: '$tmp' is a directory, not a study file" schedlab study --file "$tmp"
+# quick-* lines are checked whether or not --quick is given, and the full ones under --quick (issue 10)
+printf 'name q\ntitle Q\nvariant a -\nvariant b NO_SM_IDLE\nmachine smp2\nworkload hackbench -g 1 -l 5\nquick-machine nosuchbox\nmetric time_s\nruns 2\n' >"$tmp/q1.study"
+expect_exit 2 "q1.study: quick form: variant 'a' on nosuchbox, 'hackbench -g 1 -l 5': unknown machine 'nosuchbox'" schedlab study --file "$tmp/q1.study"
+printf 'name q\ntitle Q\nvariant a -\nvariant b NO_SM_IDLE\nmachine smp2\nworkload hackbench -g 1 -l 5\nquick-workload hackbench --bogus\nmetric time_s\nruns 2\n' >"$tmp/q2.study"
+expect_exit 2 "q2.study: quick form: variant 'a' on smp2, 'hackbench --bogus': hackbench: unknown option '--bogus'" schedlab study --file "$tmp/q2.study"
+printf 'name q\ntitle Q\nvariant a -\nvariant b NO_SM_IDLE\nmachine nosuchbox\nworkload hackbench -g 1 -l 5\nquick-machine smp2\nmetric time_s\nruns 2\n' >"$tmp/q3.study"
+expect_exit 2 "q3.study: full form: variant 'a' on nosuchbox" schedlab study --file "$tmp/q3.study" --quick
+# --check's violation exits 3 whatever -j, naming the run (issue 10). A 3 ms schedule
+# cost trips "time went backwards" today; if costs that large are refused one day, these
+# need another input that trips the checker.
+for j in 1 2; do
+	expect_exit 3 "ab: the base run on smp2 with seed 1 failed the invariant check" schedlab ab -m smp2 --check --cost schedule=3000000 --base '' --test NO_SM_IDLE --runs 2 -j $j -- hackbench -g 1 -l 10
+	printf 'name chk\ntitle Chk\nvariant a -\nvariant b NO_SM_IDLE\nmachine smp2\nworkload hackbench -g 1 -l 10\nmetric time_s\nruns 2\noption cost schedule=3000000\n' >"$tmp/chk.study"
+	expect_exit 3 "chk.study: variant 'a' on smp2, 'hackbench -g 1 -l 10', seed 1: the run failed the invariant check" schedlab study --file "$tmp/chk.study" --check -j $j
+done
+# 65,537 machines x 8 variants x 8192 runs overflowed an int in plan() (issue 10): refused, naming the product
+awk 'BEGIN { printf "name big\ntitle Big\n"; for (v = 0; v < 8; v++) printf "variant v%d -\n", v
+	printf "machine"; for (i = 0; i < 65537; i++) printf " smp2"
+	printf "\nworkload hackbench -g 1 -l 5\nmetric time_s\nruns 8192\n" }' >"$tmp/big.study"
+expect_exit 2 "big.study: 65537 machines x 1 workloads x 8 variants x 8192 runs is 4295032832 runs, more than the 100000 a study may plan" schedlab study --file "$tmp/big.study"
+printf 'name big\ntitle Big\nvariant a -\nvariant b -\nmachine smp2 smp2 smp2 smp2 smp2 smp2\nworkload hackbench -g 1 -l 5\nmetric time_s\n' >"$tmp/big2.study"
+expect_exit 2 "6 machines x 1 workloads x 2 variants x 10000 runs is 120000 runs, more than" schedlab study --file "$tmp/big2.study" --runs 10000
+awk 'BEGIN { printf "name big\ntitle Big\nvariant a -\nvariant b -\nmachine smp2\nworkload hackbench -g 1 -l 5\nmetric time_s\nquick-machine"
+	for (i = 0; i < 65537; i++) printf " smp2"; printf "\n" }' >"$tmp/big3.study"
+expect_exit 2 "big3.study: quick form: 65537 machines x 1 workloads x 2 variants x 2 runs is 262148 runs, more than the 100000" schedlab study --file "$tmp/big3.study"
 
 # Bad input: exit 2 and one line naming what is wrong.
 expect_exit 2 "unknown machine 'nosuchbox'" schedlab run -m nosuchbox -- hackbench

@@ -49,6 +49,8 @@ static void test_t_quantiles(void **state)
 	assert_float_equal(student_t_quantile(0.975, 30), 2.0422725, 1e-6);
 	assert_float_equal(student_t_quantile(0.95, 4), 2.1318468, 1e-6);
 	assert_float_equal(student_t_quantile(0.995, 10), 3.1692727, 1e-6);
+	/* --confidence's upper bound, 99.9, with two runs: one degree of freedom */
+	assert_float_equal(student_t_quantile(0.9995, 1), 636.6192488, 1e-4);
 	/* df -> infinity: the normal's 1.959964 */
 	assert_float_equal(student_t_quantile(0.975, 1e7), 1.959964, 1e-5);
 	/* symmetry and the cdf round trip */

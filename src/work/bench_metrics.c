@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The names of the metrics each benchmark reports, known before it runs,
+ * so `ab --metric` and a study's `metric` lines are checked before any run.
+ * bench_finish() adds them in this order; tests/unit/test_bench_metrics.c
+ * keeps the two in step.
+ */
+#include "work/bench.h"
+
+static const char *const hackbench_names[] = { "time_s", "tasks", "messages", NULL };
+static const char *const pipe_names[] = { "time_s", "usecs_per_op", "ops_per_sec", NULL };
+static const char *const ipistorm_names[] = { "time_s", "threads", "ipis", "ns_per_ipi", NULL };
+static const char *const stress_names[] = {
+	"time_s", "workers", "bogo_ops", "usr_s", "sys_s", "real_s",
+	"bogo_ops_per_s_real", "bogo_ops_per_s_cpu", NULL,
+};
+
+const char *const *bench_metric_names(const struct bench *b)
+{
+	switch (b->kind) {
+	case BENCH_PERF_PIPE:
+		return pipe_names;
+	case BENCH_IPISTORM:
+		return ipistorm_names;
+	case BENCH_STRESS_CPU:
+		return stress_names;
+	case BENCH_HACKBENCH:
+	case BENCH_PERF_MESSAGING:
+		break;
+	}
+	return hackbench_names;
+}
