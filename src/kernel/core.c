@@ -853,6 +853,22 @@ static void tick_restart(struct rq *rq)
 	sim_schedule(&rq->tick_ev, next);
 }
 
+/*
+ * Re-arm the periodic tick after its handler, as tick_sched_timer() does
+ * with hrtimer_forward(): when the CPU was held in kernel paths (interrupts
+ * off) past the next tick, the missed ticks are skipped and the timer goes
+ * to the first tick period after the handler's now. Arming it at the missed
+ * expiry would queue an event in the simulated past.
+ */
+static void tick_rearm(struct rq *rq)
+{
+	u64 now = cpu_now();
+
+	if (rq->next_tick <= now)
+		rq->next_tick += ((now - rq->next_tick) / TICK_NSEC + 1) * TICK_NSEC;
+	sim_schedule(&rq->tick_ev, rq->next_tick);
+}
+
 void tick_stop_idle(struct rq *rq)
 {
 	rq->tick_stopped = true;
@@ -957,7 +973,7 @@ static void handle_pending_irqs(struct rq *rq)
 		charge(cost->irq_entry + cost->tick);
 		sched_tick(rq);
 		if (!is_idle_task(rq->curr) || rq->need_resched)
-			sim_schedule(&rq->tick_ev, rq->next_tick);
+			tick_rearm(rq);
 		else
 			tick_stop_idle(rq);
 	}
