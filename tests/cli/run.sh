@@ -638,6 +638,11 @@ expect_exit 2 "no benchmark command" schedlab run -m smp2
 expect_exit 2 "--seed needs" schedlab run --seed -1 -- hackbench
 expect_exit 2 "unknown cost parameter 'nosuch'" schedlab run --cost nosuch=1 -- hackbench
 expect_exit 2 "bad value" schedlab run --cost syscall=abc -- hackbench
+# issue 10: every cost has a range the model represents (kernel paths below a tick)
+expect_exit 2 "cost parameter 'schedule': bad value '3000000' (nanoseconds, 0..100000)" schedlab run -m smp2 --cost schedule=3000000 -- hackbench -g 1 -l 10
+expect_exit 2 "cost parameter 'ipi_latency.numa': bad value '1000000000000' (nanoseconds, 0..1000000)" schedlab ab -m smp2 --test NO_SM_IDLE --cost ipi_latency.numa=1000000000000 -- hackbench -g 1 -l 10
+printf 'name big\ntitle Big\nvariant a -\nvariant b NO_SM_IDLE\nmachine smp2\nworkload hackbench -g 1 -l 5\nmetric time_s\nruns 2\noption cost schedule=10000000\n' >"$tmp/bigcost.study"
+expect_exit 2 "cost parameter 'schedule': bad value '10000000' (nanoseconds, 0..100000)" schedlab study --file "$tmp/bigcost.study"
 expect_exit 2 "--hz must be" schedlab run --hz 123 -- hackbench
 expect_exit 2 "unknown option '--bogus'" schedlab run --bogus -- hackbench
 expect_exit 2 "run: unknown option '-f'" schedlab run -f NO_SM_IDLE -- hackbench
