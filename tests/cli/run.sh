@@ -641,6 +641,12 @@ expect_exit 2 "bad value" schedlab run --cost syscall=abc -- hackbench
 # issue 10: every cost has a range the model represents (kernel paths below a tick)
 expect_exit 2 "cost parameter 'schedule': bad value '3000000' (nanoseconds, 0..100000)" schedlab run -m smp2 --cost schedule=3000000 -- hackbench -g 1 -l 10
 expect_exit 2 "cost parameter 'ipi_latency.numa': bad value '1000000000000' (nanoseconds, 0..1000000)" schedlab ab -m smp2 --test NO_SM_IDLE --cost ipi_latency.numa=1000000000000 -- hackbench -g 1 -l 10
+# issue 10: the event and simulated-time limits stop a run loudly (exit 1, one message)
+expect_exit 1 "the run stopped at its event limit: 1000 events" schedlab run -m smp2 --max-events 1000 -- hackbench -g 1 -l 10
+expect_exit 1 "the run stopped at its simulated-time limit" schedlab run -m smp2 --max-time 1 -- stress-ng --cpu 2 -t 5
+expect_exit 2 "run: --max-events needs an integer in 1..1000000000000000, got '0x10'" schedlab run -m smp2 --max-events 0x10 -- hackbench
+expect_exit 2 "run: --max-events needs an integer" schedlab run -m smp2 --max-events 0 -- hackbench
+expect_exit 2 "run: --max-time needs an integer in 1..31536000, got '31536001'" schedlab run -m smp2 --max-time 31536001 -- hackbench
 printf 'name big\ntitle Big\nvariant a -\nvariant b NO_SM_IDLE\nmachine smp2\nworkload hackbench -g 1 -l 5\nmetric time_s\nruns 2\noption cost schedule=10000000\n' >"$tmp/bigcost.study"
 expect_exit 2 "cost parameter 'schedule': bad value '10000000' (nanoseconds, 0..100000)" schedlab study --file "$tmp/bigcost.study"
 expect_exit 2 "--hz must be" schedlab run --hz 123 -- hackbench
