@@ -1083,7 +1083,20 @@ static void cpu_interrupt(struct rq *rq, unsigned int irq)
 		cpu_continue(rq);
 		break;
 	default:
-		/* busy in a kernel path: handled at its next step boundary */
+		/*
+		 * Busy in a kernel path: handled at its next step boundary. A
+		 * task spinning in csd_lock()/csd_lock_wait() has none until
+		 * the csd_unlock it waits for; it spins with interrupts on
+		 * (smp_call_function*() must not be called with them off), so
+		 * it takes this one now, and with it the IPIs it must answer
+		 * for the CPU it waits on to unlock.
+		 */
+		if (rq->curr->csd_spinning && !ev_queued(&rq->step_ev)) {
+			if (c->t < machine.now)
+				c->t = machine.now;
+			handle_pending_irqs(rq);
+			cpu_set_activity(c, ACT_KERNEL);
+		}
 		break;
 	}
 }
