@@ -313,6 +313,21 @@ grep -q '^     nsecs               : count     distribution$' "$tmp/swb-SWB_SMT_
 # ipistorm, as the module's parameters; SM_IDLE takes the full pick off the target
 golden run-ipistorm schedlab run -m smt2-2s-16 -- insmod ipistorm.ko numipi=2000 single=1 offset=8 cpulist=0 wait=1
 golden run-ipistorm-many schedlab run -m smp4 -- ipistorm numipi=500 single=0 cpulist=0-1 wait=1 delay=2
+# issue 10: the module's defaults finish (kthreads spinning in csd_lock_wait() take the
+# IPIs they must answer), and wait=0 reuses a call slot only once unlocked; a timeout
+# turns the old livelock (a csd linked to itself) into a failure instead of a hang
+for m in smp2 smp4 smp8 smt2-2s-16 pixel6; do
+	for a in "numipi=500" "numipi=500 wait=0" "numipi=500 wait=0 single=1" "numipi=200 wait=0 delay=3"; do
+		run_cmd timeout 60 "$SCHEDLAB" run -m $m --check -- ipistorm $a
+		if [ "$status" -eq 0 ] && grep -q '^ipistorm: elapsed ' "$tmp/out"; then
+			ok "ipistorm $a on $m"
+		else
+			not_ok "ipistorm $a on $m finishes" "status $status" "$(head -c 300 "$tmp/err")"
+		fi
+	done
+done
+run_cmd timeout 60 "$SCHEDLAB" run -m smp4 -- insmod ipistorm.ko numipi=500
+if [ "$status" -eq 0 ] && grep -q '^ipistorm: elapsed ' "$tmp/out"; then ok "insmod ipistorm.ko numipi=500"; else not_ok "insmod ipistorm.ko numipi=500 finishes" "status $status"; fi
 run_cmd schedlab run -m icelake-2s-128 --json "$tmp/sm.json" -- insmod ipistorm.ko numipi=100000 single=1 offset=8 cpulist=8 wait=1
 if [ "$status" -eq 0 ] && grep -q '^ipistorm: elapsed ' "$tmp/out" && grep -q '"schedule_idle_full_pick": 0,' "$tmp/sm.json"; then
 	ok "ipistorm on icelake: elapsed time, no full pick with SM_IDLE"
