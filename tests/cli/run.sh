@@ -656,6 +656,38 @@ expect_exit 2 "bad value" schedlab run --cost syscall=abc -- hackbench
 # issue 10: every cost has a range the model represents (kernel paths below a tick)
 expect_exit 2 "cost parameter 'schedule': bad value '3000000' (nanoseconds, 0..100000)" schedlab run -m smp2 --cost schedule=3000000 -- hackbench -g 1 -l 10
 expect_exit 2 "cost parameter 'ipi_latency.numa': bad value '1000000000000' (nanoseconds, 0..1000000)" schedlab ab -m smp2 --test NO_SM_IDLE --cost ipi_latency.numa=1000000000000 -- hackbench -g 1 -l 10
+# issue 10 (item 9): parse errors say what is wrong; one number syntax; no empty list items
+expect_exit 2 "ipistorm: cpulist 'a': cpu list 'a': expected a CPU number at 'a'" schedlab run -m smp2 -- ipistorm cpulist=a
+expect_exit 2 "ipistorm: cpulist '': no CPU" schedlab run -m smp2 -- ipistorm cpulist=
+expect_exit 2 "run: --seed needs a non-negative integer (decimal), got '0x10'" schedlab run -m smp2 --seed 0x10 -- hackbench
+expect_exit 2 "ab: --seed needs a non-negative integer (decimal), got '+5'" schedlab ab -m smp2 --test NO_SM_IDLE --seed +5 -- hackbench
+run_cmd schedlab run -m smp2 --json "$tmp/seed010.json" --seed 010 -- hackbench -g 1 -l 1
+if [ "$status" -eq 0 ] && grep -q '"seed": 10,' "$tmp/seed010.json"; then ok "--seed 010 is ten (decimal)"; else not_ok "--seed 010 is ten" "status $status" "$(grep '"seed"' "$tmp/seed010.json")"; fi
+expect_exit 2 "--trace-events: empty event name in 'sched,,'" schedlab run -m smp2 --trace "$tmp/t.trace" --trace-events sched,, -- hackbench -g 1 -l 1
+expect_exit 2 "--trace-events: empty event name in ',sched'" schedlab run -m smp2 --trace "$tmp/t.trace" --trace-events ,sched -- hackbench -g 1 -l 1
+expect_exit 2 "--funclatency: empty function name in ''" schedlab run -m smp2 --funclatency '' -- hackbench -g 1 -l 1
+expect_exit 2 "--funclatency: empty function name in '__schedule,'" schedlab run -m smp2 --funclatency __schedule, -- hackbench -g 1 -l 1
+expect_exit 2 "empty scheduler feature name in 'SM_IDLE,'" schedlab run -m smp2 --features SM_IDLE, -- hackbench -g 1 -l 1
+expect_exit 2 "empty scheduler feature name in ','" schedlab run -m smp2 --features , -- hackbench -g 1 -l 1
+expect_exit 2 "stress-ng: --cpu needs an integer in 0..8192, got '100000'" schedlab run -m smp2 -- stress-ng --cpu 100000 -t 1
+# 8192 workers (stress-ng's limit) with -t 1: bounded, and each worker stops at its timeout
+# (the parent's total also holds the fork phase, stretched by sharing a CPU with the workers)
+run_cmd schedlab run -m epyc-milan-2s-256 -- stress-ng --cpu 8192 -t 1
+real=$(sed -n 's/^stress-ng: metrc: \[1\] cpu  *[0-9]*  *\([0-9.]*\) .*/\1/p' "$tmp/out")
+total=$(sed -n 's/.*successful run completed in \([0-9.]*\) sec.*/\1/p' "$tmp/out")
+if [ "$status" -eq 0 ] && [ -n "$real" ] && [ -n "$total" ] &&
+	awk -v r="$real" -v t="$total" 'BEGIN { exit !(r >= 1.0 && r <= 1.1 && t < 10) }'; then
+	ok "stress-ng --cpu 8192 -t 1: workers ${real} s, run ${total} s"
+else
+	not_ok "stress-ng --cpu 8192 -t 1 bounded" "status $status, workers '$real' s, run '$total' s"
+fi
+# every key of the JSON's machine object is in docs/json-schema.md
+run_cmd schedlab run -m smp2 --json "$tmp/keys.json" -- hackbench -g 1 -l 1
+undoc=
+for k in $(sed -n '/"machine": {/,/}/p' "$tmp/keys.json" | grep -o '"[a-z_]*":' | sed '1d'); do
+	sed -n '/"machine": {/,/}/p' "$root/docs/json-schema.md" | grep -q "$k" || undoc="$undoc $k"
+done
+if [ "$status" -eq 0 ] && [ -z "$undoc" ]; then ok "json-schema.md documents machine.*"; else not_ok "json-schema.md misses machine keys:$undoc"; fi
 # issue 10: the event and simulated-time limits stop a run loudly (exit 1, one message)
 expect_exit 1 "the run stopped at its event limit: 1000 events" schedlab run -m smp2 --max-events 1000 -- hackbench -g 1 -l 10
 expect_exit 1 "the run stopped at its simulated-time limit" schedlab run -m smp2 --max-time 1 -- stress-ng --cpu 2 -t 5
