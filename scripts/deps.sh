@@ -3,7 +3,7 @@
 # a C17 compiler, GNU make, cmocka for the unit tests, gnuplot (no X) to
 # render --plot's pictures.
 set -e
-pkgs="gcc make libcmocka-dev gnuplot-nox"
+pkgs="gcc make libcmocka-dev gnuplot-nox procps"
 if [ "$(id -u)" -eq 0 ]; then
 	sudo=
 else

@@ -32,7 +32,7 @@ static const char run_usage[] =
 	"                    [--cost NAME=NS]... [--sysctl NAME=VALUE]... [--funclatency F,...]\n"
 	"                    [--hz 100|250|300|1000] [--trace FILE [--trace-window S:E]\n"
 	"                    [--trace-events LIST]] [--schedstat FILE] [--latency] [--plot DIR]\n"
-	"                    -- COMMAND...\n"
+	"                    [--max-events N] [--max-time S] -- COMMAND...\n"
 	"\n"
 	SESSION_OPTIONS_HELP
 	"  --features LIST      scheduler features, e.g. NO_RUN_TO_PARITY,PLACE_LAG\n"
@@ -44,6 +44,8 @@ static const char run_usage[] =
 	"  --schedstat FILE     write /proc/schedstat (version 17) as it reads at the end\n"
 	"  --latency            print a 'perf sched latency' table after the benchmark's output\n"
 	"  --plot DIR           CPU utilisation and nr_running heatmaps, wakeup latency CDF\n"
+	"  --max-events N       stop with an error after N events (default 10^10)\n"
+	"  --max-time S         stop with an error after S simulated seconds (default 2592000, 30 days)\n"
 	"\n"
 	BENCH_COMMANDS_HELP;
 
@@ -57,7 +59,24 @@ struct run_opts {
 	const char *schedstat;
 	bool latency;
 	const char *plot;
+	u64 max_events;
+	u64 max_time_ns;
 };
+
+/* a decimal integer in 1..@max for option @opt, or usage error */
+static int parse_limit(const char *opt, const char *arg, u64 max, u64 *out)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (arg[0] < '0' || arg[0] > '9' || *end || errno || v < 1 || v > max)
+		return usage_error("run: %s needs an integer in 1..%llu, got '%s'", opt,
+				   (unsigned long long)max, arg);
+	*out = v;
+	return 0;
+}
 
 static int parse_opts(int argc, char **argv, struct run_opts *o)
 {
@@ -72,6 +91,8 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 		{ "schedstat", required_argument, NULL, 'S' },
 		{ "latency", no_argument, NULL, 'l' },
 		{ "plot", required_argument, NULL, 'p' },
+		{ "max-events", required_argument, NULL, 'N' },
+		{ "max-time", required_argument, NULL, 'X' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -111,6 +132,19 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 		case 'p':
 			o->plot = optarg;
 			break;
+		case 'N':
+			if (parse_limit("--max-events", optarg, 1000000000000000ULL, &o->max_events))
+				return EXIT_BAD_INPUT;
+			break;
+		case 'X': {
+			u64 s;
+
+			/* a year: u64 nanoseconds stay far from overflow */
+			if (parse_limit("--max-time", optarg, 365ULL * 86400, &s))
+				return EXIT_BAD_INPUT;
+			o->max_time_ns = s * NSEC_PER_SEC;
+			break;
+		}
 		case 'h':
 			fputs(run_usage, stdout);
 			return -1;
@@ -169,6 +203,8 @@ int cmd_run(int argc, char **argv)
 	if ((rc = same_outputs(&o)))
 		return rc;
 	session_opts_config(&o.so, o.features, argc - optind, argv + optind, &cfg);
+	cfg.max_events = o.max_events;
+	cfg.max_time_ns = o.max_time_ns;
 	if (session_start(&s, &cfg, err, sizeof(err))) {
 		/* feature errors are prefixed so the user knows which option */
 		return usage_error("%s", err);
@@ -206,8 +242,8 @@ int cmd_run(int argc, char **argv)
 		goto fail;
 	}
 	if (!finished) {
-		fprintf(stderr, "schedlab: the benchmark did not finish (all tasks blocked at t=%llu ns)\n",
-			(unsigned long long)machine.now);
+		session_limit_message(err, sizeof(err));
+		fprintf(stderr, "schedlab: %s\n", err);
 		rc = 1;
 	} else {
 		bench_print_result(s.bench, stdout);

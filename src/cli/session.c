@@ -64,7 +64,11 @@ int session_start(struct session *s, const struct session_config *cfg, char *err
 
 	sysctl_sched.hz = cfg->hz ? cfg->hz : s->topo->hz;
 	machine_init(s->topo, &s->cost, cfg->seed);
+	machine.max_events = cfg->max_events ? cfg->max_events : SESSION_DEFAULT_MAX_EVENTS;
 	sched_init(sched_tick_phase(cfg->seed));
+	/* from the start, which the tick phase puts a little after 0 */
+	machine.stop_at = machine.now +
+			  (cfg->max_time_ns ? cfg->max_time_ns : SESSION_DEFAULT_MAX_TIME_NS);
 	return 0;
 }
 
@@ -90,8 +94,27 @@ bool session_run(struct session *s, bool check)
 	/* an interrupted run stopped anywhere: its end state is not checked */
 	if (check && !sim_interrupted)
 		sched_check_final();
-	s->finished = bench_finish(s->bench);
+	s->finished = bench_finish(s->bench) && machine.limit_hit == SIM_LIMIT_NONE;
 	return s->finished;
+}
+
+void session_limit_message(char *buf, size_t len)
+{
+	switch (machine.limit_hit) {
+	case SIM_LIMIT_EVENTS:
+		snprintf(buf, len,
+			 "the run stopped at its event limit: %llu events by t=%llu ns (an event storm? --max-events raises it)",
+			 (unsigned long long)machine.nr_events, (unsigned long long)machine.now);
+		break;
+	case SIM_LIMIT_TIME:
+		snprintf(buf, len,
+			 "the run stopped at its simulated-time limit, t=%llu ns (--max-time raises it)",
+			 (unsigned long long)machine.stop_at);
+		break;
+	default:
+		snprintf(buf, len, "the benchmark did not finish (all tasks blocked at t=%llu ns)",
+			 (unsigned long long)machine.now);
+	}
 }
 
 void session_end(struct session *s)

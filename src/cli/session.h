@@ -21,9 +21,20 @@ struct session_config {
 	const char *funclatency;	/* functions to trace, "a,b" */
 	const char *preempt;		/* none|voluntary|full|lazy, NULL: the default */
 	unsigned int hz;		/* 0: the machine's */
+	u64 max_events;			/* 0: SESSION_DEFAULT_MAX_EVENTS */
+	u64 max_time_ns;		/* simulated; 0: SESSION_DEFAULT_MAX_TIME_NS */
 	int argc;			/* the benchmark command line */
 	char **argv;
 };
+
+/*
+ * The limits that stop an event storm or a run-away simulated clock
+ * (docs/reliability.md, "Limits"): 10^10 events are 10 to 30 minutes of
+ * wall-clock time; 30 simulated days are beyond any workload here
+ * (stress-ng's default timeout is one day) and far from u64 overflow.
+ */
+#define SESSION_DEFAULT_MAX_EVENTS 10000000000ULL
+#define SESSION_DEFAULT_MAX_TIME_NS (30ULL * 86400 * NSEC_PER_SEC)
 
 struct session {
 	struct topology *topo;
@@ -40,8 +51,14 @@ int session_start(struct session *s, const struct session_config *cfg, char *err
  * setting before any run, so bad input costs none. 0, or -1 with a message.
  */
 int session_check(const struct session_config *cfg, char *err, size_t errlen);
-/* Run to the end; true if the benchmark finished. */
+/*
+ * Run to the end; true if the benchmark finished. false also when a limit
+ * stopped it: machine.limit_hit says which, session_limit_message() in what
+ * words.
+ */
 bool session_run(struct session *s, bool check);
 void session_end(struct session *s);
+/* One line on why the run stopped short (no newline). */
+void session_limit_message(char *buf, size_t len);
 
 #endif

@@ -18,10 +18,12 @@ int parse_u64_opt(const char *cmd, const char *opt, const char *arg, u64 *out)
 {
 	char *end;
 
+	/* decimal only, like the benchmarks' options: 010 is ten, 0x10 an error */
 	errno = 0;
-	*out = strtoull(arg, &end, 0);
-	if (!*arg || *end || errno || arg[0] == '-')
-		return usage_error("%s: %s needs a non-negative integer, got '%s'", cmd, opt, arg);
+	*out = strtoull(arg, &end, 10);
+	if (arg[0] < '0' || arg[0] > '9' || *end || errno)
+		return usage_error("%s: %s needs a non-negative integer (decimal), got '%s'", cmd, opt,
+				   arg);
 	return 0;
 }
 

@@ -864,6 +864,22 @@ static void tick_restart(struct rq *rq)
 	sim_schedule(&rq->tick_ev, next);
 }
 
+/*
+ * Re-arm the periodic tick after its handler, as tick_sched_timer() does
+ * with hrtimer_forward(): when the CPU was held in kernel paths (interrupts
+ * off) past the next tick, the missed ticks are skipped and the timer goes
+ * to the first tick period after the handler's now. Arming it at the missed
+ * expiry would queue an event in the simulated past.
+ */
+static void tick_rearm(struct rq *rq)
+{
+	u64 now = cpu_now();
+
+	if (rq->next_tick <= now)
+		rq->next_tick += ((now - rq->next_tick) / TICK_NSEC + 1) * TICK_NSEC;
+	sim_schedule(&rq->tick_ev, rq->next_tick);
+}
+
 void tick_stop_idle(struct rq *rq)
 {
 	rq->tick_stopped = true;
@@ -968,7 +984,7 @@ static void handle_pending_irqs(struct rq *rq)
 		charge(cost->irq_entry + cost->tick);
 		sched_tick(rq);
 		if (!is_idle_task(rq->curr) || rq->need_resched)
-			sim_schedule(&rq->tick_ev, rq->next_tick);
+			tick_rearm(rq);
 		else
 			tick_stop_idle(rq);
 	}
@@ -1078,7 +1094,20 @@ static void cpu_interrupt(struct rq *rq, unsigned int irq)
 		cpu_continue(rq);
 		break;
 	default:
-		/* busy in a kernel path: handled at its next step boundary */
+		/*
+		 * Busy in a kernel path: handled at its next step boundary. A
+		 * task spinning in csd_lock()/csd_lock_wait() has none until
+		 * the csd_unlock it waits for; it spins with interrupts on
+		 * (smp_call_function*() must not be called with them off), so
+		 * it takes this one now, and with it the IPIs it must answer
+		 * for the CPU it waits on to unlock.
+		 */
+		if (rq->curr->csd_spinning && !ev_queued(&rq->step_ev)) {
+			if (c->t < machine.now)
+				c->t = machine.now;
+			handle_pending_irqs(rq);
+			cpu_set_activity(c, ACT_KERNEL);
+		}
 		break;
 	}
 }

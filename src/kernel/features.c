@@ -28,7 +28,13 @@ static int feat_lookup(const char *name, size_t len)
 int sched_feat_apply(const char *list, char *err, size_t errlen)
 {
 	const char *s = list;
+	size_t total = strlen(list);
 
+	/* "A," too: an empty item is an error wherever it is */
+	if (total && list[total - 1] == ',') {
+		snprintf(err, errlen, "empty scheduler feature name in '%s'", list);
+		return -1;
+	}
 	while (*s) {
 		const char *end = strchr(s, ',');
 		size_t len = end ? (size_t)(end - s) : strlen(s);

@@ -19,7 +19,13 @@ void funclat_reset(void)
 int funclat_enable(const char *list, char *err, size_t errlen)
 {
 	const char *s = list;
+	size_t total = strlen(list);
 
+	/* an empty list or item ("", "a,", "a,,b", ",a") is an error, as for --features */
+	if (!total || list[0] == ',' || list[total - 1] == ',' || strstr(list, ",,")) {
+		snprintf(err, errlen, "--funclatency: empty function name in '%s'", list);
+		return -1;
+	}
 	while (*s) {
 		size_t len = strcspn(s, ",");
 		int found = -1;

@@ -697,7 +697,8 @@ struct call_single_data {
 	void *info;
 	struct call_single_data *next;
 	bool wait;			/* the caller spins until done */
-	bool done;
+	bool done;			/* !done: locked, queued or running (CSD_FLAG_LOCK) */
+	bool lock_waiter;		/* the caller spins in csd_lock() to reuse it */
 	unsigned int src_cpu;
 };
 

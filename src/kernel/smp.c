@@ -155,7 +155,8 @@ void flush_smp_call_function_queue(struct rq *rq)
 			csd->func(csd->info);
 		csd->done = true;
 		/* csd_unlock(): a waiting caller sees the flag and goes on */
-		if (csd->wait) {
+		if (csd->wait || csd->lock_waiter) {
+			csd->lock_waiter = false;
 			struct rq *src = cpu_rq(csd->src_cpu);
 
 			sim_schedule(&src->step_ev,

@@ -325,9 +325,9 @@ static int parse_events(const char *list, char *err, size_t errlen)
 		size_t len = strcspn(p, ",");
 		bool found = false;
 
-		if (!len) { /* "a,,b" or a trailing comma */
-			p++;
-			continue;
+		if (!len) { /* "a,,b", ",a" or a trailing comma: as for --features */
+			snprintf(err, errlen, "--trace-events: empty event name in '%s'", list);
+			return -1;
 		}
 
 		for (unsigned int i = 0; i < NR_TRACE_EVENTS; i++) {

@@ -59,19 +59,63 @@ struct cost_field {
 	const char *name;
 	size_t offset;
 	bool per_dist;
+	u64 max;
+	const char *unit;
 };
 
-#define F(n) { #n, offsetof(struct cost_model, n), false }
-#define FD(n) { #n, offsetof(struct cost_model, n), true }
+/*
+ * The largest value each parameter takes (docs/cost-model.md, "Ranges").
+ * A kernel path is a step on one CPU's cursor: its cost is capped at
+ * KPATH_MAX, a tenth of the shortest tick (1 ms at HZ 1000), so one path
+ * stays far below a tick; process creation and exit at FORK_MAX; delays that
+ * are not a CPU's work (IPI flight, cache refill after a migration) at
+ * DELAY_MAX. Longer paths would model a machine that spends its ticks in
+ * the kernel, which the workloads here cannot finish on.
+ */
+#define KPATH_MAX	100000ULL	/* 100 us */
+#define FORK_MAX	10000000ULL	/* 10 ms */
+#define DELAY_MAX	1000000ULL	/* 1 ms */
+#define COPY_MAX	100000ULL	/* ns per KiB: 10 MB/s */
+#define SKB_MAX		65536ULL	/* bytes */
+
+#define F(n, m) { #n, offsetof(struct cost_model, n), false, m, "nanoseconds" }
+#define FD(n, m) { #n, offsetof(struct cost_model, n), true, m, "nanoseconds" }
 static const struct cost_field cost_fields[] = {
-	F(syscall),	   F(irq_entry),      F(schedule),	F(context_switch),
-	F(switch_mm),	   F(enqueue),	      F(dequeue),	F(ttwu),
-	F(tick),	   F(rq_lock),	      F(fork),		F(fork_thread),
-	F(exit),	   F(softirq),	      F(csd_entry),	      F(idle_loop),	      F(lb_base),	F(lb_cpu_visit),
-	F(lb_sibling_test), F(lb_group),      F(lb_task),	F(pipe_write),     F(pipe_read),	F(unix_write),
-	F(unix_read),	   F(copy_ns_per_kb), F(futex_wait),	F(futex_wake),
-	F(unix_skb_overhead), FD(cacheline),  F(ipi_send),	FD(ipi_latency),
-	FD(migration_refill),
+	F(syscall, KPATH_MAX),
+	F(irq_entry, KPATH_MAX),
+	F(schedule, KPATH_MAX),
+	F(context_switch, KPATH_MAX),
+	F(switch_mm, KPATH_MAX),
+	F(enqueue, KPATH_MAX),
+	F(dequeue, KPATH_MAX),
+	F(ttwu, KPATH_MAX),
+	F(tick, KPATH_MAX),
+	F(rq_lock, KPATH_MAX),
+	F(fork, FORK_MAX),
+	F(fork_thread, FORK_MAX),
+	F(exit, FORK_MAX),
+	F(softirq, KPATH_MAX),
+	F(csd_entry, KPATH_MAX),
+	F(idle_loop, KPATH_MAX),
+	F(lb_base, KPATH_MAX),
+	F(lb_cpu_visit, KPATH_MAX),
+	F(lb_sibling_test, KPATH_MAX),
+	F(lb_group, KPATH_MAX),
+	F(lb_task, KPATH_MAX),
+	F(pipe_write, KPATH_MAX),
+	F(pipe_read, KPATH_MAX),
+	F(unix_write, KPATH_MAX),
+	F(unix_read, KPATH_MAX),
+	{ "copy_ns_per_kb", offsetof(struct cost_model, copy_ns_per_kb), false, COPY_MAX,
+	  "nanoseconds per KiB" },
+	F(futex_wait, KPATH_MAX),
+	F(futex_wake, KPATH_MAX),
+	{ "unix_skb_overhead", offsetof(struct cost_model, unix_skb_overhead), false, SKB_MAX,
+	  "bytes" },
+	FD(cacheline, KPATH_MAX),
+	F(ipi_send, KPATH_MAX),
+	FD(ipi_latency, DELAY_MAX),
+	FD(migration_refill, DELAY_MAX),
 };
 #undef F
 #undef FD
@@ -116,9 +160,9 @@ int cost_model_set(struct cost_model *c, const char *assignment, char *err, size
 		char *end;
 		errno = 0;
 		unsigned long long v = strtoull(eq + 1, &end, 10);
-		if (errno || end == eq + 1 || *end || eq[1] == '-' || v > 1000000000000ULL) {
-			snprintf(err, errlen, "cost parameter '%.*s': bad value '%s' (nanoseconds, 0..10^12)",
-				 (int)nlen, assignment, eq + 1);
+		if (errno || end == eq + 1 || *end || eq[1] == '-' || v > f->max) {
+			snprintf(err, errlen, "cost parameter '%.*s': bad value '%s' (%s, 0..%llu)",
+				 (int)nlen, assignment, eq + 1, f->unit, (unsigned long long)f->max);
 			return -1;
 		}
 		u64 *p = (u64 *)((char *)c + f->offset) + idx;
@@ -127,6 +171,15 @@ int cost_model_set(struct cost_model *c, const char *assignment, char *err, size
 	}
 	snprintf(err, errlen, "unknown cost parameter '%.*s'", (int)nlen, assignment);
 	return -1;
+}
+
+const char *cost_model_param(size_t i, bool *per_dist, u64 *max)
+{
+	if (i >= ARRAY_SIZE(cost_fields))
+		return NULL;
+	*per_dist = cost_fields[i].per_dist;
+	*max = cost_fields[i].max;
+	return cost_fields[i].name;
 }
 
 void cost_model_print(const struct cost_model *c, FILE *out)

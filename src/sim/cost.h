@@ -74,6 +74,13 @@ void cost_model_default(struct cost_model *c);
 /* Set one parameter by name ("ipi_latency.llc=900"); 0 or -1 with a message. */
 int cost_model_set(struct cost_model *c, const char *assignment, char *err, size_t errlen);
 
+/*
+ * Parameter @i of the table (0 up), for listing and tests: its name, whether
+ * it takes a distance suffix, and the largest value it accepts. NULL past
+ * the end.
+ */
+const char *cost_model_param(size_t i, bool *per_dist, u64 *max);
+
 /* Print every parameter as name=value lines. */
 void cost_model_print(const struct cost_model *c, FILE *out);
 

@@ -91,15 +91,30 @@ void sim_lock_release(struct sim_lock *l)
 
 volatile sig_atomic_t sim_interrupted;
 
+void sim_time_unrepresentable(u64 time)
+{
+	fprintf(stderr,
+		"schedlab: simulated time cannot be represented: an event at t=%llu ns is before the clock at %llu ns (u64 overflow or a model bug)\n",
+		(unsigned long long)time, (unsigned long long)machine.now);
+	exit(3);
+}
+
 u64 sim_run(void (*after_event)(struct sim_event *ev))
 {
 	u64 n = 0;
 	struct event_queue *q = &machine.eq;
 
 	while (!machine.stop) {
-		if (!q->nr || q->slot[0].time > machine.stop_at ||
-		    (q->nr == 1 && q->slot[0].ev == machine.observer))
+		if (!q->nr || (q->nr == 1 && q->slot[0].ev == machine.observer))
 			break;
+		if (q->slot[0].time > machine.stop_at) {
+			machine.limit_hit = SIM_LIMIT_TIME;
+			break;
+		}
+		if (machine.max_events && machine.nr_events + n >= machine.max_events) {
+			machine.limit_hit = SIM_LIMIT_EVENTS;
+			break;
+		}
 		struct sim_event *ev = eq_pop(q);
 		machine.now = ev->time;
 		ev->fn(ev);

@@ -51,6 +51,13 @@ struct sim_lock {
 	u64 spin_ns;			/* total spin time */
 };
 
+/* A run stopped by a limit instead of by its workload (docs/reliability.md). */
+enum sim_limit {
+	SIM_LIMIT_NONE,
+	SIM_LIMIT_EVENTS,		/* machine.max_events events processed */
+	SIM_LIMIT_TIME,			/* the next event is past machine.stop_at */
+};
+
 struct machine {
 	const struct topology *topo;
 	const struct cost_model *cost;	/* == &topo->cost unless overridden */
@@ -69,6 +76,8 @@ struct machine {
 	struct sim_event *observer;
 	void (*progress)(u64 events);	/* called every PROGRESS_EVENTS events, if set */
 	u64 stop_at;			/* hard limit on simulated time */
+	u64 max_events;			/* hard limit on events, 0: none */
+	enum sim_limit limit_hit;	/* why sim_run() stopped short, if it did */
 };
 
 extern struct machine machine;
@@ -137,8 +146,13 @@ void sim_lock_init(struct sim_lock *l);
 void sim_lock_acquire(struct sim_lock *l);
 void sim_lock_release(struct sim_lock *l);
 
+/* An event before the clock: the model's time wrapped or a path went back. */
+void __attribute__((noreturn, cold)) sim_time_unrepresentable(u64 time);
+
 static inline void sim_schedule(struct sim_event *ev, u64 time)
 {
+	if (unlikely(time < machine.now))
+		sim_time_unrepresentable(time);
 	eq_schedule(&machine.eq, ev, time);
 }
 
@@ -148,8 +162,9 @@ static inline void sim_cancel(struct sim_event *ev)
 }
 
 /*
- * Run events until the queue is empty, machine.stop is set or simulated
- * time passes machine.stop_at. @after_event, if given, runs after each event
+ * Run events until the queue is empty, machine.stop is set, simulated
+ * time passes machine.stop_at or machine.max_events have run (the last two
+ * set machine.limit_hit). @after_event, if given, runs after each event
  * (the invariant checker). Returns the number of events processed.
  */
 /*

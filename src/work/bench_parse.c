@@ -393,10 +393,13 @@ int bench_check_machine(struct bench *b, char *err, size_t errlen)
 	b->ipi_cpulist = alloc_cpumask();
 	if (b->ipi_cpulist_all)
 		return 0;
-	if (cpulist_parse(b->ipi_cpulist_str, b->ipi_cpulist, perr, sizeof(perr)) ||
-	    cpumask_empty(b->ipi_cpulist)) {
-		snprintf(err, errlen, "ipistorm: cpulist '%s': %s", b->ipi_cpulist_str,
-			 cpumask_empty(b->ipi_cpulist) ? "no CPU" : perr);
+	/* a parse error first: a failed parse also leaves the mask empty */
+	if (cpulist_parse(b->ipi_cpulist_str, b->ipi_cpulist, perr, sizeof(perr))) {
+		snprintf(err, errlen, "ipistorm: cpulist '%s': %s", b->ipi_cpulist_str, perr);
+		return -1;
+	}
+	if (cpumask_empty(b->ipi_cpulist)) {
+		snprintf(err, errlen, "ipistorm: cpulist '%s': no CPU", b->ipi_cpulist_str);
 		return -1;
 	}
 	return 0;

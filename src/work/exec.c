@@ -234,47 +234,63 @@ static void nop_func(void *info)
 
 static bool all_done(struct work_task *w)
 {
-	for (unsigned int i = 0; i < w->nr_csd; i++)
+	for (unsigned int i = 0; i < machine.nr_cpus; i++)
 		if (!w->csd[i].done)
 			return false;
 	return true;
 }
 
 /*
- * smp_call_function_single() / smp_call_function(): queue the call on the
- * target(s); with wait, spin until each has run it (csd_lock_wait()): the
- * CPU stays busy and goes on when the last target's csd_unlock reaches it.
+ * smp_call_function_single() / smp_call_function(): for each target, take
+ * the caller's call slot for it (csd_lock(): if the previous call through
+ * it, made with wait=0, is still queued or running, spin until the target
+ * unlocks it), queue the call; with wait, spin until each target has run it
+ * (csd_lock_wait()). The CPU stays busy while it spins and takes interrupts;
+ * it goes on when the awaited csd_unlock reaches it.
  */
 static void do_smp_call(struct work_task *w, struct op_desc *op)
 {
 	struct task_struct *p = w->task;
-	unsigned int this_cpu = smp_processor_id(), n = 0;
+	unsigned int this_cpu = smp_processor_id();
 	bool wait = op->bytes != 0;
 
-	if (p->csd_spinning) {
-		if (!all_done(w))
-			return; /* a csd_unlock arrived for one of several */
-		p->csd_spinning = false;
-		op_done(w, 0);
-		return;
-	}
-	if (!w->csd)
+	if (!w->csd) {
 		w->csd = arena_alloc(machine.nr_cpus * sizeof(*w->csd));
-	w->nr_csd = 0;
-	for (unsigned int cpu = 0; cpu < machine.nr_cpus; cpu++) {
-		bool target = op->kind == OP_SMP_CALL ? cpu == op->val : cpu != this_cpu;
-		struct call_single_data *csd;
-
-		if (!target)
-			continue;
-		csd = &w->csd[n++];
-		*csd = (struct call_single_data){ .func = nop_func, .wait = wait };
-		w->nr_csd = n;
-		if (cpu == this_cpu) {
-			/* a call to ourselves just runs */
-			csd->done = true;
-			continue;
+		for (unsigned int cpu = 0; cpu < machine.nr_cpus; cpu++)
+			w->csd[cpu] = (struct call_single_data){ .done = true };
+	}
+	if (p->csd_spinning) {
+		if (w->csd_locking) {
+			if (!w->csd[w->csd_cpu].done)
+				return; /* another csd_unlock, not the one awaited */
+			w->csd_locking = false;
+			p->csd_spinning = false;
+		} else {
+			if (!all_done(w))
+				return; /* a csd_unlock arrived for one of several */
+			p->csd_spinning = false;
+			op_done(w, 0);
+			return;
 		}
+	} else {
+		w->csd_cpu = 0;
+	}
+	for (; w->csd_cpu < machine.nr_cpus; w->csd_cpu++) {
+		unsigned int cpu = w->csd_cpu;
+		bool target = op->kind == OP_SMP_CALL ? cpu == op->val : cpu != this_cpu;
+		struct call_single_data *csd = &w->csd[cpu];
+
+		/* a call to ourselves just runs */
+		if (!target || cpu == this_cpu)
+			continue;
+		if (!csd->done) {
+			/* csd_lock(): never requeue a slot that is still queued */
+			csd->lock_waiter = true;
+			w->csd_locking = true;
+			p->csd_spinning = true;
+			return;
+		}
+		*csd = (struct call_single_data){ .func = nop_func, .wait = wait };
 		smp_call_function_single_async(cpu, csd);
 	}
 	if (wait && !all_done(w)) {

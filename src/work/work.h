@@ -68,9 +68,14 @@ struct work_task {
 	bool woken;			/* a futex/sleep wait was ended by its waker */
 	u64 result;
 	struct hrtimer timer;
-	/* kernel-thread IPIs in flight (one per CPU for OP_SMP_CALL_MANY) */
+	/*
+	 * kernel-thread IPIs: one call slot per target CPU, reused from call
+	 * to call like the kernel's per-CPU csd_data / cfd->csd, so a slot
+	 * still queued (wait=0) is waited for (csd_lock()) before reuse
+	 */
 	struct call_single_data *csd;
-	unsigned int nr_csd;
+	unsigned int csd_cpu;		/* the target being locked or sent to next */
+	bool csd_locking;		/* spinning in csd_lock() for csd[csd_cpu] */
 	struct wait_queue_head child_wait;
 };
 

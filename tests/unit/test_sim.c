@@ -569,9 +569,8 @@ static void test_cost_model_set(void **state)
 	assert_int_equal(cost_model_set(&c, "migration_refill.self=7", err, sizeof(err)), 0);
 	assert_int_equal(c.migration_refill[DIST_SELF], 7);
 	/* first and last fields of the table, and the largest value allowed */
-	assert_int_equal(
-		cost_model_set(&c, "migration_refill.numa=1000000000000", err, sizeof(err)), 0);
-	assert_int_equal(c.migration_refill[DIST_NUMA], 1000000000000ULL);
+	assert_int_equal(cost_model_set(&c, "migration_refill.numa=1000000", err, sizeof(err)), 0);
+	assert_int_equal(c.migration_refill[DIST_NUMA], 1000000ULL);
 	assert_int_equal(cost_model_set(&c, "unix_skb_overhead=0", err, sizeof(err)), 0);
 	assert_int_equal(c.unix_skb_overhead, 0);
 	d = c;
@@ -592,7 +591,32 @@ static void test_cost_model_set(void **state)
 	expect_set_fails(&c, "syscall=1000000000001", "bad value");
 	expect_set_fails(&c, "syscall=99999999999999999999999", "bad value");
 	expect_set_fails(&c, "cacheline.llc=abc", "bad value");
+	/* the documented ranges: kernel paths below a tick, delays, sizes */
+	expect_set_fails(&c, "schedule=3000000", "cost parameter 'schedule': bad value '3000000' (nanoseconds, 0..100000)");
+	expect_set_fails(&c, "fork=10000001", "(nanoseconds, 0..10000000)");
+	expect_set_fails(&c, "ipi_latency.numa=1000001", "(nanoseconds, 0..1000000)");
+	expect_set_fails(&c, "unix_skb_overhead=65537", "(bytes, 0..65536)");
+	expect_set_fails(&c, "copy_ns_per_kb=100001", "(nanoseconds per KiB, 0..100000)");
 	assert_memory_equal(&c, &d, sizeof(c));
+
+	/* every parameter takes its maximum and refuses one more */
+	for (size_t i = 0;; i++) {
+		bool per_dist;
+		u64 max;
+		const char *name = cost_model_param(i, &per_dist, &max);
+		char a[128], range[64];
+
+		if (!name)
+			break;
+		struct cost_model t = c;
+		snprintf(a, sizeof(a), "%s%s=%llu", name, per_dist ? ".numa" : "",
+			 (unsigned long long)max);
+		assert_int_equal(cost_model_set(&t, a, err, sizeof(err)), 0);
+		snprintf(a, sizeof(a), "%s%s=%llu", name, per_dist ? ".numa" : "",
+			 (unsigned long long)max + 1);
+		snprintf(range, sizeof(range), "0..%llu)", (unsigned long long)max);
+		expect_set_fails(&t, a, range);
+	}
 
 	/* every field printed is settable to what was printed */
 	{
