@@ -15,14 +15,14 @@
 # Exit status 0 when every scenario passed; 1 with a "FAIL" line per failing
 # command (exit status, stderr's last lines) otherwise.
 #
-# Defaults: RUNS=400, SEED=1, JOBS=2, DET=10: about two minutes on two
+# Defaults: RUNS=1200, SEED=1, JOBS=2, DET=20: under two minutes on two
 # cores. SOAK_RUNS, SOAK_SEED, SOAK_JOBS and SOAK_DET set them too.
 set -u
 bin=./schedlab
-runs=${SOAK_RUNS:-400}
+runs=${SOAK_RUNS:-1200}
 seed=${SOAK_SEED:-1}
 jobs=${SOAK_JOBS:-2}
-det=${SOAK_DET:-10}
+det=${SOAK_DET:-20}
 one=
 # how long one scenario may take (a hang is a failure)
 limit=${SOAK_TIMEOUT:-120}
