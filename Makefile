@@ -4,6 +4,9 @@
 #                 layer boundaries)
 #   make asan     build and run the test suite with AddressSanitizer + UBSan
 #   make bench    the simulator's own speed benchmark (bench/speed.sh)
+#   make fuzz     build the libFuzzer targets (clang) and run each for FUZZ_SECONDS
+#   make fuzz-regress  replay each target's corpus and regression inputs once
+#                 (part of `make check` when clang can build them)
 
 CC      ?= gcc
 BUILD   ?= build
@@ -24,11 +27,14 @@ GEN_OBJS := $(BUILD)/gen/studies.o
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(GEN_OBJS)
 TEST_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 TEST_BINS := $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
-DEPS     := $(LIB_OBJS:.o=.d) $(BUILD)/$(MAIN_SRC:.c=.d) $(TEST_BINS:=.d)
+# fuzz targets (tests/fuzz/fuzz_NAME.c), built in their own tree with clang
+FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
+DEPS     := $(LIB_OBJS:.o=.d) $(BUILD)/$(MAIN_SRC:.c=.d) $(TEST_BINS:=.d) $(FUZZ_BINS:=.d)
 
 BIN := $(if $(filter build,$(BUILD)),schedlab,$(BUILD)/schedlab)
 
-.PHONY: all check unit cli-test layers asan bench clean format
+.PHONY: all check unit cli-test layers asan bench clean format fuzz fuzz-build fuzz-bins fuzz-regress
 all: $(BIN)
 
 $(BUILD)/%.o: %.c
@@ -61,16 +67,47 @@ unit: $(TEST_BINS)
 cli-test: $(BIN)
 	@SCHEDLAB=./$(BIN) sh tests/cli/run.sh
 
-# the layer check links $(BUILD)'s objects as they were built, sanitizers and all
+# the layer check links $(BUILD)'s objects as they were built, sanitizers and all;
+# FUZZ_IN_CHECK=yes adds the fuzz regression replay (skipped without clang)
+FUZZ_IN_CHECK ?= yes
 check: $(BIN) $(TEST_BINS)
-	@BUILD=$(BUILD) CC="$(CC)" LDFLAGS="$(LDFLAGS)" sh tests/run-all.sh ./$(BIN) $(TEST_BINS)
+	@BUILD=$(BUILD) CC="$(CC)" LDFLAGS="$(LDFLAGS)" FUZZ_IN_CHECK=$(FUZZ_IN_CHECK) \
+		FUZZ_CC="$(FUZZ_CC)" MAKE="$(MAKE)" sh tests/run-all.sh ./$(BIN) $(TEST_BINS)
 
 layers: $(BIN)
 	@BUILD=$(BUILD) CC="$(CC)" LDFLAGS="$(LDFLAGS)" sh tests/layers/check.sh
 
 asan:
-	$(MAKE) BUILD=build-asan OPT=-O1 \
+	$(MAKE) BUILD=build-asan OPT=-O1 FUZZ_IN_CHECK=no \
 		SANFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" check
+
+# ---- fuzzing (docs/reliability.md) ----
+# The library is compiled again with clang, instrumented for libFuzzer and
+# with ASan + UBSan, into FUZZ_BUILD; each target links it with -fsanitize=fuzzer.
+FUZZ_CC      ?= clang
+FUZZ_BUILD   ?= build-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_SAN     := -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
+		-fno-sanitize-recover=all
+
+fuzz-build:
+	@$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) OPT=-O1 \
+		SANFLAGS="$(FUZZ_SAN)" fuzz-bins
+
+fuzz-bins: $(FUZZ_BINS)
+
+$(BUILD)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_util.h $(BUILD)/libschedlab.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -MF $@.d -fsanitize=fuzzer $< $(BUILD)/libschedlab.a -o $@ \
+		$(LDFLAGS) $(LDLIBS)
+
+# run every target for FUZZ_SECONDS; fails on a finding (kept in FUZZ_BUILD/fuzz/artifacts)
+fuzz: fuzz-build
+	@sh tests/fuzz/run.sh fuzz $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
+# replay tests/fuzz/corpus/NAME and tests/fuzz/regress/NAME once through each target
+fuzz-regress: fuzz-build
+	@sh tests/fuzz/run.sh regress $(FUZZ_BUILD)
 
 bench: $(BIN)
 	sh bench/speed.sh ./$(BIN)
@@ -79,6 +116,6 @@ format:
 	clang-format -i $(SRCS) $(wildcard src/*/*.h) $(TEST_SRCS)
 
 clean:
-	rm -rf build build-asan schedlab
+	rm -rf build build-asan $(FUZZ_BUILD) schedlab
 
 -include $(DEPS)

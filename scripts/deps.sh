@@ -1,20 +1,37 @@
 #!/bin/sh
 # Installs what schedlab needs to build and test on Debian (12+):
 # a C17 compiler, GNU make, cmocka for the unit tests, gnuplot (no X) to
-# render --plot's pictures.
+# render --plot's pictures, and clang with its libFuzzer and sanitizer
+# runtime for the fuzz targets (make fuzz, make fuzz-regress;
+# docs/reliability.md).
 set -e
-pkgs="gcc make libcmocka-dev gnuplot-nox procps"
+pkgs="gcc make libcmocka-dev gnuplot-nox procps clang"
 if [ "$(id -u)" -eq 0 ]; then
 	sudo=
 else
 	sudo=sudo
 fi
-missing=
-for p in $pkgs; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
-done
-if [ -n "$missing" ]; then
+missing() {
+	m=
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || m="$m $p"
+	done
+	echo "$m"
+}
+updated=
+install() {
 	export DEBIAN_FRONTEND=noninteractive
-	$sudo apt-get update -qq
-	$sudo apt-get install -y -qq $missing
-fi
+	[ -n "$updated" ] || $sudo apt-get update -qq
+	updated=1
+	# shellcheck disable=SC2086
+	$sudo apt-get install -y -qq "$@"
+}
+m=$(missing $pkgs)
+# shellcheck disable=SC2086
+[ -z "$m" ] || install $m
+# -fsanitize=fuzzer needs the compiler-rt of clang's own version
+# (libclang-rt-14-dev on Debian 12), only recommended by the clang package
+v=$(clang --version | sed -n 's/.*clang version \([0-9]*\).*/\1/p' | head -1)
+m=$(missing "libclang-rt-$v-dev")
+# shellcheck disable=SC2086
+[ -z "$m" ] || install $m

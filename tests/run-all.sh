@@ -3,7 +3,9 @@
 # boundary check, then prints one summary line "N passed, M failed".
 # usage: tests/run-all.sh ./schedlab build/tests/test_a build/tests/test_b ...
 # (BUILD, CC and LDFLAGS, as `make check` sets them, tell the layer check
-# which objects to link and how)
+# which objects to link and how; FUZZ_IN_CHECK=yes adds `$MAKE fuzz-regress`,
+# the fuzz targets' corpus and regression inputs replayed, when FUZZ_CC can
+# build libFuzzer targets)
 bin=$1
 shift
 pass=0
@@ -16,5 +18,16 @@ echo "== CLI and golden tests"
 if SCHEDLAB=$bin sh tests/cli/run.sh; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAILED: tests/cli/run.sh"; fi
 echo "== layer boundaries"
 if sh tests/layers/check.sh; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAILED: tests/layers/check.sh"; fi
+if [ "${FUZZ_IN_CHECK:-no}" = yes ]; then
+	echo "== fuzz regressions"
+	if ! FUZZ_CC=${FUZZ_CC:-clang} sh tests/fuzz/run.sh probe; then
+		echo "skipped: clang not installed (or no libFuzzer runtime: sh scripts/deps.sh)"
+	elif ${MAKE:-make} --no-print-directory fuzz-regress; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAILED: make fuzz-regress"
+	fi
+fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

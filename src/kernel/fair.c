@@ -82,11 +82,6 @@ static inline u64 min_vruntime(u64 a, u64 b)
 	return (s64)(b - a) < 0 ? b : a;
 }
 
-static inline u64 max_vruntime(u64 a, u64 b)
-{
-	return (s64)(b - a) > 0 ? b : a;
-}
-
 /*
  * V = sum(v_i * w_i) / sum(w_i), tracked as
  *   avg_vruntime = sum((v_i - min_vruntime) * w_i), avg_load = sum(w_i)

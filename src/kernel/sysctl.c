@@ -35,7 +35,17 @@ static const struct sched_tunables sysctl_defaults = {
 	.preempt = PREEMPT_VOLUNTARY_MODEL,
 };
 
-struct sched_tunables sysctl_sched = sysctl_defaults;
+/*
+ * Set from sysctl_defaults before main(): C17 wants a constant expression in
+ * a static initializer, and a const object is not one (gcc accepts it as an
+ * extension, clang refuses it).
+ */
+struct sched_tunables sysctl_sched;
+
+__attribute__((constructor)) static void sysctl_sched_boot(void)
+{
+	sysctl_sched = sysctl_defaults;
+}
 
 struct sysctl_entry {
 	const char *name;

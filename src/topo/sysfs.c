@@ -165,6 +165,11 @@ static int find_online(struct reader *r)
 	} else if (cpulist_parse(buf, r->online, err, sizeof(err))) {
 		snprintf(r->err, sizeof(r->err), "%s/devices/system/cpu/online: %s", r->root, err);
 		return -1;
+	} else if (cpumask_empty(r->online)) {
+		/* an empty file (or a directory): nothing below works on zero CPUs */
+		snprintf(r->err, sizeof(r->err), "%s/devices/system/cpu/online: no CPU listed",
+			 r->root);
+		return -1;
 	}
 	r->nr = cpumask_weight(r->online);
 	r->raw = xcalloc(r->nr, sizeof(*r->raw));

@@ -698,6 +698,23 @@ static void test_sysfs_minimal(void **state)
 	remove_root(root);
 }
 
+/*
+ * An online list that names no CPU (an empty file; found by fuzz_sysfs, as
+ * cpu/online being a directory) is an error, not a machine of zero CPUs.
+ */
+static void test_sysfs_empty_online(void **state)
+{
+	const char *root = make_root();
+	char err[256];
+
+	(void)state;
+	put(root, "cpu/online", "");
+	put(root, "cpu/cpu0/topology/core_cpus_list", "0");
+	assert_null(topology_load_sysfs(root, err, sizeof(err)));
+	assert_non_null(strstr(err, "cpu/online: no CPU"));
+	remove_root(root);
+}
+
 /* A cluster that spans two nodes cannot be simulated: the shape is flattened. */
 static void test_sysfs_inconsistent(void **state)
 {
@@ -759,6 +776,7 @@ int main(void)
 		cmocka_unit_test(test_sysfs_cluster_without_shared_cache),
 		cmocka_unit_test(test_sysfs_minimal),
 		cmocka_unit_test(test_sysfs_inconsistent),
+		cmocka_unit_test(test_sysfs_empty_online),
 		cmocka_unit_test(test_host),
 	};
 
