@@ -89,15 +89,31 @@ scenario() {
 	3)	rand 4; c=$((r * ncpu / 3)); rand 10; load=$((r * 10 + 10))
 		if [ $big -eq 1 ]; then c=$((c / 8 + 1)); fi
 		w="stress-ng --cpu $c --cpu-load $load --timeout 1" ;;
-	4)	# ipistorm only in the form the studies use: numipi=500 with the
-		# module's defaults, other cpulists and wait=0 are known to
-		# deadlock or livelock until issue 10's fixes land
+	4)	# ipistorm in any form: calls to one or all CPUs, waiting or not,
+		# with a delay between calls
 		rand 1900; n=$((r + 100))
-		if [ "$ncpu" -ge 9 ]; then t=8; elif [ "$ncpu" -ge 2 ]; then t=1; else t=0; fi
-		if [ $t -eq 0 ]; then
+		if [ "$ncpu" -lt 2 ]; then
 			w="perf bench sched pipe -l $n"
 		else
-			w="ipistorm numipi=$n single=1 offset=$t cpulist=$t wait=1"
+			rand 2; single=$r; rand 2; wt=$r; rand 4; d=$r
+			rand "$ncpu"; t=$r
+			[ "$t" -eq 0 ] && t=1
+			[ $big -eq 1 ] && n=$((n / 4 + 50))
+			# calls to every CPU cost ncpu IPIs each, and --check walks every
+			# CPU after every event: keep all-CPU storms short on big machines
+			if [ "$single" -eq 0 ] && [ "$ncpu" -gt 16 ]; then
+				n=$((n % 20 + 5))
+			fi
+			if [ "$single" -eq 1 ]; then
+				w="ipistorm numipi=$n single=1 offset=$t cpulist=$t wait=$wt delay=$d"
+			else
+				rand 2
+				if [ "$r" -eq 0 ]; then
+					w="ipistorm numipi=$n wait=$wt delay=$d"
+				else
+					w="ipistorm numipi=$n cpulist=0-$t wait=$wt delay=$d"
+				fi
+			fi
 		fi ;;
 	esac
 	opts="-m $m"
@@ -121,8 +137,18 @@ scenario() {
 	[ -n "$f" ] && opts="$opts --features $f"
 	rand 1000
 	opts="$opts --seed $((r + 1))"
-	# the known-broken inputs stay out: --cost values (large ones break the
-	# simulation until issue 10's range checks land) are not generated
+	# one cost parameter anywhere in its documented range (docs/cost-model.md)
+	rand 4
+	if [ "$r" -eq 0 ]; then
+		pick schedule:100000 enqueue:100000 ttwu:100000 tick:100000 rq_lock:100000 \
+			lb_cpu_visit:100000 lb_task:100000 pipe_write:100000 unix_read:100000 \
+			cacheline.llc:100000 fork:10000000 exit:10000000 ipi_latency.llc:1000000 \
+			migration_refill.llc:1000000 copy_ns_per_kb:100000
+		cname=${r%%:*}
+		cmax=${r#*:}
+		rand 1001
+		opts="$opts --cost $cname=$((cmax / 1000 * r))"
+	fi
 	cmd="$opts -- $w"
 }
 
