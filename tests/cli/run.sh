@@ -912,6 +912,13 @@ interrupted TERM 143 "SIGTERM during run: no partial file" \
 interrupted INT 130 "SIGINT during run: no partial file" \
 	schedlab run -m smp4 --json old.json --trace t.txt --trace-window 0:0.01 -- hackbench -g 4 -l 10000
 
+# bench/fidelity.sh takes minutes (docs/fidelity.md); only its syntax is checked here.
+if sh -n "$root/bench/fidelity.sh" 2>"$tmp/fidelity.err"; then
+	ok "sh -n bench/fidelity.sh"
+else
+	not_ok "sh -n bench/fidelity.sh" "$(cat "$tmp/fidelity.err")"
+fi
+
 # ---------------------------------------------------------------------------
 
 echo "cli: $passed passed, $failed failed"

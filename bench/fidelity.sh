@@ -1,0 +1,311 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# bench/fidelity.sh - the fidelity scoreboard (issue 11): every published
+# figure schedlab is compared with, the schedlab command that measures it,
+# and whether the two agree.  Prints a markdown table; docs/fidelity.md
+# holds its output and explains each row.
+#
+#   sh bench/fidelity.sh [--quick] [SCHEDLAB]      (SCHEDLAB: ./schedlab)
+#
+# Every run is deterministic: fixed seeds (run: --seed 1; ab: seeds 1..N).
+# At most two simulations run at once (two `run`s in parallel, or one
+# `ab -j 2`).  --quick divides the loop counts of the hackbench runs by 10
+# and multiplies their times by 10 (hackbench time is linear in loops);
+# every other figure is measured at full size in both forms.
+#
+# Agreement rule (documented in docs/fidelity.md):
+#  - before/after figures: R = before/after (times) or the saving per call
+#    (funclatency).  Agree when the effect (R - 1, or the saving) has the
+#    published sign and is within 25% of the published effect's size.  When
+#    the published change is under 2% (the authors' "no difference"),
+#    agree when schedlab's change is under 2% too.
+#  - absolute figures: agree when schedlab is within 25% of the published value.
+
+# SC2016: the backquotes in the table's printf formats are markdown.
+# SC2154: hb_p, hb_p_b, ... are set through eval.
+# shellcheck disable=SC2016,SC2154
+set -u
+
+QUICK=0
+SL=./schedlab
+for a in "$@"; do
+	case $a in
+	--quick) QUICK=1 ;;
+	-h|--help)
+		echo "usage: sh bench/fidelity.sh [--quick] [SCHEDLAB]"
+		exit 0 ;;
+	-*)
+		echo "fidelity.sh: unknown option '$a'" >&2
+		echo "usage: sh bench/fidelity.sh [--quick] [SCHEDLAB]" >&2
+		exit 2 ;;
+	*) SL=$a ;;
+	esac
+done
+if [ ! -x "$SL" ]; then
+	echo "fidelity.sh: '$SL' is not an executable schedlab (build with make)" >&2
+	exit 2
+fi
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/fidelity.XXXXXX") || exit 1
+trap 'rm -rf "$T"' EXIT
+trap 'exit 130' INT TERM
+
+if [ "$QUICK" = 1 ]; then
+	SCALE=10
+else
+	SCALE=1
+fi
+WL_LOOPS=$((100000 / SCALE))
+HB_LOOPS=$((50000 / SCALE))
+
+die() {
+	echo "fidelity.sh: $*" >&2
+	exit 1
+}
+
+# runpair OUT1 OUT2 "ARGS1" "ARGS2": two `schedlab run`s at once.
+# ARGS are split at blanks (no argument here holds one).
+runpair() {
+	# shellcheck disable=SC2086
+	"$SL" run --seed 1 $3 >"$T/$1" 2>"$T/$1.err" &
+	p1=$!
+	if [ -n "$4" ]; then
+		# shellcheck disable=SC2086
+		"$SL" run --seed 1 $4 >"$T/$2" 2>"$T/$2.err" &
+		p2=$!
+		if ! wait "$p2"; then
+			kill "$p1" 2>/dev/null
+			wait "$p1"
+			die "schedlab run $4 failed: $(cat "$T/$2.err")"
+		fi
+	fi
+	wait "$p1" || die "schedlab run $3 failed: $(cat "$T/$1.err")"
+}
+
+# hbtime OUT: hackbench's "Time: S" (times SCALE for a --quick run)
+hbtime() {
+	awk -v s="$SCALE" '/^Time:/ { printf "%.3f", $2 * s; f = 1 }
+		END { if (!f) exit 1 }' "$T/$1" || die "no Time: line in $1"
+}
+
+# ab OUT METRIC RUNS ARGS...: one `schedlab ab -j 2`, means of METRIC in
+# $T/OUT.means as "base test"
+ab() {
+	out=$1 metric=$2 runs=$3
+	shift 3
+	"$SL" ab --runs "$runs" --seed 1 -j 2 --metric "$metric" "$@" \
+		>"$T/$out" 2>"$T/$out.err" || die "schedlab ab $* failed: $(cat "$T/$out.err")"
+	awk -v m="$metric" '$1 == m {
+		b = $2; i = 3; if ($i == "\302\261") i += 2
+		ci = ""; if (match($0, /\[[^]]*\]/)) ci = substr($0, RSTART, RLENGTH)
+		gsub(/ /, "", ci)
+		print b, $i, $NF, ci; f = 1 }
+		END { if (!f) exit 1 }' "$T/$out" >"$T/$out.means" ||
+		die "no $metric row in ab output $out"
+}
+
+# Table rows.  verdict PUB_BEFORE PUB_AFTER SL_BEFORE SL_AFTER KIND
+# KIND "time": R = before/after; "saving": the saving per call in ns.
+verdict() {
+	awk -v pb="$1" -v pa="$2" -v sb="$3" -v sa="$4" -v k="$5" 'BEGIN {
+		pc = (pa - pb) / pb; sc = (sa - sb) / sb
+		if (k == "time") { pe = pb / pa - 1; se = sb / sa - 1 }
+		else { pe = pb - pa; se = sb - sa }
+		if (pc < 0.02 && pc > -0.02) {
+			ok = (sc < 0.02 && sc > -0.02)
+		} else {
+			d = se - pe; if (d < 0) d = -d
+			a = pe; if (a < 0) a = -a
+			ok = (pe * se > 0 && d <= 0.25 * a)
+		}
+		print ok ? "agrees" : "**differs**" }'
+}
+
+# row_ab FIGURE SOURCE PUB_B PUB_A SL_B SL_A UNIT KIND COMMAND [SL_UNIT [AB_OUT]]
+# (AB_OUT: the ab run the schedlab figures come from, for its CI and verdict)
+row_ab() {
+	v=$(verdict "$3" "$4" "$5" "$6" "$8")
+	ci=""
+	if [ -n "${11:-}" ]; then
+		# an ab row: its 95% CI of the change, and whether it holds 0
+		ci=", schedlab change 95% CI $(m "${11}" 4)"
+		if [ "$(m "${11}" 3)" = "~" ] && [ "$v" = agrees ]; then
+			v="mean agrees, but the 95% CI holds 0"
+		fi
+	fi
+	cmp=$(awk -v pb="$3" -v pa="$4" -v sb="$5" -v sa="$6" -v k="$8" 'BEGIN {
+		if (k == "time")
+			printf "before/after %.3f vs %.3f", sb / sa, pb / pa
+		else
+			printf "saving %.1f ns vs %.1f ns (%+.1f%% vs %+.1f%%)", sb - sa, pb - pa,
+				(sa - sb) * 100 / sb, (pa - pb) * 100 / pb }')
+	pub=$(awk -v b="$3" -v a="$4" -v u="$7" -v k="$8" 'BEGIN {
+		printf "%s -> %s", b, a; if (u != "") printf " %s", u
+		if (k == "time") printf " (%.3f)", b / a }')
+	sl=$(awk -v b="$5" -v a="$6" -v u="${10:-$7}" -v k="$8" 'BEGIN {
+		printf "%s -> %s", b, a; if (u != "") printf " %s", u
+		if (k == "time") printf " (%.3f)", b / a }')
+	printf '| %s | %s | %s | %s | %s%s | %s | `%s` |\n' "$1" "$2" "$pub" "$sl" "$cmp" "$ci" "$v" "$9"
+}
+
+# row_abs FIGURE SOURCE PUB SL UNIT COMMAND
+row_abs() {
+	r=$(awk -v p="$3" -v s="$4" 'BEGIN { printf "%.2fx", s / p }')
+	v=$(awk -v p="$3" -v s="$4" 'BEGIN { d = s / p - 1; if (d < 0) d = -d
+		print (d <= 0.25) ? "agrees" : "**differs**" }')
+	printf '| %s | %s | %s %s | %s %s | schedlab/published %s | %s | `%s` |\n' \
+		"$1" "$2" "$3" "$5" "$4" "$5" "$r" "$v" "$6"
+}
+
+wlnote="" hbnote=""
+if [ "$QUICK" = 1 ]; then
+	wlnote=" (--quick: -l $WL_LOOPS, time x$SCALE)"
+	hbnote=" (--quick: -l $HB_LOOPS, time x$SCALE)"
+fi
+
+# ---- measurements ---------------------------------------------------------
+
+# 1. wakelist (f3dd3f674555 + 28156108fecb) on the Xeon: before and after.
+WL="-m xeon-8269cy-2s"
+WLB="--features NO_TTWU_QUEUE_IDLE,TTWU_QUEUE_ON_CPU_LE1"
+runpair wl_b wl_a "$WL $WLB -- hackbench -g 1 -l $WL_LOOPS" "$WL -- hackbench -g 1 -l $WL_LOOPS"
+wl_b=$(hbtime wl_b) || exit 1
+wl_a=$(hbtime wl_a) || exit 1
+
+# 2. POWER10 hackbench, 10 groups, 50000 loops (f8858d96061f's table):
+# without (NO_SWB_SMT_SKIP) and with the patch.  Sets hb_p, hb_p_b, ...
+HB="-m power10-96 -- hackbench -g 10 -l $HB_LOOPS"
+HBB="-m power10-96 --features NO_SWB_SMT_SKIP -- hackbench -g 10 -l $HB_LOOPS"
+runpair hb_p hb_p_b "$HB" "$HBB"
+runpair hb_t hb_t_b "$HB -T" "$HBB -T"
+runpair hb_pp hb_pp_b "$HB -p" "$HBB -p"
+runpair hb_tp hb_tp_b "$HB -T -p" "$HBB -T -p"
+for v in hb_p hb_t hb_pp hb_tp; do
+	eval "$v=\$(hbtime $v)" || exit 1
+	eval "${v}_b=\$(hbtime ${v}_b)" || exit 1
+done
+
+# 3. should_we_balance() per call on POWER10 (f8858d96061f), as the swb-smt
+# study: 3 runs, 10 s; one 10% worker stands for the idle system.
+swb() {
+	ab "$1" funclat.should_we_balance_avg_ns 3 -m power10-96 --base NO_SWB_SMT_SKIP \
+		--test '' --funclatency should_we_balance -- stress-ng --cpu "$2" -l "$3" --timeout 10
+}
+swb swb_idle 1 10
+swb swb_12 12 100
+swb swb_24 24 100
+swb swb_48 48 100
+swb swb_96 96 100
+swb swb_96_15 96 15
+swb swb_96_25 96 25
+swb swb_96_35 96 35
+
+# 4. stress-ng time taken with 100000 cpu ops on POWER10 (f8858d96061f),
+# 10 runs as the authors' 10 iterations.
+sng() {
+	ab "$1" time_s 10 -m power10-96 --base NO_SWB_SMT_SKIP --test '' \
+		-- stress-ng --cpu "$2" -l 100 --cpu-ops 100000
+}
+sng sng_96 96
+sng sng_48 48
+sng sng_24 24
+sng sng_12 12
+
+# 5. SM_IDLE (3dcac251b066): ipistorm, 5 runs as the sm-idle study.
+IPI="ipistorm numipi=100000 single=1 offset=8 cpulist=8 wait=1"
+# shellcheck disable=SC2086
+ab smi_icx time_s 5 -m icelake-2s-128 --base NO_SM_IDLE --test '' -- $IPI
+# shellcheck disable=SC2086
+ab smi_epyc time_s 5 -m epyc-milan-2s-256 --base NO_SM_IDLE --test '' -- $IPI
+
+# 6. runnable boost (7d0583cf9ec7) on the 2-socket Altra: perf stat --repeat 10.
+ab rb time_s 10 -m altra-2s-160 --base NO_UTIL_RUNNABLE_BOOST --test '' \
+	-- perf bench sched messaging -t -g 1 -l 2000
+
+m() { # m OUT N: field N of OUT's means
+	awk -v n="$2" '{ print $n }' "$T/$1.means"
+}
+
+# ---- the table ------------------------------------------------------------
+
+if [ "$QUICK" = 1 ]; then
+	echo "Mode: --quick. hackbench loop counts divided by 10 (-l $WL_LOOPS and -l $HB_LOOPS)"
+	echo "and their times multiplied by 10; every other figure at full size."
+else
+	echo "Mode: full size (the published loop counts)."
+fi
+echo "Seeds: run --seed 1; ab seeds 1..N (N = runs). Agreement: an A/B effect with the"
+echo "published sign within 25% of the published effect (before/after - 1, or the"
+echo "saving per call); a published change under 2% needs one under 2%; an absolute"
+echo "figure within 25% of the published value."
+echo
+echo "| figure | source | published | schedlab | comparison | agrees? | command |"
+echo "|---|---|---|---|---|---|---|"
+
+C="schedlab run -m xeon-8269cy-2s [--features NO_TTWU_QUEUE_IDLE,TTWU_QUEUE_ON_CPU_LE1] -- hackbench -g 1 -l 100000"
+S="f3dd3f674555 + 28156108fecb (Tianchen Ding, v6.0; as quoted in issue 11)"
+row_ab "wakelist: hackbench -g 1 -l 100000, xeon-8269cy-2s, v5.8 condition -> any idle target$wlnote" \
+	"$S" 3.246 2.251 "$wl_b" "$wl_a" s time "$C"
+row_abs "wakelist before (v5.8 condition), absolute$wlnote" "$S" 3.246 "$wl_b" s \
+	"schedlab run -m xeon-8269cy-2s --features NO_TTWU_QUEUE_IDLE,TTWU_QUEUE_ON_CPU_LE1 -- hackbench -g 1 -l 100000"
+row_abs "wakelist after (defaults), absolute$wlnote" "$S" 2.251 "$wl_a" s \
+	"schedlab run -m xeon-8269cy-2s -- hackbench -g 1 -l 100000"
+
+S="f8858d96061f (Shrikanth Hegde, LKML 2023-09-02; bcc funclatency, mean of 3 x 60 s)"
+C="schedlab ab -m power10-96 --base NO_SWB_SMT_SKIP --test '' --runs 3 --funclatency should_we_balance -- stress-ng"
+swbrow() { # swbrow LABEL OUT PUB_B PUB_A ARGS
+	row_ab "should_we_balance() ns per call, power10-96, $1" "$S" "$3" "$4" \
+		"$(m "$2" 1)" "$(m "$2" 2)" ns saving "$C $5" ns "$2"
+}
+swbrow "idle system (stress-ng --cpu 1 -l 10 stands for it)" swb_idle 809.3 695.0 "--cpu 1 -l 10 --timeout 10"
+swbrow "stress-ng --cpu 12 -l 100" swb_12 1013.5 893.1 "--cpu 12 -l 100 --timeout 10"
+swbrow "stress-ng --cpu 24 -l 100" swb_24 1073.5 980.0 "--cpu 24 -l 100 --timeout 10"
+swbrow "stress-ng --cpu 48 -l 100" swb_48 683.0 641.0 "--cpu 48 -l 100 --timeout 10"
+swbrow "stress-ng --cpu 96 -l 100" swb_96 2421.0 2300.0 "--cpu 96 -l 100 --timeout 10"
+swbrow "stress-ng --cpu 96 -l 15" swb_96_15 375.5 377.5 "--cpu 96 -l 15 --timeout 10"
+swbrow "stress-ng --cpu 96 -l 25" swb_96_25 635.5 637.5 "--cpu 96 -l 25 --timeout 10"
+swbrow "stress-ng --cpu 96 -l 35" swb_96_35 934.0 891.0 "--cpu 96 -l 35 --timeout 10"
+row_abs "should_we_balance() ns per call, idle system, absolute (with the patch)" "$S" 695.0 \
+	"$(m swb_idle 2)" ns "$C --cpu 1 -l 10 --timeout 10"
+
+S="f8858d96061f (stress_ng table: 10 iterations, 100000 cpu_ops, time taken)"
+for n in 96 48 24 12; do
+	case $n in
+	96) pb=5.30 pa=5.01 ;;
+	48) pb=7.94 pa=6.73 ;;
+	24) pb=11.67 pa=8.75 ;;
+	12) pb=15.71 pa=15.02 ;;
+	esac
+	row_ab "stress-ng --cpu $n -l 100 --cpu-ops 100000, power10-96, time taken" "$S" "$pb" "$pa" \
+		"$(m "sng_$n" 1)" "$(m "sng_$n" 2)" s time \
+		"schedlab ab -m power10-96 --base NO_SWB_SMT_SKIP --test '' --runs 10 -- stress-ng --cpu $n -l 100 --cpu-ops 100000" \
+		s "sng_$n"
+done
+row_abs "stress-ng --cpu 96 -l 100 --cpu-ops 100000, power10-96, absolute (with the patch)" "$S" 5.01 \
+	"$(m sng_96 2)" s "schedlab run -m power10-96 -- stress-ng --cpu 96 -l 100 --cpu-ops 100000"
+
+S="f8858d96061f (hackbench table: 20 iterations, 50000 loops)"
+C="schedlab run -m power10-96 [--features NO_SWB_SMT_SKIP] -- hackbench -g 10 -l 50000"
+CA="schedlab run -m power10-96 -- hackbench -g 10 -l 50000"
+row_ab "POWER10 hackbench -g 10, process, without -> with f8858d96061f$hbnote" "$S" 11.74 11.70 "$hb_p_b" "$hb_p" s time "$C"
+row_ab "POWER10 hackbench -g 10, thread, without -> with f8858d96061f$hbnote" "$S" 12.81 12.79 "$hb_t_b" "$hb_t" s time "$C -T"
+row_ab "POWER10 hackbench -g 10, process, pipe, without -> with f8858d96061f$hbnote" "$S" 6.40 6.34 "$hb_pp_b" "$hb_pp" s time "$C -p"
+row_ab "POWER10 hackbench -g 10, thread, pipe, without -> with f8858d96061f$hbnote" "$S" 6.96 6.87 "$hb_tp_b" "$hb_tp" s time "$C -T -p"
+row_abs "POWER10 hackbench -g 10 -l 50000, process, absolute (with the patch)$hbnote" "$S" 11.70 "$hb_p" s "$CA"
+row_abs "POWER10 hackbench -g 10 -l 50000, thread, absolute (with the patch)$hbnote" "$S" 12.79 "$hb_t" s "$CA -T"
+row_abs "POWER10 hackbench -g 10 -l 50000, process, pipe, absolute (with the patch)$hbnote" "$S" 6.34 "$hb_pp" s "$CA -p"
+row_abs "POWER10 hackbench -g 10 -l 50000, thread, pipe, absolute (with the patch)$hbnote" "$S" 6.87 "$hb_tp" s "$CA -T -p"
+
+S="3dcac251b066 (K Prateek Nayak, v2 2024-08-09; ipistorm runtime normalised to before)"
+IPIC="--base NO_SM_IDLE --test '' --runs 5 -- ipistorm numipi=100000 single=1 offset=8 cpulist=8 wait=1"
+row_ab "SM_IDLE: ipistorm, icelake-2s-128 (published normalised 0.80)" "$S" 1.00 0.80 \
+	"$(m smi_icx 1)" "$(m smi_icx 2)" "" time "schedlab ab -m icelake-2s-128 $IPIC" s smi_icx
+row_ab "SM_IDLE: ipistorm, epyc-milan-2s-256 (published normalised 0.90)" "$S" 1.00 0.90 \
+	"$(m smi_epyc 1)" "$(m smi_epyc 2)" "" time "schedlab ab -m epyc-milan-2s-256 $IPIC" s smi_epyc
+
+S="7d0583cf9ec7 (Dietmar Eggemann, v2/v3 cover letters; perf stat --null --repeat 10)"
+C="schedlab ab -m altra-2s-160 --base NO_UTIL_RUNNABLE_BOOST --test '' --runs 10 -- perf bench sched messaging -t -g 1 -l 2000"
+row_ab "runnable boost: perf bench sched messaging -t -g 1 -l 2000, altra-2s-160" "$S" 0.4869 0.4377 \
+	"$(m rb 1)" "$(m rb 2)" s time "$C" s rb
+row_abs "runnable boost, absolute (with the patch)" "$S" 0.4377 "$(m rb 2)" s "$C"
