@@ -662,36 +662,35 @@ expect_exit 2 "q3.study: full form: variant 'a' on nosuchbox" schedlab study --f
 # checker any more (its exit 3 is mapped by run_pool_exit_status(), unit-
 # tested in test_runpool.c), so the runs here fail by being killed: every
 # child is killed and the lowest run, base seed 1, is the one reported.
-kill_children_of() {
+# killed_run NAME JOBS WANT CMD...: start CMD in the background, kill its
+# JOBS children once they are there, expect exit 1 and WANT on stderr
+killed_run() {
+	name=$1 jobs=$2 want=$3
+	shift 3
+	"$SCHEDLAB" "$@" >"$tmp/kill.out" 2>"$tmp/kill.err" &
+	pid=$!
 	n=0
-	while [ "$n" -lt 100 ] && [ "$(pgrep -P "$1" | wc -l)" -lt "$2" ]; do
+	while [ "$n" -lt 100 ] && [ "$(pgrep -P "$pid" | wc -l)" -lt "$jobs" ]; do
 		sleep 0.1
 		n=$((n + 1))
 	done
-	pkill -KILL -P "$1"
+	pkill -KILL -P "$pid"
+	wait "$pid"
+	status=$?
+	if [ "$status" -eq 1 ] && grep -qF -e "$want" "$tmp/kill.err"; then
+		ok "$name"
+	else
+		not_ok "$name" "status $status" "$(cat "$tmp/kill.err")"
+	fi
 }
 printf 'name kill\ntitle Kill\nvariant a -\nvariant b NO_SM_IDLE\nmachine smp2\nworkload hackbench -g 4 -l 20000\nmetric time_s\nruns 2\n' >"$tmp/kill.study"
 for j in 1 2; do
-	"$SCHEDLAB" ab -m smp2 --base '' --test NO_SM_IDLE --runs 2 -j $j -- hackbench -g 4 -l 20000 >"$tmp/kill.out" 2>"$tmp/kill.err" &
-	pid=$!
-	kill_children_of $pid $j
-	wait $pid
-	status=$?
-	if [ "$status" -eq 1 ] && grep -q "ab: the base run on smp2 with seed 1 died of signal 9" "$tmp/kill.err"; then
-		ok "ab -j $j: a killed run exits 1 and is named"
-	else
-		not_ok "ab -j $j: a killed run" "status $status" "$(cat "$tmp/kill.err")"
-	fi
-	"$SCHEDLAB" study --file "$tmp/kill.study" -j $j >"$tmp/kill.out" 2>"$tmp/kill.err" &
-	pid=$!
-	kill_children_of $pid $j
-	wait $pid
-	status=$?
-	if [ "$status" -eq 1 ] && grep -q "kill.study: variant 'a' on smp2, 'hackbench -g 4 -l 20000', seed 1: the run died of signal 9" "$tmp/kill.err"; then
-		ok "study -j $j: a killed run exits 1 and is named"
-	else
-		not_ok "study -j $j: a killed run" "status $status" "$(cat "$tmp/kill.err")"
-	fi
+	killed_run "ab -j $j: a killed run exits 1 and is named" $j \
+		"ab: the base run on smp2 with seed 1 died of signal 9" \
+		ab -m smp2 --base '' --test NO_SM_IDLE --runs 2 -j $j -- hackbench -g 4 -l 20000
+	killed_run "study -j $j: a killed run exits 1 and is named" $j \
+		"kill.study: variant 'a' on smp2, 'hackbench -g 4 -l 20000', seed 1: the run died of signal 9" \
+		study --file "$tmp/kill.study" -j $j
 done
 # 65,537 machines x 8 variants x 8192 runs overflowed an int in plan() (issue 10): refused, naming the product
 awk 'BEGIN { printf "name big\ntitle Big\n"; for (v = 0; v < 8; v++) printf "variant v%d -\n", v
