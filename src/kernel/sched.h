@@ -134,8 +134,6 @@ extern struct sched_tunables sysctl_sched;
 /* sysctl.c: back to the v6.18 defaults; set one "NAME=VALUE" (0 or -1 + message) */
 void sched_sysctl_reset(void);
 int sched_sysctl_set(const char *assignment, char *err, size_t errlen);
-/* get_update_sysctl_factor(): the tunable_scaling factor for @nr_cpus online CPUs */
-unsigned int sched_tunable_factor(unsigned int nr_cpus);
 /* update_sysctl() at sched_init_granularity(): scale the base slice for @nr_cpus */
 void sched_init_granularity(unsigned int nr_cpus);
 

@@ -114,7 +114,8 @@ int sched_sysctl_set(const char *assignment, char *err, size_t errlen)
 	return -1;
 }
 
-unsigned int sched_tunable_factor(unsigned int nr_cpus)
+/* get_update_sysctl_factor(): the tunable_scaling factor for @nr_cpus online CPUs */
+static unsigned int sched_tunable_factor(unsigned int nr_cpus)
 {
 	unsigned int cpus = min(nr_cpus, 8U);
 
