@@ -117,6 +117,17 @@ static inline void charge(u64 ns)
 	machine.cpus[machine.this_cpu].t += ns;
 }
 
+/*
+ * Charge @ns that the running CPU spends waiting on the memory system (a
+ * cache-line transfer, a miss to memory, a refill): latency in nanoseconds,
+ * which neither the core's frequency nor its SMT siblings change. charge()
+ * is for the CPU's own compute.
+ */
+static inline void charge_stall(u64 ns)
+{
+	machine.cpus[machine.this_cpu].t += ns;
+}
+
 /* The running CPU's "now" (its cursor). */
 static inline u64 cpu_now(void)
 {
