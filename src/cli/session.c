@@ -36,7 +36,8 @@ int session_start(struct session *s, const struct session_config *cfg, char *err
 	if (cfg->funclatency && funclat_enable(cfg->funclatency, err, errlen))
 		return -1;
 	if (cfg->probe_overhead && !cfg->funclatency) {
-		snprintf(err, errlen, "--probe-overhead on needs --funclatency (it models bcc's probes on the traced functions)");
+		snprintf(err, errlen,
+			 "--probe-overhead on needs --funclatency (the functions to probe)");
 		return -1;
 	}
 	funclat_probe_overhead = cfg->probe_overhead;

@@ -53,8 +53,8 @@ int session_opt(const char *cmd, int c, const char *arg, struct session_opts *o)
 		return 0;
 	case 'O':
 		if (strcmp(arg, "on") && strcmp(arg, "off"))
-			return usage_error("%s: --probe-overhead must be 'on' or 'off', got '%s'", cmd,
-					   arg);
+			return usage_error("%s: --probe-overhead must be 'on' or 'off', got '%s'",
+					   cmd, arg);
 		o->probe_overhead = !strcmp(arg, "on");
 		return 0;
 	case 'P':

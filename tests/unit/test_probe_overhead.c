@@ -162,7 +162,7 @@ static u64 pipe_run(bool probe, u64 *calls, u64 *total, u64 *probe_ns, u64 *per_
 	};
 	struct session s;
 	char err[256];
-	u64 t;
+	u64 t, in_interval;
 
 	assert_int_equal(session_start(&s, &cfg, err, sizeof(err)), 0);
 	assert_true(session_run(&s, false));
@@ -171,8 +171,8 @@ static u64 pipe_run(bool probe, u64 *calls, u64 *total, u64 *probe_ns, u64 *per_
 	*total = funclat[FL___schedule].total_ns;
 	*probe_ns = funclat[FL___schedule].probe_ns;
 	*per_call = funclat_probe_per_call(&s.cost);
-	assert_int_equal(*probe_ns,
-			 probe ? funclat[FL___schedule].calls * funclat_probe_in_interval(&s.cost) : 0);
+	in_interval = probe ? funclat_probe_in_interval(&s.cost) : 0;
+	assert_int_equal(*probe_ns, funclat[FL___schedule].calls * in_interval);
 	session_end(&s);
 	return t;
 }
