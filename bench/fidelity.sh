@@ -6,7 +6,10 @@
 # and whether the two agree.  Prints a markdown table; docs/fidelity.md
 # holds its output and explains each row.
 #
-#   sh bench/fidelity.sh [--quick] [SCHEDLAB]      (SCHEDLAB: ./schedlab)
+#   sh bench/fidelity.sh [--quick] [--only swb] [SCHEDLAB]   (SCHEDLAB: ./schedlab)
+#
+# --only swb measures and prints only the should_we_balance() rows (raw and
+# with --probe-overhead on).
 #
 # Every run is deterministic: fixed seeds (run: --seed 1; ab: seeds 1..N).
 # At most two simulations run at once (two `run`s in parallel, or one
@@ -28,19 +31,29 @@
 set -u
 
 QUICK=0
+ONLY=
 SL=./schedlab
-for a in "$@"; do
-	case $a in
+USAGE="usage: sh bench/fidelity.sh [--quick] [--only swb] [SCHEDLAB]"
+while [ $# -gt 0 ]; do
+	case $1 in
 	--quick) QUICK=1 ;;
+	--only)
+		if [ "${2:-}" != swb ]; then
+			echo "fidelity.sh: --only takes 'swb' (the should_we_balance rows)" >&2
+			exit 2
+		fi
+		ONLY=swb
+		shift ;;
 	-h|--help)
-		echo "usage: sh bench/fidelity.sh [--quick] [SCHEDLAB]"
+		echo "$USAGE"
 		exit 0 ;;
 	-*)
-		echo "fidelity.sh: unknown option '$a'" >&2
-		echo "usage: sh bench/fidelity.sh [--quick] [SCHEDLAB]" >&2
+		echo "fidelity.sh: unknown option '$1'" >&2
+		echo "$USAGE" >&2
 		exit 2 ;;
-	*) SL=$a ;;
+	*) SL=$1 ;;
 	esac
+	shift
 done
 if [ ! -x "$SL" ]; then
 	echo "fidelity.sh: '$SL' is not an executable schedlab (build with make)" >&2
@@ -166,6 +179,7 @@ fi
 
 # ---- measurements ---------------------------------------------------------
 
+if [ -z "$ONLY" ]; then
 # 1. wakelist (f3dd3f674555 + 28156108fecb) on the Xeon: before and after.
 WL="-m xeon-8269cy-2s"
 WLB="--features NO_TTWU_QUEUE_IDLE,TTWU_QUEUE_ON_CPU_LE1"
@@ -185,6 +199,7 @@ for v in hb_p hb_t hb_pp hb_tp; do
 	eval "$v=\$(hbtime $v)" || exit 1
 	eval "${v}_b=\$(hbtime ${v}_b)" || exit 1
 done
+fi
 
 # 3. should_we_balance() per call on POWER10 (f8858d96061f), as the swb-smt
 # study: 3 runs, 10 s; one 10% worker stands for the idle system.
@@ -200,6 +215,17 @@ swb swb_96 96 100
 swb swb_96_15 96 15
 swb swb_96_25 96 25
 swb swb_96_35 96 35
+# ... and as bcc saw it: with the probes' cost (--probe-overhead on), for the
+# absolute figures (docs/observability.md)
+swbp() {
+	ab "$1" funclat.should_we_balance_probed_ns 3 -m power10-96 --base NO_SWB_SMT_SKIP \
+		--test '' --probe-overhead on --funclatency should_we_balance \
+		-- stress-ng --cpu "$2" -l "$3" --timeout 10
+}
+swbp swbp_idle 1 10
+swbp swbp_12 12 100
+
+if [ -z "$ONLY" ]; then
 
 # 4. stress-ng time taken with 100000 cpu ops on POWER10 (f8858d96061f),
 # 10 runs as the authors' 10 iterations.
@@ -222,6 +248,7 @@ ab smi_epyc time_s 5 -m epyc-milan-2s-256 --base NO_SM_IDLE --test '' -- $IPI
 # 6. runnable boost (7d0583cf9ec7) on the 2-socket Altra: perf stat --repeat 10.
 ab rb time_s 10 -m altra-2s-160 --base NO_UTIL_RUNNABLE_BOOST --test '' \
 	-- perf bench sched messaging -t -g 1 -l 2000
+fi
 
 m() { # m OUT N: field N of OUT's means
 	awk -v n="$2" '{ print $n }' "$T/$1.means"
@@ -243,6 +270,7 @@ echo
 echo "| figure | source | published | schedlab | comparison | agrees? | command |"
 echo "|---|---|---|---|---|---|---|"
 
+if [ -z "$ONLY" ]; then
 C="schedlab run -m xeon-8269cy-2s [--features NO_TTWU_QUEUE_IDLE,TTWU_QUEUE_ON_CPU_LE1] -- hackbench -g 1 -l 100000"
 S="f3dd3f674555 + 28156108fecb (Tianchen Ding, v6.0; as quoted in issue 11)"
 row_ab "wakelist: hackbench -g 1 -l 100000, xeon-8269cy-2s, v5.8 condition -> any idle target$wlnote" \
@@ -251,6 +279,7 @@ row_abs "wakelist before (v5.8 condition), absolute$wlnote" "$S" 3.246 "$wl_b" s
 	"schedlab run -m xeon-8269cy-2s --features NO_TTWU_QUEUE_IDLE,TTWU_QUEUE_ON_CPU_LE1 -- hackbench -g 1 -l 100000"
 row_abs "wakelist after (defaults), absolute$wlnote" "$S" 2.251 "$wl_a" s \
 	"schedlab run -m xeon-8269cy-2s -- hackbench -g 1 -l 100000"
+fi
 
 S="f8858d96061f (Shrikanth Hegde, LKML 2023-09-02; bcc funclatency, mean of 3 x 60 s)"
 C="schedlab ab -m power10-96 --base NO_SWB_SMT_SKIP --test '' --runs 3 --funclatency should_we_balance -- stress-ng"
@@ -268,6 +297,17 @@ swbrow "stress-ng --cpu 96 -l 25" swb_96_25 635.5 637.5 "--cpu 96 -l 25 --timeou
 swbrow "stress-ng --cpu 96 -l 35" swb_96_35 934.0 891.0 "--cpu 96 -l 35 --timeout 10"
 row_abs "should_we_balance() ns per call, idle system, absolute (with the patch)" "$S" 695.0 \
 	"$(m swb_idle 2)" ns "$C --cpu 1 -l 10 --timeout 10"
+# bcc's figures hold its probes' time: the same runs with --probe-overhead on
+C="schedlab ab -m power10-96 --base NO_SWB_SMT_SKIP --test '' --runs 3 --probe-overhead on --funclatency should_we_balance -- stress-ng"
+swbp_abs() { # swbp_abs LABEL OUT PUB_B PUB_A ARGS
+	row_abs "should_we_balance() ns per call, $1, absolute with probe overhead, without the patch" \
+		"$S" "$3" "$(m "$2" 1)" ns "$C $5"
+	row_abs "should_we_balance() ns per call, $1, absolute with probe overhead, with the patch" \
+		"$S" "$4" "$(m "$2" 2)" ns "$C $5"
+}
+swbp_abs "idle system" swbp_idle 809.3 695.0 "--cpu 1 -l 10 --timeout 10"
+swbp_abs "stress-ng --cpu 12 -l 100" swbp_12 1013.5 893.1 "--cpu 12 -l 100 --timeout 10"
+[ -n "$ONLY" ] && exit 0
 
 S="f8858d96061f (stress_ng table: 10 iterations, 100000 cpu_ops, time taken)"
 for n in 96 48 24 12; do

@@ -30,7 +30,7 @@
 static const char run_usage[] =
 	"usage: schedlab run [-m MACHINE] [--features LIST] [--seed N] [--json FILE] [--check]\n"
 	"                    [--cost NAME=NS]... [--sysctl NAME=VALUE]... [--funclatency F,...]\n"
-	"                    [--hz 100|250|300|1000] [--trace FILE [--trace-window S:E]\n"
+	"                    [--probe-overhead on|off] [--hz 100|250|300|1000] [--trace FILE [--trace-window S:E]\n"
 	"                    [--trace-events LIST]] [--schedstat FILE] [--latency] [--plot DIR]\n"
 	"                    [--max-events N] [--max-time S] -- COMMAND...\n"
 	"\n"

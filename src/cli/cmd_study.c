@@ -199,8 +199,8 @@ static int study_session_opts(const struct study_def *d, const struct study_opts
 	static const struct {
 		const char *name;
 		int code;
-	} codes[] = { { "funclatency", 'L' }, { "sysctl", 'Y' }, { "cost", 'C' },
-		      { "hz", 'H' },	       { "preempt", 'P' } };
+	} codes[] = { { "funclatency", 'L' }, { "sysctl", 'Y' },  { "cost", 'C' },
+		      { "hz", 'H' },	      { "preempt", 'P' }, { "probe-overhead", 'O' } };
 
 	session_opts_init(so);
 	so->seed = o->seed;

@@ -30,8 +30,11 @@ static const char *const sched_rows[RUN_SCHED_VALUES] = {
 	"sched.idle_full_pick", "sched.avg_run_delay_us", "sched.busy_cpu_s",
 };
 /* every value a run can report has a slot */
-_Static_assert(BENCH_MAX_METRICS + RUN_SCHED_VALUES + NR_FUNCLAT <= RUN_MAX_VALUES,
+_Static_assert(BENCH_MAX_METRICS + RUN_SCHED_VALUES + 2 * NR_FUNCLAT <= RUN_MAX_VALUES,
 	       "run_record too small for the metrics, sched rows and funclat means");
+/* the longest funclat row name, "funclat.sched_balance_newidle_probed_ns", fits */
+_Static_assert(sizeof("funclat.sched_balance_newidle_probed_ns") <= RUN_VALUE_NAME,
+	       "funclat row names must fit RUN_VALUE_NAME");
 /* a record fits one atomic pipe write, so a child never blocks on it */
 _Static_assert(sizeof(struct run_record) <= PIPE_BUF, "run_record must fit PIPE_BUF");
 
@@ -87,6 +90,15 @@ void run_record_fill(struct session *s, bool check, struct run_record *rec)
 		add(rec, name,
 		    funclat[f].calls ? (double)funclat[f].total_ns / (double)funclat[f].calls : 0,
 		    METRIC_LOWER);
+		if (!funclat_probe_overhead)
+			continue;
+		/* --probe-overhead: the mean bcc funclatency would print */
+		snprintf(name, sizeof(name), "funclat.%s_probed_ns", funclat_names[f]);
+		add(rec, name,
+		    funclat[f].calls ? (double)(funclat[f].total_ns + funclat[f].probe_ns) /
+					       (double)funclat[f].calls :
+				       0,
+		    METRIC_LOWER);
 	}
 }
 
@@ -102,9 +114,14 @@ int run_record_names(const struct session_config *cfg, char (*names)[RUN_VALUE_N
 		snprintf(names[n++], RUN_VALUE_NAME, "%s", *m);
 	for (int i = 0; i < RUN_SCHED_VALUES && n < max; i++)
 		snprintf(names[n++], RUN_VALUE_NAME, "%s", sched_rows[i]);
-	for (int f = 0; f < NR_FUNCLAT && n < max; f++)
-		if (funclat[f].enabled)
-			snprintf(names[n++], RUN_VALUE_NAME, "funclat.%s_avg_ns", funclat_names[f]);
+	for (int f = 0; f < NR_FUNCLAT && n < max; f++) {
+		if (!funclat[f].enabled)
+			continue;
+		snprintf(names[n++], RUN_VALUE_NAME, "funclat.%s_avg_ns", funclat_names[f]);
+		if (funclat_probe_overhead && n < max)
+			snprintf(names[n++], RUN_VALUE_NAME, "funclat.%s_probed_ns",
+				 funclat_names[f]);
+	}
 	session_end(&s);
 	return n;
 }

@@ -35,6 +35,12 @@ int session_start(struct session *s, const struct session_config *cfg, char *err
 	}
 	if (cfg->funclatency && funclat_enable(cfg->funclatency, err, errlen))
 		return -1;
+	if (cfg->probe_overhead && !cfg->funclatency) {
+		snprintf(err, errlen,
+			 "--probe-overhead on needs --funclatency (the functions to probe)");
+		return -1;
+	}
+	funclat_probe_overhead = cfg->probe_overhead;
 	if (cfg->features && sched_feat_apply(cfg->features, err, errlen))
 		return -1;
 	for (int i = 0; i < cfg->nr_sysctls; i++)

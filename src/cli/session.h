@@ -19,6 +19,7 @@ struct session_config {
 	const char *const *sysctls;	/* NAME=VALUE tunables */
 	int nr_sysctls;
 	const char *funclatency;	/* functions to trace, "a,b" */
+	bool probe_overhead;		/* traced calls pay bcc's probe cost (needs funclatency) */
 	const char *preempt;		/* none|voluntary|full|lazy, NULL: the default */
 	unsigned int hz;		/* 0: the machine's */
 	u64 max_events;			/* 0: SESSION_DEFAULT_MAX_EVENTS */

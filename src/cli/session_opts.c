@@ -51,6 +51,12 @@ int session_opt(const char *cmd, int c, const char *arg, struct session_opts *o)
 	case 'L':
 		o->funclatency = arg;
 		return 0;
+	case 'O':
+		if (strcmp(arg, "on") && strcmp(arg, "off"))
+			return usage_error("%s: --probe-overhead must be 'on' or 'off', got '%s'",
+					   cmd, arg);
+		o->probe_overhead = !strcmp(arg, "on");
+		return 0;
 	case 'P':
 		o->preempt = arg;
 		return 0;
@@ -80,6 +86,7 @@ void session_opts_config(const struct session_opts *o, const char *features, int
 		.sysctls = o->sysctls,
 		.nr_sysctls = o->nr_sysctls,
 		.funclatency = o->funclatency,
+		.probe_overhead = o->probe_overhead,
 		.preempt = o->preempt,
 		.hz = o->hz,
 		.argc = argc,

@@ -23,6 +23,7 @@ struct session_opts {
 	const char *sysctls[SESSION_MAX_REPEATS]; /* --sysctl NAME=VALUE, in order */
 	int nr_sysctls;
 	const char *funclatency;
+	bool probe_overhead;			/* --probe-overhead on */
 	const char *preempt;
 };
 
@@ -32,6 +33,7 @@ struct session_opts {
 	{ "check", no_argument, NULL, 'c' },	     { "cost", required_argument, NULL, 'C' },  \
 	{ "hz", required_argument, NULL, 'H' },	     { "sysctl", required_argument, NULL, 'Y' },\
 	{ "funclatency", required_argument, NULL, 'L' },                                       \
+	{ "probe-overhead", required_argument, NULL, 'O' },                                    \
 	{ "preempt", required_argument, NULL, 'P' }
 
 /* the usage lines for them */
@@ -42,6 +44,8 @@ struct session_opts {
 	"  --cost NAME=NS       override a cost-model parameter (see docs/cost-model.md)\n"    \
 	"  --sysctl NAME=VALUE  set a scheduler tunable (base_slice_ns, migration_cost_ns, ...)\n" \
 	"  --funclatency F,G    log2 histograms of the simulated time per call of kernel functions\n" \
+	"  --probe-overhead on|off  charge bcc funclatency's kprobe+kretprobe cost on every traced\n" \
+	"                       call and print the figure with it beside the raw one (default off)\n" \
 	"  --preempt MODEL      none, voluntary (default), full or lazy\n"                     \
 	"  --hz N               CONFIG_HZ of the simulated kernel (default: the machine's)\n"
 

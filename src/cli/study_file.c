@@ -148,7 +148,8 @@ static int parse_variant(struct parser *ps, struct study_def *d, const char *res
 
 static int parse_option(struct parser *ps, struct study_def *d, const char *rest)
 {
-	static const char *const allowed[] = { "funclatency", "sysctl", "cost", "hz", "preempt" };
+	static const char *const allowed[] = { "funclatency", "sysctl",	 "cost",
+					       "hz",	      "preempt", "probe-overhead" };
 	size_t len;
 	const char *value = next_word(rest, &len);
 	bool ok = false;
@@ -156,8 +157,10 @@ static int parse_option(struct parser *ps, struct study_def *d, const char *rest
 	for (size_t i = 0; i < sizeof(allowed) / sizeof(allowed[0]); i++)
 		ok |= strlen(allowed[i]) == len && !strncmp(allowed[i], rest, len);
 	if (!ok)
-		return fail(ps, "unknown option '%.*s' (funclatency, sysctl, cost, hz or preempt)",
-			    (int)len, rest);
+		return fail(
+			ps,
+			"unknown option '%.*s' (funclatency, sysctl, cost, hz, preempt or probe-overhead)",
+			(int)len, rest);
 	if (!*value)
 		return fail(ps, "option '%.*s' needs a value", (int)len, rest);
 	strlist_add(&d->opt_names, rest, len);

@@ -231,7 +231,7 @@ static int __should_we_balance(struct lb_env *env)
 
 static int should_we_balance(struct lb_env *env)
 {
-	u64 t0 = funclat_entry();
+	u64 t0 = funclat_entry(FL_should_we_balance);
 	int ret = __should_we_balance(env);
 
 	funclat_exit(FL_should_we_balance, t0);
@@ -988,7 +988,7 @@ out_one_pinned:
 int sched_balance_rq(unsigned int this_cpu, struct rq *this_rq, struct sched_domain *sd,
 		     enum cpu_idle_type idle, int *continue_balancing)
 {
-	u64 t0 = funclat_entry();
+	u64 t0 = funclat_entry(FL_sched_balance_rq);
 	int ret;
 
 	balance_masks_alloc();

@@ -166,7 +166,7 @@ out:
 
 static void sched_balance_domains(struct rq *rq, enum cpu_idle_type idle)
 {
-	u64 t0 = funclat_entry();
+	u64 t0 = funclat_entry(FL_sched_balance_domains);
 
 	__sched_balance_domains(rq, idle);
 	funclat_exit(FL_sched_balance_domains, t0);
@@ -549,7 +549,7 @@ out:
 
 int sched_balance_newidle(struct rq *this_rq)
 {
-	u64 t0 = funclat_entry();
+	u64 t0 = funclat_entry(FL_sched_balance_newidle);
 	int ret = __sched_balance_newidle(this_rq);
 
 	funclat_exit(FL_sched_balance_newidle, t0);

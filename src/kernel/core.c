@@ -515,7 +515,7 @@ static int __try_to_wake_up(struct task_struct *p, unsigned int state, int wake_
 
 int try_to_wake_up(struct task_struct *p, unsigned int state, int wake_flags)
 {
-	u64 t0 = funclat_entry();
+	u64 t0 = funclat_entry(FL_try_to_wake_up);
 	int ret = __try_to_wake_up(p, state, wake_flags);
 
 	funclat_exit(FL_try_to_wake_up, t0);
@@ -723,7 +723,7 @@ void __schedule(int sched_mode)
 	struct rq *rq = this_rq();
 	struct task_struct *prev = rq->curr, *next;
 	bool preempt = sched_mode > SM_NONE;
-	u64 t0 = funclat_entry();
+	u64 t0 = funclat_entry(FL___schedule);
 
 	sim_lock_acquire(&rq->lock);
 	update_rq_clock(rq);
@@ -834,7 +834,7 @@ static void resched_latency_warn(unsigned int cpu, u64 latency)
 void sched_tick(struct rq *rq)
 {
 	struct task_struct *curr = rq->curr;
-	u64 t0 = funclat_entry();
+	u64 t0 = funclat_entry(FL_sched_tick);
 	u64 resched_latency = 0;
 
 	sim_lock_acquire(&rq->lock);

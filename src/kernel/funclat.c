@@ -4,6 +4,7 @@
 #include <string.h>
 
 struct funclat funclat[NR_FUNCLAT];
+bool funclat_probe_overhead;
 
 const char *const funclat_names[NR_FUNCLAT] = {
 #define FL_NAME(name) #name,
@@ -14,6 +15,7 @@ const char *const funclat_names[NR_FUNCLAT] = {
 void funclat_reset(void)
 {
 	memset(funclat, 0, sizeof(funclat));
+	funclat_probe_overhead = false;
 }
 
 int funclat_enable(const char *list, char *err, size_t errlen)
@@ -63,4 +65,32 @@ void funclat_record(enum funclat_id id, u64 ns)
 	f->calls++;
 	f->total_ns += ns;
 	f->hist[log2l_bucket(ns)]++;
+}
+
+/*
+ * The kprobe fires at the first instruction: its dispatch, the kretprobe's
+ * return-address hijack and the entry program up to bpf_ktime_get_ns() come
+ * before bcc's start timestamp; start.update() comes after it. Both run
+ * before the function's body, whose time the raw figure is.
+ */
+void funclat_probe_entry(void)
+{
+	const struct cost_model *c = machine.cost;
+
+	charge(c->probe_entry + c->bpf_map_op);
+}
+
+/*
+ * The function returns into the kretprobe trampoline: the dispatch and the
+ * return program up to its bpf_ktime_get_ns() (start.lookup()) are inside
+ * bcc's interval, the rest (start.delete(), the avg and histogram
+ * increments, leaving the trampoline) after it.
+ */
+void funclat_probe_return(enum funclat_id id)
+{
+	const struct cost_model *c = machine.cost;
+
+	charge(c->probe_return + c->bpf_map_op);
+	charge(2 * c->bpf_map_op);
+	funclat[id].probe_ns += funclat_probe_in_interval(c);
 }

@@ -6,6 +6,26 @@
  * A traced function reads the running CPU's cursor on entry and exit: the
  * difference is the simulated time it took, costs it charged and lock spins
  * included. Untraced functions pay one predictable branch.
+ *
+ * With --probe-overhead on (funclat_probe_overhead), each call of a traced
+ * function also pays what bcc funclatency's kprobe and kretprobe cost on
+ * that machine (cost model: probe_entry, probe_return, bpf_map_op), as CPU
+ * time on the calling CPU: the entry part before the function's body, the
+ * return part after it, so the function takes longer and everything after
+ * it moves, as under bcc. bcc's timestamps are taken inside its programs
+ * (bpf_ktime_get_ns()), so part of that time falls inside the interval bcc
+ * measures (FUNCLAT_PROBE_IN_INTERVAL, docs/observability.md):
+ *
+ *   probe_entry   kprobe hit, kretprobe hijack, entry program to its
+ *                 timestamp                              outside (before)
+ *   bpf_map_op    entry program: start.update()          inside
+ *   (the function's body: the raw figure)
+ *   probe_return  return trampoline + dispatch, return program to its
+ *                 timestamp                              inside
+ *   bpf_map_op    return program: start.lookup()         inside
+ *   2 bpf_map_op  start.delete(), the avg and histogram
+ *                 increments (three array ops, one op's worth together)
+ *                                                        outside (after)
  */
 #ifndef SCHEDLAB_KERNEL_FUNCLAT_H
 #define SCHEDLAB_KERNEL_FUNCLAT_H
@@ -36,10 +56,13 @@ struct funclat {
 	bool enabled;
 	u64 calls;
 	u64 total_ns;
+	u64 probe_ns;			/* --probe-overhead: probe time inside the intervals */
 	u64 hist[FUNCLAT_BUCKETS];	/* bcc's bpf_log2l() buckets */
 };
 
 extern struct funclat funclat[NR_FUNCLAT];
+/* --probe-overhead on: traced calls pay bcc's kprobe + kretprobe cost */
+extern bool funclat_probe_overhead;
 extern const char *const funclat_names[NR_FUNCLAT];
 
 /* Disable all and clear the counters. */
@@ -48,15 +71,35 @@ void funclat_reset(void);
 int funclat_enable(const char *list, char *err, size_t errlen);
 void funclat_record(enum funclat_id id, u64 ns);
 
-static inline u64 funclat_entry(void)
+/* the probe time per call that falls inside bcc's measured interval */
+static inline u64 funclat_probe_in_interval(const struct cost_model *c)
 {
+	return c->bpf_map_op + c->probe_return + c->bpf_map_op;
+}
+
+/* the whole probe time per call */
+static inline u64 funclat_probe_per_call(const struct cost_model *c)
+{
+	return c->probe_entry + c->probe_return + 4 * c->bpf_map_op;
+}
+
+void funclat_probe_entry(void);
+void funclat_probe_return(enum funclat_id id);
+
+static inline u64 funclat_entry(enum funclat_id id)
+{
+	if (unlikely(funclat[id].enabled) && funclat_probe_overhead)
+		funclat_probe_entry();
 	return cpu_now();
 }
 
 static inline void funclat_exit(enum funclat_id id, u64 t0)
 {
-	if (unlikely(funclat[id].enabled))
+	if (unlikely(funclat[id].enabled)) {
 		funclat_record(id, cpu_now() - t0);
+		if (funclat_probe_overhead)
+			funclat_probe_return(id);
+	}
 }
 
 #endif

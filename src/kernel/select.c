@@ -560,7 +560,7 @@ static unsigned int __select_task_rq_fair(struct task_struct *p, int prev_cpu, i
 
 unsigned int select_task_rq_fair(struct task_struct *p, unsigned int prev_cpu, int wake_flags)
 {
-	u64 t0 = funclat_entry();
+	u64 t0 = funclat_entry(FL_select_task_rq_fair);
 	unsigned int cpu = __select_task_rq_fair(p, (int)prev_cpu, wake_flags);
 
 	funclat_exit(FL_select_task_rq_fair, t0);

@@ -2,7 +2,8 @@
 /*
  * bcc funclatency output: a log2 histogram in nsecs (bcc's
  * print_log2_hist layout: buckets 1..highest non-empty, 40 stars at most)
- * and the "avg = ..., total: ..., count: ..." line.
+ * and the "avg = ..., total: ..., count: ..." line; with --probe-overhead on,
+ * the same line goes on with the figures bcc would see, probes included.
  */
 #include "report/funclat_print.h"
 
@@ -66,8 +67,17 @@ void funclat_print(FILE *out)
 			continue;
 		fprintf(out, "\nFunction = %s\n", funclat_names[id]);
 		print_hist(out, f);
-		fprintf(out, "\navg = %llu nsecs, total: %llu nsecs, count: %llu\n",
+		fprintf(out, "\navg = %llu nsecs, total: %llu nsecs, count: %llu",
 			(unsigned long long)(f->calls ? f->total_ns / f->calls : 0),
 			(unsigned long long)f->total_ns, (unsigned long long)f->calls);
+		/* --probe-overhead: what bcc funclatency would print (docs/observability.md) */
+		if (funclat_probe_overhead) {
+			u64 with = f->total_ns + f->probe_ns;
+
+			fprintf(out, " (with probe overhead: avg = %llu nsecs, total: %llu nsecs)",
+				(unsigned long long)(f->calls ? with / f->calls : 0),
+				(unsigned long long)with);
+		}
+		fputc('\n', out);
 	}
 }

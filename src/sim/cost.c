@@ -46,6 +46,10 @@ void cost_model_default(struct cost_model *c)
 	c->futex_wake = 200;
 	c->unix_skb_overhead = 768;
 
+	c->probe_entry = 40;
+	c->probe_return = 53;
+	c->bpf_map_op = 23;
+
 	static const u64 cacheline[NR_DIST] = { 0, 5, 20, 40, 80, 150 };
 	static const u64 ipi_latency[NR_DIST] = { 0, 400, 500, 700, 900, 1500 };
 	static const u64 refill[NR_DIST] = { 0, 0, 500, 1000, 3000, 6000 };
@@ -112,6 +116,9 @@ static const struct cost_field cost_fields[] = {
 	F(futex_wake, KPATH_MAX),
 	{ "unix_skb_overhead", offsetof(struct cost_model, unix_skb_overhead), false, SKB_MAX,
 	  "bytes" },
+	F(probe_entry, KPATH_MAX),
+	F(probe_return, KPATH_MAX),
+	F(bpf_map_op, KPATH_MAX),
 	FD(cacheline, KPATH_MAX),
 	F(ipi_send, KPATH_MAX),
 	FD(ipi_latency, DELAY_MAX),

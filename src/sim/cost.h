@@ -61,6 +61,11 @@ struct cost_model {
 	u64 futex_wake;		/* futex_wake() excluding try_to_wake_up() */
 	u64 unix_skb_overhead;	/* bytes (not ns): skb truesize beyond the payload */
 
+	/* --probe-overhead: bcc funclatency's kprobe + kretprobe on a traced function */
+	u64 probe_entry;	/* kprobe hit at entry, kretprobe hijack, entry program to its timestamp */
+	u64 probe_return;	/* return trampoline, kretprobe dispatch, return program to its timestamp */
+	u64 bpf_map_op;		/* one BPF hash-map helper call (update, lookup, delete) */
+
 	/* the machine */
 	u64 cacheline[NR_DIST];	/* moving a contended cache line from a CPU this far away */
 	u64 ipi_send;		/* sender side of an IPI (APIC/GIC/doorbell write) */

@@ -310,6 +310,54 @@ fi
 grep -q '^     nsecs               : count     distribution$' "$tmp/swb-SWB_SMT_SKIP.out" &&
 	ok "funclatency prints a histogram" || not_ok "funclatency prints a histogram"
 
+# --probe-overhead (docs/observability.md): off is the default and prints
+# the same; on, each traced call pays bcc's probes (x86 default: 40 + 53 +
+# 4 x 23 = 185 ns) and the avg line adds the figure with the part inside
+# bcc's interval (53 + 2 x 23 = 99 ns per call); the benchmark takes longer.
+fl_cmd="-m smp1 --funclatency __schedule,try_to_wake_up -- perf bench sched pipe -l 2000"
+# shellcheck disable=SC2086
+run_cmd schedlab run $fl_cmd
+cp "$tmp/out" "$tmp/fl-default.out"
+# shellcheck disable=SC2086
+run_cmd schedlab run --probe-overhead off $fl_cmd
+if [ "$status" -eq 0 ] && cmp -s "$tmp/out" "$tmp/fl-default.out" &&
+	! grep -q 'probe overhead' "$tmp/out"; then
+	ok "--probe-overhead off prints what the default prints"
+else
+	not_ok "--probe-overhead off prints what the default prints" "status $status"
+fi
+# shellcheck disable=SC2086
+run_cmd schedlab run --probe-overhead on $fl_cmd
+po_bad=$(awk '/^avg = / {
+		n++; count = $9; total = $6; with = $18
+		if ($10 != "(with" || with - total != count * 99 || count == 0) bad = bad " " $0
+	}
+	END { if (n != 2) bad = bad " lines:" n; print bad }' "$tmp/out")
+t_off=$(sed -n 's/^ *\([0-9.]*\) usecs\/op$/\1/p' "$tmp/fl-default.out")
+t_on=$(sed -n 's/^ *\([0-9.]*\) usecs\/op$/\1/p' "$tmp/out")
+calls=$(awk '/^avg = / { n += $9 } END { print n }' "$tmp/out")
+# on one CPU the run gets longer by calls x 185 ns (to within the ticks added)
+if [ "$status" -eq 0 ] && [ -z "$po_bad" ] && [ -n "$t_on" ] &&
+	awk -v a="$t_off" -v b="$t_on" -v c="$calls" \
+		'BEGIN { d = (b - a) * 2000 * 1e3; w = c * 185; exit !(d > 0.98 * w && d < 1.02 * w) }'; then
+	ok "--probe-overhead on: +99 ns per call inside the interval, $t_off -> $t_on usecs/op"
+else
+	not_ok "--probe-overhead on" "status $status, bad:$po_bad, time $t_off -> $t_on, calls $calls"
+fi
+run_cmd schedlab ab -m smp2 --base '' --test '' --runs 2 --probe-overhead on --funclatency should_we_balance \
+	--json "$tmp/ab-po.json" -- stress-ng --cpu 4 -l 50 --timeout 1
+if [ "$status" -eq 0 ] && grep -q '^funclat.should_we_balance_probed_ns ' "$tmp/out" &&
+	grep -q '"funclat.should_we_balance_probed_ns"' "$tmp/ab-po.json"; then
+	ok "ab --probe-overhead on: funclat.F_probed_ns row and JSON"
+else
+	not_ok "ab --probe-overhead on: funclat.F_probed_ns row" "status $status" "$(head -20 "$tmp/out")"
+fi
+expect_exit 2 "run: --probe-overhead must be 'on' or 'off', got 'yes'" schedlab run -m smp2 --probe-overhead yes --funclatency __schedule -- hackbench -g 1 -l 1
+expect_exit 2 "--probe-overhead on needs --funclatency" schedlab run -m smp2 --probe-overhead on -- hackbench -g 1 -l 1
+expect_exit 2 "--probe-overhead on needs --funclatency" schedlab ab -m smp2 --base '' --test '' --probe-overhead on -- hackbench -g 1 -l 1
+printf 'name po\ntitle Po\nvariant a -\nvariant b NO_SM_IDLE\nmachine smp2\nworkload hackbench -g 1 -l 5\nmetric time_s\nruns 2\noption probe-overhead maybe\n' >"$tmp/po.study"
+expect_exit 2 "study: --probe-overhead must be 'on' or 'off', got 'maybe'" schedlab study --file "$tmp/po.study"
+
 # ipistorm, as the module's parameters; SM_IDLE takes the full pick off the target
 golden run-ipistorm schedlab run -m smt2-2s-16 -- insmod ipistorm.ko numipi=2000 single=1 offset=8 cpulist=0 wait=1
 golden run-ipistorm-many schedlab run -m smp4 -- ipistorm numipi=500 single=0 cpulist=0-1 wait=1 delay=2

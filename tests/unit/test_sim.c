@@ -635,7 +635,7 @@ static void test_cost_model_set(void **state)
 		}
 		free(buf);
 		/* every scalar field and every distance of the three per-distance arrays */
-		assert_int_equal(lines, 30 + 3 * NR_DIST);
+		assert_int_equal(lines, 33 + 3 * NR_DIST);
 		assert_memory_equal(&e, &c, sizeof(c));
 	}
 }
