@@ -34,10 +34,11 @@ bool idle_cpu(unsigned int cpu)
 	return true;
 }
 
-/* a CPU's idle state read from another CPU: its rq cache lines */
+/* a CPU's idle state read from another CPU: its rq's hot line */
 static inline bool lb_idle_cpu(unsigned int cpu)
 {
 	charge(machine.cost->lb_cpu_visit);
+	read_rq_state(cpu);
 	return idle_cpu(cpu);
 }
 
@@ -50,6 +51,7 @@ static bool is_core_idle(unsigned int cpu)
 		if (sibling == cpu)
 			continue;
 		charge(machine.cost->lb_sibling_test);
+		read_rq_state(sibling);
 		if (!idle_cpu(sibling))
 			return false;
 	}
@@ -272,6 +274,7 @@ static void update_sg_lb_stats(struct lb_env *env, struct sd_lb_stats *sds,
 		unsigned int nr_running;
 
 		charge(machine.cost->lb_cpu_visit);
+		read_rq_load(i);
 		sgs->group_load += cpu_load(rq);
 		sgs->group_util += cpu_util_cfs(i);
 		sgs->group_runnable += cpu_runnable(rq);
@@ -561,6 +564,7 @@ static struct rq *sched_balance_find_src_rq(struct lb_env *env, struct sched_gro
 		unsigned long capacity, load, util;
 
 		charge(machine.cost->lb_cpu_visit);
+		read_rq_load(i);
 		if (!nr_running)
 			continue;
 		capacity = capacity_of(i);

@@ -17,6 +17,15 @@
 struct rq *runqueues;
 struct sched_world sched_world;
 
+/*
+ * struct sched_entity is about 256 bytes in v6.18 (load, run_node,
+ * deadline, min_vruntime, vruntime, slice, vlag, ...) before its avg:
+ * the first two lines are the ones enqueue/pick/update_curr write.
+ */
+#define TASK_SE_LINES 2
+/* cfs_rq fields an enqueue writes: load, nr_queued, avg_vruntime/load, tasks_timeline, curr */
+#define CFS_RQ_LINES 2
+
 
 /*
  * Nice level to load weight: each step is ~1.25x (10% CPU share change
@@ -61,6 +70,10 @@ static struct task_struct *alloc_task(const char *comm)
 {
 	struct task_struct *p = xcalloc(1, sizeof(*p));
 	p->pid = sched_world.next_pid++;
+	cache_line_init(&p->cl.state, 1);
+	cache_line_init(&p->cl.pi, 1);
+	cache_line_init(&p->cl.se, TASK_SE_LINES);
+	cache_line_init(&p->cl.avg, 1);
 	snprintf(p->comm, sizeof(p->comm), "%s", comm);
 	/* ftrace and Perfetto split on spaces and '=': keep comms clean */
 	for (char *c = p->comm; *c; c++)
@@ -122,6 +135,12 @@ void sched_init(u64 start)
 
 		rq->cpu = cpu;
 		sim_lock_init(&rq->lock);
+		cache_line_init(&rq->cl.hot, 1);
+		cache_line_init(&rq->cl.clock, 1);
+		cache_line_init(&rq->cl.cfs, CFS_RQ_LINES);
+		cache_line_init(&rq->cl.cfs_avg, 1);
+		cache_line_init(&rq->cl.idle, 1);
+		cache_line_init(&rq->cl.wakelist, 1);
 		init_cfs_rq(&rq->cfs);
 		snprintf(comm, sizeof(comm), "swapper/%u", cpu);
 		rq->idle = alloc_percpu_kthread(comm, cpu);
@@ -238,6 +257,7 @@ void update_rq_clock(struct rq *rq)
 	/* a remote rq's clock may be ahead of this CPU's cursor: clocks never go back */
 	if (delta <= 0)
 		return;
+	cl_write(&rq->cl.clock);
 	rq->clock += (u64)delta;
 	rq->clock_task += (u64)delta;
 	update_rq_clock_pelt(rq, delta);
@@ -252,6 +272,8 @@ void resched_curr(struct rq *rq)
 {
 	if (rq->need_resched)
 		return;
+	/* set_tsk_need_resched(): the flag is in curr's thread_info line */
+	cl_write(&rq->curr->cl.state);
 	rq->need_resched = true;
 	if (cpu_of(rq) == smp_processor_id())
 		return;
@@ -296,9 +318,19 @@ static void sched_info_enqueue(struct task_struct *p)
 	p->stats.queued_by_wakeup = true;
 }
 
+void enqueue_lines(struct rq *rq, struct task_struct *p)
+{
+	cl_write(&rq->cl.cfs);
+	cl_write(&rq->cl.cfs_avg);
+	cl_write(&rq->cl.hot);
+	cl_write(&p->cl.se);
+	cl_write(&p->cl.avg);
+}
+
 void activate_task(struct rq *rq, struct task_struct *p, int flags)
 {
 	charge(machine.cost->enqueue);
+	enqueue_lines(rq, p);
 	enqueue_task_fair(rq, p, flags);
 	p->on_rq = TASK_ON_RQ_QUEUED;
 	if (!(flags & ENQUEUE_RESTORE))
@@ -309,6 +341,7 @@ void activate_task(struct rq *rq, struct task_struct *p, int flags)
 void deactivate_task(struct rq *rq, struct task_struct *p, int flags)
 {
 	charge(machine.cost->dequeue);
+	enqueue_lines(rq, p);
 	p->on_rq = TASK_ON_RQ_MIGRATING;
 	dequeue_task_fair(rq, p, flags);
 }
@@ -383,7 +416,10 @@ void ttwu_do_activate(struct rq *rq, struct task_struct *p, int wake_flags)
 	trace_sched(__trace_sched_wake(TRACE_SCHED_WAKEUP, p, cpu_of(rq)));
 
 	if (rq->idle_stamp) {
-		u64 delta = rq->clock - rq->idle_stamp;
+		u64 delta;
+
+		cl_write(&rq->cl.idle);
+		delta = rq->clock - rq->idle_stamp;
 		u64 max = 2 * rq->max_idle_balance_cost;
 
 		/* update_avg(): avg_idle += (delta - avg_idle) / 8, capped */
@@ -404,6 +440,7 @@ static int ttwu_runnable(struct task_struct *p, int wake_flags)
 	update_rq_clock(rq);
 	if (p->se.sched_delayed) {
 		charge(machine.cost->enqueue);
+		enqueue_lines(rq, p);
 		enqueue_task_fair(rq, p, ENQUEUE_NOCLOCK | ENQUEUE_DELAYED);
 		sched_info_enqueue(p);
 		p->woken_at = cpu_now();
@@ -426,10 +463,12 @@ static int ttwu_runnable(struct task_struct *p, int wake_flags)
 static bool ttwu_queue_cond(struct task_struct *p, unsigned int cpu, int wake_flags)
 {
 	unsigned int this_cpu = smp_processor_id();
-	unsigned int nr_running = cpu_rq(cpu)->nr_running;
+	unsigned int nr_running;
 
 	if (!cpumask_test_cpu(cpu, p->cpus_mask))
 		return false;
+	read_rq_state(cpu);
+	nr_running = cpu_rq(cpu)->nr_running;
 	/* no shared cache: let the target do the work on its own data */
 	if (!cpus_share_cache(this_cpu, cpu))
 		return true;
@@ -469,6 +508,9 @@ static int __try_to_wake_up(struct task_struct *p, unsigned int state, int wake_
 	const struct cost_model *cost = machine.cost;
 	unsigned int cpu;
 
+	/* raw_spin_lock_irqsave(&p->pi_lock), then p->__state and p->on_rq */
+	cl_write(&p->cl.pi);
+	cl_read(&p->cl.state);
 	if (!(p->__state & state))
 		return 0;
 	charge(cost->ttwu);
@@ -488,6 +530,7 @@ static int __try_to_wake_up(struct task_struct *p, unsigned int state, int wake_
 		return 1;
 	}
 
+	cl_write(&p->cl.state);
 	p->__state = TASK_WAKING;
 
 	/*
@@ -668,9 +711,12 @@ static void context_switch(struct rq *rq, struct task_struct *prev, struct task_
 		next->last_ran_cpu = cpu;
 	}
 	sched_info_switch(rq, prev, next);
+	cl_write(&rq->cl.hot);
+	cl_write(&next->cl.state);
 	rq->curr = next;
 	next->on_cpu = 1;
 	/* finish_task(): from here the previous task may run elsewhere */
+	cl_write(&prev->cl.state);
 	prev->on_cpu = 0;
 	prev->on_cpu_until = cpu_now();
 }
@@ -753,11 +799,19 @@ void __schedule(int sched_mode)
 		if (prev->__state == TASK_DEAD)
 			flags |= DEQUEUE_SPECIAL;
 		charge(machine.cost->dequeue);
+		enqueue_lines(rq, prev);
 		if (dequeue_task_fair(rq, prev, flags))
 			prev->on_rq = 0;
 	}
 	next = pick_next_task(rq, prev);
+	/* the pick walks the tree; set_next_entity() writes the entity */
+	cl_write(&rq->cl.cfs);
+	if (!is_idle_task(next))
+		cl_write(&next->cl.se);
 picked:
+	/* clear_tsk_need_resched(prev): the flag's line, perhaps set by a remote CPU */
+	if (rq->need_resched)
+		cl_write(&prev->cl.state);
 	rq->need_resched = false;
 	rq->need_resched_lazy = false;
 	rq->last_seen_need_resched_ns = 0;
@@ -839,8 +893,14 @@ void sched_tick(struct rq *rq)
 
 	sim_lock_acquire(&rq->lock);
 	update_rq_clock(rq);
-	if (!is_idle_task(curr))
+	if (!is_idle_task(curr)) {
+		/* update_curr() and the PELT updates of entity and queue */
+		cl_write(&rq->cl.cfs);
+		cl_write(&rq->cl.cfs_avg);
+		cl_write(&curr->cl.se);
+		cl_write(&curr->cl.avg);
 		task_tick_fair(rq, curr);
+	}
 	/* PREEMPT_LAZY: a lazy request becomes a real one at the tick */
 	if (rq->need_resched_lazy)
 		rq->need_resched = true;

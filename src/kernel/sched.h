@@ -230,7 +230,21 @@ struct sched_task_stats {
 	u64 nr_involuntary;
 };
 
+/*
+ * A task's scheduling lines: thread_info flags (TIF_NEED_RESCHED), __state,
+ * on_cpu, on_rq, cpu and wake_entry sit together at the top of task_struct;
+ * pi_lock elsewhere; the sched_entity, and its PELT average on a line of
+ * its own.
+ */
+struct task_lines {
+	struct cache_line state;
+	struct cache_line pi;
+	struct cache_line se;
+	struct cache_line avg;
+};
+
 struct task_struct {
+	struct task_lines cl;
 	int pid;
 	char comm[16];
 	unsigned int __state;
@@ -287,9 +301,25 @@ struct task_struct {
 
 /* ---- runqueues ---- */
 
+/*
+ * The cache lines of a runqueue that other CPUs read or write (v6.18's
+ * struct rq layout: nr_running, ttwu_pending, cpu_capacity, curr and idle
+ * share its first line; the lock has its own; the cfs_rq's tree/load and
+ * its PELT average are apart; the call-single queue is a per-CPU llist).
+ */
+struct rq_lines {
+	struct cache_line hot;		/* nr_running, ttwu_pending, curr, idle */
+	struct cache_line clock;	/* clock, clock_task, clock_pelt */
+	struct cache_line cfs;		/* cfs_rq: tree, load, avg_vruntime, nr_queued */
+	struct cache_line cfs_avg;	/* cfs_rq->avg (PELT) */
+	struct cache_line idle;		/* idle_stamp, avg_idle */
+	struct cache_line wakelist;	/* call_single_queue llist head */
+};
+
 struct rq {
 	unsigned int cpu;
 	struct sim_lock lock;
+	struct rq_lines cl;
 	unsigned int nr_running;	/* tasks enqueued in any class (not the idle task) */
 	u64 nr_switches;
 	u64 clock;
@@ -580,7 +610,9 @@ struct task_struct *pick_next_task_idle(struct rq *rq);
 
 /* ---- wait.c ---- */
 
+/* the lock and the list head share one line, as in wait_queue_head_t */
 struct wait_queue_head {
+	struct sim_lock lock;
 	struct list_head head;
 };
 
@@ -594,6 +626,25 @@ static inline bool waitqueue_active(const struct wait_queue_head *wq)
 {
 	return !list_empty(&wq->head);
 }
+
+/* Another CPU's runqueue state as idle_cpu() and the balancer read it. */
+static inline void read_rq_state(unsigned int cpu)
+{
+	cl_read(&cpu_rq(cpu)->cl.hot);
+}
+
+/* ... and its load and utilisation (cfs_rq->avg) besides. */
+static inline void read_rq_load(unsigned int cpu)
+{
+	cl_read(&cpu_rq(cpu)->cl.hot);
+	cl_read(&cpu_rq(cpu)->cl.cfs_avg);
+}
+
+/* The lines an enqueue or dequeue of @p on @rq writes. */
+void enqueue_lines(struct rq *rq, struct task_struct *p);
+
+/* wq_has_sleeper(): waitqueue_active() that reads the head's line */
+bool wq_has_sleeper(struct wait_queue_head *wq);
 
 /* ---- the CPU step machine (core.c) ---- */
 
