@@ -141,6 +141,8 @@ void sched_init(u64 start)
 		cache_line_init(&rq->cl.cfs_avg, 1);
 		cache_line_init(&rq->cl.idle, 1);
 		cache_line_init(&rq->cl.wakelist, 1);
+		cache_line_init(&rq->cl.psi, 1);
+		cache_line_init(&rq->cl.cpufreq, 1);
 		init_cfs_rq(&rq->cfs);
 		snprintf(comm, sizeof(comm), "swapper/%u", cpu);
 		rq->idle = alloc_percpu_kthread(comm, cpu);
@@ -323,6 +325,8 @@ void enqueue_lines(struct rq *rq, struct task_struct *p)
 	cl_write(&rq->cl.cfs);
 	cl_write(&rq->cl.cfs_avg);
 	cl_write(&rq->cl.hot);
+	cl_write(&rq->cl.psi);
+	cl_write(&rq->cl.cpufreq);
 	cl_write(&p->cl.se);
 	cl_write(&p->cl.avg);
 }

@@ -314,6 +314,13 @@ struct rq_lines {
 	struct cache_line cfs_avg;	/* cfs_rq->avg (PELT) */
 	struct cache_line idle;		/* idle_stamp, avg_idle */
 	struct cache_line wakelist;	/* call_single_queue llist head */
+	/*
+	 * Per-CPU state an enqueue or dequeue also writes outside struct rq:
+	 * PSI's psi_group_cpu (psi_task_change(), the root group's) and the
+	 * cpufreq hook's per-CPU data (cpufreq_update_util()).
+	 */
+	struct cache_line psi;
+	struct cache_line cpufreq;
 };
 
 struct rq {
@@ -614,6 +621,14 @@ struct task_struct *pick_next_task_idle(struct rq *rq);
 struct wait_queue_head {
 	struct sim_lock lock;
 	struct list_head head;
+	/*
+	 * The last wake walk that woke someone, [walk_start, walk_end): its
+	 * woken entries stay on the list until it drops the lock
+	 * (autoremove_wake_function() removes an entry only after
+	 * try_to_wake_up() returns), so a CPU that looks in that window
+	 * still sees a sleeper.
+	 */
+	u64 walk_start, walk_end;
 };
 
 void init_waitqueue_head(struct wait_queue_head *wq);

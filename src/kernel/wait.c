@@ -19,8 +19,14 @@ void init_waitqueue_head(struct wait_queue_head *wq)
 
 bool wq_has_sleeper(struct wait_queue_head *wq)
 {
+	u64 now;
+
 	cl_read(&wq->lock.line);
-	return waitqueue_active(wq);
+	if (waitqueue_active(wq))
+		return true;
+	/* a walk in progress at our now: its woken entries are still queued */
+	now = cpu_now();
+	return wq->walk_start <= now && now < wq->walk_end;
 }
 
 void prepare_to_wait(struct wait_queue_head *wq, bool exclusive, unsigned int state)
@@ -57,8 +63,10 @@ int __wake_up(struct wait_queue_head *wq, unsigned int state, int nr_exclusive, 
 {
 	struct wait_queue_entry *e, *n;
 	int woken = 0;
+	u64 start;
 
 	sim_lock_acquire(&wq->lock);
+	start = cpu_now();
 	list_for_each_entry_safe(e, n, &wq->head, entry) {
 		bool exclusive = e->exclusive;
 		int ret;
@@ -74,5 +82,9 @@ int __wake_up(struct wait_queue_head *wq, unsigned int state, int nr_exclusive, 
 			break;
 	}
 	sim_lock_release(&wq->lock);
+	if (woken) {
+		wq->walk_start = start;
+		wq->walk_end = cpu_now();
+	}
 	return woken;
 }

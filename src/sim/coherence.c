@@ -92,6 +92,29 @@ static u64 transfer(enum cpu_dist d, unsigned int lines)
 	return stall(machine.cost->cacheline[d], lines);
 }
 
+/*
+ * A transfer of @l to the running CPU: if another is in flight at this
+ * CPU's now, it waits for that one to land first. A transfer stamped later
+ * than this CPU's now (its CPU ran ahead in a longer path) is not waited
+ * for: in real time this CPU asked first.
+ */
+static u64 move_line(struct cache_line *l, enum cpu_dist d, unsigned int lines)
+{
+	struct sim_cpu *c = this_sim_cpu();
+	u64 wait = 0, ns;
+
+	if (l->moved_at <= c->t && c->t < l->busy_until) {
+		wait = l->busy_until - c->t;
+		coherence_stats.queued++;
+		coherence_stats.queued_ns += wait;
+		charge_stall(wait);
+	}
+	l->moved_at = c->t;
+	ns = transfer(d, lines);
+	l->busy_until = c->t;
+	return wait + ns;
+}
+
 /* a clean copy held elsewhere: from the shared LLC if a sharer is in ours */
 static u64 clean_fetch(enum cpu_dist d, unsigned int lines)
 {
@@ -117,7 +140,7 @@ u64 cl_read_n(struct cache_line *l, unsigned int lines)
 		return 0;
 	if (l->owner >= 0) {
 		/* modified elsewhere: the owner supplies it and keeps a clean copy */
-		ns = transfer(cpu_dist((unsigned int)l->owner, cpu), lines);
+		ns = move_line(l, cpu_dist((unsigned int)l->owner, cpu), lines);
 		l->nr_sharers = 0;
 		add_sharer(l, (unsigned int)l->owner);
 		l->owner = -1;
@@ -138,13 +161,13 @@ u64 cl_write_n(struct cache_line *l, unsigned int lines)
 	if (l->owner == (s32)cpu)
 		return 0;
 	if (l->owner >= 0) {
-		ns = transfer(cpu_dist((unsigned int)l->owner, cpu), lines);
+		ns = move_line(l, cpu_dist((unsigned int)l->owner, cpu), lines);
 	} else if (l->nr_sharers) {
 		/* read-for-ownership: every other copy is invalidated first */
 		enum cpu_dist d = farthest_sharer(l, cpu);
 
 		if (d != DIST_SELF)
-			ns = transfer(d, lines);
+			ns = move_line(l, d, lines);
 	} else {
 		ns = memory_fetch(lines);
 	}

@@ -28,6 +28,13 @@ struct cache_line {
 	u16 lines;			/* 64-byte lines in this group */
 	u16 nr_sharers;
 	u32 sharer[CL_MAX_SHARERS];	/* CPUs with a clean copy, oldest first */
+	/*
+	 * The last transfer: from moved_at to busy_until the line is in
+	 * flight to its new holder, and a CPU that wants it meanwhile waits
+	 * for the end (a line is in one place at a time).
+	 */
+	u64 moved_at;
+	u64 busy_until;
 };
 
 /* A group of @lines lines that no CPU holds yet. */
@@ -64,6 +71,8 @@ struct coherence_stats {
 	u64 llc_hits;			/* clean lines read from a shared LLC */
 	u64 mem_reads;			/* lines no CPU held */
 	u64 stall_ns;			/* all of the above, ns */
+	u64 queued;			/* transfers that waited for one in flight */
+	u64 queued_ns;			/* time they waited */
 };
 
 extern struct coherence_stats coherence_stats;
