@@ -353,9 +353,9 @@ static bool _nohz_idle_balance(struct rq *this_rq)
 		if (flags & NOHZ_STATS_KICK)
 			update_blocked_averages(balance_cpu);
 		if (time_after_eq(jiffies, rq->next_balance)) {
-			sim_lock_acquire(&rq->lock);
+			rq_lock(rq);
 			update_rq_clock(rq);
-			sim_lock_release(&rq->lock);
+			rq_unlock(rq);
 			if (flags & NOHZ_BALANCE_KICK) {
 				sched_balance_domains(rq, CPU_IDLE);
 				balanced = true;
@@ -500,7 +500,7 @@ static int __sched_balance_newidle(struct rq *this_rq)
 	}
 
 	/* our rq lock is dropped while we look at other runqueues */
-	sim_lock_release(&this_rq->lock);
+	rq_unlock(this_rq);
 	t0 = cpu_now();
 	update_blocked_averages(this_cpu);
 	for_each_domain(this_cpu, sd) {
@@ -541,7 +541,7 @@ static int __sched_balance_newidle(struct rq *this_rq)
 		if (pulled_task || !continue_balancing)
 			break;
 	}
-	sim_lock_acquire(&this_rq->lock);
+	rq_lock(this_rq);
 	if (curr_cost > this_rq->max_idle_balance_cost)
 		this_rq->max_idle_balance_cost = curr_cost;
 	/* a task arrived while the lock was dropped: not going idle either */

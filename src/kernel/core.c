@@ -135,7 +135,8 @@ void sched_init(u64 start)
 
 		rq->cpu = cpu;
 		sim_lock_init(&rq->lock);
-		cache_line_init(&rq->cl.hot, 1);
+		cache_line_init(&rq->cl.nr, 1);
+		cache_line_init(&rq->cl.curr, 1);
 		cache_line_init(&rq->cl.clock, 1);
 		cache_line_init(&rq->cl.cfs, CFS_RQ_LINES);
 		cache_line_init(&rq->cl.cfs_avg, 1);
@@ -259,6 +260,7 @@ void update_rq_clock(struct rq *rq)
 	/* a remote rq's clock may be ahead of this CPU's cursor: clocks never go back */
 	if (delta <= 0)
 		return;
+	cl_write(&rq->cl.curr);
 	cl_write(&rq->cl.clock);
 	rq->clock += (u64)delta;
 	rq->clock_task += (u64)delta;
@@ -322,9 +324,10 @@ static void sched_info_enqueue(struct task_struct *p)
 
 void enqueue_lines(struct rq *rq, struct task_struct *p)
 {
+	/* nr_running is on the lock's line, which the caller holds */
+	cl_write(&rq->lock.line);
 	cl_write(&rq->cl.cfs);
 	cl_write(&rq->cl.cfs_avg);
-	cl_write(&rq->cl.hot);
 	cl_write(&rq->cl.psi);
 	cl_write(&rq->cl.cpufreq);
 	cl_write(&p->cl.se);
@@ -440,7 +443,7 @@ static int ttwu_runnable(struct task_struct *p, int wake_flags)
 {
 	struct rq *rq = task_rq(p);
 
-	sim_lock_acquire(&rq->lock);
+	rq_lock(rq);
 	update_rq_clock(rq);
 	if (p->se.sched_delayed) {
 		charge(machine.cost->enqueue);
@@ -453,7 +456,7 @@ static int ttwu_runnable(struct task_struct *p, int wake_flags)
 		wakeup_preempt(rq, p, wake_flags);
 	p->__state = TASK_RUNNING;
 	trace_sched(__trace_sched_wake(TRACE_SCHED_WAKEUP, p, cpu_of(rq)));
-	sim_lock_release(&rq->lock);
+	rq_unlock(rq);
 	return 1;
 }
 
@@ -500,10 +503,10 @@ static void ttwu_queue(struct task_struct *p, unsigned int cpu, int wake_flags)
 
 	if (ttwu_queue_wakelist(p, cpu, wake_flags))
 		return;
-	sim_lock_acquire(&rq->lock);
+	rq_lock(rq);
 	update_rq_clock(rq);
 	ttwu_do_activate(rq, p, wake_flags);
-	sim_lock_release(&rq->lock);
+	rq_unlock(rq);
 	this_rq()->nr_ttwu_direct++;
 }
 
@@ -588,13 +591,13 @@ static void wake_up_new_task(struct task_struct *p)
 	cpu = p->parent ? select_task_rq(p, task_cpu(p), WF_FORK) : task_cpu(p);
 	p->cpu = p->wake_cpu = cpu;
 	rq = cpu_rq(cpu);
-	sim_lock_acquire(&rq->lock);
+	rq_lock(rq);
 	update_rq_clock(rq);
 	post_init_entity_util_avg(p);
 	activate_task(rq, p, ENQUEUE_NOCLOCK | ENQUEUE_INITIAL);
 	trace_sched(__trace_sched_wake(TRACE_SCHED_WAKEUP_NEW, p, cpu));
 	wakeup_preempt(rq, p, WF_FORK);
-	sim_lock_release(&rq->lock);
+	rq_unlock(rq);
 }
 
 static int next_mm_id;
@@ -715,7 +718,9 @@ static void context_switch(struct rq *rq, struct task_struct *prev, struct task_
 		next->last_ran_cpu = cpu;
 	}
 	sched_info_switch(rq, prev, next);
-	cl_write(&rq->cl.hot);
+	/* rq->curr, and rq->nr_switches (counted by the caller) */
+	cl_write(&rq->cl.curr);
+	cl_write(&rq->cl.nr);
 	cl_write(&next->cl.state);
 	rq->curr = next;
 	next->on_cpu = 1;
@@ -761,9 +766,9 @@ static struct task_struct *run_stopper(struct rq *rq, struct task_struct *prev)
 	prev->on_cpu_until = cpu_now();
 	rq->curr = stop;
 	stop->on_cpu = 1;
-	sim_lock_release(&rq->lock);
+	rq_unlock(rq);
 	active_load_balance_cpu_stop(rq);
-	sim_lock_acquire(&rq->lock);
+	rq_lock(rq);
 	update_rq_clock(rq);
 	return stop;
 }
@@ -775,7 +780,7 @@ void __schedule(int sched_mode)
 	bool preempt = sched_mode > SM_NONE;
 	u64 t0 = funclat_entry();
 
-	sim_lock_acquire(&rq->lock);
+	rq_lock(rq);
 	update_rq_clock(rq);
 	rq->stat.sched_count++;
 
@@ -831,7 +836,7 @@ picked:
 		trace_sched(__trace_sched_switch(preempt, prev, next));
 		context_switch(rq, prev, next);
 	}
-	sim_lock_release(&rq->lock);
+	rq_unlock(rq);
 	funclat_exit(FL___schedule, t0);
 }
 
@@ -895,7 +900,7 @@ void sched_tick(struct rq *rq)
 	u64 t0 = funclat_entry();
 	u64 resched_latency = 0;
 
-	sim_lock_acquire(&rq->lock);
+	rq_lock(rq);
 	update_rq_clock(rq);
 	if (!is_idle_task(curr)) {
 		/* update_curr() and the PELT updates of entity and queue */
@@ -911,7 +916,7 @@ void sched_tick(struct rq *rq)
 	rq->nr_ticks++;
 	if (sched_feat(LATENCY_WARN))
 		resched_latency = cpu_resched_latency(rq);
-	sim_lock_release(&rq->lock);
+	rq_unlock(rq);
 	if (resched_latency)
 		resched_latency_warn(cpu_of(rq), resched_latency);
 	rq->idle_balance = idle_cpu(cpu_of(rq));

@@ -302,14 +302,19 @@ struct task_struct {
 /* ---- runqueues ---- */
 
 /*
- * The cache lines of a runqueue that other CPUs read or write (v6.18's
- * struct rq layout: nr_running, ttwu_pending, cpu_capacity, curr and idle
- * share its first line; the lock has its own; the cfs_rq's tree/load and
- * its PELT average are apart; the call-single queue is a per-CPU llist).
+ * The cache lines of a runqueue that other CPUs read or write, as v6.18's
+ * struct rq lays them out: the first line holds __lock with nr_running and
+ * the nohz fields (that line is rq->lock.line here); the next one
+ * ttwu_pending and nr_switches; curr and idle share a line with
+ * clock_update_flags and clock, which every lock pin and clock update
+ * writes; clock_task and clock_pelt have their own (____cacheline_aligned);
+ * the cfs_rq's tree/load and its PELT average are apart; the call-single
+ * queue is a per-CPU llist.
  */
 struct rq_lines {
-	struct cache_line hot;		/* nr_running, ttwu_pending, curr, idle */
-	struct cache_line clock;	/* clock, clock_task, clock_pelt */
+	struct cache_line nr;		/* ttwu_pending, nr_switches, nohz_flags */
+	struct cache_line curr;		/* curr, idle, clock_update_flags, clock */
+	struct cache_line clock;	/* clock_task, clock_pelt, clock_idle */
 	struct cache_line cfs;		/* cfs_rq: tree, load, avg_vruntime, nr_queued */
 	struct cache_line cfs_avg;	/* cfs_rq->avg (PELT) */
 	struct cache_line idle;		/* idle_stamp, avg_idle */
@@ -642,17 +647,48 @@ static inline bool waitqueue_active(const struct wait_queue_head *wq)
 	return !list_empty(&wq->head);
 }
 
-/* Another CPU's runqueue state as idle_cpu() and the balancer read it. */
+/*
+ * Another CPU's runqueue state as idle_cpu() reads it: rq->curr's line,
+ * and for an idle CPU nr_running (the lock's line) and ttwu_pending too.
+ */
 static inline void read_rq_state(unsigned int cpu)
 {
-	cl_read(&cpu_rq(cpu)->cl.hot);
+	struct rq *rq = cpu_rq(cpu);
+
+	cl_read(&rq->cl.curr);
+	if (rq->curr == rq->idle) {
+		cl_read(&rq->lock.line);
+		cl_read(&rq->cl.nr);
+	}
 }
 
-/* ... and its load and utilisation (cfs_rq->avg) besides. */
+/*
+ * ... and what the balancer's statistics read besides: nr_running, the
+ * cfs_rq's h_nr_runnable and its load, runnable and utilisation averages.
+ */
 static inline void read_rq_load(unsigned int cpu)
 {
-	cl_read(&cpu_rq(cpu)->cl.hot);
-	cl_read(&cpu_rq(cpu)->cl.cfs_avg);
+	struct rq *rq = cpu_rq(cpu);
+
+	read_rq_state(cpu);
+	cl_read(&rq->lock.line);
+	cl_read(&rq->cl.cfs);
+	cl_read(&rq->cl.cfs_avg);
+}
+
+/*
+ * Take @rq's lock: its line, then rq_pin_lock() writes clock_update_flags
+ * on curr's line.
+ */
+static inline void rq_lock(struct rq *rq)
+{
+	sim_lock_acquire(&rq->lock);
+	cl_write(&rq->cl.curr);
+}
+
+static inline void rq_unlock(struct rq *rq)
+{
+	sim_lock_release(&rq->lock);
 }
 
 /* The lines an enqueue or dequeue of @p on @rq writes. */

@@ -89,8 +89,8 @@ void __ttwu_queue_wakelist(struct task_struct *p, unsigned int cpu, int wake_fla
 	bool was_empty = call_single_queue_empty(rq);
 
 	p->sched_remote_wakeup = !!(wake_flags & WF_MIGRATED);
-	/* WRITE_ONCE(rq->ttwu_pending, 1): the rq's hot line */
-	cl_write(&rq->cl.hot);
+	/* WRITE_ONCE(rq->ttwu_pending, 1) */
+	cl_write(&rq->cl.nr);
 	rq->ttwu_pending = true;
 	p->wake_entry_next = NULL;
 	if (!rq->wake_list)
@@ -132,7 +132,7 @@ void sched_ttwu_pending(struct rq *rq)
 	/* llist_del_all(): the queue head comes back from its wakers */
 	cl_write(&rq->cl.wakelist);
 	rq->wake_list = NULL;
-	sim_lock_acquire(&rq->lock);
+	rq_lock(rq);
 	update_rq_clock(rq);
 	while (p) {
 		struct task_struct *next = p->wake_entry_next;
@@ -145,9 +145,9 @@ void sched_ttwu_pending(struct rq *rq)
 		p = next;
 	}
 	/* cleared after the enqueues: idle_cpu() sees the wakeups coming */
-	cl_write(&rq->cl.hot);
+	cl_write(&rq->cl.nr);
 	rq->ttwu_pending = false;
-	sim_lock_release(&rq->lock);
+	rq_unlock(rq);
 }
 
 void flush_smp_call_function_queue(struct rq *rq)

@@ -13,6 +13,7 @@ const char *const cpu_activity_names[NR_ACT] = { "idle", "user", "kernel", "irq"
 void machine_init(const struct topology *topo, const struct cost_model *cost, u64 seed)
 {
 	memset(&machine, 0, sizeof(machine));
+	memset(&coherence_stats, 0, sizeof(coherence_stats));
 	machine.topo = topo;
 	machine.cost = cost ? cost : &topo->cost;
 	machine.nr_cpus = topo->nr_cpus;
