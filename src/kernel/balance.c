@@ -34,10 +34,11 @@ bool idle_cpu(unsigned int cpu)
 	return true;
 }
 
-/* a CPU's idle state read from another CPU: its rq cache lines */
+/* a CPU's idle state read from another CPU: its rq's hot line */
 static inline bool lb_idle_cpu(unsigned int cpu)
 {
 	charge(machine.cost->lb_cpu_visit);
+	read_rq_state(cpu);
 	return idle_cpu(cpu);
 }
 
@@ -50,6 +51,7 @@ static bool is_core_idle(unsigned int cpu)
 		if (sibling == cpu)
 			continue;
 		charge(machine.cost->lb_sibling_test);
+		read_rq_state(sibling);
 		if (!idle_cpu(sibling))
 			return false;
 	}
@@ -272,6 +274,7 @@ static void update_sg_lb_stats(struct lb_env *env, struct sd_lb_stats *sds,
 		unsigned int nr_running;
 
 		charge(machine.cost->lb_cpu_visit);
+		read_rq_load(i);
 		sgs->group_load += cpu_load(rq);
 		sgs->group_util += cpu_util_cfs(i);
 		sgs->group_runnable += cpu_runnable(rq);
@@ -561,6 +564,7 @@ static struct rq *sched_balance_find_src_rq(struct lb_env *env, struct sched_gro
 		unsigned long capacity, load, util;
 
 		charge(machine.cost->lb_cpu_visit);
+		read_rq_load(i);
 		if (!nr_running)
 			continue;
 		capacity = capacity_of(i);
@@ -808,12 +812,12 @@ static void attach_tasks(struct lb_env *env)
 {
 	struct rq *rq = env->dst_rq;
 
-	sim_lock_acquire(&rq->lock);
+	rq_lock(rq);
 	update_rq_clock(rq);
 	for (unsigned int i = 0; i < env->nr_tasks; i++)
 		attach_task(rq, env->tasks[i]);
 	env->nr_tasks = 0;
-	sim_lock_release(&rq->lock);
+	rq_unlock(rq);
 }
 
 static void update_lb_imbalance_stat(struct lb_env *env, struct sched_domain *sd,
@@ -901,10 +905,10 @@ redo:
 	if (busiest->nr_running > 1) {
 		env.loop_max = min(sysctl_sched.nr_migrate, busiest->nr_running);
 more_balance:
-		sim_lock_acquire(&busiest->lock);
+		rq_lock(busiest);
 		update_rq_clock(busiest);
 		cur_ld_moved = detach_tasks(&env);
-		sim_lock_release(&busiest->lock);
+		rq_unlock(busiest);
 		if (cur_ld_moved) {
 			attach_tasks(&env);
 			ld_moved += cur_ld_moved;
@@ -943,10 +947,10 @@ more_balance:
 		if (idle != CPU_NEWLY_IDLE)
 			sd->nr_balance_failed++;
 		if (need_active_balance(&env)) {
-			sim_lock_acquire(&busiest->lock);
+			rq_lock(busiest);
 			if (!cpumask_test_cpu(this_cpu, busiest->curr->cpus_mask) ||
 			    is_idle_task(busiest->curr)) {
-				sim_lock_release(&busiest->lock);
+				rq_unlock(busiest);
 				goto out_one_pinned;
 			}
 			env.flags &= ~LBF_ALL_PINNED;
@@ -955,7 +959,7 @@ more_balance:
 				busiest->push_cpu = this_cpu;
 				active_balance = 1;
 			}
-			sim_lock_release(&busiest->lock);
+			rq_unlock(busiest);
 			if (active_balance)
 				stop_one_cpu_nowait(busiest);
 		}
@@ -1026,7 +1030,7 @@ void active_load_balance_cpu_stop(struct rq *busiest_rq)
 	struct sched_domain *sd;
 
 	balance_masks_alloc();
-	sim_lock_acquire(&busiest_rq->lock);
+	rq_lock(busiest_rq);
 	update_rq_clock(busiest_rq);
 	/* the stopper itself is not counted: is there a task to move */
 	if (!busiest_rq->active_balance || busiest_rq->nr_running < 1 || busiest_cpu == target_cpu)
@@ -1059,11 +1063,11 @@ void active_load_balance_cpu_stop(struct rq *busiest_rq)
 	}
 out_unlock:
 	busiest_rq->active_balance = 0;
-	sim_lock_release(&busiest_rq->lock);
+	rq_unlock(busiest_rq);
 	if (p) {
-		sim_lock_acquire(&target_rq->lock);
+		rq_lock(target_rq);
 		update_rq_clock(target_rq);
 		attach_task(target_rq, p);
-		sim_lock_release(&target_rq->lock);
+		rq_unlock(target_rq);
 	}
 }

@@ -24,6 +24,8 @@ static struct {
 	bool needs_update;
 	unsigned long next_balance;	/* jiffies */
 	unsigned long next_blocked;	/* jiffies */
+	/* the struct and the idle mask's bits: written at every tick stop/restart */
+	struct cache_line line;
 } nohz;
 
 /* only one CPU balances SD_SERIALIZE (NUMA) domains at a time */
@@ -35,6 +37,7 @@ static struct prng ni_random;
 void sched_balance_init(void)
 {
 	nohz.idle_cpus_mask = alloc_cpumask();
+	cache_line_init(&nohz.line, 2);
 	nohz.nr_cpus = 0;
 	nohz.has_blocked_load = false;
 	nohz.needs_update = false;
@@ -207,12 +210,14 @@ void nohz_balance_enter_idle(struct rq *rq)
 	if (rq->nohz_tick_stopped)
 		goto out;
 	rq->nohz_tick_stopped = true;
+	cl_write(&nohz.line);
 	cpumask_set_cpu(cpu, nohz.idle_cpus_mask);
 	nohz.nr_cpus++;
 	set_cpu_sd_state_idle(cpu);
 	nohz.needs_update = true;
 out:
-	/* the blocked load of this CPU wants periodic updates */
+	/* the blocked load of this CPU wants periodic updates (WRITE_ONCE: every time) */
+	cl_write(&nohz.line);
 	nohz.has_blocked_load = true;
 }
 
@@ -221,6 +226,7 @@ static void nohz_balance_exit_idle(struct rq *rq)
 	if (!rq->nohz_tick_stopped)
 		return;
 	rq->nohz_tick_stopped = false;
+	cl_write(&nohz.line);
 	cpumask_clear_cpu(cpu_of(rq), nohz.idle_cpus_mask);
 	nohz.nr_cpus--;
 	set_cpu_sd_state_busy(cpu_of(rq));
@@ -280,6 +286,7 @@ static void nohz_balancer_kick(struct rq *rq)
 		return;
 	/* the first busy tick after idle updates the busy counts */
 	nohz_balance_exit_idle(rq);
+	cl_read(&nohz.line);
 	if (!nohz.nr_cpus)
 		return;
 	if (nohz.has_blocked_load && time_after(now, nohz.next_blocked))
@@ -331,6 +338,7 @@ static bool _nohz_idle_balance(struct rq *this_rq)
 		if (!cpumask_test_cpu(balance_cpu, nohz.idle_cpus_mask))
 			continue;
 		charge(machine.cost->lb_cpu_visit);
+		read_rq_state(balance_cpu);
 		if (!idle_cpu(balance_cpu))
 			continue;
 		/* we got work ourselves: leave the rest to the next ILB */
@@ -345,9 +353,9 @@ static bool _nohz_idle_balance(struct rq *this_rq)
 		if (flags & NOHZ_STATS_KICK)
 			update_blocked_averages(balance_cpu);
 		if (time_after_eq(jiffies, rq->next_balance)) {
-			sim_lock_acquire(&rq->lock);
+			rq_lock(rq);
 			update_rq_clock(rq);
-			sim_lock_release(&rq->lock);
+			rq_unlock(rq);
 			if (flags & NOHZ_BALANCE_KICK) {
 				sched_balance_domains(rq, CPU_IDLE);
 				balanced = true;
@@ -492,7 +500,7 @@ static int __sched_balance_newidle(struct rq *this_rq)
 	}
 
 	/* our rq lock is dropped while we look at other runqueues */
-	sim_lock_release(&this_rq->lock);
+	rq_unlock(this_rq);
 	t0 = cpu_now();
 	update_blocked_averages(this_cpu);
 	for_each_domain(this_cpu, sd) {
@@ -533,7 +541,7 @@ static int __sched_balance_newidle(struct rq *this_rq)
 		if (pulled_task || !continue_balancing)
 			break;
 	}
-	sim_lock_acquire(&this_rq->lock);
+	rq_lock(this_rq);
 	if (curr_cost > this_rq->max_idle_balance_cost)
 		this_rq->max_idle_balance_cost = curr_cost;
 	/* a task arrived while the lock was dropped: not going idle either */

@@ -17,6 +17,15 @@
 struct rq *runqueues;
 struct sched_world sched_world;
 
+/*
+ * struct sched_entity is about 256 bytes in v6.18 (load, run_node,
+ * deadline, min_vruntime, vruntime, slice, vlag, ...) before its avg:
+ * the first two lines are the ones enqueue/pick/update_curr write.
+ */
+#define TASK_SE_LINES 2
+/* cfs_rq fields an enqueue writes: load, nr_queued, avg_vruntime/load, tasks_timeline, curr */
+#define CFS_RQ_LINES 2
+
 
 /*
  * Nice level to load weight: each step is ~1.25x (10% CPU share change
@@ -61,6 +70,10 @@ static struct task_struct *alloc_task(const char *comm)
 {
 	struct task_struct *p = xcalloc(1, sizeof(*p));
 	p->pid = sched_world.next_pid++;
+	cache_line_init(&p->cl.state, 1);
+	cache_line_init(&p->cl.pi, 1);
+	cache_line_init(&p->cl.se, TASK_SE_LINES);
+	cache_line_init(&p->cl.avg, 1);
 	snprintf(p->comm, sizeof(p->comm), "%s", comm);
 	/* ftrace and Perfetto split on spaces and '=': keep comms clean */
 	for (char *c = p->comm; *c; c++)
@@ -122,6 +135,15 @@ void sched_init(u64 start)
 
 		rq->cpu = cpu;
 		sim_lock_init(&rq->lock);
+		cache_line_init(&rq->cl.nr, 1);
+		cache_line_init(&rq->cl.curr, 1);
+		cache_line_init(&rq->cl.clock, 1);
+		cache_line_init(&rq->cl.cfs, CFS_RQ_LINES);
+		cache_line_init(&rq->cl.cfs_avg, 1);
+		cache_line_init(&rq->cl.idle, 1);
+		cache_line_init(&rq->cl.wakelist, 1);
+		cache_line_init(&rq->cl.psi, 1);
+		cache_line_init(&rq->cl.cpufreq, 1);
 		init_cfs_rq(&rq->cfs);
 		snprintf(comm, sizeof(comm), "swapper/%u", cpu);
 		rq->idle = alloc_percpu_kthread(comm, cpu);
@@ -238,6 +260,8 @@ void update_rq_clock(struct rq *rq)
 	/* a remote rq's clock may be ahead of this CPU's cursor: clocks never go back */
 	if (delta <= 0)
 		return;
+	cl_write(&rq->cl.curr);
+	cl_write(&rq->cl.clock);
 	rq->clock += (u64)delta;
 	rq->clock_task += (u64)delta;
 	update_rq_clock_pelt(rq, delta);
@@ -252,6 +276,8 @@ void resched_curr(struct rq *rq)
 {
 	if (rq->need_resched)
 		return;
+	/* set_tsk_need_resched(): the flag is in curr's thread_info line */
+	cl_write(&rq->curr->cl.state);
 	rq->need_resched = true;
 	if (cpu_of(rq) == smp_processor_id())
 		return;
@@ -296,9 +322,22 @@ static void sched_info_enqueue(struct task_struct *p)
 	p->stats.queued_by_wakeup = true;
 }
 
+void enqueue_lines(struct rq *rq, struct task_struct *p)
+{
+	/* nr_running is on the lock's line, which the caller holds */
+	cl_write(&rq->lock.line);
+	cl_write(&rq->cl.cfs);
+	cl_write(&rq->cl.cfs_avg);
+	cl_write(&rq->cl.psi);
+	cl_write(&rq->cl.cpufreq);
+	cl_write(&p->cl.se);
+	cl_write(&p->cl.avg);
+}
+
 void activate_task(struct rq *rq, struct task_struct *p, int flags)
 {
 	charge(machine.cost->enqueue);
+	enqueue_lines(rq, p);
 	enqueue_task_fair(rq, p, flags);
 	p->on_rq = TASK_ON_RQ_QUEUED;
 	if (!(flags & ENQUEUE_RESTORE))
@@ -309,6 +348,7 @@ void activate_task(struct rq *rq, struct task_struct *p, int flags)
 void deactivate_task(struct rq *rq, struct task_struct *p, int flags)
 {
 	charge(machine.cost->dequeue);
+	enqueue_lines(rq, p);
 	p->on_rq = TASK_ON_RQ_MIGRATING;
 	dequeue_task_fair(rq, p, flags);
 }
@@ -383,7 +423,10 @@ void ttwu_do_activate(struct rq *rq, struct task_struct *p, int wake_flags)
 	trace_sched(__trace_sched_wake(TRACE_SCHED_WAKEUP, p, cpu_of(rq)));
 
 	if (rq->idle_stamp) {
-		u64 delta = rq->clock - rq->idle_stamp;
+		u64 delta;
+
+		cl_write(&rq->cl.idle);
+		delta = rq->clock - rq->idle_stamp;
 		u64 max = 2 * rq->max_idle_balance_cost;
 
 		/* update_avg(): avg_idle += (delta - avg_idle) / 8, capped */
@@ -400,10 +443,11 @@ static int ttwu_runnable(struct task_struct *p, int wake_flags)
 {
 	struct rq *rq = task_rq(p);
 
-	sim_lock_acquire(&rq->lock);
+	rq_lock(rq);
 	update_rq_clock(rq);
 	if (p->se.sched_delayed) {
 		charge(machine.cost->enqueue);
+		enqueue_lines(rq, p);
 		enqueue_task_fair(rq, p, ENQUEUE_NOCLOCK | ENQUEUE_DELAYED);
 		sched_info_enqueue(p);
 		p->woken_at = cpu_now();
@@ -412,7 +456,7 @@ static int ttwu_runnable(struct task_struct *p, int wake_flags)
 		wakeup_preempt(rq, p, wake_flags);
 	p->__state = TASK_RUNNING;
 	trace_sched(__trace_sched_wake(TRACE_SCHED_WAKEUP, p, cpu_of(rq)));
-	sim_lock_release(&rq->lock);
+	rq_unlock(rq);
 	return 1;
 }
 
@@ -426,10 +470,12 @@ static int ttwu_runnable(struct task_struct *p, int wake_flags)
 static bool ttwu_queue_cond(struct task_struct *p, unsigned int cpu, int wake_flags)
 {
 	unsigned int this_cpu = smp_processor_id();
-	unsigned int nr_running = cpu_rq(cpu)->nr_running;
+	unsigned int nr_running;
 
 	if (!cpumask_test_cpu(cpu, p->cpus_mask))
 		return false;
+	read_rq_state(cpu);
+	nr_running = cpu_rq(cpu)->nr_running;
 	/* no shared cache: let the target do the work on its own data */
 	if (!cpus_share_cache(this_cpu, cpu))
 		return true;
@@ -457,10 +503,10 @@ static void ttwu_queue(struct task_struct *p, unsigned int cpu, int wake_flags)
 
 	if (ttwu_queue_wakelist(p, cpu, wake_flags))
 		return;
-	sim_lock_acquire(&rq->lock);
+	rq_lock(rq);
 	update_rq_clock(rq);
 	ttwu_do_activate(rq, p, wake_flags);
-	sim_lock_release(&rq->lock);
+	rq_unlock(rq);
 	this_rq()->nr_ttwu_direct++;
 }
 
@@ -469,6 +515,9 @@ static int __try_to_wake_up(struct task_struct *p, unsigned int state, int wake_
 	const struct cost_model *cost = machine.cost;
 	unsigned int cpu;
 
+	/* raw_spin_lock_irqsave(&p->pi_lock), then p->__state and p->on_rq */
+	cl_write(&p->cl.pi);
+	cl_read(&p->cl.state);
 	if (!(p->__state & state))
 		return 0;
 	charge(cost->ttwu);
@@ -488,6 +537,7 @@ static int __try_to_wake_up(struct task_struct *p, unsigned int state, int wake_
 		return 1;
 	}
 
+	cl_write(&p->cl.state);
 	p->__state = TASK_WAKING;
 
 	/*
@@ -541,13 +591,13 @@ static void wake_up_new_task(struct task_struct *p)
 	cpu = p->parent ? select_task_rq(p, task_cpu(p), WF_FORK) : task_cpu(p);
 	p->cpu = p->wake_cpu = cpu;
 	rq = cpu_rq(cpu);
-	sim_lock_acquire(&rq->lock);
+	rq_lock(rq);
 	update_rq_clock(rq);
 	post_init_entity_util_avg(p);
 	activate_task(rq, p, ENQUEUE_NOCLOCK | ENQUEUE_INITIAL);
 	trace_sched(__trace_sched_wake(TRACE_SCHED_WAKEUP_NEW, p, cpu));
 	wakeup_preempt(rq, p, WF_FORK);
-	sim_lock_release(&rq->lock);
+	rq_unlock(rq);
 }
 
 static int next_mm_id;
@@ -668,9 +718,14 @@ static void context_switch(struct rq *rq, struct task_struct *prev, struct task_
 		next->last_ran_cpu = cpu;
 	}
 	sched_info_switch(rq, prev, next);
+	/* rq->curr, and rq->nr_switches (counted by the caller) */
+	cl_write(&rq->cl.curr);
+	cl_write(&rq->cl.nr);
+	cl_write(&next->cl.state);
 	rq->curr = next;
 	next->on_cpu = 1;
 	/* finish_task(): from here the previous task may run elsewhere */
+	cl_write(&prev->cl.state);
 	prev->on_cpu = 0;
 	prev->on_cpu_until = cpu_now();
 }
@@ -711,9 +766,9 @@ static struct task_struct *run_stopper(struct rq *rq, struct task_struct *prev)
 	prev->on_cpu_until = cpu_now();
 	rq->curr = stop;
 	stop->on_cpu = 1;
-	sim_lock_release(&rq->lock);
+	rq_unlock(rq);
 	active_load_balance_cpu_stop(rq);
-	sim_lock_acquire(&rq->lock);
+	rq_lock(rq);
 	update_rq_clock(rq);
 	return stop;
 }
@@ -725,7 +780,7 @@ void __schedule(int sched_mode)
 	bool preempt = sched_mode > SM_NONE;
 	u64 t0 = funclat_entry(FL___schedule);
 
-	sim_lock_acquire(&rq->lock);
+	rq_lock(rq);
 	update_rq_clock(rq);
 	rq->stat.sched_count++;
 
@@ -753,11 +808,19 @@ void __schedule(int sched_mode)
 		if (prev->__state == TASK_DEAD)
 			flags |= DEQUEUE_SPECIAL;
 		charge(machine.cost->dequeue);
+		enqueue_lines(rq, prev);
 		if (dequeue_task_fair(rq, prev, flags))
 			prev->on_rq = 0;
 	}
 	next = pick_next_task(rq, prev);
+	/* the pick walks the tree; set_next_entity() writes the entity */
+	cl_write(&rq->cl.cfs);
+	if (!is_idle_task(next))
+		cl_write(&next->cl.se);
 picked:
+	/* clear_tsk_need_resched(prev): the flag's line, perhaps set by a remote CPU */
+	if (rq->need_resched)
+		cl_write(&prev->cl.state);
 	rq->need_resched = false;
 	rq->need_resched_lazy = false;
 	rq->last_seen_need_resched_ns = 0;
@@ -773,7 +836,7 @@ picked:
 		trace_sched(__trace_sched_switch(preempt, prev, next));
 		context_switch(rq, prev, next);
 	}
-	sim_lock_release(&rq->lock);
+	rq_unlock(rq);
 	funclat_exit(FL___schedule, t0);
 }
 
@@ -837,17 +900,23 @@ void sched_tick(struct rq *rq)
 	u64 t0 = funclat_entry(FL_sched_tick);
 	u64 resched_latency = 0;
 
-	sim_lock_acquire(&rq->lock);
+	rq_lock(rq);
 	update_rq_clock(rq);
-	if (!is_idle_task(curr))
+	if (!is_idle_task(curr)) {
+		/* update_curr() and the PELT updates of entity and queue */
+		cl_write(&rq->cl.cfs);
+		cl_write(&rq->cl.cfs_avg);
+		cl_write(&curr->cl.se);
+		cl_write(&curr->cl.avg);
 		task_tick_fair(rq, curr);
+	}
 	/* PREEMPT_LAZY: a lazy request becomes a real one at the tick */
 	if (rq->need_resched_lazy)
 		rq->need_resched = true;
 	rq->nr_ticks++;
 	if (sched_feat(LATENCY_WARN))
 		resched_latency = cpu_resched_latency(rq);
-	sim_lock_release(&rq->lock);
+	rq_unlock(rq);
 	if (resched_latency)
 		resched_latency_warn(cpu_of(rq), resched_latency);
 	rq->idle_balance = idle_cpu(cpu_of(rq));

@@ -412,8 +412,10 @@ static int asym_cpu_capacity_classify(const struct cpumask *span)
 
 static struct sched_domain_shared *sdd_sds(struct sd_data *sdd, unsigned int cpu)
 {
-	if (!sdd->sds[cpu])
+	if (!sdd->sds[cpu]) {
 		sdd->sds[cpu] = xcalloc(1, sizeof(struct sched_domain_shared));
+		cache_line_init(&sdd->sds[cpu]->line, 1);
+	}
 	return sdd->sds[cpu];
 }
 

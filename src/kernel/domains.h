@@ -17,6 +17,7 @@
 #ifndef SCHEDLAB_KERNEL_DOMAINS_H
 #define SCHEDLAB_KERNEL_DOMAINS_H
 
+#include "sim/coherence.h"
 #include "topo/topology.h"
 
 #include <stddef.h>
@@ -93,6 +94,7 @@ int sd_flags_snprint(char *buf, size_t len, int flags);
 
 /* One per LLC (per SD_SHARE_LLC level and first CPU): shared by its CPUs. */
 struct sched_domain_shared {
+	struct cache_line line;		/* has_idle_cores, nr_idle_scan, nr_busy_cpus */
 	int ref;
 	int nr_busy_cpus;		/* CPUs of the LLC not in nohz idle */
 	int has_idle_cores;

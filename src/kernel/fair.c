@@ -484,10 +484,10 @@ void update_blocked_averages(unsigned int cpu)
 {
 	struct rq *rq = cpu_rq(cpu);
 
-	sim_lock_acquire(&rq->lock);
+	rq_lock(rq);
 	update_rq_clock(rq);
 	update_cfs_rq_load_avg(cfs_rq_clock_pelt(&rq->cfs), &rq->cfs);
-	sim_lock_release(&rq->lock);
+	rq_unlock(rq);
 }
 
 unsigned long cpu_util_cfs(unsigned int cpu)

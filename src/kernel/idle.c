@@ -77,6 +77,12 @@ void do_idle(void)
 	struct rq *rq = this_rq();
 	struct sim_cpu *c = sim_cpu(cpu_of(rq));
 
+	/*
+	 * The way into idle (governor, tick stop, RCU, state entry) is paid
+	 * here, before the CPU sleeps: a wakeup that arrives meanwhile is seen
+	 * only once the state is entered, as need_resched is checked there.
+	 */
+	charge(machine.cost->idle_enter);
 	cpu_set_activity(c, ACT_IDLE);
 	tick_stop_idle(rq);
 	/* tickless idle: the idle load balancer balances for us now */
@@ -105,6 +111,8 @@ void idle_exit(struct rq *rq)
 	struct sim_cpu *c = sim_cpu(cpu_of(rq));
 	const struct topology *t = machine.topo;
 	int idx = rq->idle_state;
+	/* a polling loop that sees need_resched leaves for schedule_idle() at once */
+	bool straight = rq->polling && rq->need_resched;
 
 	account_state(rq);
 	/*
@@ -128,8 +136,13 @@ void idle_exit(struct rq *rq)
 	rq->idle_state = -1;
 	rq->polling = false;
 	cpu_set_activity(c, ACT_KERNEL);
-	/* the way through the idle loop: governor, nohz tick, RCU, state entry and exit */
-	charge(machine.cost->idle_loop);
+	/*
+	 * Woken by an interrupt, the CPU goes back through the idle loop's
+	 * exit (tick_nohz_idle_exit(), RCU, governor reflect) before
+	 * schedule_idle(); the bookkeeping of going idle was paid on entry.
+	 */
+	if (!straight)
+		charge(machine.cost->idle_exit);
 	cpu_set_activity(c, ACT_IRQ);
 	idle_tick_restart(rq);
 }

@@ -230,7 +230,21 @@ struct sched_task_stats {
 	u64 nr_involuntary;
 };
 
+/*
+ * A task's scheduling lines: thread_info flags (TIF_NEED_RESCHED), __state,
+ * on_cpu, on_rq, cpu and wake_entry sit together at the top of task_struct;
+ * pi_lock elsewhere; the sched_entity, and its PELT average on a line of
+ * its own.
+ */
+struct task_lines {
+	struct cache_line state;
+	struct cache_line pi;
+	struct cache_line se;
+	struct cache_line avg;
+};
+
 struct task_struct {
+	struct task_lines cl;
 	int pid;
 	char comm[16];
 	unsigned int __state;
@@ -287,9 +301,37 @@ struct task_struct {
 
 /* ---- runqueues ---- */
 
+/*
+ * The cache lines of a runqueue that other CPUs read or write, as v6.18's
+ * struct rq lays them out: the first line holds __lock with nr_running and
+ * the nohz fields (that line is rq->lock.line here); the next one
+ * ttwu_pending and nr_switches; curr and idle share a line with
+ * clock_update_flags and clock, which every lock pin and clock update
+ * writes; clock_task and clock_pelt have their own (____cacheline_aligned);
+ * the cfs_rq's tree/load and its PELT average are apart; the call-single
+ * queue is a per-CPU llist.
+ */
+struct rq_lines {
+	struct cache_line nr;		/* ttwu_pending, nr_switches, nohz_flags */
+	struct cache_line curr;		/* curr, idle, clock_update_flags, clock */
+	struct cache_line clock;	/* clock_task, clock_pelt, clock_idle */
+	struct cache_line cfs;		/* cfs_rq: tree, load, avg_vruntime, nr_queued */
+	struct cache_line cfs_avg;	/* cfs_rq->avg (PELT) */
+	struct cache_line idle;		/* idle_stamp, avg_idle */
+	struct cache_line wakelist;	/* call_single_queue llist head */
+	/*
+	 * Per-CPU state an enqueue or dequeue also writes outside struct rq:
+	 * PSI's psi_group_cpu (psi_task_change(), the root group's) and the
+	 * cpufreq hook's per-CPU data (cpufreq_update_util()).
+	 */
+	struct cache_line psi;
+	struct cache_line cpufreq;
+};
+
 struct rq {
 	unsigned int cpu;
 	struct sim_lock lock;
+	struct rq_lines cl;
 	unsigned int nr_running;	/* tasks enqueued in any class (not the idle task) */
 	u64 nr_switches;
 	u64 clock;
@@ -580,8 +622,18 @@ struct task_struct *pick_next_task_idle(struct rq *rq);
 
 /* ---- wait.c ---- */
 
+/* the lock and the list head share one line, as in wait_queue_head_t */
 struct wait_queue_head {
+	struct sim_lock lock;
 	struct list_head head;
+	/*
+	 * The last wake walk that woke someone, [walk_start, walk_end): its
+	 * woken entries stay on the list until it drops the lock
+	 * (autoremove_wake_function() removes an entry only after
+	 * try_to_wake_up() returns), so a CPU that looks in that window
+	 * still sees a sleeper.
+	 */
+	u64 walk_start, walk_end;
 };
 
 void init_waitqueue_head(struct wait_queue_head *wq);
@@ -594,6 +646,56 @@ static inline bool waitqueue_active(const struct wait_queue_head *wq)
 {
 	return !list_empty(&wq->head);
 }
+
+/*
+ * Another CPU's runqueue state as idle_cpu() reads it: rq->curr's line,
+ * and for an idle CPU nr_running (the lock's line) and ttwu_pending too.
+ */
+static inline void read_rq_state(unsigned int cpu)
+{
+	struct rq *rq = cpu_rq(cpu);
+
+	cl_read(&rq->cl.curr);
+	if (rq->curr == rq->idle) {
+		cl_read(&rq->lock.line);
+		cl_read(&rq->cl.nr);
+	}
+}
+
+/*
+ * ... and what the balancer's statistics read besides: nr_running, the
+ * cfs_rq's h_nr_runnable and its load, runnable and utilisation averages.
+ */
+static inline void read_rq_load(unsigned int cpu)
+{
+	struct rq *rq = cpu_rq(cpu);
+
+	read_rq_state(cpu);
+	cl_read(&rq->lock.line);
+	cl_read(&rq->cl.cfs);
+	cl_read(&rq->cl.cfs_avg);
+}
+
+/*
+ * Take @rq's lock: its line, then rq_pin_lock() writes clock_update_flags
+ * on curr's line.
+ */
+static inline void rq_lock(struct rq *rq)
+{
+	sim_lock_acquire(&rq->lock);
+	cl_write(&rq->cl.curr);
+}
+
+static inline void rq_unlock(struct rq *rq)
+{
+	sim_lock_release(&rq->lock);
+}
+
+/* The lines an enqueue or dequeue of @p on @rq writes. */
+void enqueue_lines(struct rq *rq, struct task_struct *p);
+
+/* wq_has_sleeper(): waitqueue_active() that reads the head's line */
+bool wq_has_sleeper(struct wait_queue_head *wq);
 
 /* ---- the CPU step machine (core.c) ---- */
 

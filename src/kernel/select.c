@@ -79,7 +79,7 @@ int wake_wide(struct task_struct *p)
 
 static bool wa_available_idle_cpu(int cpu)
 {
-	select_visit_cpu();
+	select_visit_cpu((unsigned int)cpu);
 	return available_idle_cpu((unsigned int)cpu);
 }
 
@@ -122,7 +122,7 @@ static int wake_affine_weight(struct sched_domain *sd, struct task_struct *p, in
 	s64 this_eff_load, prev_eff_load;
 	unsigned long task_load;
 
-	select_visit_cpu();
+	select_visit_load((unsigned int)this_cpu);
 	this_eff_load = (s64)cpu_load(cpu_rq((unsigned int)this_cpu));
 	if (sync) {
 		unsigned long current_load = task_h_load(current);
@@ -137,7 +137,7 @@ static int wake_affine_weight(struct sched_domain *sd, struct task_struct *p, in
 		this_eff_load *= 100;
 	this_eff_load *= (s64)capacity_of((unsigned int)prev_cpu);
 
-	select_visit_cpu();
+	select_visit_load((unsigned int)prev_cpu);
 	prev_eff_load = (s64)cpu_load(cpu_rq((unsigned int)prev_cpu));
 	prev_eff_load -= (s64)task_load;
 	if (sched_feat(WA_BIAS))
@@ -256,7 +256,7 @@ static void update_sg_wakeup_stats(struct sched_domain *sd, struct sched_group *
 		struct rq *rq = cpu_rq(i);
 		unsigned int local, nr_running;
 
-		select_visit_cpu();
+		select_visit_load(i);
 		sgs->group_load += cpu_load_without(rq, p);
 		sgs->group_util += cpu_util_without(i, p);
 		sgs->group_runnable += cpu_runnable_without(rq, p);
@@ -443,7 +443,7 @@ static int sched_balance_find_dst_group_cpu(struct sched_group *group, struct ta
 	for_each_cpu_and(i, sched_group_span(group), p->cpus_mask) {
 		struct rq *rq = cpu_rq(i);
 
-		select_visit_cpu();
+		select_visit_load(i);
 		if (sched_idle_cpu(i))
 			return (int)i;
 		if (available_idle_cpu(i)) {

@@ -21,10 +21,18 @@
 
 #define nr_cpumask_bits ((int)nr_cpu_ids)
 
-/* one CPU's runqueue state read by a wakeup or fork path */
-static inline void select_visit_cpu(void)
+/* one CPU's runqueue state read by a wakeup or fork path: its rq's hot line */
+static inline void select_visit_cpu(unsigned int cpu)
 {
 	charge(machine.cost->lb_cpu_visit);
+	read_rq_state(cpu);
+}
+
+/* ... and its load (cfs_rq->avg) */
+static inline void select_visit_load(unsigned int cpu)
+{
+	charge(machine.cost->lb_cpu_visit);
+	read_rq_load(cpu);
 }
 
 /* idle_cpu() and not a preempted vCPU (no vCPUs are modelled) */

@@ -14,7 +14,7 @@
 /* an idle CPU for the wakee, charging the read of its state */
 static inline bool sis_idle_cpu(unsigned int cpu)
 {
-	select_visit_cpu();
+	select_visit_cpu(cpu);
 	return available_idle_cpu(cpu) || sched_idle_cpu(cpu);
 }
 
@@ -31,15 +31,20 @@ void set_idle_cores(unsigned int cpu, int val)
 {
 	struct sched_domain_shared *sds = per_cpu(sd_llc_shared, cpu);
 
-	if (sds)
+	if (sds) {
+		cl_write(&sds->line);
 		sds->has_idle_cores = val;
+	}
 }
 
 bool test_idle_cores(unsigned int cpu)
 {
 	struct sched_domain_shared *sds = per_cpu(sd_llc_shared, cpu);
 
-	return sds ? sds->has_idle_cores : false;
+	if (!sds)
+		return false;
+	cl_read(&sds->line);
+	return sds->has_idle_cores;
 }
 
 /*
@@ -57,6 +62,7 @@ static void __update_idle_core(struct rq *rq)
 		if (cpu == core)
 			continue;
 		charge(machine.cost->lb_sibling_test);
+		read_rq_state(cpu);
 		if (!available_idle_cpu(cpu))
 			return;
 	}
@@ -82,7 +88,7 @@ static int select_idle_core(struct task_struct *p, unsigned int core, struct cpu
 
 	(void)p;
 	for_each_cpu(cpu, cpu_smt_mask(core)) {
-		select_visit_cpu();
+		select_visit_cpu(cpu);
 		if (!available_idle_cpu(cpu)) {
 			idle = false;
 			if (*idle_cpu == -1) {
@@ -139,6 +145,7 @@ static int select_idle_cpu(struct task_struct *p, struct sched_domain *sd, bool 
 		sd_share = per_cpu(sd_llc_shared, target);
 		if (sd_share) {
 			/* the scan stops when --nr reaches 0 */
+			cl_read(&sd_share->line);
 			nr = sd_share->nr_idle_scan + 1;
 			/* an overloaded LLC is unlikely to have an idle CPU */
 			if (nr == 1)
@@ -348,6 +355,9 @@ void update_idle_cpu_scan(struct sched_domain *sd, unsigned int dst_cpu, unsigne
 	tmp = min(tmp, (u64)SCHED_CAPACITY_SCALE);
 	y = SCHED_CAPACITY_SCALE - tmp;
 	y = y * llc_weight / SCHED_CAPACITY_SCALE;
-	if ((int)y != sd_share->nr_idle_scan)
+	cl_read(&sd_share->line);
+	if ((int)y != sd_share->nr_idle_scan) {
+		cl_write(&sd_share->line);
 		sd_share->nr_idle_scan = (int)y;
+	}
 }

@@ -21,6 +21,8 @@ static bool set_nr_if_polling(struct rq *rq)
 	if (!rq->polling || !is_idle_task(rq->curr))
 		return false;
 	if (!rq->need_resched) {
+		/* the idle task's flags line, which the polling CPU monitors */
+		cl_write(&rq->idle->cl.state);
 		rq->need_resched = true;
 		wake_polling_cpu(cpu_of(rq));
 	}
@@ -75,10 +77,10 @@ static void send_call_function_single_ipi(unsigned int cpu)
 	send_ipi(cpu, &rq->csd_ev);
 }
 
-/* the queue entry itself is a cache line written on the target's behalf */
+/* llist_add() to the target's call_single_queue: a cmpxchg on its head */
 static void queue_entry_cost(unsigned int cpu)
 {
-	charge(machine.cost->cacheline[cpu_dist(smp_processor_id(), cpu)]);
+	cl_write(&cpu_rq(cpu)->cl.wakelist);
 }
 
 void __ttwu_queue_wakelist(struct task_struct *p, unsigned int cpu, int wake_flags)
@@ -87,6 +89,8 @@ void __ttwu_queue_wakelist(struct task_struct *p, unsigned int cpu, int wake_fla
 	bool was_empty = call_single_queue_empty(rq);
 
 	p->sched_remote_wakeup = !!(wake_flags & WF_MIGRATED);
+	/* WRITE_ONCE(rq->ttwu_pending, 1) */
+	cl_write(&rq->cl.nr);
 	rq->ttwu_pending = true;
 	p->wake_entry_next = NULL;
 	if (!rq->wake_list)
@@ -104,6 +108,8 @@ void smp_call_function_single_async(unsigned int cpu, struct call_single_data *c
 	struct rq *rq = cpu_rq(cpu);
 	bool was_empty = call_single_queue_empty(rq);
 
+	/* the caller's csd for @cpu: its line was last written by @cpu's csd_unlock() */
+	cl_fetch((int)cpu, 1);
 	csd->done = false;
 	csd->next = NULL;
 	csd->src_cpu = smp_processor_id();
@@ -123,8 +129,10 @@ void sched_ttwu_pending(struct rq *rq)
 
 	if (!p)
 		return;
+	/* llist_del_all(): the queue head comes back from its wakers */
+	cl_write(&rq->cl.wakelist);
 	rq->wake_list = NULL;
-	sim_lock_acquire(&rq->lock);
+	rq_lock(rq);
 	update_rq_clock(rq);
 	while (p) {
 		struct task_struct *next = p->wake_entry_next;
@@ -137,8 +145,9 @@ void sched_ttwu_pending(struct rq *rq)
 		p = next;
 	}
 	/* cleared after the enqueues: idle_cpu() sees the wakeups coming */
+	cl_write(&rq->cl.nr);
 	rq->ttwu_pending = false;
-	sim_lock_release(&rq->lock);
+	rq_unlock(rq);
 }
 
 void flush_smp_call_function_queue(struct rq *rq)
@@ -146,11 +155,15 @@ void flush_smp_call_function_queue(struct rq *rq)
 	struct call_single_data *csd = rq->csd_list;
 
 	sched_ttwu_pending(rq);
+	if (csd)
+		cl_write(&rq->cl.wakelist);
 	rq->csd_list = NULL;
 	while (csd) {
 		struct call_single_data *next = csd->next;
 
 		charge(machine.cost->csd_entry);
+		/* the csd its caller filled in */
+		cl_fetch((int)csd->src_cpu, 1);
 		if (csd->func)
 			csd->func(csd->info);
 		csd->done = true;

@@ -205,6 +205,15 @@ int write_run_json(FILE *out, const struct run_info *ri, const struct bench *b)
 	json_kv_u64(&w, "events", ri->events);
 	json_kv_u64(&w, "sim_time_ns", ri->sim_time_ns);
 	json_kv_double(&w, "wall_s", ri->wall_s);
+	json_key(&w, "memory");
+	json_begin_object(&w);
+	json_kv_u64(&w, "line_transfers", coherence_stats.transfers);
+	json_kv_u64(&w, "llc_hits", coherence_stats.llc_hits);
+	json_kv_u64(&w, "memory_reads", coherence_stats.mem_reads);
+	json_kv_u64(&w, "stall_ns", coherence_stats.stall_ns);
+	json_kv_u64(&w, "transfers_queued", coherence_stats.queued);
+	json_kv_u64(&w, "queued_ns", coherence_stats.queued_ns);
+	json_end_object(&w);
 	json_end_object(&w);
 
 	if (ri->trace) {

@@ -21,7 +21,7 @@ void cost_model_default(struct cost_model *c)
 	c->switch_mm = 250;
 	c->enqueue = 120;
 	c->dequeue = 120;
-	c->ttwu = 200;
+	c->ttwu = 150;
 	c->tick = 800;
 	c->rq_lock = 20;
 	c->fork = 50000;
@@ -29,7 +29,8 @@ void cost_model_default(struct cost_model *c)
 	c->exit = 20000;
 	c->softirq = 150;
 	c->csd_entry = 50;
-	c->idle_loop = 800;
+	c->idle_enter = 500;
+	c->idle_exit = 300;
 
 	c->lb_base = 200;
 	c->lb_cpu_visit = 25;
@@ -39,8 +40,13 @@ void cost_model_default(struct cost_model *c)
 
 	c->pipe_write = 450;
 	c->pipe_read = 350;
-	c->unix_write = 900;
-	c->unix_read = 600;
+	c->unix_write = 450;
+	c->unix_read = 250;
+	c->skb_alloc = 300;
+	c->skb_queue = 100;
+	c->skb_unlink = 50;
+	c->skb_free = 300;
+	c->wake_walk = 50;
 	c->copy_ns_per_kb = 50;
 	c->futex_wait = 250;
 	c->futex_wake = 200;
@@ -57,6 +63,9 @@ void cost_model_default(struct cost_model *c)
 	memcpy(c->ipi_latency, ipi_latency, sizeof(ipi_latency));
 	memcpy(c->migration_refill, refill, sizeof(refill));
 	c->ipi_send = 150;
+	c->llc_hit = 20;
+	c->mem_latency = 90;
+	c->line_mlp = 4;
 }
 
 struct cost_field {
@@ -100,7 +109,8 @@ static const struct cost_field cost_fields[] = {
 	F(exit, FORK_MAX),
 	F(softirq, KPATH_MAX),
 	F(csd_entry, KPATH_MAX),
-	F(idle_loop, KPATH_MAX),
+	F(idle_enter, KPATH_MAX),
+	F(idle_exit, KPATH_MAX),
 	F(lb_base, KPATH_MAX),
 	F(lb_cpu_visit, KPATH_MAX),
 	F(lb_sibling_test, KPATH_MAX),
@@ -110,6 +120,11 @@ static const struct cost_field cost_fields[] = {
 	F(pipe_read, KPATH_MAX),
 	F(unix_write, KPATH_MAX),
 	F(unix_read, KPATH_MAX),
+	F(skb_alloc, KPATH_MAX),
+	F(skb_queue, KPATH_MAX),
+	F(skb_unlink, KPATH_MAX),
+	F(skb_free, KPATH_MAX),
+	F(wake_walk, KPATH_MAX),
 	{ "copy_ns_per_kb", offsetof(struct cost_model, copy_ns_per_kb), false, COPY_MAX,
 	  "nanoseconds per KiB" },
 	F(futex_wait, KPATH_MAX),
@@ -120,6 +135,9 @@ static const struct cost_field cost_fields[] = {
 	F(probe_return, KPATH_MAX),
 	F(bpf_map_op, KPATH_MAX),
 	FD(cacheline, KPATH_MAX),
+	F(llc_hit, KPATH_MAX),
+	F(mem_latency, KPATH_MAX),
+	{ "line_mlp", offsetof(struct cost_model, line_mlp), false, 64, "lines" },
 	F(ipi_send, KPATH_MAX),
 	FD(ipi_latency, DELAY_MAX),
 	FD(migration_refill, DELAY_MAX),

@@ -42,7 +42,8 @@ struct cost_model {
 	u64 exit;		/* do_exit() + reaping */
 	u64 softirq;		/* entering and leaving the SCHED softirq */
 	u64 csd_entry;		/* one call-single queue entry handled by the target */
-	u64 idle_loop;		/* one pass of the idle loop: governor, nohz tick, RCU, state entry */
+	u64 idle_enter;		/* entering idle: governor, nohz tick stop, RCU, state entry */
+	u64 idle_exit;		/* leaving idle: tick restart, RCU exit, governor reflect */
 
 	/* load balancing: so that a patch that does less work shows as less time */
 	u64 lb_base;		/* sched_balance_rq() fixed part: lb_env setup, bookkeeping */
@@ -54,8 +55,13 @@ struct cost_model {
 	/* IPC */
 	u64 pipe_write;		/* pipe_write() for one small message, excluding the copy */
 	u64 pipe_read;		/* pipe_read() for one small message, excluding the copy */
-	u64 unix_write;		/* unix_stream_sendmsg(): skb alloc + queue */
-	u64 unix_read;		/* unix_stream_recvmsg(): dequeue + free */
+	u64 unix_write;		/* unix_stream_sendmsg() outside the skb and queue work */
+	u64 unix_read;		/* unix_stream_recvmsg() outside the dequeue and free */
+	u64 skb_alloc;		/* sock_alloc_send_pskb(): slab objects, memcg charge, skb init */
+	u64 skb_queue;		/* peer checks and skb_queue_tail() under unix_state_lock */
+	u64 skb_unlink;		/* skb_unlink() under the receive-queue lock */
+	u64 skb_free;		/* consume_skb(): sock_wfree, slab free, memcg uncharge */
+	u64 wake_walk;		/* __wake_up_common() per waiter, under the wait-queue lock */
 	u64 copy_ns_per_kb;	/* copy_to/from_user per KiB */
 	u64 futex_wait;		/* futex_wait() until the task blocks */
 	u64 futex_wake;		/* futex_wake() excluding try_to_wake_up() */
@@ -67,7 +73,10 @@ struct cost_model {
 	u64 bpf_map_op;		/* one BPF hash-map helper call (update, lookup, delete) */
 
 	/* the machine */
-	u64 cacheline[NR_DIST];	/* moving a contended cache line from a CPU this far away */
+	u64 cacheline[NR_DIST];	/* moving a modified cache line from a CPU this far away */
+	u64 llc_hit;		/* reading a clean line another core of the LLC holds */
+	u64 mem_latency;	/* a line no CPU holds, from local memory */
+	u64 line_mlp;		/* misses a core overlaps on lines touched together */
 	u64 ipi_send;		/* sender side of an IPI (APIC/GIC/doorbell write) */
 	u64 ipi_latency[NR_DIST]; /* send to handler start */
 	u64 migration_refill[NR_DIST]; /* cache refill after a task moved this far */

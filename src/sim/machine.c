@@ -13,6 +13,7 @@ const char *const cpu_activity_names[NR_ACT] = { "idle", "user", "kernel", "irq"
 void machine_init(const struct topology *topo, const struct cost_model *cost, u64 seed)
 {
 	memset(&machine, 0, sizeof(machine));
+	memset(&coherence_stats, 0, sizeof(coherence_stats));
 	machine.topo = topo;
 	machine.cost = cost ? cost : &topo->cost;
 	machine.nr_cpus = topo->nr_cpus;
@@ -59,7 +60,13 @@ void machine_account_until(u64 t)
 void sim_lock_init(struct sim_lock *l)
 {
 	memset(l, 0, sizeof(*l));
-	l->owner = -1;
+	cache_line_init(&l->line, 1);
+}
+
+void sim_lock_init_in_path(struct sim_lock *l)
+{
+	sim_lock_init(l);
+	l->path_cost = true;
 }
 
 void sim_lock_acquire(struct sim_lock *l)
@@ -69,7 +76,7 @@ void sim_lock_acquire(struct sim_lock *l)
 
 	if (l->free_at == UINT64_MAX) {
 		fprintf(stderr, "schedlab: BUG: CPU%u takes a lock that is still held (by CPU%d)\n",
-			c->id, l->owner);
+			c->id, l->line.owner);
 		abort();
 	}
 	if (l->free_at > c->t) {
@@ -77,10 +84,9 @@ void sim_lock_acquire(struct sim_lock *l)
 		l->spin_ns += l->free_at - c->t;
 		c->t = l->free_at;
 	}
-	c->t += cost->rq_lock;
-	if (l->owner >= 0 && (unsigned int)l->owner != c->id)
-		c->t += cost->cacheline[cpu_dist((unsigned int)l->owner, c->id)];
-	l->owner = (int)c->id;
+	if (!l->path_cost)
+		charge(cost->rq_lock);
+	cl_write(&l->line);
 	l->free_at = UINT64_MAX; /* held */
 }
 

@@ -12,6 +12,7 @@
 #ifndef SCHEDLAB_SIM_MACHINE_H
 #define SCHEDLAB_SIM_MACHINE_H
 
+#include "sim/coherence.h"
 #include "sim/cost.h"
 #include "sim/event.h"
 #include "sim/prng.h"
@@ -46,7 +47,8 @@ struct sim_cpu {
  */
 struct sim_lock {
 	u64 free_at;
-	int owner;			/* last CPU that held it, -1 never held */
+	struct cache_line line;		/* the lock word and the data beside it */
+	bool path_cost;			/* uncontended acquire is in the path's own cost */
 	u64 contended;			/* acquisitions that had to spin */
 	u64 spin_ns;			/* total spin time */
 };
@@ -153,7 +155,18 @@ static inline enum cpu_dist cpu_dist(unsigned int a, unsigned int b)
 }
 
 void sim_lock_init(struct sim_lock *l);
-/* Take @l on the running CPU: spin while held, pay the cache-line transfer. */
+/*
+ * A lock whose uncontended acquire and release are part of the cost of the
+ * path that takes it (pipe_write includes the pipe mutex, ...): only its
+ * line and its contention are charged. sim_lock_init()'s locks (rq locks)
+ * charge rq_lock as well.
+ */
+void sim_lock_init_in_path(struct sim_lock *l);
+/*
+ * Take @l on the running CPU: spin while held (the spin is kernel time on
+ * this CPU), then write the lock's line (a transfer when another CPU held or
+ * read it last) and pay rq_lock, the uncontended acquire and release.
+ */
 void sim_lock_acquire(struct sim_lock *l);
 void sim_lock_release(struct sim_lock *l);
 

@@ -57,6 +57,12 @@ struct channel *channel_new(enum channel_kind kind)
 	ch->capacity = kind == CH_PIPE ? PIPE_DEF_CAPACITY : UNIX_SNDBUF_DEFAULT;
 	init_waitqueue_head(&ch->rd_wait);
 	init_waitqueue_head(&ch->wr_wait);
+	sim_lock_init_in_path(&ch->state_lock);
+	sim_lock_init_in_path(&ch->queue_lock);
+	cache_line_init(&ch->wmem, 1);
+	ch->skb_free_cpu = -1;
+	sim_lock_init_in_path(&ch->pipe_mutex);
+	cache_line_init(&ch->pipe_data, 1);
 	if (channels_nr == channels_cap) {
 		channels_cap = channels_cap ? 2 * channels_cap : 64;
 		channels = xreallocarray(channels, channels_cap, sizeof(*channels));
@@ -75,23 +81,38 @@ static void skb_push(struct channel *ch, u32 len)
 {
 	if (ch->skb_nr == ch->skb_cap) {
 		u32 ncap = ch->skb_cap ? 2 * ch->skb_cap : 64;
-		u32 *n = xreallocarray(NULL, ncap, sizeof(*n));
+		struct skb_ent *n = xreallocarray(NULL, ncap, sizeof(*n));
 
 		for (u32 i = 0; i < ch->skb_nr; i++)
-			n[i] = ch->skb_len[(ch->skb_head + i) % ch->skb_cap];
-		free(ch->skb_len);
-		ch->skb_len = n;
+			n[i] = ch->skb[(ch->skb_head + i) % ch->skb_cap];
+		free(ch->skb);
+		ch->skb = n;
 		ch->skb_head = 0;
 		ch->skb_cap = ncap;
 	}
-	ch->skb_len[(ch->skb_head + ch->skb_nr) % ch->skb_cap] = len;
+	ch->skb[(ch->skb_head + ch->skb_nr) % ch->skb_cap] =
+		(struct skb_ent){ .len = len, .cpu = (s32)smp_processor_id() };
 	ch->skb_nr++;
 }
 
 void channel_free(struct channel *ch)
 {
-	free(ch->skb_len);
-	ch->skb_len = NULL;
+	free(ch->skb);
+	ch->skb = NULL;
+}
+
+/*
+ * The lines of one skb that its writer fills and its reader reads: the
+ * struct sk_buff (232 bytes on x86-64 since v5.x: 4 lines), the payload,
+ * and the first line of skb_shared_info at the end of the data (dataref,
+ * nr_frags, set up by __alloc_skb()).
+ */
+#define SKB_HEAD_LINES 4
+#define SKB_SHINFO_LINES 1
+
+static unsigned int skb_lines(u64 payload)
+{
+	return SKB_HEAD_LINES + cl_lines(payload) + SKB_SHINFO_LINES;
 }
 
 static void sys_enter(struct work_task *w)
@@ -123,99 +144,206 @@ static void finish_wait_if_queued(struct work_task *w, struct wait_queue_head *w
 }
 
 /*
- * write(): a pipe write of up to a page is atomic (it waits for room for
- * all of it); a unix stream write queues one skb once the socket's send
- * buffer charge is below sndbuf (sock_alloc_send_pskb), charge = truesize.
+ * pipe_write(): under the pipe mutex (a sleeping lock whose holder is
+ * always running here, so waiters spin on it as mutex optimistic spinning
+ * does), the header with head/tail and the buffer page's lines are written;
+ * a write of up to a page is atomic (it waits for room for all of it). The
+ * reader is woken after the unlock when the pipe was empty.
  */
-static void do_write(struct work_task *w, struct channel *ch, u32 bytes)
+static void do_pipe_write(struct work_task *w, struct channel *ch, u32 bytes)
 {
 	const struct cost_model *cost = machine.cost;
 	bool was_empty = ch->bytes == 0;
-	u32 n = bytes;
+	u32 n;
 
 	sys_enter(w);
-	if (ch->kind == CH_PIPE) {
-		charge(cost->pipe_write);
-		if (ch->capacity - ch->used < min(bytes, 4096u)) {
-			block_on(&ch->wr_wait, true);
-			return;
-		}
-		n = (u32)min((u64)bytes, ch->capacity - ch->used);
-		ch->used += n;
-	} else {
-		charge(cost->unix_write);
-		if (ch->used >= ch->capacity) {
-			block_on(&ch->wr_wait, false);
-			return;
-		}
-		skb_push(ch, n);
-		ch->used += n + cost->unix_skb_overhead;
+	sim_lock_acquire(&ch->pipe_mutex);
+	charge(cost->pipe_write);
+	if (ch->capacity - ch->used < min(bytes, 4096u)) {
+		sim_lock_release(&ch->pipe_mutex);
+		block_on(&ch->wr_wait, true);
+		return;
 	}
 	finish_wait_if_queued(w, &ch->wr_wait);
+	n = (u32)min((u64)bytes, ch->capacity - ch->used);
+	ch->used += n;
 	ch->bytes += n;
 	ch->nr_writes++;
+	cl_write_n(&ch->pipe_data, cl_lines(n));
 	charge(cost_copy(cost, n));
-	/* pipe_write wakes readers when the pipe was empty; sk_data_ready always */
-	if ((ch->kind == CH_UNIX_STREAM || was_empty) && waitqueue_active(&ch->rd_wait))
+	sim_lock_release(&ch->pipe_mutex);
+	if (was_empty && wq_has_sleeper(&ch->rd_wait))
 		__wake_up(&ch->rd_wait, TASK_INTERRUPTIBLE, 1, WF_SYNC);
+	op_done(w, n);
+}
+
+/*
+ * unix_stream_sendmsg(): the skb comes from the slab (its objects were last
+ * written by the CPU that freed them, the reader), is charged to the
+ * sending socket's sk_wmem_alloc (read first against sndbuf:
+ * sock_alloc_send_pskb() blocks when it is full), filled, then queued on
+ * the peer under its unix_state_lock and the receive-queue lock; then
+ * sk_data_ready() wakes a sleeping reader under the wait-queue lock.
+ */
+static void do_unix_write(struct work_task *w, struct channel *ch, u32 bytes)
+{
+	const struct cost_model *cost = machine.cost;
+
+	sys_enter(w);
+	charge(cost->unix_write);
+	cl_read(&ch->wmem);
+	if (ch->used >= ch->capacity) {
+		block_on(&ch->wr_wait, false);
+		return;
+	}
+	finish_wait_if_queued(w, &ch->wr_wait);
+	charge(cost->skb_alloc);
+	cl_fetch(ch->skb_free_cpu, skb_lines(bytes));
+	cl_write(&ch->wmem);
+	ch->used += bytes + cost->unix_skb_overhead;
+	charge(cost_copy(cost, bytes));
+
+	sim_lock_acquire(&ch->state_lock);
+	charge(cost->skb_queue);
+	sim_lock_acquire(&ch->queue_lock);
+	skb_push(ch, bytes);
+	ch->bytes += bytes;
+	ch->nr_writes++;
+	sim_lock_release(&ch->queue_lock);
+	sim_lock_release(&ch->state_lock);
+
+	if (wq_has_sleeper(&ch->rd_wait))
+		__wake_up(&ch->rd_wait, TASK_INTERRUPTIBLE, 1, WF_SYNC);
+	op_done(w, bytes);
+}
+
+static void do_write(struct work_task *w, struct channel *ch, u32 bytes)
+{
+	if (ch->kind == CH_PIPE)
+		do_pipe_write(w, ch, bytes);
+	else
+		do_unix_write(w, ch, bytes);
+}
+
+/* pipe_read(): the mirror of pipe_write(); a writer waits for a freed page */
+static void do_pipe_read(struct work_task *w, struct channel *ch, u32 bytes)
+{
+	const struct cost_model *cost = machine.cost;
+	bool wake_writers;
+	u64 n, before;
+
+	sys_enter(w);
+	sim_lock_acquire(&ch->pipe_mutex);
+	charge(cost->pipe_read);
+	if (!ch->bytes) {
+		sim_lock_release(&ch->pipe_mutex);
+		block_on(&ch->rd_wait, true);
+		return;
+	}
+	finish_wait_if_queued(w, &ch->rd_wait);
+	n = min((u64)bytes, ch->bytes);
+	before = ch->capacity - ch->used;
+	ch->used -= n;
+	wake_writers = (ch->capacity - ch->used) / 4096 > before / 4096;
+	ch->bytes -= n;
+	ch->nr_reads++;
+	cl_read_n(&ch->pipe_data, cl_lines(n));
+	charge(cost_copy(cost, n));
+	sim_lock_release(&ch->pipe_mutex);
+	if (wake_writers && wq_has_sleeper(&ch->wr_wait))
+		__wake_up(&ch->wr_wait, TASK_INTERRUPTIBLE, 1, WF_SYNC);
+	op_done(w, n);
+}
+
+/* skb_peek() under our own unix_state_lock: is anything queued? */
+static bool unix_peek(struct channel *ch)
+{
+	bool queued;
+
+	sim_lock_acquire(&ch->state_lock);
+	cl_read(&ch->queue_lock.line);
+	queued = ch->bytes != 0;
+	sim_lock_release(&ch->state_lock);
+	return queued;
+}
+
+/*
+ * unix_stream_read_generic(): peek under the state lock (or sleep), copy
+ * out of the skb its writer filled, and for each skb used up: unlink it
+ * under the receive-queue lock and free it (sock_wfree() gives the
+ * sender's sk_wmem_alloc back and wakes a writer once a quarter of sndbuf
+ * is free; the slab objects stay with this CPU until a sender reuses them).
+ */
+static void do_unix_read(struct work_task *w, struct channel *ch, u32 bytes)
+{
+	const struct cost_model *cost = machine.cost;
+	bool wake_writers = false;
+	u64 n, left;
+
+	sys_enter(w);
+	charge(cost->unix_read);
+	if (!unix_peek(ch)) {
+		block_on(&ch->rd_wait, false);
+		return;
+	}
+	finish_wait_if_queued(w, &ch->rd_wait);
+	n = min((u64)bytes, ch->bytes);
+	left = n;
+	while (left) {
+		struct skb_ent *head = &ch->skb[ch->skb_head];
+		u32 avail = head->len - ch->head_consumed;
+		u32 take = (u32)min((u64)avail, left);
+
+		cl_fetch(head->cpu, skb_lines(take));
+		charge(cost_copy(cost, take));
+		left -= take;
+		if (take < avail) {
+			ch->head_consumed += take;
+			break;
+		}
+		sim_lock_acquire(&ch->queue_lock);
+		charge(cost->skb_unlink);
+		ch->head_consumed = 0;
+		ch->skb_head = (ch->skb_head + 1) % ch->skb_cap;
+		ch->skb_nr--;
+		sim_lock_release(&ch->queue_lock);
+		charge(cost->skb_free);
+		cl_write(&ch->wmem);
+		ch->used -= head->len + cost->unix_skb_overhead;
+		ch->skb_free_cpu = (int)smp_processor_id();
+		/* sock_wfree -> unix_write_space: writable at a quarter of sndbuf */
+		if ((ch->used << 2) <= ch->capacity)
+			wake_writers = true;
+	}
+	ch->bytes -= n;
+	ch->nr_reads++;
+	if (wake_writers && wq_has_sleeper(&ch->wr_wait))
+		__wake_up(&ch->wr_wait, TASK_INTERRUPTIBLE, 1, WF_SYNC);
 	op_done(w, n);
 }
 
 static void do_read(struct work_task *w, struct channel *ch, u32 bytes)
 {
-	const struct cost_model *cost = machine.cost;
-	bool wake_writers = false;
-	u64 n;
-
-	sys_enter(w);
-	charge(ch->kind == CH_PIPE ? cost->pipe_read : cost->unix_read);
-	if (!ch->bytes) {
-		block_on(&ch->rd_wait, ch->kind == CH_PIPE);
-		return;
-	}
-	finish_wait_if_queued(w, &ch->rd_wait);
-	n = min((u64)bytes, ch->bytes);
-	if (ch->kind == CH_PIPE) {
-		/* space comes back a page at a time: a writer waits for a freed page */
-		u64 before = ch->capacity - ch->used;
-
-		ch->used -= n;
-		wake_writers = (ch->capacity - ch->used) / 4096 > before / 4096;
-	} else {
-		u64 left = n;
-
-		while (left) {
-			u32 *head = &ch->skb_len[ch->skb_head];
-			u32 avail = *head - ch->head_consumed;
-
-			if (left < avail) {
-				ch->head_consumed += (u32)left;
-				break;
-			}
-			left -= avail;
-			ch->used -= *head + cost->unix_skb_overhead;
-			ch->head_consumed = 0;
-			ch->skb_head = (ch->skb_head + 1) % ch->skb_cap;
-			ch->skb_nr--;
-			/* sock_wfree -> unix_write_space: writable at a quarter of sndbuf */
-			if ((ch->used << 2) <= ch->capacity)
-				wake_writers = true;
-		}
-	}
-	ch->bytes -= n;
-	ch->nr_reads++;
-	charge(cost_copy(cost, n));
-	if (wake_writers && waitqueue_active(&ch->wr_wait))
-		__wake_up(&ch->wr_wait, TASK_INTERRUPTIBLE, 1, WF_SYNC);
-	op_done(w, n);
+	if (ch->kind == CH_PIPE)
+		do_pipe_read(w, ch, bytes);
+	else
+		do_unix_read(w, ch, bytes);
 }
 
 /* poll(POLLIN) costs a read's worth of channel work */
 static void do_poll_in(struct work_task *w, struct channel *ch)
 {
+	bool ready;
+
 	sys_enter(w);
-	charge(ch->kind == CH_PIPE ? machine.cost->pipe_read : machine.cost->unix_read);
-	if (!ch->bytes) {
+	if (ch->kind == CH_PIPE) {
+		charge(machine.cost->pipe_read);
+		ready = ch->bytes != 0;
+	} else {
+		charge(machine.cost->unix_read);
+		ready = unix_peek(ch);
+	}
+	if (!ready) {
 		block_on(&ch->rd_wait, false);
 		return;
 	}

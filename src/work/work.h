@@ -98,17 +98,37 @@ enum channel_kind {
 /* net.core.wmem_default: the send buffer of a unix stream socket. */
 #define UNIX_SNDBUF_DEFAULT 212992
 
+/* one queued skb: its payload and the CPU that wrote it */
+struct skb_ent {
+	u32 len;
+	s32 cpu;
+};
+
 struct channel {
 	enum channel_kind kind;
 	u64 bytes;			/* payload queued */
 	u64 used;			/* buffer charge: payload (pipe) or skb truesize (socket) */
 	u64 capacity;
 	/* unix stream: one skb per write, FIFO of their payload sizes */
-	u32 *skb_len;
+	struct skb_ent *skb;
 	u32 skb_head, skb_nr, skb_cap;
 	u32 head_consumed;		/* bytes already read from the head skb */
 	struct wait_queue_head rd_wait;
 	struct wait_queue_head wr_wait;
+	/*
+	 * The shared data the two ends touch (docs/cost-model.md, "The socket
+	 * and pipe paths"). A unix socket: the receiver's unix_state_lock (u->lock),
+	 * its receive queue (head and lock share a line), the sending socket's
+	 * sk_wmem_alloc, and the CPU that last freed the channel's skbs (their
+	 * slab objects come back to the senders from there). A pipe: the pipe
+	 * mutex with the head/tail it guards, and the buffer page's lines.
+	 */
+	struct sim_lock state_lock;
+	struct sim_lock queue_lock;
+	struct cache_line wmem;
+	int skb_free_cpu;
+	struct sim_lock pipe_mutex;
+	struct cache_line pipe_data;
 	u64 nr_writes, nr_reads;
 };
 

@@ -446,6 +446,7 @@ static void test_swb_smt_skip_worked_case(void **state)
 
 	(void)state;
 	tl_setup("power10-96", TL_REAL_COST, 0, NULL);
+	tl_no_line_costs();
 	funclat_on("should_we_balance");
 	make_busy(busy, ARRAY_SIZE(busy));
 	for (unsigned int cpu = 0; cpu < 96; cpu++)
@@ -491,6 +492,7 @@ static void test_swb_smt_skip_random(void **state)
 		unsigned int p8 = 1 + pattern % 7, nr[16];
 
 		tl_setup("power10-96", TL_REAL_COST, 0, NULL);
+		tl_no_line_costs();
 		funclat_on("should_we_balance");
 		for (unsigned int cpu = 0; cpu < 16; cpu++)
 			if (prng_below(&rng, 8) < p8)

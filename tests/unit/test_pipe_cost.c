@@ -42,7 +42,7 @@ static double predicted_round_trip(const struct cost_model *c, bool threads)
 {
 	double copy = (double)cost_copy(c, sizeof(int));
 	/* write: enter, pipe work, copy, wake the blocked peer */
-	double write = c->syscall + c->pipe_write + copy + c->ttwu + c->rq_lock + c->enqueue;
+	double write = c->syscall + c->pipe_write + copy + c->ttwu + c->wake_walk + c->rq_lock + c->enqueue;
 	/*
 	 * read: enter, find the pipe empty, block and switch to the peer; later
 	 * retry the pipe read and copy out (the syscall entry is not repeated)

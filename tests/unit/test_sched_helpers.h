@@ -73,6 +73,18 @@ static inline void tl_setup(const char *preset, bool zero_cost, unsigned int hz,
 }
 
 /*
+ * Keep only the paths' own compute: no line transfers, LLC hits or memory
+ * reads (tests/unit/test_coherence.c covers those), for tests that count
+ * a path's charges in units of one parameter.
+ */
+static inline void tl_no_line_costs(void)
+{
+	memset(tl.cost.cacheline, 0, sizeof(tl.cost.cacheline));
+	tl.cost.llc_hit = 0;
+	tl.cost.mem_latency = 0;
+}
+
+/*
  * Free everything. The event queue goes first: eq_destroy() clears the
  * heap slot of every event still queued, and those events live in the
  * runqueues and work tasks freed afterwards.

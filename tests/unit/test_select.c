@@ -234,6 +234,7 @@ static void test_sis_select_idle_core(void **state)
 
 	(void)state;
 	tl_setup("smt2-2s-16", TL_REAL_COST, 0, NULL);
+	tl_no_line_costs();
 	p = sleeper(1);
 	busy(1);
 	busy(9);
@@ -287,6 +288,7 @@ static void test_sis_util_scan_limit(void **state)
 
 	(void)state;
 	tl_setup("westmere-ex-8s-80-noht", TL_REAL_COST, 0, NULL);
+	tl_no_line_costs();
 	p = sleeper(0);
 	for (unsigned int c = 0; c < 4; c++)
 		busy(c);
@@ -322,6 +324,7 @@ static void test_sis_nothing_idle(void **state)
 
 	(void)state;
 	tl_setup("westmere-ex-8s-80-noht", TL_REAL_COST, 0, "NO_SIS_UTIL");
+	tl_no_line_costs();
 	p = sleeper(3);
 	busy_mask(machine.topo->llc_mask[0]);
 	tl_cpu(0);
@@ -686,6 +689,7 @@ static void test_fork_cost(void **state)
 
 	(void)state;
 	tl_setup("smp4", TL_REAL_COST, 0, NULL);
+	tl_no_line_costs();
 	parent = running(0);
 	all_idle_in_deepest_state();
 	p = sleeper(3);

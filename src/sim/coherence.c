@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Cache-line ownership (see coherence.h). A MESI-like directory reduced to
+ * what costs time: Modified on one CPU (owner), or Shared by a few CPUs.
+ */
+#include "sim/coherence.h"
+
+#include "sim/machine.h"
+
+#include <string.h>
+
+struct coherence_stats coherence_stats;
+
+void cache_line_init(struct cache_line *l, unsigned int lines)
+{
+	memset(l, 0, sizeof(*l));
+	l->owner = -1;
+	l->lines = (u16)(lines ? lines : 1);
+}
+
+/*
+ * @lines lines that each take @one ns: the first pays in full, the rest
+ * overlap line_mlp at a time (a core keeps several misses in flight).
+ */
+static u64 group_cost(u64 one, unsigned int lines)
+{
+	u64 mlp = machine.cost->line_mlp ? machine.cost->line_mlp : 1;
+
+	if (!lines)
+		return 0;
+
+	return one + (one * (lines - 1) + mlp - 1) / mlp;
+}
+
+static bool is_sharer(const struct cache_line *l, unsigned int cpu)
+{
+	for (unsigned int i = 0; i < l->nr_sharers; i++)
+		if (l->sharer[i] == cpu)
+			return true;
+	return false;
+}
+
+static void add_sharer(struct cache_line *l, unsigned int cpu)
+{
+	if (l->nr_sharers == CL_MAX_SHARERS) {
+		memmove(&l->sharer[0], &l->sharer[1], (CL_MAX_SHARERS - 1) * sizeof(l->sharer[0]));
+		l->nr_sharers--;
+	}
+	l->sharer[l->nr_sharers++] = cpu;
+}
+
+/* the nearest sharer of a clean line, as a distance from @cpu */
+static enum cpu_dist nearest_sharer(const struct cache_line *l, unsigned int cpu)
+{
+	enum cpu_dist best = NR_DIST;
+
+	for (unsigned int i = 0; i < l->nr_sharers; i++) {
+		enum cpu_dist d = cpu_dist(l->sharer[i], cpu);
+
+		if (d < best)
+			best = d;
+	}
+	return best;
+}
+
+/* the farthest other holder: a write waits for its invalidation */
+static enum cpu_dist farthest_sharer(const struct cache_line *l, unsigned int cpu)
+{
+	enum cpu_dist worst = DIST_SELF;
+
+	for (unsigned int i = 0; i < l->nr_sharers; i++) {
+		enum cpu_dist d = cpu_dist(l->sharer[i], cpu);
+
+		if (d > worst)
+			worst = d;
+	}
+	return worst;
+}
+
+static u64 stall(u64 one, unsigned int lines)
+{
+	u64 ns = group_cost(one, lines);
+
+	coherence_stats.stall_ns += ns;
+	charge_stall(ns);
+	return ns;
+}
+
+static u64 transfer(enum cpu_dist d, unsigned int lines)
+{
+	coherence_stats.transfers++;
+	return stall(machine.cost->cacheline[d], lines);
+}
+
+/*
+ * A transfer of @l to the running CPU: if another is in flight at this
+ * CPU's now, it waits for that one to land first. A transfer stamped later
+ * than this CPU's now (its CPU ran ahead in a longer path) is not waited
+ * for: in real time this CPU asked first.
+ */
+static u64 move_line(struct cache_line *l, enum cpu_dist d, unsigned int lines)
+{
+	struct sim_cpu *c = this_sim_cpu();
+	u64 wait = 0, ns;
+
+	if (l->moved_at <= c->t && c->t < l->busy_until) {
+		wait = l->busy_until - c->t;
+		coherence_stats.queued++;
+		coherence_stats.queued_ns += wait;
+		charge_stall(wait);
+	}
+	l->moved_at = c->t;
+	ns = transfer(d, lines);
+	l->busy_until = c->t;
+	return wait + ns;
+}
+
+/* a clean copy held elsewhere: from the shared LLC if a sharer is in ours */
+static u64 clean_fetch(enum cpu_dist d, unsigned int lines)
+{
+	if (d <= DIST_LLC) {
+		coherence_stats.llc_hits++;
+		return stall(machine.cost->llc_hit, lines);
+	}
+	return transfer(d, lines);
+}
+
+static u64 memory_fetch(unsigned int lines)
+{
+	coherence_stats.mem_reads++;
+	return stall(machine.cost->mem_latency, lines);
+}
+
+u64 cl_read_n(struct cache_line *l, unsigned int lines)
+{
+	unsigned int cpu = machine.this_cpu;
+	u64 ns;
+
+	if (l->owner == (s32)cpu || is_sharer(l, cpu))
+		return 0;
+	if (l->owner >= 0) {
+		/* modified elsewhere: the owner supplies it and keeps a clean copy */
+		ns = move_line(l, cpu_dist((unsigned int)l->owner, cpu), lines);
+		l->nr_sharers = 0;
+		add_sharer(l, (unsigned int)l->owner);
+		l->owner = -1;
+	} else if (l->nr_sharers) {
+		ns = clean_fetch(nearest_sharer(l, cpu), lines);
+	} else {
+		ns = memory_fetch(lines);
+	}
+	add_sharer(l, cpu);
+	return ns;
+}
+
+u64 cl_write_n(struct cache_line *l, unsigned int lines)
+{
+	unsigned int cpu = machine.this_cpu;
+	u64 ns = 0;
+
+	if (l->owner == (s32)cpu)
+		return 0;
+	if (l->owner >= 0) {
+		ns = move_line(l, cpu_dist((unsigned int)l->owner, cpu), lines);
+	} else if (l->nr_sharers) {
+		/* read-for-ownership: every other copy is invalidated first */
+		enum cpu_dist d = farthest_sharer(l, cpu);
+
+		if (d != DIST_SELF)
+			ns = move_line(l, d, lines);
+	} else {
+		ns = memory_fetch(lines);
+	}
+	l->owner = (s32)cpu;
+	l->nr_sharers = 0;
+	return ns;
+}
+
+u64 cl_read(struct cache_line *l)
+{
+	return cl_read_n(l, l->lines);
+}
+
+u64 cl_write(struct cache_line *l)
+{
+	return cl_write_n(l, l->lines);
+}
+
+u64 cl_fetch(int from, unsigned int lines)
+{
+	unsigned int cpu = machine.this_cpu;
+
+	if (!lines || (from >= 0 && (unsigned int)from == cpu))
+		return 0;
+	if (from < 0)
+		return memory_fetch(lines);
+	return transfer(cpu_dist((unsigned int)from, cpu), lines);
+}

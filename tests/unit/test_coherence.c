@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Cache-line ownership (src/sim/coherence.c): who pays what for reading and
+ * writing shared lines, with costs whose values say where they came from.
+ */
+#include "test_util.h"
+
+#include "sim/coherence.h"
+#include "sim/machine.h"
+
+static struct topology *topo;
+static struct cost_model cost;
+static unsigned int cpu_at[NR_DIST];	/* a CPU at each distance from CPU 0, or 0 */
+
+static int setup(void **state)
+{
+	char err[256];
+
+	(void)state;
+	topo = topology_load("smt2-2s-16", err, sizeof(err));
+	if (!topo)
+		return -1;
+	cost_model_default(&cost);
+	for (int d = 0; d < NR_DIST; d++)
+		cost.cacheline[d] = 1000 * (u64)(d + 1);
+	cost.llc_hit = 30;
+	cost.mem_latency = 7;
+	cost.line_mlp = 4;
+	machine_init(topo, &cost, 1);
+	for (unsigned int cpu = machine.nr_cpus; cpu-- > 1;)
+		cpu_at[cpu_dist(0, cpu)] = cpu;
+	memset(&coherence_stats, 0, sizeof(coherence_stats));
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	machine_destroy();
+	topology_free(topo);
+	return 0;
+}
+
+/* run @fn's access on @cpu and return what that CPU was charged */
+static u64 on(unsigned int cpu, u64 (*fn)(struct cache_line *), struct cache_line *l)
+{
+	u64 before = sim_cpu(cpu)->t, ns;
+
+	machine.this_cpu = cpu;
+	ns = fn(l);
+	assert_int_equal(sim_cpu(cpu)->t - before, ns);
+	return ns;
+}
+
+static void test_first_touch_and_local_hits(void **state)
+{
+	struct cache_line l;
+
+	(void)state;
+	cache_line_init(&l, 1);
+	assert_int_equal(l.owner, -1);
+	/* nobody holds it: memory */
+	assert_int_equal(on(0, cl_read, &l), 7);
+	/* now this CPU has it: free to read again, and to write (no other copy) */
+	assert_int_equal(on(0, cl_read, &l), 0);
+	assert_int_equal(on(0, cl_write, &l), 0);
+	assert_int_equal(l.owner, 0);
+	assert_int_equal(on(0, cl_write, &l), 0);
+	assert_int_equal(on(0, cl_read, &l), 0);
+}
+
+static void test_transfer_priced_by_distance(void **state)
+{
+	(void)state;
+	assert_true(cpu_at[DIST_SMT] && cpu_at[DIST_LLC] && cpu_at[DIST_NUMA]);
+	for (int d = DIST_SMT; d < NR_DIST; d++) {
+		struct cache_line l;
+		unsigned int other = cpu_at[d];
+
+		if (!other)
+			continue;
+		cache_line_init(&l, 1);
+		on(0, cl_write, &l);
+		/* modified on CPU 0: the reader pays the transfer from there */
+		assert_int_equal(on(other, cl_read, &l), cost.cacheline[d]);
+		/* both hold it clean now */
+		assert_int_equal(on(other, cl_read, &l), 0);
+		assert_int_equal(on(0, cl_read, &l), 0);
+		/* a write invalidates the other copy: a round to the other CPU */
+		assert_int_equal(on(other, cl_write, &l), cost.cacheline[d]);
+		assert_int_equal(l.owner, (s32)other);
+		/* and CPU 0 lost its copy */
+		assert_int_equal(on(0, cl_read, &l), cost.cacheline[d]);
+	}
+}
+
+static void test_clean_lines_come_from_the_llc(void **state)
+{
+	struct cache_line l;
+	unsigned int llc = cpu_at[DIST_LLC], numa = cpu_at[DIST_NUMA];
+
+	(void)state;
+	cache_line_init(&l, 1);
+	on(0, cl_write, &l);
+	on(llc, cl_read, &l);		/* shared by 0 and llc now */
+	/* another core of the same LLC reads a clean line: an LLC hit */
+	assert_int_equal(on(cpu_at[DIST_SMT], cl_read, &l), cost.llc_hit);
+	/* the other socket: a transfer from the nearest holder */
+	assert_int_equal(on(numa, cl_read, &l), cost.cacheline[DIST_NUMA]);
+	/* a write from the other socket waits for the farthest copy */
+	assert_int_equal(on(cpu_at[DIST_SMT], cl_write, &l), cost.cacheline[DIST_NUMA]);
+}
+
+static void test_directory_forgets_the_oldest_sharer(void **state)
+{
+	struct cache_line l;
+
+	(void)state;
+	cache_line_init(&l, 1);
+	on(0, cl_write, &l);
+	/* CPU 0 plus CL_MAX_SHARERS more readers: CPU 0 falls out */
+	for (unsigned int i = 1; i <= CL_MAX_SHARERS; i++)
+		on(i, cl_read, &l);
+	assert_int_equal(l.nr_sharers, CL_MAX_SHARERS);
+	assert_int_not_equal(on(0, cl_read, &l), 0);
+	/* the most recent ones are still there */
+	assert_int_equal(on(CL_MAX_SHARERS, cl_read, &l), 0);
+}
+
+static void test_groups_overlap_misses(void **state)
+{
+	struct cache_line l;
+	u64 one = cost.cacheline[DIST_LLC];
+	unsigned int llc = cpu_at[DIST_LLC];
+
+	(void)state;
+	cache_line_init(&l, 7);
+	on(0, cl_write, &l);
+	/* 7 lines, 4 in flight: the first in full, the other 6 at a quarter */
+	assert_int_equal(on(llc, cl_read, &l), one + (6 * one + 3) / 4);
+	/* a buffer of varying size: its first 2 lines */
+	on(0, cl_write, &l);
+	machine.this_cpu = llc;
+	assert_int_equal(cl_read_n(&l, 2), one + (one + 3) / 4);
+	assert_int_equal(cl_read_n(&l, 0), 0);
+}
+
+static void test_fetch_by_writer(void **state)
+{
+	(void)state;
+	machine.this_cpu = 0;
+	assert_int_equal(cl_fetch(0, 5), 0);
+	assert_int_equal(cl_fetch(-1, 1), cost.mem_latency);
+	assert_int_equal(cl_fetch((int)cpu_at[DIST_NUMA], 1), cost.cacheline[DIST_NUMA]);
+	assert_int_equal(cl_fetch((int)cpu_at[DIST_SMT], 0), 0);
+}
+
+static void test_stats_count_what_was_charged(void **state)
+{
+	struct cache_line l;
+	u64 t0;
+
+	(void)state;
+	memset(&coherence_stats, 0, sizeof(coherence_stats));
+	t0 = sim_cpu(cpu_at[DIST_NUMA])->t;
+	cache_line_init(&l, 1);
+	on(0, cl_write, &l);				/* memory */
+	on(cpu_at[DIST_NUMA], cl_read, &l);		/* transfer */
+	on(cpu_at[DIST_SMT], cl_read, &l);		/* LLC hit (CPU 0 holds it) */
+	assert_int_equal(coherence_stats.mem_reads, 1);
+	assert_int_equal(coherence_stats.transfers, 1);
+	assert_int_equal(coherence_stats.llc_hits, 1);
+	assert_int_equal(coherence_stats.stall_ns,
+			 cost.mem_latency + cost.cacheline[DIST_NUMA] + cost.llc_hit);
+	assert_int_equal(sim_cpu(cpu_at[DIST_NUMA])->t - t0, cost.cacheline[DIST_NUMA]);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_first_touch_and_local_hits, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_transfer_priced_by_distance, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_clean_lines_come_from_the_llc, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_directory_forgets_the_oldest_sharer, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_groups_overlap_misses, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fetch_by_writer, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stats_count_what_was_charged, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
