@@ -41,11 +41,19 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* run @fn's access on @cpu and return what that CPU was charged */
+/*
+ * Run @fn's access on @cpu and return what that CPU was charged. Each
+ * access starts 100 us after the last, so no transfer is still in flight.
+ */
+static u64 now_us;
+
 static u64 on(unsigned int cpu, u64 (*fn)(struct cache_line *), struct cache_line *l)
 {
-	u64 before = sim_cpu(cpu)->t, ns;
+	u64 before, ns;
 
+	now_us += 100;
+	sim_cpu(cpu)->t = now_us * 1000;
+	before = sim_cpu(cpu)->t;
 	machine.this_cpu = cpu;
 	ns = fn(l);
 	assert_int_equal(sim_cpu(cpu)->t - before, ns);
@@ -141,8 +149,36 @@ static void test_groups_overlap_misses(void **state)
 	/* a buffer of varying size: its first 2 lines */
 	on(0, cl_write, &l);
 	machine.this_cpu = llc;
+	sim_cpu(llc)->t += 1000 * 1000;
 	assert_int_equal(cl_read_n(&l, 2), one + (one + 3) / 4);
 	assert_int_equal(cl_read_n(&l, 0), 0);
+}
+
+/* a line is in one place at a time: a CPU that wants it mid-flight waits */
+static void test_transfers_in_flight_queue(void **state)
+{
+	struct cache_line l;
+	unsigned int a = cpu_at[DIST_LLC], b = cpu_at[DIST_NUMA];
+	u64 llc = cost.cacheline[DIST_LLC];
+
+	(void)state;
+	cache_line_init(&l, 1);
+	on(0, cl_write, &l);
+	/* CPU a takes it at T: in flight until T + llc */
+	machine.this_cpu = a;
+	sim_cpu(a)->t = 10 * 1000 * 1000;
+	assert_int_equal(cl_write(&l), llc);
+	/* CPU b asks 100 ns into that transfer: waits the rest, then its own */
+	machine.this_cpu = b;
+	sim_cpu(b)->t = 10 * 1000 * 1000 + 100;
+	assert_int_equal(cl_write(&l), (llc - 100) + cost.cacheline[cpu_dist(a, b)]);
+	assert_int_equal(coherence_stats.queued, 1);
+	assert_int_equal(coherence_stats.queued_ns, llc - 100);
+	/* a CPU whose now is before that transfer began asked first: no wait */
+	machine.this_cpu = 0;
+	sim_cpu(0)->t = 5 * 1000 * 1000;
+	assert_int_equal(cl_read(&l), cost.cacheline[cpu_dist(b, 0)]);
+	assert_int_equal(coherence_stats.queued, 1);
 }
 
 static void test_fetch_by_writer(void **state)
@@ -158,21 +194,19 @@ static void test_fetch_by_writer(void **state)
 static void test_stats_count_what_was_charged(void **state)
 {
 	struct cache_line l;
-	u64 t0;
 
 	(void)state;
 	memset(&coherence_stats, 0, sizeof(coherence_stats));
-	t0 = sim_cpu(cpu_at[DIST_NUMA])->t;
 	cache_line_init(&l, 1);
 	on(0, cl_write, &l);				/* memory */
-	on(cpu_at[DIST_NUMA], cl_read, &l);		/* transfer */
+	assert_int_equal(on(cpu_at[DIST_NUMA], cl_read, &l),	/* transfer */
+			 cost.cacheline[DIST_NUMA]);
 	on(cpu_at[DIST_SMT], cl_read, &l);		/* LLC hit (CPU 0 holds it) */
 	assert_int_equal(coherence_stats.mem_reads, 1);
 	assert_int_equal(coherence_stats.transfers, 1);
 	assert_int_equal(coherence_stats.llc_hits, 1);
 	assert_int_equal(coherence_stats.stall_ns,
 			 cost.mem_latency + cost.cacheline[DIST_NUMA] + cost.llc_hit);
-	assert_int_equal(sim_cpu(cpu_at[DIST_NUMA])->t - t0, cost.cacheline[DIST_NUMA]);
 }
 
 int main(void)
@@ -184,6 +218,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_directory_forgets_the_oldest_sharer, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_groups_overlap_misses, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_transfers_in_flight_queue, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fetch_by_writer, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stats_count_what_was_charged, setup, teardown),
 	};
