@@ -65,7 +65,16 @@ struct cost_model {
 	u64 cacheline[NR_DIST];	/* moving a contended cache line from a CPU this far away */
 	u64 ipi_send;		/* sender side of an IPI (APIC/GIC/doorbell write) */
 	u64 ipi_latency[NR_DIST]; /* send to handler start */
-	u64 migration_refill[NR_DIST]; /* cache refill after a task moved this far */
+
+	/* cache footprints (sim/cache.h): capacities and refill latencies */
+	u64 cache_l2_kb;	/* KiB (not ns): a private cache (per core, or as the preset says) */
+	u64 cache_llc_kb;	/* KiB (not ns): a shared cache (per LLC, or as the preset says) */
+	u64 llc_latency;	/* a line from the shared cache or a private cache under it */
+	u64 xllc_latency;	/* a line from another shared cache of the same package */
+	u64 remote_cache_latency; /* a line from a cache in another package or node */
+	u64 mem_latency;	/* a line from memory on this CPU's node */
+	u64 mem_remote_latency;	/* a line from memory on another node */
+	u64 refill_mlp;		/* (not ns) refill misses in flight at once */
 };
 
 /* The defaults (a modern x86 server); presets start from these. */
