@@ -143,7 +143,7 @@ scenario() {
 		pick schedule:100000 enqueue:100000 ttwu:100000 tick:100000 rq_lock:100000 \
 			lb_cpu_visit:100000 lb_task:100000 pipe_write:100000 unix_read:100000 \
 			cacheline.llc:100000 fork:10000000 exit:10000000 ipi_latency.llc:1000000 \
-			migration_refill.llc:1000000 copy_ns_per_kb:100000
+			mem_latency:10000 cache_l2_kb:1048576 copy_ns_per_kb:100000
 		cname=${r%%:*}
 		cmax=${r#*:}
 		rand 1001

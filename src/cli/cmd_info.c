@@ -172,7 +172,7 @@ int cmd_machines(int argc, char **argv)
 
 static void topo_usage(FILE *out)
 {
-	fputs("usage: schedlab topo -m MACHINE [--domains [--cpu N]]\n"
+	fputs("usage: schedlab topo -m MACHINE [--domains [--cpu N] | --costs]\n"
 	      "\n"
 	      "Print a machine's topology as a tree: packages, NUMA nodes, LLCs, clusters,\n"
 	      "cores and CPUs, then CPU capacities and frequencies, idle states, node\n"
@@ -184,6 +184,9 @@ static void topo_usage(FILE *out)
 	      "                          flags, tunables and groups, as sched_verbose logs\n"
 	      "                          them (docs/domains.md)\n"
 	      "  --cpu N                 with --domains: only CPU N\n"
+	      "  --costs                 print the machine's cost model instead, one\n"
+	      "                          NAME=VALUE per line as --cost takes it\n"
+	      "                          (docs/cost-model.md)\n"
 	      "  -h, --help              show this help\n",
 	      out);
 }
@@ -223,7 +226,7 @@ static int print_domains(const struct topology *t, const char *cpu_arg)
 int cmd_topo(int argc, char **argv)
 {
 	const char *machine = NULL, *cpu_arg = NULL;
-	bool domains = false;
+	bool domains = false, costs = false;
 	struct topology *t;
 	char err[256];
 	int ret;
@@ -239,6 +242,10 @@ int cmd_topo(int argc, char **argv)
 			domains = true;
 			continue;
 		}
+		if (!strcmp(argv[i], "--costs")) {
+			costs = true;
+			continue;
+		}
 		r = opt_value("topo", argc, argv, &i, "-m", "--machine", &machine);
 		if (!r)
 			r = opt_value("topo", argc, argv, &i, NULL, "--cpu", &cpu_arg);
@@ -251,12 +258,17 @@ int cmd_topo(int argc, char **argv)
 		return usage_error("topo: missing -m MACHINE (see 'schedlab machines')");
 	if (cpu_arg && !domains)
 		return usage_error("topo: --cpu goes with --domains");
+	if (costs && domains)
+		return usage_error("topo: --costs and --domains print different things: give one");
 
 	t = topology_load(machine, err, sizeof(err));
 	if (!t)
 		return usage_error("%s", err);
 	if (domains) {
 		ret = print_domains(t, cpu_arg);
+	} else if (costs) {
+		cost_model_print(&t->cost, stdout);
+		ret = 0;
 	} else {
 		topology_print_tree(t, stdout);
 		ret = 0;

@@ -81,7 +81,7 @@ static struct task_struct *alloc_task(const char *comm)
 			*c = '_';
 	p->cpus_mask = alloc_cpumask();
 	p->static_prio = p->prio = DEFAULT_PRIO;
-	p->last_ran_cpu = UINT32_MAX;
+	cache_footprint_init(&p->cache, 0);
 	p->recent_used_cpu = -1;
 	INIT_LIST_HEAD(&p->wq_entry.entry);
 	p->wq_entry.task = p;
@@ -706,16 +706,22 @@ static void context_switch(struct rq *rq, struct task_struct *prev, struct task_
 	unsigned int cpu = cpu_of(rq);
 
 	charge(cost->context_switch);
+	/* prev's lines are the most recent ones here: traffic from now on evicts them */
+	if (prev->__state == TASK_DEAD)
+		cache_task_exit(&prev->cache);
+	else if (!is_idle_task(prev))
+		cache_switch_out(&prev->cache, cpu);
 	if (!is_idle_task(next)) {
 		/* kernel threads and the idle task borrow the previous mm (lazy TLB) */
 		if (!next->kthread && next->mm != rq->active_mm) {
 			charge(cost->switch_mm);
 			rq->active_mm = next->mm;
 		}
-		/* a task that moved pays for refilling its cache footprint here */
-		if (next->last_ran_cpu != UINT32_MAX && next->last_ran_cpu != cpu)
-			charge(cost->migration_refill[cpu_dist(next->last_ran_cpu, cpu)]);
-		next->last_ran_cpu = cpu;
+		/*
+		 * what other tasks' traffic evicted of its working set since it
+		 * last ran, or what it left under another cache, is refilled
+		 */
+		charge_stall(cache_switch_in(&next->cache, cpu, NULL));
 	}
 	sched_info_switch(rq, prev, next);
 	/* rq->curr, and rq->nr_switches (counted by the caller) */

@@ -16,6 +16,7 @@
 #include "kernel/list.h"
 #include "kernel/pelt.h"
 #include "kernel/rbtree.h"
+#include "sim/cache.h"
 #include "sim/machine.h"
 
 /* ---- constants (kernel/sched/sched.h, include/linux/sched/prio.h) ---- */
@@ -253,7 +254,7 @@ struct task_struct {
 	u64 on_cpu_until;		/* when the CPU switching it out is done with it */
 	unsigned int cpu;		/* task_cpu() */
 	unsigned int wake_cpu;
-	unsigned int last_ran_cpu;	/* for the migration cache-refill penalty */
+	struct cache_footprint cache;	/* working set and where it last ran (sim/cache.h) */
 	int static_prio;
 	int prio;
 	bool is_idle;			/* the per-CPU idle task */

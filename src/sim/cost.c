@@ -58,14 +58,17 @@ void cost_model_default(struct cost_model *c)
 
 	static const u64 cacheline[NR_DIST] = { 0, 5, 20, 40, 80, 150 };
 	static const u64 ipi_latency[NR_DIST] = { 0, 400, 500, 700, 900, 1500 };
-	static const u64 refill[NR_DIST] = { 0, 0, 500, 1000, 3000, 6000 };
 	memcpy(c->cacheline, cacheline, sizeof(cacheline));
 	memcpy(c->ipi_latency, ipi_latency, sizeof(ipi_latency));
-	memcpy(c->migration_refill, refill, sizeof(refill));
 	c->ipi_send = 150;
-	c->llc_hit = 20;
+	c->llc_hit = 25;
 	c->mem_latency = 90;
+	c->mem_remote_latency = 140;
 	c->line_mlp = 4;
+
+	/* Cascade Lake-SP (Xeon Platinum 8269CY); sources in docs/cost-model.md */
+	c->cache_l2_kb = 1024;
+	c->cache_llc_kb = 36608;	/* 35.75 MiB per socket */
 }
 
 struct cost_field {
@@ -81,15 +84,19 @@ struct cost_field {
  * A kernel path is a step on one CPU's cursor: its cost is capped at
  * KPATH_MAX, a tenth of the shortest tick (1 ms at HZ 1000), so one path
  * stays far below a tick; process creation and exit at FORK_MAX; delays that
- * are not a CPU's work (IPI flight, cache refill after a migration) at
- * DELAY_MAX. Longer paths would model a machine that spends its ticks in
- * the kernel, which the workloads here cannot finish on.
+ * are not a CPU's work (IPI flight) at DELAY_MAX; one cache line's refill
+ * latency at LINE_MAX_NS (a refill is lines x latency / line_mlp, so it
+ * grows with the task's footprint). Longer paths would model a machine that
+ * spends its ticks in the kernel, which the workloads here cannot finish on.
  */
 #define KPATH_MAX	100000ULL	/* 100 us */
 #define FORK_MAX	10000000ULL	/* 10 ms */
 #define DELAY_MAX	1000000ULL	/* 1 ms */
 #define COPY_MAX	100000ULL	/* ns per KiB: 10 MB/s */
 #define SKB_MAX		65536ULL	/* bytes */
+#define CACHE_KB_MAX	1048576ULL	/* KiB: 1 GiB */
+#define LINE_MAX_NS	10000ULL	/* one cache line: 10 us, far beyond any machine */
+#define MLP_MAX		64ULL
 
 #define F(n, m) { #n, offsetof(struct cost_model, n), false, m, "nanoseconds" }
 #define FD(n, m) { #n, offsetof(struct cost_model, n), true, m, "nanoseconds" }
@@ -137,10 +144,13 @@ static const struct cost_field cost_fields[] = {
 	FD(cacheline, KPATH_MAX),
 	F(llc_hit, KPATH_MAX),
 	F(mem_latency, KPATH_MAX),
-	{ "line_mlp", offsetof(struct cost_model, line_mlp), false, 64, "lines" },
+	{ "line_mlp", offsetof(struct cost_model, line_mlp), false, MLP_MAX,
+	  "cache lines in flight, 0 counts as 1" },
 	F(ipi_send, KPATH_MAX),
 	FD(ipi_latency, DELAY_MAX),
-	FD(migration_refill, DELAY_MAX),
+	{ "cache_l2_kb", offsetof(struct cost_model, cache_l2_kb), false, CACHE_KB_MAX, "KiB" },
+	{ "cache_llc_kb", offsetof(struct cost_model, cache_llc_kb), false, CACHE_KB_MAX, "KiB" },
+	F(mem_remote_latency, LINE_MAX_NS),
 };
 #undef F
 #undef FD

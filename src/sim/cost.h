@@ -79,7 +79,17 @@ struct cost_model {
 	u64 line_mlp;		/* misses a core overlaps on lines touched together */
 	u64 ipi_send;		/* sender side of an IPI (APIC/GIC/doorbell write) */
 	u64 ipi_latency[NR_DIST]; /* send to handler start */
-	u64 migration_refill[NR_DIST]; /* cache refill after a task moved this far */
+
+	/* cache footprints (sim/cache.h): capacities and refill latencies */
+	u64 cache_l2_kb;	/* KiB (not ns): a private cache (per core, or as the preset says) */
+	u64 cache_llc_kb;	/* KiB (not ns): a shared cache (per LLC, or as the preset says) */
+	/*
+	 * Refill latencies are the memory system's: llc_hit (the shared cache),
+	 * cacheline[package] and cacheline[numa] (another shared cache of the
+	 * package, a cache in another package), mem_latency and, below,
+	 * mem_remote_latency (memory on another node); line_mlp lines in flight.
+	 */
+	u64 mem_remote_latency;	/* a line from memory on another node */
 };
 
 /* The defaults (a modern x86 server); presets start from these. */

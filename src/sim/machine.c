@@ -2,6 +2,7 @@
 #include "sim/machine.h"
 
 #include "sim/alloc.h"
+#include "sim/cache.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,7 @@ void machine_init(const struct topology *topo, const struct cost_model *cost, u6
 		c->max_freq_khz = topo->cpus[i].max_freq_khz;
 		c->freq_khz = c->max_freq_khz;
 	}
+	cache_init();
 }
 
 void machine_start_at(u64 t)
@@ -43,6 +45,7 @@ void machine_start_at(u64 t)
 void machine_destroy(void)
 {
 	eq_destroy(&machine.eq);
+	cache_destroy();
 	free(machine.cpus);
 	machine.cpus = NULL;
 }

@@ -70,6 +70,8 @@ struct preset_spec {
 	const struct idle_state *idle;
 	unsigned int nr_idle;
 	void (*cost)(struct cost_model *c);
+	/* what the footprint model's private and shared caches span (0: core, LLC) */
+	enum cache_span l2_span, llc_span;
 	const char *approximations;
 };
 
@@ -167,6 +169,8 @@ static int build_from_spec(struct topology *t, const struct preset_spec *s, char
 	}
 
 	t->node_reclaim_distance = s->node_reclaim_distance;
+	t->cache_l2_span = s->l2_span;
+	t->cache_llc_span = s->llc_span;
 	t->hz = 250;
 	t->nr_idle_states = s->nr_idle;
 	memcpy(t->idle_states, s->idle, s->nr_idle * sizeof(s->idle[0]));
@@ -335,7 +339,13 @@ static const struct cpu_class arm64_2x4_class[] = {
 static void cost_icelake(struct cost_model *c)
 {
 	/* idle exit latencies come from the idle states (icx_idle) */
-	(void)c;
+	/*
+	 * Xeon Platinum 8358: 1.25 MB L2 per core, 48 MB L3 per socket
+	 * (Intel ARK; Intel support article 000027820: 1.25 MB MLC and
+	 * 1.5 MB LLC per core on 3rd Gen Xeon Scalable)
+	 */
+	c->cache_l2_kb = 1280;
+	c->cache_llc_kb = 49152;
 }
 
 static void cost_epyc_milan(struct cost_model *c)
@@ -349,6 +359,14 @@ static void cost_epyc_milan(struct cost_model *c)
 	c->cacheline[DIST_LLC] = 25;
 	c->cacheline[DIST_PACKAGE] = 100;
 	c->cacheline[DIST_NUMA] = 200;
+	/*
+	 * EPYC 7763: 512 KB L2 per core, 32 MB L3 per 8-core CCX (AMD
+	 * product page: 256 MB L3 per socket, 8 CCDs). A line from another
+	 * CCX's L3 goes through the I/O die, as the cross-CCX cache-line
+	 * figure above; from the other socket likewise.
+	 */
+	c->cache_l2_kb = 512;
+	c->cache_llc_kb = 32768;
 }
 
 static void cost_westmere_ex(struct cost_model *c)
@@ -360,6 +378,13 @@ static void cost_westmere_ex(struct cost_model *c)
 	 */
 	c->cacheline[DIST_NUMA] = 250;
 	c->ipi_latency[DIST_NUMA] = 2500;
+	/*
+	 * Xeon E7-4870: 256 KB L2 per core, 30 MB L3 per socket (Intel ARK).
+	 * A line from another socket's cache crosses the same links as the
+	 * cache-line transfer above.
+	 */
+	c->cache_l2_kb = 256;
+	c->cache_llc_kb = 30720;
 }
 
 static void cost_power10(struct cost_model *c)
@@ -387,6 +412,16 @@ static void cost_power10(struct cost_model *c)
 	 */
 	c->probe_entry = 63;
 	c->probe_return = 109;
+	/*
+	 * POWER10: 2 MB L2 per SMT8 core and a local 8 MB region of the
+	 * chip's L3 (victim cache, up to 120 MB per chip) per core (IBM,
+	 * Hot Chips 32, 2020; Power10 technical overview, "On-chip L3
+	 * cache"). Both span the SMT8 (big) core, which is the LLC here
+	 * (power10_96_spec: l2_span = llc_span = CACHE_SPAN_LLC). Another
+	 * core's L3 region is cacheline.package away (the default estimate).
+	 */
+	c->cache_l2_kb = 2048;
+	c->cache_llc_kb = 8192;
 }
 
 /*
@@ -411,11 +446,14 @@ static void cost_altra(struct cost_model *c)
 	c->cacheline[DIST_LLC] = 80;
 	c->cacheline[DIST_PACKAGE] = 100;
 	/*
-	 * The 32 MB SLC is shared by the whole socket even though Linux does
-	 * not see it: a task moved to another cluster of the socket finds
-	 * its data there, as within an LLC.
+	 * Neoverse N1: 1 MB private L2 per core; the 32 MB SLC is shared by
+	 * the whole socket even though Linux does not see it (Ampere Altra
+	 * product brief). The footprint model's shared cache is therefore
+	 * the package (altra specs: llc_span = CACHE_SPAN_PACKAGE): a task
+	 * moved to another cluster of the socket finds its data there.
 	 */
-	c->migration_refill[DIST_PACKAGE] = c->migration_refill[DIST_LLC];
+	c->cache_l2_kb = 1024;
+	c->cache_llc_kb = 32768;
 	cost_arm64_probes(c);
 }
 
@@ -430,6 +468,13 @@ static void cost_altra_2s(struct cost_model *c)
 static void cost_arm64_phone(struct cost_model *c)
 {
 	/* idle exit latencies come from the idle states (gs101_idle) */
+	/*
+	 * GS101: private L2 of 128 KB (A55), 256 KB (A76), 1 MB (X1), one
+	 * 4 MB DSU L3 for all eight cores (the LLC), and an 8 MB system
+	 * cache not modelled. One private size for every core: the A76's.
+	 */
+	c->cache_l2_kb = 256;
+	c->cache_llc_kb = 4096;
 	cost_arm64_probes(c);
 }
 
@@ -518,6 +563,8 @@ static const struct preset_spec power10_96_spec = {
 	.idle = pseries_shared_idle,
 	.nr_idle = ARRAY_SIZE(pseries_shared_idle),
 	.cost = cost_power10,
+	.l2_span = CACHE_SPAN_LLC,
+	.llc_span = CACHE_SPAN_LLC,
 	.approximations =
 		"shared-processor LPAR: the kernel's CACHE level (SD_SHARE_LLC) spans the big core "
 		"(8 CPUs), so the LLC here is the big core and the cluster equals it (no CLS level); "
@@ -554,6 +601,7 @@ static const struct preset_spec altra_80_spec = {
 	.idle = altra_idle,
 	.nr_idle = ARRAY_SIZE(altra_idle),
 	.cost = cost_altra,
+	.llc_span = CACHE_SPAN_PACKAGE,
 	.approximations =
 		"firmware describes 2-core clusters and no CPU-side shared cache, so the kernel's MC "
 		"level (sd_llc) is the 2-core cluster and the 32 MB SLC is invisible to it; the LLC here "
@@ -573,6 +621,7 @@ static const struct preset_spec altra_2s_160_spec = {
 	.idle = altra_idle,
 	.nr_idle = ARRAY_SIZE(altra_idle),
 	.cost = cost_altra_2s,
+	.llc_span = CACHE_SPAN_PACKAGE,
 	.approximations =
 		"as altra-80 per socket (sd_llc = 2-core cluster, giving domains MC, PKG, NUMA); "
 		"node distance 20 and the CCIX cross-socket costs are estimates",

@@ -42,6 +42,14 @@ struct cpu_topo {
 	unsigned int opp_khz[TOPO_MAX_OPPS];
 };
 
+/* Which CPUs share one cache of the footprint model (src/sim/cache.c). */
+enum cache_span {
+	CACHE_SPAN_DEFAULT,	/* the core for the private cache, the LLC for the shared one */
+	CACHE_SPAN_CORE,	/* the SMT siblings of a core */
+	CACHE_SPAN_LLC,		/* the scheduler's LLC (sd_llc) */
+	CACHE_SPAN_PACKAGE,	/* the whole package (a cache Linux does not see as the LLC) */
+};
+
 struct topology {
 	char name[64];
 	char description[256];
@@ -70,6 +78,9 @@ struct topology {
 	bool has_clusters;		/* a cluster level distinct from core and LLC exists */
 	bool asym_capacity;		/* CPUs differ in capacity */
 	unsigned int smt_width;		/* most threads in one core */
+
+	/* what the private (L2) and shared (L3, SLC) caches of the footprint model span */
+	enum cache_span cache_l2_span, cache_llc_span;
 
 	unsigned int hz;		/* default CONFIG_HZ for this machine */
 	unsigned int nr_idle_states;

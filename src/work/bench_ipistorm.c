@@ -99,6 +99,7 @@ static void insmod_next(struct work_task *w, struct op_desc *op)
 			op->spawn.thread = true;
 			op->spawn.comm = "ipistorm";
 			op->spawn.bind_cpu = (int)t->cpu + 1;
+			op->spawn.footprint = FOOTPRINT_KTHREAD;
 			return;
 		}
 		st->phase = 2;

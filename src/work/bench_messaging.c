@@ -123,6 +123,9 @@ static void parent_next(struct work_task *w, struct op_desc *op)
 			op->spawn.state = c;
 			op->spawn.thread = b->threads;
 			op->spawn.comm = m->comm;
+			/* a sender writes to each of the group's fds channels, a receiver reads one */
+			op->spawn.footprint =
+				FOOTPRINT_TASK + (u64)(c->sender ? b->fds : 1) * FOOTPRINT_CHANNEL;
 			return;
 		}
 		m->phase = 1;

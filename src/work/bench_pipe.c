@@ -81,6 +81,8 @@ static void spawn(struct op_desc *op, struct pipe_worker *pw, bool thread)
 	op->spawn.state = pw;
 	op->spawn.thread = thread;
 	op->spawn.comm = PIPE_COMM;
+	/* it reads one pipe and writes the other */
+	op->spawn.footprint = FOOTPRINT_TASK + 2 * FOOTPRINT_CHANNEL;
 }
 
 static void parent_next(struct work_task *w, struct op_desc *op)

@@ -31,6 +31,14 @@
 /* stress-ng's SIGALRM handler in a worker re-arms alarm(1) */
 #define STRESS_REALARM_NS NSEC_PER_SEC
 
+/*
+ * A worker's working set: the largest data of the "all" method's cycle,
+ * stress-cpu.c's matrix product (3 matrices of MATRIX_PROD_SIZE 128 x 128
+ * long doubles, 16 bytes each: 768 KiB), plus the task's own part.
+ * docs/benchmarks.md, "Cache footprints", lists the other methods.
+ */
+#define STRESS_CPU_FOOTPRINT (3ULL * 128 * 128 * 16 + FOOTPRINT_TASK)
+
 struct stress_state;
 
 struct stress_worker {
@@ -236,6 +244,7 @@ static void parent_next(struct work_task *wt, struct op_desc *op)
 			op->spawn.state = &st->w[st->spawned++];
 			op->spawn.thread = false;
 			op->spawn.comm = "stress-ng-cpu";
+			op->spawn.footprint = STRESS_CPU_FOOTPRINT;
 			return;
 		}
 		st->phase = 2;

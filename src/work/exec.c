@@ -519,6 +519,7 @@ static void work_step(struct task_struct *p)
 		sys_enter(w);
 		c = sched_fork_task_on(p, op->spawn.thread, op->spawn.comm, &work_exec, cw, -1,
 				       op->spawn.bind_cpu ? op->spawn.bind_cpu - 1 : -1);
+		c->cache.bytes = op->spawn.footprint;
 		bind(cw, c);
 		op_done(w, (u64)c->pid);
 		return;

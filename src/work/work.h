@@ -53,6 +53,8 @@ struct op_desc {
 		bool thread;
 		const char *comm;
 		int bind_cpu;	/* CPU + 1 for a kernel thread bound to it; 0: a normal task */
+		/* the child's cache working set in bytes, 0: CACHE_DEFAULT_FOOTPRINT */
+		u64 footprint;
 	} spawn;
 	void (*call)(struct work_task *w, void *arg);
 	void *arg;
@@ -103,6 +105,20 @@ struct skb_ent {
 	u32 len;
 	s32 cpu;
 };
+
+/*
+ * Cache working sets of the benchmarks' tasks (sim/cache.h), estimates
+ * derived in docs/benchmarks.md, "Cache footprints": what a task touches
+ * again each time it runs. A task's own part: the lines of its kernel stack
+ * and task_struct (with the FPU state) a syscall + switch path touches, and
+ * a user stack page; a kernel thread has no user stack. Each channel
+ * (socket pair end or pipe) it uses adds its unix_sock/pipe_inode_info,
+ * struct socket/file and wait-queue lines. Message payloads are new data
+ * each time, not part of a footprint.
+ */
+#define FOOTPRINT_TASK (12 * 1024)
+#define FOOTPRINT_KTHREAD (8 * 1024)
+#define FOOTPRINT_CHANNEL 1024
 
 struct channel {
 	enum channel_kind kind;

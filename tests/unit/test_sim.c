@@ -567,11 +567,17 @@ static void test_cost_model_set(void **state)
 
 	assert_int_equal(cost_model_set(&c, "cacheline.numa=0", err, sizeof(err)), 0);
 	assert_int_equal(c.cacheline[DIST_NUMA], 0);
-	assert_int_equal(cost_model_set(&c, "migration_refill.self=7", err, sizeof(err)), 0);
-	assert_int_equal(c.migration_refill[DIST_SELF], 7);
-	/* first and last fields of the table, and the largest value allowed */
-	assert_int_equal(cost_model_set(&c, "migration_refill.numa=1000000", err, sizeof(err)), 0);
-	assert_int_equal(c.migration_refill[DIST_NUMA], 1000000ULL);
+	assert_int_equal(cost_model_set(&c, "ipi_latency.self=7", err, sizeof(err)), 0);
+	assert_int_equal(c.ipi_latency[DIST_SELF], 7);
+	assert_int_equal(cost_model_set(&c, "ipi_latency.numa=1000000", err, sizeof(err)), 0);
+	assert_int_equal(c.ipi_latency[DIST_NUMA], 1000000ULL);
+	/* the last field of the table, and the largest values allowed */
+	assert_int_equal(cost_model_set(&c, "line_mlp=64", err, sizeof(err)), 0);
+	assert_int_equal(c.line_mlp, 64);
+	assert_int_equal(cost_model_set(&c, "cache_llc_kb=1048576", err, sizeof(err)), 0);
+	assert_int_equal(c.cache_llc_kb, 1048576);
+	assert_int_equal(cost_model_set(&c, "mem_remote_latency=10000", err, sizeof(err)), 0);
+	assert_int_equal(c.mem_remote_latency, 10000);
 	assert_int_equal(cost_model_set(&c, "unix_skb_overhead=0", err, sizeof(err)), 0);
 	assert_int_equal(c.unix_skb_overhead, 0);
 	d = c;
@@ -598,6 +604,11 @@ static void test_cost_model_set(void **state)
 	expect_set_fails(&c, "ipi_latency.numa=1000001", "(nanoseconds, 0..1000000)");
 	expect_set_fails(&c, "unix_skb_overhead=65537", "(bytes, 0..65536)");
 	expect_set_fails(&c, "copy_ns_per_kb=100001", "(nanoseconds per KiB, 0..100000)");
+	expect_set_fails(&c, "cache_l2_kb=1048577", "(KiB, 0..1048576)");
+	expect_set_fails(&c, "mem_remote_latency=10001", "(nanoseconds, 0..10000)");
+	expect_set_fails(&c, "line_mlp=65", "0..64)");
+	/* the fixed refill constants gave way to the footprint model */
+	expect_set_fails(&c, "migration_refill.llc=1000", "unknown cost parameter 'migration_refill.llc'");
 	assert_memory_equal(&c, &d, sizeof(c));
 
 	/* every parameter takes its maximum and refuses one more */
@@ -635,8 +646,8 @@ static void test_cost_model_set(void **state)
 			lines++;
 		}
 		free(buf);
-		/* every scalar field and every distance of the three per-distance arrays */
-		assert_int_equal(lines, 42 + 3 * NR_DIST);
+		/* every scalar field and every distance of the two per-distance arrays */
+		assert_int_equal(lines, 45 + 2 * NR_DIST);
 		assert_memory_equal(&e, &c, sizeof(c));
 	}
 }

@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Cache footprints (see cache.h and docs/cost-model.md, "Cache footprints").
+ *
+ * Per cache two numbers: the bytes touched in it so far (a monotonic
+ * counter) and its occupancy, the sum of the footprints of the tasks that
+ * last ran under it. What pushes a task's lines towards eviction in an LRU
+ * cache is the number of distinct other lines touched since it last ran:
+ * the counter's movement over-counts a task that ran several times since,
+ * the others' occupancy misses lines of tasks that have moved away since;
+ * the smaller of the two is taken. O(1) per switch.
+ */
+#include "sim/cache.h"
+
+#include "sim/alloc.h"
+#include "sim/machine.h"
+
+#include <stdlib.h>
+
+#define CACHE_LINE 64
+
+struct cache_state {
+	u64 touched;		/* bytes touched in this cache so far */
+	u64 occupancy;		/* footprints of the tasks that last ran under it */
+};
+
+static struct cache_state *l2s;		/* [number of private caches] */
+static struct cache_state *llcs;	/* [number of shared caches] */
+
+static unsigned int span_id(enum cache_span span, unsigned int cpu, bool shared)
+{
+	const struct cpu_topo *c = &machine.topo->cpus[cpu];
+
+	if (span == CACHE_SPAN_DEFAULT)
+		span = shared ? CACHE_SPAN_LLC : CACHE_SPAN_CORE;
+	switch (span) {
+	case CACHE_SPAN_CORE:
+		return c->core;
+	case CACHE_SPAN_PACKAGE:
+		return c->package;
+	default:
+		return c->llc;
+	}
+}
+
+static struct cache_state *l2_of(unsigned int cpu)
+{
+	return &l2s[span_id(machine.topo->cache_l2_span, cpu, false)];
+}
+
+static struct cache_state *llc_of(unsigned int cpu)
+{
+	return &llcs[span_id(machine.topo->cache_llc_span, cpu, true)];
+}
+
+void cache_init(void)
+{
+	const struct topology *t = machine.topo;
+	unsigned int nl2 = 1, nllc = 1;
+
+	for (unsigned int cpu = 0; cpu < t->nr_cpus; cpu++) {
+		nl2 = max(nl2, span_id(t->cache_l2_span, cpu, false) + 1);
+		nllc = max(nllc, span_id(t->cache_llc_span, cpu, true) + 1);
+	}
+	free(l2s);
+	free(llcs);
+	l2s = xcalloc(nl2, sizeof(*l2s));
+	llcs = xcalloc(nllc, sizeof(*llcs));
+}
+
+void cache_destroy(void)
+{
+	free(l2s);
+	free(llcs);
+	l2s = llcs = NULL;
+}
+
+u64 cache_l2_touched(unsigned int cpu)
+{
+	return l2_of(cpu)->touched;
+}
+
+u64 cache_llc_touched(unsigned int cpu)
+{
+	return llc_of(cpu)->touched;
+}
+
+u64 cache_l2_occupancy(unsigned int cpu)
+{
+	return l2_of(cpu)->occupancy;
+}
+
+u64 cache_llc_occupancy(unsigned int cpu)
+{
+	return llc_of(cpu)->occupancy;
+}
+
+static u64 footprint_bytes(const struct cache_footprint *f)
+{
+	return f->bytes ? f->bytes : CACHE_DEFAULT_FOOTPRINT;
+}
+
+/* What of @bytes survives in @c since @mark, at @capacity. */
+static u64 surviving(const struct cache_state *c, u64 mark, u64 bytes, u64 capacity)
+{
+	u64 others = c->occupancy > bytes ? c->occupancy - bytes : 0;
+
+	return cache_surviving(bytes, min(c->touched - mark, others), capacity);
+}
+
+u64 cache_switch_in(struct cache_footprint *f, unsigned int cpu, struct cache_refill *out)
+{
+	const struct cost_model *c = machine.cost;
+	const struct topology *t = machine.topo;
+	u64 bytes = footprint_bytes(f);
+	struct cache_state *l2 = l2_of(cpu), *llc = llc_of(cpu);
+	unsigned int node = t->cpus[cpu].node;
+	struct cache_refill r = { 0 };
+	u64 in_l2 = 0;
+
+	if (f->cpu < 0) {
+		/* first run: the footprint is created here, paid by fork/exec */
+		f->home_node = node;
+		l2->occupancy += bytes;
+		llc->occupancy += bytes;
+	} else {
+		unsigned int old = (unsigned int)f->cpu;
+		struct cache_state *old_l2 = l2_of(old), *old_llc = llc_of(old);
+		/*
+		 * What is left of it in the private and shared caches it last
+		 * ran under. Both evict its least recently used lines first, so
+		 * what survives in each is a prefix of the same order: the
+		 * larger amount is everything that survives anywhere there.
+		 */
+		u64 res_l2 = surviving(old_l2, f->l2_mark, bytes, c->cache_l2_kb * 1024);
+		u64 res_llc = surviving(old_llc, f->llc_mark, bytes, c->cache_llc_kb * 1024);
+		u64 near = max(res_l2, res_llc), fetched, mem;
+
+		if (old_l2 == l2)
+			in_l2 = res_l2;
+		fetched = near - in_l2;
+		if (old_llc == llc)
+			r.from_llc = fetched;
+		else if (t->cpus[old].package == t->cpus[cpu].package && t->cpus[old].node == node)
+			r.from_xllc = fetched;
+		else
+			r.from_remote = fetched;
+		mem = bytes - near;
+		if (f->home_node == node)
+			r.from_mem = mem;
+		else
+			r.from_mem_remote = mem;
+		r.ns = DIV_ROUND_UP(r.from_llc * c->llc_hit +
+					    r.from_xllc * c->cacheline[DIST_PACKAGE] +
+					    r.from_remote * c->cacheline[DIST_NUMA] +
+					    r.from_mem * c->mem_latency +
+					    r.from_mem_remote * c->mem_remote_latency,
+				    (u64)CACHE_LINE * max(c->line_mlp, 1ULL));
+		if (old_l2 != l2) {
+			old_l2->occupancy -= bytes;
+			l2->occupancy += bytes;
+		}
+		if (old_llc != llc) {
+			old_llc->occupancy -= bytes;
+			llc->occupancy += bytes;
+		}
+	}
+	/* it touches its whole working set here; what missed the L2 looks in the LLC */
+	l2->touched += bytes;
+	llc->touched += bytes - in_l2;
+	f->cpu = (int)cpu;
+	f->l2_mark = l2->touched;
+	f->llc_mark = llc->touched;
+	if (out)
+		*out = r;
+	return r.ns;
+}
+
+void cache_switch_out(struct cache_footprint *f, unsigned int cpu)
+{
+	if (f->cpu != (int)cpu)
+		return;
+	f->l2_mark = l2_of(cpu)->touched;
+	f->llc_mark = llc_of(cpu)->touched;
+}
+
+void cache_task_exit(struct cache_footprint *f)
+{
+	u64 bytes = footprint_bytes(f);
+
+	if (f->cpu < 0)
+		return;
+	l2_of((unsigned int)f->cpu)->occupancy -= bytes;
+	llc_of((unsigned int)f->cpu)->occupancy -= bytes;
+	f->cpu = -1;
+}
