@@ -213,6 +213,24 @@ expect_exit 2 "--cpu needs a CPU number, not '-1'" schedlab topo -m smp4 --domai
 expect_exit 2 "--cpu needs a CPU number, not '1x'" schedlab topo -m smp4 --domains --cpu 1x
 expect_exit 2 "needs a value" schedlab topo -m smp4 --domains --cpu
 expect_exit 2 "--cpu goes with --domains" schedlab topo -m smp4 --cpu 0
+expect_exit 2 "--costs and --domains print different things" schedlab topo -m smp4 --costs --domains
+# topo --costs: every line is a --cost assignment, and giving them all back
+# changes nothing (the run prints what the defaults print)
+run_cmd schedlab topo -m power10-96 --costs
+if [ "$status" -eq 0 ] && grep -q '^cacheline.numa=' "$tmp/out" && grep -q '^llc_hit=' "$tmp/out" &&
+	! grep -qv '^[a-z_0-9]*\(\.[a-z]*\)*=[0-9][0-9]*$' "$tmp/out"; then
+	costs_run() {
+		set --
+		while read -r a; do set -- "$@" --cost "$a"; done <"$tmp/out"
+		"$SCHEDLAB" run -m power10-96 "$@" -- perf bench sched pipe -l 500 >"$tmp/costs.out" 2>&1
+	}
+	costs_run
+	"$SCHEDLAB" run -m power10-96 -- perf bench sched pipe -l 500 >"$tmp/costs.ref" 2>&1
+	if cmp -s "$tmp/costs.out" "$tmp/costs.ref"; then ok "topo --costs round-trips through --cost"; else
+		not_ok "topo --costs round-trips through --cost" "$(diff "$tmp/costs.out" "$tmp/costs.ref" | head -4)"; fi
+else
+	not_ok "topo --costs" "status $status" "$(head -3 "$tmp/out")"
+fi
 expect_exit 2 "unknown scheduler feature 'NO_SUCH_FEATURE'" \
 	schedlab features --features NO_SUCH_FEATURE
 # v6.18 features whose subsystem the model lacks: rejected, naming it
