@@ -19,6 +19,8 @@
 
 #include <signal.h>
 
+struct hrtimer;
+
 enum cpu_activity {
 	ACT_IDLE,	/* idle task running, CPU waiting for work */
 	ACT_USER,	/* a task runs user code */
@@ -38,6 +40,14 @@ struct sim_cpu {
 	unsigned long capacity;		/* from the topology */
 	unsigned int freq_khz;		/* current frequency */
 	unsigned int max_freq_khz;
+
+	/* the step machine (sim/cpu.c) */
+	struct sim_event *step_ev;	/* the next step: end of a kernel path or of user work */
+	unsigned int pending_irqs;	/* interrupts raised while the CPU was in a kernel path */
+	struct hrtimer *expired_timers;	/* expired while the CPU was busy, run at irq time */
+	u64 user_start;			/* when the user work in progress (re)started */
+	u64 user_work;			/* its full-speed work left at user_start */
+	u64 tick_fired;			/* when the tick timer last expired */
 };
 
 /*
