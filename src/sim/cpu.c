@@ -33,24 +33,93 @@ static inline u64 wall_to_work(const struct sim_cpu *c, u64 wall)
 	return (u64)(num / ((u64)SCHED_CAPACITY_SCALE * c->max_freq_khz));
 }
 
+/* the same at @speed permille of a lone thread (SMT siblings busy) */
+static inline u64 work_to_wall_at(const struct sim_cpu *c, u64 work, u64 speed)
+{
+	u64 wall = work_to_wall(c, work);
+
+	if (speed == SMT_SPEED_FULL)
+		return wall;
+	return (u64)(((unsigned __int128)wall * SMT_SPEED_FULL + speed - 1) / speed);
+}
+
+static inline u64 wall_to_work_at(const struct sim_cpu *c, u64 wall, u64 speed)
+{
+	if (speed != SMT_SPEED_FULL)
+		wall = (u64)((unsigned __int128)wall * speed / SMT_SPEED_FULL);
+	return wall_to_work(c, wall);
+}
+
 void sim_cpu_run_user(unsigned int cpu, u64 work)
 {
 	struct sim_cpu *c = sim_cpu(cpu);
 
 	cpu_set_activity(c, ACT_USER);
-	c->user_start = c->t;
+	c->user_start = c->user_seg = c->t;
 	c->user_work = work;
-	sim_schedule(c->step_ev, c->t + work_to_wall(c, work));
+	c->user_speed = sim_cpu_speed(c);
+	sim_schedule(c->step_ev, c->t + work_to_wall_at(c, work, c->user_speed));
+}
+
+/* The full-speed work of @c's user work still to do at @t. */
+static u64 user_work_left(const struct sim_cpu *c, u64 t)
+{
+	/* a stretch that starts after @t (a sibling's cursor ran ahead) has done nothing */
+	u64 done = t > c->user_seg || c->user_speed == SMT_SPEED_FULL
+			   ? wall_to_work_at(c, t - c->user_seg, c->user_speed)
+			   : 0;
+
+	return done >= c->user_work ? 0 : c->user_work - done;
 }
 
 /* Stop the user work in progress on @c at machine.now; the work left. */
 static u64 user_work_interrupt(struct sim_cpu *c)
 {
-	u64 done = wall_to_work(c, machine.now - c->user_start);
+	u64 left = user_work_left(c, machine.now);
 
 	sim_cancel(c->step_ev);
 	c->t = machine.now;
-	return done >= c->user_work ? 0 : c->user_work - done;
+	return left;
+}
+
+/*
+ * @c's core has another busy-thread count from @t on: user work in
+ * progress on it goes on at the new speed (what it did up to @t at the old
+ * one), its step event moved to when the work now ends.
+ */
+static void user_work_retime(struct sim_cpu *c, u64 t)
+{
+	u64 speed = sim_cpu_speed(c);
+
+	if (speed == c->user_speed || !ev_queued(c->step_ev))
+		return;
+	/* work that ends by @t is done at its old time */
+	if (c->step_ev->time <= t)
+		return;
+	if (t > c->user_seg) {
+		c->user_work = user_work_left(c, t);
+		c->user_seg = t;
+	}
+	c->user_speed = speed;
+	sim_schedule(c->step_ev, c->user_seg + work_to_wall_at(c, c->user_work, speed));
+}
+
+void sim_core_busy_changed(struct sim_cpu *c, bool busy)
+{
+	struct sim_core *core = c->core;
+
+	if (busy)
+		core->nr_busy++;
+	else
+		core->nr_busy--;
+	if (!machine.smt_sharing)
+		return;
+	for (unsigned int i = 0; i < core->nr_threads; i++) {
+		struct sim_cpu *s = sim_cpu(core->cpus[i]);
+
+		if (s != c && s->act == ACT_USER)
+			user_work_retime(s, c->t);
+	}
 }
 
 static void cpu_step_event(struct sim_event *ev)

@@ -20,9 +20,29 @@ void machine_init(const struct topology *topo, const struct cost_model *cost, u6
 	machine.stop_at = UINT64_MAX;
 	eq_init(&machine.eq);
 	machine.cpus = xcalloc(topo->nr_cpus, sizeof(*machine.cpus));
+	machine.cores = xcalloc(topo->nr_cores ? topo->nr_cores : 1, sizeof(*machine.cores));
+	unsigned int width = topo->smt_width ? topo->smt_width : 1;
+
+	if (width > SMT_MAX_THREADS)
+		width = SMT_MAX_THREADS;
+	for (unsigned int k = 0; k < SMT_MAX_THREADS + 2; k++) {
+		unsigned int w = k < 1 ? 1 : k > width ? width : k;
+
+		machine.smt_speed[k] = machine.cost->smt_speed[w - 1];
+		/* a cost model built by hand with zeroes (tests) has no SMT slowdown */
+		if (!machine.smt_speed[k])
+			machine.smt_speed[k] = SMT_SPEED_FULL;
+		if (machine.smt_speed[k] != SMT_SPEED_FULL)
+			machine.smt_sharing = true;
+	}
 	for (unsigned int i = 0; i < topo->nr_cpus; i++) {
 		struct sim_cpu *c = &machine.cpus[i];
+		struct sim_core *core = &machine.cores[topo->cpus[i].core];
+
 		c->id = i;
+		c->core = core;
+		if (core->nr_threads < SMT_MAX_THREADS)
+			core->cpus[core->nr_threads++] = i;
 		c->act = ACT_IDLE;
 		c->capacity = topo->cpus[i].capacity;
 		c->max_freq_khz = topo->cpus[i].max_freq_khz;
@@ -44,6 +64,8 @@ void machine_destroy(void)
 	eq_destroy(&machine.eq);
 	free(machine.cpus);
 	machine.cpus = NULL;
+	free(machine.cores);
+	machine.cores = NULL;
 }
 
 void machine_account_until(u64 t)
