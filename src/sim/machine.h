@@ -38,7 +38,7 @@ extern const char *const cpu_activity_names[NR_ACT];
 struct sim_core {
 	unsigned int nr_busy;		/* threads not in ACT_IDLE */
 	unsigned int nr_threads;
-	unsigned int cpus[SMT_MAX_THREADS];
+	unsigned int *cpus;		/* [nr_threads], in machine.core_cpus */
 };
 
 struct sim_cpu {
@@ -90,12 +90,14 @@ struct machine {
 	struct sim_cpu *cpus;
 	unsigned int nr_cpus;
 	struct sim_core *cores;		/* [topo->nr_cores] */
+	unsigned int *core_cpus;	/* [nr_cpus]: the cores' CPUs, core by core */
 	/*
-	 * SMT speed by busy-thread count: smt_speed[k] for k busy threads
-	 * (smt_speed[0] is unused, [k > width] = [width]); smt_sharing is
-	 * false when every entry is full speed, and nothing is scaled.
+	 * SMT speed by busy-thread count: smt_speed[k] for k busy threads,
+	 * k = 0 .. smt_width + 1 (0 is unused; past SMT_MAX_THREADS the
+	 * last parameter); smt_sharing is false when every entry is full
+	 * speed, and nothing is scaled.
 	 */
-	u64 smt_speed[SMT_MAX_THREADS + 2];
+	u64 *smt_speed;
 	bool smt_sharing;
 	unsigned int this_cpu;		/* CPU whose kernel path is running */
 	u64 seed;
