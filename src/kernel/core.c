@@ -2,8 +2,9 @@
 /*
  * The scheduler core (kernel/sched/core.c line of thought): runqueues and
  * their clocks, __schedule(), try_to_wake_up(), fork and exit, the tick,
- * resched_curr() and reschedule IPIs, and the CPU step machine that runs
- * tasks' operations on the simulated CPUs.
+ * resched_curr() and reschedule IPIs, and the kernel's side of the CPU step
+ * machine (sim/cpu.c): the interrupt handlers and the return-to-user
+ * decision that runs tasks' operations on the simulated CPUs.
  */
 #include "kernel/sched.h"
 
@@ -54,14 +55,9 @@ const u32 sched_prio_to_wmult[40] = {
 	/*  15 */ 119304647, 148102320, 186737708, 238609294, 286331153,
 };
 
-static void cpu_step_event(struct sim_event *ev);
-static void tick_event(struct sim_event *ev);
-
 /* resched_latency_warn()'s ratelimit: 60 * 60 * HZ jiffies, one hour */
 #define RESCHED_LATENCY_RATELIMIT_NS (3600ULL * NSEC_PER_SEC)
-static void ipi_event(struct sim_event *ev);
-static void csd_event(struct sim_event *ev);
-static void cpu_continue(struct rq *rq);
+static const struct sim_cpu_ops sched_cpu_ops;
 
 /* ------------------------------------------------------------------ */
 /* tasks and runqueues                                                 */
@@ -129,6 +125,7 @@ void sched_init(u64 start)
 	sched_init_granularity(machine.nr_cpus);
 	INIT_LIST_HEAD(&sched_world.tasks);
 	runqueues = xcalloc(machine.nr_cpus, sizeof(*runqueues));
+	sim_cpu_register_ops(&sched_cpu_ops);
 	for_each_possible_cpu(cpu) {
 		struct rq *rq = cpu_rq(cpu);
 		char comm[32];
@@ -154,10 +151,7 @@ void sched_init(u64 start)
 		rq->avg_idle = 2 * sysctl_sched.migration_cost_ns;
 		rq->max_idle_balance_cost = sysctl_sched.migration_cost_ns;
 		rq->tick_stopped = true;
-		ev_init(&rq->step_ev, cpu_step_event, cpu);
-		ev_init(&rq->tick_ev, tick_event, cpu);
-		ev_init(&rq->ipi_ev, ipi_event, cpu);
-		ev_init(&rq->csd_ev, csd_event, cpu);
+		sim_cpu_bind_events(cpu, &rq->step_ev, &rq->tick_ev, &rq->ipi_ev, &rq->csd_ev);
 		INIT_LIST_HEAD(&rq->cfs_tasks);
 		rq->cpu_capacity = arch_scale_cpu_capacity(cpu);
 		rq->idle_state = -1;
@@ -950,6 +944,7 @@ static void tick_rearm(struct rq *rq)
 {
 	u64 now = cpu_now();
 
+	rq->next_tick = sim_cpu(cpu_of(rq))->tick_fired + TICK_NSEC;
 	if (rq->next_tick <= now)
 		rq->next_tick += ((now - rq->next_tick) / TICK_NSEC + 1) * TICK_NSEC;
 	sim_schedule(&rq->tick_ev, rq->next_tick);
@@ -961,34 +956,7 @@ void tick_stop_idle(struct rq *rq)
 	sim_cancel(&rq->tick_ev);
 }
 
-/* ------------------------------------------------------------------ */
-/* the CPU step machine                                                */
-
-static inline u64 work_to_wall(const struct sim_cpu *c, u64 work)
-{
-	if (c->capacity == SCHED_CAPACITY_SCALE && c->freq_khz == c->max_freq_khz)
-		return work;
-	unsigned __int128 num = (unsigned __int128)work * SCHED_CAPACITY_SCALE * c->max_freq_khz;
-	u64 den = (u64)c->capacity * c->freq_khz;
-	return (u64)((num + den - 1) / den);
-}
-
-static inline u64 wall_to_work(const struct sim_cpu *c, u64 wall)
-{
-	if (c->capacity == SCHED_CAPACITY_SCALE && c->freq_khz == c->max_freq_khz)
-		return wall;
-	unsigned __int128 num = (unsigned __int128)wall * c->capacity * c->freq_khz;
-	return (u64)(num / ((u64)SCHED_CAPACITY_SCALE * c->max_freq_khz));
-}
-
-static void user_work_resume(struct rq *rq, struct task_struct *p)
-{
-	struct sim_cpu *c = sim_cpu(cpu_of(rq));
-
-	cpu_set_activity(c, ACT_USER);
-	rq->user_start = c->t;
-	sim_schedule(&rq->step_ev, c->t + work_to_wall(c, p->work_left));
-}
+/* the kernel side of the CPU step machine (the hardware is sim/cpu.c)  */
 
 void task_run_user(u64 ns)
 {
@@ -996,34 +964,38 @@ void task_run_user(u64 ns)
 
 	p->work_left = ns;
 	p->in_user_work = true;
-	user_work_resume(this_rq(), p);
+	sim_cpu_run_user(smp_processor_id(), ns);
 }
 
-/* How much of the user work in progress on @c is done at machine.now. */
-static void user_work_interrupt(struct rq *rq)
+/* user work stopped: by its end, or by an interrupt with @work_left to go */
+static void user_stopped(unsigned int cpu, u64 ran, u64 work_left, bool finished)
 {
-	struct sim_cpu *c = sim_cpu(cpu_of(rq));
-	struct task_struct *p = rq->curr;
-	u64 done = wall_to_work(c, machine.now - rq->user_start);
+	struct task_struct *p = cpu_rq(cpu)->curr;
 
-	p->utime += machine.now - rq->user_start;
-	p->work_left = done >= p->work_left ? 0 : p->work_left - done;
-	sim_cancel(&rq->step_ev);
-	c->t = machine.now;
+	if (finished) {
+		if (!p->in_user_work)
+			return;
+		p->utime += ran;
+		p->work_left = 0;
+		p->in_user_work = false;
+		return;
+	}
+	p->utime += ran;
+	p->work_left = work_left;
 }
 
 void cpu_step_at_cursor(struct rq *rq)
 {
-	sim_schedule(&rq->step_ev, sim_cpu(cpu_of(rq))->t);
+	sim_cpu_step_at_cursor(cpu_of(rq));
 }
 
+/* the interrupt handlers, then irq_exit() */
 static void handle_pending_irqs(struct rq *rq)
 {
 	const struct cost_model *cost = machine.cost;
 	struct sim_cpu *c = sim_cpu(cpu_of(rq));
-	unsigned int irqs = rq->pending_irqs;
+	unsigned int irqs = sim_cpu_take_irqs(cpu_of(rq));
 
-	rq->pending_irqs = 0;
 	cpu_set_activity(c, ACT_IRQ);
 	if (irqs & IRQ_RESCHED) {
 		/* scheduler_ipi(): the work is the need_resched it carried */
@@ -1033,10 +1005,10 @@ static void handle_pending_irqs(struct rq *rq)
 		trace_sched(__trace_ipi_irq(TRACE_IPI_EXIT, TRACE_IPI_RESCHEDULE));
 	}
 	if (irqs & IRQ_TIMER) {
-		struct hrtimer *t = rq->expired_timers;
+		struct hrtimer *t;
 
 		charge(cost->irq_entry);
-		rq->expired_timers = NULL;
+		t = sim_cpu_take_expired_timers(cpu_of(rq));
 		while (t) {
 			struct hrtimer *next = t->next_expired;
 
@@ -1072,13 +1044,17 @@ static void handle_pending_irqs(struct rq *rq)
 	}
 }
 
-/* The CPU is at a step boundary at its cursor: decide what it does next. */
+/*
+ * The CPU is at a step boundary at its cursor: decide what it does next
+ * (the return to user: pending interrupts, need_resched, the task's next
+ * operation or its user work).
+ */
 static void cpu_continue(struct rq *rq)
 {
 	struct sim_cpu *c = sim_cpu(cpu_of(rq));
 	struct task_struct *curr;
 
-	if (rq->pending_irqs || rq->ilb.active)
+	if (c->pending_irqs || rq->ilb.active)
 		handle_pending_irqs(rq);
 	/* the nohz idle balance yielded: it goes on at the queued step */
 	if (rq->ilb.active)
@@ -1107,7 +1083,7 @@ static void cpu_continue(struct rq *rq)
 		return;
 	}
 	if (curr->in_user_work) {
-		user_work_resume(rq, curr);
+		sim_cpu_run_user(cpu_of(rq), curr->work_left);
 		return;
 	}
 	cpu_set_activity(c, ACT_KERNEL);
@@ -1125,117 +1101,58 @@ static void cpu_continue(struct rq *rq)
 	cpu_step_at_cursor(rq);
 }
 
-static void cpu_step_event(struct sim_event *ev)
+static void cpu_step(unsigned int cpu)
 {
-	struct rq *rq = cpu_rq(ev->arg);
-	struct sim_cpu *c = sim_enter_cpu(cpu_of(rq));
+	cpu_continue(cpu_rq(cpu));
+}
 
-	if (c->act == ACT_IDLE) {
-		/* a polling idle CPU saw need_resched, or its poll time ran out */
-		if (!rq->need_resched && call_single_queue_empty(rq)) {
-			idle_reselect(rq);
-			return;
-		}
-		idle_exit(rq);
-		cpu_continue(rq);
+/* the step event of an idle CPU */
+static void cpu_idle_step(unsigned int cpu)
+{
+	struct rq *rq = cpu_rq(cpu);
+
+	/* a polling idle CPU saw need_resched, or its poll time ran out */
+	if (!rq->need_resched && call_single_queue_empty(rq)) {
+		idle_reselect(rq);
 		return;
 	}
-	if (c->act == ACT_USER && rq->curr->in_user_work) {
-		/* the user work finished */
-		rq->curr->utime += machine.now - rq->user_start;
-		rq->curr->work_left = 0;
-		rq->curr->in_user_work = false;
-	}
+	idle_exit(rq);
 	cpu_continue(rq);
 }
 
-/* An interrupt reaches a CPU at machine.now. */
-static void cpu_interrupt(struct rq *rq, unsigned int irq)
+static void cpu_idle_exit(unsigned int cpu)
 {
-	struct sim_cpu *c = sim_cpu(cpu_of(rq));
+	idle_exit(cpu_rq(cpu));
+}
 
-	machine.this_cpu = cpu_of(rq);
-	rq->pending_irqs |= irq;
-	switch (c->act) {
-	case ACT_USER:
-		/* user work stops here; the step machine handles the interrupt */
-		user_work_interrupt(rq);
-		cpu_continue(rq);
-		break;
-	case ACT_IDLE:
+static void irq_in_kernel(unsigned int cpu)
+{
+	struct rq *rq = cpu_rq(cpu);
+	struct sim_cpu *c = sim_cpu(cpu);
+
+	/*
+	 * Busy in a kernel path: handled at its next step boundary. A task
+	 * spinning in csd_lock()/csd_lock_wait() has none until the
+	 * csd_unlock it waits for; it spins with interrupts on
+	 * (smp_call_function*() must not be called with them off), so it
+	 * takes this one now, and with it the IPIs it must answer for the
+	 * CPU it waits on to unlock.
+	 */
+	if (rq->curr->csd_spinning && !ev_queued(&rq->step_ev)) {
 		if (c->t < machine.now)
 			c->t = machine.now;
-		idle_exit(rq);
-		cpu_continue(rq);
-		break;
-	default:
-		/*
-		 * Busy in a kernel path: handled at its next step boundary. A
-		 * task spinning in csd_lock()/csd_lock_wait() has none until
-		 * the csd_unlock it waits for; it spins with interrupts on
-		 * (smp_call_function*() must not be called with them off), so
-		 * it takes this one now, and with it the IPIs it must answer
-		 * for the CPU it waits on to unlock.
-		 */
-		if (rq->curr->csd_spinning && !ev_queued(&rq->step_ev)) {
-			if (c->t < machine.now)
-				c->t = machine.now;
-			handle_pending_irqs(rq);
-			cpu_set_activity(c, ACT_KERNEL);
-		}
-		break;
+		handle_pending_irqs(rq);
+		cpu_set_activity(c, ACT_KERNEL);
 	}
 }
 
-static void tick_event(struct sim_event *ev)
-{
-	struct rq *rq = cpu_rq(ev->arg);
-
-	rq->next_tick = ev->time + TICK_NSEC;
-	cpu_interrupt(rq, IRQ_TICK);
-}
-
-static void hrtimer_event(struct sim_event *ev)
-{
-	struct hrtimer *t = container_of(ev, struct hrtimer, ev);
-	struct rq *rq = cpu_rq(t->cpu);
-
-	/* keep expiry order: append */
-	struct hrtimer **pp = &rq->expired_timers;
-	while (*pp)
-		pp = &(*pp)->next_expired;
-	*pp = t;
-	cpu_interrupt(rq, IRQ_TIMER);
-}
-
-void hrtimer_init(struct hrtimer *timer, void (*function)(struct hrtimer *timer))
-{
-	ev_init(&timer->ev, hrtimer_event, 0);
-	timer->function = function;
-	timer->next_expired = NULL;
-}
-
-void hrtimer_start(struct hrtimer *timer, u64 expires)
-{
-	timer->cpu = smp_processor_id();
-	timer->ev.arg = timer->cpu;
-	sim_schedule(&timer->ev, expires);
-}
-
-void hrtimer_cancel(struct hrtimer *timer)
-{
-	sim_cancel(&timer->ev);
-}
-
-static void ipi_event(struct sim_event *ev)
-{
-	cpu_interrupt(cpu_rq(ev->arg), IRQ_RESCHED);
-}
-
-static void csd_event(struct sim_event *ev)
-{
-	cpu_interrupt(cpu_rq(ev->arg), IRQ_CALL_FUNC);
-}
+static const struct sim_cpu_ops sched_cpu_ops = {
+	.step = cpu_step,
+	.idle_step = cpu_idle_step,
+	.idle_exit = cpu_idle_exit,
+	.user_stopped = user_stopped,
+	.irq_in_kernel = irq_in_kernel,
+};
 
 void idle_tick_restart(struct rq *rq)
 {

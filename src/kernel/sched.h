@@ -17,6 +17,7 @@
 #include "kernel/pelt.h"
 #include "kernel/rbtree.h"
 #include "sim/cache.h"
+#include "sim/cpu.h"
 #include "sim/machine.h"
 
 /* ---- constants (kernel/sched/sched.h, include/linux/sched/prio.h) ---- */
@@ -369,8 +370,6 @@ struct rq {
 	u64 nr_idle_full_pick;		/* schedule_idle() that ran the full pick with nothing queued */
 	u64 idle_state_usage[TOPO_MAX_IDLE_STATES];
 	u64 idle_state_time[TOPO_MAX_IDLE_STATES];
-	/* interrupts that arrived while the CPU was busy in a kernel path */
-	unsigned int pending_irqs;
 
 	/* idle and wakeup statistics */
 	u64 idle_stamp;
@@ -415,9 +414,7 @@ struct rq {
 	struct sim_event tick_ev;	/* the periodic tick */
 	struct sim_event ipi_ev;	/* reschedule IPI in flight */
 	bool tick_stopped;		/* nohz: tick stopped while idle */
-	u64 user_start;			/* when the user work in progress (re)started */
-	struct hrtimer *expired_timers;	/* expired while the CPU was busy, run at irq time */
-	u64 next_tick;
+	u64 next_tick;			/* the tick timer's next expiry, when re-armed */
 
 	/* schedstat counters (version 17 names) */
 	struct {
@@ -705,6 +702,7 @@ bool wq_has_sleeper(struct wait_queue_head *wq);
 #define IRQ_RESCHED 0x2
 #define IRQ_TIMER 0x4
 #define IRQ_CALL_FUNC 0x8
+/* ---- the kernel side of the CPU step machine (core.c; the hardware is sim/cpu.c) ---- */
 
 /* nohz kick flags (rq->nohz_flags) */
 #define NOHZ_BALANCE_KICK 0x1
@@ -726,22 +724,6 @@ static inline unsigned long msecs_to_jiffies(unsigned long ms)
 {
 	return (unsigned long)DIV_ROUND_UP((u64)ms * NSEC_PER_MSEC, TICK_NSEC);
 }
-
-/*
- * High-resolution timers: @function runs in interrupt context on @cpu when
- * the timer expires (e.g. to wake a sleeping task).
- */
-struct hrtimer {
-	struct sim_event ev;
-	unsigned int cpu;
-	void (*function)(struct hrtimer *timer);
-	struct hrtimer *next_expired;
-};
-
-void hrtimer_init(struct hrtimer *timer, void (*function)(struct hrtimer *timer));
-/* Arm @timer on the running CPU to expire at absolute time @expires. */
-void hrtimer_start(struct hrtimer *timer, u64 expires);
-void hrtimer_cancel(struct hrtimer *timer);
 
 /* Arm the CPU's next step at its cursor (the end of the current kernel path). */
 void cpu_step_at_cursor(struct rq *rq);

@@ -69,6 +69,17 @@ void cost_model_default(struct cost_model *c)
 	/* Cascade Lake-SP (Xeon Platinum 8269CY); sources in docs/cost-model.md */
 	c->cache_l2_kb = 1024;
 	c->cache_llc_kb = 36608;	/* 35.75 MiB per socket */
+	/*
+	 * SMT sharing (docs/cost-model.md): an x86 core with two busy
+	 * Hyper-Threads does ~1.25x the work of one (Intel: "up to 30%";
+	 * AnandTech: 10-20% in many applications), so each thread runs at
+	 * 625 permille. Past two threads the default is an estimate that
+	 * gains nothing more (1.25x shared by k threads); SMT4/SMT8 presets
+	 * set their own. A machine without SMT never uses these.
+	 */
+	c->smt_speed[0] = SMT_SPEED_FULL;
+	for (int k = 2; k <= SMT_MAX_THREADS; k++)
+		c->smt_speed[k - 1] = 1250 / (u64)k;
 }
 
 struct cost_field {
@@ -77,6 +88,7 @@ struct cost_field {
 	bool per_dist;
 	u64 max;
 	const char *unit;
+	u64 min;
 };
 
 /*
@@ -98,8 +110,12 @@ struct cost_field {
 #define LINE_MAX_NS	10000ULL	/* one cache line: 10 us, far beyond any machine */
 #define MLP_MAX		64ULL
 
-#define F(n, m) { #n, offsetof(struct cost_model, n), false, m, "nanoseconds" }
-#define FD(n, m) { #n, offsetof(struct cost_model, n), true, m, "nanoseconds" }
+#define F(n, m) { #n, offsetof(struct cost_model, n), false, m, "nanoseconds", 0 }
+#define FD(n, m) { #n, offsetof(struct cost_model, n), true, m, "nanoseconds", 0 }
+/* one busy-thread count of the SMT speed table: a name with a dot, set whole */
+#define SMT(k)                                                                               \
+	{ "smt_speed." #k, offsetof(struct cost_model, smt_speed) + ((k) - 1) * sizeof(u64), \
+	  false, SMT_SPEED_FULL, "permille of a lone thread", 1 }
 static const struct cost_field cost_fields[] = {
 	F(syscall, KPATH_MAX),
 	F(irq_entry, KPATH_MAX),
@@ -133,11 +149,11 @@ static const struct cost_field cost_fields[] = {
 	F(skb_free, KPATH_MAX),
 	F(wake_walk, KPATH_MAX),
 	{ "copy_ns_per_kb", offsetof(struct cost_model, copy_ns_per_kb), false, COPY_MAX,
-	  "nanoseconds per KiB" },
+	  "nanoseconds per KiB", 0 },
 	F(futex_wait, KPATH_MAX),
 	F(futex_wake, KPATH_MAX),
 	{ "unix_skb_overhead", offsetof(struct cost_model, unix_skb_overhead), false, SKB_MAX,
-	  "bytes" },
+	  "bytes", 0 },
 	F(probe_entry, KPATH_MAX),
 	F(probe_return, KPATH_MAX),
 	F(bpf_map_op, KPATH_MAX),
@@ -145,15 +161,17 @@ static const struct cost_field cost_fields[] = {
 	F(llc_hit, KPATH_MAX),
 	F(mem_latency, KPATH_MAX),
 	{ "line_mlp", offsetof(struct cost_model, line_mlp), false, MLP_MAX,
-	  "cache lines in flight, 0 counts as 1" },
+	  "cache lines in flight, 0 counts as 1", 0 },
 	F(ipi_send, KPATH_MAX),
 	FD(ipi_latency, DELAY_MAX),
-	{ "cache_l2_kb", offsetof(struct cost_model, cache_l2_kb), false, CACHE_KB_MAX, "KiB" },
-	{ "cache_llc_kb", offsetof(struct cost_model, cache_llc_kb), false, CACHE_KB_MAX, "KiB" },
+	{ "cache_l2_kb", offsetof(struct cost_model, cache_l2_kb), false, CACHE_KB_MAX, "KiB", 0 },
+	{ "cache_llc_kb", offsetof(struct cost_model, cache_llc_kb), false, CACHE_KB_MAX, "KiB", 0 },
 	F(mem_remote_latency, LINE_MAX_NS),
+	SMT(1), SMT(2), SMT(3), SMT(4), SMT(5), SMT(6), SMT(7), SMT(8),
 };
 #undef F
 #undef FD
+#undef SMT
 
 int cost_model_set(struct cost_model *c, const char *assignment, char *err, size_t errlen)
 {
@@ -166,6 +184,14 @@ int cost_model_set(struct cost_model *c, const char *assignment, char *err, size
 	const char *dot = memchr(assignment, '.', nlen);
 	size_t base_len = dot ? (size_t)(dot - assignment) : nlen;
 
+	/* a parameter whose name has a dot (smt_speed.2) is matched whole */
+	for (size_t i = 0; dot && i < ARRAY_SIZE(cost_fields); i++) {
+		if (strlen(cost_fields[i].name) == nlen &&
+		    !strncmp(cost_fields[i].name, assignment, nlen)) {
+			base_len = nlen;
+			dot = NULL;
+		}
+	}
 	for (size_t i = 0; i < ARRAY_SIZE(cost_fields); i++) {
 		const struct cost_field *f = &cost_fields[i];
 		if (strlen(f->name) != base_len || strncmp(f->name, assignment, base_len))
@@ -195,9 +221,10 @@ int cost_model_set(struct cost_model *c, const char *assignment, char *err, size
 		char *end;
 		errno = 0;
 		unsigned long long v = strtoull(eq + 1, &end, 10);
-		if (errno || end == eq + 1 || *end || eq[1] == '-' || v > f->max) {
-			snprintf(err, errlen, "cost parameter '%.*s': bad value '%s' (%s, 0..%llu)",
-				 (int)nlen, assignment, eq + 1, f->unit, (unsigned long long)f->max);
+		if (errno || end == eq + 1 || *end || eq[1] == '-' || v > f->max || v < f->min) {
+			snprintf(err, errlen, "cost parameter '%.*s': bad value '%s' (%s, %llu..%llu)",
+				 (int)nlen, assignment, eq + 1, f->unit, (unsigned long long)f->min,
+				 (unsigned long long)f->max);
 			return -1;
 		}
 		u64 *p = (u64 *)((char *)c + f->offset) + idx;

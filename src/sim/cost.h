@@ -23,6 +23,11 @@ enum cpu_dist {
 
 extern const char *const cpu_dist_names[NR_DIST];
 
+/* the most hardware threads a core has (POWER SMT8) */
+#define SMT_MAX_THREADS 8
+/* smt_speed[] is in permille of a lone thread's speed */
+#define SMT_SPEED_FULL 1000
+
 struct cost_model {
 	/* entering and leaving the kernel */
 	u64 syscall;		/* syscall entry + exit (incl. mitigations) */
@@ -90,6 +95,13 @@ struct cost_model {
 	 * mem_remote_latency (memory on another node); line_mlp lines in flight.
 	 */
 	u64 mem_remote_latency;	/* a line from memory on another node */
+	/*
+	 * SMT sharing: smt_speed[k - 1] is the speed of each busy hardware
+	 * thread of a core while k of its threads are busy, in permille of a
+	 * lone thread (parameters smt_speed.1 .. smt_speed.8). Applies to user
+	 * work and to charge(), not to charge_stall().
+	 */
+	u64 smt_speed[SMT_MAX_THREADS];
 };
 
 /* The defaults (a modern x86 server); presets start from these. */

@@ -11,6 +11,40 @@ struct machine machine;
 
 const char *const cpu_activity_names[NR_ACT] = { "idle", "user", "kernel", "irq" };
 
+/*
+ * SMT sharing: the speed table by busy-thread count (the cost model's
+ * smt_speed.K, up to the widest core) and each core's threads.
+ */
+static void smt_init(const struct topology *topo)
+{
+	unsigned int width = topo->smt_width ? topo->smt_width : 1;
+	unsigned int n = 0;
+
+	machine.smt_speed = xcalloc(width + 2, sizeof(*machine.smt_speed));
+	for (unsigned int k = 0; k < width + 2; k++) {
+		unsigned int w = k < 1 ? 1 : k > width ? width : k;
+
+		if (w > SMT_MAX_THREADS)
+			w = SMT_MAX_THREADS;
+		machine.smt_speed[k] = machine.cost->smt_speed[w - 1];
+		/* a cost model built by hand with zeroes (tests) has no SMT slowdown */
+		if (!machine.smt_speed[k])
+			machine.smt_speed[k] = SMT_SPEED_FULL;
+		if (machine.smt_speed[k] != SMT_SPEED_FULL)
+			machine.smt_sharing = true;
+	}
+	machine.core_cpus = xcalloc(topo->nr_cpus ? topo->nr_cpus : 1, sizeof(*machine.core_cpus));
+	for (unsigned int k = 0; k < topo->nr_cores; k++) {
+		struct sim_core *core = &machine.cores[k];
+		unsigned int cpu;
+
+		core->cpus = &machine.core_cpus[n];
+		for_each_cpu(cpu, topo->core_mask[k])
+			core->cpus[core->nr_threads++] = cpu;
+		n += core->nr_threads;
+	}
+}
+
 void machine_init(const struct topology *topo, const struct cost_model *cost, u64 seed)
 {
 	memset(&machine, 0, sizeof(machine));
@@ -22,9 +56,13 @@ void machine_init(const struct topology *topo, const struct cost_model *cost, u6
 	machine.stop_at = UINT64_MAX;
 	eq_init(&machine.eq);
 	machine.cpus = xcalloc(topo->nr_cpus, sizeof(*machine.cpus));
+	machine.cores = xcalloc(topo->nr_cores ? topo->nr_cores : 1, sizeof(*machine.cores));
+	smt_init(topo);
 	for (unsigned int i = 0; i < topo->nr_cpus; i++) {
 		struct sim_cpu *c = &machine.cpus[i];
+
 		c->id = i;
+		c->core = &machine.cores[topo->cpus[i].core];
 		c->act = ACT_IDLE;
 		c->capacity = topo->cpus[i].capacity;
 		c->max_freq_khz = topo->cpus[i].max_freq_khz;
@@ -48,6 +86,12 @@ void machine_destroy(void)
 	cache_destroy();
 	free(machine.cpus);
 	machine.cpus = NULL;
+	free(machine.cores);
+	machine.cores = NULL;
+	free(machine.core_cpus);
+	machine.core_cpus = NULL;
+	free(machine.smt_speed);
+	machine.smt_speed = NULL;
 }
 
 void machine_account_until(u64 t)

@@ -20,6 +20,8 @@
 
 #include <signal.h>
 
+struct hrtimer;
+
 enum cpu_activity {
 	ACT_IDLE,	/* idle task running, CPU waiting for work */
 	ACT_USER,	/* a task runs user code */
@@ -30,8 +32,19 @@ enum cpu_activity {
 
 extern const char *const cpu_activity_names[NR_ACT];
 
+/*
+ * A core's hardware threads share its throughput (SMT): while nr_busy of
+ * them are not idle, each runs at speed[nr_busy] permille of a lone thread.
+ */
+struct sim_core {
+	unsigned int nr_busy;		/* threads not in ACT_IDLE */
+	unsigned int nr_threads;
+	unsigned int *cpus;		/* [nr_threads], in machine.core_cpus */
+};
+
 struct sim_cpu {
 	unsigned int id;
+	struct sim_core *core;
 	u64 t;				/* this CPU's time cursor */
 	enum cpu_activity act;
 	u64 act_since;			/* cursor value when act began */
@@ -39,6 +52,16 @@ struct sim_cpu {
 	unsigned long capacity;		/* from the topology */
 	unsigned int freq_khz;		/* current frequency */
 	unsigned int max_freq_khz;
+
+	/* the step machine (sim/cpu.c) */
+	struct sim_event *step_ev;	/* the next step: end of a kernel path or of user work */
+	unsigned int pending_irqs;	/* interrupts raised while the CPU was in a kernel path */
+	struct hrtimer *expired_timers;	/* expired while the CPU was busy, run at irq time */
+	u64 user_start;			/* when the user work in progress (re)started */
+	u64 user_work;			/* its full-speed work left at user_seg */
+	u64 user_seg;			/* start of its current stretch at one SMT speed */
+	u64 user_speed;			/* that speed (permille) */
+	u64 tick_fired;			/* when the tick timer last expired */
 };
 
 /*
@@ -68,6 +91,16 @@ struct machine {
 	u64 nr_events;
 	struct sim_cpu *cpus;
 	unsigned int nr_cpus;
+	struct sim_core *cores;		/* [topo->nr_cores] */
+	unsigned int *core_cpus;	/* [nr_cpus]: the cores' CPUs, core by core */
+	/*
+	 * SMT speed by busy-thread count: smt_speed[k] for k busy threads,
+	 * k = 0 .. smt_width + 1 (0 is unused; past SMT_MAX_THREADS the
+	 * last parameter); smt_sharing is false when every entry is full
+	 * speed, and nothing is scaled.
+	 */
+	u64 *smt_speed;
+	bool smt_sharing;
 	unsigned int this_cpu;		/* CPU whose kernel path is running */
 	u64 seed;
 	bool stop;			/* set to end sim_run() */
@@ -113,10 +146,32 @@ static inline struct sim_cpu *sim_enter_cpu(unsigned int cpu)
 	return c;
 }
 
-/* Charge @ns of work to the running CPU. */
+/*
+ * The speed (permille) of @c's compute now: its core's busy threads share
+ * the core, @c counted as busy (it is running the code that asks).
+ */
+static inline u64 sim_cpu_speed(const struct sim_cpu *c)
+{
+	return machine.smt_speed[c->core->nr_busy + (c->act == ACT_IDLE)];
+}
+
+/* @ns of compute at full speed, as wall time at @speed permille */
+static inline u64 smt_scale(u64 ns, u64 speed)
+{
+	return (ns * SMT_SPEED_FULL + speed - 1) / speed;
+}
+
+/*
+ * Charge @ns of the running CPU's own compute (ns at a lone thread's
+ * speed): SMT siblings busy on its core slow it down.
+ */
 static inline void charge(u64 ns)
 {
-	machine.cpus[machine.this_cpu].t += ns;
+	struct sim_cpu *c = &machine.cpus[machine.this_cpu];
+
+	if (unlikely(machine.smt_sharing))
+		ns = smt_scale(ns, sim_cpu_speed(c));
+	c->t += ns;
 }
 
 /*
@@ -136,14 +191,21 @@ static inline u64 cpu_now(void)
 	return machine.cpus[machine.this_cpu].t;
 }
 
+/* @c went busy or idle at its cursor: its siblings' speed changes (sim/cpu.c). */
+void sim_core_busy_changed(struct sim_cpu *c, bool busy);
+
 /* Switch @c to activity @act at its cursor, accounting the previous one. */
 static inline void cpu_set_activity(struct sim_cpu *c, enum cpu_activity act)
 {
-	if (c->act == act)
+	enum cpu_activity old = c->act;
+
+	if (old == act)
 		return;
-	c->time_in[c->act] += c->t - c->act_since;
+	c->time_in[old] += c->t - c->act_since;
 	c->act = act;
 	c->act_since = c->t;
+	if ((old == ACT_IDLE) != (act == ACT_IDLE))
+		sim_core_busy_changed(c, act != ACT_IDLE);
 }
 
 /* Account activities up to @t (end of run) without changing them. */

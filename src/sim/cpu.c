@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The CPU step machine (sim/cpu.h): user work at the CPU's speed, interrupt
+ * lines and their delivery, the step event, timers firing. The kernel's
+ * reactions are the registered struct sim_cpu_ops.
+ */
+#include "sim/cpu.h"
+
+#include <stddef.h>
+
+static const struct sim_cpu_ops *cpu_ops;
+
+void sim_cpu_register_ops(const struct sim_cpu_ops *ops)
+{
+	cpu_ops = ops;
+}
+
+/* wall time on @c for @work ns of full-speed work: capacity and frequency */
+static inline u64 work_to_wall(const struct sim_cpu *c, u64 work)
+{
+	if (c->capacity == SCHED_CAPACITY_SCALE && c->freq_khz == c->max_freq_khz)
+		return work;
+	unsigned __int128 num = (unsigned __int128)work * SCHED_CAPACITY_SCALE * c->max_freq_khz;
+	u64 den = (u64)c->capacity * c->freq_khz;
+	return (u64)((num + den - 1) / den);
+}
+
+static inline u64 wall_to_work(const struct sim_cpu *c, u64 wall)
+{
+	if (c->capacity == SCHED_CAPACITY_SCALE && c->freq_khz == c->max_freq_khz)
+		return wall;
+	unsigned __int128 num = (unsigned __int128)wall * c->capacity * c->freq_khz;
+	return (u64)(num / ((u64)SCHED_CAPACITY_SCALE * c->max_freq_khz));
+}
+
+/* the same at @speed permille of a lone thread (SMT siblings busy) */
+static inline u64 work_to_wall_at(const struct sim_cpu *c, u64 work, u64 speed)
+{
+	u64 wall = work_to_wall(c, work);
+
+	if (speed == SMT_SPEED_FULL)
+		return wall;
+	return (u64)(((unsigned __int128)wall * SMT_SPEED_FULL + speed - 1) / speed);
+}
+
+static inline u64 wall_to_work_at(const struct sim_cpu *c, u64 wall, u64 speed)
+{
+	if (speed != SMT_SPEED_FULL)
+		wall = (u64)((unsigned __int128)wall * speed / SMT_SPEED_FULL);
+	return wall_to_work(c, wall);
+}
+
+void sim_cpu_run_user(unsigned int cpu, u64 work)
+{
+	struct sim_cpu *c = sim_cpu(cpu);
+
+	cpu_set_activity(c, ACT_USER);
+	c->user_start = c->user_seg = c->t;
+	c->user_work = work;
+	c->user_speed = sim_cpu_speed(c);
+	sim_schedule(c->step_ev, c->t + work_to_wall_at(c, work, c->user_speed));
+}
+
+/* The full-speed work of @c's user work still to do at @t. */
+static u64 user_work_left(const struct sim_cpu *c, u64 t)
+{
+	/* a stretch that starts after @t (a sibling's cursor ran ahead) has done nothing */
+	u64 done = t > c->user_seg || c->user_speed == SMT_SPEED_FULL
+			   ? wall_to_work_at(c, t - c->user_seg, c->user_speed)
+			   : 0;
+
+	return done >= c->user_work ? 0 : c->user_work - done;
+}
+
+/* Stop the user work in progress on @c at machine.now; the work left. */
+static u64 user_work_interrupt(struct sim_cpu *c)
+{
+	u64 left = user_work_left(c, machine.now);
+
+	sim_cancel(c->step_ev);
+	c->t = machine.now;
+	return left;
+}
+
+/*
+ * @c's core has another busy-thread count from @t on: user work in
+ * progress on it goes on at the new speed (what it did up to @t at the old
+ * one), its step event moved to when the work now ends.
+ */
+static void user_work_retime(struct sim_cpu *c, u64 t)
+{
+	u64 speed = sim_cpu_speed(c);
+
+	if (speed == c->user_speed || !ev_queued(c->step_ev))
+		return;
+	/* work that ends by @t is done at its old time */
+	if (c->step_ev->time <= t)
+		return;
+	if (t > c->user_seg) {
+		c->user_work = user_work_left(c, t);
+		c->user_seg = t;
+	}
+	c->user_speed = speed;
+	sim_schedule(c->step_ev, c->user_seg + work_to_wall_at(c, c->user_work, speed));
+}
+
+void sim_core_busy_changed(struct sim_cpu *c, bool busy)
+{
+	struct sim_core *core = c->core;
+
+	if (busy)
+		core->nr_busy++;
+	else
+		core->nr_busy--;
+	if (!machine.smt_sharing)
+		return;
+	for (unsigned int i = 0; i < core->nr_threads; i++) {
+		struct sim_cpu *s = sim_cpu(core->cpus[i]);
+
+		if (s != c && s->act == ACT_USER)
+			user_work_retime(s, c->t);
+	}
+}
+
+static void cpu_step_event(struct sim_event *ev)
+{
+	unsigned int cpu = ev->arg;
+	struct sim_cpu *c = sim_enter_cpu(cpu);
+
+	if (c->act == ACT_IDLE) {
+		cpu_ops->idle_step(cpu);
+		return;
+	}
+	if (c->act == ACT_USER)
+		cpu_ops->user_stopped(cpu, machine.now - c->user_start, 0, true);
+	cpu_ops->step(cpu);
+}
+
+void sim_cpu_interrupt(unsigned int cpu, unsigned int irq)
+{
+	struct sim_cpu *c = sim_cpu(cpu);
+
+	machine.this_cpu = cpu;
+	c->pending_irqs |= irq;
+	switch (c->act) {
+	case ACT_USER: {
+		/* user work stops here; the step machine handles the interrupt */
+		u64 ran = machine.now - c->user_start;
+		u64 left = user_work_interrupt(c);
+
+		cpu_ops->user_stopped(cpu, ran, left, false);
+		cpu_ops->step(cpu);
+		break;
+	}
+	case ACT_IDLE:
+		if (c->t < machine.now)
+			c->t = machine.now;
+		cpu_ops->idle_exit(cpu);
+		cpu_ops->step(cpu);
+		break;
+	default:
+		/* busy in a kernel path: the kernel decides when it takes it */
+		cpu_ops->irq_in_kernel(cpu);
+		break;
+	}
+}
+
+static void tick_event(struct sim_event *ev)
+{
+	sim_cpu(ev->arg)->tick_fired = ev->time;
+	sim_cpu_interrupt(ev->arg, IRQ_TICK);
+}
+
+static void ipi_event(struct sim_event *ev)
+{
+	sim_cpu_interrupt(ev->arg, IRQ_RESCHED);
+}
+
+static void csd_event(struct sim_event *ev)
+{
+	sim_cpu_interrupt(ev->arg, IRQ_CALL_FUNC);
+}
+
+void sim_cpu_bind_events(unsigned int cpu, struct sim_event *step, struct sim_event *tick,
+			 struct sim_event *ipi, struct sim_event *csd)
+{
+	sim_cpu(cpu)->step_ev = step;
+	ev_init(step, cpu_step_event, cpu);
+	ev_init(tick, tick_event, cpu);
+	ev_init(ipi, ipi_event, cpu);
+	ev_init(csd, csd_event, cpu);
+}
+
+static void hrtimer_event(struct sim_event *ev)
+{
+	struct hrtimer *t = container_of(ev, struct hrtimer, ev);
+	struct sim_cpu *c = sim_cpu(t->cpu);
+
+	/* keep expiry order: append */
+	struct hrtimer **pp = &c->expired_timers;
+	while (*pp)
+		pp = &(*pp)->next_expired;
+	*pp = t;
+	sim_cpu_interrupt(t->cpu, IRQ_TIMER);
+}
+
+void hrtimer_init(struct hrtimer *timer, void (*function)(struct hrtimer *timer))
+{
+	ev_init(&timer->ev, hrtimer_event, 0);
+	timer->function = function;
+	timer->next_expired = NULL;
+}
+
+void hrtimer_start(struct hrtimer *timer, u64 expires)
+{
+	timer->cpu = machine.this_cpu;
+	timer->ev.arg = timer->cpu;
+	sim_schedule(&timer->ev, expires);
+}
+
+void hrtimer_cancel(struct hrtimer *timer)
+{
+	sim_cancel(&timer->ev);
+}
