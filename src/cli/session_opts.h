@@ -11,7 +11,7 @@
 
 #include <getopt.h>
 
-#define SESSION_MAX_REPEATS 64
+#define SESSION_MAX_REPEATS 256	/* room for every cost parameter given once (topo --costs) */
 
 struct session_opts {
 	const char *machine;
