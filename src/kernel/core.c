@@ -787,6 +787,8 @@ void __schedule(int sched_mode)
 	if (rq->active_balance)
 		prev = run_stopper(rq, prev);
 
+	/* what every __schedule() does: clock, mode and preempt checks, sched_info */
+	charge(machine.cost->schedule);
 	/*
 	 * SM_IDLE (3dcac251b066): the idle task rescheduling with nothing
 	 * queued keeps running: no pick, no balance callbacks, no put/set.
@@ -799,7 +801,7 @@ void __schedule(int sched_mode)
 		}
 		rq->nr_idle_full_pick++;
 	}
-	charge(machine.cost->schedule);
+	charge(machine.cost->pick_next);
 	if (!preempt && prev->__state != TASK_RUNNING && !is_idle_task(prev) && !prev->is_stopper) {
 		/* block: the task leaves the runqueue (or stays as a delayed entity) */
 		int flags = DEQUEUE_SLEEP | DEQUEUE_NOCLOCK;

@@ -16,7 +16,8 @@ void cost_model_default(struct cost_model *c)
 	memset(c, 0, sizeof(*c));
 	c->syscall = 100;
 	c->irq_entry = 300;
-	c->schedule = 350;
+	c->schedule = 150;
+	c->pick_next = 200;
 	c->context_switch = 250;
 	c->switch_mm = 250;
 	c->enqueue = 120;
@@ -120,6 +121,7 @@ static const struct cost_field cost_fields[] = {
 	F(syscall, KPATH_MAX),
 	F(irq_entry, KPATH_MAX),
 	F(schedule, KPATH_MAX),
+	F(pick_next, KPATH_MAX),
 	F(context_switch, KPATH_MAX),
 	F(switch_mm, KPATH_MAX),
 	F(enqueue, KPATH_MAX),

@@ -34,7 +34,8 @@ struct cost_model {
 	u64 irq_entry;		/* interrupt entry + exit on the receiving CPU */
 
 	/* the scheduler core */
-	u64 schedule;		/* __schedule() bookkeeping: clock, put_prev, pick */
+	u64 schedule;		/* __schedule() bookkeeping every call: clock, checks, sched_info */
+	u64 pick_next;		/* pick_next_task(): class walk, EEVDF pick, put_prev/set_next */
 	u64 context_switch;	/* register/stack/FPU switch between two tasks */
 	u64 switch_mm;		/* extra when switching address space (process to process) */
 	u64 enqueue;		/* enqueue_task_fair() for one task */

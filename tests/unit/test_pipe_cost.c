@@ -47,7 +47,7 @@ static double predicted_round_trip(const struct cost_model *c, bool threads)
 	 * read: enter, find the pipe empty, block and switch to the peer; later
 	 * retry the pipe read and copy out (the syscall entry is not repeated)
 	 */
-	double read = c->syscall + c->pipe_read + c->rq_lock + c->schedule + c->dequeue +
+	double read = c->syscall + c->pipe_read + c->rq_lock + c->schedule + c->pick_next + c->dequeue +
 		      c->context_switch + (threads ? 0 : c->switch_mm) + c->pipe_read + copy;
 	return 2 * (write + read);
 }
