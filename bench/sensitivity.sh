@@ -39,8 +39,9 @@ if [ ! -x "$SL" ]; then
 fi
 
 # The parameters issue 11 added (their docs: docs/cost-model.md), and the
-# line transfer costs they are priced with.
-PARAMS=${*:-"cacheline.smt cacheline.llc cacheline.package cacheline.numa llc_hit mem_latency line_mlp skb_alloc skb_queue skb_unlink skb_free wake_walk idle_enter idle_exit"}
+# line transfer costs they are priced with. smt_speed.2 at 150% is capped at
+# 1000 (a thread cannot run faster than alone).
+PARAMS=${*:-"cacheline.smt cacheline.llc cacheline.package cacheline.numa llc_hit mem_latency mem_remote_latency line_mlp cache_l2_kb cache_llc_kb smt_speed.2 schedule pick_next skb_alloc skb_queue skb_unlink skb_free wake_walk idle_enter idle_exit"}
 
 if [ "$QUICK" = 1 ]; then WL=2000; P10=200; else WL=10000; P10=1000; fi
 WLX=$((100000 / WL))
@@ -78,6 +79,10 @@ for p in $PARAMS; do
 	for f in 50 150; do
 		x=$((xv * f / 100))
 		y=$((pv * f / 100))
+		case $p in smt_speed.*)
+			[ "$x" -gt 1000 ] && x=1000
+			[ "$y" -gt 1000 ] && y=1000 ;;
+		esac
 		add "$p-$f-wb" xeon-8269cy-2s "$p=$x" "$BEFORE" "$WL" 1
 		add "$p-$f-wa" xeon-8269cy-2s "$p=$x" - "$WL" 1
 		add "$p-$f-p10" power10-96 "$p=$y" - "$P10" 10
