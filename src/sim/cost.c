@@ -34,8 +34,8 @@ void cost_model_default(struct cost_model *c)
 	c->idle_exit = 300;
 
 	c->lb_base = 200;
-	c->lb_cpu_visit = 25;
-	c->lb_sibling_test = 15;
+	c->lb_cpu_visit = 5;
+	c->lb_sibling_test = 3;
 	c->lb_group = 40;
 	c->lb_task = 60;
 
