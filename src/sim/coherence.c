@@ -32,14 +32,6 @@ static u64 group_cost(u64 one, unsigned int lines)
 	return one + (one * (lines - 1) + mlp - 1) / mlp;
 }
 
-static bool is_sharer(const struct cache_line *l, unsigned int cpu)
-{
-	for (unsigned int i = 0; i < l->nr_sharers; i++)
-		if (l->sharer[i] == cpu)
-			return true;
-	return false;
-}
-
 static void add_sharer(struct cache_line *l, unsigned int cpu)
 {
 	if (l->nr_sharers == CL_MAX_SHARERS) {
@@ -131,13 +123,10 @@ static u64 memory_fetch(unsigned int lines)
 	return stall(machine.cost->mem_latency, lines);
 }
 
-u64 cl_read_n(struct cache_line *l, unsigned int lines)
+u64 __cl_read_miss(struct cache_line *l, unsigned int cpu, unsigned int lines)
 {
-	unsigned int cpu = machine.this_cpu;
 	u64 ns;
 
-	if (l->owner == (s32)cpu || is_sharer(l, cpu))
-		return 0;
 	if (l->owner >= 0) {
 		/* modified elsewhere: the owner supplies it and keeps a clean copy */
 		ns = move_line(l, cpu_dist((unsigned int)l->owner, cpu), lines);
@@ -153,13 +142,10 @@ u64 cl_read_n(struct cache_line *l, unsigned int lines)
 	return ns;
 }
 
-u64 cl_write_n(struct cache_line *l, unsigned int lines)
+u64 __cl_write_miss(struct cache_line *l, unsigned int cpu, unsigned int lines)
 {
-	unsigned int cpu = machine.this_cpu;
 	u64 ns = 0;
 
-	if (l->owner == (s32)cpu)
-		return 0;
 	if (l->owner >= 0) {
 		ns = move_line(l, cpu_dist((unsigned int)l->owner, cpu), lines);
 	} else if (l->nr_sharers) {
@@ -174,16 +160,6 @@ u64 cl_write_n(struct cache_line *l, unsigned int lines)
 	l->owner = (s32)cpu;
 	l->nr_sharers = 0;
 	return ns;
-}
-
-u64 cl_read(struct cache_line *l)
-{
-	return cl_read_n(l, l->lines);
-}
-
-u64 cl_write(struct cache_line *l)
-{
-	return cl_write_n(l, l->lines);
 }
 
 u64 cl_fetch(int from, unsigned int lines)

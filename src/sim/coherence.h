@@ -45,11 +45,14 @@ void cache_line_init(struct cache_line *l, unsigned int lines);
  * (charge_stall()) and returned. A write leaves the running CPU the only
  * holder.
  */
-u64 cl_read(struct cache_line *l);
-u64 cl_write(struct cache_line *l);
-/* the same for the first @lines lines of a group that varies in size (a buffer) */
-u64 cl_read_n(struct cache_line *l, unsigned int lines);
-u64 cl_write_n(struct cache_line *l, unsigned int lines);
+/*
+ * cl_read(l), cl_write(l), and cl_read_n(l, lines), cl_write_n(l, lines)
+ * for the first @lines lines of a group that varies in size (a buffer), are
+ * inline in sim/machine.h (they need the running CPU): a line this CPU
+ * already holds costs a compare. These are the misses.
+ */
+u64 __cl_read_miss(struct cache_line *l, unsigned int cpu, unsigned int lines);
+u64 __cl_write_miss(struct cache_line *l, unsigned int cpu, unsigned int lines);
 
 /*
  * The running CPU fetches @lines lines last written by CPU @from (-1: in

@@ -265,4 +265,42 @@ extern volatile sig_atomic_t sim_interrupted;
 
 u64 sim_run(void (*after_event)(struct sim_event *ev));
 
+/* ---- cache-line ownership (sim/coherence.h): the hits, inline ---- */
+
+static inline bool cl_held_clean(const struct cache_line *l, unsigned int cpu)
+{
+	for (unsigned int i = 0; i < l->nr_sharers; i++)
+		if (l->sharer[i] == cpu)
+			return true;
+	return false;
+}
+
+static inline u64 cl_read_n(struct cache_line *l, unsigned int lines)
+{
+	unsigned int cpu = machine.this_cpu;
+
+	if (l->owner == (s32)cpu || cl_held_clean(l, cpu) || !lines)
+		return 0;
+	return __cl_read_miss(l, cpu, lines);
+}
+
+static inline u64 cl_write_n(struct cache_line *l, unsigned int lines)
+{
+	unsigned int cpu = machine.this_cpu;
+
+	if (l->owner == (s32)cpu || !lines)
+		return 0;
+	return __cl_write_miss(l, cpu, lines);
+}
+
+static inline u64 cl_read(struct cache_line *l)
+{
+	return cl_read_n(l, l->lines);
+}
+
+static inline u64 cl_write(struct cache_line *l)
+{
+	return cl_write_n(l, l->lines);
+}
+
 #endif
