@@ -24,11 +24,11 @@ void cache_line_init(struct cache_line *l, unsigned int lines)
  */
 static u64 group_cost(u64 one, unsigned int lines)
 {
-	u64 mlp = machine.cost->line_mlp ? machine.cost->line_mlp : 1;
+	u64 mlp;
 
-	if (!lines)
-		return 0;
-
+	if (lines <= 1)
+		return lines ? one : 0;
+	mlp = machine.cost->line_mlp ? machine.cost->line_mlp : 1;
 	return one + (one * (lines - 1) + mlp - 1) / mlp;
 }
 

@@ -417,23 +417,6 @@ struct topology *topology_load(const char *name, char *err, size_t errlen)
 	return t;
 }
 
-enum cpu_dist topology_cpu_dist(const struct topology *t, unsigned int a, unsigned int b)
-{
-	const struct cpu_topo *ca = &t->cpus[a], *cb = &t->cpus[b];
-
-	if (a == b)
-		return DIST_SELF;
-	if (ca->core == cb->core)
-		return DIST_SMT;
-	if (t->has_clusters && ca->cluster == cb->cluster)
-		return DIST_CLUSTER;
-	if (ca->llc == cb->llc)
-		return DIST_LLC;
-	if (ca->package == cb->package && ca->node == cb->node)
-		return DIST_PACKAGE;
-	return DIST_NUMA;
-}
-
 /* ---- printing ---- */
 
 static void print_list(FILE *out, const struct cpumask *m)

@@ -141,7 +141,24 @@ static inline const struct cpumask *topology_node_cpumask(const struct topology 
 }
 
 /* How far apart two CPUs are (for cache-line and IPI costs). */
-enum cpu_dist topology_cpu_dist(const struct topology *t, unsigned int a, unsigned int b);
+/* inline: every cache-line transfer asks it */
+static inline enum cpu_dist topology_cpu_dist(const struct topology *t, unsigned int a,
+					       unsigned int b)
+{
+	const struct cpu_topo *ca = &t->cpus[a], *cb = &t->cpus[b];
+
+	if (a == b)
+		return DIST_SELF;
+	if (ca->core == cb->core)
+		return DIST_SMT;
+	if (t->has_clusters && ca->cluster == cb->cluster)
+		return DIST_CLUSTER;
+	if (ca->llc == cb->llc)
+		return DIST_LLC;
+	if (ca->package == cb->package && ca->node == cb->node)
+		return DIST_PACKAGE;
+	return DIST_NUMA;
+}
 
 /*
  * For topology builders (the presets, the sysfs reader, importers). A
