@@ -212,8 +212,8 @@ int cmd_run(int argc, char **argv)
 	char err[512];
 	FILE *json = NULL, *schedstat = NULL;
 	bool finished = false, bad = false;
-	int rc, cmd_argc, runs = 1;
-	char **cmd_argv;
+	int rc, cmd_argc, given_argc, runs = 1;
+	char **cmd_argv, **given_argv;
 
 	session_opts_init(&o.so);
 	rc = parse_opts(argc, argv, &o);
@@ -228,8 +228,9 @@ int cmd_run(int argc, char **argv)
 		return usage_error("run: --trace-window and --trace-events need --trace FILE");
 	if ((rc = same_outputs(&o)))
 		return rc;
-	cmd_argc = argc - optind;
-	cmd_argv = argv + optind;
+	/* the command line as given; optind is reused by the parsers below */
+	given_argc = cmd_argc = argc - optind;
+	given_argv = cmd_argv = argv + optind;
 	/* perf stat COMMAND: the command N times, seeds SEED..SEED+N-1 */
 	if (perf_stat_cmdline(cmd_argc, cmd_argv)) {
 		if (perf_stat_parse(cmd_argc, cmd_argv, &ps, err, sizeof(err)))
@@ -342,8 +343,8 @@ int cmd_run(int argc, char **argv)
 			.sim_time_ns = machine.now,
 			.trace = o.trace,
 			.perf_stat = perf_stat ? &pss : NULL,
-			.argc_given = argc - optind,
-			.argv_given = argv + optind,
+			.argc_given = given_argc,
+			.argv_given = given_argv,
 			.base_seed = o.so.seed,
 		};
 		if (write_run_json(json, &ri, s.bench) || outfile_close(json)) {

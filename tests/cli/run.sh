@@ -324,6 +324,15 @@ else
 	not_ok "perf stat -r 3 = the mean and standard error of --seed 1, 2, 3" \
 		"expected '$ps_expect'" "got      '$ps_got'"
 fi
+# --json under perf stat -r 3 is the last run's record (seed 3) plus "perf_stat"
+run_cmd schedlab run -m smp4 --seed 3 --json "$tmp/ps-seed3.json" -- $ps_cmd
+sed '/^  "perf_stat": {/,$d' "$tmp/ps.json" | sed '$ s/},$/}/' | grep -v '"wall_s"' >"$tmp/ps.cmp"
+sed '$d' "$tmp/ps-seed3.json" | grep -v '"wall_s"' >"$tmp/ps-seed3.cmp"
+if [ "$status" -eq 0 ] && cmp -s "$tmp/ps.cmp" "$tmp/ps-seed3.cmp"; then
+	ok "perf stat -r 3 --json: the last run's record, as run --seed 3"
+else
+	not_ok "perf stat -r 3 --json: the last run's record, as run --seed 3"
+fi
 expect_exit 0 "" schedlab run -m smp2 --check -- perf stat -r 2 -- stress-ng --cpu 2 --cpu-ops 4
 expect_exit 2 "Run count must be a positive number" schedlab run -m smp2 -- perf stat -r -1 -- perf bench sched pipe
 expect_exit 2 "--repeat 0 repeats forever" schedlab run -m smp2 -- perf stat --repeat 0 -- perf bench sched pipe
