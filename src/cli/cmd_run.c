@@ -50,7 +50,9 @@ static const char run_usage[] =
 	"  --max-events N       stop with an error after N events (default 10^10)\n"
 	"  --max-time S         stop with an error after S simulated seconds (default 2592000, 30 days)\n"
 	"\n"
-	BENCH_COMMANDS_HELP;
+	BENCH_COMMANDS_HELP
+	"         perf stat [-n|--null] [-r|--repeat N] [--table] [--] COMMAND: N runs, seeds\n"
+	"         SEED..SEED+N-1, then perf stat's summary\n";
 
 struct run_opts {
 	struct session_opts so;
@@ -342,7 +344,8 @@ int cmd_run(int argc, char **argv)
 			.events = machine.nr_events,
 			.sim_time_ns = machine.now,
 			.trace = o.trace,
-			.perf_stat = perf_stat ? &pss : NULL,
+			/* a run that did not finish ended the repeats: no summary */
+			.perf_stat = perf_stat && finished ? &pss : NULL,
 			.argc_given = given_argc,
 			.argv_given = given_argv,
 			.base_seed = o.so.seed,
