@@ -21,8 +21,11 @@
 #include "cli/interrupt.h"
 #include "cli/progress.h"
 #include "cli/session_opts.h"
+#include "cli/perf_stat_opts.h"
+#include "report/perf_stat.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,7 +50,9 @@ static const char run_usage[] =
 	"  --max-events N       stop with an error after N events (default 10^10)\n"
 	"  --max-time S         stop with an error after S simulated seconds (default 2592000, 30 days)\n"
 	"\n"
-	BENCH_COMMANDS_HELP;
+	BENCH_COMMANDS_HELP
+	"         perf stat [-n|--null] [-r|--repeat N] [--table] [--] COMMAND: N runs, seeds\n"
+	"         SEED..SEED+N-1, then perf stat's summary\n";
 
 struct run_opts {
 	struct session_opts so;
@@ -179,15 +184,38 @@ static int same_outputs(const struct run_opts *o)
 	return 0;
 }
 
+/* the benchmark's output, and what run prints after it, for one run */
+static bool run_one(struct session *s, const struct run_opts *o)
+{
+	bool finished;
+
+	bench_print_header(s->bench, stdout);
+	fflush(stdout);
+	progress_start(s->bench);
+	finished = session_run(s, o->so.check);
+	progress_end();
+	if (interrupt_signal || !finished)
+		return finished;
+	bench_print_result(s->bench, stdout);
+	funclat_print(stdout);
+	if (o->latency)
+		print_sched_latency(stdout);
+	return true;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_opts o = { 0 };
 	struct session_config cfg;
 	struct session s;
+	struct perf_stat_opts ps;
+	struct perf_stat_summary pss = { 0 };
+	bool perf_stat = false;
 	char err[512];
 	FILE *json = NULL, *schedstat = NULL;
-	bool finished, bad = false;
-	int rc;
+	bool finished = false, bad = false;
+	int rc, cmd_argc, given_argc, runs = 1;
+	char **cmd_argv, **given_argv;
 
 	session_opts_init(&o.so);
 	rc = parse_opts(argc, argv, &o);
@@ -202,7 +230,25 @@ int cmd_run(int argc, char **argv)
 		return usage_error("run: --trace-window and --trace-events need --trace FILE");
 	if ((rc = same_outputs(&o)))
 		return rc;
-	session_opts_config(&o.so, o.features, argc - optind, argv + optind, &cfg);
+	/* the command line as given; optind is reused by the parsers below */
+	given_argc = cmd_argc = argc - optind;
+	given_argv = cmd_argv = argv + optind;
+	/* perf stat COMMAND: the command N times, seeds SEED..SEED+N-1 */
+	if (perf_stat_cmdline(cmd_argc, cmd_argv)) {
+		if (perf_stat_parse(cmd_argc, cmd_argv, &ps, err, sizeof(err)))
+			return usage_error("%s", err);
+		perf_stat = true;
+		runs = ps.repeat;
+		if (runs > 1 && (o.trace || o.schedstat || o.plot))
+			return usage_error("run: --trace, --schedstat and --plot record one run: not with perf stat --repeat %d",
+					   runs);
+		if (o.so.seed > UINT64_MAX - (u64)(runs - 1))
+			return usage_error("run: --seed %llu + %d runs of perf stat overflows",
+					   (unsigned long long)o.so.seed, runs);
+		cmd_argc = ps.cmd_argc;
+		cmd_argv = ps.cmd_argv;
+	}
+	session_opts_config(&o.so, o.features, cmd_argc, cmd_argv, &cfg);
 	cfg.max_events = o.max_events;
 	cfg.max_time_ns = o.max_time_ns;
 	if (session_start(&s, &cfg, err, sizeof(err))) {
@@ -230,12 +276,39 @@ int cmd_run(int argc, char **argv)
 		goto fail;
 	}
 
-	bench_print_header(s.bench, stdout);
-	fflush(stdout);
 	rc = 0;
-	progress_start(s.bench);
-	finished = session_run(&s, o.so.check);
-	progress_end();
+	if (perf_stat)
+		perf_stat_summary_init(&pss, runs, ps.null_run, ps.table);
+	for (int i = 0; i < runs; i++) {
+		struct perf_stat_run pr;
+
+		if (i) {
+			/* the setup was checked by the first run: only the seed differs */
+			session_end(&s);
+			cfg.seed = o.so.seed + (u64)i;
+			if (session_start(&s, &cfg, err, sizeof(err))) {
+				/* nothing is set up to end */
+				fprintf(stderr, "schedlab: run %d of perf stat: %s\n", i + 1, err);
+				ftrace_close();
+				outfile_discard();
+				perf_stat_summary_free(&pss);
+				return 1;
+			}
+		}
+		finished = run_one(&s, &o);
+		if (interrupt_signal)
+			break;
+		if (!finished)
+			break;
+		if (perf_stat) {
+			if (!perf_stat_collect(&pr)) {
+				fprintf(stderr, "schedlab: perf stat: the command's first task did not exit\n");
+				rc = 1;
+				goto fail;
+			}
+			perf_stat_summary_add(&pss, i, &pr);
+		}
+	}
 	if (interrupt_signal) {
 		rc = interrupt_exit("run");
 		plot_finish();
@@ -245,11 +318,8 @@ int cmd_run(int argc, char **argv)
 		session_limit_message(err, sizeof(err));
 		fprintf(stderr, "schedlab: %s\n", err);
 		rc = 1;
-	} else {
-		bench_print_result(s.bench, stdout);
-		funclat_print(stdout);
-		if (o.latency)
-			print_sched_latency(stdout);
+	} else if (perf_stat) {
+		perf_stat_print(stdout, &pss, ps.cmd_argc, ps.cmd_argv);
 	}
 	if (o.plot && plot_finish()) {
 		fprintf(stderr, "schedlab: writing the plots in '%s' failed\n", o.plot);
@@ -267,13 +337,18 @@ int cmd_run(int argc, char **argv)
 	if (json) {
 		struct run_info ri = {
 			.machine = s.topo->name,
-			.seed = o.so.seed,
+			.seed = cfg.seed,
 			.argc = cfg.argc,
 			.argv = cfg.argv,
 			.wall_s = s.wall_s,
 			.events = machine.nr_events,
 			.sim_time_ns = machine.now,
 			.trace = o.trace,
+			/* a run that did not finish ended the repeats: no summary */
+			.perf_stat = perf_stat && finished ? &pss : NULL,
+			.argc_given = given_argc,
+			.argv_given = given_argv,
+			.base_seed = o.so.seed,
 		};
 		if (write_run_json(json, &ri, s.bench) || outfile_close(json)) {
 			fprintf(stderr, "schedlab: writing '%s' failed\n", o.json);
@@ -299,11 +374,13 @@ int cmd_run(int argc, char **argv)
 	else if (o.plot && plot_dir_render(o.plot, "plots.gp"))
 		rc = 1;
 	session_end(&s);
+	perf_stat_summary_free(&pss);
 	return rc;
 
 fail:
 	ftrace_close();
 	outfile_discard();
 	session_end(&s);
+	perf_stat_summary_free(&pss);
 	return rc;
 }

@@ -147,6 +147,48 @@ static void write_sched(struct json_writer *w)
 	json_end_object(w);
 }
 
+static void kv_stats(struct json_writer *w, const char *key, const struct perf_stats *st,
+		     double scale)
+{
+	double sd = perf_stats_stddev(st);
+
+	json_key(w, key);
+	json_begin_object(w);
+	json_kv_double(w, "mean", st->mean * scale);
+	json_kv_double(w, "stddev_mean", sd * scale);
+	json_kv_double(w, "pct", perf_stats_rel(sd, st->mean));
+	json_end_object(w);
+}
+
+/* perf stat's summary: what its output shows, and each run's elapsed time */
+static void write_perf_stat(struct json_writer *w, const struct run_info *ri)
+{
+	const struct perf_stat_summary *s = ri->perf_stat;
+
+	json_key(w, "perf_stat");
+	json_begin_object(w);
+	json_key(w, "argv");
+	json_begin_array(w);
+	for (int i = 0; i < ri->argc_given; i++)
+		json_str(w, ri->argv_given[i]);
+	json_end_array(w);
+	json_kv_u64(w, "runs", (u64)s->runs);
+	json_kv_u64(w, "first_seed", ri->base_seed);
+	json_kv_bool(w, "null", s->null_run);
+	kv_stats(w, "elapsed_s", &s->walltime_ns, 1e-9);
+	if (!s->null_run) {
+		kv_stats(w, "task_clock_ms", &s->task_clock_ns, 1e-6);
+		kv_stats(w, "context_switches", &s->context_switches, 1);
+		kv_stats(w, "cpu_migrations", &s->cpu_migrations, 1);
+	}
+	json_key(w, "elapsed_ns_per_run");
+	json_begin_array(w);
+	for (int i = 0; i < s->runs; i++)
+		json_u64(w, s->walltime_run[i]);
+	json_end_array(w);
+	json_end_object(w);
+}
+
 int write_run_json(FILE *out, const struct run_info *ri, const struct bench *b)
 {
 	struct json_writer w;
@@ -215,6 +257,9 @@ int write_run_json(FILE *out, const struct run_info *ri, const struct bench *b)
 	json_kv_u64(&w, "queued_ns", coherence_stats.queued_ns);
 	json_end_object(&w);
 	json_end_object(&w);
+
+	if (ri->perf_stat)
+		write_perf_stat(&w, ri);
 
 	if (ri->trace) {
 		json_key(&w, "trace");

@@ -3,6 +3,7 @@
 #ifndef SCHEDLAB_REPORT_RUN_JSON_H
 #define SCHEDLAB_REPORT_RUN_JSON_H
 
+#include "report/perf_stat.h"
 #include "work/bench.h"
 #include <stdio.h>
 
@@ -15,6 +16,11 @@ struct run_info {
 	u64 events;
 	u64 sim_time_ns;
 	const char *trace;	/* --trace FILE, NULL if none: the lines written per event go in */
+	/* perf stat COMMAND: its summary over the runs, NULL if not run under perf stat */
+	const struct perf_stat_summary *perf_stat;
+	int argc_given;		/* the command line as given, perf stat and all */
+	char **argv_given;
+	u64 base_seed;		/* --seed: the first run's */
 };
 
 /* Returns 0, or -1 if writing failed. */

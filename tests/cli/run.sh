@@ -283,6 +283,70 @@ expect_exit 0 "" schedlab run -m smp2 --check -- stress-ng --cpu 2 -l 0 --timeou
 expect_exit 0 "" schedlab run -m smp2 --check -- stress-ng --cpu 2 -l 40 --cpu-load-slice 0 --timeout 2
 golden run-funclatency schedlab run -m smp2 --funclatency __schedule,try_to_wake_up,sched_tick -- perf bench sched pipe -l 5000
 
+# perf stat: the command's own output once per run (seeds 1, 2, 3), then
+# perf stat's summary; with --null only the elapsed line.
+golden run-perf-stat-null-smp4 schedlab run -m smp4 -- perf stat --null --repeat 3 -- perf bench sched pipe -l 2000
+golden run-perf-stat-smp4 schedlab run -m smp4 -- perf stat --repeat 3 -- perf bench sched pipe -l 2000
+# one run: no "(N runs)" and no +-, the rusage lines; no '--' before the command
+golden run-perf-stat-single-smp4 schedlab run -m smp4 -- perf stat -r 1 hackbench -g 1 -l 50
+golden run-perf-stat-table-smp4 schedlab run -m smp4 --seed 5 -- perf stat -n -r3 --table -- perf bench sched messaging -g 1 -l 50
+# Run i of perf stat -r N is `run --seed SEED+i` of the command: the mean and
+# the standard error of the mean (perf's stddev_stats()) of three single runs
+# are what -r 3 prints, with perf's precision; the counters' means too.
+ps_cmd="perf bench sched messaging -g 1 -l 100"
+ps_ok=yes
+for seed in 1 2 3; do
+	# shellcheck disable=SC2086
+	schedlab run -m smp4 --seed $seed -- perf stat -r 1 -- $ps_cmd >"$tmp/ps-seed$seed" 2>&1 || ps_ok=no
+done
+# shellcheck disable=SC2086
+schedlab run -m smp4 --json "$tmp/ps.json" -- perf stat -r 3 -- $ps_cmd >"$tmp/ps-r3" 2>&1 || ps_ok=no
+ps_expect=$(cat "$tmp/ps-seed1" "$tmp/ps-seed2" "$tmp/ps-seed3" | awk '
+	/ seconds time elapsed$/ { x[n++] = $1 }
+	/ context-switches / { gsub(",", "", $1); cs += $1; ncs++ }
+	END {
+		if (n != 3 || ncs != 3) exit 1
+		m = (x[0] + x[1] + x[2]) / 3
+		for (i = 0; i < 3; i++) ss += (x[i] - m) ^ 2
+		sd = sqrt(ss / 2 / 3)
+		p = sd > 1 ? 0 : (sd > 0 ? -log(sd) / log(10) : 0)
+		p = (p == int(p) ? p : int(p) + 1) + 2
+		printf("%.0f | " "%." p "f +- %." p "f seconds time elapsed  ( +-%6.2f%% )\n",
+		       cs / 3, m, sd, 100 * sd / m)
+	}')
+ps_got=$(awk '/ context-switches / { gsub(",", "", $1); c = $1 }
+	/ seconds time elapsed/ { sub(/^ */, ""); print c " | " $0 }' "$tmp/ps-r3")
+if [ "$ps_ok" = yes ] && [ -n "$ps_expect" ] && [ "$ps_expect" = "$ps_got" ] &&
+	grep -q '"perf_stat": {' "$tmp/ps.json" && grep -q '"seed": 3,' "$tmp/ps.json" &&
+	grep -q '"first_seed": 1,' "$tmp/ps.json"; then
+	ok "perf stat -r 3 = the mean and standard error of --seed 1, 2, 3"
+else
+	not_ok "perf stat -r 3 = the mean and standard error of --seed 1, 2, 3" \
+		"expected '$ps_expect'" "got      '$ps_got'"
+fi
+# --json under perf stat -r 3 is the last run's record (seed 3) plus "perf_stat"
+run_cmd schedlab run -m smp4 --seed 3 --json "$tmp/ps-seed3.json" -- $ps_cmd
+sed '/^  "perf_stat": {/,$d' "$tmp/ps.json" | sed '$ s/},$/}/' | grep -v '"wall_s"' >"$tmp/ps.cmp"
+sed '$d' "$tmp/ps-seed3.json" | grep -v '"wall_s"' >"$tmp/ps-seed3.cmp"
+if [ "$status" -eq 0 ] && cmp -s "$tmp/ps.cmp" "$tmp/ps-seed3.cmp"; then
+	ok "perf stat -r 3 --json: the last run's record, as run --seed 3"
+else
+	not_ok "perf stat -r 3 --json: the last run's record, as run --seed 3"
+fi
+expect_exit 0 "" schedlab run -m smp2 --check -- perf stat -r 2 -- stress-ng --cpu 2 --cpu-ops 4
+expect_exit 2 "Run count must be a positive number" schedlab run -m smp2 -- perf stat -r -1 -- perf bench sched pipe
+expect_exit 2 "--repeat 0 repeats forever" schedlab run -m smp2 -- perf stat --repeat 0 -- perf bench sched pipe
+expect_exit 2 "limit of 1000 runs" schedlab run -m smp2 -- perf stat --repeat=1001 -- perf bench sched pipe
+expect_exit 2 "--repeat needs an integer in 1..1000, got '5x'" schedlab run -m smp2 -- perf stat -r 5x -- perf bench sched pipe
+expect_exit 2 "option '-r' needs a value" schedlab run -m smp2 -- perf stat -r
+expect_exit 2 "perf stat: no command to run" schedlab run -m smp2 -- perf stat --null
+expect_exit 2 "a nested 'perf stat'" schedlab run -m smp2 -- perf stat -r 2 -- perf stat -- perf bench sched pipe
+expect_exit 2 "option '-e' is not modelled" schedlab run -m smp2 -- perf stat -e cycles -- perf bench sched pipe
+expect_exit 2 "option '--all-cpus' is not modelled" schedlab run -m smp2 -- perf stat --all-cpus -- perf bench sched pipe
+expect_exit 2 "--table is only supported with -r" schedlab run -m smp2 -- perf stat --table -- perf bench sched pipe
+expect_exit 2 "hackbench: unknown option '--bogus'" schedlab run -m smp2 -- perf stat -r 2 -- hackbench --bogus
+expect_exit 2 "not with perf stat --repeat 2" schedlab run -m smp2 --trace "$tmp/ps.trace" -- perf stat -r 2 -- perf bench sched pipe -l 10
+
 # should_we_balance on POWER10, the issue's command: the sibling skip makes
 # each call cheaper and changes no decision (the same migration sequence).
 # (Decisions on identical states are compared in test_balance_features.)

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "cli/perf_stat_opts.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char perf_stat_usage[] = "perf stat [-n|--null] [-r|--repeat N] [--table] [--] COMMAND...";
+
+bool perf_stat_cmdline(int argc, char **argv)
+{
+	return argc >= 2 && !strcmp(argv[0], "perf") && !strcmp(argv[1], "stat");
+}
+
+static int parse_repeat(const char *s, int *out, char *err, size_t errlen)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (!*s || *end || errno) {
+		snprintf(err, errlen, "perf stat: --repeat needs an integer in 1..%d, got '%s'",
+			 PERF_STAT_MAX_REPEAT, s);
+		return -1;
+	}
+	if (v < 0) {
+		/* perf's own words */
+		snprintf(err, errlen, "perf stat: Run count must be a positive number, got '%s'", s);
+		return -1;
+	}
+	if (v == 0) {
+		snprintf(err, errlen, "perf stat: --repeat 0 repeats forever in perf; give 1..%d",
+			 PERF_STAT_MAX_REPEAT);
+		return -1;
+	}
+	if (v > PERF_STAT_MAX_REPEAT) {
+		snprintf(err, errlen, "perf stat: --repeat %ld is more than schedlab's limit of %d runs",
+			 v, PERF_STAT_MAX_REPEAT);
+		return -1;
+	}
+	*out = (int)v;
+	return 0;
+}
+
+int perf_stat_parse(int argc, char **argv, struct perf_stat_opts *o, char *err, size_t errlen)
+{
+	static const struct option opts[] = {
+		{ "null", no_argument, NULL, 'n' },
+		{ "repeat", required_argument, NULL, 'r' },
+		{ "table", no_argument, NULL, 't' },
+		{ NULL, 0, NULL, 0 },
+	};
+	/* getopt sees "stat" as its program name */
+	int sargc = argc - 1, c;
+	char **sargv = argv + 1;
+
+	memset(o, 0, sizeof(*o));
+	o->repeat = 1;
+	optind = 0;
+	opterr = 0;
+	optopt = 0;
+	while ((c = getopt_long(sargc, sargv, "+:nr:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			o->null_run = true;
+			break;
+		case 'r':
+			if (parse_repeat(optarg, &o->repeat, err, errlen))
+				return -1;
+			break;
+		case 't':
+			o->table = true;
+			break;
+		case ':':
+			snprintf(err, errlen, "perf stat: option '%s' needs a value (usage: %s)",
+				 sargv[optind - 1], perf_stat_usage);
+			return -1;
+		default:
+			snprintf(err, errlen, "perf stat: option '%s' is not modelled (usage: %s)",
+				 optopt && optopt != '?' ? (char[]){ '-', (char)optopt, 0 } :
+				 sargv[optind - 1], perf_stat_usage);
+			return -1;
+		}
+	}
+	if (optind >= sargc) {
+		snprintf(err, errlen, "perf stat: no command to run (usage: %s)", perf_stat_usage);
+		return -1;
+	}
+	if (o->table && o->repeat <= 1) {
+		snprintf(err, errlen, "perf stat: --table is only supported with -r");
+		return -1;
+	}
+	o->cmd_argc = sargc - optind;
+	o->cmd_argv = sargv + optind;
+	if (perf_stat_cmdline(o->cmd_argc, o->cmd_argv)) {
+		snprintf(err, errlen, "perf stat: a nested 'perf stat' is not modelled");
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * `perf stat [-n|--null] [-r|--repeat N] [--table] [--] COMMAND...` in front
+ * of a benchmark command line: perf's own option names (tools/perf
+ * builtin-stat.c); the rest of perf stat's options are not modelled.
+ */
+#ifndef SCHEDLAB_CLI_PERF_STAT_OPTS_H
+#define SCHEDLAB_CLI_PERF_STAT_OPTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* runs: perf has no limit (0 repeats forever); this is a typo guard */
+#define PERF_STAT_MAX_REPEAT 1000
+
+struct perf_stat_opts {
+	int repeat;
+	bool null_run;
+	bool table;
+	int cmd_argc;		/* the command perf stat runs */
+	char **cmd_argv;
+};
+
+/* Does the command line start with "perf stat"? */
+bool perf_stat_cmdline(int argc, char **argv);
+/* Parse "perf stat ..." (@argv[0] "perf"); 0, or -1 with a one-line message. */
+int perf_stat_parse(int argc, char **argv, struct perf_stat_opts *o, char *err, size_t errlen);
+
+#endif
