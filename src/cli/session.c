@@ -54,7 +54,7 @@ int session_start(struct session *s, const struct session_config *cfg, char *err
 		bench_free(s->bench);
 		return -1;
 	}
-	if (bench_check_machine(s->bench, err, errlen)) {
+	if (bench_check_machine(s->bench, s->topo->name, err, errlen)) {
 		bench_free(s->bench);
 		topology_free(s->topo);
 		return -1;

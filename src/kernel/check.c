@@ -67,6 +67,10 @@ void sched_check_invariants(struct sim_event *ev)
 			continue;
 		if (p->cpu >= machine.nr_cpus)
 			violation(cpu, "task %s-%d has CPU %u", p->comm, p->pid, p->cpu);
+		/* nothing (wakeup, fork, balancing) moves a task off its allowed CPUs */
+		if (!cpumask_test_cpu(p->cpu, p->cpus_mask))
+			violation(p->cpu, "task %s-%d is on CPU %u, outside its allowed CPUs",
+				  p->comm, p->pid, p->cpu);
 		rq = task_rq(p);
 		in_tree = !RB_EMPTY_NODE(&p->se.run_node);
 		is_curr = rq->cfs.curr == &p->se;

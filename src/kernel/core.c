@@ -596,15 +596,35 @@ static void wake_up_new_task(struct task_struct *p)
 
 static int next_mm_id;
 
+static struct task_struct *__sched_fork_task(struct task_struct *parent, bool thread,
+					     const char *comm, const struct task_exec *exec,
+					     void *exec_data, int cpu_hint, int bind_cpu,
+					     const struct cpumask *allowed);
+
 struct task_struct *sched_fork_task(struct task_struct *parent, bool thread, const char *comm,
 				    const struct task_exec *exec, void *exec_data, int cpu_hint)
 {
-	return sched_fork_task_on(parent, thread, comm, exec, exec_data, cpu_hint, -1);
+	return __sched_fork_task(parent, thread, comm, exec, exec_data, cpu_hint, -1, NULL);
 }
 
 struct task_struct *sched_fork_task_on(struct task_struct *parent, bool thread, const char *comm,
 				       const struct task_exec *exec, void *exec_data, int cpu_hint,
 				       int bind_cpu)
+{
+	return __sched_fork_task(parent, thread, comm, exec, exec_data, cpu_hint, bind_cpu, NULL);
+}
+
+struct task_struct *sched_fork_task_allowed(const char *comm, const struct task_exec *exec,
+					    void *exec_data, unsigned int cpu_hint,
+					    const struct cpumask *allowed)
+{
+	return __sched_fork_task(NULL, false, comm, exec, exec_data, (int)cpu_hint, -1, allowed);
+}
+
+static struct task_struct *__sched_fork_task(struct task_struct *parent, bool thread,
+					     const char *comm, const struct task_exec *exec,
+					     void *exec_data, int cpu_hint, int bind_cpu,
+					     const struct cpumask *allowed)
 {
 	struct task_struct *p = alloc_task(comm);
 
@@ -622,6 +642,22 @@ struct task_struct *sched_fork_task_on(struct task_struct *parent, bool thread, 
 		parent->nr_children_alive++;
 	} else {
 		cpumask_setall(p->cpus_mask);
+		if (allowed) {
+			/*
+			 * sched_setaffinity() before exec (taskset): the mask
+			 * as given, less the CPUs the machine does not have
+			 * (the kernel's cpumask_and() with the cpuset's CPUs);
+			 * none left is its -EINVAL, refused before the run.
+			 */
+			cpumask_and(p->cpus_mask, p->cpus_mask, allowed);
+			if (cpumask_empty(p->cpus_mask)) {
+				fprintf(stderr, "schedlab: %s: empty CPU affinity\n", comm);
+				abort();
+			}
+			/* __set_cpus_allowed_ptr() moves it to an allowed CPU */
+			if (!cpumask_test_cpu((unsigned int)cpu_hint, p->cpus_mask))
+				cpu_hint = (int)cpumask_first(p->cpus_mask);
+		}
 		p->mm = ++next_mm_id;
 		p->tgid = p->pid;
 		p->cpu = (unsigned int)cpu_hint;

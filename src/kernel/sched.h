@@ -565,6 +565,16 @@ struct task_struct *sched_fork_task(struct task_struct *parent, bool thread, con
 struct task_struct *sched_fork_task_on(struct task_struct *parent, bool thread, const char *comm,
 				       const struct task_exec *exec, void *exec_data, int cpu_hint,
 				       int bind_cpu);
+/*
+ * A workload's first task, allowed on the CPUs of @allowed only (NULL: all),
+ * as if the command that started it had called sched_setaffinity() before
+ * exec (taskset). CPUs the machine lacks are dropped; at least one must
+ * remain. It starts on @cpu_hint if allowed, else on the first allowed CPU;
+ * its children inherit the mask.
+ */
+struct task_struct *sched_fork_task_allowed(const char *comm, const struct task_exec *exec,
+					    void *exec_data, unsigned int cpu_hint,
+					    const struct cpumask *allowed);
 /* The running task exits; it never runs again. */
 void do_exit(void);
 void set_user_nice(struct task_struct *p, long nice);

@@ -232,6 +232,9 @@ int write_run_json(FILE *out, const struct run_info *ri, const struct bench *b)
 	for (int i = 0; i < ri->argc; i++)
 		json_str(&w, ri->argv[i]);
 	json_end_array(&w);
+	/* the affinity a taskset prefix gave every task, as a CPU list */
+	if (b->taskset_str)
+		json_kv_str(&w, "taskset", b->taskset_str);
 	json_end_object(&w);
 
 	json_key(&w, "result");

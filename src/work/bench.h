@@ -67,6 +67,12 @@ struct bench {
 	struct cpumask *ipi_cpulist;
 	bool ipi_cpulist_all;
 	char *ipi_cpulist_str;	/* as given, checked once the machine is known */
+	/* a `taskset [-a] [-c] MASK|LIST` prefix (work/taskset.c); taskset_arg NULL: none */
+	char *taskset_arg;		/* the mask or list as given */
+	bool taskset_list;		/* -c: a CPU list, else a hex mask */
+	struct cpumask *taskset_given;	/* as parsed, NR_CPUS wide (the machine is not known yet) */
+	struct cpumask *taskset_cpus;	/* the allowed CPUs of the machine (bench_check_machine()) */
+	char *taskset_str;		/* taskset_cpus as a CPU list, for the JSON */
 	/* measurement: the tool's own clock reads (gettimeofday) */
 	u64 start_ns;
 	u64 stop_ns;
@@ -113,7 +119,28 @@ void stress_start(struct bench *b);
 void stress_free(struct bench *b);
 void ipistorm_start(struct bench *b);
 void ipistorm_free(struct bench *b);
-/* Check what depends on the machine (cpulist vs CPU count); 0 or -1 + message. */
-int bench_check_machine(struct bench *b, char *err, size_t errlen);
+/*
+ * Check what depends on the machine @machine (cpulists vs CPU count, the
+ * taskset affinity) once its cpumasks are set up; 0 or -1 + message.
+ */
+int bench_check_machine(struct bench *b, const char *machine, char *err, size_t errlen);
+
+/*
+ * taskset (util-linux schedutils/taskset.c) as a prefix: `taskset [-a] [-c]
+ * MASK|LIST COMMAND...`. taskset_parse() parses its options and the mask or
+ * list, then COMMAND with bench_parse(); NULL + message on error.
+ */
+struct bench *taskset_parse(int argc, char **argv, char *err, size_t errlen);
+/*
+ * util-linux's list ("0,2-5,8-15:2") and hex mask ("0x3", "ff,ffffffff")
+ * syntax into @m, a full NR_CPUS-wide mask (xcalloc(sizeof(struct cpumask))):
+ * CPUs at or above NR_CPUS are dropped, as taskset drops CPUs beyond its set
+ * size. 0, or -1 for a malformed string.
+ */
+int taskset_parse_list(const char *s, struct cpumask *m);
+int taskset_parse_mask(const char *s, struct cpumask *m);
+/* The affinity on the machine now set up; 0 or -1 + message (bench_check_machine()). */
+int taskset_check_machine(struct bench *b, const char *machine, char *err, size_t errlen);
+void taskset_free(struct bench *b);
 
 #endif

@@ -135,7 +135,7 @@ void ipistorm_start(struct bench *b)
 	st->nr = n;
 	b->nr_workers = n;
 	/* insmod runs on a CPU outside the storm if it can, as a shell would */
-	work_start("insmod", &insmod_prog, st, 0);
+	work_start_allowed("insmod", &insmod_prog, st, 0, b->taskset_cpus);
 }
 
 void ipistorm_free(struct bench *b)

@@ -201,7 +201,7 @@ void messaging_start(struct bench *b)
 			c->idx = k % b->fds;
 		}
 	}
-	work_start(m->comm, &parent_prog, m, 0);
+	work_start_allowed(m->comm, &parent_prog, m, 0, b->taskset_cpus);
 }
 
 void messaging_free(struct bench *b)

@@ -6,6 +6,8 @@
  *             [-f|--fds N] [-T|--threads] [-P|--process]       (rt-tests)
  *   perf bench sched messaging [-p|--pipe] [-t|--thread] [-g|--group N] [-l|--nr_loops N]
  *   perf bench sched pipe [-l|--loop N] [-T|--threaded]
+ * each of them, or any benchmark schedlab models, may follow a taskset prefix
+ * (work/taskset.c).
  */
 #include "work/bench.h"
 
@@ -384,10 +386,12 @@ static int parse_ipistorm(struct bench *b, int argc, char **argv, char *err, siz
 	return 0;
 }
 
-int bench_check_machine(struct bench *b, char *err, size_t errlen)
+int bench_check_machine(struct bench *b, const char *machine, char *err, size_t errlen)
 {
 	char perr[256];
 
+	if (taskset_check_machine(b, machine, err, errlen))
+		return -1;
 	if (b->kind != BENCH_IPISTORM)
 		return 0;
 	b->ipi_cpulist = alloc_cpumask();
@@ -407,8 +411,13 @@ int bench_check_machine(struct bench *b, char *err, size_t errlen)
 
 struct bench *bench_parse(int argc, char **argv, char *err, size_t errlen)
 {
-	struct bench *b = xcalloc(1, sizeof(*b));
+	struct bench *b;
 	int rc = -1;
+
+	/* a prefix: parses its own options, then the command with this function */
+	if (argc >= 1 && !strcmp(argv[0], "taskset"))
+		return taskset_parse(argc, argv, err, errlen);
+	b = xcalloc(1, sizeof(*b));
 
 	/* getopt state is global: reset it fully and report errors ourselves */
 	optind = 0;
@@ -439,7 +448,7 @@ struct bench *bench_parse(int argc, char **argv, char *err, size_t errlen)
 			snprintf(err, errlen, "perf bench sched: unknown benchmark '%s' (messaging, pipe)",
 				 argv[3]);
 	} else {
-		snprintf(err, errlen, "unknown benchmark '%s' (hackbench, perf bench sched messaging, perf bench sched pipe, stress-ng, ipistorm)",
+		snprintf(err, errlen, "unknown benchmark '%s' (hackbench, perf bench sched messaging, perf bench sched pipe, stress-ng, ipistorm; taskset as a prefix)",
 			 argv[0]);
 	}
 	if (!rc && (u64)b->groups * 2 * b->fds > MAX_TASKS) {
@@ -535,6 +544,7 @@ bool bench_finish(struct bench *b)
 
 void bench_free(struct bench *b)
 {
+	taskset_free(b);
 	free(b->ipi_cpulist_str);
 	if (b->kind == BENCH_STRESS_CPU)
 		stress_free(b);

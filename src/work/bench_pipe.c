@@ -140,5 +140,5 @@ void pipe_start(struct bench *b)
 		s->w[i].s = s;
 		s->w[i].nr = i;
 	}
-	work_start(PIPE_COMM, &parent_prog, s, 0);
+	work_start_allowed(PIPE_COMM, &parent_prog, s, 0, b->taskset_cpus);
 }

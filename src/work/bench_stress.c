@@ -278,7 +278,7 @@ void stress_start(struct bench *b)
 		st->w[i].idx = i;
 		prng_init(&st->w[i].rnd, machine.seed, PRNG_STREAM_WORKLOAD + 1000 + i);
 	}
-	work_start("stress-ng", &parent_prog, st, 0);
+	work_start_allowed("stress-ng", &parent_prog, st, 0, b->taskset_cpus);
 }
 
 void stress_free(struct bench *b)

@@ -556,8 +556,14 @@ const struct task_exec work_exec = { .step = work_step };
 struct task_struct *work_start(const char *comm, const struct program *prog, void *state,
 			       unsigned int cpu)
 {
+	return work_start_allowed(comm, prog, state, cpu, NULL);
+}
+
+struct task_struct *work_start_allowed(const char *comm, const struct program *prog, void *state,
+				       unsigned int cpu, const struct cpumask *allowed)
+{
 	struct work_task *w = work_task_new(prog, state);
-	struct task_struct *p = sched_fork_task(NULL, false, comm, &work_exec, w, (int)cpu);
+	struct task_struct *p = sched_fork_task_allowed(comm, &work_exec, w, cpu, allowed);
 
 	bind(w, p);
 	return p;

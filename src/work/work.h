@@ -85,6 +85,14 @@ struct work_task {
 struct task_struct *work_start(const char *comm, const struct program *prog, void *state,
 			       unsigned int cpu);
 
+/*
+ * The same, allowed on @allowed only (NULL: every CPU), as a command run by
+ * taskset: it starts on @cpu if allowed, else on the first allowed CPU, and
+ * every task it forks inherits the mask.
+ */
+struct task_struct *work_start_allowed(const char *comm, const struct program *prog, void *state,
+				       unsigned int cpu, const struct cpumask *allowed);
+
 /* Free every work_task and channel the workload created (end of a run). */
 void work_free_all(void);
 

@@ -347,6 +347,77 @@ expect_exit 2 "--table is only supported with -r" schedlab run -m smp2 -- perf s
 expect_exit 2 "hackbench: unknown option '--bogus'" schedlab run -m smp2 -- perf stat -r 2 -- hackbench --bogus
 expect_exit 2 "not with perf stat --repeat 2" schedlab run -m smp2 --trace "$tmp/ps.trace" -- perf stat -r 2 -- perf bench sched pipe -l 10
 
+# taskset as a prefix (util-linux's taskset): the command's first task gets
+# the affinity and every task it forks inherits it; the benchmark prints
+# what it prints without taskset.
+golden run-taskset-pipe-smp2 schedlab run -m smp2 -- taskset -c 0 perf bench sched pipe -l 10000
+# per CPU of a run's JSON: "CPU SWITCHES BUSY_NS"
+per_cpu() {
+	awk '/^        "cpu": / { c = $2 + 0 } /^        "busy_ns": / { b = $2 + 0 }
+	     /^        "nr_switches": / { print c, $2 + 0, b }' "$1"
+}
+# taskset_cpus NAME JSON WANT-TASKSET IDLE-CPUS...: the JSON says the affinity,
+# the CPUs outside it never switched (no task ran there) and stayed ~idle
+taskset_cpus() {
+	name=$1 json=$2 want=$3
+	shift 3
+	if [ "$status" -ne 0 ]; then
+		not_ok "$name" "status $status"
+		show_stderr
+		return
+	fi
+	if ! grep -q "^    \"taskset\": \"$want\"$" "$json"; then
+		not_ok "$name" "no benchmark.taskset \"$want\" in the JSON"
+		return
+	fi
+	max=$(per_cpu "$json" | awk '$3 > m { m = $3 } END { print m + 0 }')
+	for cpu in "$@"; do
+		line=$(per_cpu "$json" | awk -v c="$cpu" '$1 == c')
+		# no switch, and busy under 1% of the busiest CPU (ticks, IPIs, nohz balancing)
+		if [ -z "$line" ] || ! echo "$line" | awk -v m="$max" '{ exit !($2 == 0 && $3 * 100 < m) }'; then
+			not_ok "$name" "CPU $cpu ran tasks: cpu switches busy_ns = '$line', busiest CPU $max ns"
+			return
+		fi
+	done
+	ok "$name"
+}
+run_cmd schedlab run -m smp2 --check --json "$tmp/ts0.json" -- taskset -c 0 perf bench sched pipe -l 10000
+taskset_cpus "taskset -c 0: both pipe tasks on CPU 0" "$tmp/ts0.json" 0 1
+run_cmd schedlab run -m smp4 --check --json "$tmp/ts13.json" -- taskset -c 1-3 hackbench -g 1 -l 50
+taskset_cpus "taskset -c 1-3: no hackbench task on CPU 0" "$tmp/ts13.json" 1-3 0
+run_cmd schedlab run -m smp4 --check --json "$tmp/tsx.json" -- taskset 0x3 hackbench -g 1 -l 50
+taskset_cpus "taskset 0x3: hackbench on CPUs 0-1 only" "$tmp/tsx.json" 0-1 2 3
+run_cmd schedlab run -m smp4 --check --json "$tmp/tss.json" -- taskset -a -c 0-3:2 stress-ng --cpu 4 --cpu-ops 8
+taskset_cpus "taskset -a -c 0-3:2: stress-ng on CPUs 0 and 2 only" "$tmp/tss.json" 0,2 1 3
+# CPUs the machine lacks are dropped, as sched_setaffinity() drops them
+run_cmd schedlab run -m smp2 --json "$tmp/ts15.json" -- taskset -c 1,5 perf bench sched pipe -l 1000
+taskset_cpus "taskset -c 1,5 on smp2: CPU 1" "$tmp/ts15.json" 1 0
+# every CPU allowed: the run without taskset, to the byte
+run_cmd schedlab run -m smp2 -- taskset 0x3 perf bench sched pipe -l 10000
+if [ "$status" -eq 0 ] && cmp -s "$tmp/out" "$golden_dir/run-pipe-smp2.out"; then
+	ok "taskset of every CPU: the run-pipe-smp2 output"
+else
+	not_ok "taskset of every CPU: the run-pipe-smp2 output" "status $status"
+fi
+expect_exit 0 "" schedlab ab -m smp2 --base '' --test NO_SM_IDLE --runs 2 -- taskset -c 1 perf bench sched pipe -l 1000
+printf 'name ts\ntitle Ts\nvariant a -\nvariant b NO_SM_IDLE\nmachine smp2\nworkload taskset -c 0 perf bench sched pipe -l 1000\nmetric time_s\nruns 2\n' >"$tmp/ts.study"
+expect_exit 0 "" schedlab study --file "$tmp/ts.study"
+sed 's/taskset -c 0 /taskset -c 2 /' "$tmp/ts.study" >"$tmp/ts2.study"
+expect_exit 2 "taskset: CPU list '2': CPU 2 does not exist on smp2 (CPUs 0-1)" schedlab study --file "$tmp/ts2.study"
+expect_exit 2 "taskset: no command after the CPU list '0'" schedlab run -m smp2 -- taskset -c 0
+expect_exit 2 "taskset: no mask and no command" schedlab run -m smp2 -- taskset
+expect_exit 2 "taskset: CPU list '5': CPU 5 does not exist on smp2 (CPUs 0-1), so sched_setaffinity() fails with EINVAL" \
+	schedlab run -m smp2 -- taskset -c 5 perf bench sched pipe -l 10000
+expect_exit 2 "taskset: failed to parse CPU list: ''" schedlab run -m smp2 -- taskset -c '' perf bench sched pipe
+expect_exit 2 "taskset: failed to parse CPU list: '1-0'" schedlab run -m smp2 -- taskset -c 1-0 perf bench sched pipe
+expect_exit 2 "taskset: mask '0' selects no CPU" schedlab run -m smp2 -- taskset 0 perf bench sched pipe
+expect_exit 2 "taskset: failed to parse CPU mask: 'zz'" schedlab run -m smp2 -- taskset zz perf bench sched pipe
+expect_exit 2 "taskset: -p (an existing pid) is not modelled" schedlab run -m smp2 -- taskset -p 0 1234
+expect_exit 2 "taskset: -p (an existing pid) is not modelled" schedlab run -m smp2 -- taskset -pc 0 1234
+expect_exit 2 "taskset: invalid option '-x'" schedlab run -m smp2 -- taskset -x 0 hackbench
+expect_exit 2 "perf bench sched pipe: bad or incomplete option '-x'" schedlab run -m smp2 -- taskset -c 0 perf bench sched pipe -x
+expect_exit 2 "ab: --base: taskset: CPU list '5'" schedlab ab -m smp2 --base '' --test '' --runs 2 -- taskset -c 5 hackbench -g 1 -l 10
+
 # should_we_balance on POWER10, the issue's command: the sibling skip makes
 # each call cheaper and changes no decision (the same migration sequence).
 # (Decisions on identical states are compared in test_balance_features.)

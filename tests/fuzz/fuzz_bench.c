@@ -3,7 +3,8 @@
  * Benchmark command lines (work/bench_parse.c): what follows `--` in
  * `schedlab run`, and a study file's workload lines. One argument per input
  * line, so "hackbench\n-g\n4\n" is `hackbench -g 4`. A parsed ipistorm's
- * cpulist is then checked against an 8-CPU machine, as session_start() does.
+ * cpulist and a taskset mask are then checked against an 8-CPU machine, as
+ * session_start() does.
  */
 #include "fuzz_util.h"
 
@@ -22,7 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cpumask_setup(8);
 	b = bench_parse(argc, argv, err, sizeof(err));
 	if (b) {
-		bench_check_machine(b, err, sizeof(err));
+		bench_check_machine(b, "smp8", err, sizeof(err));
 		bench_free(b);
 	}
 	free(s);
