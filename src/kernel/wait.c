@@ -67,7 +67,8 @@ int __wake_up(struct wait_queue_head *wq, unsigned int state, int nr_exclusive, 
 
 	sim_lock_acquire(&wq->lock);
 	start = cpu_now();
-	list_for_each_entry_safe(e, n, &wq->head, entry) {
+	list_for_each_entry_safe(e, n, &wq->head, entry)
+	{
 		bool exclusive = e->exclusive;
 		int ret;
 

@@ -24,10 +24,10 @@
 #define CL_BYTES 64
 
 struct cache_line {
-	s32 owner;			/* CPU holding it modified, -1: none */
-	u16 lines;			/* 64-byte lines in this group */
+	s32 owner; /* CPU holding it modified, -1: none */
+	u16 lines; /* 64-byte lines in this group */
 	u16 nr_sharers;
-	u32 sharer[CL_MAX_SHARERS];	/* CPUs with a clean copy, oldest first */
+	u32 sharer[CL_MAX_SHARERS]; /* CPUs with a clean copy, oldest first */
 	/*
 	 * The last transfer: from moved_at to busy_until the line is in
 	 * flight to its new holder, and a CPU that wants it meanwhile waits
@@ -70,12 +70,12 @@ static inline unsigned int cl_lines(u64 bytes)
 
 /* Machine-wide totals for the run record. */
 struct coherence_stats {
-	u64 transfers;			/* accesses that moved a line between CPUs */
-	u64 llc_hits;			/* clean lines read from a shared LLC */
-	u64 mem_reads;			/* lines no CPU held */
-	u64 stall_ns;			/* all of the above, ns */
-	u64 queued;			/* transfers that waited for one in flight */
-	u64 queued_ns;			/* time they waited */
+	u64 transfers; /* accesses that moved a line between CPUs */
+	u64 llc_hits; /* clean lines read from a shared LLC */
+	u64 mem_reads; /* lines no CPU held */
+	u64 stall_ns; /* all of the above, ns */
+	u64 queued; /* transfers that waited for one in flight */
+	u64 queued_ns; /* time they waited */
 };
 
 extern struct coherence_stats coherence_stats;

@@ -10,7 +10,7 @@
 
 static struct topology *topo;
 static struct cost_model cost;
-static unsigned int cpu_at[NR_DIST];	/* a CPU at each distance from CPU 0, or 0 */
+static unsigned int cpu_at[NR_DIST]; /* a CPU at each distance from CPU 0, or 0 */
 
 static int setup(void **state)
 {
@@ -110,7 +110,7 @@ static void test_clean_lines_come_from_the_llc(void **state)
 	(void)state;
 	cache_line_init(&l, 1);
 	on(0, cl_write, &l);
-	on(llc, cl_read, &l);		/* shared by 0 and llc now */
+	on(llc, cl_read, &l); /* shared by 0 and llc now */
 	/* another core of the same LLC reads a clean line: an LLC hit */
 	assert_int_equal(on(cpu_at[DIST_SMT], cl_read, &l), cost.llc_hit);
 	/* the other socket: a transfer from the nearest holder */
@@ -198,10 +198,10 @@ static void test_stats_count_what_was_charged(void **state)
 	(void)state;
 	memset(&coherence_stats, 0, sizeof(coherence_stats));
 	cache_line_init(&l, 1);
-	on(0, cl_write, &l);				/* memory */
-	assert_int_equal(on(cpu_at[DIST_NUMA], cl_read, &l),	/* transfer */
+	on(0, cl_write, &l); /* memory */
+	assert_int_equal(on(cpu_at[DIST_NUMA], cl_read, &l), /* transfer */
 			 cost.cacheline[DIST_NUMA]);
-	on(cpu_at[DIST_SMT], cl_read, &l);		/* LLC hit (CPU 0 holds it) */
+	on(cpu_at[DIST_SMT], cl_read, &l); /* LLC hit (CPU 0 holds it) */
 	assert_int_equal(coherence_stats.mem_reads, 1);
 	assert_int_equal(coherence_stats.transfers, 1);
 	assert_int_equal(coherence_stats.llc_hits, 1);
@@ -214,7 +214,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_first_touch_and_local_hits, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_transfer_priced_by_distance, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_clean_lines_come_from_the_llc, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_clean_lines_come_from_the_llc, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_directory_forgets_the_oldest_sharer, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_groups_overlap_misses, setup, teardown),
