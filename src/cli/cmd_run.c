@@ -349,6 +349,9 @@ int cmd_run(int argc, char **argv)
 			.argc_given = given_argc,
 			.argv_given = given_argv,
 			.base_seed = o.so.seed,
+			.nr_also = s.nr_also,
+			.also_cmd = cfg.also,
+			.also = s.also,
 		};
 		if (write_run_json(json, &ri, s.bench) || outfile_close(json)) {
 			fprintf(stderr, "schedlab: writing '%s' failed\n", o.json);
