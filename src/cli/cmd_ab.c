@@ -145,6 +145,25 @@ static char *join_argv(int argc, char **argv)
 	return s;
 }
 
+/* and the background workloads, which the tables must not hide */
+static char *join_command(const struct session_opts *so, int argc, char **argv)
+{
+	char *s = join_argv(argc, argv);
+	size_t len = strlen(s) + 1;
+
+	for (int i = 0; i < so->nr_also; i++)
+		len += strlen(" --also ''") + strlen(so->also[i]) + strlen(", with");
+	s = xrealloc(s, len);
+	for (int i = 0; i < so->nr_also; i++) {
+		if (!i)
+			strcat(s, ", with");
+		strcat(s, " --also '");
+		strcat(s, so->also[i]);
+		strcat(s, "'");
+	}
+	return s;
+}
+
 int cmd_ab(int argc, char **argv)
 {
 	struct ab_opts o = { 0 };
@@ -174,7 +193,7 @@ int cmd_ab(int argc, char **argv)
 	session_opts_config(&o.so, o.test ? o.test : "", cmd_argc, cmd_argv, &side[1]);
 	if ((rc = check_side(&side[0], "--base")) || (rc = check_side(&side[1], "--test")))
 		return rc;
-	command = join_argv(cmd_argc, cmd_argv);
+	command = join_command(&o.so, cmd_argc, cmd_argv);
 	if ((rc = check_metrics(&o, &side[0], command)) ||
 	    (rc = compare_outputs_open("ab", &o.co))) {
 		free(command);

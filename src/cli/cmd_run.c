@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * schedlab run [-m MACHINE] [--features LIST] [--seed N] [--json FILE] [--check]
- *              [--cost NAME=NS]... [--hz N] -- COMMAND...
+ *              [--cost NAME=NS]... [--hz N] [--also 'COMMAND']... -- COMMAND...
  *
  * Sets up the machine and the scheduler, runs the benchmark command line on
  * it and prints what the real benchmark prints.
@@ -35,7 +35,7 @@ static const char run_usage[] =
 	"                    [--cost NAME=NS]... [--sysctl NAME=VALUE]... [--funclatency F,...]\n"
 	"                    [--probe-overhead on|off] [--hz 100|250|300|1000] [--trace FILE [--trace-window S:E]\n"
 	"                    [--trace-events LIST]] [--schedstat FILE] [--latency] [--plot DIR]\n"
-	"                    [--max-events N] [--max-time S] -- COMMAND...\n"
+	"                    [--max-events N] [--max-time S] [--also 'COMMAND']... -- COMMAND...\n"
 	"\n"
 	SESSION_OPTIONS_HELP
 	"  --features LIST      scheduler features, e.g. NO_RUN_TO_PARITY,PLACE_LAG\n"
@@ -349,6 +349,9 @@ int cmd_run(int argc, char **argv)
 			.argc_given = given_argc,
 			.argv_given = given_argv,
 			.base_seed = o.so.seed,
+			.nr_also = s.nr_also,
+			.also_cmd = cfg.also,
+			.also = s.also,
 		};
 		if (write_run_json(json, &ri, s.bench) || outfile_close(json)) {
 			fprintf(stderr, "schedlab: writing '%s' failed\n", o.json);

@@ -200,7 +200,8 @@ static int study_session_opts(const struct study_def *d, const struct study_opts
 		const char *name;
 		int code;
 	} codes[] = { { "funclatency", 'L' }, { "sysctl", 'Y' },  { "cost", 'C' },
-		      { "hz", 'H' },	      { "preempt", 'P' }, { "probe-overhead", 'O' } };
+		      { "hz", 'H' },	      { "preempt", 'P' }, { "probe-overhead", 'O' },
+		      { "also", 'A' } };
 
 	session_opts_init(so);
 	so->seed = o->seed;

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "cli/session.h"
 
+#include "cli/perf_stat_opts.h"
+#include "cli/study_file.h"
 #include "kernel/funclat.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -12,6 +15,80 @@ static double wall_now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void free_benches(struct session *s)
+{
+	for (int i = 0; i < s->nr_also; i++) {
+		if (s->also[i])
+			bench_free(s->also[i]);
+		for (int k = 0; k < s->also_argc[i]; k++)
+			free(s->also_argv[i][k]);
+		free(s->also_argv[i]);
+	}
+	s->nr_also = 0;
+	if (s->bench)
+		bench_free(s->bench);
+	s->bench = NULL;
+}
+
+/*
+ * The --also workloads: each a command line split at blanks (as study
+ * files' workload lines are), parsed as a benchmark in the background.
+ */
+static int parse_also(struct session *s, const struct session_config *cfg, char *err,
+		      size_t errlen)
+{
+	char perr[384];
+
+	if (cfg->nr_also > SESSION_MAX_ALSO) {
+		snprintf(err, errlen, "--also: at most %d background workloads, got %d",
+			 SESSION_MAX_ALSO, cfg->nr_also);
+		return -1;
+	}
+	for (int i = 0; i < cfg->nr_also; i++) {
+		const char *cmd = cfg->also[i];
+		struct strlist w;
+		struct bench *b;
+
+		split_words(cmd, &w);
+		s->also_argv[i] = w.v;
+		s->also_argc[i] = w.n;
+		s->nr_also = i + 1;
+		if (!w.n) {
+			snprintf(err, errlen, "--also '%s': no command (give a benchmark command line)",
+				 cmd);
+			return -1;
+		}
+		if (perf_stat_cmdline(w.n, w.v)) {
+			snprintf(err, errlen,
+				 "--also '%s': perf stat cannot run in the background (give the command it would run)",
+				 cmd);
+			return -1;
+		}
+		b = bench_parse_background(w.n, w.v, perr, sizeof(perr));
+		if (!b) {
+			snprintf(err, errlen, "--also '%s': %s", cmd, perr);
+			return -1;
+		}
+		b->group = (unsigned int)i + 1;
+		s->also[i] = b;
+	}
+	return 0;
+}
+
+static int check_also(struct session *s, const struct session_config *cfg, char *err,
+		      size_t errlen)
+{
+	char perr[384];
+
+	for (int i = 0; i < s->nr_also; i++) {
+		if (bench_check_machine(s->also[i], s->topo->name, perr, sizeof(perr))) {
+			snprintf(err, errlen, "--also '%s': %s", cfg->also[i], perr);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 int session_start(struct session *s, const struct session_config *cfg, char *err, size_t errlen)
@@ -49,20 +126,25 @@ int session_start(struct session *s, const struct session_config *cfg, char *err
 	s->bench = bench_parse(cfg->argc, cfg->argv, err, errlen);
 	if (!s->bench)
 		return -1;
-	s->topo = topology_load(cfg->machine, err, errlen);
-	if (!s->topo) {
-		bench_free(s->bench);
+	if (parse_also(s, cfg, err, errlen)) {
+		free_benches(s);
 		return -1;
 	}
-	if (bench_check_machine(s->bench, s->topo->name, err, errlen)) {
-		bench_free(s->bench);
+	s->topo = topology_load(cfg->machine, err, errlen);
+	if (!s->topo) {
+		free_benches(s);
+		return -1;
+	}
+	if (bench_check_machine(s->bench, s->topo->name, err, errlen) ||
+	    check_also(s, cfg, err, errlen)) {
+		free_benches(s);
 		topology_free(s->topo);
 		return -1;
 	}
 	s->cost = s->topo->cost;
 	for (int i = 0; i < cfg->nr_costs; i++) {
 		if (cost_model_set(&s->cost, cfg->costs[i], err, errlen)) {
-			bench_free(s->bench);
+			free_benches(s);
 			topology_free(s->topo);
 			return -1;
 		}
@@ -92,7 +174,19 @@ bool session_run(struct session *s, bool check)
 {
 	double wall0 = wall_now();
 
+	/*
+	 * The measured benchmark first: its first task has the pid it has
+	 * alone. The background workloads start at the same instant, each
+	 * its own work group, and the run ends with the measured one.
+	 */
 	bench_start(s->bench);
+	for (int i = 0; i < s->nr_also; i++) {
+		work_set_group(s->also[i]->group);
+		bench_start(s->also[i]);
+	}
+	work_set_group(0);
+	if (s->nr_also)
+		work_end_with_group(0);
 	sched_start();
 	sim_run(check ? sched_check_invariants : NULL);
 	s->wall_s = wall_now() - wall0;
@@ -129,7 +223,7 @@ void session_end(struct session *s)
 	machine_destroy();
 	work_free_all();
 	sched_exit();
-	bench_free(s->bench);
+	free_benches(s);
 	topology_free(s->topo);
 	memset(s, 0, sizeof(*s));
 }

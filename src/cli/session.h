@@ -26,7 +26,12 @@ struct session_config {
 	u64 max_time_ns;		/* simulated; 0: SESSION_DEFAULT_MAX_TIME_NS */
 	int argc;			/* the benchmark command line */
 	char **argv;
+	const char *const *also;	/* background workloads, each a command line (--also) */
+	int nr_also;
 };
+
+/* --also workloads a run takes at most (each a work group besides the measured one) */
+#define SESSION_MAX_ALSO (WORK_MAX_GROUPS - 1)
 
 /*
  * The limits that stop an event storm or a run-away simulated clock
@@ -41,6 +46,11 @@ struct session {
 	struct topology *topo;
 	struct cost_model cost;
 	struct bench *bench;
+	/* the --also workloads, started with it and stopped when it ends */
+	struct bench *also[SESSION_MAX_ALSO];
+	char **also_argv[SESSION_MAX_ALSO];	/* each split into words, NULL-terminated */
+	int also_argc[SESSION_MAX_ALSO];
+	int nr_also;
 	double wall_s;
 	bool finished;
 };

@@ -60,6 +60,12 @@ int session_opt(const char *cmd, int c, const char *arg, struct session_opts *o)
 	case 'P':
 		o->preempt = arg;
 		return 0;
+	case 'A':
+		if (o->nr_also == SESSION_MAX_ALSO)
+			return usage_error("%s: too many --also options (at most %d), at '%s'", cmd,
+					   SESSION_MAX_ALSO, arg);
+		o->also[o->nr_also++] = arg;
+		return 0;
 	case 'H': {
 		char *end;
 		unsigned long hz = strtoul(arg, &end, 10);
@@ -91,5 +97,7 @@ void session_opts_config(const struct session_opts *o, const char *features, int
 		.hz = o->hz,
 		.argc = argc,
 		.argv = argv,
+		.also = o->also,
+		.nr_also = o->nr_also,
 	};
 }

@@ -25,6 +25,8 @@ struct session_opts {
 	const char *funclatency;
 	bool probe_overhead;			/* --probe-overhead on */
 	const char *preempt;
+	const char *also[SESSION_MAX_ALSO];	/* --also COMMAND, in order */
+	int nr_also;
 };
 
 /* their getopt_long entries; the values are the option codes session_opt() takes */
@@ -34,7 +36,8 @@ struct session_opts {
 	{ "hz", required_argument, NULL, 'H' },	     { "sysctl", required_argument, NULL, 'Y' },\
 	{ "funclatency", required_argument, NULL, 'L' },                                       \
 	{ "probe-overhead", required_argument, NULL, 'O' },                                    \
-	{ "preempt", required_argument, NULL, 'P' }
+	{ "preempt", required_argument, NULL, 'P' },                                           \
+	{ "also", required_argument, NULL, 'A' }
 
 /* the usage lines for them */
 #define SESSION_OPTIONS_HELP                                                                  \
@@ -47,7 +50,9 @@ struct session_opts {
 	"  --probe-overhead on|off  charge bcc funclatency's kprobe+kretprobe cost on every traced\n" \
 	"                       call and print the figure with it beside the raw one (default off)\n" \
 	"  --preempt MODEL      none, voluntary (default), full or lazy\n"                     \
-	"  --hz N               CONFIG_HZ of the simulated kernel (default: the machine's)\n"
+	"  --hz N               CONFIG_HZ of the simulated kernel (default: the machine's)\n"   \
+	"  --also 'COMMAND'     a background workload (any COMMAND below) started with the\n"  \
+	"                       benchmark and stopped when it ends; repeatable, up to 16\n"
 
 /* the benchmark command lines schedlab models */
 #define BENCH_COMMANDS_HELP                                                             \

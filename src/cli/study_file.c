@@ -149,7 +149,8 @@ static int parse_variant(struct parser *ps, struct study_def *d, const char *res
 static int parse_option(struct parser *ps, struct study_def *d, const char *rest)
 {
 	static const char *const allowed[] = { "funclatency", "sysctl",	 "cost",
-					       "hz",	      "preempt", "probe-overhead" };
+					       "hz",	      "preempt", "probe-overhead",
+					       "also" };
 	size_t len;
 	const char *value = next_word(rest, &len);
 	bool ok = false;
@@ -159,7 +160,7 @@ static int parse_option(struct parser *ps, struct study_def *d, const char *rest
 	if (!ok)
 		return fail(
 			ps,
-			"unknown option '%.*s' (funclatency, sysctl, cost, hz, preempt or probe-overhead)",
+			"unknown option '%.*s' (funclatency, sysctl, cost, hz, preempt, probe-overhead or also)",
 			(int)len, rest);
 	if (!*value)
 		return fail(ps, "option '%.*s' needs a value", (int)len, rest);

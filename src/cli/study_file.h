@@ -14,7 +14,8 @@
  *   metric NAME                   the rows to print, in order
  *   runs N                        runs per variant and case (seeds S..S+N-1)
  *   option NAME VALUE             a session option for every run: funclatency,
- *                                 sysctl, cost, hz, preempt or probe-overhead
+ *                                 sysctl, cost, hz, preempt, probe-overhead or
+ *                                 also (VALUE: a background command line)
  *   note TEXT                     printed under the tables
  *
  * '#' starts a comment line; blank lines are ignored. docs/ab-and-studies.md.

@@ -5,6 +5,9 @@
 #include "report/ftrace.h"
 #include "report/json.h"
 #include "report/sched_totals.h"
+#include "work/work.h"
+
+#include <string.h>
 
 /* one counter per idle type, summed over the CPUs' copies of a domain level */
 static void kv_idle3(struct json_writer *w, const char *key, const u64 v[CPU_MAX_IDLE_TYPES])
@@ -189,6 +192,60 @@ static void write_perf_stat(struct json_writer *w, const struct run_info *ri)
 	json_end_object(w);
 }
 
+/* what one workload's tasks (work group @group) got, as /proc/PID/stat and schedstat count */
+struct group_totals {
+	u64 tasks, alive, cpu_ns, user_ns, nr_switches, nr_migrations;
+};
+
+static void group_totals(int group, struct group_totals *g)
+{
+	struct task_struct *p;
+
+	memset(g, 0, sizeof(*g));
+	list_for_each_entry(p, &sched_world.tasks, tasks) {
+		if (work_task_group(p) != group)
+			continue;
+		g->tasks++;
+		if (p->__state != TASK_DEAD)
+			g->alive++;
+		g->cpu_ns += p->se.sum_exec_runtime;
+		g->user_ns += p->utime;
+		g->nr_switches += p->stats.nr_switches;
+		g->nr_migrations += p->stats.nr_migrations;
+	}
+}
+
+static void kv_group_totals(struct json_writer *w, int group)
+{
+	struct group_totals g;
+
+	group_totals(group, &g);
+	json_kv_u64(w, "tasks", g.tasks);
+	json_kv_u64(w, "alive_at_end", g.alive);
+	json_kv_u64(w, "cpu_time_ns", g.cpu_ns);
+	json_kv_u64(w, "user_ns", g.user_ns);
+	json_kv_u64(w, "nr_switches", g.nr_switches);
+	json_kv_u64(w, "nr_migrations", g.nr_migrations);
+}
+
+/* the background workloads: their command lines and their tasks' share */
+static void write_also(struct json_writer *w, const struct run_info *ri)
+{
+	json_key(w, "also");
+	json_begin_array(w);
+	for (int i = 0; i < ri->nr_also; i++) {
+		const struct bench *b = ri->also[i];
+
+		json_begin_object(w);
+		json_kv_str(w, "command", ri->also_cmd[i]);
+		if (b->taskset_str)
+			json_kv_str(w, "taskset", b->taskset_str);
+		kv_group_totals(w, (int)b->group);
+		json_end_object(w);
+	}
+	json_end_array(w);
+}
+
 int write_run_json(FILE *out, const struct run_info *ri, const struct bench *b)
 {
 	struct json_writer w;
@@ -235,7 +292,12 @@ int write_run_json(FILE *out, const struct run_info *ri, const struct bench *b)
 	/* the affinity a taskset prefix gave every task, as a CPU list */
 	if (b->taskset_str)
 		json_kv_str(&w, "taskset", b->taskset_str);
+	/* beside background workloads: what the measured one's own tasks got */
+	if (ri->nr_also)
+		kv_group_totals(&w, 0);
 	json_end_object(&w);
+	if (ri->nr_also)
+		write_also(&w, ri);
 
 	json_key(&w, "result");
 	json_begin_object(&w);

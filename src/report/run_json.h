@@ -21,6 +21,10 @@ struct run_info {
 	int argc_given;		/* the command line as given, perf stat and all */
 	char **argv_given;
 	u64 base_seed;		/* --seed: the first run's */
+	/* --also: the background workloads (work group i + 1), as given and as parsed */
+	int nr_also;
+	const char *const *also_cmd;
+	struct bench *const *also;
 };
 
 /* Returns 0, or -1 if writing failed. */

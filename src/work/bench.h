@@ -77,6 +77,8 @@ struct bench {
 	u64 start_ns;
 	u64 stop_ns;
 	bool started, stopped;
+	/* 0: the measured benchmark; k: the k-th background workload (--also) */
+	unsigned int group;
 	/* how far the benchmark is, for the progress line (0 total: unknown) */
 	u64 progress_done, progress_total;
 	void *priv;
@@ -91,6 +93,12 @@ struct bench {
  * @err for an unknown tool, option or bad value.
  */
 struct bench *bench_parse(int argc, char **argv, char *err, size_t errlen);
+/*
+ * The same for a background workload (`run --also`): it is stopped when
+ * the measured benchmark ends, so stress-ng without --timeout or
+ * --cpu-ops (stress-ng's day-long default) is accepted.
+ */
+struct bench *bench_parse_background(int argc, char **argv, char *err, size_t errlen);
 /* Fraction of the benchmark done (0..1) at simulated time @now, or -1 if unknown. */
 double bench_progress(const struct bench *b, u64 now);
 

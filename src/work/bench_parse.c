@@ -18,6 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* bench_parse_background(): a workload the measured one's end stops */
+static bool parsing_background;
+
 /* limits beyond which a run is surely a typo (and would not fit in memory) */
 #define MAX_GROUPS 10000
 #define MAX_FDS 1000
@@ -319,7 +322,7 @@ static int parse_stress(struct bench *b, int argc, char **argv, char *err, size_
 			 stress_usage);
 		return -1;
 	}
-	if (!b->max_ops && !b->timeout_ns) {
+	if (!b->max_ops && !b->timeout_ns && !parsing_background) {
 		snprintf(err, errlen, "stress-ng: give --timeout or --cpu-ops (stress-ng's own default runs for a day)");
 		return -1;
 	}
@@ -461,6 +464,16 @@ struct bench *bench_parse(int argc, char **argv, char *err, size_t errlen)
 		free(b);
 		return NULL;
 	}
+	return b;
+}
+
+struct bench *bench_parse_background(int argc, char **argv, char *err, size_t errlen)
+{
+	struct bench *b;
+
+	parsing_background = true;
+	b = bench_parse(argc, argv, err, errlen);
+	parsing_background = false;
 	return b;
 }
 

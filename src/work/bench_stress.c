@@ -276,7 +276,9 @@ void stress_start(struct bench *b)
 	for (unsigned int i = 0; i < st->nr; i++) {
 		st->w[i].st = st;
 		st->w[i].idx = i;
-		prng_init(&st->w[i].rnd, machine.seed, PRNG_STREAM_WORKLOAD + 1000 + i);
+		/* a background stress-ng (--also) draws its own numbers */
+		prng_init(&st->w[i].rnd, machine.seed,
+			  PRNG_STREAM_WORKLOAD + 1000 + i + (u64)b->group * 100000);
 	}
 	work_start_allowed("stress-ng", &parent_prog, st, 0, b->taskset_cpus);
 }

@@ -10,7 +10,9 @@
 
 #include "sim/alloc.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* everything the workload allocated, freed by work_free_all() */
 static void **arena;
@@ -28,6 +30,11 @@ static void *arena_alloc(size_t size)
 	return p;
 }
 
+/* workload groups (work_set_group()) */
+static unsigned int cur_group;
+static u64 group_alive[WORK_MAX_GROUPS];
+static int end_group = -1;
+
 /* channels own a growable skb ring besides their arena block */
 static struct channel **channels;
 static size_t channels_nr, channels_cap;
@@ -44,6 +51,23 @@ void work_free_all(void)
 	free(arena);
 	arena = NULL;
 	arena_nr = arena_cap = 0;
+	cur_group = 0;
+	memset(group_alive, 0, sizeof(group_alive));
+	end_group = -1;
+}
+
+void work_set_group(unsigned int group)
+{
+	if (group >= WORK_MAX_GROUPS) {
+		fprintf(stderr, "schedlab: workload group %u out of range\n", group);
+		abort();
+	}
+	cur_group = group;
+}
+
+void work_end_with_group(unsigned int group)
+{
+	end_group = (int)group;
 }
 
 /* ------------------------------------------------------------------ */
@@ -440,10 +464,13 @@ static void sleep_timer_fn(struct hrtimer *t)
 	wake_up_process(w->task);
 }
 
-static struct work_task *work_task_new(const struct program *prog, void *state)
+static struct work_task *work_task_new(const struct program *prog, void *state,
+				       unsigned int group)
 {
 	struct work_task *w = arena_alloc(sizeof(*w));
 
+	w->group = group;
+	group_alive[group]++;
 	w->prog = prog;
 	w->state = state;
 	hrtimer_init(&w->timer, sleep_timer_fn);
@@ -513,7 +540,7 @@ static void work_step(struct task_struct *p)
 		op_done(w, (u64)__wake_up(&op->futex->wq, TASK_NORMAL, (int)op->val, 0));
 		return;
 	case OP_SPAWN: {
-		struct work_task *cw = work_task_new(op->spawn.prog, op->spawn.state);
+		struct work_task *cw = work_task_new(op->spawn.prog, op->spawn.state, w->group);
 		struct task_struct *c;
 
 		sys_enter(w);
@@ -547,11 +574,20 @@ static void work_step(struct task_struct *p)
 		return;
 	case OP_EXIT:
 		do_exit();
+		if (!--group_alive[w->group] && (int)w->group == end_group)
+			machine.stop = true;
 		return;
 	}
 }
 
 const struct task_exec work_exec = { .step = work_step };
+
+int work_task_group(const struct task_struct *p)
+{
+	if (p->exec != &work_exec)
+		return -1;
+	return (int)((const struct work_task *)p->exec_data)->group;
+}
 
 struct task_struct *work_start(const char *comm, const struct program *prog, void *state,
 			       unsigned int cpu)
@@ -562,7 +598,7 @@ struct task_struct *work_start(const char *comm, const struct program *prog, voi
 struct task_struct *work_start_allowed(const char *comm, const struct program *prog, void *state,
 				       unsigned int cpu, const struct cpumask *allowed)
 {
-	struct work_task *w = work_task_new(prog, state);
+	struct work_task *w = work_task_new(prog, state, cur_group);
 	struct task_struct *p = sched_fork_task_allowed(comm, &work_exec, w, cpu, allowed);
 
 	bind(w, p);

@@ -79,6 +79,7 @@ struct work_task {
 	unsigned int csd_cpu;		/* the target being locked or sent to next */
 	bool csd_locking;		/* spinning in csd_lock() for csd[csd_cpu] */
 	struct wait_queue_head child_wait;
+	unsigned int group;		/* the workload it belongs to (work_set_group()) */
 };
 
 /* Start the first task of a workload on @cpu at time 0. */
@@ -95,6 +96,22 @@ struct task_struct *work_start_allowed(const char *comm, const struct program *p
 
 /* Free every work_task and channel the workload created (end of a run). */
 void work_free_all(void);
+
+/*
+ * Workloads run side by side (`run --also`): each task belongs to a group,
+ * 0 for the measured workload, the first tasks to the group set when they
+ * are started, every forked task to its parent's.
+ */
+#define WORK_MAX_GROUPS 17
+void work_set_group(unsigned int group);
+/* @p's group, or -1 for a task no program runs (idle, stopper) */
+int work_task_group(const struct task_struct *p);
+/*
+ * End the run (machine.stop) when the last task of @group exits: the
+ * other groups' tasks are left where they are, as a shell script kills
+ * its background jobs when the measured command returns.
+ */
+void work_end_with_group(unsigned int group);
 
 /* ---- channels: pipes and AF_UNIX stream sockets ---- */
 

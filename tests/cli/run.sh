@@ -418,6 +418,95 @@ expect_exit 2 "taskset: invalid option '-x'" schedlab run -m smp2 -- taskset -x 
 expect_exit 2 "perf bench sched pipe: bad or incomplete option '-x'" schedlab run -m smp2 -- taskset -c 0 perf bench sched pipe -x
 expect_exit 2 "ab: --base: taskset: CPU list '5'" schedlab ab -m smp2 --base '' --test '' --runs 2 -- taskset -c 5 hackbench -g 1 -l 10
 
+# --also COMMAND (issue 12): background workloads that start with the
+# measured benchmark and stop when it ends; stdout is the measured one's.
+golden run-also-stress-pipe-smp4 schedlab run -m smp4 --also 'stress-ng --cpu 1' -- perf bench sched pipe -l 10000
+golden run-also-taskset-pipe-smp2 schedlab run -m smp2 --also 'taskset -c 0 stress-ng --cpu 1' -- taskset -c 0 perf bench sched pipe -l 10000
+# usecs/op of a run's output
+usecs() { awk '/usecs\/op/ { print $1 }' "$tmp/out"; }
+# a hog on the pipe's own CPU takes CPU time from it: the pipe gets slower
+run_cmd schedlab run -m smp2 -- taskset -c 0 perf bench sched pipe -l 10000
+alone=$(usecs)
+run_cmd schedlab run -m smp2 --check --also 'taskset -c 0 stress-ng --cpu 1' -- taskset -c 0 perf bench sched pipe -l 10000
+hog=$(usecs)
+if [ "$status" -eq 0 ] && awk -v a="$alone" -v h="$hog" 'BEGIN { exit !(h > 1.5 * a) }'; then
+	ok "--also: a hog on CPU 0 slows the pipe pinned there ($alone -> $hog usecs/op)"
+else
+	not_ok "--also: a hog on CPU 0 slows the pipe pinned there" "status $status, $alone -> $hog usecs/op"
+fi
+# more hogs than CPUs: the pipe's tasks wait behind them
+run_cmd schedlab run -m smp2 -- perf bench sched pipe -l 10000
+alone=$(usecs)
+run_cmd schedlab run -m smp2 --also 'stress-ng --cpu 4' -- perf bench sched pipe -l 10000
+hog=$(usecs)
+if [ "$status" -eq 0 ] && awk -v a="$alone" -v h="$hog" 'BEGIN { exit !(h > a) }'; then
+	ok "--also 'stress-ng --cpu 4' on smp2 slows the pipe ($alone -> $hog usecs/op)"
+else
+	not_ok "--also 'stress-ng --cpu 4' on smp2 slows the pipe" "status $status, $alone -> $hog usecs/op"
+fi
+# the JSON keeps the workloads apart: the measured one's tasks under
+# "benchmark", each background workload's under "also", with CPU time
+run_cmd schedlab run -m smp2 --check --json "$tmp/also.json" --also 'stress-ng --cpu 2' \
+	--also 'taskset -c 1 hackbench -g 1 -l 20' -- perf bench sched pipe -l 10000
+also_json() {
+	awk '/^  "benchmark": / { w = "bench" } /^  "also": / { w = "also"; n = 0 }
+	     /^  "result": / { w = "" }
+	     w == "also" && /^      "command": / { n++ }
+	     w && /"(tasks|cpu_time_ns)": / { gsub(/[",:]/, ""); print w n, $1, $2 }' "$1"
+}
+if [ "$status" -eq 0 ] && also_json "$tmp/also.json" | awk '
+	{ v[$1 " " $2] = $3 }
+	END { exit !(v["bench tasks"] == 2 && v["bench cpu_time_ns"] > 0 &&
+		     v["also1 tasks"] == 3 && v["also1 cpu_time_ns"] > 0 &&
+		     v["also2 tasks"] == 41 && v["also2 cpu_time_ns"] > 0) }' &&
+   grep -q '^      "command": "stress-ng --cpu 2",$' "$tmp/also.json" &&
+   grep -q '^      "taskset": "1",$' "$tmp/also.json"; then
+	ok "--also: the JSON splits tasks and CPU time by workload"
+else
+	not_ok "--also: the JSON splits tasks and CPU time by workload" "status $status" \
+		"$(also_json "$tmp/also.json" | tr '\n' ';')"
+fi
+# deterministic: the same output and JSON (but wall_s) twice
+run_cmd schedlab run -m smp2 --json "$tmp/also2.json" --also 'stress-ng --cpu 2' \
+	--also 'taskset -c 1 hackbench -g 1 -l 20' -- perf bench sched pipe -l 10000
+cp "$tmp/out" "$tmp/also2.out"
+run_cmd schedlab run -m smp2 --json "$tmp/also3.json" --also 'stress-ng --cpu 2' \
+	--also 'taskset -c 1 hackbench -g 1 -l 20' -- perf bench sched pipe -l 10000
+if cmp -s "$tmp/out" "$tmp/also2.out" &&
+   [ "$(grep -v wall_s "$tmp/also2.json")" = "$(grep -v wall_s "$tmp/also3.json")" ]; then
+	ok "--also: the same output and JSON twice"
+else
+	not_ok "--also: the same output and JSON twice"
+fi
+# without --also, no "also" and no split in the JSON
+run_cmd schedlab run -m smp2 --json "$tmp/noalso.json" -- perf bench sched pipe -l 1000
+if ! grep -q '"also"\|"cpu_time_ns"' "$tmp/noalso.json"; then
+	ok "no --also: no also section"
+else
+	not_ok "no --also: no also section"
+fi
+# a background stress-ng may lack --timeout: the measured run ends it
+expect_exit 0 "" schedlab run -m smp4 --also 'stress-ng --cpu 0' -- stress-ng --cpu 1 --cpu-ops 4
+expect_exit 0 "" schedlab run -m smp2 --also 'perf bench sched messaging -g 1' -- perf stat --null --repeat 2 -- perf bench sched pipe -l 1000
+expect_exit 0 "" schedlab ab -m smp2 --test NO_WAKEUP_PREEMPTION --runs 2 --also 'stress-ng --cpu 1' -- perf bench sched pipe -l 1000
+printf 'name al\ntitle Al\nvariant a -\nvariant b NO_WAKEUP_PREEMPTION\nmachine smp2\nworkload perf bench sched pipe -l 1000\noption also stress-ng --cpu 1\nmetric usecs_per_op\nruns 2\n' >"$tmp/al.study"
+expect_exit 0 "" schedlab study --file "$tmp/al.study"
+sed 's/option also stress-ng --cpu 1/option also stress-ng --cpu x/' "$tmp/al.study" >"$tmp/al2.study"
+expect_exit 2 "--also 'stress-ng --cpu x': stress-ng: --cpu needs an integer" schedlab study --file "$tmp/al2.study"
+expect_exit 2 "--also '': no command" schedlab run -m smp2 --also '' -- perf bench sched pipe -l 100
+expect_exit 2 "--also '  ': no command" schedlab run -m smp2 --also '  ' -- perf bench sched pipe -l 100
+expect_exit 2 "--also 'frob -x': unknown benchmark 'frob'" schedlab run -m smp2 --also 'frob -x' -- perf bench sched pipe -l 100
+expect_exit 2 "--also 'perf stat -r 3 hackbench': perf stat cannot run in the background" \
+	schedlab run -m smp2 --also 'perf stat -r 3 hackbench' -- perf bench sched pipe -l 100
+expect_exit 2 "--also 'taskset -c 7 hackbench': taskset: CPU list '7': CPU 7 does not exist on smp2" \
+	schedlab run -m smp2 --also 'taskset -c 7 hackbench' -- perf bench sched pipe -l 100
+expect_exit 2 "run: too many --also options (at most 16), at 'hackbench'" schedlab run -m smp2 \
+	--also hackbench --also hackbench --also hackbench --also hackbench --also hackbench \
+	--also hackbench --also hackbench --also hackbench --also hackbench --also hackbench \
+	--also hackbench --also hackbench --also hackbench --also hackbench --also hackbench \
+	--also hackbench --also hackbench -- perf bench sched pipe -l 100
+expect_exit 2 "ab: --base: --also 'hackbench -x'" schedlab ab -m smp2 --test NO_SM_IDLE --runs 2 --also 'hackbench -x' -- hackbench
+
 # should_we_balance on POWER10, the issue's command: the sibling skip makes
 # each call cheaper and changes no decision (the same migration sequence).
 # (Decisions on identical states are compared in test_balance_features.)
