@@ -4,11 +4,14 @@
  * tools/perf/bench/sched-messaging.c and sched-pipe.c (BENCH_FORMAT_DEFAULT),
  * with perf bench's "# Running 'sched/NAME' benchmark:" banner; stress-ng
  * 0.22.00 stress-ng.c (stress_default_timeout_set, stress_metrics_dump with
- * --metrics-brief, main) and core-time.c (stress_time_duration_to_str).
+ * --metrics-brief, main) and core-time.c (stress_time_duration_to_str); byte-unixbench 6.0.0
+ * context1.c (report) and Run (logResults, logIndexCat, summarizeRun).
  */
 #include "report/bench_output.h"
 
 #include "sim/machine.h"
+
+#include <time.h>
 
 #define STRESS_SECS_PER_MIN 60.0
 #define STRESS_SECS_PER_HOUR (60 * STRESS_SECS_PER_MIN)
@@ -71,6 +74,8 @@ void bench_print_header(const struct bench *b, FILE *out)
 		fprintf(out, "# Running 'sched/pipe' benchmark:\n");
 		break;
 	case BENCH_IPISTORM:
+	case BENCH_CONTEXT1:
+	case BENCH_UNIXBENCH:
 		break;
 	case BENCH_STRESS_CPU: {
 		char d[64];
@@ -84,6 +89,62 @@ void bench_print_header(const struct bench *b, FILE *out)
 			b->workers ? b->workers : machine.nr_cpus);
 		break;
 	}
+	}
+}
+
+/* Run's report times: time() of the simulated clock, from 1 Jan 1970 UTC */
+static void ub_strftime(char *buf, size_t len, const char *fmt, u64 ns)
+{
+	time_t t = (time_t)(ns / NSEC_PER_SEC);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, fmt, &tm);
+}
+
+#define UB_LOGMSG "Pipe-based Context Switching"
+
+/*
+ * What Run 6.0.0 prints to stdout after its banner: the heartbeat of each
+ * -c value's passes, then the report: its title and, per -c value,
+ * summarizeRun() (logResults() and logIndexCat() of the "system" category,
+ * of which context1 is one of 12 index tests: a partial index).
+ */
+static void print_unixbench(const struct bench *b, FILE *out)
+{
+	char day[32], t0[16], t1[16];
+
+	for (unsigned int i = 0; i < b->ub_nr_runs; i++) {
+		const struct ub_run *r = &b->ub_runs[i];
+
+		fprintf(out, "\n%u x %s ", r->copies, UB_LOGMSG);
+		for (unsigned int p = 1; p <= r->nr_passes; p++)
+			fprintf(out, " %u", p);
+		fprintf(out, "\n");
+	}
+	fprintf(out, "\n========================================================================\n");
+	fprintf(out, "   BYTE UNIX Benchmarks (Version 6.0.0)\n\n");
+	for (unsigned int i = 0; i < b->ub_nr_runs; i++) {
+		const struct ub_run *r = &b->ub_runs[i];
+
+		ub_strftime(day, sizeof(day), "%a %b %d %Y", r->start_ns);
+		ub_strftime(t0, sizeof(t0), "%H:%M:%S", r->start_ns);
+		ub_strftime(t1, sizeof(t1), "%H:%M:%S", r->end_ns);
+		fprintf(out, "------------------------------------------------------------------------\n");
+		fprintf(out, "Benchmark Run: %s %s - %s\n", day, t0, t1);
+		fprintf(out, "%u CPU%s in system; running %u parallel cop%s of tests\n\n",
+			machine.nr_cpus, machine.nr_cpus == 1 ? "" : "s", r->copies,
+			r->copies == 1 ? "y" : "ies");
+		fprintf(out, "%-40s %12.1f %-5s (%.1f s, %u samples)\n\n", UB_LOGMSG, r->score, "lps",
+			r->time_s, r->samples);
+		fprintf(out, "%-40s %12s %12s %8s\n", "System Benchmarks Partial Index", "BASELINE",
+			"RESULT", "INDEX");
+		fprintf(out, "%-40s %12.1f %12.1f %8.1f\n", UB_LOGMSG, UB_CONTEXT1_BASELINE, r->score,
+			r->index);
+		fprintf(out, "%-40s %12s %12s %8s\n", "", "", "", "========");
+		/* one test: the category's geometric mean is its own index */
+		fprintf(out, "%-66s %8.1f\n\n", "System Benchmarks Index Score (Partial Only)",
+			r->index);
 	}
 }
 
@@ -136,5 +197,13 @@ void bench_print_result(const struct bench *b, FILE *out)
 		fprintf(out, "stress-ng: info:  [1] successful run completed in %s\n", d);
 		break;
 	}
+	case BENCH_CONTEXT1:
+		/* context1 writes its COUNT lines to stderr: the parent's, then the child's */
+		for (unsigned int i = 0; i < b->ub_nr_count; i++)
+			fprintf(out, "COUNT|%llu|1|lps\n", (unsigned long long)b->ub_count[i]);
+		break;
+	case BENCH_UNIXBENCH:
+		print_unixbench(b, out);
+		break;
 	}
 }

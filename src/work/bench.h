@@ -15,7 +15,42 @@ enum bench_kind {
 	BENCH_PERF_PIPE,	/* perf bench sched pipe */
 	BENCH_STRESS_CPU,	/* stress-ng --cpu */
 	BENCH_IPISTORM,		/* the ipistorm kernel module */
+	BENCH_CONTEXT1,		/* UnixBench's context1 SECONDS */
+	BENCH_UNIXBENCH,	/* UnixBench's Run context1 [-i N] [-c COPIES]... */
 };
+
+/* UnixBench 6.0.0 (work/bench_unixbench.c) */
+#define UB_MAX_COPIES_ARGS 8	/* -c values: one run of the tests each */
+#define UB_CONTEXT1_SECONDS 10	/* Run's "options" for context1 */
+#define UB_CONTEXT1_BASELINE 4000.0	/* pgms/index.base: context1|10|lps|4000|4000|2 */
+#define UB_LONG_ITERATIONS 10	/* Run's $longIterCount: context1 repeats 'long' */
+
+/* one pass: the copies' COUNTs summed, their elapsed times averaged */
+struct ub_pass {
+	double count;
+	double time_s;
+};
+
+/* one `-c COPIES` run of context1, as Run's runBenchmark() leaves it */
+struct ub_run {
+	unsigned int copies;
+	u64 start_ns, end_ns;		/* Run's time() around runTests() */
+	struct ub_pass *passes;
+	unsigned int nr_passes;
+	double score, time_s;		/* combinePassResults() */
+	unsigned int samples;
+	double index;			/* score / baseline * 10 */
+};
+
+/*
+ * Run's combinePassResults(): drop the int(n/3) passes of lowest count,
+ * then the geometric mean of count / time over the rest (context1's
+ * timebase is 1 s) and their mean time. Returns the passes kept.
+ */
+unsigned int unixbench_combine(const struct ub_pass *p, unsigned int n, double *score,
+			       double *time_s);
+/* Run's indexResults(): the index of one test, score / baseline * 10 */
+double unixbench_index(double score, double baseline);
 
 /*
  * One bogo op of stress-ng's default cpu method ("all"), in ns of work at
@@ -73,6 +108,15 @@ struct bench {
 	struct cpumask *taskset_given;	/* as parsed, NR_CPUS wide (the machine is not known yet) */
 	struct cpumask *taskset_cpus;	/* the allowed CPUs of the machine (bench_check_machine()) */
 	char *taskset_str;		/* taskset_cpus as a CPU list, for the JSON */
+	/* UnixBench: context1's seconds, Run's -i and -c (0 -c values: Run's default 1, CPUs) */
+	unsigned int ub_seconds;
+	unsigned int ub_iterations;
+	unsigned int ub_copies[UB_MAX_COPIES_ARGS];
+	unsigned int ub_nr_copies;
+	struct ub_run *ub_runs;		/* as run, one per -c value */
+	unsigned int ub_nr_runs;
+	u64 ub_count[2];		/* context1 alone: its COUNT lines, in output order */
+	unsigned int ub_nr_count;
 	/* measurement: the tool's own clock reads (gettimeofday) */
 	u64 start_ns;
 	u64 stop_ns;
@@ -127,6 +171,10 @@ void stress_start(struct bench *b);
 void stress_free(struct bench *b);
 void ipistorm_start(struct bench *b);
 void ipistorm_free(struct bench *b);
+void unixbench_start(struct bench *b);
+void unixbench_free(struct bench *b);
+/* `context1 SECONDS` and `unixbench|Run|./Run TEST... [-i N] [-c N]...`; 0 or -1 + message */
+int unixbench_parse(struct bench *b, int argc, char **argv, char *err, size_t errlen);
 /*
  * Check what depends on the machine @machine (cpulists vs CPU count, the
  * taskset affinity) once its cpumasks are set up; 0 or -1 + message.

@@ -14,6 +14,8 @@ static const char *const stress_names[] = {
 	"time_s", "workers", "bogo_ops", "usr_s", "sys_s", "real_s",
 	"bogo_ops_per_s_real", "bogo_ops_per_s_cpu", NULL,
 };
+static const char *const context1_names[] = { "time_s", "count", "lps", NULL };
+static const char *const unixbench_names[] = { "time_s", "copies", "score_lps", "index", NULL };
 
 const char *const *bench_metric_names(const struct bench *b)
 {
@@ -24,6 +26,10 @@ const char *const *bench_metric_names(const struct bench *b)
 		return ipistorm_names;
 	case BENCH_STRESS_CPU:
 		return stress_names;
+	case BENCH_CONTEXT1:
+		return context1_names;
+	case BENCH_UNIXBENCH:
+		return unixbench_names;
 	case BENCH_HACKBENCH:
 	case BENCH_PERF_MESSAGING:
 		break;

@@ -437,6 +437,9 @@ struct bench *bench_parse(int argc, char **argv, char *err, size_t errlen)
 			snprintf(err, errlen, "insmod: only ipistorm.ko is modelled");
 		else
 			rc = parse_ipistorm(b, argc - 1, argv + 1, err, errlen);
+	} else if (!strcmp(argv[0], "context1") || !strcmp(argv[0], "unixbench") ||
+		   !strcmp(argv[0], "Run") || !strcmp(argv[0], "./Run")) {
+		rc = unixbench_parse(b, argc, argv, err, errlen);
 	} else if (!strcmp(argv[0], "stress-ng")) {
 		rc = parse_stress(b, argc, argv, err, errlen);
 	} else if (!strcmp(argv[0], "perf")) {
@@ -451,7 +454,7 @@ struct bench *bench_parse(int argc, char **argv, char *err, size_t errlen)
 			snprintf(err, errlen, "perf bench sched: unknown benchmark '%s' (messaging, pipe)",
 				 argv[3]);
 	} else {
-		snprintf(err, errlen, "unknown benchmark '%s' (hackbench, perf bench sched messaging, perf bench sched pipe, stress-ng, ipistorm; taskset as a prefix)",
+		snprintf(err, errlen, "unknown benchmark '%s' (hackbench, perf bench sched messaging, perf bench sched pipe, stress-ng, ipistorm, context1, unixbench context1; taskset as a prefix)",
 			 argv[0]);
 	}
 	if (!rc && (u64)b->groups * 2 * b->fds > MAX_TASKS) {
@@ -488,6 +491,10 @@ void bench_start(struct bench *b)
 		break;
 	case BENCH_IPISTORM:
 		ipistorm_start(b);
+		break;
+	case BENCH_CONTEXT1:
+	case BENCH_UNIXBENCH:
+		unixbench_start(b);
 		break;
 	default:
 		messaging_start(b);
@@ -534,6 +541,18 @@ bool bench_finish(struct bench *b)
 		ipi_ns = (double)(b->stop_ns - b->start_ns) * b->nr_workers;
 		add_metric(b, "ns_per_ipi", b->bogo_ops ? ipi_ns / (double)b->bogo_ops : 0,
 			   METRIC_LOWER);
+	} else if (b->kind == BENCH_CONTEXT1) {
+		/* the parent's COUNT: round trips in the duration */
+		add_metric(b, "count", b->ub_nr_count ? (double)b->ub_count[0] : 0, METRIC_HIGHER);
+		add_metric(b, "lps", b->ub_nr_count ? (double)b->ub_count[0] / b->ub_seconds : 0,
+			   METRIC_HIGHER);
+	} else if (b->kind == BENCH_UNIXBENCH) {
+		/* the last -c value's run */
+		const struct ub_run *r = b->ub_nr_runs ? &b->ub_runs[b->ub_nr_runs - 1] : NULL;
+
+		add_metric(b, "copies", r ? r->copies : 0, METRIC_INFO);
+		add_metric(b, "score_lps", r ? r->score : 0, METRIC_HIGHER);
+		add_metric(b, "index", r ? r->index : 0, METRIC_HIGHER);
 	} else if (b->kind == BENCH_STRESS_CPU) {
 		add_metric(b, "workers", b->nr_workers, METRIC_INFO);
 		add_metric(b, "bogo_ops", (double)b->bogo_ops, METRIC_HIGHER);
@@ -563,6 +582,8 @@ void bench_free(struct bench *b)
 		stress_free(b);
 	else if (b->kind == BENCH_IPISTORM)
 		ipistorm_free(b);
+	else if (b->kind == BENCH_CONTEXT1 || b->kind == BENCH_UNIXBENCH)
+		unixbench_free(b);
 	else if (b->kind != BENCH_PERF_PIPE)
 		messaging_free(b);
 	free(b->priv);

@@ -183,6 +183,13 @@ static void do_pipe_write(struct work_task *w, struct channel *ch, u32 bytes)
 	sys_enter(w);
 	sim_lock_acquire(&ch->pipe_mutex);
 	charge(cost->pipe_write);
+	if (ch->reader_closed) {
+		/* no reader left: EPIPE (SIGPIPE ignored), returned as 0 bytes */
+		sim_lock_release(&ch->pipe_mutex);
+		finish_wait_if_queued(w, &ch->wr_wait);
+		op_done(w, 0);
+		return;
+	}
 	if (ch->capacity - ch->used < min(bytes, 4096u)) {
 		sim_lock_release(&ch->pipe_mutex);
 		block_on(&ch->wr_wait, true);
@@ -259,6 +266,13 @@ static void do_pipe_read(struct work_task *w, struct channel *ch, u32 bytes)
 	sys_enter(w);
 	sim_lock_acquire(&ch->pipe_mutex);
 	charge(cost->pipe_read);
+	if (!ch->bytes && ch->writer_closed) {
+		/* no writer left: end of file */
+		sim_lock_release(&ch->pipe_mutex);
+		finish_wait_if_queued(w, &ch->rd_wait);
+		op_done(w, 0);
+		return;
+	}
 	if (!ch->bytes) {
 		sim_lock_release(&ch->pipe_mutex);
 		block_on(&ch->rd_wait, true);
@@ -375,6 +389,22 @@ static void do_poll_in(struct work_task *w, struct channel *ch)
 	op_done(w, 1);
 }
 
+/*
+ * pipe_release() of the last writer or reader: every waiter of the other
+ * side is woken to see end of file or EPIPE.
+ */
+void pipe_close_write(struct channel *ch)
+{
+	ch->writer_closed = true;
+	__wake_up(&ch->rd_wait, TASK_INTERRUPTIBLE, 0, 0);
+}
+
+void pipe_close_read(struct channel *ch)
+{
+	ch->reader_closed = true;
+	__wake_up(&ch->wr_wait, TASK_INTERRUPTIBLE, 0, 0);
+}
+
 /* ------------------------------------------------------------------ */
 /* IPIs from a kernel thread                                           */
 
@@ -484,12 +514,62 @@ static void bind(struct work_task *w, struct task_struct *p)
 	p->child_wait = &w->child_wait;
 }
 
+void work_signal(struct work_task *w)
+{
+	w->sig_pending = true;
+	if (w->task->__state == TASK_INTERRUPTIBLE)
+		wake_up_process(w->task);
+}
+
+/* the wait queue the operation in progress may be on */
+static struct wait_queue_head *op_wait_queue(struct work_task *w)
+{
+	struct op_desc *op = &w->op;
+
+	switch (op->kind) {
+	case OP_READ:
+	case OP_POLL_IN:
+		return &op->ch->rd_wait;
+	case OP_WRITE:
+		return &op->ch->wr_wait;
+	case OP_FUTEX_WAIT:
+		return &op->futex->wq;
+	case OP_WAIT_CHILDREN:
+		return &w->child_wait;
+	default:
+		return NULL;
+	}
+}
+
+/*
+ * A signal at return to user: the syscall in progress is abandoned (off
+ * its wait queue, its sleep timer cancelled) and the handler runs.
+ */
+static void take_signal(struct work_task *w)
+{
+	struct wait_queue_head *wq;
+
+	w->sig_pending = false;
+	if (w->op_valid) {
+		wq = op_wait_queue(w);
+		if (wq)
+			finish_wait_if_queued(w, wq);
+		if (w->op.kind == OP_SLEEP)
+			hrtimer_cancel(&w->timer);
+	}
+	w->op_valid = false;
+	w->in_syscall = false;
+	w->signalled = true;
+}
+
 static void work_step(struct task_struct *p)
 {
 	struct work_task *w = p->exec_data;
 	struct op_desc *op = &w->op;
 	const struct cost_model *cost = machine.cost;
 
+	if (unlikely(w->sig_pending))
+		take_signal(w);
 	if (!w->op_valid) {
 		w->prog->next(w, op);
 		w->op_valid = true;

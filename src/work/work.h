@@ -68,6 +68,8 @@ struct work_task {
 	bool op_valid;
 	bool in_syscall;		/* entry cost paid; the syscall is being retried */
 	bool woken;			/* a futex/sleep wait was ended by its waker */
+	bool sig_pending;		/* work_signal(): taken at the next step */
+	bool signalled;			/* a signal was taken: the program's handler runs */
 	u64 result;
 	struct hrtimer timer;
 	/*
@@ -93,6 +95,14 @@ struct task_struct *work_start(const char *comm, const struct program *prog, voi
  */
 struct task_struct *work_start_allowed(const char *comm, const struct program *prog, void *state,
 				       unsigned int cpu, const struct cpumask *allowed);
+
+/*
+ * Send the task a signal whose handler does not return to the interrupted
+ * code (context1's SIGALRM: report and exit). A task in an interruptible
+ * wait is woken; at its next step the operation in progress is abandoned
+ * and its program's next() sees w->signalled set. From interrupt context.
+ */
+void work_signal(struct work_task *w);
 
 /* Free every work_task and channel the workload created (end of a run). */
 void work_free_all(void);
@@ -171,10 +181,15 @@ struct channel {
 	struct sim_lock pipe_mutex;
 	struct cache_line pipe_data;
 	u64 nr_writes, nr_reads;
+	/* pipe ends closed: a read of an empty pipe returns 0, a write 0 (EPIPE) */
+	bool writer_closed, reader_closed;
 };
 
 struct channel *channel_new(enum channel_kind kind);
 void channel_free(struct channel *ch);
+/* The last writer / reader of pipe @ch closes it: waiters on the other side wake. */
+void pipe_close_write(struct channel *ch);
+void pipe_close_read(struct channel *ch);
 
 /* ---- futexes ---- */
 

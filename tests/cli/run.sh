@@ -281,6 +281,24 @@ golden run-stress-slice-ms schedlab run -m smp2 -- stress-ng --cpu 0 --cpu-load 
 expect_exit 0 "" schedlab run -m smt2-2s-16 --check -- stress-ng --cpu 20 -l 30 --timeout 1
 expect_exit 0 "" schedlab run -m smp2 --check -- stress-ng --cpu 2 -l 0 --timeout 1
 expect_exit 0 "" schedlab run -m smp2 --check -- stress-ng --cpu 2 -l 40 --cpu-load-slice 0 --timeout 2
+# UnixBench 6.0.0: context1 alone prints its two COUNT lines (parent, then
+# child); Run's context1 prints its heartbeat, score line and partial index
+golden run-context1-smp2 schedlab run -m smp2 -- context1 1
+golden run-unixbench-context1-smp4 schedlab run -m smp4 -- unixbench context1 -i 2 -c 2
+expect_exit 2 "context1: Usage: context duration" schedlab run -m smp2 -- context1
+expect_exit 2 "context1: Usage: context duration" schedlab run -m smp2 -- context1 1 2
+expect_exit 2 "context1: duration needs an integer in 1..86400, got '0'" schedlab run -m smp2 -- context1 0
+expect_exit 2 "context1: duration needs an integer in 1..86400, got 'ten'" schedlab run -m smp2 -- context1 ten
+expect_exit 2 "Run: -i (iterations) needs an integer in 1..1000, got '0'" schedlab run -m smp2 -- unixbench context1 -i 0
+expect_exit 2 "Run: -i (iterations) needs an integer in 1..1000, got ''" schedlab run -m smp2 -- unixbench context1 -i
+expect_exit 2 "Run: -c (copies) needs an integer in 1..10000, got '0'" schedlab run -m smp2 -- unixbench context1 -c 0
+expect_exit 2 "Run: -c (copies) needs an integer in 1..10000, got '10001'" schedlab run -m smp2 -- unixbench context1 -c 10001
+expect_exit 2 "Run: -c (copies) needs an integer in 1..10000, got 'two'" schedlab run -m smp2 -- Run context1 -c two
+expect_exit 2 "Run: unknown option -t" schedlab run -m smp2 -- unixbench context1 -t 1
+expect_exit 2 "Run: unknown test \"nosuch\"" schedlab run -m smp2 -- unixbench nosuch
+expect_exit 2 "Run: test \"pipe\" is not modelled (only context1)" schedlab run -m smp2 -- ./Run pipe
+expect_exit 2 "Run: give the test: context1" schedlab run -m smp2 -- unixbench -i 1
+expect_exit 0 "" schedlab run -m smp4 --check -- context1 1
 golden run-funclatency schedlab run -m smp2 --funclatency __schedule,try_to_wake_up,sched_tick -- perf bench sched pipe -l 5000
 
 # perf stat: the command's own output once per run (seeds 1, 2, 3), then

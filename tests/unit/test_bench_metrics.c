@@ -40,6 +40,8 @@ static void test_names_match_finish(void **state)
 	check_names("perf bench sched pipe -l 5");
 	check_names("stress-ng --cpu 2 --timeout 1");
 	check_names("ipistorm numipi=10");
+	check_names("context1 1");
+	check_names("unixbench context1 -i 2 -c 2");
 }
 
 int main(void)
