@@ -9,12 +9,15 @@
 
 #include "work/work.h"
 
+struct schbench_stats;
+
 enum bench_kind {
 	BENCH_HACKBENCH,	/* rt-tests hackbench */
 	BENCH_PERF_MESSAGING,	/* perf bench sched messaging */
 	BENCH_PERF_PIPE,	/* perf bench sched pipe */
 	BENCH_STRESS_CPU,	/* stress-ng --cpu */
 	BENCH_IPISTORM,		/* the ipistorm kernel module */
+	BENCH_SCHBENCH_2016,	/* schbench as of 2016 (masoncl/schbench 3d16b23) */
 };
 
 /*
@@ -67,6 +70,11 @@ struct bench {
 	struct cpumask *ipi_cpulist;
 	bool ipi_cpulist_all;
 	char *ipi_cpulist_str;	/* as given, checked once the machine is known */
+	/* schbench-2016: -m, -t, -r, -s, -c; the wakeup latencies (work/schbench_hist.h) */
+	unsigned int sb_msg_threads, sb_workers;
+	unsigned int sb_runtime_s;
+	unsigned int sb_sleep_us, sb_cpu_us;
+	struct schbench_stats *sb_stats;
 	/* a `taskset [-a] [-c] MASK|LIST` prefix (work/taskset.c); taskset_arg NULL: none */
 	char *taskset_arg;		/* the mask or list as given */
 	bool taskset_list;		/* -c: a CPU list, else a hex mask */
@@ -119,6 +127,8 @@ void stress_start(struct bench *b);
 void stress_free(struct bench *b);
 void ipistorm_start(struct bench *b);
 void ipistorm_free(struct bench *b);
+void schbench_start(struct bench *b);
+void schbench_free(struct bench *b);
 /*
  * Check what depends on the machine @machine (cpulists vs CPU count, the
  * taskset affinity) once its cpumasks are set up; 0 or -1 + message.

@@ -15,6 +15,10 @@ static const char *const stress_names[] = {
 	"bogo_ops_per_s_real", "bogo_ops_per_s_cpu", NULL,
 };
 
+static const char *const schbench2016_names[] = {
+	"time_s", "samples", "p50_us", "p90_us", "p99_us", "p99_9_us", "max_us", NULL,
+};
+
 const char *const *bench_metric_names(const struct bench *b)
 {
 	switch (b->kind) {
@@ -24,6 +28,8 @@ const char *const *bench_metric_names(const struct bench *b)
 		return ipistorm_names;
 	case BENCH_STRESS_CPU:
 		return stress_names;
+	case BENCH_SCHBENCH_2016:
+		return schbench2016_names;
 	case BENCH_HACKBENCH:
 	case BENCH_PERF_MESSAGING:
 		break;
