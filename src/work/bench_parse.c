@@ -462,6 +462,7 @@ static int parse_schbench2016(struct bench *b, int argc, char **argv, char *err,
 			 b->sb_msg_threads, b->sb_workers, MAX_TASKS);
 		return -1;
 	}
+	b->sb_stats = xcalloc(1, sizeof(*b->sb_stats));
 	return 0;
 }
 

@@ -332,7 +332,6 @@ void schbench_start(struct bench *b)
 	struct sb_state *st = xcalloc(1, sizeof(*st));
 
 	b->priv = st;
-	b->sb_stats = xcalloc(1, sizeof(*b->sb_stats));
 	b->timeout_ns = (u64)b->sb_runtime_s * NSEC_PER_SEC;
 	st->b = b;
 	st->msgs = xcalloc(b->sb_msg_threads, sizeof(*st->msgs));

@@ -40,6 +40,7 @@ static void test_names_match_finish(void **state)
 	check_names("perf bench sched pipe -l 5");
 	check_names("stress-ng --cpu 2 --timeout 1");
 	check_names("ipistorm numipi=10");
+	check_names("schbench-2016 -m 1 -t 2 -r 1");
 }
 
 int main(void)
