@@ -5,11 +5,13 @@
  * with perf bench's "# Running 'sched/NAME' benchmark:" banner; stress-ng
  * 0.22.00 stress-ng.c (stress_default_timeout_set, stress_metrics_dump with
  * --metrics-brief, main) and core-time.c (stress_time_duration_to_str); byte-unixbench 6.0.0
- * context1.c (report) and Run (logResults, logIndexCat, summarizeRun).
+ * context1.c (report) and Run (logResults, logIndexCat, summarizeRun);
+ * schbench 2016 (masoncl/schbench 3d16b23) show_latencies().
  */
 #include "report/bench_output.h"
 
 #include "sim/machine.h"
+#include "work/schbench_hist.h"
 
 #include <time.h>
 
@@ -76,6 +78,7 @@ void bench_print_header(const struct bench *b, FILE *out)
 	case BENCH_IPISTORM:
 	case BENCH_CONTEXT1:
 	case BENCH_UNIXBENCH:
+	case BENCH_SCHBENCH_2016:
 		break;
 	case BENCH_STRESS_CPU: {
 		char d[64];
@@ -181,6 +184,18 @@ void bench_print_result(const struct bench *b, FILE *out)
 		fprintf(out, "ipistorm: elapsed %llu.%06llu s\n", (unsigned long long)(us / 1000000),
 			(unsigned long long)(us % 1000000));
 		break;
+	case BENCH_SCHBENCH_2016: {
+		/* show_latencies(): the 99th is starred */
+		static const double pl[] = { 50.0, 75.0, 90.0, 95.0, 99.0, 99.5, 99.9 };
+		unsigned int v[7];
+
+		schbench_percentiles(b->sb_stats, pl, 7, v, NULL);
+		fprintf(out, "Latency percentiles (usec)\n");
+		for (unsigned int i = 0; i < 7; i++)
+			fprintf(out, "\t%s%2.4fth: %u\n", i == 4 ? "*" : "", pl[i], v[i]);
+		fprintf(out, "\tmin=%u, max=%u\n", b->sb_stats->min, b->sb_stats->max);
+		break;
+	}
 	case BENCH_STRESS_CPU: {
 		/* real time: the workers' mean; the run itself took @us */
 		double real = (double)b->real_ns / 1e9, usr = (double)b->utime_ns / 1e9;

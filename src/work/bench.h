@@ -9,6 +9,8 @@
 
 #include "work/work.h"
 
+struct schbench_stats;
+
 enum bench_kind {
 	BENCH_HACKBENCH,	/* rt-tests hackbench */
 	BENCH_PERF_MESSAGING,	/* perf bench sched messaging */
@@ -17,6 +19,7 @@ enum bench_kind {
 	BENCH_IPISTORM,		/* the ipistorm kernel module */
 	BENCH_CONTEXT1,		/* UnixBench's context1 SECONDS */
 	BENCH_UNIXBENCH,	/* UnixBench's Run context1 [-i N] [-c COPIES]... */
+	BENCH_SCHBENCH_2016,	/* schbench as of 2016 (masoncl/schbench 3d16b23) */
 };
 
 /* UnixBench 6.0.0 (work/bench_unixbench.c) */
@@ -102,6 +105,11 @@ struct bench {
 	struct cpumask *ipi_cpulist;
 	bool ipi_cpulist_all;
 	char *ipi_cpulist_str;	/* as given, checked once the machine is known */
+	/* schbench-2016: -m, -t, -r, -s, -c; the wakeup latencies (work/schbench_hist.h) */
+	unsigned int sb_msg_threads, sb_workers;
+	unsigned int sb_runtime_s;
+	unsigned int sb_sleep_us, sb_cpu_us;
+	struct schbench_stats *sb_stats;
 	/* a `taskset [-a] [-c] MASK|LIST` prefix (work/taskset.c); taskset_arg NULL: none */
 	char *taskset_arg;		/* the mask or list as given */
 	bool taskset_list;		/* -c: a CPU list, else a hex mask */
@@ -175,6 +183,8 @@ void unixbench_start(struct bench *b);
 void unixbench_free(struct bench *b);
 /* `context1 SECONDS` and `unixbench|Run|./Run TEST... [-i N] [-c N]...`; 0 or -1 + message */
 int unixbench_parse(struct bench *b, int argc, char **argv, char *err, size_t errlen);
+void schbench_start(struct bench *b);
+void schbench_free(struct bench *b);
 /*
  * Check what depends on the machine @machine (cpulists vs CPU count, the
  * taskset affinity) once its cpumasks are set up; 0 or -1 + message.

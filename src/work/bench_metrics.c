@@ -17,6 +17,10 @@ static const char *const stress_names[] = {
 static const char *const context1_names[] = { "time_s", "count", "lps", NULL };
 static const char *const unixbench_names[] = { "time_s", "copies", "score_lps", "index", NULL };
 
+static const char *const schbench2016_names[] = {
+	"time_s", "samples", "p50_us", "p90_us", "p99_us", "p99_9_us", "max_us", NULL,
+};
+
 const char *const *bench_metric_names(const struct bench *b)
 {
 	switch (b->kind) {
@@ -30,6 +34,8 @@ const char *const *bench_metric_names(const struct bench *b)
 		return context1_names;
 	case BENCH_UNIXBENCH:
 		return unixbench_names;
+	case BENCH_SCHBENCH_2016:
+		return schbench2016_names;
 	case BENCH_HACKBENCH:
 	case BENCH_PERF_MESSAGING:
 		break;

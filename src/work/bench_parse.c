@@ -11,6 +11,8 @@
  */
 #include "work/bench.h"
 
+#include "work/schbench_hist.h"
+
 #include "sim/alloc.h"
 
 #include <errno.h>
@@ -389,6 +391,84 @@ static int parse_ipistorm(struct bench *b, int argc, char **argv, char *err, siz
 	return 0;
 }
 
+static const char schbench2016_usage[] =
+	"schbench-2016 [-m|--message-threads <n>] [-t|--threads <n>] [-r|--runtime <s>] "
+	"[-s|--sleeptime <usec>] [-c|--cputime <usec>]";
+
+/* schbench as of 2016 (masoncl/schbench 3d16b23), its -m -t -r -s -c mode */
+static int parse_schbench2016(struct bench *b, int argc, char **argv, char *err, size_t errlen)
+{
+	static const char tool[] = "schbench-2016";
+	static const struct option opts[] = {
+		{ "message-threads", required_argument, NULL, 'm' },
+		{ "threads", required_argument, NULL, 't' },
+		{ "runtime", required_argument, NULL, 'r' },
+		{ "sleeptime", required_argument, NULL, 's' },
+		{ "cputime", required_argument, NULL, 'c' },
+		{ "auto", no_argument, NULL, 'a' },
+		{ "pipe", required_argument, NULL, 'p' },
+		{ "rps", required_argument, NULL, 'R' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	b->kind = BENCH_SCHBENCH_2016;
+	b->sb_msg_threads = 2;
+	b->sb_workers = 16;
+	b->sb_runtime_s = 30;
+	b->sb_sleep_us = 30000;
+	b->sb_cpu_us = 30000;
+	while ((c = getopt_long(argc, argv, "+m:t:r:s:c:ap:R:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'm':
+			if (parse_uint(tool, "-m", optarg, 1, MAX_GROUPS, &b->sb_msg_threads, err, errlen))
+				return -1;
+			break;
+		case 't':
+			if (parse_uint(tool, "-t", optarg, 1, MAX_GROUPS, &b->sb_workers, err, errlen))
+				return -1;
+			break;
+		case 'r':
+			if (parse_uint(tool, "-r", optarg, 1, 86400, &b->sb_runtime_s, err, errlen))
+				return -1;
+			break;
+		case 's':
+			if (parse_uint(tool, "-s", optarg, 0, 10000000, &b->sb_sleep_us, err, errlen))
+				return -1;
+			/* rand() % (sleeptime / 4): the tool dies of SIGFPE */
+			if (b->sb_sleep_us && b->sb_sleep_us < 4) {
+				snprintf(err, errlen, "%s: -s %u: the real tool divides by zero (its jitter is rand() %% (sleeptime / 4)): give 0 or at least 4",
+					 tool, b->sb_sleep_us);
+				return -1;
+			}
+			break;
+		case 'c':
+			if (parse_uint(tool, "-c", optarg, 0, 10000000, &b->sb_cpu_us, err, errlen))
+				return -1;
+			break;
+		case 'a':
+		case 'p':
+		case 'R':
+			snprintf(err, errlen, "%s: -%c is not modelled (only -m -t -r -s -c)", tool, c);
+			return -1;
+		default:
+			return bad_option(tool, schbench2016_usage, argv, err, errlen);
+		}
+	}
+	if (optind < argc) {
+		snprintf(err, errlen, "%s: unexpected argument '%s' (usage: %s)", tool, argv[optind],
+			 schbench2016_usage);
+		return -1;
+	}
+	if ((u64)b->sb_msg_threads * (b->sb_workers + 1) > MAX_TASKS) {
+		snprintf(err, errlen, "%s: %u message threads x %u workers is more than %u tasks", tool,
+			 b->sb_msg_threads, b->sb_workers, MAX_TASKS);
+		return -1;
+	}
+	b->sb_stats = xcalloc(1, sizeof(*b->sb_stats));
+	return 0;
+}
+
 int bench_check_machine(struct bench *b, const char *machine, char *err, size_t errlen)
 {
 	char perr[256];
@@ -440,6 +520,8 @@ struct bench *bench_parse(int argc, char **argv, char *err, size_t errlen)
 	} else if (!strcmp(argv[0], "context1") || !strcmp(argv[0], "unixbench") ||
 		   !strcmp(argv[0], "Run") || !strcmp(argv[0], "./Run")) {
 		rc = unixbench_parse(b, argc, argv, err, errlen);
+	} else if (!strcmp(argv[0], "schbench-2016")) {
+		rc = parse_schbench2016(b, argc, argv, err, errlen);
 	} else if (!strcmp(argv[0], "stress-ng")) {
 		rc = parse_stress(b, argc, argv, err, errlen);
 	} else if (!strcmp(argv[0], "perf")) {
@@ -454,7 +536,7 @@ struct bench *bench_parse(int argc, char **argv, char *err, size_t errlen)
 			snprintf(err, errlen, "perf bench sched: unknown benchmark '%s' (messaging, pipe)",
 				 argv[3]);
 	} else {
-		snprintf(err, errlen, "unknown benchmark '%s' (hackbench, perf bench sched messaging, perf bench sched pipe, stress-ng, ipistorm, context1, unixbench context1; taskset as a prefix)",
+		snprintf(err, errlen, "unknown benchmark '%s' (hackbench, perf bench sched messaging, perf bench sched pipe, stress-ng, ipistorm, context1, unixbench context1, schbench-2016; taskset as a prefix)",
 			 argv[0]);
 	}
 	if (!rc && (u64)b->groups * 2 * b->fds > MAX_TASKS) {
@@ -495,6 +577,9 @@ void bench_start(struct bench *b)
 	case BENCH_CONTEXT1:
 	case BENCH_UNIXBENCH:
 		unixbench_start(b);
+		break;
+	case BENCH_SCHBENCH_2016:
+		schbench_start(b);
 		break;
 	default:
 		messaging_start(b);
@@ -553,6 +638,17 @@ bool bench_finish(struct bench *b)
 		add_metric(b, "copies", r ? r->copies : 0, METRIC_INFO);
 		add_metric(b, "score_lps", r ? r->score : 0, METRIC_HIGHER);
 		add_metric(b, "index", r ? r->index : 0, METRIC_HIGHER);
+	} else if (b->kind == BENCH_SCHBENCH_2016) {
+		static const double pl[] = { 50.0, 90.0, 99.0, 99.9 };
+		unsigned int v[4];
+
+		schbench_percentiles(b->sb_stats, pl, 4, v, NULL);
+		add_metric(b, "samples", (double)b->sb_stats->nr_samples, METRIC_INFO);
+		add_metric(b, "p50_us", v[0], METRIC_LOWER);
+		add_metric(b, "p90_us", v[1], METRIC_LOWER);
+		add_metric(b, "p99_us", v[2], METRIC_LOWER);
+		add_metric(b, "p99_9_us", v[3], METRIC_LOWER);
+		add_metric(b, "max_us", b->sb_stats->max, METRIC_LOWER);
 	} else if (b->kind == BENCH_STRESS_CPU) {
 		add_metric(b, "workers", b->nr_workers, METRIC_INFO);
 		add_metric(b, "bogo_ops", (double)b->bogo_ops, METRIC_HIGHER);
@@ -584,6 +680,8 @@ void bench_free(struct bench *b)
 		ipistorm_free(b);
 	else if (b->kind == BENCH_CONTEXT1 || b->kind == BENCH_UNIXBENCH)
 		unixbench_free(b);
+	else if (b->kind == BENCH_SCHBENCH_2016)
+		schbench_free(b);
 	else if (b->kind != BENCH_PERF_PIPE)
 		messaging_free(b);
 	free(b->priv);

@@ -299,6 +299,21 @@ expect_exit 2 "Run: unknown test \"nosuch\"" schedlab run -m smp2 -- unixbench n
 expect_exit 2 "Run: test \"pipe\" is not modelled (only context1)" schedlab run -m smp2 -- ./Run pipe
 expect_exit 2 "Run: give the test: context1" schedlab run -m smp2 -- unixbench -i 1
 expect_exit 0 "" schedlab run -m smp4 --check -- context1 1
+
+# schbench as of 2016: message threads and their futex-woken workers
+golden run-schbench2016-smp4 schedlab run -m smp4 -- schbench-2016 -m 2 -t 4 -r 1
+golden run-schbench2016-nosleep-smp4 schedlab run -m smp4 -- schbench-2016 -m 1 -t 6 -r 1 -s 0 -c 5000
+expect_exit 0 "" schedlab run -m smp4 --check -- schbench-2016 -m 2 -t 3 -r 1 -s 2000 -c 1000
+expect_exit 0 "" schedlab run -m smt2-2s-16 --check -- schbench-2016 -m 2 -t 8 -r 1
+expect_exit 0 "" schedlab run -m smp2 --check -- schbench-2016 -m 1 -t 2 -r 1 -c 0 -s 0
+expect_exit 2 "schbench-2016: -r needs an integer in 1..86400, got '0'" schedlab run -m smp4 -- schbench-2016 -r 0
+expect_exit 2 "schbench-2016: -t needs an integer" schedlab run -m smp4 -- schbench-2016 -t x
+expect_exit 2 "the real tool divides by zero" schedlab run -m smp4 -- schbench-2016 -s 3
+expect_exit 2 "schbench-2016: -R is not modelled" schedlab run -m smp4 -- schbench-2016 -R 100
+expect_exit 2 "schbench-2016: -p is not modelled" schedlab run -m smp4 -- schbench-2016 -p 4096
+expect_exit 2 "schbench-2016: unknown option '--nope'" schedlab run -m smp4 -- schbench-2016 --nope
+expect_exit 2 "schbench-2016: unexpected argument 'extra'" schedlab run -m smp4 -- schbench-2016 -r 1 extra
+expect_exit 2 "more than 1000000 tasks" schedlab run -m smp4 -- schbench-2016 -m 10000 -t 10000
 golden run-funclatency schedlab run -m smp2 --funclatency __schedule,try_to_wake_up,sched_tick -- perf bench sched pipe -l 5000
 
 # perf stat: the command's own output once per run (seeds 1, 2, 3), then
