@@ -158,6 +158,8 @@ static inline u64 sim_cpu_speed(const struct sim_cpu *c)
 /* @ns of compute at full speed, as wall time at @speed permille */
 static inline u64 smt_scale(u64 ns, u64 speed)
 {
+	if (speed == SMT_SPEED_FULL)
+		return ns;
 	return (ns * SMT_SPEED_FULL + speed - 1) / speed;
 }
 
