@@ -80,6 +80,11 @@ void bench_print_header(const struct bench *b, FILE *out)
 	case BENCH_UNIXBENCH:
 	case BENCH_SCHBENCH_2016:
 		break;
+	case BENCH_SCHBENCH:
+		/* main(): -t 0 is ceil(get_nprocs() / m) */
+		if (!b->sb_workers)
+			fprintf(out, "setting worker threads to %u\n", schbench_now_workers(b));
+		break;
 	case BENCH_STRESS_CPU: {
 		char d[64];
 
@@ -196,6 +201,20 @@ void bench_print_result(const struct bench *b, FILE *out)
 		fprintf(out, "\tmin=%u, max=%u\n", b->sb_stats->min, b->sb_stats->max);
 		break;
 	}
+	case BENCH_SCHBENCH:
+		/* sleep_for_runtime()'s interval reports, then main()'s */
+		if (b->sb_log)
+			fputs(b->sb_log, out);
+		schbench_show_latencies(out, b->sb_stats, "Wakeup Latencies", "usec", b->sb_runtime_s,
+					SCHBENCH_PLIST_FOR_LAT, SCHBENCH_PLIST_99);
+		schbench_show_latencies(out, b->sb_req_stats, "Request Latencies", "usec",
+					b->sb_runtime_s, SCHBENCH_PLIST_FOR_LAT, SCHBENCH_PLIST_99);
+		schbench_show_latencies(out, b->sb_rps_stats, "RPS", "requests", b->sb_runtime_s,
+					SCHBENCH_PLIST_FOR_RPS, SCHBENCH_PLIST_50);
+		fprintf(out, "average rps: %.2f\n", (double)b->sb_loops / b->sb_runtime_s);
+		/* the threads are joined: their /proc/TID/schedstat is gone, read as 0 */
+		fprintf(out, "sched delay: message 0 (usec) worker 0 (usec)\n");
+		break;
 	case BENCH_STRESS_CPU: {
 		/* real time: the workers' mean; the run itself took @us */
 		double real = (double)b->real_ns / 1e9, usr = (double)b->utime_ns / 1e9;

@@ -20,6 +20,7 @@ enum bench_kind {
 	BENCH_CONTEXT1,		/* UnixBench's context1 SECONDS */
 	BENCH_UNIXBENCH,	/* UnixBench's Run context1 [-i N] [-c COPIES]... */
 	BENCH_SCHBENCH_2016,	/* schbench as of 2016 (masoncl/schbench 3d16b23) */
+	BENCH_SCHBENCH,		/* the current schbench (masoncl/schbench 24e32b8) */
 };
 
 /* UnixBench 6.0.0 (work/bench_unixbench.c) */
@@ -110,6 +111,17 @@ struct bench {
 	unsigned int sb_runtime_s;
 	unsigned int sb_sleep_us, sb_cpu_us;
 	struct schbench_stats *sb_stats;
+	/*
+	 * schbench (current): -m -t (0: ceil(CPUs / m)) -r -s as above, and
+	 * -F -n -i -L; sb_stats the wakeup latencies, then the request
+	 * latencies, the per-second RPS samples, the requests done and the
+	 * interval reports as printed during the run (NULL: none)
+	 */
+	unsigned int sb_footprint_kb, sb_ops, sb_interval_s;
+	bool sb_no_lock;
+	struct schbench_stats *sb_req_stats, *sb_rps_stats;
+	u64 sb_loops;
+	char *sb_log;
 	/* a `taskset [-a] [-c] MASK|LIST` prefix (work/taskset.c); taskset_arg NULL: none */
 	char *taskset_arg;		/* the mask or list as given */
 	bool taskset_list;		/* -c: a CPU list, else a hex mask */
@@ -185,6 +197,11 @@ void unixbench_free(struct bench *b);
 int unixbench_parse(struct bench *b, int argc, char **argv, char *err, size_t errlen);
 void schbench_start(struct bench *b);
 void schbench_free(struct bench *b);
+/* the current schbench (work/bench_schbench_now.c) */
+unsigned int schbench_now_workers(const struct bench *b);	/* -t, or ceil(CPUs / m) */
+unsigned long schbench_now_matrix_size(const struct bench *b);	/* sqrt(F KiB / 3 / 8) */
+void schbench_now_start(struct bench *b);
+void schbench_now_free(struct bench *b);
 /*
  * Check what depends on the machine @machine (cpulists vs CPU count, the
  * taskset affinity) once its cpumasks are set up; 0 or -1 + message.

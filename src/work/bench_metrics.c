@@ -21,6 +21,11 @@ static const char *const schbench2016_names[] = {
 	"time_s", "samples", "p50_us", "p90_us", "p99_us", "p99_9_us", "max_us", NULL,
 };
 
+static const char *const schbench_names[] = {
+	"time_s", "wakeup_p50_us", "wakeup_p99_us", "request_p50_us",
+	"request_p99_us", "request_p99_9_us", "rps_p50", "average_rps", NULL,
+};
+
 const char *const *bench_metric_names(const struct bench *b)
 {
 	switch (b->kind) {
@@ -36,6 +41,8 @@ const char *const *bench_metric_names(const struct bench *b)
 		return unixbench_names;
 	case BENCH_SCHBENCH_2016:
 		return schbench2016_names;
+	case BENCH_SCHBENCH:
+		return schbench_names;
 	case BENCH_HACKBENCH:
 	case BENCH_PERF_MESSAGING:
 		break;

@@ -469,6 +469,119 @@ static int parse_schbench2016(struct bench *b, int argc, char **argv, char *err,
 	return 0;
 }
 
+static const char schbench_usage[] =
+	"schbench [-m|--message-threads <n>] [-t|--threads <n>] [-r|--runtime <s>] "
+	"[-F <KiB>] [-n|--operations <n>] [-s|--sleep_usec <usec>] [-i|--intervaltime <s>] "
+	"[-L|--no-locking]";
+
+/* the current schbench (masoncl/schbench 24e32b8) in its default mode */
+static int parse_schbench(struct bench *b, int argc, char **argv, char *err, size_t errlen)
+{
+	static const char tool[] = "schbench";
+	static const struct option opts[] = {
+		{ "message-threads", required_argument, NULL, 'm' },
+		{ "threads", required_argument, NULL, 't' },
+		{ "runtime", required_argument, NULL, 'r' },
+		{ "operations", required_argument, NULL, 'n' },
+		{ "sleep_usec", required_argument, NULL, 's' },
+		{ "intervaltime", required_argument, NULL, 'i' },
+		{ "no-locking", no_argument, NULL, 'L' },
+		/* the tool maps it to 'f', which its switch ignores */
+		{ "cache_footprint", required_argument, NULL, 'f' },
+		{ "rps", required_argument, NULL, 'R' },
+		{ "auto-rps", required_argument, NULL, 'A' },
+		{ "pipe", required_argument, NULL, 'p' },
+		{ "calibrate", no_argument, NULL, 'C' },
+		{ "warmuptime", required_argument, NULL, 'w' },
+		{ "zerotime", required_argument, NULL, 'z' },
+		{ "message-cpus", required_argument, NULL, 'M' },
+		{ "worker-cpus", required_argument, NULL, 'W' },
+		{ "json", required_argument, NULL, 'j' },
+		{ "jobname", required_argument, NULL, 'J' },
+		{ "split", required_argument, NULL, 'S' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	b->kind = BENCH_SCHBENCH;
+	b->sb_msg_threads = 1;
+	b->sb_workers = 0;
+	b->sb_runtime_s = 30;
+	b->sb_footprint_kb = 256;
+	b->sb_ops = 5;
+	b->sb_sleep_us = 100;
+	b->sb_interval_s = 10;
+	while ((c = getopt_long(argc, argv, "+m:t:r:F:n:s:i:LR:A:p:Cw:z:M:W:j:J:S:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'm':
+			if (parse_uint(tool, "-m", optarg, 1, MAX_GROUPS, &b->sb_msg_threads, err, errlen))
+				return -1;
+			break;
+		case 't':
+			if (parse_uint(tool, "-t", optarg, 0, MAX_GROUPS, &b->sb_workers, err, errlen))
+				return -1;
+			break;
+		case 'r':
+			if (parse_uint(tool, "-r", optarg, 1, 86400, &b->sb_runtime_s, err, errlen))
+				return -1;
+			break;
+		case 'F':
+			if (parse_uint(tool, "-F", optarg, 0, 1048576, &b->sb_footprint_kb, err, errlen))
+				return -1;
+			break;
+		case 'n':
+			if (parse_uint(tool, "-n", optarg, 0, 1000000, &b->sb_ops, err, errlen))
+				return -1;
+			break;
+		case 's':
+			if (parse_uint(tool, "-s", optarg, 0, 10000000, &b->sb_sleep_us, err, errlen))
+				return -1;
+			break;
+		case 'i':
+			if (parse_uint(tool, "-i", optarg, 0, 86400, &b->sb_interval_s, err, errlen))
+				return -1;
+			break;
+		case 'L':
+			b->sb_no_lock = true;
+			break;
+		case 'f':
+			snprintf(err, errlen, "%s: --cache_footprint is ignored by the real tool (it maps to 'f', which it does not handle): give -F",
+				 tool);
+			return -1;
+		case 'R':
+		case 'A':
+		case 'p':
+		case 'C':
+		case 'w':
+		case 'z':
+		case 'M':
+		case 'W':
+		case 'j':
+		case 'J':
+		case 'S':
+			snprintf(err, errlen, "%s: -%c is not modelled (only -m -t -r -F -n -s -i -L)", tool,
+				 c);
+			return -1;
+		default:
+			return bad_option(tool, schbench_usage, argv, err, errlen);
+		}
+	}
+	if (optind < argc) {
+		snprintf(err, errlen, "%s: unexpected argument '%s' (usage: %s)", tool, argv[optind],
+			 schbench_usage);
+		return -1;
+	}
+	if ((u64)b->sb_msg_threads * (b->sb_workers + 1) > MAX_TASKS) {
+		snprintf(err, errlen, "%s: %u message threads x %u workers is more than %u tasks", tool,
+			 b->sb_msg_threads, b->sb_workers, MAX_TASKS);
+		return -1;
+	}
+	b->sb_stats = xcalloc(1, sizeof(*b->sb_stats));
+	b->sb_req_stats = xcalloc(1, sizeof(*b->sb_req_stats));
+	b->sb_rps_stats = xcalloc(1, sizeof(*b->sb_rps_stats));
+	return 0;
+}
+
 int bench_check_machine(struct bench *b, const char *machine, char *err, size_t errlen)
 {
 	char perr[256];
@@ -522,6 +635,8 @@ struct bench *bench_parse(int argc, char **argv, char *err, size_t errlen)
 		rc = unixbench_parse(b, argc, argv, err, errlen);
 	} else if (!strcmp(argv[0], "schbench-2016")) {
 		rc = parse_schbench2016(b, argc, argv, err, errlen);
+	} else if (!strcmp(argv[0], "schbench") || !strcmp(argv[0], "./schbench")) {
+		rc = parse_schbench(b, argc, argv, err, errlen);
 	} else if (!strcmp(argv[0], "stress-ng")) {
 		rc = parse_stress(b, argc, argv, err, errlen);
 	} else if (!strcmp(argv[0], "perf")) {
@@ -536,7 +651,7 @@ struct bench *bench_parse(int argc, char **argv, char *err, size_t errlen)
 			snprintf(err, errlen, "perf bench sched: unknown benchmark '%s' (messaging, pipe)",
 				 argv[3]);
 	} else {
-		snprintf(err, errlen, "unknown benchmark '%s' (hackbench, perf bench sched messaging, perf bench sched pipe, stress-ng, ipistorm, context1, unixbench context1, schbench-2016; taskset as a prefix)",
+		snprintf(err, errlen, "unknown benchmark '%s' (hackbench, perf bench sched messaging, perf bench sched pipe, stress-ng, ipistorm, context1, unixbench context1, schbench-2016, schbench; taskset as a prefix)",
 			 argv[0]);
 	}
 	if (!rc && (u64)b->groups * 2 * b->fds > MAX_TASKS) {
@@ -580,6 +695,9 @@ void bench_start(struct bench *b)
 		break;
 	case BENCH_SCHBENCH_2016:
 		schbench_start(b);
+		break;
+	case BENCH_SCHBENCH:
+		schbench_now_start(b);
 		break;
 	default:
 		messaging_start(b);
@@ -649,6 +767,23 @@ bool bench_finish(struct bench *b)
 		add_metric(b, "p99_us", v[2], METRIC_LOWER);
 		add_metric(b, "p99_9_us", v[3], METRIC_LOWER);
 		add_metric(b, "max_us", b->sb_stats->max, METRIC_LOWER);
+	} else if (b->kind == BENCH_SCHBENCH) {
+		static const double pl[] = { 50.0, 99.0, 99.9 };
+		static const double p50[] = { 50.0 };
+		unsigned int w[3], r[3], rps[1];
+
+		/* BENCH_MAX_METRICS: the wakeup 99.9th is left out */
+		schbench_percentiles(b->sb_stats, pl, 3, w, NULL);
+		schbench_percentiles(b->sb_req_stats, pl, 3, r, NULL);
+		schbench_percentiles(b->sb_rps_stats, p50, 1, rps, NULL);
+		add_metric(b, "wakeup_p50_us", w[0], METRIC_LOWER);
+		add_metric(b, "wakeup_p99_us", w[1], METRIC_LOWER);
+		add_metric(b, "request_p50_us", r[0], METRIC_LOWER);
+		add_metric(b, "request_p99_us", r[1], METRIC_LOWER);
+		add_metric(b, "request_p99_9_us", r[2], METRIC_LOWER);
+		add_metric(b, "rps_p50", rps[0], METRIC_HIGHER);
+		/* "average rps": the requests done over -r */
+		add_metric(b, "average_rps", (double)b->sb_loops / b->sb_runtime_s, METRIC_HIGHER);
 	} else if (b->kind == BENCH_STRESS_CPU) {
 		add_metric(b, "workers", b->nr_workers, METRIC_INFO);
 		add_metric(b, "bogo_ops", (double)b->bogo_ops, METRIC_HIGHER);
@@ -682,6 +817,8 @@ void bench_free(struct bench *b)
 		unixbench_free(b);
 	else if (b->kind == BENCH_SCHBENCH_2016)
 		schbench_free(b);
+	else if (b->kind == BENCH_SCHBENCH)
+		schbench_now_free(b);
 	else if (b->kind != BENCH_PERF_PIPE)
 		messaging_free(b);
 	free(b->priv);

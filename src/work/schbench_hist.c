@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * schbench's histogram (schbench.c plat_val_to_idx(), plat_idx_to_val(),
- * calc_percentiles(), add_lat(); the same in the 2016 and current versions).
+ * calc_percentiles(), add_lat(); the same in the 2016 and current versions),
+ * and the current version's add_lat(), combine_stats() and show_latencies()
+ * (masoncl/schbench 24e32b8).
  */
 #include "work/schbench_hist.h"
 
@@ -70,4 +72,45 @@ void schbench_percentiles(const struct schbench_stats *s, const double *plist, u
 		if (counts)
 			counts[j] = 0;
 	}
+}
+
+void schbench_add_lat_cur(struct schbench_stats *s, unsigned int us)
+{
+	if (us > s->max)
+		s->max = us;
+	if (s->min == 0 || us < s->min)
+		s->min = us;
+	s->plat[schbench_plat_val_to_idx(us)]++;
+	s->nr_samples++;
+}
+
+void schbench_combine_minmax(u32 *dmin, u32 *dmax, u32 min, u32 max)
+{
+	if (max > *dmax)
+		*dmax = max;
+	if (*dmin == 0 || min < *dmin)
+		*dmin = min;
+}
+
+const double schbench_plist[SCHBENCH_PLIST_LEN] = { 20.0, 50.0, 90.0, 99.0, 99.9 };
+
+void schbench_show_latencies(FILE *out, const struct schbench_stats *s, const char *label,
+			     const char *units, unsigned long long runtime, unsigned int mask,
+			     unsigned int star)
+{
+	unsigned int vals[SCHBENCH_PLIST_LEN];
+	unsigned long counts[SCHBENCH_PLIST_LEN];
+
+	schbench_percentiles(s, schbench_plist, SCHBENCH_PLIST_LEN, vals, counts);
+	fprintf(out, "%s percentiles (%s) runtime %llu (s) (%lu total samples)\n", label, units,
+		runtime, s->nr_samples);
+	for (unsigned int i = 0; i < SCHBENCH_PLIST_LEN; i++) {
+		unsigned int bit = 1u << i;
+
+		if (!(mask & bit))
+			continue;
+		fprintf(out, "\t%s%2.1fth: %-10u (%lu samples)\n", bit == star ? "* " : "  ",
+			schbench_plist[i], vals[i], counts[i]);
+	}
+	fprintf(out, "\t  min=%u, max=%u\n", s->min, s->max);
 }

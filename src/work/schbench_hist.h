@@ -10,6 +10,8 @@
 
 #include "sim/types.h"
 
+#include <stdio.h>
+
 #define SCHBENCH_PLAT_BITS 8
 #define SCHBENCH_PLAT_VAL (1u << SCHBENCH_PLAT_BITS)
 #define SCHBENCH_PLAT_GROUP_NR 19
@@ -31,6 +33,40 @@ unsigned int schbench_plat_idx_to_val(unsigned int idx);
 
 /* add_lat(): one sample of @us microseconds */
 void schbench_add_lat(struct schbench_stats *s, unsigned int us);
+
+/*
+ * The current version's add_lat(): there min is the smallest sample (a
+ * min of 0 is taken as unset and replaced by the next sample).
+ */
+void schbench_add_lat_cur(struct schbench_stats *s, unsigned int us);
+
+/*
+ * The current version's combine_stats() for min and max, one thread's
+ * (@min, @max) into *@dmin, *@dmax: a thread without samples (min 0) makes
+ * the combined min 0, as the tool's does.
+ */
+void schbench_combine_minmax(u32 *dmin, u32 *dmax, u32 min, u32 max);
+
+/* the current version's percentile list and show_latencies() masks */
+#define SCHBENCH_PLIST_LEN 5		/* 20, 50, 90, 99, 99.9 */
+#define SCHBENCH_PLIST_20 (1u << 0)
+#define SCHBENCH_PLIST_50 (1u << 1)
+#define SCHBENCH_PLIST_90 (1u << 2)
+#define SCHBENCH_PLIST_99 (1u << 3)
+#define SCHBENCH_PLIST_999 (1u << 4)
+#define SCHBENCH_PLIST_FOR_LAT \
+	(SCHBENCH_PLIST_50 | SCHBENCH_PLIST_90 | SCHBENCH_PLIST_99 | SCHBENCH_PLIST_999)
+#define SCHBENCH_PLIST_FOR_RPS (SCHBENCH_PLIST_20 | SCHBENCH_PLIST_50 | SCHBENCH_PLIST_90)
+extern const double schbench_plist[SCHBENCH_PLIST_LEN];
+
+/*
+ * The current version's show_latencies(): a "LABEL percentiles (UNITS)
+ * runtime N (s) (N total samples)" line, the percentiles in @mask with
+ * their sample counts (@star starred), then min and max.
+ */
+void schbench_show_latencies(FILE *out, const struct schbench_stats *s, const char *label,
+			     const char *units, unsigned long long runtime, unsigned int mask,
+			     unsigned int star);
 
 /*
  * calc_percentiles(): for each of the @len percentiles in @plist, the value

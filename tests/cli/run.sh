@@ -314,6 +314,23 @@ expect_exit 2 "schbench-2016: -p is not modelled" schedlab run -m smp4 -- schben
 expect_exit 2 "schbench-2016: unknown option '--nope'" schedlab run -m smp4 -- schbench-2016 --nope
 expect_exit 2 "schbench-2016: unexpected argument 'extra'" schedlab run -m smp4 -- schbench-2016 -r 1 extra
 expect_exit 2 "more than 1000000 tasks" schedlab run -m smp4 -- schbench-2016 -m 10000 -t 10000
+# the current schbench: workers sleep, take their CPU's lock and multiply matrices
+golden run-schbench-smp4 schedlab run -m smp4 -- schbench -r 2 -F 16 -n 2
+golden run-schbench-interval-smp4 schedlab run -m smp4 -- schbench -m 2 -t 3 -r 2 -F 64 -n 1 -s 50 -i 1
+golden run-schbench-nolock-smp4 schedlab run -m smp4 -- schbench -m 1 -t 8 -r 1 -F 32 -n 3 -L
+expect_exit 0 "" schedlab run -m smp4 --check -- schbench -m 2 -t 4 -r 1 -F 32 -n 2
+expect_exit 0 "" schedlab run -m smt2-2s-16 --check -- schbench -m 2 -r 1 -F 16 -n 1 -s 0
+expect_exit 0 "" schedlab run -m smp2 --check -- schbench -t 3 -r 1 -F 0 -n 0 -s 0 -L
+golden run-schbench-altra80 schedlab run -m altra-80 -- schbench -m 2 -r 5
+expect_exit 2 "schbench: -r needs an integer in 1..86400, got '0'" schedlab run -m smp4 -- schbench -r 0
+expect_exit 2 "schbench: -F needs an integer" schedlab run -m smp4 -- schbench -F x
+expect_exit 2 "schbench: -R is not modelled" schedlab run -m smp4 -- schbench -R 100
+expect_exit 2 "schbench: -p is not modelled" schedlab run -m smp4 -- schbench -p 4096
+expect_exit 2 "schbench: -w is not modelled" schedlab run -m smp4 -- schbench -w 5
+expect_exit 2 "schbench: --cache_footprint is ignored by the real tool" schedlab run -m smp4 -- schbench --cache_footprint 64
+expect_exit 2 "schbench: unknown option '--nope'" schedlab run -m smp4 -- schbench --nope
+expect_exit 2 "schbench: unexpected argument 'extra'" schedlab run -m smp4 -- schbench -r 1 extra
+expect_exit 2 "more than 1000000 tasks" schedlab run -m smp4 -- schbench -m 10000 -t 10000
 golden run-funclatency schedlab run -m smp2 --funclatency __schedule,try_to_wake_up,sched_tick -- perf bench sched pipe -l 5000
 
 # perf stat: the command's own output once per run (seeds 1, 2, 3), then

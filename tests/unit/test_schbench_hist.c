@@ -103,6 +103,74 @@ static void test_percentiles_empty(void **state)
 	free(s);
 }
 
+/* the current version's add_lat(): a 0 min is unset, the next sample replaces it */
+static void test_add_lat_cur_min(void **state)
+{
+	struct schbench_stats *s = calloc(1, sizeof(*s));
+
+	(void)state;
+	schbench_add_lat_cur(s, 7);
+	schbench_add_lat_cur(s, 3);
+	schbench_add_lat_cur(s, 9);
+	assert_int_equal(s->min, 3);
+	assert_int_equal(s->max, 9);
+	schbench_add_lat_cur(s, 0);
+	assert_int_equal(s->min, 0);
+	schbench_add_lat_cur(s, 5);
+	assert_int_equal(s->min, 5);
+	assert_int_equal(s->nr_samples, 5);
+	free(s);
+}
+
+/* combine_stats(): a thread without samples (min 0) makes the min 0 */
+static void test_combine_minmax(void **state)
+{
+	u32 min = 0, max = 0;
+
+	(void)state;
+	schbench_combine_minmax(&min, &max, 4, 10);
+	schbench_combine_minmax(&min, &max, 2, 6);
+	assert_int_equal(min, 2);
+	assert_int_equal(max, 10);
+	schbench_combine_minmax(&min, &max, 0, 0);
+	assert_int_equal(min, 0);
+	schbench_combine_minmax(&min, &max, 8, 12);
+	assert_int_equal(min, 8);
+	assert_int_equal(max, 12);
+}
+
+/* show_latencies() on 1..100: the counts are per percentile step (20, 30, 40, 9, 1) */
+static void test_show_latencies(void **state)
+{
+	struct schbench_stats *s = calloc(1, sizeof(*s));
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	for (unsigned int v = 1; v <= 100; v++)
+		schbench_add_lat_cur(s, v);
+	schbench_show_latencies(f, s, "Wakeup Latencies", "usec", 3, SCHBENCH_PLIST_FOR_LAT,
+				SCHBENCH_PLIST_99);
+	schbench_show_latencies(f, s, "RPS", "requests", 3, SCHBENCH_PLIST_FOR_RPS,
+				SCHBENCH_PLIST_50);
+	fclose(f);
+	assert_string_equal(buf,
+			    "Wakeup Latencies percentiles (usec) runtime 3 (s) (100 total samples)\n"
+			    "\t  50.0th: 50         (30 samples)\n"
+			    "\t  90.0th: 90         (40 samples)\n"
+			    "\t* 99.0th: 99         (9 samples)\n"
+			    "\t  99.9th: 100        (1 samples)\n"
+			    "\t  min=1, max=100\n"
+			    "RPS percentiles (requests) runtime 3 (s) (100 total samples)\n"
+			    "\t  20.0th: 20         (20 samples)\n"
+			    "\t* 50.0th: 50         (30 samples)\n"
+			    "\t  90.0th: 90         (40 samples)\n"
+			    "\t  min=1, max=100\n");
+	free(buf);
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -111,6 +179,9 @@ int main(void)
 		cmocka_unit_test(test_percentiles_1_to_100),
 		cmocka_unit_test(test_percentiles_buckets),
 		cmocka_unit_test(test_percentiles_empty),
+		cmocka_unit_test(test_add_lat_cur_min),
+		cmocka_unit_test(test_combine_minmax),
+		cmocka_unit_test(test_show_latencies),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
