@@ -16,6 +16,7 @@
 #include "cli/session_opts.h"
 #include "cli/study_file.h"
 #include "report/compare.h"
+#include "report/perf_stat.h"
 #include "sim/alloc.h"
 
 #include <errno.h>
@@ -391,6 +392,46 @@ static int plan(struct study_run *sr, const char *origin)
 	return check_metrics(sr, origin);
 }
 
+/*
+ * 'runner perf-stat': for each case and variant, what `perf stat --null
+ * --repeat RUNS -- COMMAND` prints for the same runs (seeds S..S+RUNS-1, as
+ * `schedlab run --seed S -- perf stat -n -r RUNS -- COMMAND` runs them).
+ * 0, or 1 with a message if a run's command never exited.
+ */
+static int print_perf_stat(const struct study_run *sr, const char *origin)
+{
+	const struct study_def *d = &sr->def;
+
+	for (int c = 0; c < sr->nr_cases; c++) {
+		const struct strlist *argv = &sr->argvs[c % sr->workloads->n];
+
+		for (int v = 0; v < d->nr_variants; v++) {
+			const struct run_record *recs = &sr->cases[c].recs[v * sr->runs];
+			struct perf_stat_summary pss;
+
+			for (int r = 0; r < sr->runs; r++)
+				if (!recs[r].has_elapsed) {
+					cli_message("study: %s: runner perf-stat: in the run of '%s' on %s, seed %llu, the command's first task did not exit",
+						    origin, sr->cases[c].command, sr->cases[c].machine,
+						    (unsigned long long)(sr->so.seed + (u64)r));
+					return 1;
+				}
+			printf("\nperf stat --null --repeat %d, %s, %s (%s):\n", sr->runs,
+			       sr->cases[c].machine, d->variant_name[v],
+			       *d->variant_features[v] ? d->variant_features[v] : "the defaults");
+			perf_stat_summary_init(&pss, sr->runs, true, false);
+			for (int r = 0; r < sr->runs; r++) {
+				struct perf_stat_run pr = { .elapsed_ns = recs[r].elapsed_ns };
+
+				perf_stat_summary_add(&pss, r, &pr);
+			}
+			perf_stat_print(stdout, &pss, argv->n, argv->v);
+			perf_stat_summary_free(&pss);
+		}
+	}
+	return 0;
+}
+
 int cmd_study(int argc, char **argv)
 {
 	struct study_opts o = { .seed = DEFAULT_SEED };
@@ -507,6 +548,8 @@ int cmd_study(int argc, char **argv)
 		rc = usage_error("study: %s: %s", origin, err);
 		goto out;
 	}
+	if (sr.def.perf_stat_runner && print_perf_stat(&sr, origin))
+		goto out;
 	for (int i = 0; i < sr.def.notes.n; i++)
 		printf("%s %s\n", i ? "     " : "note:", sr.def.notes.v[i]);
 	rc = compare_outputs_write("study", &o.co, &cmp);

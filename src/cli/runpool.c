@@ -5,6 +5,7 @@
 #include "cli/progress.h"
 #include "cli/quote.h"
 #include "kernel/funclat.h"
+#include "report/perf_stat.h"
 #include "report/sched_totals.h"
 #include "sim/alloc.h"
 
@@ -62,6 +63,13 @@ void run_record_fill(struct session *s, bool check, struct run_record *rec)
 	rec->wall_s = s->wall_s;
 	if (!rec->finished)
 		return;
+	{
+		struct perf_stat_run pr;
+
+		/* for a study's 'runner perf-stat' */
+		rec->has_elapsed = perf_stat_collect(&pr);
+		rec->elapsed_ns = pr.elapsed_ns;
+	}
 	for (int i = 0; i < s->bench->nr_metrics; i++)
 		add(rec, s->bench->metrics[i].name, s->bench->metrics[i].value,
 		    s->bench->metrics[i].better);

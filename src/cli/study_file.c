@@ -183,6 +183,18 @@ static int parse_runs(struct parser *ps, struct study_def *d, const char *rest)
 	return 0;
 }
 
+static int parse_runner(struct parser *ps, struct study_def *d, const char *rest)
+{
+	if (d->perf_stat_runner)
+		return fail(ps, "'runner' given twice");
+	if (!*rest)
+		return fail(ps, "'runner' needs a value (perf-stat)");
+	if (strcmp(rest, "perf-stat"))
+		return fail(ps, "unknown runner '%s' (perf-stat)", rest);
+	d->perf_stat_runner = true;
+	return 0;
+}
+
 static int parse_line(struct parser *ps, struct study_def *d, const char *key, size_t klen,
 		      const char *rest)
 {
@@ -207,6 +219,8 @@ static int parse_line(struct parser *ps, struct study_def *d, const char *key, s
 		return parse_runs(ps, d, rest);
 	if (IS("option"))
 		return parse_option(ps, d, rest);
+	if (IS("runner"))
+		return parse_runner(ps, d, rest);
 	if (IS("note"))
 		return add_line(ps, &d->notes, "note", rest);
 #undef IS

@@ -16,6 +16,9 @@
  *   option NAME VALUE             a session option for every run: funclatency,
  *                                 sysctl, cost, hz, preempt, probe-overhead or
  *                                 also (VALUE: a background command line)
+ *   runner perf-stat              also print, per case and variant, what
+ *                                 perf stat --null --repeat RUNS prints for
+ *                                 the same runs (the elapsed-time line)
  *   note TEXT                     printed under the tables
  *
  * '#' starts a comment line; blank lines are ignored. docs/ab-and-studies.md.
@@ -54,6 +57,7 @@ struct study_def {
 	struct strlist workloads, quick_workloads;
 	struct strlist opt_names, opt_values;
 	struct strlist notes;
+	bool perf_stat_runner;	/* 'runner perf-stat' */
 };
 
 /*

@@ -30,6 +30,12 @@ struct run_record {
 	struct run_value v[RUN_MAX_VALUES];
 	u64 events, sim_ns;
 	double wall_s;
+	/*
+	 * perf stat's elapsed time of the command (the fork of its first task
+	 * to that task's exit, perf_stat_collect()); valid only if has_elapsed
+	 */
+	bool has_elapsed;
+	u64 elapsed_ns;
 };
 
 #define CMP_MAX_VARIANTS 8

@@ -958,6 +958,35 @@ run_cmd schedlab study wakelist-idle --quick -j 2 --runs 3
 cp "$tmp/out" "$tmp/wl-j2.out"
 run_cmd schedlab study wakelist-idle --quick -j 1 --runs 3
 if [ "$status" -eq 0 ] && cmp -s "$tmp/out" "$tmp/wl-j2.out"; then ok "study: -j 2 prints what -j 1 prints"; else not_ok "study: -j 2 vs -j 1" "$(diff "$tmp/out" "$tmp/wl-j2.out" | head -6)"; fi
+# issue 12: wakelist-idle runs schbench-2016 and context1 too; runnable-boost
+# prints, per variant, the elapsed line of perf stat --null --repeat RUNS,
+# the same as 'run -- perf stat -n -r RUNS' prints for those seeds.
+wl_bad=
+for pat in '^== smt2-2s-16: schbench-2016 -m 2 -t 8 -r 1$' '^== smt2-2s-16: context1 1$' \
+	'^p50_us  *after ' '^p99_us  *after ' '^lps  *after '; do
+	grep -q "$pat" "$tmp/wl-j2.out" || wl_bad="$wl_bad '$pat'"
+done
+if [ -z "$wl_bad" ]; then ok "study wakelist-idle --quick: schbench and context1 rows"; else not_ok "study wakelist-idle --quick: schbench and context1 rows" "missing:$wl_bad"; fi
+run_cmd schedlab study runnable-boost --quick -j 2
+rb_bad=
+grep -q "^perf stat --null --repeat 2, smt2-2s-16, before (NO_UTIL_RUNNABLE_BOOST):$" "$tmp/out" || rb_bad="$rb_bad header"
+grep -q "^ Performance counter stats for 'perf bench sched messaging -t -g 1 -l 100' (2 runs):$" "$tmp/out" || rb_bad="$rb_bad banner"
+grep ' seconds time elapsed' "$tmp/out" >"$tmp/rb-elapsed"
+for feat in NO_UTIL_RUNNABLE_BOOST ''; do
+	"$SCHEDLAB" run -m smt2-2s-16 --features "$feat" -- perf stat --null --repeat 2 -- \
+		perf bench sched messaging -t -g 1 -l 100 | grep ' seconds time elapsed'
+done >"$tmp/rb-run"
+[ "$(wc -l <"$tmp/rb-elapsed")" -eq 2 ] || rb_bad="$rb_bad count"
+cmp -s "$tmp/rb-elapsed" "$tmp/rb-run" || rb_bad="$rb_bad not-run's"
+if [ "$status" -eq 0 ] && [ -z "$rb_bad" ]; then ok "study runnable-boost: perf stat's elapsed line per variant, as run's"; else not_ok "study runnable-boost: perf stat's elapsed line" "status $status, bad:$rb_bad" "$(cat "$tmp/rb-elapsed" "$tmp/rb-run")"; fi
+printf 'name r\ntitle R\nvariant a -\nvariant b NO_SM_IDLE\nmachine smp2\nworkload hackbench -g 1 -l 5\nmetric time_s\nruns 2\nrunner perf\n' >"$tmp/run1.study"
+expect_exit 2 "run1.study:9: unknown runner 'perf' (perf-stat)" schedlab study --file "$tmp/run1.study"
+sed -i 's/^runner perf$/runner perf-stat/' "$tmp/run1.study"
+printf 'runner perf-stat\n' >>"$tmp/run1.study"
+expect_exit 2 "run1.study:10: 'runner' given twice" schedlab study --file "$tmp/run1.study"
+sed -i '$d' "$tmp/run1.study"
+run_cmd schedlab study --file "$tmp/run1.study" -j 1
+if [ "$status" -eq 0 ] && grep -q "^ Performance counter stats for 'hackbench -g 1 -l 5' (2 runs):$" "$tmp/out"; then ok "study --file: runner perf-stat"; else not_ok "study --file: runner perf-stat" "status $status" "$(cat "$tmp/err")"; fi
 run_cmd schedlab study sm-idle --quick --json "$tmp/st.json" --plot "$tmp/stplots"
 st_bad=
 grep -q '"study": "sm-idle"' "$tmp/st.json" || st_bad="$st_bad json"

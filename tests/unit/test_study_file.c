@@ -49,6 +49,7 @@ static void test_parse_good(void **state)
 	assert_string_equal(d.opt_values.v[0], "should_we_balance");
 	assert_int_equal(d.notes.n, 2);
 	assert_string_equal(d.notes.v[1], "second");
+	assert_false(d.perf_stat_runner);
 	study_free(&d);
 }
 
@@ -74,9 +75,24 @@ static void test_parse_errors(void **state)
 	expect_error("option trace x\n", "x.study:1: unknown option 'trace'");
 	expect_error("option hz\n", "option 'hz' needs a value");
 	expect_error("metric\n", "x.study:1: 'metric' needs a value");
+	expect_error("runner perf\n", "x.study:1: unknown runner 'perf' (perf-stat)");
+	expect_error("runner\n", "x.study:1: 'runner' needs a value");
+	expect_error("runner perf-stat\nrunner perf-stat\n", "x.study:2: 'runner' given twice");
 	expect_error("name a\ntitle t\nvariant a -\n", "x.study: the study has no two 'variant' lines");
 	expect_error("name a\ntitle t\nvariant a -\nvariant b X\nworkload w\nmetric m\n",
 		     "the study has no 'machine'");
+}
+
+static void test_runner(void **state)
+{
+	struct study_def d;
+	char text[1024], err[256];
+
+	(void)state;
+	snprintf(text, sizeof(text), "%s\nrunner perf-stat\n", good);
+	assert_int_equal(study_parse("demo.study", text, &d, err, sizeof(err)), 0);
+	assert_true(d.perf_stat_runner);
+	study_free(&d);
 }
 
 static void test_split_words(void **state)
@@ -115,6 +131,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_good),
 		cmocka_unit_test(test_parse_errors),
+		cmocka_unit_test(test_runner),
 		cmocka_unit_test(test_split_words),
 		cmocka_unit_test(test_packaged_studies_parse),
 	};
