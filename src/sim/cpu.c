@@ -65,20 +65,27 @@ void sim_cpu_run_user(unsigned int cpu, u64 work)
 static u64 user_work_left(const struct sim_cpu *c, u64 t)
 {
 	/* a stretch that starts after @t (a sibling's cursor ran ahead) has done nothing */
-	u64 done = t > c->user_seg || c->user_speed == SMT_SPEED_FULL
-			   ? wall_to_work_at(c, t - c->user_seg, c->user_speed)
-			   : 0;
+	u64 done = t > c->user_seg ? wall_to_work_at(c, t - c->user_seg, c->user_speed) : 0;
 
 	return done >= c->user_work ? 0 : c->user_work - done;
 }
 
-/* Stop the user work in progress on @c at machine.now; the work left. */
-static u64 user_work_interrupt(struct sim_cpu *c)
+/*
+ * Stop the user work in progress on @c at machine.now; the work left, and
+ * in @ran the wall time it ran. The CPU's cursor may be ahead of now: its
+ * kernel path into user mode ends later (user_seg), or a sibling's change
+ * of speed was accounted from its own cursor. Time does not run backwards
+ * on @c: the work stops at the later of the two, with what was done by
+ * then (nothing, if it had not begun).
+ */
+static u64 user_work_interrupt(struct sim_cpu *c, u64 *ran)
 {
-	u64 left = user_work_left(c, machine.now);
+	u64 stop = machine.now > c->user_seg ? machine.now : c->user_seg;
+	u64 left = user_work_left(c, stop);
 
 	sim_cancel(c->step_ev);
-	c->t = machine.now;
+	c->t = stop;
+	*ran = stop - c->user_start;
 	return left;
 }
 
@@ -145,8 +152,8 @@ void sim_cpu_interrupt(unsigned int cpu, unsigned int irq)
 	switch (c->act) {
 	case ACT_USER: {
 		/* user work stops here; the step machine handles the interrupt */
-		u64 ran = machine.now - c->user_start;
-		u64 left = user_work_interrupt(c);
+		u64 ran;
+		u64 left = user_work_interrupt(c, &ran);
 
 		cpu_ops->user_stopped(cpu, ran, left, false);
 		cpu_ops->step(cpu);
