@@ -5,7 +5,7 @@
 # runtime for the fuzz targets (make fuzz, make fuzz-regress;
 # docs/reliability.md).
 set -e
-pkgs="gcc make libcmocka-dev gnuplot-nox procps clang"
+pkgs="gcc make pkg-config libcmocka-dev libjson-c-dev gnuplot-nox procps clang"
 if [ "$(id -u)" -eq 0 ]; then
 	sudo=
 else

@@ -621,6 +621,13 @@ struct task_struct *sched_fork_task_allowed(const char *comm, const struct task_
 	return __sched_fork_task(NULL, false, comm, exec, exec_data, (int)cpu_hint, -1, allowed);
 }
 
+struct task_struct *sched_fork_task_affine(struct task_struct *parent, bool thread,
+					   const char *comm, const struct task_exec *exec,
+					   void *exec_data, const struct cpumask *allowed)
+{
+	return __sched_fork_task(parent, thread, comm, exec, exec_data, -1, -1, allowed);
+}
+
 static struct task_struct *__sched_fork_task(struct task_struct *parent, bool thread,
 					     const char *comm, const struct task_exec *exec,
 					     void *exec_data, int cpu_hint, int bind_cpu,
@@ -636,6 +643,15 @@ static struct task_struct *__sched_fork_task(struct task_struct *parent, bool th
 		charge(thread ? machine.cost->fork_thread : machine.cost->fork);
 		p->static_prio = p->prio = parent->static_prio;
 		cpumask_copy(p->cpus_mask, parent->cpus_mask);
+		if (allowed) {
+			/* its own mask, set before its first wakeup */
+			cpumask_setall(p->cpus_mask);
+			cpumask_and(p->cpus_mask, p->cpus_mask, allowed);
+			if (cpumask_empty(p->cpus_mask)) {
+				fprintf(stderr, "schedlab: %s: empty CPU affinity\n", comm);
+				abort();
+			}
+		}
 		p->mm = thread ? parent->mm : ++next_mm_id;
 		p->tgid = thread ? parent->tgid : p->pid;
 		p->cpu = smp_processor_id();
@@ -680,6 +696,17 @@ static struct task_struct *__sched_fork_task(struct task_struct *parent, bool th
 	sched_world.nr_forks++;
 	wake_up_new_task(p);
 	return p;
+}
+
+void do_sched_yield(void)
+{
+	struct rq *rq = this_rq();
+
+	rq_lock(rq);
+	rq->stat.yld_count++;
+	yield_task_fair(rq);
+	rq_unlock(rq);
+	schedule();
 }
 
 void do_exit(void)
