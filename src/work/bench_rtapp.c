@@ -169,11 +169,14 @@ int rtapp_apply_policy(struct task_struct *p, enum rtapp_policy policy, int prio
 
 /* ---- the futex-based primitives ---- */
 
-static void wait_on(struct rt_thread *th, unsigned int *count, const char *what)
+static void wait_on(struct rt_thread *th, unsigned int *count, const struct rtapp_event *e,
+		    const struct rt_res *r)
 {
 	(*count)++;
 	th->waiting = count;
-	th->s->blocked_in = what;
+	th->s->blocked_in = e->key;
+	th->s->blocked_line = e->line;
+	th->s->blocked_res = th->st->c->res[r - th->st->res].name;
 }
 
 static void wait_done(struct rt_thread *th)
@@ -183,6 +186,7 @@ static void wait_done(struct rt_thread *th)
 		th->waiting = NULL;
 	}
 	th->s->blocked_in = NULL;
+	th->s->blocked_line = 0;
 }
 
 static void futex_op(struct op_desc *op, enum op_kind kind, struct futex *f, u32 val)
@@ -196,7 +200,7 @@ static int res_index(const struct rt_state *st, const struct rt_res *m)
 }
 
 /* pthread_mutex_lock(): true with a FUTEX_WAIT in @op while another thread holds it */
-static bool mutex_lock(struct rt_thread *th, struct rt_res *m, const char *what,
+static bool mutex_lock(struct rt_thread *th, struct rt_res *m, const struct rtapp_event *what,
 		       struct op_desc *op)
 {
 	wait_done(th);
@@ -206,7 +210,7 @@ static bool mutex_lock(struct rt_thread *th, struct rt_res *m, const char *what,
 		th->held[res_index(th->st, m)] = true;
 		return false;
 	}
-	wait_on(th, &m->m_waiters, what);
+	wait_on(th, &m->m_waiters, what, m);
 	futex_op(op, OP_FUTEX_WAIT, &m->mf, 1);
 	return true;
 }
@@ -234,8 +238,8 @@ static bool cond_wake(struct rt_res *c, bool all, struct op_desc *op)
 }
 
 /* pthread_cond_wait(c, m): unlock, wait for a new sequence, lock again */
-static bool cond_wait(struct rt_thread *th, struct rt_res *c, struct rt_res *m, const char *what,
-		      struct op_desc *op)
+static bool cond_wait(struct rt_thread *th, struct rt_res *c, struct rt_res *m,
+		      const struct rtapp_event *what, struct op_desc *op)
 {
 	switch (th->cw) {
 	case 0:
@@ -245,7 +249,7 @@ static bool cond_wait(struct rt_thread *th, struct rt_res *c, struct rt_res *m, 
 			return true;
 		/* fall through */
 	case 1:
-		wait_on(th, &c->c_waiters, what);
+		wait_on(th, &c->c_waiters, what, c);
 		th->cw = 2;
 		futex_op(op, OP_FUTEX_WAIT, &c->cf, th->snap);
 		return true;
@@ -365,7 +369,7 @@ static bool event_step(struct rt_thread *th, const struct rtapp_event *e, struct
 		return false;
 	}
 	case RTAPP_EV_LOCK:
-		if (mutex_lock(th, r, e->key, op))
+		if (mutex_lock(th, r, e, op))
 			return true;
 		th->lock++;
 		return false;
@@ -376,7 +380,7 @@ static bool event_step(struct rt_thread *th, const struct rtapp_event *e, struct
 		th->lock--;
 		return mutex_unlock(th, r, op);
 	case RTAPP_EV_WAIT:
-		return cond_wait(th, r, d, e->key, op);
+		return cond_wait(th, r, d, e, op);
 	case RTAPP_EV_SIGNAL:
 	case RTAPP_EV_BROAD:
 		if (th->step++)
@@ -388,11 +392,11 @@ static bool event_step(struct rt_thread *th, const struct rtapp_event *e, struct
 			if (cond_wake(r, false, op))
 				return true;
 		}
-		return cond_wait(th, r, d, e->key, op);
+		return cond_wait(th, r, d, e, op);
 	case RTAPP_EV_BARRIER:
 		switch (th->step) {
 		case 0:
-			if (mutex_lock(th, r, e->key, op))
+			if (mutex_lock(th, r, e, op))
 				return true;
 			if (r->waiting == 0) {
 				/* everyone else waits: wake them */
@@ -405,7 +409,7 @@ static bool event_step(struct rt_thread *th, const struct rtapp_event *e, struct
 			th->step = 1;
 			/* fall through */
 		case 1:
-			if (cond_wait(th, r, r, e->key, op))
+			if (cond_wait(th, r, r, e, op))
 				return true;
 			r->waiting++;
 			th->step = 2;
@@ -423,7 +427,7 @@ static bool event_step(struct rt_thread *th, const struct rtapp_event *e, struct
 	case RTAPP_EV_RESUME:
 		switch (th->step) {
 		case 0:
-			if (mutex_lock(th, d, e->key, op))
+			if (mutex_lock(th, d, e, op))
 				return true;
 			th->step = 1;
 			if (e->type == RTAPP_EV_RESUME) {
@@ -434,7 +438,7 @@ static bool event_step(struct rt_thread *th, const struct rtapp_event *e, struct
 			}
 			/* fall through */
 		case 1:
-			if (cond_wait(th, r, d, e->key, op))
+			if (cond_wait(th, r, d, e, op))
 				return true;
 			th->step = 2;
 			break;
@@ -461,7 +465,7 @@ static bool event_step(struct rt_thread *th, const struct rtapp_event *e, struct
 			r->cf.val--;
 			return false;
 		}
-		wait_on(th, &r->c_waiters, e->key);
+		wait_on(th, &r->c_waiters, e, r);
 		futex_op(op, OP_FUTEX_WAIT, &r->cf, 0);
 		return true;
 	case RTAPP_EV_YIELD:
@@ -908,10 +912,16 @@ bool rtapp_stuck_message(const struct bench *b, char *buf, size_t len)
 
 			for (unsigned int j = i + 1; j < st->nr_th; j++)
 				more += st->r.threads[j].blocked_in != NULL;
-			snprintf(buf, len,
-				 "rt-app: %s: thread %s is blocked forever in %s (nothing is left to wake it)%s",
-				 st->c->file, s->name, s->blocked_in,
-				 more ? " and other threads too" : "");
+			if (s->blocked_line)
+				snprintf(buf, len,
+					 "rt-app: %s:%u: thread %s is blocked forever in %s (%s): nothing is left to wake it%s",
+					 st->c->file, s->blocked_line, s->name, s->blocked_in,
+					 s->blocked_res, more ? "; other threads are blocked too" : "");
+			else
+				snprintf(buf, len,
+					 "rt-app: %s: thread %s is blocked forever in %s%s", st->c->file,
+					 s->name, s->blocked_in,
+					 more ? "; other threads are blocked too" : "");
 			return true;
 		}
 	}

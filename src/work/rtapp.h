@@ -154,6 +154,8 @@ struct rtapp_thread_stats {
 	u64 missed;		/* timer loops whose slack was negative */
 	u64 wu_sum, wu_max;
 	const char *blocked_in;	/* the event it waits in, NULL if none */
+	unsigned int blocked_line;	/* its line in the file (0: rt-app's start barrier) */
+	const char *blocked_res;	/* the mutex, condition, barrier or semaphore */
 	const char *cancelled_in;	/* the event the end of the run cancelled */
 	bool exited;
 	struct rtapp_timing *log;	/* every loop, when log files are written */

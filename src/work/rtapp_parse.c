@@ -216,8 +216,8 @@ static int get_ref_mutex(struct pctx *x, struct json_object *v, const char *key,
 	return 0;
 }
 
-static int parse_timer(struct pctx *x, struct json_object *v, const char *key, unsigned int line,
-		       struct rtapp_event *e)
+static int parse_timer(struct pctx *x, const struct rtapp_task *t, struct json_object *v,
+		       const char *key, unsigned int line, struct rtapp_event *e)
 {
 	const char *ref = "unknown", *mode = "relative";
 	bool has_period = false;
@@ -248,9 +248,20 @@ static int parse_timer(struct pctx *x, struct json_object *v, const char *key, u
 		return fail(x, line, "%s: no \"period\" (rt-app would use 0: no period at all)", key);
 	e->type = RTAPP_EV_TIMER;
 	e->duration = period;
-	/* "unique..." timers are each thread's own, the others shared by name */
-	r = resource_index(x->c, ref, prefix(ref, "unique") ? RTAPP_RES_TIMER_UNIQUE :
-				      RTAPP_RES_TIMER);
+	/*
+	 * "unique..." timers are each thread's own (rt-app names them after
+	 * the task description and copies them per thread), the others are
+	 * shared by name
+	 */
+	if (prefix(ref, "unique")) {
+		char *name = xmalloc(strlen(ref) + strlen(t->name) + 2);
+
+		sprintf(name, "%s@%s", ref, t->name);
+		r = resource_index(x->c, name, RTAPP_RES_TIMER_UNIQUE);
+		free(name);
+	} else {
+		r = resource_index(x->c, ref, RTAPP_RES_TIMER);
+	}
 	e->res = r;
 	/* rt-app: the mode of the last timer event naming it wins */
 	x->c->res[r].relative = strcmp(mode, "absolute") != 0;
@@ -311,7 +322,7 @@ static int parse_event(struct pctx *x, struct rtapp_task *t, const char *key,
 		return 0;
 	}
 	if (prefix(key, "timer"))
-		return parse_timer(x, v, key, line, e);
+		return parse_timer(x, t, v, key, line, e);
 	if (prefix(key, "resume") || prefix(key, "suspend")) {
 		/* suspend waits on its own task's name; its string is ignored */
 		if (prefix(key, "resume")) {
@@ -623,7 +634,7 @@ static int check_locks(struct pctx *x, const struct rtapp_task *t)
 				case RTAPP_EV_LOCK:
 					m = c->res[e->res].name;
 					if (held[e->res])
-						rc = fail(x, e->line, "task %s: %s: mutex %s is already held by this task: it would deadlock",
+						rc = fail(x, e->line, "task %s: %s: mutex %s is already held by this task (no unlock since the last lock): it would deadlock",
 							  t->name, e->key, m);
 					held[e->res] = true;
 					break;
@@ -866,7 +877,6 @@ struct rtapp_config *rtapp_parse_text(const char *file, const char *text, size_t
 			snprintf(err, errlen, "rt-app: %s:%u:%u: JSON syntax error: unexpected end of file",
 				 file, line, col);
 		} else {
-			off = off ? off - 1 : 0;
 			line_col(&x, off, &line, &col);
 			snprintf(err, errlen, "rt-app: %s:%u:%u: JSON syntax error: %s", file, line,
 				 col, json_tokener_error_desc(je));
