@@ -366,6 +366,9 @@ rtapp_thread mutex.json locker-1 '$2 == 200 && $4 >= 2000 && $4 < 2100'
 rtapp_thread condvar.json producer-0 '$2 > 100'
 rtapp_thread condvar.json consumer-1 '$2 > 100 && $3 > 490'
 rtapp_thread condvar.json consumer-2 '$2 > 100'
+# sync hands the turn over: each loop is one thread's 500 us, then the other's
+rtapp_thread sync.json pong-1 '$2 == 100 && $4 > 990 && $4 < 1100'
+rtapp_thread sync.json ping-0 '$2 == 99'
 # the short task waits at the barrier for the long one: both loop at 3 ms
 rtapp_thread barrier.json short-0 '$2 == 100 && $3 < 1010 && $4 > 2990 && $4 < 3100'
 rtapp_thread barrier.json long-1 '$2 == 100 && $4 > 2990 && $4 < 3100'
