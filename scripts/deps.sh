@@ -1,6 +1,7 @@
 #!/bin/sh
 # Installs what schedlab needs to build and test on Debian (12+):
-# a C17 compiler, GNU make, cmocka for the unit tests, gnuplot (no X) to
+# a C17 compiler, GNU make, pkg-config, json-c (rt-app's JSON reader, for
+# `rt-app FILE.json`), cmocka for the unit tests, gnuplot (no X) to
 # render --plot's pictures, and clang with its libFuzzer and sanitizer
 # runtime for the fuzz targets (make fuzz, make fuzz-regress;
 # docs/reliability.md).

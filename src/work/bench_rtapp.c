@@ -313,8 +313,8 @@ static bool event_step(struct rt_thread *th, const struct rtapp_event *e, struct
 			th->ld.c_duration += (u64)e->duration;
 			th->ev_t0 = now;
 			th->step = 1;
-			*op = (struct op_desc){ .kind = OP_RUN,
-						.ns = loadwait_ns(st, (u64)e->duration, &th->ld.perf) };
+			*op = (struct op_desc){ .kind = OP_RUN };
+			op->ns = loadwait_ns(st, (u64)e->duration, &th->ld.perf);
 			return true;
 		}
 		th->ld.duration += usec_of(now - th->ev_t0);
@@ -329,12 +329,13 @@ static bool event_step(struct rt_thread *th, const struct rtapp_event *e, struct
 			return false;
 		}
 		/* do { loadwait(32) } while (elapsed < duration) */
-		*op = (struct op_desc){ .kind = OP_RUN,
-					.ns = loadwait_ns(st, RTAPP_RUNTIME_CHUNK_US, &th->ld.perf) };
+		*op = (struct op_desc){ .kind = OP_RUN };
+		op->ns = loadwait_ns(st, RTAPP_RUNTIME_CHUNK_US, &th->ld.perf);
 		return true;
 	case RTAPP_EV_SLEEP:
 		if (th->step++ == 0) {
-			*op = (struct op_desc){ .kind = OP_SLEEP, .ns = (u64)e->duration * NSEC_PER_USEC };
+			*op = (struct op_desc){ .kind = OP_SLEEP,
+						.ns = (u64)e->duration * NSEC_PER_USEC };
 			return true;
 		}
 		return false;
@@ -663,7 +664,7 @@ static void thread_next(struct work_task *wt, struct op_desc *op)
 			th->state = T_EXIT_WAKE;
 			break;
 		case T_CANCEL:
-			/* cancelled: a mutex it holds is given back (rt-app would leave it locked) */
+			/* cancelled: its mutexes are given back (rt-app would leave them locked) */
 			for (unsigned int i = 0; i < st->c->nr_res; i++) {
 				if (th->held[i]) {
 					if (mutex_unlock(th, &st->res[i], op))
@@ -769,10 +770,11 @@ static void main_next(struct work_task *wt, struct op_desc *op)
 		case P_SLEEP:
 			/* sleep(duration) */
 			st->phase = P_STOP;
-			*op = (struct op_desc){ .kind = OP_SLEEP, .ns = (u64)c->duration_s * NSEC_PER_SEC };
+			*op = (struct op_desc){ .kind = OP_SLEEP,
+						.ns = (u64)c->duration_s * NSEC_PER_SEC };
 			return;
 		case P_STOP:
-			/* __shutdown(true): stop, and cancel every thread at its cancellation point */
+			/* __shutdown(true): stop, cancel each thread at its cancellation point */
 			st->continue_running = false;
 			for (unsigned int i = 0; i < st->nr_th; i++) {
 				struct rt_thread *th = st->th[i];

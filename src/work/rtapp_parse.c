@@ -421,7 +421,8 @@ static int parse_sched(struct pctx *x, const struct rtapp_task *t, struct json_o
 	sd->set = sd->prio != RTAPP_PRIO_UNCHANGED;
 	if (!sd->set)
 		return 0;
-	if (rtapp_apply_policy(NULL, sd->policy == RTAPP_POLICY_SAME ? RTAPP_SCHED_OTHER : sd->policy,
+	if (rtapp_apply_policy(NULL,
+			       sd->policy == RTAPP_POLICY_SAME ? RTAPP_SCHED_OTHER : sd->policy,
 			       sd->prio, perr, sizeof(perr)))
 		return fail(x, sd->line, "task %s: %s", t->name, perr);
 	return 0;
@@ -459,7 +460,8 @@ static int parse_phase(struct pctx *x, struct rtapp_task *t, const char *name,
 		cur = key_pos(x, cur, key);
 		line = line_of(x, cur);
 		if (is_event(key)) {
-			ph->events = xreallocarray(ph->events, ph->nr_events + 1, sizeof(*ph->events));
+			ph->events = xreallocarray(ph->events, ph->nr_events + 1,
+						   sizeof(*ph->events));
 			if (parse_event(x, t, key, v, line, &ph->events[ph->nr_events])) {
 				ph->nr_events++;
 				return -1;
