@@ -57,6 +57,20 @@
 /* loadwait(32): runtime's chunk, in us */
 #define RTAPP_RUNTIME_CHUNK_US 32
 
+/*
+ * What a thread does between two loops, in ns of user work at capacity
+ * 1024: thread_body()'s two clock_gettime() (vDSO, about 20 ns each), the
+ * log_data memset, the timing point and the loop counters, and the checks
+ * of the log and ftrace settings. An estimate (a few hundred instructions);
+ * it also makes a loop of events that never block or work (an uncontended
+ * lock and unlock, a signal nobody waits for) take time, as it does in
+ * rt-app.
+ */
+#define RTAPP_LOOP_OVERHEAD_NS 150
+
+/* clock_gettime(CLOCK_MONOTONIC) through the vDSO, ns at capacity 1024 (an estimate) */
+#define RTAPP_CLOCK_READ_NS 20
+
 struct rt_thread;
 
 /* a mutex, a condition, a barrier, a semaphore or a timer */
@@ -315,7 +329,8 @@ static bool event_step(struct rt_thread *th, const struct rtapp_event *e, struct
 			th->step = 1;
 			*op = (struct op_desc){ .kind = OP_RUN };
 			op->ns = loadwait_ns(st, (u64)e->duration, &th->ld.perf);
-			return true;
+			if (op->ns)
+				return true;
 		}
 		th->ld.duration += usec_of(now - th->ev_t0);
 		return false;
@@ -328,9 +343,14 @@ static bool event_step(struct rt_thread *th, const struct rtapp_event *e, struct
 			th->ld.duration += usec_of(now - th->ev_t0);
 			return false;
 		}
-		/* do { loadwait(32) } while (elapsed < duration) */
+		/*
+		 * do { loadwait(32) } while (elapsed < duration); with a
+		 * calibration above 32 us a loop, loadwait(32) is no loop and
+		 * only the clock read takes time
+		 */
 		*op = (struct op_desc){ .kind = OP_RUN };
-		op->ns = loadwait_ns(st, RTAPP_RUNTIME_CHUNK_US, &th->ld.perf);
+		op->ns = max(loadwait_ns(st, RTAPP_RUNTIME_CHUNK_US, &th->ld.perf),
+			     (u64)RTAPP_CLOCK_READ_NS);
 		return true;
 	case RTAPP_EV_SLEEP:
 		if (th->step++ == 0) {
@@ -657,9 +677,16 @@ static void thread_next(struct work_task *wt, struct op_desc *op)
 				}
 			}
 			th->state = T_LOOP;
-			break;
+			*op = (struct op_desc){ .kind = OP_RUN, .ns = RTAPP_LOOP_OVERHEAD_NS };
+			return;
 		case T_FINISH:
-			notice(st, "[%d] Exiting.", th->ind);
+			/*
+			 * stopped by the end of the duration, the thread has a
+			 * cancel pending: fprintf()'s write() is a cancellation
+			 * point, so its notice never comes out
+			 */
+			if (st->continue_running)
+				notice(st, "[%d] Exiting.", th->ind);
 			th->s->exited = true;
 			th->state = T_EXIT_WAKE;
 			break;
