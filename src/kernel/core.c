@@ -810,6 +810,55 @@ static struct task_struct *pick_next_task(struct rq *rq, struct task_struct *pre
  * queued, so it can be pushed to the CPU that asked. Returns the stopper,
  * which __schedule() then switches away from.
  */
+/*
+ * migration_cpu_stop() -> move_queued_task(): the task the stopper
+ * preempted leaves this runqueue for its destination's.
+ */
+static void migration_cpu_stop(struct rq *rq)
+{
+	struct task_struct *p = rq->migrate_task;
+	unsigned int dest = rq->migrate_dest;
+	struct rq *dst_rq = cpu_rq(dest);
+
+	rq->migrate_task = NULL;
+	rq_lock(rq);
+	update_rq_clock(rq);
+	if (task_on_rq_queued(p) && task_cpu(p) == cpu_of(rq)) {
+		deactivate_task(rq, p, DEQUEUE_NOCLOCK);
+		set_task_cpu(p, dest);
+	} else {
+		p = NULL;
+	}
+	rq_unlock(rq);
+	if (p) {
+		rq_lock(dst_rq);
+		update_rq_clock(dst_rq);
+		activate_task(dst_rq, p, ENQUEUE_NOCLOCK | ENQUEUE_MIGRATED);
+		wakeup_preempt(dst_rq, p, 0);
+		rq_unlock(dst_rq);
+	}
+}
+
+void sched_setaffinity_current(const struct cpumask *mask)
+{
+	struct task_struct *p = current;
+	struct rq *rq = this_rq();
+
+	cpumask_setall(p->cpus_mask);
+	cpumask_and(p->cpus_mask, p->cpus_mask, mask);
+	if (cpumask_empty(p->cpus_mask)) {
+		fprintf(stderr, "schedlab: %s: empty CPU affinity\n", p->comm);
+		abort();
+	}
+	p->nr_cpus_allowed = cpumask_weight(p->cpus_mask);
+	if (cpumask_test_cpu(task_cpu(p), p->cpus_mask))
+		return;
+	/* affine_move_task(): stop_one_cpu(migration_cpu_stop) and wait for it */
+	rq->migrate_task = p;
+	rq->migrate_dest = cpumask_first(p->cpus_mask);
+	__schedule(SM_PREEMPT);
+}
+
 static struct task_struct *run_stopper(struct rq *rq, struct task_struct *prev)
 {
 	struct task_struct *stop = rq->stop;
@@ -830,7 +879,10 @@ static struct task_struct *run_stopper(struct rq *rq, struct task_struct *prev)
 	rq->curr = stop;
 	stop->on_cpu = 1;
 	rq_unlock(rq);
-	active_load_balance_cpu_stop(rq);
+	if (rq->migrate_task)
+		migration_cpu_stop(rq);
+	if (rq->active_balance)
+		active_load_balance_cpu_stop(rq);
 	rq_lock(rq);
 	update_rq_clock(rq);
 	return stop;
@@ -847,7 +899,7 @@ void __schedule(int sched_mode)
 	update_rq_clock(rq);
 	rq->stat.sched_count++;
 
-	if (rq->active_balance)
+	if (rq->active_balance || rq->migrate_task)
 		prev = run_stopper(rq, prev);
 
 	/* what every __schedule() does: clock, mode and preempt checks, sched_info */

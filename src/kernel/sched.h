@@ -384,6 +384,9 @@ struct rq {
 	bool balance_softirq;		/* SCHED_SOFTIRQ raised */
 	unsigned long misfit_task_load;
 	int active_balance;		/* the stopper is queued to push a task */
+	/* the stopper is queued to move this task to migrate_dest (sched_setaffinity()) */
+	struct task_struct *migrate_task;
+	unsigned int migrate_dest;
 	unsigned int push_cpu;
 	struct task_struct *stop;	/* the stopper kthread */
 	bool ttwu_pending;		/* wakelist entries queued (wakelist lands with issue 4) */
@@ -592,6 +595,15 @@ void set_user_nice(struct task_struct *p, long nice);
  * lets its class give up the slice, and schedules.
  */
 void do_sched_yield(void);
+/*
+ * sched_setaffinity() of the running task on itself: its mask becomes
+ * @mask (less the CPUs the machine lacks; at least one must remain). If
+ * its CPU is not in it, the stopper preempts it and moves it to the first
+ * allowed CPU (migration_cpu_stop(); the kernel's
+ * cpumask_any_and_distribute() is approximated by the first), and this
+ * CPU schedules.
+ */
+void sched_setaffinity_current(const struct cpumask *mask);
 
 /* Start @ns of user work (at full capacity and frequency) for current. */
 void task_run_user(u64 ns);

@@ -108,6 +108,7 @@ struct rt_thread {
 	int lock;			/* run()'s lock count */
 	unsigned int *waiting;		/* a waiter count it added itself to */
 	const struct rtapp_sched *cur_sched;
+	const struct cpumask *cur_mask;	/* the affinity it set last */
 	struct rtapp_timing ld;
 };
 
@@ -120,6 +121,8 @@ struct rt_state {
 	unsigned int nr_th, cap_th;
 	unsigned int *nforks;		/* per task */
 	struct cpumask **masks;		/* per task: its cpus, NULL for all */
+	struct cpumask ***phase_masks;	/* per task and phase: its cpus, NULL: none */
+	struct cpumask *default_mask;	/* what a thread starts with: taskset's, or all */
 	int p_load;
 	u64 loop_ns;
 	u64 t_zero;
@@ -636,6 +639,23 @@ static void thread_next(struct work_task *wt, struct op_desc *op)
 				break;
 			}
 			ph = &t->phases[th->phase];
+			/* set_thread_affinity(): the phase's cpus, else the task's, else the first */
+			{
+				const struct cpumask *want = st->phase_masks[t - st->c->tasks][th->phase];
+
+				if (!want)
+					want = st->masks[t - st->c->tasks];
+				if (!want)
+					want = st->default_mask;
+				if (!th->cur_mask)
+					th->cur_mask = st->masks[t - st->c->tasks] ?
+						       st->masks[t - st->c->tasks] : st->default_mask;
+				if (!cpumask_equal(want, th->cur_mask)) {
+					th->cur_mask = want;
+					*op = (struct op_desc){ .kind = OP_SETAFFINITY, .cpus = want };
+					return;
+				}
+			}
 			apply_sched(th, &ph->sched);
 			memset(&th->ld, 0, sizeof(th->ld));
 			th->t_start = now;
@@ -852,8 +872,32 @@ int rtapp_check_machine(struct bench *b, char *err, size_t errlen)
 				return -1;
 			}
 		}
+		for (unsigned int p = 0; p < t->nr_phases; p++) {
+			const struct rtapp_phase *ph = &t->phases[p];
+
+			for (unsigned int k = 0; k < ph->nr_cpus; k++) {
+				if ((unsigned int)ph->cpus[k] >= nr_cpu_ids) {
+					snprintf(err, errlen, "rt-app: %s:%u: task %s: phase %s: invalid cpu %d in cpus (%u CPUs)",
+						 c->file, ph->cpus_line, t->name, ph->name, ph->cpus[k],
+						 nr_cpu_ids);
+					return -1;
+				}
+			}
+		}
 	}
 	return 0;
+}
+
+static struct cpumask *cpus_mask(const int *cpus, unsigned int n)
+{
+	struct cpumask *m;
+
+	if (!n)
+		return NULL;
+	m = alloc_cpumask();
+	for (unsigned int k = 0; k < n; k++)
+		cpumask_set_cpu((unsigned int)cpus[k], m);
+	return m;
 }
 
 void rtapp_start(struct bench *b)
@@ -875,15 +919,20 @@ void rtapp_start(struct bench *b)
 	futex_init(&st->alive_f, 0);
 	st->nforks = xcalloc(c->nr_tasks, sizeof(*st->nforks));
 	st->masks = xcalloc(c->nr_tasks, sizeof(*st->masks));
+	st->phase_masks = xcalloc(c->nr_tasks, sizeof(*st->phase_masks));
 	for (unsigned int i = 0; i < c->nr_tasks; i++) {
 		const struct rtapp_task *t = &c->tasks[i];
 
-		if (!t->nr_cpus)
-			continue;
-		st->masks[i] = alloc_cpumask();
-		for (unsigned int k = 0; k < t->nr_cpus; k++)
-			cpumask_set_cpu((unsigned int)t->cpus[k], st->masks[i]);
+		st->phase_masks[i] = xcalloc(t->nr_phases, sizeof(**st->phase_masks));
+		for (unsigned int p = 0; p < t->nr_phases; p++)
+			st->phase_masks[i][p] = cpus_mask(t->phases[p].cpus, t->phases[p].nr_cpus);
+		st->masks[i] = cpus_mask(t->cpus, t->nr_cpus);
 	}
+	st->default_mask = alloc_cpumask();
+	if (b->taskset_cpus)
+		cpumask_copy(st->default_mask, b->taskset_cpus);
+	else
+		cpumask_setall(st->default_mask);
 	/*
 	 * p_load: the given ns per loop, whose loop is then that much work at
 	 * full capacity; or calibrate_cpu_cycles() on CPUn: a loop there takes
@@ -1014,10 +1063,18 @@ void rtapp_free(struct bench *b)
 		free(st->th);
 		free(st->r.threads);
 		free(st->r.notices);
-		for (unsigned int i = 0; i < st->c->nr_tasks; i++)
+		for (unsigned int i = 0; i < st->c->nr_tasks; i++) {
 			if (st->masks[i])
 				free_cpumask(st->masks[i]);
+			for (unsigned int p = 0; p < st->c->tasks[i].nr_phases; p++)
+				if (st->phase_masks[i][p])
+					free_cpumask(st->phase_masks[i][p]);
+			free(st->phase_masks[i]);
+		}
 		free(st->masks);
+		free(st->phase_masks);
+		if (st->default_mask)
+			free_cpumask(st->default_mask);
 		free(st->nforks);
 		free(st->res);
 	}

@@ -610,6 +610,11 @@ static void work_step(struct task_struct *p)
 		op_done(w, 0);
 		do_sched_yield();
 		return;
+	case OP_SETAFFINITY:
+		sys_enter(w);
+		op_done(w, 0);
+		sched_setaffinity_current(op->cpus);
+		return;
 	case OP_WRITE:
 		do_write(w, op->ch, op->bytes);
 		return;

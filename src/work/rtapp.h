@@ -91,6 +91,9 @@ struct rtapp_phase {
 	struct rtapp_event *events;
 	unsigned int nr_events;
 	struct rtapp_sched sched;
+	int *cpus;		/* the phase's own "cpus"; NULL: the task's */
+	unsigned int nr_cpus;
+	unsigned int cpus_line;
 };
 
 #define RTAPP_MAX_CPUS_LISTED 4096

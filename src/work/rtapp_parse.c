@@ -437,8 +437,12 @@ static void free_phase(struct rtapp_phase *ph)
 		free(ph->events[i].ref);
 	}
 	free(ph->events);
+	free(ph->cpus);
 	free(ph->name);
 }
+
+static int parse_cpus(struct pctx *x, const struct rtapp_task *t, struct json_object *v,
+		      unsigned int line, int **cpus, unsigned int *nr, unsigned int *cpus_line);
 
 /*
  * One phase (or a task without "phases": the task object itself, @is_task).
@@ -474,10 +478,10 @@ static int parse_phase(struct pctx *x, struct rtapp_task *t, const char *name,
 		} else if (!strcmp(key, "policy") || !strcmp(key, "priority")) {
 			/* parse_sched() below */
 		} else if (!strcmp(key, "cpus")) {
-			if (!is_task)
-				return fail(x, line,
-					    "task %s: phase %s: cpus in a phase is not modelled (give the task's cpus)",
-					    t->name, name);
+			/* a task's own are parsed by parse_task() */
+			if (!is_task && parse_cpus(x, t, v, line, &ph->cpus, &ph->nr_cpus,
+						   &ph->cpus_line))
+				return -1;
 		} else if (is_task && (!strcmp(key, "instance") || !strcmp(key, "delay") ||
 				       !strcmp(key, "phases"))) {
 			/* the task's own */
@@ -495,8 +499,8 @@ static int parse_phase(struct pctx *x, struct rtapp_task *t, const char *name,
 	return 0;
 }
 
-static int parse_cpus(struct pctx *x, struct rtapp_task *t, struct json_object *v,
-		      unsigned int line)
+static int parse_cpus(struct pctx *x, const struct rtapp_task *t, struct json_object *v,
+		      unsigned int line, int **cpus, unsigned int *nr, unsigned int *cpus_line)
 {
 	size_t n;
 
@@ -507,15 +511,15 @@ static int parse_cpus(struct pctx *x, struct rtapp_task *t, struct json_object *
 	if (!n || n > RTAPP_MAX_CPUS_LISTED)
 		return fail(x, line, "task %s: cpus: %zu CPUs listed (1..%d)", t->name, n,
 			    RTAPP_MAX_CPUS_LISTED);
-	t->cpus = xcalloc(n, sizeof(*t->cpus));
-	t->nr_cpus = (unsigned int)n;
-	t->cpus_line = line;
+	*cpus = xcalloc(n, sizeof(**cpus));
+	*nr = (unsigned int)n;
+	*cpus_line = line;
 	for (size_t i = 0; i < n; i++) {
 		s64 cpu;
 
 		if (get_int(x, json_object_array_get_idx(v, i), "cpus", line, 0, INT_MAX, &cpu))
 			return -1;
-		t->cpus[i] = (int)cpu;
+		(*cpus)[i] = (int)cpu;
 	}
 	return 0;
 }
@@ -545,7 +549,8 @@ static int parse_task(struct pctx *x, const char *name, struct json_object *obj,
 		t->delay_us = n;
 	}
 	if (json_object_object_get_ex(obj, "cpus", &v) &&
-	    parse_cpus(x, t, v, line_of(x, key_pos(x, pos, "cpus"))))
+	    parse_cpus(x, t, v, line_of(x, key_pos(x, pos, "cpus")), &t->cpus, &t->nr_cpus,
+		       &t->cpus_line))
 		return -1;
 	if (parse_sched(x, t, obj, pos, x->c->default_policy, &t->sched))
 		return -1;

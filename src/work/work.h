@@ -21,6 +21,7 @@ enum op_kind {
 	OP_SLEEP,		/* nanosleep(ns) */
 	OP_SLEEP_UNTIL,		/* clock_nanosleep(TIMER_ABSTIME, ns): returns at once if past */
 	OP_YIELD,		/* sched_yield() */
+	OP_SETAFFINITY,		/* sched_setaffinity(0, cpus): the task's own mask */
 	OP_WRITE,		/* write(ch, bytes): returns once some bytes went in */
 	OP_READ,		/* read(ch, bytes): returns once some bytes came out */
 	OP_POLL_IN,		/* poll(ch, POLLIN): wait until readable, consume nothing */
@@ -62,6 +63,7 @@ struct op_desc {
 	} spawn;
 	void (*call)(struct work_task *w, void *arg);
 	void *arg;
+	const struct cpumask *cpus;	/* OP_SETAFFINITY */
 };
 
 struct work_task {

@@ -395,6 +395,15 @@ rtapp_thread timer_relative.json absolute-1 '$6 < -100000 && $8 == $2'
 # phases: 2 x (20 light + 20 heavy loops), the heavy ones at nice 10 beside a busy neighbour
 rtapp_thread phases.json phased-0 '$2 == 80 && $8 > 0'
 rtapp_thread phases.json neighbour-1 '$2 == 400'
+# cpus per phase: the stopper moves the thread 1 -> 2 and back each pass
+rtapp_thread affinity.json mover-0 '$2 == 90 && $3 > 990'
+run_cmd "$SCHEDLAB" run -m smp4 --trace "$tmp/aff.trace" -- rt-app "$root/examples/affinity.json"
+if [ "$status" -eq 0 ] && [ "$(grep -c 'migration/.*sched_migrate_task: comm=mover-0' "$tmp/aff.trace")" -ge 5 ]; then
+	ok "rt-app affinity.json: phase cpus move the thread through the stopper"
+else
+	not_ok "rt-app affinity.json: phase cpus move the thread through the stopper" "status $status"
+fi
+expect_exit 0 "" schedlab run -m smp4 --check -- rt-app examples/affinity.json
 expect_exit 0 "" schedlab run -m smp4 --check -- rt-app examples/condvar.json
 expect_exit 0 "" schedlab run -m smp4 --check -- rt-app examples/yield.json
 expect_exit 0 "" schedlab run -m smp4 --check -- rt-app examples/phases.json

@@ -157,6 +157,7 @@ static void test_phases_and_policy(void **state)
 	assert_int_equal(t->nr_cpus, 2);
 	assert_int_equal(t->cpus[1], 3);
 	assert_int_equal(t->delay_us, 7);
+	assert_null(t->phases[0].cpus);
 	rtapp_config_free(c);
 }
 
@@ -189,8 +190,6 @@ static void test_errors(void **state)
 	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"fork\": \"u\"}}}", "can't fork unknown task u");
 	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"timer\": {\"ref\": \"x\"}}}}", "no \"period\"");
 	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"wait\": \"c\"}}}", "expected an object");
-	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"phases\": {\"p\": {\"cpus\": [0], \"run\": 1}}}}}",
-		     "cpus in a phase is not modelled");
 	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"cpus\": [], \"run\": 1}}}", "CPUs listed");
 }
 
@@ -295,6 +294,41 @@ static void test_yield(void **state)
 	tl_teardown();
 }
 
+/*
+ * sched_setaffinity() on itself: a mask that keeps its CPU changes nothing
+ * else; one without it makes the stopper move the running task to the
+ * first allowed CPU, and its old CPU goes idle.
+ */
+static void test_setaffinity_current(void **state)
+{
+	struct task_struct *a;
+	struct cpumask *m;
+	struct rq *rq;
+
+	(void)state;
+	tl_setup("smp4", TL_ZERO_COST, 0, NULL);
+	a = tl_fork_running("a", 0);
+	rq = tl_cpu(0);
+	m = alloc_cpumask();
+	cpumask_set_cpu(0, m);
+	cpumask_set_cpu(3, m);
+	sched_setaffinity_current(m);
+	assert_ptr_equal(rq->curr, a);
+	assert_int_equal(a->nr_cpus_allowed, 2);
+
+	cpumask_clear(m);
+	cpumask_set_cpu(2, m);
+	cpumask_set_cpu(3, m);
+	sched_setaffinity_current(m);
+	assert_true(is_idle_task(rq->curr));
+	assert_int_equal(task_cpu(a), 2);
+	assert_true(task_on_rq_queued(a));
+	assert_int_equal(a->nr_cpus_allowed, 2);
+	free_cpumask(m);
+	tl_check();
+	tl_teardown();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -307,6 +341,7 @@ int main(void)
 		cmocka_unit_test(test_policies),
 		cmocka_unit_test(test_apply_policy_nice),
 		cmocka_unit_test(test_yield),
+		cmocka_unit_test(test_setaffinity_current),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
