@@ -626,7 +626,7 @@ static int parse_rtapp(struct bench *b, int argc, char **argv, char *err, size_t
 		snprintf(err, errlen, "rt-app: reading the workload from stdin ('-') is not supported: give the file");
 		return -1;
 	}
-	b->rtapp = rtapp_parse_file(argv[optind], err, errlen);
+	b->rtapp = rtapp_parse_file(argv[optind], parsing_background, err, errlen);
 	if (!b->rtapp)
 		return -1;
 	b->rtapp_log_level = (int)level;

@@ -181,11 +181,14 @@ struct rtapp_result {
  * Read and check @file. NULL with one line in @err, "rt-app: FILE:LINE: ...",
  * for a missing file, a JSON syntax error, an unknown key or event, a bad
  * type or value, an unmodelled feature or a statically wrong use of locks.
+ * @background (run --also): a task may loop forever without "duration", as
+ * the measured benchmark's end stops it.
  */
-struct rtapp_config *rtapp_parse_file(const char *file, char *err, size_t errlen);
-/* The same from text in memory (@file names it in messages). */
-struct rtapp_config *rtapp_parse_text(const char *file, const char *text, size_t len, char *err,
+struct rtapp_config *rtapp_parse_file(const char *file, bool background, char *err,
 				      size_t errlen);
+/* The same from text in memory (@file names it in messages). */
+struct rtapp_config *rtapp_parse_text(const char *file, const char *text, size_t len,
+				      bool background, char *err, size_t errlen);
 void rtapp_config_free(struct rtapp_config *c);
 
 const char *rtapp_policy_name(enum rtapp_policy policy);

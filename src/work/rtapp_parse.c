@@ -32,6 +32,7 @@ struct pctx {
 	char *err;
 	size_t errlen;
 	struct rtapp_config *c;
+	bool background;
 };
 
 static unsigned int line_of(const struct pctx *x, size_t off)
@@ -705,7 +706,8 @@ static int check_file(struct pctx *x)
 	for (unsigned int i = 0; i < c->nr_tasks; i++) {
 		const struct rtapp_task *t = &c->tasks[i];
 
-		if ((t->instances || t->forked) && t->loop == -1 && c->duration_s <= 0)
+		if ((t->instances || t->forked) && t->loop == -1 && c->duration_s <= 0 &&
+		    !x->background)
 			return fail(x, t->line,
 				    "task %s loops forever (no \"loop\") and global \"duration\" is not set: the run would never end",
 				    t->name);
@@ -854,10 +856,11 @@ static void line_col(const struct pctx *x, size_t off, unsigned int *line, unsig
 	*col = (unsigned int)(off - start + 1);
 }
 
-struct rtapp_config *rtapp_parse_text(const char *file, const char *text, size_t len, char *err,
-				      size_t errlen)
+struct rtapp_config *rtapp_parse_text(const char *file, const char *text, size_t len,
+				      bool background, char *err, size_t errlen)
 {
-	struct pctx x = { .file = file, .text = text, .len = len, .err = err, .errlen = errlen };
+	struct pctx x = { .file = file, .text = text, .len = len, .err = err, .errlen = errlen,
+			  .background = background };
 	struct json_tokener *tok;
 	struct json_object *root, *v;
 	struct rtapp_config *c;
@@ -971,7 +974,8 @@ out:
 	return c;
 }
 
-struct rtapp_config *rtapp_parse_file(const char *file, char *err, size_t errlen)
+struct rtapp_config *rtapp_parse_file(const char *file, bool background, char *err,
+				      size_t errlen)
 {
 	struct rtapp_config *c;
 	FILE *f = fopen(file, "rb");
@@ -992,7 +996,7 @@ struct rtapp_config *rtapp_parse_file(const char *file, char *err, size_t errlen
 		return NULL;
 	}
 	fclose(f);
-	c = rtapp_parse_text(file, buf, n, err, errlen);
+	c = rtapp_parse_text(file, buf, n, background, err, errlen);
 	free(buf);
 	return c;
 }

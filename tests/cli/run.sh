@@ -404,6 +404,8 @@ else
 	not_ok "rt-app affinity.json: phase cpus move the thread through the stopper" "status $status"
 fi
 expect_exit 0 "" schedlab run -m smp4 --check -- rt-app examples/affinity.json
+# a background rt-app may loop forever: the measured benchmark's end stops it
+expect_exit 0 "" schedlab run -m smp2 --check --also 'rt-app tests/cli/rtapp/bad-forever.json' -- perf bench sched pipe -l 2000
 expect_exit 0 "" schedlab run -m smp4 --check -- rt-app examples/condvar.json
 expect_exit 0 "" schedlab run -m smp4 --check -- rt-app examples/yield.json
 expect_exit 0 "" schedlab run -m smp4 --check -- rt-app examples/phases.json

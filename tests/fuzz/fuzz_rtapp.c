@@ -16,7 +16,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char err[512];
 
 	cpumask_setup(8);
-	b.rtapp = rtapp_parse_text("fuzz.json", (const char *)data, size, err, sizeof(err));
+	b.rtapp = rtapp_parse_text("fuzz.json", (const char *)data, size, size & 1, err,
+				   sizeof(err));
 	if (b.rtapp) {
 		rtapp_check_machine(&b, err, sizeof(err));
 		rtapp_config_free(b.rtapp);

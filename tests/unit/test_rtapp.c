@@ -16,7 +16,7 @@ static char err[512];
 static struct rtapp_config *parse(const char *text)
 {
 	err[0] = '\0';
-	return rtapp_parse_text("t.json", text, strlen(text), err, sizeof(err));
+	return rtapp_parse_text("t.json", text, strlen(text), false, err, sizeof(err));
 }
 
 static struct rtapp_config *parse_ok(const char *text)
