@@ -12,9 +12,12 @@ CC      ?= gcc
 BUILD   ?= build
 OPT     ?= -O2
 SANFLAGS ?=
-CFLAGS  := -std=c17 -Wall -Wextra -Werror $(OPT) -g -D_GNU_SOURCE -Isrc $(SANFLAGS) $(EXTRA_CFLAGS)
+# rt-app's JSON files are read with json-c, as rt-app reads them (scripts/deps.sh installs it)
+JSONC_CFLAGS := $(shell pkg-config --cflags json-c 2>/dev/null)
+JSONC_LIBS   := $(or $(shell pkg-config --libs json-c 2>/dev/null),-ljson-c)
+CFLAGS  := -std=c17 -Wall -Wextra -Werror $(OPT) -g -D_GNU_SOURCE -Isrc $(JSONC_CFLAGS) $(SANFLAGS) $(EXTRA_CFLAGS)
 LDFLAGS := $(SANFLAGS)
-LDLIBS  := -lm
+LDLIBS  := -lm $(JSONC_LIBS)
 
 # Every .c under src/ except the program entry point goes into the library that
 # both the binary and the unit tests link against.
@@ -71,11 +74,11 @@ cli-test: $(BIN)
 # FUZZ_IN_CHECK=yes adds the fuzz regression replay (skipped without clang)
 FUZZ_IN_CHECK ?= yes
 check: $(BIN) $(TEST_BINS)
-	@BUILD=$(BUILD) CC="$(CC)" LDFLAGS="$(LDFLAGS)" FUZZ_IN_CHECK=$(FUZZ_IN_CHECK) \
+	@BUILD=$(BUILD) CC="$(CC)" LDFLAGS="$(LDFLAGS)" LDLIBS="$(LDLIBS)" FUZZ_IN_CHECK=$(FUZZ_IN_CHECK) \
 		FUZZ_CC="$(FUZZ_CC)" MAKE="$(MAKE)" sh tests/run-all.sh ./$(BIN) $(TEST_BINS)
 
 layers: $(BIN)
-	@BUILD=$(BUILD) CC="$(CC)" LDFLAGS="$(LDFLAGS)" sh tests/layers/check.sh
+	@BUILD=$(BUILD) CC="$(CC)" LDFLAGS="$(LDFLAGS)" LDLIBS="$(LDLIBS)" sh tests/layers/check.sh
 
 asan:
 	$(MAKE) BUILD=build-asan OPT=-O1 FUZZ_IN_CHECK=no \

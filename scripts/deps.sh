@@ -1,11 +1,12 @@
 #!/bin/sh
 # Installs what schedlab needs to build and test on Debian (12+):
-# a C17 compiler, GNU make, cmocka for the unit tests, gnuplot (no X) to
+# a C17 compiler, GNU make, pkg-config, json-c (rt-app's JSON reader, for
+# `rt-app FILE.json`), cmocka for the unit tests, gnuplot (no X) to
 # render --plot's pictures, and clang with its libFuzzer and sanitizer
 # runtime for the fuzz targets (make fuzz, make fuzz-regress;
 # docs/reliability.md).
 set -e
-pkgs="gcc make libcmocka-dev gnuplot-nox procps clang"
+pkgs="gcc make pkg-config libcmocka-dev libjson-c-dev gnuplot-nox procps clang"
 if [ "$(id -u)" -eq 0 ]; then
 	sudo=
 else

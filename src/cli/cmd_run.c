@@ -315,7 +315,8 @@ int cmd_run(int argc, char **argv)
 		goto fail;
 	}
 	if (!finished) {
-		session_limit_message(err, sizeof(err));
+		if (!bench_stuck_message(s.bench, err, sizeof(err)))
+			session_limit_message(err, sizeof(err));
 		fprintf(stderr, "schedlab: %s\n", err);
 		rc = 1;
 	} else if (perf_stat) {

@@ -621,6 +621,13 @@ struct task_struct *sched_fork_task_allowed(const char *comm, const struct task_
 	return __sched_fork_task(NULL, false, comm, exec, exec_data, (int)cpu_hint, -1, allowed);
 }
 
+struct task_struct *sched_fork_task_affine(struct task_struct *parent, bool thread,
+					   const char *comm, const struct task_exec *exec,
+					   void *exec_data, const struct cpumask *allowed)
+{
+	return __sched_fork_task(parent, thread, comm, exec, exec_data, -1, -1, allowed);
+}
+
 static struct task_struct *__sched_fork_task(struct task_struct *parent, bool thread,
 					     const char *comm, const struct task_exec *exec,
 					     void *exec_data, int cpu_hint, int bind_cpu,
@@ -636,6 +643,15 @@ static struct task_struct *__sched_fork_task(struct task_struct *parent, bool th
 		charge(thread ? machine.cost->fork_thread : machine.cost->fork);
 		p->static_prio = p->prio = parent->static_prio;
 		cpumask_copy(p->cpus_mask, parent->cpus_mask);
+		if (allowed) {
+			/* its own mask, set before its first wakeup */
+			cpumask_setall(p->cpus_mask);
+			cpumask_and(p->cpus_mask, p->cpus_mask, allowed);
+			if (cpumask_empty(p->cpus_mask)) {
+				fprintf(stderr, "schedlab: %s: empty CPU affinity\n", comm);
+				abort();
+			}
+		}
 		p->mm = thread ? parent->mm : ++next_mm_id;
 		p->tgid = thread ? parent->tgid : p->pid;
 		p->cpu = smp_processor_id();
@@ -680,6 +696,17 @@ static struct task_struct *__sched_fork_task(struct task_struct *parent, bool th
 	sched_world.nr_forks++;
 	wake_up_new_task(p);
 	return p;
+}
+
+void do_sched_yield(void)
+{
+	struct rq *rq = this_rq();
+
+	rq_lock(rq);
+	rq->stat.yld_count++;
+	yield_task_fair(rq);
+	rq_unlock(rq);
+	schedule();
 }
 
 void do_exit(void)
@@ -783,6 +810,55 @@ static struct task_struct *pick_next_task(struct rq *rq, struct task_struct *pre
  * queued, so it can be pushed to the CPU that asked. Returns the stopper,
  * which __schedule() then switches away from.
  */
+/*
+ * migration_cpu_stop() -> move_queued_task(): the task the stopper
+ * preempted leaves this runqueue for its destination's.
+ */
+static void migration_cpu_stop(struct rq *rq)
+{
+	struct task_struct *p = rq->migrate_task;
+	unsigned int dest = rq->migrate_dest;
+	struct rq *dst_rq = cpu_rq(dest);
+
+	rq->migrate_task = NULL;
+	rq_lock(rq);
+	update_rq_clock(rq);
+	if (task_on_rq_queued(p) && task_cpu(p) == cpu_of(rq)) {
+		deactivate_task(rq, p, DEQUEUE_NOCLOCK);
+		set_task_cpu(p, dest);
+	} else {
+		p = NULL;
+	}
+	rq_unlock(rq);
+	if (p) {
+		rq_lock(dst_rq);
+		update_rq_clock(dst_rq);
+		activate_task(dst_rq, p, ENQUEUE_NOCLOCK | ENQUEUE_MIGRATED);
+		wakeup_preempt(dst_rq, p, 0);
+		rq_unlock(dst_rq);
+	}
+}
+
+void sched_setaffinity_current(const struct cpumask *mask)
+{
+	struct task_struct *p = current;
+	struct rq *rq = this_rq();
+
+	cpumask_setall(p->cpus_mask);
+	cpumask_and(p->cpus_mask, p->cpus_mask, mask);
+	if (cpumask_empty(p->cpus_mask)) {
+		fprintf(stderr, "schedlab: %s: empty CPU affinity\n", p->comm);
+		abort();
+	}
+	p->nr_cpus_allowed = cpumask_weight(p->cpus_mask);
+	if (cpumask_test_cpu(task_cpu(p), p->cpus_mask))
+		return;
+	/* affine_move_task(): stop_one_cpu(migration_cpu_stop) and wait for it */
+	rq->migrate_task = p;
+	rq->migrate_dest = cpumask_first(p->cpus_mask);
+	__schedule(SM_PREEMPT);
+}
+
 static struct task_struct *run_stopper(struct rq *rq, struct task_struct *prev)
 {
 	struct task_struct *stop = rq->stop;
@@ -803,7 +879,10 @@ static struct task_struct *run_stopper(struct rq *rq, struct task_struct *prev)
 	rq->curr = stop;
 	stop->on_cpu = 1;
 	rq_unlock(rq);
-	active_load_balance_cpu_stop(rq);
+	if (rq->migrate_task)
+		migration_cpu_stop(rq);
+	if (rq->active_balance)
+		active_load_balance_cpu_stop(rq);
 	rq_lock(rq);
 	update_rq_clock(rq);
 	return stop;
@@ -820,7 +899,7 @@ void __schedule(int sched_mode)
 	update_rq_clock(rq);
 	rq->stat.sched_count++;
 
-	if (rq->active_balance)
+	if (rq->active_balance || rq->migrate_task)
 		prev = run_stopper(rq, prev);
 
 	/* what every __schedule() does: clock, mode and preempt checks, sched_info */

@@ -554,6 +554,31 @@ void update_curr_fair(struct rq *rq)
 	update_curr(&rq->cfs);
 }
 
+/*
+ * sched_yield() of a fair task, as v6.18's yield_task_fair(): alone on the
+ * runqueue it does nothing; otherwise it drops a next-buddy claim, brings
+ * its runtime up to date and, if it is eligible, forfeits the rest of its
+ * slice: its vruntime moves to its deadline and it gets a new deadline one
+ * slice later ("sched/fair: Forfeit vruntime on yield", in v6.18). An
+ * ineligible task keeps its vruntime, so a task that keeps yielding cannot
+ * run its vruntime away. The caller then schedules.
+ */
+void yield_task_fair(struct rq *rq)
+{
+	struct cfs_rq *cfs_rq = &rq->cfs;
+	struct sched_entity *se = &rq->curr->se;
+
+	if (unlikely(rq->nr_running == 1))
+		return;
+	clear_buddies(cfs_rq, se);
+	update_rq_clock(rq);
+	update_curr(cfs_rq);
+	if (entity_eligible(cfs_rq, se)) {
+		se->vruntime = se->deadline;
+		se->deadline += calc_delta_fair(se->slice, se);
+	}
+}
+
 /* ------------------------------------------------------------------ */
 /* placement, enqueue, dequeue                                         */
 

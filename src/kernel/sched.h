@@ -384,6 +384,9 @@ struct rq {
 	bool balance_softirq;		/* SCHED_SOFTIRQ raised */
 	unsigned long misfit_task_load;
 	int active_balance;		/* the stopper is queued to push a task */
+	/* the stopper is queued to move this task to migrate_dest (sched_setaffinity()) */
+	struct task_struct *migrate_task;
+	unsigned int migrate_dest;
 	unsigned int push_cpu;
 	struct task_struct *stop;	/* the stopper kthread */
 	bool ttwu_pending;		/* wakelist entries queued (wakelist lands with issue 4) */
@@ -575,9 +578,32 @@ struct task_struct *sched_fork_task_on(struct task_struct *parent, bool thread, 
 struct task_struct *sched_fork_task_allowed(const char *comm, const struct task_exec *exec,
 					    void *exec_data, unsigned int cpu_hint,
 					    const struct cpumask *allowed);
+/*
+ * A child of @parent allowed on @allowed only (the parent's mask if NULL),
+ * as a new thread that calls sched_setaffinity() on itself before its first
+ * instruction would be: the mask is in place before wake_up_new_task()
+ * places it. CPUs the machine lacks are dropped; at least one must remain.
+ */
+struct task_struct *sched_fork_task_affine(struct task_struct *parent, bool thread,
+					   const char *comm, const struct task_exec *exec,
+					   void *exec_data, const struct cpumask *allowed);
 /* The running task exits; it never runs again. */
 void do_exit(void);
 void set_user_nice(struct task_struct *p, long nice);
+/*
+ * sched_yield() from the running task (do_sched_yield()): counts yld_count,
+ * lets its class give up the slice, and schedules.
+ */
+void do_sched_yield(void);
+/*
+ * sched_setaffinity() of the running task on itself: its mask becomes
+ * @mask (less the CPUs the machine lacks; at least one must remain). If
+ * its CPU is not in it, the stopper preempts it and moves it to the first
+ * allowed CPU (migration_cpu_stop(); the kernel's
+ * cpumask_any_and_distribute() is approximated by the first), and this
+ * CPU schedules.
+ */
+void sched_setaffinity_current(const struct cpumask *mask);
 
 /* Start @ns of user work (at full capacity and frequency) for current. */
 void task_run_user(u64 ns);
@@ -608,6 +634,7 @@ void task_fork_fair(struct task_struct *p);
 void migrate_task_rq_fair(struct task_struct *p, unsigned int new_cpu);
 void post_init_entity_util_avg(struct task_struct *p);
 void update_curr_fair(struct rq *rq);
+void yield_task_fair(struct rq *rq);
 void update_blocked_averages(unsigned int cpu);
 void set_load_weight(struct task_struct *p);
 u64 avg_vruntime(struct cfs_rq *cfs_rq);

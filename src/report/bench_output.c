@@ -11,6 +11,7 @@
 #include "report/bench_output.h"
 
 #include "sim/machine.h"
+#include "work/rtapp.h"
 #include "work/schbench_hist.h"
 
 #include <time.h>
@@ -79,6 +80,7 @@ void bench_print_header(const struct bench *b, FILE *out)
 	case BENCH_CONTEXT1:
 	case BENCH_UNIXBENCH:
 	case BENCH_SCHBENCH_2016:
+	case BENCH_RTAPP:
 		break;
 	case BENCH_SCHBENCH:
 		/* main(): -t 0 is ceil(get_nprocs() / m) */
@@ -154,6 +156,49 @@ static void print_unixbench(const struct bench *b, FILE *out)
 		fprintf(out, "%-66s %8.1f\n\n", "System Benchmarks Index Score (Partial Only)",
 			r->index);
 	}
+}
+
+/*
+ * rt-app: its notices as it logs them at the default level (stderr there,
+ * stdout here), then schedlab's summary of each thread's loops, the figures
+ * of rt-app's log columns (rt-app itself prints none; its logs are
+ * written only when the file gives a logdir).
+ */
+static void print_rtapp(const struct bench *b, FILE *out)
+{
+	const struct rtapp_result *r = rtapp_result(b);
+	char err[512];
+
+	if (!r)
+		return;
+	if (b->rtapp_log_level >= 50 && r->notices)
+		fputs(r->notices, out);
+	if (rtapp_write_logs(b, err, sizeof(err)))
+		fprintf(stderr, "schedlab: %s\n", err);
+	fprintf(out, "# rt-app summary (schedlab): per thread, over its logged loops, in us\n");
+	fprintf(out, "# %-18s %8s %10s %11s %7s %10s %10s %7s %11s %10s\n", "thread", "loops",
+		"run_mean", "period_mean", "util%", "slack_min", "slack_mean", "missed",
+		"wu_lat_mean", "wu_lat_max");
+	for (unsigned int i = 0; i < r->nr_threads; i++) {
+		const struct rtapp_thread_stats *s = &r->threads[i];
+		double n = s->loops ? (double)s->loops : 1;
+
+		fprintf(out, "  %-18s %8llu %10.1f %11.1f %7.2f", s->name,
+			(unsigned long long)s->loops, (double)s->run_us / n, (double)s->period_us / n,
+			s->period_us ? 100.0 * (double)s->run_us / (double)s->period_us : 0.0);
+		if (s->timer_loops)
+			fprintf(out, " %10lld %10.1f %7llu %11.1f %10llu\n", (long long)s->slack_min,
+				(double)s->slack_sum / (double)s->timer_loops,
+				(unsigned long long)s->missed,
+				(double)s->wu_sum / (double)s->timer_loops,
+				(unsigned long long)s->wu_max);
+		else
+			fprintf(out, " %10s %10s %7s %11s %10s\n", "-", "-", "-", "-", "-");
+	}
+	for (unsigned int i = 0; i < r->nr_threads; i++)
+		if (r->threads[i].cancelled_in)
+			fprintf(out, "# %s was still waiting in %s when the duration ended\n",
+				r->threads[i].name, r->threads[i].cancelled_in);
 }
 
 void bench_print_result(const struct bench *b, FILE *out)
@@ -238,6 +283,9 @@ void bench_print_result(const struct bench *b, FILE *out)
 		break;
 	case BENCH_UNIXBENCH:
 		print_unixbench(b, out);
+		break;
+	case BENCH_RTAPP:
+		print_rtapp(b, out);
 		break;
 	}
 }

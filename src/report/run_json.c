@@ -5,6 +5,7 @@
 #include "report/ftrace.h"
 #include "report/json.h"
 #include "report/sched_totals.h"
+#include "work/rtapp.h"
 #include "work/work.h"
 
 #include <string.h>
@@ -246,6 +247,46 @@ static void write_also(struct json_writer *w, const struct run_info *ri)
 	json_end_array(w);
 }
 
+/* rt-app: each thread's loops, as the summary prints them */
+static void write_rtapp(struct json_writer *w, const struct bench *b)
+{
+	const struct rtapp_result *r = rtapp_result(b);
+
+	if (!r)
+		return;
+	json_key(w, "rtapp");
+	json_begin_object(w);
+	json_kv_u64(w, "p_load_ns", (u64)r->p_load);
+	json_key(w, "threads");
+	json_begin_array(w);
+	for (unsigned int i = 0; i < r->nr_threads; i++) {
+		const struct rtapp_thread_stats *s = &r->threads[i];
+		double n = s->loops ? (double)s->loops : 1;
+		double tl = s->timer_loops ? (double)s->timer_loops : 1;
+
+		json_begin_object(w);
+		json_kv_str(w, "name", s->name);
+		json_kv_str(w, "policy", s->policy);
+		json_kv_s64(w, "priority", s->prio);
+		json_kv_u64(w, "loops", s->loops);
+		json_kv_u64(w, "perf", s->perf);
+		json_kv_double(w, "run_mean_us", (double)s->run_us / n);
+		json_kv_double(w, "period_mean_us", (double)s->period_us / n);
+		json_kv_double(w, "util_pct",
+			       s->period_us ? 100.0 * (double)s->run_us / (double)s->period_us : 0);
+		json_kv_u64(w, "timer_loops", s->timer_loops);
+		json_kv_s64(w, "slack_min_us", s->slack_min);
+		json_kv_double(w, "slack_mean_us", (double)s->slack_sum / tl);
+		json_kv_u64(w, "missed", s->missed);
+		json_kv_double(w, "wu_lat_mean_us", (double)s->wu_sum / tl);
+		json_kv_u64(w, "wu_lat_max_us", s->wu_max);
+		json_kv_str(w, "cancelled_in", s->cancelled_in);
+		json_end_object(w);
+	}
+	json_end_array(w);
+	json_end_object(w);
+}
+
 int write_run_json(FILE *out, const struct run_info *ri, const struct bench *b)
 {
 	struct json_writer w;
@@ -304,6 +345,9 @@ int write_run_json(FILE *out, const struct run_info *ri, const struct bench *b)
 	for (int i = 0; i < b->nr_metrics; i++)
 		json_kv_double(&w, b->metrics[i].name, b->metrics[i].value);
 	json_end_object(&w);
+
+	if (b->kind == BENCH_RTAPP)
+		write_rtapp(&w, b);
 
 	write_sched(&w);
 

@@ -10,6 +10,7 @@
 #include "work/work.h"
 
 struct schbench_stats;
+struct rtapp_config;
 
 enum bench_kind {
 	BENCH_HACKBENCH,	/* rt-tests hackbench */
@@ -21,6 +22,7 @@ enum bench_kind {
 	BENCH_UNIXBENCH,	/* UnixBench's Run context1 [-i N] [-c COPIES]... */
 	BENCH_SCHBENCH_2016,	/* schbench as of 2016 (masoncl/schbench 3d16b23) */
 	BENCH_SCHBENCH,		/* the current schbench (masoncl/schbench 24e32b8) */
+	BENCH_RTAPP,		/* rt-app FILE.json (scheduler-tools/rt-app 55cb0c0) */
 };
 
 /* UnixBench 6.0.0 (work/bench_unixbench.c) */
@@ -137,6 +139,9 @@ struct bench {
 	unsigned int ub_nr_runs;
 	u64 ub_count[2];		/* context1 alone: its COUNT lines, in output order */
 	unsigned int ub_nr_count;
+	/* rt-app FILE.json: the file as parsed (work/rtapp.h) */
+	struct rtapp_config *rtapp;
+	int rtapp_log_level;		/* -l: 50 (notices) by default */
 	/* measurement: the tool's own clock reads (gettimeofday) */
 	u64 start_ns;
 	u64 stop_ns;
@@ -173,6 +178,12 @@ void bench_start(struct bench *b);
 bool bench_finish(struct bench *b);
 
 void bench_free(struct bench *b);
+/*
+ * Why a benchmark that did not finish is stuck, when it can say better than
+ * "all tasks blocked" (rt-app: the thread blocked forever and where); false
+ * if it has nothing to add.
+ */
+bool bench_stuck_message(const struct bench *b, char *buf, size_t len);
 
 /* The names bench_finish() will give @b's metrics, in order, NULL-terminated. */
 const char *const *bench_metric_names(const struct bench *b);

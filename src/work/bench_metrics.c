@@ -26,6 +26,11 @@ static const char *const schbench_names[] = {
 	"request_p99_us", "request_p99_9_us", "rps_p50", "average_rps", NULL,
 };
 
+static const char *const rtapp_names[] = {
+	"time_s", "threads", "loops", "util_pct", "slack_min_us", "missed",
+	"wu_lat_mean_us", "wu_lat_max_us", NULL,
+};
+
 const char *const *bench_metric_names(const struct bench *b)
 {
 	switch (b->kind) {
@@ -43,6 +48,8 @@ const char *const *bench_metric_names(const struct bench *b)
 		return schbench2016_names;
 	case BENCH_SCHBENCH:
 		return schbench_names;
+	case BENCH_RTAPP:
+		return rtapp_names;
 	case BENCH_HACKBENCH:
 	case BENCH_PERF_MESSAGING:
 		break;

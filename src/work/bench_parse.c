@@ -11,6 +11,7 @@
  */
 #include "work/bench.h"
 
+#include "work/rtapp.h"
 #include "work/schbench_hist.h"
 
 #include "sim/alloc.h"
@@ -582,12 +583,64 @@ static int parse_schbench(struct bench *b, int argc, char **argv, char *err, siz
 	return 0;
 }
 
+static const char rtapp_usage[] = "rt-app [-l <debug_level>] <taskset.json>";
+
+/*
+ * rt-app [-l LEVEL] FILE (rt-app_args.c): the file is read and checked
+ * now; "-" (stdin) is not taken. The level decides whether rt-app's
+ * notices are printed (50, the default, and above; the info and debug
+ * lines of 75 and 100 are not modelled).
+ */
+static int parse_rtapp(struct bench *b, int argc, char **argv, char *err, size_t errlen)
+{
+	static const struct option opts[] = {
+		{ "log", required_argument, NULL, 'l' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *end;
+	long level = 50;
+	int c;
+
+	b->kind = BENCH_RTAPP;
+	while ((c = getopt_long(argc, argv, "+l:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'l':
+			level = strtol(optarg, &end, 10);
+			if (!*optarg || *end) {
+				snprintf(err, errlen, "rt-app: -l needs a number, got '%s' (usage: %s)",
+					 optarg, rtapp_usage);
+				return -1;
+			}
+			break;
+		default:
+			return bad_option("rt-app", rtapp_usage, argv, err, errlen);
+		}
+	}
+	if (optind != argc - 1) {
+		snprintf(err, errlen, "rt-app: %s (usage: %s)",
+			 optind >= argc ? "no workload file given" : "more than one file given",
+			 rtapp_usage);
+		return -1;
+	}
+	if (!strcmp(argv[optind], "-")) {
+		snprintf(err, errlen, "rt-app: reading the workload from stdin ('-') is not supported: give the file");
+		return -1;
+	}
+	b->rtapp = rtapp_parse_file(argv[optind], parsing_background, err, errlen);
+	if (!b->rtapp)
+		return -1;
+	b->rtapp_log_level = (int)level;
+	return 0;
+}
+
 int bench_check_machine(struct bench *b, const char *machine, char *err, size_t errlen)
 {
 	char perr[256];
 
 	if (taskset_check_machine(b, machine, err, errlen))
 		return -1;
+	if (b->kind == BENCH_RTAPP)
+		return rtapp_check_machine(b, err, errlen);
 	if (b->kind != BENCH_IPISTORM)
 		return 0;
 	b->ipi_cpulist = alloc_cpumask();
@@ -637,6 +690,8 @@ struct bench *bench_parse(int argc, char **argv, char *err, size_t errlen)
 		rc = parse_schbench2016(b, argc, argv, err, errlen);
 	} else if (!strcmp(argv[0], "schbench") || !strcmp(argv[0], "./schbench")) {
 		rc = parse_schbench(b, argc, argv, err, errlen);
+	} else if (!strcmp(argv[0], "rt-app") || !strcmp(argv[0], "./rt-app")) {
+		rc = parse_rtapp(b, argc, argv, err, errlen);
 	} else if (!strcmp(argv[0], "stress-ng")) {
 		rc = parse_stress(b, argc, argv, err, errlen);
 	} else if (!strcmp(argv[0], "perf")) {
@@ -651,7 +706,7 @@ struct bench *bench_parse(int argc, char **argv, char *err, size_t errlen)
 			snprintf(err, errlen, "perf bench sched: unknown benchmark '%s' (messaging, pipe)",
 				 argv[3]);
 	} else {
-		snprintf(err, errlen, "unknown benchmark '%s' (hackbench, perf bench sched messaging, perf bench sched pipe, stress-ng, ipistorm, context1, unixbench context1, schbench-2016, schbench; taskset as a prefix)",
+		snprintf(err, errlen, "unknown benchmark '%s' (hackbench, perf bench sched messaging, perf bench sched pipe, stress-ng, ipistorm, context1, unixbench context1, schbench-2016, schbench, rt-app; taskset as a prefix)",
 			 argv[0]);
 	}
 	if (!rc && (u64)b->groups * 2 * b->fds > MAX_TASKS) {
@@ -661,6 +716,7 @@ struct bench *bench_parse(int argc, char **argv, char *err, size_t errlen)
 	}
 	if (rc) {
 		free(b->ipi_cpulist_str);
+		rtapp_config_free(b->rtapp);
 		free(b);
 		return NULL;
 	}
@@ -699,6 +755,9 @@ void bench_start(struct bench *b)
 	case BENCH_SCHBENCH:
 		schbench_now_start(b);
 		break;
+	case BENCH_RTAPP:
+		rtapp_start(b);
+		break;
 	default:
 		messaging_start(b);
 		break;
@@ -723,6 +782,43 @@ static void add_metric(struct bench *b, const char *name, double value,
 	b->metrics[b->nr_metrics].value = value;
 	b->metrics[b->nr_metrics].better = better;
 	b->nr_metrics++;
+}
+
+/*
+ * rt-app's loops over every thread: their utilisation (run over period),
+ * the timer loops' lowest slack, the periods missed (negative slack), the
+ * timer wakeup latency.
+ */
+static void add_rtapp_metrics(struct bench *b)
+{
+	const struct rtapp_result *r = rtapp_result(b);
+	u64 loops = 0, run = 0, period = 0, missed = 0, tl = 0, wu = 0, wu_max = 0;
+	s64 slack_min = 0;
+	bool any = false;
+
+	for (unsigned int i = 0; r && i < r->nr_threads; i++) {
+		const struct rtapp_thread_stats *s = &r->threads[i];
+
+		loops += s->loops;
+		run += s->run_us;
+		period += s->period_us;
+		missed += s->missed;
+		wu += s->wu_sum;
+		tl += s->timer_loops;
+		if (s->wu_max > wu_max)
+			wu_max = s->wu_max;
+		if (s->timer_loops && (!any || s->slack_min < slack_min)) {
+			slack_min = s->slack_min;
+			any = true;
+		}
+	}
+	add_metric(b, "threads", r ? r->nr_threads : 0, METRIC_INFO);
+	add_metric(b, "loops", (double)loops, METRIC_INFO);
+	add_metric(b, "util_pct", period ? 100.0 * (double)run / (double)period : 0, METRIC_INFO);
+	add_metric(b, "slack_min_us", (double)slack_min, METRIC_HIGHER);
+	add_metric(b, "missed", (double)missed, METRIC_LOWER);
+	add_metric(b, "wu_lat_mean_us", tl ? (double)wu / (double)tl : 0, METRIC_LOWER);
+	add_metric(b, "wu_lat_max_us", (double)wu_max, METRIC_LOWER);
 }
 
 bool bench_finish(struct bench *b)
@@ -784,6 +880,8 @@ bool bench_finish(struct bench *b)
 		add_metric(b, "rps_p50", rps[0], METRIC_HIGHER);
 		/* "average rps": the requests done over -r */
 		add_metric(b, "average_rps", (double)b->sb_loops / b->sb_runtime_s, METRIC_HIGHER);
+	} else if (b->kind == BENCH_RTAPP) {
+		add_rtapp_metrics(b);
 	} else if (b->kind == BENCH_STRESS_CPU) {
 		add_metric(b, "workers", b->nr_workers, METRIC_INFO);
 		add_metric(b, "bogo_ops", (double)b->bogo_ops, METRIC_HIGHER);
@@ -805,6 +903,11 @@ bool bench_finish(struct bench *b)
 	return true;
 }
 
+bool bench_stuck_message(const struct bench *b, char *buf, size_t len)
+{
+	return b && b->kind == BENCH_RTAPP && rtapp_stuck_message(b, buf, len);
+}
+
 void bench_free(struct bench *b)
 {
 	taskset_free(b);
@@ -819,6 +922,8 @@ void bench_free(struct bench *b)
 		schbench_free(b);
 	else if (b->kind == BENCH_SCHBENCH)
 		schbench_now_free(b);
+	else if (b->kind == BENCH_RTAPP)
+		rtapp_free(b);
 	else if (b->kind != BENCH_PERF_PIPE)
 		messaging_free(b);
 	free(b->priv);

@@ -554,7 +554,7 @@ static void take_signal(struct work_task *w)
 		wq = op_wait_queue(w);
 		if (wq)
 			finish_wait_if_queued(w, wq);
-		if (w->op.kind == OP_SLEEP)
+		if (w->op.kind == OP_SLEEP || w->op.kind == OP_SLEEP_UNTIL)
 			hrtimer_cancel(&w->timer);
 	}
 	w->op_valid = false;
@@ -591,6 +591,30 @@ static void work_step(struct task_struct *p)
 		p->__state = TASK_INTERRUPTIBLE;
 		schedule();
 		return;
+	case OP_SLEEP_UNTIL:
+		if (w->in_syscall) {
+			op_done(w, 0);
+			return;
+		}
+		sys_enter(w);
+		if (op->ns <= cpu_now()) {
+			op_done(w, 0);
+			return;
+		}
+		hrtimer_start(&w->timer, op->ns);
+		p->__state = TASK_INTERRUPTIBLE;
+		schedule();
+		return;
+	case OP_YIELD:
+		sys_enter(w);
+		op_done(w, 0);
+		do_sched_yield();
+		return;
+	case OP_SETAFFINITY:
+		sys_enter(w);
+		op_done(w, 0);
+		sched_setaffinity_current(op->cpus);
+		return;
 	case OP_WRITE:
 		do_write(w, op->ch, op->bytes);
 		return;
@@ -624,8 +648,12 @@ static void work_step(struct task_struct *p)
 		struct task_struct *c;
 
 		sys_enter(w);
-		c = sched_fork_task_on(p, op->spawn.thread, op->spawn.comm, &work_exec, cw, -1,
-				       op->spawn.bind_cpu ? op->spawn.bind_cpu - 1 : -1);
+		if (op->spawn.allowed)
+			c = sched_fork_task_affine(p, op->spawn.thread, op->spawn.comm, &work_exec,
+						   cw, op->spawn.allowed);
+		else
+			c = sched_fork_task_on(p, op->spawn.thread, op->spawn.comm, &work_exec, cw,
+					       -1, op->spawn.bind_cpu ? op->spawn.bind_cpu - 1 : -1);
 		c->cache.bytes = op->spawn.footprint;
 		bind(cw, c);
 		op_done(w, (u64)c->pid);

@@ -19,6 +19,9 @@ struct op_desc;
 enum op_kind {
 	OP_RUN,			/* ns of user work at full capacity and frequency */
 	OP_SLEEP,		/* nanosleep(ns) */
+	OP_SLEEP_UNTIL,		/* clock_nanosleep(TIMER_ABSTIME, ns): returns at once if past */
+	OP_YIELD,		/* sched_yield() */
+	OP_SETAFFINITY,		/* sched_setaffinity(0, cpus): the task's own mask */
 	OP_WRITE,		/* write(ch, bytes): returns once some bytes went in */
 	OP_READ,		/* read(ch, bytes): returns once some bytes came out */
 	OP_POLL_IN,		/* poll(ch, POLLIN): wait until readable, consume nothing */
@@ -55,9 +58,12 @@ struct op_desc {
 		int bind_cpu;	/* CPU + 1 for a kernel thread bound to it; 0: a normal task */
 		/* the child's cache working set in bytes, 0: CACHE_DEFAULT_FOOTPRINT */
 		u64 footprint;
+		/* the child's own CPU affinity (NULL: the parent's), set before it first runs */
+		const struct cpumask *allowed;
 	} spawn;
 	void (*call)(struct work_task *w, void *arg);
 	void *arg;
+	const struct cpumask *cpus;	/* OP_SETAFFINITY */
 };
 
 struct work_task {

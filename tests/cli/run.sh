@@ -333,6 +333,127 @@ expect_exit 2 "schbench: unexpected argument 'extra'" schedlab run -m smp4 -- sc
 expect_exit 2 "more than 1000000 tasks" schedlab run -m smp4 -- schbench -m 10000 -t 10000
 golden run-funclatency schedlab run -m smp2 --funclatency __schedule,try_to_wake_up,sched_tick -- perf bench sched pipe -l 5000
 
+# rt-app FILE.json: the examples, their goldens, and assertions on the
+# summary's columns of one thread:
+# $2 loops, $3 run_mean, $4 period_mean, $5 util%, $6 slack_min, $7 slack_mean,
+# $8 missed, $9 wu_lat_mean, $10 wu_lat_max (us)
+rtapp_thread() {
+	file=$1
+	thread=$2
+	cond=$3
+	run_cmd "$SCHEDLAB" run -m smp4 -- rt-app "$root/examples/$file"
+	if [ "$status" -ne 0 ]; then
+		not_ok "rt-app $file: $thread" "exited with status $status"
+		show_stderr
+		return
+	fi
+	line=$(grep "^  $thread " "$tmp/out")
+	if [ -n "$line" ] && echo "$line" | awk "{ exit !($cond) }"; then
+		ok "rt-app $file: $thread: $cond"
+	else
+		not_ok "rt-app $file: $thread: $cond" "summary line: ${line:-none}"
+	fi
+}
+golden run-rtapp-periodic-smp2 schedlab run -m smp2 -- rt-app examples/periodic.json
+golden run-rtapp-condvar-smp2 schedlab run -m smp2 -- rt-app examples/condvar.json
+same_output rtapp-mutex-deterministic schedlab run -m smp4 --seed 3 -- rt-app examples/mutex.json
+# 3 ms every 10 ms on an idle CPU: 30%, no period missed, ~7 ms of slack
+rtapp_thread periodic.json periodic-0 '$2 == 100 && $5 > 29.5 && $5 < 30.5 && $8 == 0 && $6 > 6900 && $10 < 100'
+# the critical section is taken in turns: every loop done, 1 ms of work and 1 ms asleep
+rtapp_thread mutex.json locker-0 '$2 == 200 && $3 > 990 && $3 < 1010 && $4 >= 2000 && $4 < 2100'
+rtapp_thread mutex.json locker-1 '$2 == 200 && $4 >= 2000 && $4 < 2100'
+# a signal every 4 ms and a broadcast every 4 ms keep both consumers going
+rtapp_thread condvar.json producer-0 '$2 > 100'
+rtapp_thread condvar.json consumer-1 '$2 > 100 && $3 > 490'
+rtapp_thread condvar.json consumer-2 '$2 > 100'
+# sync hands the turn over: each loop is one thread's 500 us, then the other's
+rtapp_thread sync.json pong-1 '$2 == 100 && $4 > 990 && $4 < 1100'
+rtapp_thread sync.json ping-0 '$2 == 99'
+# the short task waits at the barrier for the long one: both loop at 3 ms
+rtapp_thread barrier.json short-0 '$2 == 100 && $3 < 1010 && $4 > 2990 && $4 < 3100'
+rtapp_thread barrier.json long-1 '$2 == 100 && $4 > 2990 && $4 < 3100'
+# resumed every 5 ms: the sleeper loops as often as the waker
+rtapp_thread suspend_resume.json sleeper-0 '$2 >= 195 && $2 <= 201'
+rtapp_thread suspend_resume.json waker-1 '$2 >= 195 && $2 <= 201'
+# five forks, each a thread named NAME-IND-NNNN running its 10 loops
+rtapp_thread fork.json worker-1-0000 '$2 == 10 && $3 > 990'
+rtapp_thread fork.json worker-5-0004 '$2 == 10'
+# every post is taken, none lost even when the taker is late
+rtapp_thread sem.json taker-1 '$2 == 50 && $3 > 490'
+# two threads on CPU 0 alternate: each loop is its 500 us and the other's
+rtapp_thread yield.json yielder-0 '$2 == 200 && $4 > 990 && $4 < 1100'
+run_cmd "$SCHEDLAB" run -m smp4 --schedstat "$tmp/yield.schedstat" -- rt-app "$root/examples/yield.json"
+if [ "$status" -eq 0 ] && grep -q '^cpu0 400 ' "$tmp/yield.schedstat"; then
+	ok "rt-app yield.json: 400 sched_yield() calls counted in cpu0's yld_count"
+else
+	not_ok "rt-app yield.json: yld_count" "$(grep '^cpu0' "$tmp/yield.schedstat" 2>/dev/null)"
+fi
+# 12 ms of work a 10 ms period: the relative timer restarts (each loop
+# -2 ms of slack), the absolute one falls further behind each period
+rtapp_thread timer_relative.json relative-0 '$6 > -2100 && $7 > -2100 && $8 == $2'
+rtapp_thread timer_relative.json absolute-1 '$6 < -100000 && $8 == $2'
+# phases: 2 x (20 light + 20 heavy loops), the heavy ones at nice 10 beside a busy neighbour
+rtapp_thread phases.json phased-0 '$2 == 80 && $8 > 0'
+rtapp_thread phases.json neighbour-1 '$2 == 400'
+# cpus per phase: the stopper moves the thread 1 -> 2 and back each pass
+rtapp_thread affinity.json mover-0 '$2 == 90 && $3 > 990'
+run_cmd "$SCHEDLAB" run -m smp4 --trace "$tmp/aff.trace" -- rt-app "$root/examples/affinity.json"
+if [ "$status" -eq 0 ] && [ "$(grep -c 'migration/.*sched_migrate_task: comm=mover-0' "$tmp/aff.trace")" -ge 5 ]; then
+	ok "rt-app affinity.json: phase cpus move the thread through the stopper"
+else
+	not_ok "rt-app affinity.json: phase cpus move the thread through the stopper" "status $status"
+fi
+expect_exit 0 "" schedlab run -m smp4 --check -- rt-app examples/affinity.json
+# a background rt-app may loop forever: the measured benchmark's end stops it
+expect_exit 0 "" schedlab run -m smp2 --check --also 'rt-app tests/cli/rtapp/bad-forever.json' -- perf bench sched pipe -l 2000
+expect_exit 0 "" schedlab run -m smp4 --check -- rt-app examples/condvar.json
+expect_exit 0 "" schedlab run -m smp4 --check -- rt-app examples/yield.json
+expect_exit 0 "" schedlab run -m smp4 --check -- rt-app examples/phases.json
+expect_exit 0 "" schedlab run -m smp4 --check -- taskset -c 1 rt-app examples/fork.json
+# a thread still waiting when the duration ends is cancelled there and named
+run_cmd "$SCHEDLAB" run -m smp4 -- rt-app "$root/tests/cli/rtapp/cancelled-wait.json"
+if [ "$status" -eq 0 ] && grep -q '^# b-1 was still waiting in wait when the duration ended' "$tmp/out"; then
+	ok "rt-app: a thread waiting at the end is reported"
+else
+	not_ok "rt-app: a thread waiting at the end is reported" "status $status"
+fi
+# the log files of global logdir, rt-app's header and one line a loop
+mkdir -p "$tmp/rtlogs"
+sed "s|\"duration\" : 2,|\"duration\" : 2, \"logdir\" : \"$tmp/rtlogs\", \"log_basename\" : \"ex\",|" \
+	"$root/examples/periodic.json" > "$tmp/rtlog.json"
+run_cmd "$SCHEDLAB" run -m smp4 -- rt-app "$tmp/rtlog.json"
+if [ "$status" -eq 0 ] && [ "$(wc -l < "$tmp/rtlogs/ex-periodic-0.log")" -eq 101 ] &&
+	head -1 "$tmp/rtlogs/ex-periodic-0.log" | grep -q '^#idx     perf      run   period'; then
+	ok "rt-app: logdir gets one log per thread"
+else
+	not_ok "rt-app: logdir gets one log per thread" "status $status"
+	show_stderr
+fi
+# malformed files: one line naming the file and line, exit 2
+rb=tests/cli/rtapp
+expect_exit 2 "rt-app: $rb/bad-syntax.json:4:3: JSON syntax error: object value separator ',' expected" schedlab run -m smp4 -- rt-app $rb/bad-syntax.json
+expect_exit 2 "rt-app: $rb/bad-truncated.json:1:42: JSON syntax error: unexpected end of file" schedlab run -m smp4 -- rt-app $rb/bad-truncated.json
+expect_exit 2 "bad-unknown-key.json:1: task a: unknown key \"slep\"" schedlab run -m smp4 -- rt-app $rb/bad-unknown-key.json
+expect_exit 2 "bad-unknown-event.json:1: task a: unknown key \"event\"" schedlab run -m smp4 -- rt-app $rb/bad-unknown-event.json
+expect_exit 2 "bad-global-key.json:1: global: unknown key \"duraton\"" schedlab run -m smp4 -- rt-app $rb/bad-global-key.json
+expect_exit 2 "bad-negative.json:1: run: -5 is out of range" schedlab run -m smp4 -- rt-app $rb/bad-negative.json
+expect_exit 2 "bad-type.json:1: run: expected an integer, got string" schedlab run -m smp4 -- rt-app $rb/bad-type.json
+expect_exit 2 "bad-lock-held.json:5: task a: lock: mutex m is already held" schedlab run -m smp4 -- rt-app $rb/bad-lock-held.json
+expect_exit 2 "bad-wait-nolock.json:1: task a: wait: mutex m must be locked before waiting" schedlab run -m smp4 -- rt-app $rb/bad-wait-nolock.json
+expect_exit 2 "bad-fifo.json:1: task a: policy SCHED_FIFO is not modelled" schedlab run -m smp4 -- rt-app $rb/bad-fifo.json
+expect_exit 2 "bad-deadline.json:1: task a: policy SCHED_DEADLINE is not modelled" schedlab run -m smp4 -- rt-app $rb/bad-deadline.json
+expect_exit 2 "bad-forever.json:1: task a loops forever" schedlab run -m smp4 -- rt-app $rb/bad-forever.json
+expect_exit 2 "bad-fork.json:1: task a: fork: can't fork unknown task zz" schedlab run -m smp4 -- rt-app $rb/bad-fork.json
+expect_exit 2 "bad-mem.json:1: task a: event mem: memory and I/O load" schedlab run -m smp4 -- rt-app $rb/bad-mem.json
+expect_exit 2 "bad-cpus.json:1: task a: invalid cpu 9 in cpus (4 CPUs)" schedlab run -m smp4 -- rt-app $rb/bad-cpus.json
+expect_exit 2 "rt-app: $rb/missing.json: No such file or directory" schedlab run -m smp4 -- rt-app $rb/missing.json
+expect_exit 2 "rt-app: no workload file given" schedlab run -m smp4 -- rt-app
+expect_exit 2 "rt-app: reading the workload from stdin" schedlab run -m smp4 -- rt-app -
+expect_exit 2 "rt-app: -l needs a number" schedlab run -m smp4 -- rt-app -l x examples/periodic.json
+# statically fine, stuck at run time: the run ends (exit 1) naming the thread
+expect_exit 1 "rt-app: $rb/stuck-barrier.json:1: thread a-0 is blocked forever in barrier (b)" schedlab run -m smp4 -- rt-app $rb/stuck-barrier.json
+expect_exit 1 "stuck-abba.json:3: thread a-0 is blocked forever in lock2 (m2)" schedlab run -m smp4 -- rt-app $rb/stuck-abba.json
+
 # perf stat: the command's own output once per run (seeds 1, 2, 3), then
 # perf stat's summary; with --null only the elapsed line.
 golden run-perf-stat-null-smp4 schedlab run -m smp4 -- perf stat --null --repeat 3 -- perf bench sched pipe -l 2000

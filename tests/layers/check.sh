@@ -70,7 +70,7 @@ for layer in topo kernel work report; do
 		continue
 	fi
 	# shellcheck disable=SC2086 # $objs is a list of paths without spaces
-	if ! $CC $LDFLAGS -o "$tmp/$layer" "$tmp/stub.c" $objs -lm 2> "$tmp/ld.err"; then
+	if ! $CC $LDFLAGS -o "$tmp/$layer" "$tmp/stub.c" $objs ${LDLIBS:--lm} 2> "$tmp/ld.err"; then
 		echo "layers: src/$layer does not link with only $(allowed "$layer"):"
 		grep -E 'undefined reference|multiple definition' "$tmp/ld.err" ||
 			cat "$tmp/ld.err"

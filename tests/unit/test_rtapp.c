@@ -1,0 +1,348 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rt-app workload files (work/rtapp_parse.c): json-c's leniency (comments,
+ * trailing commas), events in file order by key prefix, rt-app's loop and
+ * barrier rules, and one clear message with the line for each mistake;
+ * the policy hook (rtapp_apply_policy()) and sched_yield()
+ * (yield_task_fair()).
+ */
+#include "test_sched_helpers.h"
+
+#include "sim/alloc.h"
+#include "work/rtapp.h"
+
+static char err[512];
+
+static struct rtapp_config *parse(const char *text)
+{
+	err[0] = '\0';
+	return rtapp_parse_text("t.json", text, strlen(text), false, err, sizeof(err));
+}
+
+static struct rtapp_config *parse_ok(const char *text)
+{
+	struct rtapp_config *c = parse(text);
+
+	if (!c)
+		fail_msg("rejected: %s", err);
+	return c;
+}
+
+static void expect_error(const char *text, const char *want)
+{
+	struct rtapp_config *c = parse(text);
+
+	if (c) {
+		rtapp_config_free(c);
+		fail_msg("accepted, want error '%s'", want);
+	}
+	if (!strstr(err, want))
+		fail_msg("error '%s' does not contain '%s'", err, want);
+}
+
+/* rt-app's doc/examples style: comments, trailing commas, suffixed keys in file order */
+static void test_lenient_json_and_order(void **state)
+{
+	struct rtapp_config *c = parse_ok("/* header */\n"
+					  "{\n"
+					  "  \"tasks\": {\n"
+					  "    \"t\": {\n"
+					  "      \"loop\": 3, // three loops\n"
+					  "      \"run0\": 100,\n"
+					  "      \"sleep0\": 200,\n"
+					  "      \"runtime\": 300,\n"
+					  "      \"run1\": 400,\n"
+					  "    },\n"
+					  "  },\n"
+					  "}\n");
+	const struct rtapp_phase *ph = &c->tasks[0].phases[0];
+
+	(void)state;
+	assert_int_equal(c->nr_tasks, 1);
+	assert_int_equal(ph->nr_events, 4);
+	assert_int_equal(ph->events[0].type, RTAPP_EV_RUN);
+	assert_int_equal(ph->events[0].duration, 100);
+	assert_int_equal(ph->events[1].type, RTAPP_EV_SLEEP);
+	assert_int_equal(ph->events[2].type, RTAPP_EV_RUNTIME);
+	assert_int_equal(ph->events[3].type, RTAPP_EV_RUN);
+	assert_int_equal(ph->events[3].duration, 400);
+	assert_int_equal(ph->events[3].line, 9);
+	/* "loop" without phases: the phase runs 3 times, the task once */
+	assert_int_equal(ph->loop, 3);
+	assert_int_equal(c->tasks[0].loop, 1);
+	/* no global section: rt-app's defaults */
+	assert_int_equal(c->duration_s, -1);
+	assert_int_equal(c->calib_ns_per_loop, 0);
+	assert_int_equal(c->calib_cpu, 0);
+	assert_false(c->write_logs);
+	rtapp_config_free(c);
+}
+
+/* json-c keeps one member per name, the last value at the first place */
+static void test_duplicate_keys(void **state)
+{
+	struct rtapp_config *c = parse_ok("{\"tasks\": {\"t\": {\"loop\": 1, \"run\": 1, "
+					  "\"sleep\": 2, \"run\": 3}}}");
+	const struct rtapp_phase *ph = &c->tasks[0].phases[0];
+
+	(void)state;
+	assert_int_equal(ph->nr_events, 2);
+	assert_int_equal(ph->events[0].type, RTAPP_EV_RUN);
+	assert_int_equal(ph->events[0].duration, 3);
+	rtapp_config_free(c);
+}
+
+static void test_every_event(void **state)
+{
+	struct rtapp_config *c = parse_ok(
+		"{\"global\": {\"duration\": 1, \"calibration\": 90},"
+		" \"tasks\": {"
+		"  \"a\": {\"instance\": 2, \"lock\": \"m\", \"wait\": {\"ref\": \"c\", \"mutex\": \"m\"},"
+		"        \"signal\": \"c\", \"broad\": \"c\", \"sync\": {\"ref\": \"c\", \"mutex\": \"m\"},"
+		"        \"unlock\": \"m\", \"barrier\": \"b\", \"suspend\": \"x\", \"resume\": \"z\","
+		"        \"yield\": \"\", \"fork\": \"z\", \"sem_post\": \"s\", \"sem_wait\": \"s\","
+		"        \"timer\": {\"ref\": \"unique\", \"period\": 1000, \"mode\": \"absolute\"}},"
+		"  \"z\": {\"instance\": 0, \"loop\": 1, \"barrier\": \"b\", \"run\": 5,"
+		"        \"timer\": {\"ref\": \"unique\", \"period\": 1000}}}}");
+	const struct rtapp_phase *ph = &c->tasks[0].phases[0];
+	static const enum rtapp_ev_type want[] = {
+		RTAPP_EV_LOCK, RTAPP_EV_WAIT, RTAPP_EV_SIGNAL, RTAPP_EV_BROAD, RTAPP_EV_SYNC,
+		RTAPP_EV_UNLOCK, RTAPP_EV_BARRIER, RTAPP_EV_SUSPEND, RTAPP_EV_RESUME,
+		RTAPP_EV_YIELD, RTAPP_EV_FORK, RTAPP_EV_SEM_POST, RTAPP_EV_SEM_WAIT,
+		RTAPP_EV_TIMER,
+	};
+	const struct rtapp_event *b, *ta, *tz;
+
+	(void)state;
+	assert_int_equal(c->calib_ns_per_loop, 90);
+	assert_int_equal(ph->nr_events, sizeof(want) / sizeof(want[0]));
+	for (unsigned int i = 0; i < ph->nr_events; i++)
+		assert_int_equal(ph->events[i].type, want[i]);
+	/* the suspend waits on its own task's name, the fork names task z */
+	assert_string_equal(c->res[ph->events[7].res].name, "a");
+	assert_int_equal(ph->events[10].fork_task, 1);
+	assert_true(c->tasks[1].forked);
+	/* rt-app's barrier count: -1 + the instances of each use (2 + 0) */
+	b = &ph->events[6];
+	assert_int_equal(c->res[b->res].barrier_waiting, 1);
+	/* "unique" timers: one per task description, each with its own mode */
+	ta = &ph->events[13];
+	tz = &c->tasks[1].phases[0].events[2];
+	assert_int_not_equal(ta->res, tz->res);
+	assert_false(c->res[ta->res].relative);
+	assert_true(c->res[tz->res].relative);
+	assert_int_equal(c->nthreads, 2);
+	rtapp_config_free(c);
+}
+
+static void test_phases_and_policy(void **state)
+{
+	struct rtapp_config *c = parse_ok(
+		"{\"global\": {\"duration\": 1},"
+		" \"tasks\": {\"t\": {\"priority\": -5, \"cpus\": [1, 3], \"delay\": 7,"
+		"  \"phases\": {\"p1\": {\"loop\": 4, \"run\": 1},"
+		"              \"p2\": {\"priority\": 3, \"sleep\": 1}}}}}");
+	const struct rtapp_task *t = &c->tasks[0];
+
+	(void)state;
+	assert_int_equal(t->loop, -1);
+	assert_int_equal(t->nr_phases, 2);
+	assert_int_equal(t->phases[0].loop, 4);
+	assert_int_equal(t->sched.policy, RTAPP_SCHED_OTHER);
+	assert_int_equal(t->sched.prio, -5);
+	assert_false(t->phases[0].sched.set);
+	assert_true(t->phases[1].sched.set);
+	assert_int_equal(t->phases[1].sched.policy, RTAPP_POLICY_SAME);
+	assert_int_equal(t->phases[1].sched.prio, 3);
+	assert_int_equal(t->nr_cpus, 2);
+	assert_int_equal(t->cpus[1], 3);
+	assert_int_equal(t->delay_us, 7);
+	assert_null(t->phases[0].cpus);
+	rtapp_config_free(c);
+}
+
+static void test_errors(void **state)
+{
+	(void)state;
+	expect_error("{\n\"tasks\": {\n \"t\": {\"run\": 1\n \"sleep\": 2}}}",
+		     "t.json:4:2: JSON syntax error");
+	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"run\": 1}}", "unexpected end of file");
+	expect_error("{\"tasks\": {}} x", "text after the top-level object");
+	expect_error("[1]", "expected an object");
+	expect_error("{\"global\": {}}", "no \"tasks\" object");
+	expect_error("{\"tasks\": {\"t\": {\"loop\": 1,\n \"slepe\": 1}}}",
+		     "t.json:2: task t: unknown key \"slepe\"");
+	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"run\": -1}}}", "run: -1 is out of range");
+	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"sleep\": \"1\"}}}",
+		     "sleep: expected an integer, got string");
+	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"run\": 1.5}}}",
+		     "run: expected an integer, got double");
+	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"mem\": 10}}}", "is not modelled");
+	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"iorun\": 10}}}", "is not modelled");
+	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"run\": 1, \"taskgroup\": \"/a\"}}}",
+		     "taskgroup is not modelled");
+	expect_error("{\"tasks\": {\"t\": {\"loop\": 1}}}", "no events found");
+	expect_error("{\"global\": {\"duraton\": 1}, \"tasks\": {\"t\": {\"loop\": 1, \"run\": 1}}}",
+		     "global: unknown key \"duraton\"");
+	expect_error("{\"global\": {\"calibration\": \"CPUx\"}, \"tasks\": {\"t\": {\"loop\": 1, \"run\": 1}}}",
+		     "calibration");
+	expect_error("{\"tasks\": {\"t\": {\"run\": 1}}}", "the run would never end");
+	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"fork\": \"u\"}}}", "can't fork unknown task u");
+	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"timer\": {\"ref\": \"x\"}}}}", "no \"period\"");
+	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"wait\": \"c\"}}}", "expected an object");
+	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"cpus\": [], \"run\": 1}}}", "CPUs listed");
+}
+
+/* locks statically: held twice, released unheld, kept, waited on without */
+static void test_lock_checks(void **state)
+{
+	(void)state;
+	expect_error("{\"tasks\": {\"t\": {\"loop\": 1,\n \"lock\": \"m\", \"run\": 1}}}",
+		     "t.json:1: task t: mutex m is locked and never unlocked");
+	expect_error("{\"tasks\": {\"t\": {\"loop\": 2,\n \"lock\": \"m\", \"run\": 1}}}",
+		     "t.json:2: task t: lock: mutex m is already held");
+	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"unlock\": \"m\"}}}", "mutex m is not held");
+	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"wait\": {\"ref\": \"c\", \"mutex\": \"m\"}}}}",
+		     "mutex m must be locked before waiting");
+	/* a lock taken in one phase and released in the next is fine */
+	rtapp_config_free(parse_ok("{\"tasks\": {\"t\": {\"loop\": 2, \"phases\": {"
+				   "\"a\": {\"lock\": \"m\", \"run\": 1}, \"b\": {\"unlock\": \"m\"}}}}}"));
+}
+
+static void test_policies(void **state)
+{
+	char e[256];
+
+	(void)state;
+	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"policy\": \"SCHED_FIFO\", \"run\": 1}}}",
+		     "t.json:1: task t: policy SCHED_FIFO is not modelled");
+	expect_error("{\"global\": {\"default_policy\": \"SCHED_RR\"}, \"tasks\": {\"t\": {\"loop\": 1, \"run\": 1}}}",
+		     "policy SCHED_RR is not modelled");
+	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"policy\": \"SCHED_DEADLINE\", \"run\": 1}}}",
+		     "SCHED_DEADLINE is not modelled");
+	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"policy\": \"SCHED_BATCH\", \"run\": 1}}}",
+		     "policy SCHED_BATCH is not modelled");
+	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"policy\": \"OTHER\", \"run\": 1}}}",
+		     "invalid policy OTHER");
+	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"priority\": 20, \"run\": 1}}}",
+		     "priority 20 is not a nice value");
+	assert_int_equal(rtapp_apply_policy(NULL, RTAPP_SCHED_OTHER, -20, e, sizeof(e)), 0);
+	assert_int_equal(rtapp_apply_policy(NULL, RTAPP_SCHED_FIFO, 10, e, sizeof(e)), -1);
+	assert_string_equal(e, "policy SCHED_FIFO is not modelled");
+}
+
+/* the hook reaches set_user_nice(): the task's weight follows the nice value */
+static void test_apply_policy_nice(void **state)
+{
+	struct task_struct *p;
+	char e[256];
+
+	(void)state;
+	tl_setup("smp2", TL_ZERO_COST, 0, NULL);
+	p = tl_fork("t", 0);
+	assert_int_equal(rtapp_apply_policy(p, RTAPP_SCHED_OTHER, 5, e, sizeof(e)), 0);
+	assert_int_equal(p->static_prio, NICE_TO_PRIO(5));
+	assert_int_equal(p->se.load.weight, scale_load(sched_prio_to_weight[25]));
+	tl_check();
+	tl_teardown();
+}
+
+/*
+ * sched_yield() (v6.18): an eligible task forfeits the rest of its slice
+ * (vruntime to its deadline, a new deadline a slice later) and the other
+ * task runs; alone on its runqueue, nothing changes.
+ */
+static void test_yield(void **state)
+{
+	struct task_struct *a, *b;
+	struct rq *rq;
+	u64 deadline, slice;
+
+	(void)state;
+	tl_setup("smp2", TL_ZERO_COST, 0, NULL);
+	a = tl_fork_running("a", 0);
+	rq = tl_cpu(0);
+	tl_advance(100000);
+	deadline = a->se.deadline;
+	do_sched_yield();
+	assert_ptr_equal(rq->curr, a);
+	assert_int_equal(a->se.deadline, deadline);
+	assert_int_equal(rq->stat.yld_count, 1);
+
+	/* b is placed at the average vruntime, where a is: a is eligible */
+	b = tl_fork("b", 0);
+	assert_ptr_equal(rq->curr, a);
+	deadline = a->se.deadline;
+	slice = calc_delta_fair(a->se.slice, &a->se);
+	assert_true(entity_eligible(&rq->cfs, &a->se));
+	do_sched_yield();
+	assert_int_equal(a->se.vruntime, deadline);
+	assert_int_equal(a->se.deadline, deadline + slice);
+	assert_ptr_equal(rq->curr, b);
+	assert_int_equal(rq->stat.yld_count, 2);
+
+	/* b runs ahead of a: ineligible, it keeps its vruntime, and a runs */
+	tl_advance(2000000);
+	assert_false(entity_eligible(&rq->cfs, &b->se));
+	deadline = b->se.deadline;
+	slice = b->se.vruntime;
+	do_sched_yield();
+	assert_int_equal(b->se.vruntime, slice);
+	assert_int_equal(b->se.deadline, deadline);
+	assert_ptr_equal(rq->curr, a);
+	tl_check();
+	tl_teardown();
+}
+
+/*
+ * sched_setaffinity() on itself: a mask that keeps its CPU changes nothing
+ * else; one without it makes the stopper move the running task to the
+ * first allowed CPU, and its old CPU goes idle.
+ */
+static void test_setaffinity_current(void **state)
+{
+	struct task_struct *a;
+	struct cpumask *m;
+	struct rq *rq;
+
+	(void)state;
+	tl_setup("smp4", TL_ZERO_COST, 0, NULL);
+	a = tl_fork_running("a", 0);
+	rq = tl_cpu(0);
+	m = alloc_cpumask();
+	cpumask_set_cpu(0, m);
+	cpumask_set_cpu(3, m);
+	sched_setaffinity_current(m);
+	assert_ptr_equal(rq->curr, a);
+	assert_int_equal(a->nr_cpus_allowed, 2);
+
+	cpumask_clear(m);
+	cpumask_set_cpu(2, m);
+	cpumask_set_cpu(3, m);
+	sched_setaffinity_current(m);
+	assert_true(is_idle_task(rq->curr));
+	assert_int_equal(task_cpu(a), 2);
+	assert_true(task_on_rq_queued(a));
+	assert_int_equal(a->nr_cpus_allowed, 2);
+	free_cpumask(m);
+	tl_check();
+	tl_teardown();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_lenient_json_and_order),
+		cmocka_unit_test(test_duplicate_keys),
+		cmocka_unit_test(test_every_event),
+		cmocka_unit_test(test_phases_and_policy),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_lock_checks),
+		cmocka_unit_test(test_policies),
+		cmocka_unit_test(test_apply_policy_nice),
+		cmocka_unit_test(test_yield),
+		cmocka_unit_test(test_setaffinity_current),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
