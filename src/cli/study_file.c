@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "cli/study_file.h"
 
+#include "cli/cli.h"
 #include "cli/compare_opts.h"
+#include "cli/session_opts.h"
 #include "sim/alloc.h"
 
 #include <ctype.h>
@@ -9,6 +11,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 void strlist_free(struct strlist *l)
 {
@@ -148,15 +151,12 @@ static int parse_variant(struct parser *ps, struct study_def *d, const char *res
 
 static int parse_option(struct parser *ps, struct study_def *d, const char *rest)
 {
-	static const char *const allowed[] = { "funclatency", "sysctl",	 "cost",
-					       "hz",	      "preempt", "probe-overhead",
-					       "also" };
 	size_t len;
 	const char *value = next_word(rest, &len);
-	bool ok = false;
+	char *name = xstrndup(rest, len);
+	bool ok = session_opt_code(name) != 0;
 
-	for (size_t i = 0; i < sizeof(allowed) / sizeof(allowed[0]); i++)
-		ok |= strlen(allowed[i]) == len && !strncmp(allowed[i], rest, len);
+	free(name);
 	if (!ok)
 		return fail(
 			ps,
@@ -279,4 +279,45 @@ int study_parse(const char *origin, const char *text, struct study_def *d, char 
 		}
 	}
 	return 0;
+}
+
+char *read_text_file(const char *cmd, const char *path, const char *what)
+{
+	FILE *f = fopen(path, "r");
+	struct stat st;
+	char *buf;
+	size_t n;
+	int rerr;
+
+	if (!f) {
+		usage_error("%s: cannot read '%s': %s", cmd, path, strerror(errno));
+		return NULL;
+	}
+	/* a directory opens, and reads as nothing: "the study has no name" */
+	if (!fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) {
+		usage_error("%s: '%s' is a directory, not %s", cmd, path, what);
+		fclose(f);
+		return NULL;
+	}
+	buf = xmalloc(TEXT_FILE_MAX + 1);
+	n = fread(buf, 1, TEXT_FILE_MAX + 1, f);
+	rerr = ferror(f) ? errno : 0;
+	fclose(f);
+	if (rerr) {
+		usage_error("%s: cannot read '%s': %s", cmd, path, strerror(rerr));
+		free(buf);
+		return NULL;
+	}
+	if (n > TEXT_FILE_MAX) {
+		usage_error("%s: '%s' is larger than %d bytes", cmd, path, TEXT_FILE_MAX);
+		free(buf);
+		return NULL;
+	}
+	buf[n] = '\0';
+	if (memchr(buf, '\0', n)) {
+		usage_error("%s: '%s' is not a text file", cmd, path);
+		free(buf);
+		return NULL;
+	}
+	return buf;
 }

@@ -72,4 +72,14 @@ void study_free(struct study_def *d);
 void split_words(const char *line, struct strlist *out);
 void strlist_free(struct strlist *l);
 
+/* the largest study or plan file */
+#define TEXT_FILE_MAX (1 << 20)
+
+/*
+ * A whole text file (a study or a plan), NUL-terminated; NULL with one
+ * message ("CMD: ...") for a missing, huge or binary file, or a directory
+ * (not WHAT, "a study file").
+ */
+char *read_text_file(const char *cmd, const char *path, const char *what);
+
 #endif
