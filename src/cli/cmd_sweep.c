@@ -599,7 +599,7 @@ static int emit_slurm(struct sweep *sw)
 		   "# 'schedlab sweep --point' each: a point's result appears whole or not at all\n",
 		p->chunk, p->chunk, p->chunk);
 	fprintf(f, "first=$((SLURM_ARRAY_TASK_ID * %d + 1))\n", p->chunk);
-	fprintf(f, "last=$((first + %d - 1))\n", p->chunk - 1);
+	fprintf(f, "last=$((first + %d))\n", p->chunk - 1);
 	fprintf(f, "rc=0\n");
 	fprintf(f, "for h in $(sed -n \"${first},${last}p\" '%s'); do\n", list);
 	fprintf(f, "\t%s --point \"$h\" || rc=1\ndone\nexit $rc\n", prefix);
