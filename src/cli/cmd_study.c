@@ -158,7 +158,7 @@ static int study_session_opts(const struct study_def *d, const struct study_opts
 	so->seed = o->seed;
 	so->check = o->check;
 	for (int i = 0; i < d->opt_names.n; i++) {
-		int rc = session_opt("study", session_opt_code(d->opt_names.v[i]),
+		int rc = session_opt("study", study_option_code(d->opt_names.v[i]),
 				     d->opt_values.v[i], so);
 
 		if (rc)

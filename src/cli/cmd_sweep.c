@@ -61,7 +61,14 @@ static const char sweep_usage[] =
 	"  --confidence PCT     confidence level of the intervals, 50 to 99.9 (default 95)\n"
 	"  --list               every point: its hash, state and command line\n";
 
-enum sweep_mode { MODE_RUN, MODE_EMIT_PARALLEL, MODE_EMIT_SLURM, MODE_POINT, MODE_COLLECT, MODE_LIST };
+enum sweep_mode {
+	MODE_RUN,
+	MODE_EMIT_PARALLEL,
+	MODE_EMIT_SLURM,
+	MODE_POINT,
+	MODE_COLLECT,
+	MODE_LIST
+};
 
 struct sweep_opts {
 	const char *plan, *out, *point, *csv, *json, *plot;
@@ -74,8 +81,9 @@ struct sweep_opts {
 static int set_mode(struct sweep_opts *o, enum sweep_mode m, const char *opt)
 {
 	if (o->mode != MODE_RUN && o->mode != m)
-		return usage_error("sweep: %s cannot go with --emit, --point, --collect or --list given already",
-				   opt);
+		return usage_error(
+			"sweep: %s cannot go with --emit, --point, --collect or --list given already",
+			opt);
 	o->mode = m;
 	return 0;
 }
@@ -128,17 +136,20 @@ static int parse_opts(int argc, char **argv, struct sweep_opts *o)
 			break;
 		case 'E':
 			if (strcmp(optarg, "parallel") && strcmp(optarg, "slurm"))
-				return usage_error("sweep: --emit takes 'parallel' or 'slurm', got '%s'",
-						   optarg);
-			if (set_mode(o, strcmp(optarg, "slurm") ? MODE_EMIT_PARALLEL : MODE_EMIT_SLURM,
+				return usage_error(
+					"sweep: --emit takes 'parallel' or 'slurm', got '%s'",
+					optarg);
+			if (set_mode(o,
+				     strcmp(optarg, "slurm") ? MODE_EMIT_PARALLEL : MODE_EMIT_SLURM,
 				     "--emit"))
 				return EXIT_BAD_INPUT;
 			break;
 		case 'P':
 			if (strlen(optarg) != SWEEP_HASH_LEN ||
 			    strspn(optarg, "0123456789abcdef") != SWEEP_HASH_LEN)
-				return usage_error("sweep: --point takes a point's hash, %d hex digits, got '%s'",
-						   SWEEP_HASH_LEN, optarg);
+				return usage_error(
+					"sweep: --point takes a point's hash, %d hex digits, got '%s'",
+					SWEEP_HASH_LEN, optarg);
 			if (set_mode(o, MODE_POINT, "--point"))
 				return EXIT_BAD_INPUT;
 			o->point = optarg;
@@ -166,8 +177,9 @@ static int parse_opts(int argc, char **argv, struct sweep_opts *o)
 		case ':':
 			return usage_error("sweep: option '%s' needs a value", argv[optind - 1]);
 		default:
-			return usage_error("sweep: unknown option '%s' (see 'schedlab sweep --help')",
-					   argv[optind - 1]);
+			return usage_error(
+				"sweep: unknown option '%s' (see 'schedlab sweep --help')",
+				argv[optind - 1]);
 		}
 	}
 	if (optind == argc)
@@ -190,7 +202,7 @@ struct sweep {
 	struct sweep_plan plan;
 	struct sweep_point *pts;
 	int n;
-	char out[PATH_MAX];		/* the output directory */
+	char out[PATH_MAX]; /* the output directory */
 	enum point_state *state;
 };
 
@@ -226,7 +238,8 @@ static void read_states(struct sweep *sw)
 static int make_dir(const char *path)
 {
 	if (mkdir(path, 0777) && errno != EEXIST)
-		return usage_error("sweep: cannot create directory '%s': %s", path, strerror(errno));
+		return usage_error("sweep: cannot create directory '%s': %s", path,
+				   strerror(errno));
 	return 0;
 }
 
@@ -374,7 +387,8 @@ static void point_done(int i, int rc, const char *what, const struct run_record 
 	if (rc)
 		snprintf(msg, sizeof(msg), "the run %s\n", what);
 	else
-		snprintf(msg, sizeof(msg), "the run did not finish (all tasks blocked, or a limit)\n");
+		snprintf(msg, sizeof(msg),
+			 "the run did not finish (all tasks blocked, or a limit)\n");
 	cli_message("sweep: point %s (%s) failed: %.*s", pt->hash, pt->cmd, (int)strlen(msg) - 1,
 		    msg);
 	point_path(path, sizeof(path), sw, pt->hash, "failed");
@@ -405,7 +419,8 @@ static int run_points(struct sweep *sw, const int *idx, int n, int jobs)
 		return 1;
 	}
 	if (sw->o.mode == MODE_RUN)
-		printf("sweep: ran %d points: %d done, %d failed\n", n, ctx.done, ctx.failed);
+		printf("sweep: ran %d point%s: %d done, %d failed\n", n, n == 1 ? "" : "s",
+		       ctx.done, ctx.failed);
 	return ctx.failed || ctx.write_failed ? 1 : 0;
 }
 
@@ -438,7 +453,8 @@ static int cmd_run_all(struct sweep *sw)
 	idx = pending(sw, &n);
 	printf("sweep: %s: %d points: %d done, %d failed%s, %d to run\n", sw->plan.origin, sw->n,
 	       count[POINT_DONE], count[POINT_FAILED],
-	       count[POINT_FAILED] && !sw->o.retry_failed ? " (--retry-failed runs them again)" : "",
+	       count[POINT_FAILED] && !sw->o.retry_failed ? " (--retry-failed runs them again)" :
+							    "",
 	       n);
 	fflush(stdout);
 	rc = n ? write_cmds(sw, idx, n) : 0;
@@ -497,7 +513,8 @@ static int point_prefix(const struct sweep *sw, char *buf, size_t len)
 	ssize_t r = readlink("/proc/self/exe", self, sizeof(self) - 1);
 
 	if (r < 0) {
-		cli_message("sweep: cannot find this program (/proc/self/exe): %s", strerror(errno));
+		cli_message("sweep: cannot find this program (/proc/self/exe): %s",
+			    strerror(errno));
 		return 1;
 	}
 	self[r] = '\0';
@@ -581,8 +598,8 @@ static int emit_slurm(struct sweep *sw)
 		return 1;
 	}
 	fprintf(f, "#!/bin/sh\n");
-	fprintf(f, "# written by schedlab sweep %s --emit slurm: %d points, %d a task\n",
-		p->origin, n, p->chunk);
+	fprintf(f, "# written by schedlab sweep %s --emit slurm: %d point%s, %d a task\n",
+		p->origin, n, n == 1 ? "" : "s", p->chunk);
 	fprintf(f, "#SBATCH --job-name=schedlab-sweep%s%s\n", p->name ? "-" : "",
 		p->name ? p->name : "");
 	fprintf(f, "#SBATCH --array=0-%d\n", tasks - 1);
@@ -595,8 +612,9 @@ static int emit_slurm(struct sweep *sw)
 	fprintf(f, "#SBATCH --error=%s/task-%%A_%%a.err\n", abs_dir);
 	for (int i = 0; i < p->sbatch.n; i++)
 		fprintf(f, "#SBATCH %s\n", p->sbatch.v[i]);
-	fprintf(f, "#\n# array task T runs lines T*%d+1 .. T*%d+%d of the list, one\n"
-		   "# 'schedlab sweep --point' each: a point's result appears whole or not at all\n",
+	fprintf(f,
+		"#\n# array task T runs lines T*%d+1 .. T*%d+%d of the list, one\n"
+		"# 'schedlab sweep --point' each: a point's result appears whole or not at all\n",
 		p->chunk, p->chunk, p->chunk);
 	fprintf(f, "first=$((SLURM_ARRAY_TASK_ID * %d + 1))\n", p->chunk);
 	fprintf(f, "last=$((first + %d))\n", p->chunk - 1);
@@ -606,8 +624,8 @@ static int emit_slurm(struct sweep *sw)
 	if (outfile_close(f) || outfile_commit())
 		return 1;
 	chmod(script, 0755);
-	printf("sweep: wrote %s: %d points in %d array tasks of up to %d\n", script, n, tasks,
-	       p->chunk);
+	printf("sweep: wrote %s: %d point%s in %d array task%s of up to %d\n", script, n,
+	       n == 1 ? "" : "s", tasks, tasks == 1 ? "" : "s", p->chunk);
 	printf("submit with: sbatch %s\n", script);
 	return 0;
 }
@@ -635,8 +653,7 @@ static int read_point(const struct sweep *sw, const struct sweep_point *pt, stru
 	free(text);
 	h = jv_get(&doc, "hash");
 	m = jv_get(&doc, "metrics");
-	if (!h || h->type != JV_STRING || strcmp(h->str, pt->hash) || !m ||
-	    m->type != JV_OBJECT) {
+	if (!h || h->type != JV_STRING || strcmp(h->str, pt->hash) || !m || m->type != JV_OBJECT) {
 		cli_message("sweep: %s: not the result of point %s", path, pt->hash);
 	} else {
 		memset(rec, 0, sizeof(*rec));
@@ -715,7 +732,7 @@ static int write_table_file(const char *path, const struct sweep_table *t, bool 
 static int collect(struct sweep *sw)
 {
 	const struct sweep_plan *p = &sw->plan;
-	char (*names)[RUN_VALUE_NAME] = xcalloc(RUN_MAX_VALUES, sizeof(*names));
+	char(*names)[RUN_VALUE_NAME] = xcalloc(RUN_MAX_VALUES, sizeof(*names));
 	struct run_record *recs = xcalloc((size_t)sw->n, sizeof(*recs));
 	const char *axis_names[SWEEP_MAX_AXES + 4], *metrics[RUN_MAX_VALUES];
 	int nr_names = 0, nr_axes = 0, nr_rows = 0, count[3], rc = 0;
@@ -736,7 +753,8 @@ static int collect(struct sweep *sw)
 		for (int k = 0; !p->metrics.n && k < recs[i].nr; k++)
 			if (find_name(names, nr_names, recs[i].v[k].name) < 0 &&
 			    nr_names < RUN_MAX_VALUES)
-				snprintf(names[nr_names++], RUN_VALUE_NAME, "%s", recs[i].v[k].name);
+				snprintf(names[nr_names++], RUN_VALUE_NAME, "%s",
+					 recs[i].v[k].name);
 	}
 	if (rc) {
 		free(names);
@@ -768,7 +786,8 @@ static int collect(struct sweep *sw)
 			r->axis[c++] = p->machines.names.v[pt->machine];
 			r->axis[c++] = p->workloads.names.v[pt->workload];
 			for (int a = 0; a < p->nr_axes; a++)
-				r->axis[c++] = pt->axis[a] >= 0 ? p->axis_values[a].v[pt->axis[a]] : "";
+				r->axis[c++] = pt->axis[a] >= 0 ? p->axis_values[a].v[pt->axis[a]] :
+								  "";
 			if (with_features)
 				r->axis[c++] = p->features.names.v[pt->features];
 			if (with_settings)
@@ -822,7 +841,8 @@ static int collect(struct sweep *sw)
 		} else if (outfile_commit() || plot_dir_render(sw->o.plot, "plots.gp")) {
 			rc = 1;
 		} else if (!nr_plots) {
-			fprintf(stderr, "schedlab: sweep: --plot: no axis is numeric with two values or more: nothing to draw\n");
+			fprintf(stderr,
+				"schedlab: sweep: --plot: no axis is numeric with two values or more: nothing to draw\n");
 		}
 	}
 	for (int i = 0; i < nr_rows; i++) {
@@ -852,14 +872,16 @@ static int check_metrics(const struct sweep *sw)
 
 			if (i && sw->pts[i - 1].workload == sw->pts[i].workload)
 				continue;
-			k = run_record_names(&sw->pts[i].cfg, names, RUN_MAX_VALUES, err, sizeof(err));
+			k = run_record_names(&sw->pts[i].cfg, names, RUN_MAX_VALUES, err,
+					     sizeof(err));
 			if (k < 0)
 				return usage_error("sweep: %s: %s", p->origin, err);
 			found = find_name(names, k, p->metrics.v[m]) >= 0;
 		}
 		if (!found)
-			return usage_error("sweep: %s: metric '%s' is not one that any workload reports",
-					   p->origin, p->metrics.v[m]);
+			return usage_error(
+				"sweep: %s: metric '%s' is not one that any workload reports",
+				p->origin, p->metrics.v[m]);
 	}
 	return 0;
 }

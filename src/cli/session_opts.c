@@ -80,21 +80,6 @@ int session_opt(const char *cmd, int c, const char *arg, struct session_opts *o)
 	return 1;
 }
 
-int session_opt_code(const char *name)
-{
-	static const struct {
-		const char *name;
-		int code;
-	} codes[] = { { "funclatency", 'L' }, { "sysctl", 'Y' },  { "cost", 'C' },
-		      { "hz", 'H' },	      { "preempt", 'P' }, { "probe-overhead", 'O' },
-		      { "also", 'A' } };
-
-	for (size_t k = 0; k < sizeof(codes) / sizeof(codes[0]); k++)
-		if (!strcmp(name, codes[k].name))
-			return codes[k].code;
-	return 0;
-}
-
 void session_opts_config(const struct session_opts *o, const char *features, int argc,
 			 char **argv, struct session_config *cfg)
 {

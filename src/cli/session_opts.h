@@ -71,12 +71,6 @@ void session_opts_init(struct session_opts *o);
  * was one of these, 1 if not, EXIT_BAD_INPUT (message printed) for a bad value.
  */
 int session_opt(const char *cmd, int c, const char *arg, struct session_opts *o);
-/*
- * The option code of a study or sweep file's 'option NAME VALUE' line
- * (funclatency, sysctl, cost, hz, preempt, probe-overhead, also), 0 if NAME
- * is none of them.
- */
-int session_opt_code(const char *name);
 /* Parse a seed-like non-negative integer; 0, or EXIT_BAD_INPUT with a message. */
 int parse_u64_opt(const char *cmd, const char *opt, const char *arg, u64 *out);
 /* The session configuration for the benchmark command line @argc/@argv. */

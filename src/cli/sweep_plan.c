@@ -15,27 +15,7 @@
 #include <string.h>
 
 /* the names the plan's own axes have; an 'axis' line may not take them */
-static const char *const builtin_axes[] = { "machine", "workload", "features", "settings",
-					    "seed" };
-
-struct parser {
-	const char *origin;
-	int line;
-	char *err;
-	size_t errlen;
-};
-
-__attribute__((format(printf, 2, 3))) static int fail(struct parser *ps, const char *fmt, ...)
-{
-	char msg[384];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	snprintf(ps->err, ps->errlen, "%s:%d: %s", ps->origin, ps->line, msg);
-	return -1;
-}
+static const char *const builtin_axes[] = { "machine", "workload", "features", "settings", "seed" };
 
 static void sl_add(struct strlist *l, const char *s)
 {
@@ -114,8 +94,7 @@ static bool is_range(const char *s, u64 *a, u64 *b)
 	const char *dots = strstr(s, "..");
 	char *end;
 
-	if (!dots || dots == s || !isdigit((unsigned char)*s) ||
-	    !isdigit((unsigned char)dots[2]))
+	if (!dots || dots == s || !isdigit((unsigned char)*s) || !isdigit((unsigned char)dots[2]))
 		return false;
 	errno = 0;
 	*a = strtoull(s, &end, 10);
@@ -126,8 +105,8 @@ static bool is_range(const char *s, u64 *a, u64 *b)
 }
 
 /* the words of @rest, ranges A..B expanded, at most @max of them */
-static int add_values(struct parser *ps, struct strlist *l, const char *key, const char *rest,
-		      int max)
+static int add_values(struct directive_parser *ps, struct strlist *l, const char *key,
+		      const char *rest, int max)
 {
 	struct strlist w;
 	int rc = 0;
@@ -138,58 +117,46 @@ static int add_values(struct parser *ps, struct strlist *l, const char *key, con
 
 		if (!is_range(w.v[i], &a, &b)) {
 			if (find(l, w.v[i]) >= 0)
-				rc = fail(ps, "%s value '%s' given twice", key, w.v[i]);
+				rc = directive_fail(ps, "%s value '%s' given twice", key, w.v[i]);
 			else
 				sl_add(l, w.v[i]);
 			continue;
 		}
 		if (a > b || b - a >= (u64)max)
-			rc = fail(ps, "%s range '%s' must go up, by at most %d values", key, w.v[i],
-				  max);
+			rc = directive_fail(ps, "%s range '%s' must go up, by at most %d values",
+					    key, w.v[i], max);
 		for (u64 x = a; !rc && x <= b; x++) {
 			char buf[32];
 
 			snprintf(buf, sizeof(buf), "%llu", (unsigned long long)x);
 			if (find(l, buf) >= 0)
-				rc = fail(ps, "%s value '%s' given twice", key, buf);
+				rc = directive_fail(ps, "%s value '%s' given twice", key, buf);
 			else
 				sl_add(l, buf);
 		}
 	}
 	if (!rc && l->n > max)
-		rc = fail(ps, "more than %d values of %s", max, key);
+		rc = directive_fail(ps, "more than %d values of %s", max, key);
 	strlist_free(&w);
 	return rc;
 }
 
-/* the first word of @rest and what follows it (blanks skipped) */
-static const char *next_word(const char *rest, size_t *len)
-{
-	const char *p = rest;
-
-	while (*p && !isspace((unsigned char)*p))
-		p++;
-	*len = (size_t)(p - rest);
-	while (isspace((unsigned char)*p))
-		p++;
-	return p;
-}
-
 /* NAME VALUE lines (features, settings): the name must be new */
-static int add_named(struct parser *ps, struct sweep_list *l, const char *key, const char *rest,
-		     const char *what)
+static int add_named(struct directive_parser *ps, struct sweep_list *l, const char *key,
+		     const char *rest, const char *what)
 {
 	size_t len;
-	const char *value = next_word(rest, &len);
+	const char *value = directive_next_word(rest, &len);
 	char *name = xstrndup(rest, len);
 	int rc = 0;
 
 	if (!len || !*value)
-		rc = fail(ps, "'%s' needs a name and %s ('-' for none)", key, what);
+		rc = directive_fail(ps, "'%s' needs a name and %s ('-' for none)", key, what);
 	else if (!good_name(name))
-		rc = fail(ps, "%s name '%s': letters, digits, '_', '-' and '.' only", key, name);
+		rc = directive_fail(ps, "%s name '%s': letters, digits, '_', '-' and '.' only", key,
+				    name);
 	else if (find(&l->names, name) >= 0)
-		rc = fail(ps, "%s '%s' given twice", key, name);
+		rc = directive_fail(ps, "%s '%s' given twice", key, name);
 	else
 		slist_add(l, name, strcmp(value, "-") ? value : "", ps->line);
 	free(name);
@@ -207,7 +174,7 @@ static const struct {
 	{ "--preempt", 'P' },
 };
 
-static int check_settings(struct parser *ps, const char *value)
+static int check_settings(struct directive_parser *ps, const char *value)
 {
 	struct strlist w;
 	int rc = 0;
@@ -219,55 +186,61 @@ static int check_settings(struct parser *ps, const char *value)
 		for (size_t k = 0; k < sizeof(settings_opts) / sizeof(settings_opts[0]); k++)
 			ok |= !strcmp(w.v[i], settings_opts[k].flag);
 		if (!ok)
-			rc = fail(ps, "settings: unknown option '%s' (--sysctl, --cost, --hz or --preempt)",
-				  w.v[i]);
+			rc = directive_fail(
+				ps,
+				"settings: unknown option '%s' (--sysctl, --cost, --hz or --preempt)",
+				w.v[i]);
 		else if (i + 1 == w.n)
-			rc = fail(ps, "settings: option '%s' needs a value", w.v[i]);
+			rc = directive_fail(ps, "settings: option '%s' needs a value", w.v[i]);
 	}
 	strlist_free(&w);
 	return rc;
 }
 
-static int parse_option(struct parser *ps, struct sweep_plan *p, const char *rest)
+static int parse_option(struct directive_parser *ps, struct sweep_plan *p, const char *rest)
 {
 	size_t len;
-	const char *value = next_word(rest, &len);
+	const char *value = directive_next_word(rest, &len);
 	char *name = xstrndup(rest, len);
 	int rc = 0;
 
-	if (!session_opt_code(name))
-		rc = fail(ps,
-			  "unknown option '%s' (funclatency, sysctl, cost, hz, preempt, probe-overhead or also)",
-			  name);
+	if (!study_option_code(name))
+		rc = directive_fail(
+			ps,
+			"unknown option '%s' (funclatency, sysctl, cost, hz, preempt, probe-overhead or also)",
+			name);
 	else if (!*value)
-		rc = fail(ps, "option '%s' needs a value", name);
+		rc = directive_fail(ps, "option '%s' needs a value", name);
 	else
 		slist_add(&p->options, name, value, ps->line);
 	free(name);
 	return rc;
 }
 
-static int parse_axis(struct parser *ps, struct sweep_plan *p, const char *rest)
+static int parse_axis(struct directive_parser *ps, struct sweep_plan *p, const char *rest)
 {
 	size_t len;
-	const char *values = next_word(rest, &len);
+	const char *values = directive_next_word(rest, &len);
 	char *name = xstrndup(rest, len);
 	int rc = 0;
 
 	if (!len)
-		rc = fail(ps, "'axis' needs a name and values");
+		rc = directive_fail(ps, "'axis' needs a name and values");
 	else if (!good_name(name))
-		rc = fail(ps, "axis name '%s': letters, digits, '_', '-' and '.' only", name);
+		rc = directive_fail(ps, "axis name '%s': letters, digits, '_', '-' and '.' only",
+				    name);
 	else if (axis_index(p, name, len) >= 0)
-		rc = fail(ps, "axis '%s' given twice", name);
+		rc = directive_fail(ps, "axis '%s' given twice", name);
 	else if (!*values)
-		rc = fail(ps, "axis '%s' has no values", name);
+		rc = directive_fail(ps, "axis '%s' has no values", name);
 	else if (p->nr_axes == SWEEP_MAX_AXES)
-		rc = fail(ps, "more than %d axes", SWEEP_MAX_AXES);
+		rc = directive_fail(ps, "more than %d axes", SWEEP_MAX_AXES);
 	for (size_t i = 0; !rc && i < sizeof(builtin_axes) / sizeof(builtin_axes[0]); i++)
 		if (!strcmp(name, builtin_axes[i]))
-			rc = fail(ps, "axis '%s' is one of the plan's own (machine, workload, features, settings, seed)",
-				  name);
+			rc = directive_fail(
+				ps,
+				"axis '%s' is one of the plan's own (machine, workload, features, settings, seed)",
+				name);
 	if (!rc) {
 		int a = p->nr_axes++;
 
@@ -279,15 +252,15 @@ static int parse_axis(struct parser *ps, struct sweep_plan *p, const char *rest)
 	return rc;
 }
 
-static int parse_seeds(struct parser *ps, struct sweep_plan *p, const char *rest)
+static int parse_seeds(struct directive_parser *ps, struct sweep_plan *p, const char *rest)
 {
 	struct strlist l = { 0 };
 	int rc;
 
 	if (p->nr_seeds)
-		return fail(ps, "the seeds given twice");
+		return directive_fail(ps, "the seeds given twice");
 	if (!*rest)
-		return fail(ps, "'seeds' needs values");
+		return directive_fail(ps, "'seeds' needs values");
 	rc = add_values(ps, &l, "seeds", rest, SWEEP_MAX_SEEDS);
 	if (!rc) {
 		p->seeds = xcalloc((size_t)l.n, sizeof(*p->seeds));
@@ -297,8 +270,9 @@ static int parse_seeds(struct parser *ps, struct sweep_plan *p, const char *rest
 			errno = 0;
 			p->seeds[i] = strtoull(l.v[i], &end, 10);
 			if (!isdigit((unsigned char)l.v[i][0]) || *end || errno)
-				rc = fail(ps, "seed '%s' is not a non-negative integer (decimal)",
-					  l.v[i]);
+				rc = directive_fail(
+					ps, "seed '%s' is not a non-negative integer (decimal)",
+					l.v[i]);
 		}
 		p->nr_seeds = l.n;
 	}
@@ -306,74 +280,54 @@ static int parse_seeds(struct parser *ps, struct sweep_plan *p, const char *rest
 	return rc;
 }
 
-static int set_once(struct parser *ps, char **slot, const char *key, const char *rest)
-{
-	if (*slot)
-		return fail(ps, "'%s' given twice", key);
-	if (!*rest)
-		return fail(ps, "'%s' needs a value", key);
-	*slot = xstrdup(rest);
-	return 0;
-}
-
 /* Slurm's time and memory: passed to sbatch as written, so only its characters */
-static int parse_slurm_value(struct parser *ps, char **slot, const char *key, const char *rest,
-			     const char *chars)
+static int parse_slurm_value(struct directive_parser *ps, char **slot, const char *key,
+			     const char *rest, const char *chars)
 {
-	if (set_once(ps, slot, key, rest))
+	if (directive_set_once(ps, slot, key, rest))
 		return -1;
 	if (strspn(rest, chars) != strlen(rest))
-		return fail(ps, "'%s' takes Slurm's form (%s), got '%s'", key,
-			    !strcmp(key, "time") ? "MINUTES, H:MM:SS or D-HH:MM:SS" : "e.g. 500M or 2G",
-			    rest);
+		return directive_fail(ps, "'%s' takes Slurm's form (%s), got '%s'", key,
+				      !strcmp(key, "time") ? "MINUTES, H:MM:SS or D-HH:MM:SS" :
+							     "e.g. 500M or 2G",
+				      rest);
 	return 0;
 }
 
-static int parse_chunk(struct parser *ps, struct sweep_plan *p, const char *rest)
+static int parse_chunk(struct directive_parser *ps, struct sweep_plan *p, const char *rest)
 {
 	char *end;
 	long n;
 
 	if (p->chunk)
-		return fail(ps, "'chunk' given twice");
+		return directive_fail(ps, "'chunk' given twice");
 	errno = 0;
 	n = strtol(rest, &end, 10);
 	if (!*rest || *end || errno || n < 1 || n > SWEEP_MAX_POINTS)
-		return fail(ps, "'chunk' needs an integer from 1 to %d, got '%s'", SWEEP_MAX_POINTS,
-			    rest);
+		return directive_fail(ps, "'chunk' needs an integer from 1 to %d, got '%s'",
+				      SWEEP_MAX_POINTS, rest);
 	p->chunk = (int)n;
 	return 0;
 }
 
-static int add_words(struct parser *ps, struct strlist *l, const char *key, const char *rest)
-{
-	struct strlist w;
-
-	if (!*rest)
-		return fail(ps, "'%s' needs a value", key);
-	split_words(rest, &w);
-	for (int i = 0; i < w.n; i++)
-		sl_add(l, w.v[i]);
-	strlist_free(&w);
-	return 0;
-}
-
-static int parse_line(struct parser *ps, struct sweep_plan *p, const char *key, size_t klen,
+static int parse_line(struct directive_parser *ps, void *arg, const char *key, size_t klen,
 		      const char *rest)
 {
+	struct sweep_plan *p = arg;
+
 #define IS(k) (klen == strlen(k) && !strncmp(key, k, klen))
 	if (IS("name"))
-		return set_once(ps, &p->name, "name", rest);
+		return directive_set_once(ps, &p->name, "name", rest);
 	if (IS("machine")) {
 		struct strlist w;
 		int rc = 0;
 
 		if (!*rest)
-			return fail(ps, "'machine' needs a value");
+			return directive_fail(ps, "'machine' needs a value");
 		split_words(rest, &w);
 		for (int i = 0; i < w.n && !rc; i++) {
 			if (find(&p->machines.names, w.v[i]) >= 0)
-				rc = fail(ps, "machine '%s' given twice", w.v[i]);
+				rc = directive_fail(ps, "machine '%s' given twice", w.v[i]);
 			else
 				slist_add(&p->machines, w.v[i], NULL, ps->line);
 		}
@@ -382,9 +336,9 @@ static int parse_line(struct parser *ps, struct sweep_plan *p, const char *key, 
 	}
 	if (IS("workload")) {
 		if (!*rest)
-			return fail(ps, "'workload' needs a command line");
+			return directive_fail(ps, "'workload' needs a command line");
 		if (find(&p->workloads.names, rest) >= 0)
-			return fail(ps, "workload '%s' given twice", rest);
+			return directive_fail(ps, "workload '%s' given twice", rest);
 		slist_add(&p->workloads, rest, NULL, ps->line);
 		return 0;
 	}
@@ -402,7 +356,7 @@ static int parse_line(struct parser *ps, struct sweep_plan *p, const char *key, 
 	if (IS("option"))
 		return parse_option(ps, p, rest);
 	if (IS("metric"))
-		return add_words(ps, &p->metrics, "metric", rest);
+		return directive_add_words(ps, &p->metrics, "metric", rest);
 	if (IS("time"))
 		return parse_slurm_value(ps, &p->time, "time", rest, "0123456789:-");
 	if (IS("mem"))
@@ -411,43 +365,46 @@ static int parse_line(struct parser *ps, struct sweep_plan *p, const char *key, 
 		return parse_chunk(ps, p, rest);
 	if (IS("sbatch")) {
 		if (!*rest || rest[0] != '-' || strchr(rest, '\n'))
-			return fail(ps, "'sbatch' needs an sbatch option (--partition=NAME, ...)");
+			return directive_fail(
+				ps, "'sbatch' needs an sbatch option (--partition=NAME, ...)");
 		sl_add(&p->sbatch, rest);
 		return 0;
 	}
 	if (IS("note")) {
 		if (!*rest)
-			return fail(ps, "'note' needs a value");
+			return directive_fail(ps, "'note' needs a value");
 		sl_add(&p->notes, rest);
 		return 0;
 	}
 #undef IS
-	return fail(ps, "unknown directive '%.*s'", (int)klen, key);
+	return directive_fail(ps, "unknown directive '%.*s'", (int)klen, key);
 }
 
 /*
  * The axes @s uses, as {NAME}, into @used; -1 with a message at the line
  * of @s for an axis the plan does not have.
  */
-static int axes_used(struct parser *ps, const struct sweep_plan *p, const char *s, bool *used)
+static int axes_used(struct directive_parser *ps, const struct sweep_plan *p, const char *s,
+		     bool *used)
 {
 	for (const char *b = strchr(s, '{'); b; b = strchr(b + 1, '{')) {
 		const char *e = strchr(b, '}');
 		int a;
 
 		if (!e)
-			return fail(ps, "'{' without '}' in '%s'", s);
+			return directive_fail(ps, "'{' without '}' in '%s'", s);
 		a = axis_index(p, b + 1, (size_t)(e - b - 1));
 		if (a < 0)
-			return fail(ps, "unknown axis '%.*s' (declare it with 'axis %.*s VALUE...')",
-				    (int)(e - b - 1), b + 1, (int)(e - b - 1), b + 1);
+			return directive_fail(
+				ps, "unknown axis '%.*s' (declare it with 'axis %.*s VALUE...')",
+				(int)(e - b - 1), b + 1, (int)(e - b - 1), b + 1);
 		used[a] = true;
 	}
 	return 0;
 }
 
 /* after the last line: what is missing, and every {AXIS} names an axis that is used */
-static int check_plan(struct parser *ps, struct sweep_plan *p)
+static int check_plan(struct directive_parser *ps, struct sweep_plan *p)
 {
 	bool used[SWEEP_MAX_AXES] = { false };
 
@@ -464,8 +421,10 @@ static int check_plan(struct parser *ps, struct sweep_plan *p)
 	for (int a = 0; a < p->nr_axes; a++)
 		if (!used[a]) {
 			ps->line = p->axis_line[a];
-			return fail(ps, "axis '%s' is used by no workload or option (write {%s} where its values go)",
-				    p->axis_name[a], p->axis_name[a]);
+			return directive_fail(
+				ps,
+				"axis '%s' is used by no workload or option (write {%s} where its values go)",
+				p->axis_name[a], p->axis_name[a]);
 		}
 	if (!p->machines.names.n) {
 		snprintf(ps->err, ps->errlen, "%s: the plan has no 'machine'", ps->origin);
@@ -492,36 +451,13 @@ static int check_plan(struct parser *ps, struct sweep_plan *p)
 int sweep_plan_parse(const char *origin, const char *text, struct sweep_plan *p, char *err,
 		     size_t errlen)
 {
-	struct parser ps = { .origin = origin, .err = err, .errlen = errlen };
-	const char *s = text;
+	struct directive_parser ps = { .origin = origin, .err = err, .errlen = errlen };
 
 	memset(p, 0, sizeof(*p));
 	p->origin = origin;
-	while (*s) {
-		const char *eol = strchr(s, '\n'), *key, *rest;
-		size_t n = eol ? (size_t)(eol - s) : strlen(s), klen;
-		char *line;
-		int rc;
-
-		ps.line++;
-		line = xstrndup(s, n);
-		s += n + (eol ? 1 : 0);
-		for (char *e = line + strlen(line); e > line && isspace((unsigned char)e[-1]);)
-			*--e = '\0';
-		key = line;
-		while (isspace((unsigned char)*key))
-			key++;
-		if (!*key || *key == '#') {
-			free(line);
-			continue;
-		}
-		rest = next_word(key, &klen);
-		rc = parse_line(&ps, p, key, klen, rest);
-		free(line);
-		if (rc) {
-			sweep_plan_free(p);
-			return -1;
-		}
+	if (directive_each(&ps, text, parse_line, p)) {
+		sweep_plan_free(p);
+		return -1;
 	}
 	if (check_plan(&ps, p)) {
 		sweep_plan_free(p);
@@ -682,7 +618,7 @@ static int make_point(const struct sweep_plan *p, struct sweep_point *pt)
 	so.seed = p->seeds[pt->seed];
 	for (int o = 0; o < p->options.names.n && !rc; o++) {
 		snprintf(cmd, sizeof(cmd), "sweep: %s:%d", p->origin, p->options.lines[o]);
-		rc = session_opt(cmd, session_opt_code(p->options.names.v[o]),
+		rc = session_opt(cmd, study_option_code(p->options.names.v[o]),
 				 own(pt, substitute(p, p->options.values.v[o], pt->axis)), &so);
 	}
 	split_words(p->settings.values.v[pt->settings], &set);
@@ -729,7 +665,7 @@ void sweep_points_free(struct sweep_point *pts, int n)
 static void workload_axes(const struct sweep_plan *p, int w, bool *used)
 {
 	char err[64];
-	struct parser ps = { .origin = "", .err = err, .errlen = sizeof(err) };
+	struct directive_parser ps = { .origin = "", .err = err, .errlen = sizeof(err) };
 
 	memset(used, 0, SWEEP_MAX_AXES * sizeof(*used));
 	axes_used(&ps, p, p->workloads.names.v[w], used);
@@ -753,18 +689,24 @@ int sweep_points(const struct sweep_plan *p, struct sweep_point **pts, int *n)
 				axis[a] = a < p->nr_axes && used[a] ? 0 : -1;
 			for (bool more = true; more && !rc;) {
 				for (int f = 0; f < p->features.names.n && !rc; f++)
-					for (int s = 0; s < p->settings.names.n && !rc; s++, groups++)
+					for (int s = 0; s < p->settings.names.n && !rc;
+					     s++, groups++)
 						for (int sd = 0; sd < p->nr_seeds && !rc; sd++) {
 							struct sweep_point *pt;
 
 							if (*n == SWEEP_MAX_POINTS) {
-								rc = usage_error("sweep: %s: more than %d points",
-										 p->origin, SWEEP_MAX_POINTS);
+								rc = usage_error(
+									"sweep: %s: more than %d points",
+									p->origin,
+									SWEEP_MAX_POINTS);
 								break;
 							}
 							if (*n == cap)
-								*pts = xreallocarray(*pts, (size_t)(cap = cap ? 2 * cap : 64),
-										     sizeof(**pts));
+								*pts = xreallocarray(
+									*pts,
+									(size_t)(cap = cap ? 2 * cap :
+											     64),
+									sizeof(**pts));
 							pt = &(*pts)[(*n)++];
 							memset(pt, 0, sizeof(*pt));
 							pt->machine = m;
@@ -804,7 +746,8 @@ int sweep_validate(const struct sweep_plan *p, const struct sweep_point *pts, in
 		struct topology *t = topology_load(p->machines.names.v[m], err, sizeof(err));
 
 		if (!t)
-			return usage_error("sweep: %s:%d: %s", p->origin, p->machines.lines[m], err);
+			return usage_error("sweep: %s:%d: %s", p->origin, p->machines.lines[m],
+					   err);
 		topology_free(t);
 	}
 	for (int f = 0; f < p->features.names.n; f++) {
@@ -824,12 +767,12 @@ int sweep_validate(const struct sweep_plan *p, const struct sweep_point *pts, in
 		if (i && pts[i - 1].group == pt->group)
 			continue;
 		if (session_check(&pt->cfg, err, sizeof(err)))
-			return usage_error("sweep: %s:%d: '%s' on %s (features %s, settings %s): %s",
-					   p->origin, p->workloads.lines[pt->workload],
-					   pt->words.v[pt->words.n - 1],
-					   p->machines.names.v[pt->machine],
-					   p->features.names.v[pt->features],
-					   p->settings.names.v[pt->settings], err);
+			return usage_error(
+				"sweep: %s:%d: '%s' on %s (features %s, settings %s): %s",
+				p->origin, p->workloads.lines[pt->workload],
+				pt->words.v[pt->words.n - 1], p->machines.names.v[pt->machine],
+				p->features.names.v[pt->features],
+				p->settings.names.v[pt->settings], err);
 	}
 	return 0;
 }

@@ -64,8 +64,9 @@ static int parse_string(struct reader *r, char **out)
 						free(buf);
 						return bad(r, "bad \\u escape");
 					}
-					u = u * 16 + (unsigned int)(h <= '9' ? h - '0' :
-									     (h | 0x20) - 'a' + 10);
+					u = u * 16 + (unsigned int)(h <= '9' ?
+									    h - '0' :
+									    (h | 0x20) - 'a' + 10);
 					r->pos++;
 				}
 				c = u < 0x80 ? (char)u : '?';

@@ -12,8 +12,8 @@
 #include <string.h>
 
 /* the mean and interval of metric @m in row @r over the seeds that have a value */
-static int row_stats(const struct sweep_table *t, const struct sweep_row *r, int m,
-		     double *mean, double *half)
+static int row_stats(const struct sweep_table *t, const struct sweep_row *r, int m, double *mean,
+		     double *half)
 {
 	double *x = xcalloc((size_t)t->nr_seeds, sizeof(*x));
 	struct sample_summary s;
@@ -103,8 +103,9 @@ int sweep_table_print(FILE *out, const struct sweep_table *t)
 		}
 		fputc('\n', out);
 	}
-	fprintf(out, "\nseeds: points done of the plan's seeds. Each metric: mean over the seeds ± the\n"
-		     "half-width of its %g%% confidence interval (Student's t; no ± when all seeds agree).\n",
+	fprintf(out,
+		"\nseeds: points done of the plan's seeds. Each metric: mean over the seeds ± the\n"
+		"half-width of its %g%% confidence interval (Student's t; no ± when all seeds agree).\n",
 		t->conf * 100);
 	free(w);
 	return ferror(out) ? -1 : 0;
@@ -274,12 +275,12 @@ static int cmp_x(const void *a, const void *b)
 }
 
 /* one data file: a block per line (gnuplot index); how many blocks */
-static int write_data(const char *dir, const char *name, const struct sweep_table *t, int x,
-		      int m, char (*labels)[256], int max, bool *failed)
+static int write_data(const char *dir, const char *name, const struct sweep_table *t, int x, int m,
+		      char (*labels)[256], int max, bool *failed)
 {
 	FILE *f = plot_dir_open(dir, name, failed);
 	bool *taken = xcalloc((size_t)t->nr_rows, sizeof(*taken));
-	double (*pts)[3] = xcalloc((size_t)t->nr_rows, sizeof(*pts));
+	double(*pts)[3] = xcalloc((size_t)t->nr_rows, sizeof(*pts));
 	int blocks = 0;
 
 	if (f)
@@ -326,7 +327,8 @@ static void file_name(char *buf, size_t len, const char *metric, const char *axi
 {
 	snprintf(buf, len, "sweep-%s-vs-%s%s", metric, axis, ext);
 	for (char *c = buf; *c; c++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_", *c))
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_",
+			    *c))
 			*c = '_';
 }
 
@@ -335,7 +337,7 @@ static void file_name(char *buf, size_t len, const char *metric, const char *axi
 int sweep_table_plot(const char *dir, const struct sweep_table *t, int *nr_plots, char *err,
 		     size_t errlen)
 {
-	char (*labels)[256] = xcalloc(SWEEP_PLOT_MAX_LINES, sizeof(*labels));
+	char(*labels)[256] = xcalloc(SWEEP_PLOT_MAX_LINES, sizeof(*labels));
 	bool failed = false;
 	FILE *gp = plot_dir_open(dir, "plots.gp", &failed);
 
@@ -345,7 +347,8 @@ int sweep_table_plot(const char *dir, const struct sweep_table *t, int *nr_plots
 		snprintf(err, errlen, "--plot: cannot write the script in '%s'", dir);
 		return -1;
 	}
-	fprintf(gp, "# Render with: gnuplot %s/plots.gp (written by schedlab sweep --collect --plot)\n",
+	fprintf(gp,
+		"# Render with: gnuplot %s/plots.gp (written by schedlab sweep --collect --plot)\n",
 		dir);
 	fprintf(gp, "cd '%s'\n%s\n", dir, PLOT_TERM_PNG);
 	for (int x = 0; x < t->nr_axes; x++) {
@@ -359,14 +362,18 @@ int sweep_table_plot(const char *dir, const struct sweep_table *t, int *nr_plots
 			file_name(png, sizeof(png), t->metrics[m], t->axis_names[x], ".png");
 			n = write_data(dir, dat, t, x, m, labels, SWEEP_PLOT_MAX_LINES, &failed);
 			fprintf(gp, "\nset output '%s'\nreset; set termoption noenhanced\n", png);
-			fprintf(gp, "set title '%s%s%s against %s (error bars: %g%% interval over the seeds)'\n",
+			fprintf(gp,
+				"set title '%s%s%s against %s (error bars: %g%% interval over the seeds)'\n",
 				t->name ? t->name : "", t->name ? ": " : "", t->metrics[m],
 				t->axis_names[x], t->conf * 100);
-			fprintf(gp, "set xlabel '%s'; set ylabel '%s'; set grid; set key outside top center horizontal\n",
+			fprintf(gp,
+				"set xlabel '%s'; set ylabel '%s'; set grid; set key outside top center horizontal\n",
 				t->axis_names[x], t->metrics[m]);
-			fputs("set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05\nplot ", gp);
+			fputs("set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05\nplot ",
+			      gp);
 			for (int b = 0; b < n; b++)
-				fprintf(gp, "%s'%s' index %d using 1:2:3 with yerrorlines lw 2 title '%s'",
+				fprintf(gp,
+					"%s'%s' index %d using 1:2:3 with yerrorlines lw 2 title '%s'",
 					b ? ", " : "", dat, b, labels[b]);
 			if (!n)
 				fputs("NaN notitle", gp);
