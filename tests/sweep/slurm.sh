@@ -172,3 +172,51 @@ ls "$tmp/slurm/slurm/" | grep -q "task-${job}_2.out" || fail "no output file for
 cmp -s "$tmp/local.csv" "$tmp/slurm.csv" ||
 	fail "the Slurm table differs from the local one: $(diff "$tmp/local.csv" "$tmp/slurm.csv")"
 echo "sweep slurm: ok: job array $job ran 8 points in 3 tasks; the collected table equals the local run's ($(($(date +%s) - t0)) s)"
+
+# ---- a task cancelled mid-way (scancel, as a time limit would), then resumed
+wait_job() {
+	i=0
+	while squeue -h -j "$1" 2>/dev/null | grep -q .; do
+		i=$((i + 1))
+		[ $i -gt 240 ] && fail "job $1 did not end in 120 s: $(squeue -j "$1"; why)"
+		sleep 0.5
+	done
+}
+json_count() {
+	ls "$1/points" 2>/dev/null | grep -c '^[0-9a-f]*\.json$'
+}
+cat >"$tmp/kill.plan" <<PLAN
+name cancelled
+machine smp2
+workload hackbench -g 1 -l 2000
+seeds 1..8
+metric time_s
+chunk 8
+PLAN
+"$SCHEDLAB" sweep "$tmp/kill.plan" -o "$tmp/kl" -j 2 >/dev/null || fail "the local sweep of kill.plan failed"
+"$SCHEDLAB" sweep "$tmp/kill.plan" -o "$tmp/kl" --collect --csv "$tmp/kl.csv" >/dev/null
+"$SCHEDLAB" sweep "$tmp/kill.plan" -o "$tmp/ks" --emit slurm >/dev/null || fail "--emit slurm of kill.plan failed"
+job=$(sbatch --parsable "$tmp/ks/slurm/sweep.sbatch") || fail "sbatch refused kill.plan's script: $(why)"
+i=0
+while [ "$(json_count "$tmp/ks")" -lt 2 ] && [ $i -lt 600 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+scancel "${job}_0"
+wait_job "$job"
+done1=$(json_count "$tmp/ks")
+[ "$done1" -ge 2 ] && [ "$done1" -lt 8 ] ||
+	fail "scancel should have stopped array task ${job}_0 mid-way; $done1 of 8 points are done"
+"$SCHEDLAB" sweep "$tmp/kill.plan" -o "$tmp/ks" --collect >"$tmp/ks.out" 2>&1
+[ $? -eq 1 ] || fail "--collect of the cancelled sweep should exit 1"
+grep -q "^missing: $((8 - done1)) points" "$tmp/ks.out" || fail "--collect should list $((8 - done1)) missing points: $(cat "$tmp/ks.out")"
+grep -q 'not a point' "$tmp/ks.out" && fail "the cancelled task left a half-written point"
+"$SCHEDLAB" sweep "$tmp/kill.plan" -o "$tmp/ks" --emit slurm >"$tmp/ks-emit.out" || fail "the second --emit slurm failed"
+grep -q ": $((8 - done1)) points in 1 array task of up to 8" "$tmp/ks-emit.out" ||
+	fail "the second array should hold only the $((8 - done1)) missing points: $(cat "$tmp/ks-emit.out")"
+job2=$(sbatch --parsable "$tmp/ks/slurm/sweep.sbatch") || fail "sbatch refused the resume: $(why)"
+wait_job "$job2"
+"$SCHEDLAB" sweep "$tmp/kill.plan" -o "$tmp/ks" --collect --csv "$tmp/ks.csv" >/dev/null ||
+	fail "the resumed Slurm sweep is incomplete: $(cat "$tmp"/ks/slurm/task-*.err)"
+cmp -s "$tmp/kl.csv" "$tmp/ks.csv" || fail "the resumed Slurm table differs from the local one: $(diff "$tmp/kl.csv" "$tmp/ks.csv")"
+echo "sweep slurm: ok: array task ${job}_0 cancelled after $done1 of 8 points; job $job2 ran the $((8 - done1)) missing ones; the table equals the local run's ($(($(date +%s) - t0)) s)"
