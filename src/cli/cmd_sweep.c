@@ -53,7 +53,7 @@ static const char sweep_usage[] =
 	"  --check              validate scheduler invariants after every event\n"
 	"  --emit parallel      print one command line per point to run, for GNU parallel\n"
 	"  --emit slurm         write DIR/slurm/sweep.sbatch, a job array over the points to run\n"
-	"  --point HASH         run one point (what the emitted command lines do)\n"
+	"  --point HASH         run one point, unless it is done (what the emitted lines do)\n"
 	"  --collect            the table: per point but the seed, the mean and interval of each\n"
 	"                       metric over the seeds; which points are missing or failed\n"
 	"  --csv FILE, --json FILE  the table as CSV, as JSON (with every seed's value)\n"
@@ -477,6 +477,11 @@ static int cmd_point(struct sweep *sw)
 				   sw->plan.origin, sw->o.point, sw->plan.origin);
 	if (session_check(&sw->pts[i].cfg, err, sizeof(err)))
 		return usage_error("sweep: %s: point %s: %s", sw->plan.origin, sw->o.point, err);
+	/* a script submitted twice, or a list emitted before others ran, costs nothing */
+	if (sw->state[i] == POINT_DONE) {
+		printf("sweep: point %s is done already\n", sw->o.point);
+		return 0;
+	}
 	if (write_cmds(sw, &i, 1))
 		return 1;
 	return run_points(sw, &i, 1, 1);

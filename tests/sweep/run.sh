@@ -122,6 +122,9 @@ check "--retry-failed runs it again" [ -e "$tmp/whole/points/$h.json" ] && [ ! -
 sweep "$tmp/kill.plan" -o "$tmp/whole" --collect --csv "$tmp/retried.csv" >/dev/null
 check "the retried table equals the first" cmp -s "$tmp/whole.csv" "$tmp/retried.csv"
 
+sweep "$tmp/kill.plan" -o "$tmp/whole" --point "$h" >"$tmp/again.out" 2>&1
+check "--point of a done point runs nothing" grep -q "point $h is done already" "$tmp/again.out"
+
 # ---- --emit slurm writes the array script from the plan
 sweep "$plan" -o "$tmp/sl" --emit slurm >"$tmp/sl.out"
 s=$tmp/sl/slurm/sweep.sbatch
