@@ -383,6 +383,9 @@ static void point_done(int i, int rc, const char *what, const struct run_record 
 			ctx->done++;
 		return;
 	}
+	/* stopped with the sweep (Ctrl-C, scancel, a time limit): missing, not failed */
+	if (interrupt_signal)
+		return;
 	ctx->failed++;
 	if (rc)
 		snprintf(msg, sizeof(msg), "the run %s\n", what);
