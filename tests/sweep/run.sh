@@ -97,6 +97,20 @@ check "the resume runs only the missing points" grep -q "$done_before done, 0 fa
 sweep "$tmp/kill.plan" -o "$tmp/killed" --collect --csv "$tmp/resumed.csv" >/dev/null
 check "the resumed table equals an uninterrupted run's" cmp -s "$tmp/whole.csv" "$tmp/resumed.csv"
 
+# ---- SIGTERM (Ctrl-C, scancel): the sweep stops, its unfinished points stay missing, not failed
+"$SCHEDLAB" sweep "$tmp/kill.plan" -o "$tmp/term" -j 2 >/dev/null 2>&1 &
+pid=$!
+i=0
+while [ "$(json_count "$tmp/term")" -lt 2 ] && [ $i -lt 300 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+kill -TERM $pid
+wait $pid
+check "SIGTERM ends a sweep with 143" [ $? -eq 143 ]
+check "SIGTERM leaves no failed point" [ -z "$(ls "$tmp/term/points" | grep '\.failed$')" ]
+check "SIGTERM leaves no run behind" [ -z "$(pgrep -P $pid)" ]
+
 # ---- a point killed while it runs (as a cluster would): failed, then retried
 h=$(sweep "$tmp/kill.plan" -o "$tmp/whole" --list | sed -n 1p | cut -c1-16)
 rm "$tmp/whole/points/$h.json"
