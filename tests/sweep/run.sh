@@ -109,7 +109,7 @@ kill -TERM $pid
 wait $pid
 check "SIGTERM ends a sweep with 143" [ $? -eq 143 ]
 check "SIGTERM leaves no failed point" [ -z "$(ls "$tmp/term/points" | grep '\.failed$')" ]
-check "SIGTERM leaves no run behind" [ -z "$(pgrep -P $pid)" ]
+check "SIGTERM leaves no run behind" [ -z "$(pgrep -f "$tmp/term")" ]
 
 # ---- a point killed while it runs (as a cluster would): failed, then retried
 h=$(sweep "$tmp/kill.plan" -o "$tmp/whole" --list | sed -n 1p | cut -c1-16)
