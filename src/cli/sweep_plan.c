@@ -316,8 +316,15 @@ static int parse_line(struct directive_parser *ps, void *arg, const char *key, s
 	struct sweep_plan *p = arg;
 
 #define IS(k) (klen == strlen(k) && !strncmp(key, k, klen))
-	if (IS("name"))
-		return directive_set_once(ps, &p->name, "name", rest);
+	if (IS("name")) {
+		/* Slurm's job name, one word */
+		if (directive_set_once(ps, &p->name, "name", rest))
+			return -1;
+		if (!good_name(p->name))
+			return directive_fail(
+				ps, "name '%s': letters, digits, '_', '-' and '.' only", p->name);
+		return 0;
+	}
 	if (IS("machine")) {
 		struct strlist w;
 		int rc = 0;

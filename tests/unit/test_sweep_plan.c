@@ -109,6 +109,7 @@ static void test_errors(void **state)
 	expect_error("machine smp2\naxis seed 1\n",
 		     "x.plan:2: axis 'seed' is one of the plan's own");
 	expect_error("machine smp2\nbogus 1\n", "x.plan:2: unknown directive 'bogus'");
+	expect_error("machine smp2\nname my sweep\n", "x.plan:2: name 'my sweep': letters");
 	expect_error("machine smp2\nfeatures a -\nfeatures a X\n",
 		     "x.plan:3: features 'a' given twice");
 	expect_error("machine smp2\nsettings s --sysctl\n",
