@@ -4,9 +4,23 @@
 # `rt-app FILE.json`), cmocka for the unit tests, gnuplot (no X) to
 # render --plot's pictures, and clang with its libFuzzer and sanitizer
 # runtime for the fuzz targets (make fuzz, make fuzz-regress;
-# docs/reliability.md).
+# docs/reliability.md), and GNU parallel for sweep's parallel path
+# (docs/sweeps.md).
+#
+#   sh scripts/deps.sh          the packages above
+#   sh scripts/deps.sh slurm    also Slurm and munge, for tests/sweep/slurm.sh
+#                               (a single-node cluster on this machine)
 set -e
-pkgs="gcc make pkg-config libcmocka-dev libjson-c-dev gnuplot-nox procps clang"
+pkgs="gcc make pkg-config libcmocka-dev libjson-c-dev gnuplot-nox procps clang parallel"
+for group in "$@"; do
+	case $group in
+	slurm) pkgs="$pkgs slurm-wlm munge" ;;
+	*)
+		echo "deps.sh: unknown group '$group' (slurm)" >&2
+		exit 2
+		;;
+	esac
+done
 if [ "$(id -u)" -eq 0 ]; then
 	sudo=
 else

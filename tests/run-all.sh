@@ -16,6 +16,8 @@ for t in "$@"; do
 done
 echo "== CLI and golden tests"
 if SCHEDLAB=$bin sh tests/cli/run.sh; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAILED: tests/cli/run.sh"; fi
+echo "== sweep tests"
+if sh tests/sweep/run.sh "$bin"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAILED: tests/sweep/run.sh"; fi
 echo "== layer boundaries"
 if sh tests/layers/check.sh; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAILED: tests/layers/check.sh"; fi
 if [ "${FUZZ_IN_CHECK:-no}" = yes ]; then

@@ -11,6 +11,7 @@
 int cmd_run(int argc, char **argv);
 int cmd_ab(int argc, char **argv);
 int cmd_study(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
 int cmd_machines(int argc, char **argv);
 int cmd_topo(int argc, char **argv);
 int cmd_features(int argc, char **argv);

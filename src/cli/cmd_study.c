@@ -26,7 +26,6 @@
 #include <sys/stat.h>
 
 #define STUDY_QUICK_RUNS 2
-#define STUDY_MAX_FILE (1 << 20)
 
 static const char study_usage[] =
 	"usage: schedlab study [--list]\n"
@@ -151,70 +150,20 @@ static int list_studies(void)
 	return 0;
 }
 
-/* a whole file, NUL-terminated; NULL with a message for a missing or huge one */
-static char *read_file(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	struct stat st;
-	char *buf;
-	size_t n;
-	int rerr;
-
-	if (!f) {
-		usage_error("study: cannot read '%s': %s", path, strerror(errno));
-		return NULL;
-	}
-	/* a directory opens, and reads as nothing: "the study has no name" */
-	if (!fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) {
-		usage_error("study: '%s' is a directory, not a study file", path);
-		fclose(f);
-		return NULL;
-	}
-	buf = xmalloc(STUDY_MAX_FILE + 1);
-	n = fread(buf, 1, STUDY_MAX_FILE + 1, f);
-	rerr = ferror(f) ? errno : 0;
-	fclose(f);
-	if (rerr) {
-		usage_error("study: cannot read '%s': %s", path, strerror(rerr));
-		free(buf);
-		return NULL;
-	}
-	if (n > STUDY_MAX_FILE) {
-		usage_error("study: '%s' is larger than %d bytes", path, STUDY_MAX_FILE);
-		free(buf);
-		return NULL;
-	}
-	buf[n] = '\0';
-	if (memchr(buf, '\0', n)) {
-		usage_error("study: '%s' is not a text file", path);
-		free(buf);
-		return NULL;
-	}
-	return buf;
-}
-
 /* what the study's runs share: its options, as session options */
 static int study_session_opts(const struct study_def *d, const struct study_opts *o,
 			      struct session_opts *so)
 {
-	static const struct {
-		const char *name;
-		int code;
-	} codes[] = { { "funclatency", 'L' }, { "sysctl", 'Y' },  { "cost", 'C' },
-		      { "hz", 'H' },	      { "preempt", 'P' }, { "probe-overhead", 'O' },
-		      { "also", 'A' } };
-
 	session_opts_init(so);
 	so->seed = o->seed;
 	so->check = o->check;
-	for (int i = 0; i < d->opt_names.n; i++)
-		for (size_t k = 0; k < sizeof(codes) / sizeof(codes[0]); k++)
-			if (!strcmp(d->opt_names.v[i], codes[k].name)) {
-				int rc = session_opt("study", codes[k].code, d->opt_values.v[i], so);
+	for (int i = 0; i < d->opt_names.n; i++) {
+		int rc = session_opt("study", study_option_code(d->opt_names.v[i]),
+				     d->opt_values.v[i], so);
 
-				if (rc)
-					return rc;
-			}
+		if (rc)
+			return rc;
+	}
 	return 0;
 }
 
@@ -461,7 +410,7 @@ int cmd_study(int argc, char **argv)
 	if (o.list || (!o.name && !o.file))
 		return list_studies();
 	if (o.file) {
-		file_text = read_file(o.file);
+		file_text = read_text_file("study", o.file, "a study file");
 		if (!file_text)
 			return EXIT_BAD_INPUT;
 		origin = o.file;

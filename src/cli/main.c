@@ -17,6 +17,7 @@ static const struct {
 	{ "run", cmd_run, "run a benchmark command line on a simulated machine" },
 	{ "ab", cmd_ab, "compare two feature sets over seeded runs, with confidence intervals" },
 	{ "study", cmd_study, "run a packaged before/after study and print its tables" },
+	{ "sweep", cmd_sweep, "run a grid of points (here, with GNU parallel or Slurm), collect a table" },
 	{ "machines", cmd_machines, "list the machine presets" },
 	{ "topo", cmd_topo, "print a machine's topology" },
 	{ "features", cmd_features, "list the scheduler features and their defaults" },

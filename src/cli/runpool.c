@@ -272,9 +272,17 @@ static void kill_children(int jobs)
 int run_pool(const struct session_config *cfgs, int n, int jobs, bool check,
 	     struct run_record *recs, int *failed, char *err, size_t errlen)
 {
+	return run_pool_each(cfgs, n, jobs, check, NULL, NULL, recs, failed, err, errlen);
+}
+
+int run_pool_each(const struct session_config *cfgs, int n, int jobs, bool check,
+		  run_pool_done_fn done_fn, void *arg, struct run_record *recs, int *failed,
+		  char *err, size_t errlen)
+{
 	struct sigaction sa, old_chld;
 	sigset_t block, old_mask;
 	int next = 0, running = 0, done = 0, rc = 0;
+	bool stop = false;
 
 	*failed = -1;
 	/* -j 1 too runs in a child, so a failing run is reported the same way */
@@ -309,13 +317,15 @@ int run_pool(const struct session_config *cfgs, int n, int jobs, bool check,
 			rc = 1;
 			break;
 		}
-		/* fill the free slots, unless a failure stops new starts */
-		for (slot = 0; !rc && next < n && slot < jobs; slot++) {
+		/* fill the free slots, unless a failure stops new starts (without @done_fn) */
+		for (slot = 0; !stop && next < n && slot < jobs; slot++) {
 			if (kids[slot].pid)
 				continue;
 			if (start_child(&kids[slot], &cfgs[next], next, check, &old_mask, err,
-					errlen))
+					errlen)) {
 				rc = 1;
+				stop = true;
+			}
 			else {
 				next++;
 				running++;
@@ -344,8 +354,11 @@ int run_pool(const struct session_config *cfgs, int n, int jobs, bool check,
 		running--;
 		/* of the runs that fail while others finish, report the first by index */
 		crc = reap(&kids[slot], status, recs, what, sizeof(what));
+		if (done_fn)
+			done_fn(kids[slot].idx, crc, what, &recs[kids[slot].idx], arg);
 		if (crc && (!rc || (*failed >= 0 && kids[slot].idx < *failed))) {
 			rc = crc;
+			stop = stop || !done_fn;
 			*failed = kids[slot].idx;
 			snprintf(err, errlen, "%s", what);
 		}

@@ -55,6 +55,23 @@ int run_pool(const struct session_config *cfgs, int n, int jobs, bool check,
 	     struct run_record *recs, int *failed, char *err, size_t errlen);
 
 /*
+ * A run ended: @rc as run_pool() would return it for that run alone, @what
+ * the failure (when @rc is not 0), @rec what it measured (when @rc is 0).
+ */
+typedef void (*run_pool_done_fn)(int idx, int rc, const char *what,
+				 const struct run_record *rec, void *arg);
+
+/*
+ * run_pool(), telling @done_fn (in this process) about each run as it ends,
+ * so a caller can keep each result at once (sweep's points). A failure does
+ * not stop new starts: every run is tried; the return value and @failed are
+ * as run_pool()'s. An interrupt still ends the runs under way.
+ */
+int run_pool_each(const struct session_config *cfgs, int n, int jobs, bool check,
+		  run_pool_done_fn done_fn, void *arg, struct run_record *recs, int *failed,
+		  char *err, size_t errlen);
+
+/*
  * A child run's wait @status as the command's exit status: 0 for a clean
  * exit, EXIT_CHECK_FAILED for the checker's, 1 for anything else (another
  * exit status, a signal); for a failure, what happened in @what.

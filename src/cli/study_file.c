@@ -2,6 +2,7 @@
 #include "cli/study_file.h"
 
 #include "cli/compare_opts.h"
+#include "cli/quote.h"
 #include "sim/alloc.h"
 
 #include <ctype.h>
@@ -9,6 +10,22 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
+int study_option_code(const char *name)
+{
+	static const struct {
+		const char *name;
+		int code;
+	} codes[] = { { "funclatency", 'L' }, { "sysctl", 'Y' },  { "cost", 'C' },
+		      { "hz", 'H' },	      { "preempt", 'P' }, { "probe-overhead", 'O' },
+		      { "also", 'A' } };
+
+	for (size_t k = 0; k < sizeof(codes) / sizeof(codes[0]); k++)
+		if (!strcmp(name, codes[k].name))
+			return codes[k].code;
+	return 0;
+}
 
 void strlist_free(struct strlist *l)
 {
@@ -65,14 +82,7 @@ void study_free(struct study_def *d)
 	memset(d, 0, sizeof(*d));
 }
 
-struct parser {
-	const char *origin;
-	int line;
-	char *err;
-	size_t errlen;
-};
-
-__attribute__((format(printf, 2, 3))) static int fail(struct parser *ps, const char *fmt, ...)
+int directive_fail(struct directive_parser *ps, const char *fmt, ...)
 {
 	char msg[384];
 	va_list ap;
@@ -84,8 +94,7 @@ __attribute__((format(printf, 2, 3))) static int fail(struct parser *ps, const c
 	return -1;
 }
 
-/* the first word of @rest and what follows it (blanks skipped) */
-static const char *next_word(const char *rest, size_t *len)
+const char *directive_next_word(const char *rest, size_t *len)
 {
 	const char *p = rest;
 
@@ -97,151 +106,29 @@ static const char *next_word(const char *rest, size_t *len)
 	return p;
 }
 
-static int set_once(struct parser *ps, char **slot, const char *key, const char *rest)
+int directive_set_once(struct directive_parser *ps, char **slot, const char *key,
+		       const char *rest)
 {
 	if (*slot)
-		return fail(ps, "'%s' given twice", key);
+		return directive_fail(ps, "'%s' given twice", key);
 	if (!*rest)
-		return fail(ps, "'%s' needs a value", key);
+		return directive_fail(ps, "'%s' needs a value", key);
 	*slot = xstrdup(rest);
 	return 0;
 }
 
-static int add_words(struct parser *ps, struct strlist *l, const char *key, const char *rest)
+int directive_each(struct directive_parser *ps, const char *text, directive_fn fn, void *arg)
 {
-	struct strlist w;
-
-	if (!*rest)
-		return fail(ps, "'%s' needs a value", key);
-	split_words(rest, &w);
-	for (int i = 0; i < w.n; i++)
-		strlist_add(l, w.v[i], strlen(w.v[i]));
-	strlist_free(&w);
-	return 0;
-}
-
-static int add_line(struct parser *ps, struct strlist *l, const char *key, const char *rest)
-{
-	if (!*rest)
-		return fail(ps, "'%s' needs a value", key);
-	strlist_add(l, rest, strlen(rest));
-	return 0;
-}
-
-static int parse_variant(struct parser *ps, struct study_def *d, const char *rest)
-{
-	size_t len;
-	const char *features = next_word(rest, &len);
-
-	if (!len || !*features)
-		return fail(ps, "'variant' needs a name and a feature list ('-' for the defaults)");
-	if (d->nr_variants == CMP_MAX_VARIANTS)
-		return fail(ps, "more than %d variants", CMP_MAX_VARIANTS);
-	for (int v = 0; v < d->nr_variants; v++)
-		if (strlen(d->variant_name[v]) == len && !strncmp(d->variant_name[v], rest, len))
-			return fail(ps, "variant '%.*s' given twice", (int)len, rest);
-	d->variant_name[d->nr_variants] = xstrndup(rest, len);
-	d->variant_features[d->nr_variants] = xstrdup(strcmp(features, "-") ? features : "");
-	d->nr_variants++;
-	return 0;
-}
-
-static int parse_option(struct parser *ps, struct study_def *d, const char *rest)
-{
-	static const char *const allowed[] = { "funclatency", "sysctl",	 "cost",
-					       "hz",	      "preempt", "probe-overhead",
-					       "also" };
-	size_t len;
-	const char *value = next_word(rest, &len);
-	bool ok = false;
-
-	for (size_t i = 0; i < sizeof(allowed) / sizeof(allowed[0]); i++)
-		ok |= strlen(allowed[i]) == len && !strncmp(allowed[i], rest, len);
-	if (!ok)
-		return fail(
-			ps,
-			"unknown option '%.*s' (funclatency, sysctl, cost, hz, preempt, probe-overhead or also)",
-			(int)len, rest);
-	if (!*value)
-		return fail(ps, "option '%.*s' needs a value", (int)len, rest);
-	strlist_add(&d->opt_names, rest, len);
-	strlist_add(&d->opt_values, value, strlen(value));
-	return 0;
-}
-
-static int parse_runs(struct parser *ps, struct study_def *d, const char *rest)
-{
-	char *end;
-	long n;
-
-	errno = 0;
-	n = strtol(rest, &end, 10);
-	if (!*rest || *end || errno || n < COMPARE_MIN_RUNS || n > COMPARE_MAX_RUNS)
-		return fail(ps, "'runs' needs an integer from %d to %d, got '%s'", COMPARE_MIN_RUNS,
-			    COMPARE_MAX_RUNS, rest);
-	d->runs = (int)n;
-	return 0;
-}
-
-static int parse_runner(struct parser *ps, struct study_def *d, const char *rest)
-{
-	if (d->perf_stat_runner)
-		return fail(ps, "'runner' given twice");
-	if (!*rest)
-		return fail(ps, "'runner' needs a value (perf-stat)");
-	if (strcmp(rest, "perf-stat"))
-		return fail(ps, "unknown runner '%s' (perf-stat)", rest);
-	d->perf_stat_runner = true;
-	return 0;
-}
-
-static int parse_line(struct parser *ps, struct study_def *d, const char *key, size_t klen,
-		      const char *rest)
-{
-#define IS(k) (klen == strlen(k) && !strncmp(key, k, klen))
-	if (IS("name"))
-		return set_once(ps, &d->name, "name", rest);
-	if (IS("title"))
-		return set_once(ps, &d->title, "title", rest);
-	if (IS("variant"))
-		return parse_variant(ps, d, rest);
-	if (IS("machine"))
-		return add_words(ps, &d->machines, "machine", rest);
-	if (IS("quick-machine"))
-		return add_words(ps, &d->quick_machines, "quick-machine", rest);
-	if (IS("workload"))
-		return add_line(ps, &d->workloads, "workload", rest);
-	if (IS("quick-workload"))
-		return add_line(ps, &d->quick_workloads, "quick-workload", rest);
-	if (IS("metric"))
-		return add_words(ps, &d->metrics, "metric", rest);
-	if (IS("runs"))
-		return parse_runs(ps, d, rest);
-	if (IS("option"))
-		return parse_option(ps, d, rest);
-	if (IS("runner"))
-		return parse_runner(ps, d, rest);
-	if (IS("note"))
-		return add_line(ps, &d->notes, "note", rest);
-#undef IS
-	return fail(ps, "unknown directive '%.*s'", (int)klen, key);
-}
-
-int study_parse(const char *origin, const char *text, struct study_def *d, char *err,
-		size_t errlen)
-{
-	struct parser ps = { .origin = origin, .err = err, .errlen = errlen };
 	const char *p = text;
 
-	memset(d, 0, sizeof(*d));
-	d->runs = 5;
+	ps->line = 0;
 	while (*p) {
 		const char *eol = strchr(p, '\n'), *key, *rest;
 		size_t n = eol ? (size_t)(eol - p) : strlen(p), klen;
 		char *line;
 		int rc;
 
-		ps.line++;
+		ps->line++;
 		line = xstrndup(p, n);
 		p += n + (eol ? 1 : 0);
 		/* trim; skip blank and comment lines */
@@ -254,13 +141,144 @@ int study_parse(const char *origin, const char *text, struct study_def *d, char 
 			free(line);
 			continue;
 		}
-		rest = next_word(key, &klen);
-		rc = parse_line(&ps, d, key, klen, rest);
+		rest = directive_next_word(key, &klen);
+		rc = fn(ps, arg, key, klen, rest);
 		free(line);
-		if (rc) {
-			study_free(d);
+		if (rc)
 			return -1;
-		}
+	}
+	return 0;
+}
+
+int directive_add_words(struct directive_parser *ps, struct strlist *l, const char *key, const char *rest)
+{
+	struct strlist w;
+
+	if (!*rest)
+		return directive_fail(ps, "'%s' needs a value", key);
+	split_words(rest, &w);
+	for (int i = 0; i < w.n; i++)
+		strlist_add(l, w.v[i], strlen(w.v[i]));
+	strlist_free(&w);
+	return 0;
+}
+
+static int add_line(struct directive_parser *ps, struct strlist *l, const char *key, const char *rest)
+{
+	if (!*rest)
+		return directive_fail(ps, "'%s' needs a value", key);
+	strlist_add(l, rest, strlen(rest));
+	return 0;
+}
+
+static int parse_variant(struct directive_parser *ps, struct study_def *d, const char *rest)
+{
+	size_t len;
+	const char *features = directive_next_word(rest, &len);
+
+	if (!len || !*features)
+		return directive_fail(ps, "'variant' needs a name and a feature list ('-' for the defaults)");
+	if (d->nr_variants == CMP_MAX_VARIANTS)
+		return directive_fail(ps, "more than %d variants", CMP_MAX_VARIANTS);
+	for (int v = 0; v < d->nr_variants; v++)
+		if (strlen(d->variant_name[v]) == len && !strncmp(d->variant_name[v], rest, len))
+			return directive_fail(ps, "variant '%.*s' given twice", (int)len, rest);
+	d->variant_name[d->nr_variants] = xstrndup(rest, len);
+	d->variant_features[d->nr_variants] = xstrdup(strcmp(features, "-") ? features : "");
+	d->nr_variants++;
+	return 0;
+}
+
+static int parse_option(struct directive_parser *ps, struct study_def *d, const char *rest)
+{
+	size_t len;
+	const char *value = directive_next_word(rest, &len);
+	char *name = xstrndup(rest, len);
+	bool ok = study_option_code(name) != 0;
+
+	free(name);
+	if (!ok)
+		return directive_fail(
+			ps,
+			"unknown option '%.*s' (funclatency, sysctl, cost, hz, preempt, probe-overhead or also)",
+			(int)len, rest);
+	if (!*value)
+		return directive_fail(ps, "option '%.*s' needs a value", (int)len, rest);
+	strlist_add(&d->opt_names, rest, len);
+	strlist_add(&d->opt_values, value, strlen(value));
+	return 0;
+}
+
+static int parse_runs(struct directive_parser *ps, struct study_def *d, const char *rest)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(rest, &end, 10);
+	if (!*rest || *end || errno || n < COMPARE_MIN_RUNS || n > COMPARE_MAX_RUNS)
+		return directive_fail(ps, "'runs' needs an integer from %d to %d, got '%s'", COMPARE_MIN_RUNS,
+			    COMPARE_MAX_RUNS, rest);
+	d->runs = (int)n;
+	return 0;
+}
+
+static int parse_runner(struct directive_parser *ps, struct study_def *d, const char *rest)
+{
+	if (d->perf_stat_runner)
+		return directive_fail(ps, "'runner' given twice");
+	if (!*rest)
+		return directive_fail(ps, "'runner' needs a value (perf-stat)");
+	if (strcmp(rest, "perf-stat"))
+		return directive_fail(ps, "unknown runner '%s' (perf-stat)", rest);
+	d->perf_stat_runner = true;
+	return 0;
+}
+
+static int parse_line(struct directive_parser *ps, void *arg, const char *key, size_t klen,
+		      const char *rest)
+{
+	struct study_def *d = arg;
+
+#define IS(k) (klen == strlen(k) && !strncmp(key, k, klen))
+	if (IS("name"))
+		return directive_set_once(ps, &d->name, "name", rest);
+	if (IS("title"))
+		return directive_set_once(ps, &d->title, "title", rest);
+	if (IS("variant"))
+		return parse_variant(ps, d, rest);
+	if (IS("machine"))
+		return directive_add_words(ps, &d->machines, "machine", rest);
+	if (IS("quick-machine"))
+		return directive_add_words(ps, &d->quick_machines, "quick-machine", rest);
+	if (IS("workload"))
+		return add_line(ps, &d->workloads, "workload", rest);
+	if (IS("quick-workload"))
+		return add_line(ps, &d->quick_workloads, "quick-workload", rest);
+	if (IS("metric"))
+		return directive_add_words(ps, &d->metrics, "metric", rest);
+	if (IS("runs"))
+		return parse_runs(ps, d, rest);
+	if (IS("option"))
+		return parse_option(ps, d, rest);
+	if (IS("runner"))
+		return parse_runner(ps, d, rest);
+	if (IS("note"))
+		return add_line(ps, &d->notes, "note", rest);
+#undef IS
+	return directive_fail(ps, "unknown directive '%.*s'", (int)klen, key);
+}
+
+int study_parse(const char *origin, const char *text, struct study_def *d, char *err,
+		size_t errlen)
+{
+	struct directive_parser ps = { .origin = origin, .err = err, .errlen = errlen };
+
+	memset(d, 0, sizeof(*d));
+	d->runs = 5;
+	if (directive_each(&ps, text, parse_line, d)) {
+		study_free(d);
+		return -1;
 	}
 	ps.line = 0;
 	{
@@ -279,4 +297,45 @@ int study_parse(const char *origin, const char *text, struct study_def *d, char 
 		}
 	}
 	return 0;
+}
+
+char *read_text_file(const char *cmd, const char *path, const char *what)
+{
+	FILE *f = fopen(path, "r");
+	struct stat st;
+	char *buf;
+	size_t n;
+	int rerr;
+
+	if (!f) {
+		cli_message("%s: cannot read '%s': %s", cmd, path, strerror(errno));
+		return NULL;
+	}
+	/* a directory opens, and reads as nothing: "the study has no name" */
+	if (!fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) {
+		cli_message("%s: '%s' is a directory, not %s", cmd, path, what);
+		fclose(f);
+		return NULL;
+	}
+	buf = xmalloc(TEXT_FILE_MAX + 1);
+	n = fread(buf, 1, TEXT_FILE_MAX + 1, f);
+	rerr = ferror(f) ? errno : 0;
+	fclose(f);
+	if (rerr) {
+		cli_message("%s: cannot read '%s': %s", cmd, path, strerror(rerr));
+		free(buf);
+		return NULL;
+	}
+	if (n > TEXT_FILE_MAX) {
+		cli_message("%s: '%s' is larger than %d bytes", cmd, path, TEXT_FILE_MAX);
+		free(buf);
+		return NULL;
+	}
+	buf[n] = '\0';
+	if (memchr(buf, '\0', n)) {
+		cli_message("%s: '%s' is not a text file", cmd, path);
+		free(buf);
+		return NULL;
+	}
+	return buf;
 }

@@ -72,4 +72,48 @@ void study_free(struct study_def *d);
 void split_words(const char *line, struct strlist *out);
 void strlist_free(struct strlist *l);
 
+/*
+ * The line format study and plan files share: "DIRECTIVE VALUE...", '#'
+ * comment lines and blank lines skipped, messages "ORIGIN:LINE: ...".
+ */
+struct directive_parser {
+	const char *origin;
+	int line;		/* the line being parsed */
+	char *err;
+	size_t errlen;
+};
+
+/* "ORIGIN:LINE: message" into @ps->err; returns -1 */
+int directive_fail(struct directive_parser *ps, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* the first word of @rest (its length in @len) and what follows it, blanks skipped */
+const char *directive_next_word(const char *rest, size_t *len);
+/* a copy of @rest into *@slot, once: a second time, or an empty value, fails */
+int directive_set_once(struct directive_parser *ps, char **slot, const char *key,
+		       const char *rest);
+/* each word of @rest appended to @l (kept NULL-terminated); an empty @rest fails */
+int directive_add_words(struct directive_parser *ps, struct strlist *l, const char *key,
+			const char *rest);
+typedef int (*directive_fn)(struct directive_parser *ps, void *arg, const char *key,
+			    size_t klen, const char *rest);
+/* @fn on each directive line of @text (trimmed); 0, or -1 at the first that fails */
+int directive_each(struct directive_parser *ps, const char *text, directive_fn fn, void *arg);
+
+/*
+ * The session_opt() code of an 'option NAME VALUE' line of a study or plan
+ * (funclatency, sysctl, cost, hz, preempt, probe-overhead, also), 0 if NAME
+ * is none of them.
+ */
+int study_option_code(const char *name);
+
+/* the largest study or plan file */
+#define TEXT_FILE_MAX (1 << 20)
+
+/*
+ * A whole text file (a study or a plan), NUL-terminated; NULL with one
+ * message ("CMD: ...") for a missing, huge or binary file, or a directory
+ * (not WHAT, "a study file").
+ */
+char *read_text_file(const char *cmd, const char *path, const char *what);
+
 #endif

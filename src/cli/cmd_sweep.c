@@ -1,0 +1,973 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * schedlab sweep PLAN [-o DIR] [-j N] [--retry-failed] [--check]
+ * schedlab sweep PLAN --emit parallel|slurm
+ * schedlab sweep PLAN --point HASH
+ * schedlab sweep PLAN --collect [--csv FILE] [--json FILE] [--plot DIR]
+ * schedlab sweep PLAN --list
+ *
+ * A grid of runs (machines x workloads x axes x feature sets x settings x
+ * seeds) from a plan file. Each point is one `schedlab run`, its result
+ * DIR/points/HASH.json named by a hash of its command line and put in
+ * place by a rename, so a sweep that stopped anywhere resumes by running
+ * what is missing. The points run here (-j N at once), or through GNU
+ * parallel or a Slurm job array; --collect merges them into one table.
+ * docs/sweeps.md.
+ */
+#include "cli/cli.h"
+
+#include "cli/compare_opts.h"
+#include "cli/interrupt.h"
+#include "cli/quote.h"
+#include "cli/runpool.h"
+#include "cli/session_opts.h"
+#include "cli/study_file.h"
+#include "cli/sweep_plan.h"
+#include "report/json.h"
+#include "report/json_read.h"
+#include "report/outfile.h"
+#include "report/plot_dir.h"
+#include "report/sweep_table.h"
+#include "sim/alloc.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char sweep_usage[] =
+	"usage: schedlab sweep PLAN [-o DIR] [-j N] [--retry-failed] [--check]\n"
+	"       schedlab sweep PLAN [-o DIR] --emit parallel|slurm [--retry-failed] [--check]\n"
+	"       schedlab sweep PLAN [-o DIR] --point HASH [--check]\n"
+	"       schedlab sweep PLAN [-o DIR] --collect [--csv FILE] [--json FILE] [--plot DIR]\n"
+	"                          [--confidence PCT]\n"
+	"       schedlab sweep PLAN [-o DIR] --list\n"
+	"\n"
+	"  PLAN                 the plan: axes and their values (docs/sweeps.md)\n"
+	"  -o, --out DIR        where the points go (default: PLAN without .plan, plus .sweep)\n"
+	"  -j, --jobs N         points at once, one process each (default: the CPUs available)\n"
+	"  --retry-failed       run the points that failed before too\n"
+	"  --check              validate scheduler invariants after every event\n"
+	"  --emit parallel      print one command line per point to run, for GNU parallel\n"
+	"  --emit slurm         write DIR/slurm/sweep.sbatch, a job array over the points to run\n"
+	"  --point HASH         run one point, unless it is done (what the emitted lines do)\n"
+	"  --collect            the table: per point but the seed, the mean and interval of each\n"
+	"                       metric over the seeds; which points are missing or failed\n"
+	"  --csv FILE, --json FILE  the table as CSV, as JSON (with every seed's value)\n"
+	"  --plot DIR           each metric against each numeric axis, with gnuplot\n"
+	"  --confidence PCT     confidence level of the intervals, 50 to 99.9 (default 95)\n"
+	"  --list               every point: its hash, state and command line\n";
+
+enum sweep_mode {
+	MODE_RUN,
+	MODE_EMIT_PARALLEL,
+	MODE_EMIT_SLURM,
+	MODE_POINT,
+	MODE_COLLECT,
+	MODE_LIST
+};
+
+struct sweep_opts {
+	const char *plan, *out, *point, *csv, *json, *plot;
+	enum sweep_mode mode;
+	u64 jobs;
+	double conf;
+	bool retry_failed, check;
+};
+
+static int set_mode(struct sweep_opts *o, enum sweep_mode m, const char *opt)
+{
+	if (o->mode != MODE_RUN && o->mode != m)
+		return usage_error(
+			"sweep: %s cannot go with --emit, --point, --collect or --list given already",
+			opt);
+	o->mode = m;
+	return 0;
+}
+
+static int parse_opts(int argc, char **argv, struct sweep_opts *o)
+{
+	static const struct option opts[] = {
+		{ "out", required_argument, NULL, 'o' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "retry-failed", no_argument, NULL, 'R' },
+		{ "check", no_argument, NULL, 'c' },
+		{ "emit", required_argument, NULL, 'E' },
+		{ "point", required_argument, NULL, 'P' },
+		{ "collect", no_argument, NULL, 'K' },
+		{ "csv", required_argument, NULL, 'V' },
+		{ "json", required_argument, NULL, 'J' },
+		{ "plot", required_argument, NULL, 'p' },
+		{ "confidence", required_argument, NULL, 'q' },
+		{ "list", no_argument, NULL, 'l' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct compare_opts co;
+	int c;
+
+	compare_opts_init(&co);
+	o->conf = co.conf;
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:j:h", opts, NULL)) != -1) {
+		int r;
+
+		switch (c) {
+		case 'o':
+			o->out = optarg;
+			break;
+		case 'j':
+		case 'q':
+			r = compare_opt("sweep", c, optarg, &co);
+			if (r)
+				return r == 1 ? 1 : r;
+			o->jobs = co.jobs;
+			o->conf = co.conf;
+			break;
+		case 'R':
+			o->retry_failed = true;
+			break;
+		case 'c':
+			o->check = true;
+			break;
+		case 'E':
+			if (strcmp(optarg, "parallel") && strcmp(optarg, "slurm"))
+				return usage_error(
+					"sweep: --emit takes 'parallel' or 'slurm', got '%s'",
+					optarg);
+			if (set_mode(o,
+				     strcmp(optarg, "slurm") ? MODE_EMIT_PARALLEL : MODE_EMIT_SLURM,
+				     "--emit"))
+				return EXIT_BAD_INPUT;
+			break;
+		case 'P':
+			if (strlen(optarg) != SWEEP_HASH_LEN ||
+			    strspn(optarg, "0123456789abcdef") != SWEEP_HASH_LEN)
+				return usage_error(
+					"sweep: --point takes a point's hash, %d hex digits, got '%s'",
+					SWEEP_HASH_LEN, optarg);
+			if (set_mode(o, MODE_POINT, "--point"))
+				return EXIT_BAD_INPUT;
+			o->point = optarg;
+			break;
+		case 'K':
+			if (set_mode(o, MODE_COLLECT, "--collect"))
+				return EXIT_BAD_INPUT;
+			break;
+		case 'V':
+			o->csv = optarg;
+			break;
+		case 'J':
+			o->json = optarg;
+			break;
+		case 'p':
+			o->plot = optarg;
+			break;
+		case 'l':
+			if (set_mode(o, MODE_LIST, "--list"))
+				return EXIT_BAD_INPUT;
+			break;
+		case 'h':
+			fputs(sweep_usage, stdout);
+			return -1;
+		case ':':
+			return usage_error("sweep: option '%s' needs a value", argv[optind - 1]);
+		default:
+			return usage_error(
+				"sweep: unknown option '%s' (see 'schedlab sweep --help')",
+				argv[optind - 1]);
+		}
+	}
+	if (optind == argc)
+		return usage_error("sweep: missing the PLAN file (see 'schedlab sweep --help')");
+	o->plan = argv[optind++];
+	if (optind < argc)
+		return usage_error("sweep: one plan at a time, got '%s' too", argv[optind]);
+	if ((o->csv || o->json || o->plot) && o->mode != MODE_COLLECT)
+		return usage_error("sweep: --csv, --json and --plot go with --collect");
+	return 0;
+}
+
+/* ---- the output directory ---- */
+
+enum point_state { POINT_MISSING, POINT_DONE, POINT_FAILED };
+static const char *const state_names[] = { "missing", "done", "failed" };
+
+struct sweep {
+	struct sweep_opts o;
+	struct sweep_plan plan;
+	struct sweep_point *pts;
+	int n;
+	char out[PATH_MAX]; /* the output directory */
+	enum point_state *state;
+};
+
+static void point_path(char *buf, size_t len, const struct sweep *sw, const char *hash,
+		       const char *ext)
+{
+	snprintf(buf, len, "%s/points/%s.%s", sw->out, hash, ext);
+}
+
+static bool exists(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISREG(st.st_mode);
+}
+
+static void read_states(struct sweep *sw)
+{
+	sw->state = xcalloc((size_t)sw->n, sizeof(*sw->state));
+	for (int i = 0; i < sw->n; i++) {
+		char path[PATH_MAX + 64];
+
+		point_path(path, sizeof(path), sw, sw->pts[i].hash, "json");
+		if (exists(path)) {
+			sw->state[i] = POINT_DONE;
+			continue;
+		}
+		point_path(path, sizeof(path), sw, sw->pts[i].hash, "failed");
+		sw->state[i] = exists(path) ? POINT_FAILED : POINT_MISSING;
+	}
+}
+
+static int make_dir(const char *path)
+{
+	if (mkdir(path, 0777) && errno != EEXIST)
+		return usage_error("sweep: cannot create directory '%s': %s", path,
+				   strerror(errno));
+	return 0;
+}
+
+static int make_dirs(const struct sweep *sw)
+{
+	char path[PATH_MAX + 16];
+
+	snprintf(path, sizeof(path), "%s/points", sw->out);
+	return make_dir(sw->out) || make_dir(path) ? EXIT_BAD_INPUT : 0;
+}
+
+/* @text into @path through a temporary and a rename: whole, or not at all */
+static int write_whole(const char *path, const char *text)
+{
+	FILE *f = outfile_open(path);
+
+	if (!f) {
+		cli_message("sweep: cannot write '%s': %s", path, strerror(errno));
+		return 1;
+	}
+	fputs(text, f);
+	if (outfile_close(f) || outfile_commit())
+		return 1;
+	return 0;
+}
+
+/* every point to run gets its DIR/points/HASH.cmd, the command it runs */
+static int write_cmds(const struct sweep *sw, const int *idx, int n)
+{
+	for (int i = 0; i < n; i++) {
+		const struct sweep_point *pt = &sw->pts[idx[i]];
+		char path[PATH_MAX + 64], *text;
+		int rc;
+
+		point_path(path, sizeof(path), sw, pt->hash, "cmd");
+		if (exists(path))
+			continue;
+		text = xmalloc(strlen(pt->cmd) + 16);
+		sprintf(text, "schedlab %s\n", pt->cmd);
+		rc = write_whole(path, text);
+		free(text);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* ---- running points ---- */
+
+static const char *better_name(enum metric_better b)
+{
+	return b == METRIC_LOWER ? "lower" : b == METRIC_HIGHER ? "higher" : "info";
+}
+
+/* the point's axes as the collected table names them */
+static void point_axes(struct json_writer *w, const struct sweep *sw, const struct sweep_point *pt)
+{
+	const struct sweep_plan *p = &sw->plan;
+
+	json_key(w, "axes");
+	json_begin_object(w);
+	json_kv_str(w, "machine", p->machines.names.v[pt->machine]);
+	json_kv_str(w, "workload", p->workloads.names.v[pt->workload]);
+	for (int a = 0; a < p->nr_axes; a++)
+		if (pt->axis[a] >= 0)
+			json_kv_str(w, p->axis_name[a], p->axis_values[a].v[pt->axis[a]]);
+	json_kv_str(w, "features", p->features.names.v[pt->features]);
+	json_kv_str(w, "settings", p->settings.names.v[pt->settings]);
+	json_kv_u64(w, "seed", p->seeds[pt->seed]);
+	json_end_object(w);
+}
+
+/* DIR/points/HASH.json: what the point's run measured (docs/sweeps.md) */
+static int write_point(const struct sweep *sw, const struct sweep_point *pt,
+		       const struct run_record *rec)
+{
+	char path[PATH_MAX + 64];
+	struct json_writer w;
+	FILE *f;
+
+	point_path(path, sizeof(path), sw, pt->hash, "json");
+	f = outfile_open(path);
+	if (!f) {
+		cli_message("sweep: cannot write '%s': %s", path, strerror(errno));
+		return 1;
+	}
+	json_init(&w, f);
+	json_begin_object(&w);
+	json_kv_str(&w, "kind", "sweep-point");
+	json_kv_str(&w, "hash", pt->hash);
+	json_key(&w, "command");
+	{
+		char *cmd = xmalloc(strlen(pt->cmd) + 16);
+
+		sprintf(cmd, "schedlab %s", pt->cmd);
+		json_str(&w, cmd);
+		free(cmd);
+	}
+	point_axes(&w, sw, pt);
+	json_kv_u64(&w, "events", rec->events);
+	json_kv_u64(&w, "sim_time_ns", rec->sim_ns);
+	json_key(&w, "metrics");
+	json_begin_object(&w);
+	for (int i = 0; i < rec->nr; i++)
+		json_kv_double(&w, rec->v[i].name, rec->v[i].value);
+	json_end_object(&w);
+	json_key(&w, "better");
+	json_begin_object(&w);
+	for (int i = 0; i < rec->nr; i++)
+		json_kv_str(&w, rec->v[i].name, better_name(rec->v[i].better));
+	json_end_object(&w);
+	json_end_object(&w);
+	if (json_finish(&w) || outfile_close(f) || outfile_commit()) {
+		outfile_discard();
+		cli_message("sweep: writing '%s' failed", path);
+		return 1;
+	}
+	/* a result now: an old failure of the point no longer stands */
+	point_path(path, sizeof(path), sw, pt->hash, "failed");
+	unlink(path);
+	return 0;
+}
+
+struct run_ctx {
+	struct sweep *sw;
+	const int *idx;
+	int done, failed, write_failed;
+};
+
+static void point_done(int i, int rc, const char *what, const struct run_record *rec, void *arg)
+{
+	struct run_ctx *ctx = arg;
+	struct sweep *sw = ctx->sw;
+	const struct sweep_point *pt = &sw->pts[ctx->idx[i]];
+	char path[PATH_MAX + 64], msg[512];
+
+	if (!rc && rec->finished) {
+		if (write_point(sw, pt, rec))
+			ctx->write_failed++;
+		else
+			ctx->done++;
+		return;
+	}
+	/* stopped with the sweep (Ctrl-C, scancel, a time limit): missing, not failed */
+	if (interrupt_signal)
+		return;
+	ctx->failed++;
+	if (rc)
+		snprintf(msg, sizeof(msg), "the run %s\n", what);
+	else
+		snprintf(msg, sizeof(msg),
+			 "the run did not finish (all tasks blocked, or a limit)\n");
+	cli_message("sweep: point %s (%s) failed: %.*s", pt->hash, pt->cmd, (int)strlen(msg) - 1,
+		    msg);
+	point_path(path, sizeof(path), sw, pt->hash, "failed");
+	if (write_whole(path, msg))
+		ctx->write_failed++;
+}
+
+/* run the points @idx[0..n) here, @jobs at once; each result is kept as it ends */
+static int run_points(struct sweep *sw, const int *idx, int n, int jobs)
+{
+	struct session_config *cfgs = xcalloc((size_t)n, sizeof(*cfgs));
+	struct run_record *recs = xcalloc((size_t)n, sizeof(*recs));
+	struct run_ctx ctx = { .sw = sw, .idx = idx };
+	char err[512];
+	int failed, rc;
+
+	for (int i = 0; i < n; i++)
+		cfgs[i] = sw->pts[idx[i]].cfg;
+	interrupt_install();
+	rc = run_pool_each(cfgs, n, jobs, sw->o.check, point_done, &ctx, recs, &failed, err,
+			   sizeof(err));
+	free(cfgs);
+	free(recs);
+	if (interrupt_signal)
+		return interrupt_exit("sweep");
+	if (rc && failed < 0) {
+		cli_message("sweep: %s", err);
+		return 1;
+	}
+	if (sw->o.mode == MODE_RUN)
+		printf("sweep: ran %d point%s: %d done, %d failed\n", n, n == 1 ? "" : "s",
+		       ctx.done, ctx.failed);
+	return ctx.failed || ctx.write_failed ? 1 : 0;
+}
+
+/* the points to run: the missing ones, and with --retry-failed the failed ones */
+static int *pending(const struct sweep *sw, int *n)
+{
+	int *idx = xcalloc((size_t)sw->n + 1, sizeof(*idx));
+
+	*n = 0;
+	for (int i = 0; i < sw->n; i++)
+		if (sw->state[i] == POINT_MISSING ||
+		    (sw->state[i] == POINT_FAILED && sw->o.retry_failed))
+			idx[(*n)++] = i;
+	return idx;
+}
+
+static void count_states(const struct sweep *sw, int *count)
+{
+	count[POINT_MISSING] = count[POINT_DONE] = count[POINT_FAILED] = 0;
+	for (int i = 0; i < sw->n; i++)
+		count[sw->state[i]]++;
+}
+
+static int cmd_run_all(struct sweep *sw)
+{
+	int count[3], n, rc;
+	int *idx;
+
+	count_states(sw, count);
+	idx = pending(sw, &n);
+	printf("sweep: %s: %d points: %d done, %d failed%s, %d to run\n", sw->plan.origin, sw->n,
+	       count[POINT_DONE], count[POINT_FAILED],
+	       count[POINT_FAILED] && !sw->o.retry_failed ? " (--retry-failed runs them again)" :
+							    "",
+	       n);
+	fflush(stdout);
+	rc = n ? write_cmds(sw, idx, n) : 0;
+	if (!rc && n)
+		rc = run_points(sw, idx, n, sw->o.jobs ? (int)sw->o.jobs : run_pool_default_jobs());
+	free(idx);
+	return rc;
+}
+
+static int cmd_point(struct sweep *sw)
+{
+	char err[512];
+	int i;
+
+	for (i = 0; i < sw->n; i++)
+		if (!strcmp(sw->pts[i].hash, sw->o.point))
+			break;
+	if (i == sw->n)
+		return usage_error("sweep: %s has no point %s (see 'schedlab sweep %s --list')",
+				   sw->plan.origin, sw->o.point, sw->plan.origin);
+	if (session_check(&sw->pts[i].cfg, err, sizeof(err)))
+		return usage_error("sweep: %s: point %s: %s", sw->plan.origin, sw->o.point, err);
+	/* a script submitted twice, or a list emitted before others ran, costs nothing */
+	if (sw->state[i] == POINT_DONE) {
+		printf("sweep: point %s is done already\n", sw->o.point);
+		return 0;
+	}
+	if (write_cmds(sw, &i, 1))
+		return 1;
+	return run_points(sw, &i, 1, 1);
+}
+
+/* ---- emitting for GNU parallel and Slurm ---- */
+
+/* @s as one shell word, appended to @out (of @len) */
+static void shell_word(char *out, size_t len, const char *s)
+{
+	size_t n = strlen(out);
+
+	if (n && n + 1 < len)
+		out[n++] = ' ';
+	if (n + 1 < len)
+		out[n++] = '\'';
+	for (; *s && n + 5 < len; s++) {
+		if (*s == '\'') {
+			memcpy(out + n, "'\\''", 4);
+			n += 4;
+		} else {
+			out[n++] = *s;
+		}
+	}
+	if (n + 1 < len)
+		out[n++] = '\'';
+	out[n] = '\0';
+}
+
+/* "'/abs/schedlab' sweep '/abs/PLAN' -o '/abs/DIR'", the prefix of every point's command */
+static int point_prefix(const struct sweep *sw, char *buf, size_t len)
+{
+	char self[PATH_MAX], plan[PATH_MAX], out[PATH_MAX];
+	ssize_t r = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (r < 0) {
+		cli_message("sweep: cannot find this program (/proc/self/exe): %s",
+			    strerror(errno));
+		return 1;
+	}
+	self[r] = '\0';
+	if (!realpath(sw->o.plan, plan) || !realpath(sw->out, out)) {
+		cli_message("sweep: cannot resolve '%s' or '%s': %s", sw->o.plan, sw->out,
+			    strerror(errno));
+		return 1;
+	}
+	buf[0] = '\0';
+	shell_word(buf, len, self);
+	strncat(buf, " sweep", len - strlen(buf) - 1);
+	shell_word(buf, len, plan);
+	strncat(buf, " -o", len - strlen(buf) - 1);
+	shell_word(buf, len, out);
+	if (sw->o.check)
+		strncat(buf, " --check", len - strlen(buf) - 1);
+	return 0;
+}
+
+static int emit_parallel(struct sweep *sw)
+{
+	char prefix[3 * PATH_MAX + 64];
+	int n, rc;
+	int *idx = pending(sw, &n);
+
+	rc = write_cmds(sw, idx, n);
+	if (!rc)
+		rc = point_prefix(sw, prefix, sizeof(prefix));
+	for (int i = 0; i < n && !rc; i++)
+		printf("%s --point %s\n", prefix, sw->pts[idx[i]].hash);
+	free(idx);
+	return rc;
+}
+
+static int emit_slurm(struct sweep *sw)
+{
+	char prefix[3 * PATH_MAX + 64], dir[PATH_MAX + 16], list[PATH_MAX + 64],
+		script[PATH_MAX + 64], abs_dir[PATH_MAX];
+	const struct sweep_plan *p = &sw->plan;
+	size_t cap, used = 0;
+	int n, tasks, rc;
+	int *idx = pending(sw, &n);
+	char *text;
+	FILE *f;
+
+	if (!n) {
+		printf("sweep: %s: nothing to run (%d points done%s)\n", p->origin, sw->n,
+		       sw->o.retry_failed ? "" : " or failed");
+		free(idx);
+		return 0;
+	}
+	rc = write_cmds(sw, idx, n);
+	if (!rc)
+		rc = point_prefix(sw, prefix, sizeof(prefix));
+	snprintf(dir, sizeof(dir), "%s/slurm", sw->out);
+	if (!rc)
+		rc = make_dir(dir);
+	if (!rc && !realpath(dir, abs_dir))
+		rc = usage_error("sweep: cannot resolve '%s': %s", dir, strerror(errno));
+	if (rc) {
+		free(idx);
+		return rc;
+	}
+	/* the list, named by its contents: a new emit never changes what a running array reads */
+	cap = (size_t)n * (SWEEP_HASH_LEN + 1) + 1;
+	text = xmalloc(cap);
+	for (int i = 0; i < n; i++)
+		used += (size_t)snprintf(text + used, cap - used, "%s\n", sw->pts[idx[i]].hash);
+	snprintf(list, sizeof(list), "%s/points-%016llx.txt", abs_dir,
+		 (unsigned long long)sweep_hash(text));
+	rc = write_whole(list, text);
+	free(text);
+	free(idx);
+	if (rc)
+		return rc;
+	tasks = (n + p->chunk - 1) / p->chunk;
+	snprintf(script, sizeof(script), "%s/sweep.sbatch", abs_dir);
+	f = outfile_open(script);
+	if (!f) {
+		cli_message("sweep: cannot write '%s': %s", script, strerror(errno));
+		return 1;
+	}
+	fprintf(f, "#!/bin/sh\n");
+	fprintf(f, "# written by schedlab sweep %s --emit slurm: %d point%s, %d a task\n",
+		p->origin, n, n == 1 ? "" : "s", p->chunk);
+	fprintf(f, "#SBATCH --job-name=schedlab-sweep%s%s\n", p->name ? "-" : "",
+		p->name ? p->name : "");
+	fprintf(f, "#SBATCH --array=0-%d\n", tasks - 1);
+	fprintf(f, "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n");
+	if (p->time)
+		fprintf(f, "#SBATCH --time=%s\n", p->time);
+	if (p->mem)
+		fprintf(f, "#SBATCH --mem=%s\n", p->mem);
+	fprintf(f, "#SBATCH --output=%s/task-%%A_%%a.out\n", abs_dir);
+	fprintf(f, "#SBATCH --error=%s/task-%%A_%%a.err\n", abs_dir);
+	for (int i = 0; i < p->sbatch.n; i++)
+		fprintf(f, "#SBATCH %s\n", p->sbatch.v[i]);
+	fprintf(f,
+		"#\n# array task T runs lines T*%d+1 .. T*%d+%d of the list, one\n"
+		"# 'schedlab sweep --point' each: a point's result appears whole or not at all\n",
+		p->chunk, p->chunk, p->chunk);
+	fprintf(f, "first=$((SLURM_ARRAY_TASK_ID * %d + 1))\n", p->chunk);
+	fprintf(f, "last=$((first + %d))\n", p->chunk - 1);
+	fprintf(f, "rc=0\n");
+	fprintf(f, "for h in $(sed -n \"${first},${last}p\" '%s'); do\n", list);
+	fprintf(f, "\t%s --point \"$h\" || rc=1\ndone\nexit $rc\n", prefix);
+	if (outfile_close(f) || outfile_commit())
+		return 1;
+	chmod(script, 0755);
+	printf("sweep: wrote %s: %d point%s in %d array task%s of up to %d\n", script, n,
+	       n == 1 ? "" : "s", tasks, tasks == 1 ? "" : "s", p->chunk);
+	printf("submit with: sbatch %s\n", script);
+	return 0;
+}
+
+/* ---- collecting ---- */
+
+/* the metrics of a point's file into @rec; 0, or -1 with a message */
+static int read_point(const struct sweep *sw, const struct sweep_point *pt, struct run_record *rec)
+{
+	char path[PATH_MAX + 64], err[256];
+	const struct jv *h, *m;
+	struct jv doc;
+	char *text;
+	int rc = -1;
+
+	point_path(path, sizeof(path), sw, pt->hash, "json");
+	text = read_text_file("sweep", path, "a point's result");
+	if (!text)
+		return -1;
+	if (jv_parse(text, &doc, err, sizeof(err))) {
+		free(text);
+		cli_message("sweep: %s: not a point's result: %s", path, err);
+		return -1;
+	}
+	free(text);
+	h = jv_get(&doc, "hash");
+	m = jv_get(&doc, "metrics");
+	if (!h || h->type != JV_STRING || strcmp(h->str, pt->hash) || !m || m->type != JV_OBJECT) {
+		cli_message("sweep: %s: not the result of point %s", path, pt->hash);
+	} else {
+		memset(rec, 0, sizeof(*rec));
+		for (int i = 0; i < m->n && rec->nr < RUN_MAX_VALUES; i++) {
+			if (m->items[i].type != JV_NUMBER)
+				continue;
+			snprintf(rec->v[rec->nr].name, RUN_VALUE_NAME, "%s", m->keys[i]);
+			rec->v[rec->nr++].value = m->items[i].num;
+		}
+		rec->finished = true;
+		rc = 0;
+	}
+	jv_free(&doc);
+	return rc;
+}
+
+static int find_name(char (*names)[RUN_VALUE_NAME], int n, const char *s)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(names[i], s))
+			return i;
+	return -1;
+}
+
+#define SWEEP_LIST_MAX 20
+
+/* the points in state @st, a line each (the first SWEEP_LIST_MAX) */
+static void list_points(const struct sweep *sw, enum point_state st, int count)
+{
+	int shown = 0;
+
+	if (!count)
+		return;
+	printf("\n%s: %d point%s\n", state_names[st], count, count == 1 ? "" : "s");
+	for (int i = 0; i < sw->n && shown < SWEEP_LIST_MAX; i++) {
+		char why[256] = "";
+
+		if (sw->state[i] != st)
+			continue;
+		if (st == POINT_FAILED) {
+			char path[PATH_MAX + 64];
+			FILE *f;
+
+			point_path(path, sizeof(path), sw, sw->pts[i].hash, "failed");
+			f = fopen(path, "r");
+			if (f) {
+				if (fgets(why, sizeof(why), f))
+					why[strcspn(why, "\n")] = '\0';
+				fclose(f);
+			}
+		}
+		printf("  %s  schedlab %s%s%s\n", sw->pts[i].hash, sw->pts[i].cmd, *why ? ": " : "",
+		       why);
+		shown++;
+	}
+	if (count > shown)
+		printf("  ... and %d more ('schedlab sweep %s --list' lists them all)\n",
+		       count - shown, sw->o.plan);
+}
+
+static int write_table_file(const char *path, const struct sweep_table *t, bool json)
+{
+	FILE *f = outfile_open(path);
+
+	if (!f)
+		return usage_error("sweep: cannot write '%s': %s", path, strerror(errno));
+	if ((json ? sweep_table_json(f, t) : sweep_table_csv(f, t)) || outfile_close(f) ||
+	    outfile_commit()) {
+		outfile_discard();
+		cli_message("sweep: writing '%s' failed", path);
+		return 1;
+	}
+	return 0;
+}
+
+static int collect(struct sweep *sw)
+{
+	const struct sweep_plan *p = &sw->plan;
+	char(*names)[RUN_VALUE_NAME] = xcalloc(RUN_MAX_VALUES, sizeof(*names));
+	struct run_record *recs = xcalloc((size_t)sw->n, sizeof(*recs));
+	const char *axis_names[SWEEP_MAX_AXES + 4], *metrics[RUN_MAX_VALUES];
+	int nr_names = 0, nr_axes = 0, nr_rows = 0, count[3], rc = 0;
+	bool with_features = p->features.lines[0] > 0, with_settings = p->settings.lines[0] > 0;
+	struct sweep_row *rows;
+	struct sweep_table t;
+
+	/* the values: the plan's metrics, or every one a point reported, in order */
+	for (int m = 0; m < p->metrics.n; m++)
+		snprintf(names[nr_names++], RUN_VALUE_NAME, "%s", p->metrics.v[m]);
+	for (int i = 0; i < sw->n; i++) {
+		if (sw->state[i] != POINT_DONE)
+			continue;
+		if (read_point(sw, &sw->pts[i], &recs[i])) {
+			rc = 1;
+			break;
+		}
+		for (int k = 0; !p->metrics.n && k < recs[i].nr; k++)
+			if (find_name(names, nr_names, recs[i].v[k].name) < 0 &&
+			    nr_names < RUN_MAX_VALUES)
+				snprintf(names[nr_names++], RUN_VALUE_NAME, "%s",
+					 recs[i].v[k].name);
+	}
+	if (rc) {
+		free(names);
+		free(recs);
+		return rc;
+	}
+	for (int m = 0; m < nr_names; m++)
+		metrics[m] = names[m];
+	axis_names[nr_axes++] = "machine";
+	axis_names[nr_axes++] = "workload";
+	for (int a = 0; a < p->nr_axes; a++)
+		axis_names[nr_axes++] = p->axis_name[a];
+	if (with_features)
+		axis_names[nr_axes++] = "features";
+	if (with_settings)
+		axis_names[nr_axes++] = "settings";
+	rows = xcalloc((size_t)sw->n / (size_t)p->nr_seeds + 1, sizeof(*rows));
+	for (int i = 0; i < sw->n; i++) {
+		const struct sweep_point *pt = &sw->pts[i];
+		struct sweep_row *r;
+		int c = 0;
+
+		if (!i || sw->pts[i - 1].group != pt->group) {
+			r = &rows[nr_rows++];
+			r->axis = xcalloc((size_t)nr_axes, sizeof(*r->axis));
+			r->v = xcalloc((size_t)(nr_names * p->nr_seeds) + 1, sizeof(*r->v));
+			for (int k = 0; k < nr_names * p->nr_seeds; k++)
+				r->v[k] = NAN;
+			r->axis[c++] = p->machines.names.v[pt->machine];
+			r->axis[c++] = p->workloads.names.v[pt->workload];
+			for (int a = 0; a < p->nr_axes; a++)
+				r->axis[c++] = pt->axis[a] >= 0 ? p->axis_values[a].v[pt->axis[a]] :
+								  "";
+			if (with_features)
+				r->axis[c++] = p->features.names.v[pt->features];
+			if (with_settings)
+				r->axis[c++] = p->settings.names.v[pt->settings];
+		}
+		r = &rows[nr_rows - 1];
+		r->done += sw->state[i] == POINT_DONE;
+		r->failed += sw->state[i] == POINT_FAILED;
+		r->missing += sw->state[i] == POINT_MISSING;
+		for (int k = 0; k < recs[i].nr; k++) {
+			int m = find_name(names, nr_names, recs[i].v[k].name);
+
+			if (m >= 0)
+				r->v[m * p->nr_seeds + pt->seed] = recs[i].v[k].value;
+		}
+	}
+	t = (struct sweep_table){
+		.name = p->name,
+		.nr_axes = nr_axes,
+		.axis_names = axis_names,
+		.nr_metrics = nr_names,
+		.metrics = metrics,
+		.nr_seeds = p->nr_seeds,
+		.conf = sw->o.conf,
+		.nr_rows = nr_rows,
+		.rows = rows,
+		.line_axis = with_features ? "features" : NULL,
+	};
+	count_states(sw, count);
+	printf("sweep: %s: %d points: %d done, %d failed, %d missing\n\n", p->origin, sw->n,
+	       count[POINT_DONE], count[POINT_FAILED], count[POINT_MISSING]);
+	sweep_table_print(stdout, &t);
+	for (int i = 0; i < p->notes.n; i++)
+		printf("%s %s\n", i ? "     " : "note:", p->notes.v[i]);
+	list_points(sw, POINT_FAILED, count[POINT_FAILED]);
+	list_points(sw, POINT_MISSING, count[POINT_MISSING]);
+	if (sw->o.csv)
+		rc = write_table_file(sw->o.csv, &t, false);
+	if (!rc && sw->o.json)
+		rc = write_table_file(sw->o.json, &t, true);
+	if (!rc && sw->o.plot) {
+		char err[512];
+		int nr_plots;
+
+		if (plot_dir_prepare(sw->o.plot, err, sizeof(err)))
+			rc = usage_error("sweep: %s", err);
+		else if (sweep_table_plot(sw->o.plot, &t, &nr_plots, err, sizeof(err))) {
+			outfile_discard();
+			cli_message("sweep: %s", err);
+			rc = 1;
+		} else if (outfile_commit() || plot_dir_render(sw->o.plot, "plots.gp")) {
+			rc = 1;
+		} else if (!nr_plots) {
+			fprintf(stderr,
+				"schedlab: sweep: --plot: no axis is numeric with two values or more: nothing to draw\n");
+		}
+	}
+	for (int i = 0; i < nr_rows; i++) {
+		free(rows[i].axis);
+		free(rows[i].v);
+	}
+	free(rows);
+	free(names);
+	free(recs);
+	/* an incomplete sweep is not a clean result, though its table is printed */
+	if (!rc && (count[POINT_FAILED] || count[POINT_MISSING]))
+		rc = 1;
+	return rc;
+}
+
+/* every 'metric' line names a value some workload's runs report */
+static int check_metrics(const struct sweep *sw)
+{
+	const struct sweep_plan *p = &sw->plan;
+	char names[RUN_MAX_VALUES][RUN_VALUE_NAME], err[512];
+
+	for (int m = 0; m < p->metrics.n; m++) {
+		bool found = false;
+
+		for (int i = 0; i < sw->n && !found; i++) {
+			int k;
+
+			if (i && sw->pts[i - 1].workload == sw->pts[i].workload)
+				continue;
+			k = run_record_names(&sw->pts[i].cfg, names, RUN_MAX_VALUES, err,
+					     sizeof(err));
+			if (k < 0)
+				return usage_error("sweep: %s: %s", p->origin, err);
+			found = find_name(names, k, p->metrics.v[m]) >= 0;
+		}
+		if (!found)
+			return usage_error(
+				"sweep: %s: metric '%s' is not one that any workload reports",
+				p->origin, p->metrics.v[m]);
+	}
+	return 0;
+}
+
+static void list_all(const struct sweep *sw)
+{
+	for (int i = 0; i < sw->n; i++)
+		printf("%s  %-7s  schedlab %s\n", sw->pts[i].hash, state_names[sw->state[i]],
+		       sw->pts[i].cmd);
+}
+
+/* PLAN without ".plan", plus ".sweep" */
+static void default_out(char *buf, size_t len, const char *plan)
+{
+	size_t n = strlen(plan);
+
+	if (n > 5 && !strcmp(plan + n - 5, ".plan"))
+		n -= 5;
+	snprintf(buf, len, "%.*s.sweep", (int)n, plan);
+}
+
+int cmd_sweep(int argc, char **argv)
+{
+	struct sweep sw = { 0 };
+	char err[512], *text;
+	int rc = parse_opts(argc, argv, &sw.o);
+
+	if (rc > 0)
+		return rc;
+	if (rc < 0)
+		return 0;
+	text = read_text_file("sweep", sw.o.plan, "a plan");
+	if (!text)
+		return EXIT_BAD_INPUT;
+	rc = sweep_plan_parse(sw.o.plan, text, &sw.plan, err, sizeof(err));
+	free(text);
+	if (rc)
+		return usage_error("sweep: %s", err);
+	if (sw.o.out)
+		snprintf(sw.out, sizeof(sw.out), "%s", sw.o.out);
+	else
+		default_out(sw.out, sizeof(sw.out), sw.o.plan);
+	rc = sweep_points(&sw.plan, &sw.pts, &sw.n);
+	/* running or emitting: every setting checked first, so a mistake costs no run */
+	if (!rc && (sw.o.mode == MODE_RUN || sw.o.mode == MODE_EMIT_PARALLEL ||
+		    sw.o.mode == MODE_EMIT_SLURM)) {
+		rc = sweep_validate(&sw.plan, sw.pts, sw.n);
+		if (!rc)
+			rc = check_metrics(&sw);
+	}
+	if (!rc && sw.o.mode != MODE_COLLECT && sw.o.mode != MODE_LIST)
+		rc = make_dirs(&sw);
+	if (rc)
+		goto out;
+	read_states(&sw);
+	switch (sw.o.mode) {
+	case MODE_RUN:
+		rc = cmd_run_all(&sw);
+		break;
+	case MODE_POINT:
+		rc = cmd_point(&sw);
+		break;
+	case MODE_EMIT_PARALLEL:
+		rc = emit_parallel(&sw);
+		break;
+	case MODE_EMIT_SLURM:
+		rc = emit_slurm(&sw);
+		break;
+	case MODE_COLLECT:
+		rc = collect(&sw);
+		break;
+	case MODE_LIST:
+		list_all(&sw);
+		break;
+	}
+out:
+	free(sw.state);
+	sweep_points_free(sw.pts, sw.n);
+	sweep_plan_free(&sw.plan);
+	return rc;
+}
