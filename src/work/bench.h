@@ -10,6 +10,7 @@
 #include "work/work.h"
 
 struct schbench_stats;
+struct reaim_conf;
 
 enum bench_kind {
 	BENCH_HACKBENCH,	/* rt-tests hackbench */
@@ -21,6 +22,7 @@ enum bench_kind {
 	BENCH_UNIXBENCH,	/* UnixBench's Run context1 [-i N] [-c COPIES]... */
 	BENCH_SCHBENCH_2016,	/* schbench as of 2016 (masoncl/schbench 3d16b23) */
 	BENCH_SCHBENCH,		/* the current schbench (masoncl/schbench 24e32b8) */
+	BENCH_REAIM,		/* AIM7 as OSDL re-aim runs it (work/bench_reaim.c) */
 };
 
 /* UnixBench 6.0.0 (work/bench_unixbench.c) */
@@ -137,6 +139,8 @@ struct bench {
 	unsigned int ub_nr_runs;
 	u64 ub_count[2];		/* context1 alone: its COUNT lines, in output order */
 	unsigned int ub_nr_count;
+	/* reaim: its options, workfile and result rows (work/reaim.h) */
+	struct reaim_conf *reaim;
 	/* measurement: the tool's own clock reads (gettimeofday) */
 	u64 start_ns;
 	u64 stop_ns;
@@ -202,6 +206,10 @@ unsigned int schbench_now_workers(const struct bench *b);	/* -t, or ceil(CPUs / 
 unsigned long schbench_now_matrix_size(const struct bench *b);	/* sqrt(F KiB / 3 / 8) */
 void schbench_now_start(struct bench *b);
 void schbench_now_free(struct bench *b);
+/* reaim (work/bench_reaim.c): 0 or -1 + message */
+int reaim_parse(struct bench *b, int argc, char **argv, char *err, size_t errlen);
+void reaim_start(struct bench *b);
+void reaim_free(struct bench *b);
 /*
  * Check what depends on the machine @machine (cpulists vs CPU count, the
  * taskset affinity) once its cpumasks are set up; 0 or -1 + message.
