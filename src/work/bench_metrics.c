@@ -28,7 +28,7 @@ static const char *const schbench_names[] = {
 
 static const char *const reaim_names[] = {
 	"time_s", "users", "jobs_per_min", "jobs_per_min_child", "parent_time_s", "jti",
-	"max_jobs_per_min", NULL,
+	"max_jobs_per_min", "mean_jobs_per_min", NULL,
 };
 
 const char *const *bench_metric_names(const struct bench *b)

@@ -796,10 +796,13 @@ bool bench_finish(struct bench *b)
 	} else if (b->kind == BENCH_REAIM) {
 		const struct reaim_conf *c = b->reaim;
 		const struct reaim_row *r = c->nr_rows ? &c->rows[c->nr_rows - 1] : NULL;
-		double max = 0;
+		double max = 0, mean = 0;
 
 		for (unsigned int i = 0; i < c->nr_repeats_done; i++)
 			max = c->max_jpm[i] > max ? c->max_jpm[i] : max;
+		/* the mean over the rows: "average jobs per minute at 1100-2000 users" */
+		for (unsigned int i = 0; i < c->nr_rows; i++)
+			mean += c->rows[i].jpm / c->nr_rows;
 		/* the last row's columns, and the run's "Max Jobs per Minute" */
 		add_metric(b, "users", r ? r->forked : 0, METRIC_INFO);
 		add_metric(b, "jobs_per_min", r && isfinite(r->jpm) ? r->jpm : 0, METRIC_HIGHER);
@@ -808,6 +811,7 @@ bool bench_finish(struct bench *b)
 		add_metric(b, "parent_time_s", r ? r->parent_time : 0, METRIC_LOWER);
 		add_metric(b, "jti", r ? r->jti : 0, METRIC_HIGHER);
 		add_metric(b, "max_jobs_per_min", isfinite(max) ? max : 0, METRIC_HIGHER);
+		add_metric(b, "mean_jobs_per_min", isfinite(mean) ? mean : 0, METRIC_HIGHER);
 	} else if (b->kind == BENCH_STRESS_CPU) {
 		add_metric(b, "workers", b->nr_workers, METRIC_INFO);
 		add_metric(b, "bogo_ops", (double)b->bogo_ops, METRIC_HIGHER);
