@@ -792,6 +792,7 @@ struct rm_state {
 	unsigned int runnum, spawned, ready, procs_per_user, loop, repeat_no;
 	unsigned int *load;
 	struct rm_user *users;
+	unsigned int nr_users;		/* users[]: this loop's runnum */
 	unsigned int disk_kb;
 	struct channel *umbilical;
 	struct futex start;		/* pause() until SIGUSR1 */
@@ -1154,6 +1155,7 @@ static void loop_setup(struct rm_state *s)
 	/* disk_iteration_count: FILESIZE + POOLSIZE / users (KB) */
 	s->disk_kb = c->filesize_kb + (c->poolsize_kb ? c->poolsize_kb / s->runnum : 0);
 	s->users = xcalloc(s->runnum, sizeof(*s->users));
+	s->nr_users = s->runnum;
 	for (unsigned int i = 0; i < s->runnum; i++) {
 		struct rm_user *u = &s->users[i];
 
@@ -1179,7 +1181,7 @@ static void loop_setup(struct rm_state *s)
 
 static void loop_free(struct rm_state *s)
 {
-	for (unsigned int i = 0; s->users && i < s->runnum; i++) {
+	for (unsigned int i = 0; s->users && i < s->nr_users; i++) {
 		free(s->users[i].left);
 		free(s->users[i].list);
 	}
