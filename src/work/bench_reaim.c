@@ -696,7 +696,9 @@ int reaim_parse(struct bench *b, int argc, char **argv, char *err, size_t errlen
 	}
 	/* the config file first, then the command line over it */
 	c->filesize_kb = c->poolsize_kb = 0;
-	text = load_file("config file", cfname ? cfname : "reaim.config", err, errlen);
+	/* without -c or -f: the installed defaults (suite.h), the compiled-in copies */
+	text = cfname ? load_file("config file", cfname, err, errlen) :
+			xstrdup(reaim_embedded_file("reaim.config"));
 	if (!text)
 		return -1;
 	if (parse_config(c, cfname ? cfname : "reaim.config", text, err, errlen)) {
@@ -731,7 +733,8 @@ int reaim_parse(struct bench *b, int argc, char **argv, char *err, size_t errlen
 	}
 	/* suite.h: WORKFILE */
 	c->workfile = xstrdup(wfname ? wfname : "workfile.short");
-	text = load_file("workfile", c->workfile, err, errlen);
+	text = wfname ? load_file("workfile", c->workfile, err, errlen) :
+			xstrdup(reaim_embedded_file(c->workfile));
 	if (!text)
 		return -1;
 	if (reaim_workfile_parse(c->workfile, text, &c->wf, err, errlen)) {
