@@ -42,7 +42,7 @@
 /* the job models' parameters (estimates for a 2.4 GHz Westmere-EX core) */
 
 /* a cycle count at 2.4 GHz in ns: the estimates below are cycle counts */
-#define CYC(c) ((u64)(c) * 10 / 24)
+#define CYC(c) ((u64)(c)*10 / 24)
 
 /* fork_test's child: fork() returns 0, exit(0) through libc */
 #define REAIM_FORK_CHILD_NS 5000ULL
@@ -92,9 +92,9 @@
 
 /* read_write_close()'s message sizes, cycled by a per-process counter */
 static const unsigned int rw_sizes[] = {
-	1,   3,	  5,   7,   16,	 32,  64,  512,	 1024, 2048, 4096, 1,	3,
-	5,   7,	  16,  32,  64,	 512, 1024, 2048, 4096, 32,  32,   32,	32,
-	32,  32,  512, 512, 512, 512, 512, 2048, 2048, 2048, 2048,
+	1,  3,	5,   7,	  16,  32,  64,	  512,	1024, 2048, 4096, 1,  3,
+	5,  7,	16,  32,  64,  512, 1024, 2048, 4096, 32,   32,	  32, 32,
+	32, 32, 512, 512, 512, 512, 512,  2048, 2048, 2048, 2048,
 };
 
 /*
@@ -108,10 +108,10 @@ const struct reaim_job reaim_jobs[] = {
 	{ "ram_copy", RJ_CPU, CYC(2500000), 0, 0, 0 },
 	/* 1.5M loops x 12 dependent double adds, 3 cycles each */
 	{ "add_double", RJ_CPU, CYC(54000000), 0, 0, 0 },
-	{ "add_float", RJ_CPU, CYC(36000000), 0, 0, 0 },	/* 1M x 12 x 3 */
-	{ "add_long", RJ_CPU, CYC(60000000), 0, 0, 0 },	/* 5M x 12 x 1 */
-	{ "add_int", RJ_CPU, CYC(60000000), 0, 0, 0 },	/* 5M x 12 x 1 */
-	{ "add_short", RJ_CPU, CYC(24000000), 0, 0, 0 },	/* 2M x 12 x 1 */
+	{ "add_float", RJ_CPU, CYC(36000000), 0, 0, 0 }, /* 1M x 12 x 3 */
+	{ "add_long", RJ_CPU, CYC(60000000), 0, 0, 0 }, /* 5M x 12 x 1 */
+	{ "add_int", RJ_CPU, CYC(60000000), 0, 0, 0 }, /* 5M x 12 x 1 */
+	{ "add_short", RJ_CPU, CYC(24000000), 0, 0, 0 }, /* 2M x 12 x 1 */
 	/* 1000 creat()+close() pairs, 12000 cycles each in the kernel */
 	{ "creat_clo", RJ_CPU, CYC(200000), CYC(12000000), 0, 0 },
 	/* 1700 brk() growths and page faults */
@@ -126,12 +126,12 @@ const struct reaim_job reaim_jobs[] = {
 	{ "fork_test", RJ_FORK, 0, 0, 100, 0 },
 	/* 9 x 7 link()+unlink() pairs */
 	{ "link_test", RJ_CPU, CYC(100000), CYC(1500000), 0, 0 },
-	/* 1.5M loops x 12 divides: divsd 22 cycles, divss 14, idiv 40/26/26 */
+	/* 250K loops x 12 divides: divsd 22 cycles, divss 14, idiv 40/26/26 */
 	{ "div_double", RJ_CPU, CYC(66000000), 0, 0, 0 },
-	{ "div_float", RJ_CPU, CYC(42000000), 0, 0, 0 },	/* 250K x 12 x 14 */
-	{ "div_long", RJ_CPU, CYC(36000000), 0, 0, 0 },	/* 75K x 12 x 40 */
-	{ "div_int", RJ_CPU, CYC(23400000), 0, 0, 0 },	/* 75K x 12 x 26 */
-	{ "div_short", RJ_CPU, CYC(23400000), 0, 0, 0 },	/* 75K x 12 x 26 */
+	{ "div_float", RJ_CPU, CYC(42000000), 0, 0, 0 }, /* 250K x 12 x 14 */
+	{ "div_long", RJ_CPU, CYC(36000000), 0, 0, 0 }, /* 75K x 12 x 40 */
+	{ "div_int", RJ_CPU, CYC(23400000), 0, 0, 0 }, /* 75K x 12 x 26 */
+	{ "div_short", RJ_CPU, CYC(23400000), 0, 0, 0 }, /* 75K x 12 x 26 */
 	{ "shared_memory", RJ_SHM, 0, 0, 100, 0 },
 	{ "tcp_test", RJ_PIPE, 0, 0, 90, RJF_STREAM | RJF_INET },
 	{ "udp_test", RJ_PIPE, 0, 0, 100, RJF_STREAM | RJF_INET },
@@ -140,11 +140,11 @@ const struct reaim_job reaim_jobs[] = {
 	{ "pipe_cpy", RJ_PIPE, 0, 0, 100, 0 },
 	{ "fifo_test", RJ_PIPE, 0, 0, 100, 0 },
 	/* multiplies: mulsd 5 cycles, mulss 4, imul 3 */
-	{ "mul_double", RJ_CPU, CYC(60000000), 0, 0, 0 },	/* 1M x 12 x 5 */
-	{ "mul_float", RJ_CPU, CYC(48000000), 0, 0, 0 },	/* 1M x 12 x 4 */
-	{ "mul_long", RJ_CPU, CYC(720000), 0, 0, 0 },	/* 20K x 12 x 3 */
-	{ "mul_int", RJ_CPU, CYC(720000), 0, 0, 0 },	/* 20K x 12 x 3 */
-	{ "mul_short", RJ_CPU, CYC(900000), 0, 0, 0 },	/* 25K x 12 x 3 */
+	{ "mul_double", RJ_CPU, CYC(60000000), 0, 0, 0 }, /* 1M x 12 x 5 */
+	{ "mul_float", RJ_CPU, CYC(48000000), 0, 0, 0 }, /* 1M x 12 x 4 */
+	{ "mul_long", RJ_CPU, CYC(720000), 0, 0, 0 }, /* 20K x 12 x 3 */
+	{ "mul_int", RJ_CPU, CYC(720000), 0, 0, 0 }, /* 20K x 12 x 3 */
+	{ "mul_short", RJ_CPU, CYC(900000), 0, 0, 0 }, /* 25K x 12 x 3 */
 	/* 100 x 10 libm calls (log, exp, sqrt, ...) at ~120 cycles */
 	{ "num_rtns_1", RJ_CPU, CYC(1200000), 0, 0, 0 },
 	/* 200 zeros x up to 100 iterations x ~30 cycles */
@@ -296,21 +296,23 @@ int reaim_workfile_parse(const char *name, const char *text, struct reaim_workfi
 			continue;
 		n = sscanf(buf, "%127s %127s", a, b);
 		if (n <= 0)
-			continue;	/* a blank line */
+			continue; /* a blank line */
 		quote_name(q, sizeof(q), buf);
 		if (n != 2) {
-			snprintf(err, errlen,
-				 "reaim: %s:%u: '%s' is neither '<weight> <test>' nor 'FILESIZE: <n><K|M>' / 'POOLSIZE: <n><K|M>'",
-				 qn, line, q);
+			snprintf(
+				err, errlen,
+				"reaim: %s:%u: '%s' is neither '<weight> <test>' nor 'FILESIZE: <n><K|M>' / 'POOLSIZE: <n><K|M>'",
+				qn, line, q);
 			goto fail;
 		}
 		if (a[0] == 'F' || a[0] == 'f' || a[0] == 'P' || a[0] == 'p') {
 			unsigned int kb;
 
 			if (parse_size(b, &kb)) {
-				snprintf(err, errlen,
-					 "reaim: %s:%u: bad size in '%s' (FILESIZE: <integer><KkMm>)", qn,
-					 line, q);
+				snprintf(
+					err, errlen,
+					"reaim: %s:%u: bad size in '%s' (FILESIZE: <integer><KkMm>)",
+					qn, line, q);
 				goto fail;
 			}
 			if (a[0] == 'F' || a[0] == 'f') {
@@ -330,16 +332,18 @@ int reaim_workfile_parse(const char *name, const char *text, struct reaim_workfi
 			errno = 0;
 			w = strtoul(a, &end, 10);
 			if (*end || errno || a[0] == '-' || a[0] == '+' || w < 1 || w > 1000000) {
-				snprintf(err, errlen,
-					 "reaim: %s:%u: bad weight '%s' in '%s' (an integer in 1..1000000)",
-					 qn, line, a, q);
+				snprintf(
+					err, errlen,
+					"reaim: %s:%u: bad weight '%s' in '%s' (an integer in 1..1000000)",
+					qn, line, a, q);
 				goto fail;
 			}
 			j = reaim_job_find(b);
 			if (!j) {
 				quote_name(q, sizeof(q), b);
-				snprintf(err, errlen, "reaim: %s:%u: Test '%s' has not been registered.",
-					 qn, line, q);
+				snprintf(err, errlen,
+					 "reaim: %s:%u: Test '%s' has not been registered.", qn,
+					 line, q);
 				goto fail;
 			}
 			/* check_name(): a repeated test keeps its last weight; the total counts both */
@@ -364,8 +368,7 @@ void reaim_workfile_free(struct reaim_workfile *wf)
 	wf->hits = NULL;
 }
 
-unsigned int reaim_job_loads(const struct reaim_workfile *wf, unsigned int jobs,
-			     unsigned int *load)
+unsigned int reaim_job_loads(const struct reaim_workfile *wf, unsigned int jobs, unsigned int *load)
 {
 	unsigned int total = 0;
 
@@ -467,8 +470,8 @@ static char *load_file(const char *what, const char *path, char *err, size_t err
 		return NULL;
 	}
 	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode) || st.st_size > REAIM_MAX_FILE) {
-		snprintf(err, errlen, "reaim: %s '%s' is not a regular file of at most %u bytes", what,
-			 q, REAIM_MAX_FILE);
+		snprintf(err, errlen, "reaim: %s '%s' is not a regular file of at most %u bytes",
+			 what, q, REAIM_MAX_FILE);
 		fclose(f);
 		return NULL;
 	}
@@ -520,10 +523,11 @@ static int parse_config(struct reaim_conf *c, const char *name, const char *text
 			return -1;
 		}
 		if (k == 'D')
-			continue;	/* DISKDIR: where the disk tests write */
+			continue; /* DISKDIR: where the disk tests write */
 		if (k == 'F' || k == 'P') {
 			if (parse_size(val, k == 'F' ? &c->filesize_kb : &c->poolsize_kb)) {
-				snprintf(err, errlen, "reaim: %s:%u: bad size in '%s'", qn, line, q);
+				snprintf(err, errlen, "reaim: %s:%u: bad size in '%s'", qn, line,
+					 q);
 				return -1;
 			}
 			continue;
@@ -538,8 +542,9 @@ static int parse_config(struct reaim_conf *c, const char *name, const char *text
 		case 'B':
 		case 'V':
 			if (v == 1) {
-				snprintf(err, errlen, "reaim: %s:%u: '%s': %s output is not modelled", qn,
-					 line, q, k == 'B' ? "BRIEF" : "VERBOSE");
+				snprintf(err, errlen,
+					 "reaim: %s:%u: '%s': %s output is not modelled", qn, line,
+					 q, k == 'B' ? "BRIEF" : "VERBOSE");
 				return -1;
 			}
 			break;
@@ -582,16 +587,26 @@ static int opt_uint(const char *opt, const char *s, unsigned int hi, unsigned in
 int reaim_parse(struct bench *b, int argc, char **argv, char *err, size_t errlen)
 {
 	static const struct option opts[] = {
-		{ "verbose", no_argument, NULL, 'v' },	   { "startusers", required_argument, NULL, 's' },
-		{ "endusers", required_argument, NULL, 'e' }, { "increment", required_argument, NULL, 'i' },
-		{ "jobs", required_argument, NULL, 'j' },	   { "debug", optional_argument, NULL, 'd' },
-		{ "logprefix", required_argument, NULL, 'l' }, { "file", required_argument, NULL, 'f' },
-		{ "crossover", no_argument, NULL, 'x' },	   { "multiuser", no_argument, NULL, 'm' },
-		{ "brief", no_argument, NULL, 'b' },	   { "quick", no_argument, NULL, 'q' },
-		{ "oneuser", no_argument, NULL, 'o' },	   { "timeroff", no_argument, NULL, 't' },
-		{ "repeat", required_argument, NULL, 'r' },   { "period", required_argument, NULL, 'p' },
-		{ "help", no_argument, NULL, 'h' },	   { "config", required_argument, NULL, 'c' },
-		{ "nosync", no_argument, NULL, 'y' },	   { "guesspeak", no_argument, NULL, 'g' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "startusers", required_argument, NULL, 's' },
+		{ "endusers", required_argument, NULL, 'e' },
+		{ "increment", required_argument, NULL, 'i' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "debug", optional_argument, NULL, 'd' },
+		{ "logprefix", required_argument, NULL, 'l' },
+		{ "file", required_argument, NULL, 'f' },
+		{ "crossover", no_argument, NULL, 'x' },
+		{ "multiuser", no_argument, NULL, 'm' },
+		{ "brief", no_argument, NULL, 'b' },
+		{ "quick", no_argument, NULL, 'q' },
+		{ "oneuser", no_argument, NULL, 'o' },
+		{ "timeroff", no_argument, NULL, 't' },
+		{ "repeat", required_argument, NULL, 'r' },
+		{ "period", required_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "config", required_argument, NULL, 'c' },
+		{ "nosync", no_argument, NULL, 'y' },
+		{ "guesspeak", no_argument, NULL, 'g' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct reaim_conf *c = xcalloc(1, sizeof(*c));
@@ -663,24 +678,27 @@ int reaim_parse(struct bench *b, int argc, char **argv, char *err, size_t errlen
 		case 'y':
 			c->no_sync = true;
 			break;
-		case 'm':	/* multiuser: the default */
-		case 'l':	/* the log files' prefix: no log files are written */
-		case 'd':	/* debug output goes to a file */
+		case 'm': /* multiuser: the default */
+		case 'l': /* the log files' prefix: no log files are written */
+		case 'd': /* debug output goes to a file */
 			break;
 		case 'o':
 		case 'b':
 		case 'v':
 		case 'Z':
 		case 'z':
-			snprintf(err, errlen, "reaim: -%c is not modelled (usage: %s)", ch, usage_line);
+			snprintf(err, errlen, "reaim: -%c is not modelled (usage: %s)", ch,
+				 usage_line);
 			return -1;
 		default:
 			if (optopt == 'u')
-				snprintf(err, errlen,
-					 "reaim: invalid option -- 'u': reaim has no -u; for N users give -s N -e N (usage: %s)",
-					 usage_line);
+				snprintf(
+					err, errlen,
+					"reaim: invalid option -- 'u': reaim has no -u; for N users give -s N -e N (usage: %s)",
+					usage_line);
 			else if (optopt && optopt != '?')
-				snprintf(err, errlen, "reaim: bad or incomplete option '-%c' (usage: %s)",
+				snprintf(err, errlen,
+					 "reaim: bad or incomplete option '-%c' (usage: %s)",
 					 optopt, usage_line);
 			else if (ch == 'h')
 				snprintf(err, errlen, "reaim: usage: %s", usage_line);
@@ -691,7 +709,8 @@ int reaim_parse(struct bench *b, int argc, char **argv, char *err, size_t errlen
 		}
 	}
 	if (optind < argc) {
-		snprintf(err, errlen, "reaim: bad options: %s (usage: %s)", argv[optind], usage_line);
+		snprintf(err, errlen, "reaim: bad options: %s (usage: %s)", argv[optind],
+			 usage_line);
 		return -1;
 	}
 	/* the config file first, then the command line over it */
@@ -747,7 +766,9 @@ int reaim_parse(struct bench *b, int argc, char **argv, char *err, size_t errlen
 	if (c->wf.has_poolsize)
 		c->poolsize_kb = c->wf.poolsize_kb;
 	if (!c->filesize_kb && !c->poolsize_kb) {
-		snprintf(err, errlen, "reaim: Error in workfile: give the file or pool size (FILESIZE: <integer><KkMm>, POOLSIZE: <integer><KkMm>)");
+		snprintf(
+			err, errlen,
+			"reaim: Error in workfile: give the file or pool size (FILESIZE: <integer><KkMm>, POOLSIZE: <integer><KkMm>)");
 		return -1;
 	}
 	return 0;
@@ -763,26 +784,26 @@ enum rm_child_kind { RC_FORK_EXIT, RC_EXEC_TRUE, RC_SH, RC_LS, RC_SLEEP5, RC_SYN
 
 struct rm_child {
 	struct rm_user *u;
-	enum rm_child_kind kind, sub;	/* sub: what RC_SH runs */
+	enum rm_child_kind kind, sub; /* sub: what RC_SH runs */
 	int step;
 };
 
 struct rm_user {
 	struct rm_state *s;
 	struct prng rnd;
-	unsigned int *left;		/* jobs left per test (the wlist's hits) */
-	unsigned int *list;		/* the wlist: tests in order, removed when used up */
+	unsigned int *left; /* jobs left per test (the wlist's hits) */
+	unsigned int *list; /* the wlist: tests in order, removed when used up */
 	unsigned int nr_list, cur;
-	unsigned int done;		/* jobs finished */
-	int phase;			/* 0 ready, 1 pause, 2 jobs, 3 exit */
+	unsigned int done; /* jobs finished */
+	int phase; /* 0 ready, 1 pause, 2 jobs, 3 exit */
 	/* the job in progress */
 	const struct reaim_job *job;
 	int step;
 	unsigned int iter;
-	u64 end_ns;			/* when it exited */
+	u64 end_ns; /* when it exited */
 	struct channel *ch;
-	unsigned int size_idx;		/* read_write_close()'s static count */
-	struct futex sem;		/* shared_memory's semaphore: SEMKEY is getpid() */
+	unsigned int size_idx; /* read_write_close()'s static count */
+	struct futex sem; /* shared_memory's semaphore: SEMKEY is getpid() */
 	struct rm_child child[2];
 };
 
@@ -795,16 +816,16 @@ struct rm_state {
 	unsigned int runnum, spawned, ready, procs_per_user, loop, repeat_no;
 	unsigned int *load;
 	struct rm_user *users;
-	unsigned int nr_users;		/* users[]: this loop's runnum */
+	unsigned int nr_users; /* users[]: this loop's runnum */
 	unsigned int disk_kb;
 	struct channel *umbilical;
-	struct futex start;		/* pause() until SIGUSR1 */
-	struct futex nobody;		/* a semop() that does not sleep: its syscall */
+	struct futex start; /* pause() until SIGUSR1 */
+	struct futex nobody; /* a semop() that does not sleep: its syscall */
 	u64 rt1;
 	/* every task of the loop, for tms_cutime/tms_cstime */
 	struct task_struct **tasks;
 	size_t nr_tasks, cap_tasks;
-	u64 decl_sys_ns;		/* system time the models ran as user work */
+	u64 decl_sys_ns; /* system time the models ran as user work */
 	double *elapsed;
 	/* the loop control of multiuser() */
 	double jmax, mjobs[5], a_tn, a_tn1;
@@ -883,7 +904,9 @@ static void child_next(struct work_task *w, struct op_desc *op)
 		if (step == 1) {
 			c->u->child[1].kind = c->sub;
 			spawn_child(op, &c->u->child[1],
-				    c->sub == RC_LS ? "ls" : c->sub == RC_SYNC ? "sync" : "sleep");
+				    c->sub == RC_LS   ? "ls" :
+				    c->sub == RC_SYNC ? "sync" :
+							"sleep");
 			return;
 		}
 		if (step == 2) {
@@ -970,7 +993,8 @@ static bool job_next(struct rm_user *u, struct op_desc *op)
 	case RJ_SHELL:
 		return system_step(u, op, step, j->flags & RJF_SLEEP5 ? RC_SLEEP5 : RC_LS);
 	case RJ_PIPE: {
-		unsigned int size = rw_sizes[u->size_idx % (sizeof(rw_sizes) / sizeof(rw_sizes[0]))];
+		unsigned int size =
+			rw_sizes[u->size_idx % (sizeof(rw_sizes) / sizeof(rw_sizes[0]))];
 
 		if (step == 0) {
 			u->ch = channel_new(j->flags & RJF_STREAM ? CH_UNIX_STREAM : CH_PIPE);
@@ -1015,10 +1039,12 @@ static bool job_next(struct rm_user *u, struct op_desc *op)
 			if (u->sem.val) {
 				u->sem.val--;
 				u->iter++;
-				*op = (struct op_desc){ .kind = OP_FUTEX_WAKE, .futex = &s->nobody,
+				*op = (struct op_desc){ .kind = OP_FUTEX_WAKE,
+							.futex = &s->nobody,
 							.val = 1 };
 			} else {
-				*op = (struct op_desc){ .kind = OP_FUTEX_WAIT, .futex = &u->sem,
+				*op = (struct op_desc){ .kind = OP_FUTEX_WAIT,
+							.futex = &u->sem,
 							.val = 0 };
 			}
 			return true;
@@ -1112,7 +1138,8 @@ static void user_next(struct work_task *w, struct op_desc *op)
 		case 1:
 			/* pause() until SIGUSR1 */
 			if (!s->start.val) {
-				*op = (struct op_desc){ .kind = OP_FUTEX_WAIT, .futex = &s->start,
+				*op = (struct op_desc){ .kind = OP_FUTEX_WAIT,
+							.futex = &s->start,
 							.val = 0 };
 				return;
 			}
@@ -1134,7 +1161,9 @@ static void user_next(struct work_task *w, struct op_desc *op)
 			}
 			if (u->done == s->procs_per_user) {
 				u->phase = 3;
-				*op = (struct op_desc){ .kind = OP_CALL, .call = user_end, .arg = u };
+				*op = (struct op_desc){ .kind = OP_CALL,
+							.call = user_end,
+							.arg = u };
 				return;
 			}
 			u->job = pick_job(u);
@@ -1251,8 +1280,8 @@ static bool loop_done(struct rm_state *s)
 		tot = m[0] + m[1] + m[2] + m[3] + m[4];
 		avg = tot / 5;
 		if (m[4] > 0.0 && m[0] < m[1] && (avg - m[0]) / avg * 100 > 1.00) {
-			snprintf(buf, sizeof(buf), " Job rate dropping avg: %3.2f loss pct: %3.2f", avg,
-				 (avg - m[0]) / avg * 100);
+			snprintf(buf, sizeof(buf), " Job rate dropping avg: %3.2f loss pct: %3.2f",
+				 avg, (avg - m[0]) / avg * 100);
 			add_note(c, buf);
 			return false;
 		}
@@ -1308,7 +1337,8 @@ static void parent_call(struct work_task *w, void *arg)
 		loop_free(s);
 		s->loop++;
 		c->max_jpm = xreallocarray(c->max_jpm, c->nr_repeats_done + 1, sizeof(double));
-		c->rows_end = xreallocarray(c->rows_end, c->nr_repeats_done + 1, sizeof(unsigned int));
+		c->rows_end =
+			xreallocarray(c->rows_end, c->nr_repeats_done + 1, sizeof(unsigned int));
 		c->max_jpm[c->nr_repeats_done] = s->jmax;
 		c->rows_end[c->nr_repeats_done] = c->nr_rows;
 		c->nr_repeats_done++;
@@ -1355,7 +1385,9 @@ static void parent_next(struct work_task *w, struct op_desc *op)
 			/* one word from each child */
 			if (s->ready < s->runnum) {
 				s->ready++;
-				*op = (struct op_desc){ .kind = OP_READ, .ch = s->umbilical, .bytes = 4 };
+				*op = (struct op_desc){ .kind = OP_READ,
+							.ch = s->umbilical,
+							.bytes = 4 };
 				return;
 			}
 			s->phase = RP_START;
@@ -1367,7 +1399,8 @@ static void parent_next(struct work_task *w, struct op_desc *op)
 		case RP_WAKE:
 			/* kill(0, SIGUSR1): every paused child */
 			s->phase = RP_WAIT;
-			*op = (struct op_desc){ .kind = OP_FUTEX_WAKE, .futex = &s->start,
+			*op = (struct op_desc){ .kind = OP_FUTEX_WAKE,
+						.futex = &s->start,
 						.val = s->runnum };
 			return;
 		case RP_WAIT:

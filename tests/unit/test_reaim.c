@@ -27,9 +27,12 @@ static void test_workfile_good(void **state)
 	char err[256];
 
 	(void)state;
-	assert_int_equal(reaim_workfile_parse("w", "# a comment\n20  add_int\n10 fork_test\n\nFILESIZE: 10K\nPOOLSIZE: 1M\n30 add_int\n",
-					      &wf, err, sizeof(err)),
-			 0);
+	assert_int_equal(
+		reaim_workfile_parse(
+			"w",
+			"# a comment\n20  add_int\n10 fork_test\n\nFILESIZE: 10K\nPOOLSIZE: 1M\n30 add_int\n",
+			&wf, err, sizeof(err)),
+		0);
 	/* check_name(): the last weight of a repeated test; the total counts both */
 	assert_int_equal(hits_of(&wf, "add_int"), 30);
 	assert_int_equal(hits_of(&wf, "fork_test"), 10);
@@ -104,8 +107,8 @@ static void test_job_loads(void **state)
 	assert_int_equal(load[reaim_job_find("sieve") - reaim_jobs], 25);
 	reaim_workfile_free(&wf);
 
-	assert_int_equal(reaim_workfile_parse("w", "1 add_int\n1000 sieve\n", &wf, err, sizeof(err)),
-			 0);
+	assert_int_equal(
+		reaim_workfile_parse("w", "1 add_int\n1000 sieve\n", &wf, err, sizeof(err)), 0);
 	/* 0.0999 -> 1 (at least one), 99.9 -> 100 */
 	assert_int_equal(reaim_job_loads(&wf, 100, load), 101);
 	reaim_workfile_free(&wf);
@@ -239,7 +242,8 @@ static void test_parse_errors(void **state)
 		{ "reaim -s 0", "-s needs an integer in 1..100000" },
 		{ "reaim -s 5 -e 2", "Cannot run backwards" },
 		{ "reaim -x -g", "Cannot run both crossover and maxjobs" },
-		{ "reaim -f /nonexistent/workfile.x", "cannot read workfile '/nonexistent/workfile.x'" },
+		{ "reaim -f /nonexistent/workfile.x",
+		  "cannot read workfile '/nonexistent/workfile.x'" },
 		{ "reaim -o", "-o is not modelled" },
 		{ "reaim extra", "bad options: extra" },
 	};
