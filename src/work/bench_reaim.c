@@ -461,11 +461,21 @@ static char *load_file(const char *what, const char *path, char *err, size_t err
 	char q[300];
 
 	quote_name(q, sizeof(q), path);
-	f = fopen(path, "r");
-	if (!f) {
+	/* stat first: opening a FIFO for reading would wait for a writer */
+	if (stat(path, &st)) {
 		emb = reaim_embedded_file(base ? base + 1 : path);
 		if (emb && errno == ENOENT)
 			return xstrdup(emb);
+		snprintf(err, errlen, "reaim: cannot read %s '%s': %s", what, q, strerror(errno));
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "reaim: %s '%s' is not a regular file of at most %u bytes",
+			 what, q, REAIM_MAX_FILE);
+		return NULL;
+	}
+	f = fopen(path, "r");
+	if (!f) {
 		snprintf(err, errlen, "reaim: cannot read %s '%s': %s", what, q, strerror(errno));
 		return NULL;
 	}

@@ -308,6 +308,9 @@ expect_exit 2 "reaim: -s needs an integer in 1..100000, got '0'" schedlab run -m
 expect_exit 2 "reaim: Cannot run backwards (start users 5 > end users 2)" schedlab run -m smp2 -- reaim -s 5 -e 2
 expect_exit 2 "reaim: cannot read workfile '/nonexistent/workfile': No such file or directory" schedlab run -m smp2 -- reaim -f /nonexistent/workfile
 expect_exit 2 "reaim: -b is not modelled" schedlab run -m smp2 -- reaim -b
+mkfifo "$tmp/fifo.wf"
+expect_exit 2 "reaim: workfile '$tmp/fifo.wf' is not a regular file" timeout 20 "$SCHEDLAB" run -m smp2 -- reaim -f "$tmp/fifo.wf"
+expect_exit 2 "reaim: workfile '$tmp' is not a regular file" schedlab run -m smp2 -- reaim -f "$tmp"
 printf '# a mix\n10 add_int\n10 frobnicate\n' >"$tmp/bad.wf"
 expect_exit 2 "reaim: bad.wf:3: Test 'frobnicate' has not been registered." sh -c "cd '$tmp' && '$SCHEDLAB' run -m smp2 -- reaim -f bad.wf"
 printf '10 add_int\nten sieve\n' >"$tmp/bad2.wf"
