@@ -26,7 +26,10 @@ MAIN_SRC := src/cli/main.c
 LIB_SRCS := $(filter-out $(MAIN_SRC),$(SRCS))
 # the packaged studies, compiled in as strings (scripts/embed-studies.sh)
 STUDY_FILES := $(sort $(wildcard studies/*.study))
-GEN_OBJS := $(BUILD)/gen/studies.o
+# reaim's workfiles (data/reaim/), compiled in as strings (scripts/embed-reaim.sh);
+# the object sits with src/work's so the layer check links it with them
+REAIM_FILES := $(sort $(wildcard data/reaim/*))
+GEN_OBJS := $(BUILD)/gen/studies.o $(BUILD)/src/work/reaim_files_gen.o
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(GEN_OBJS)
 TEST_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 TEST_BINS := $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
@@ -49,6 +52,14 @@ $(BUILD)/gen/studies.c: $(STUDY_FILES) scripts/embed-studies.sh
 	sh scripts/embed-studies.sh $(STUDY_FILES) > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/gen/studies.o: $(BUILD)/gen/studies.c
+	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/gen/reaim_files.c: $(REAIM_FILES) scripts/embed-reaim.sh
+	@mkdir -p $(dir $@)
+	sh scripts/embed-reaim.sh $(REAIM_FILES) > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/src/work/reaim_files_gen.o: $(BUILD)/gen/reaim_files.c
+	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/libschedlab.a: $(LIB_OBJS)

@@ -60,7 +60,8 @@ struct session_opts {
 	"         ipistorm key=value ..., context1 SECONDS, unixbench context1 [-i N] [-c N]...,\n" \
 	"         schbench-2016 [-m N] [-t N] [-r S] [-s US] [-c US],\n" \
 	"         schbench [-m N] [-t N] [-r S] [-F KB] [-n N] [-s US] [-i S] [-L],\n" \
-	"         rt-app [-l LEVEL] FILE.json (examples/);\n" \
+	"         rt-app [-l LEVEL] FILE.json (examples/),\n" \
+	"         reaim [-s N] [-e N] [-i N] [-j N] [-f WORKFILE] [-c CONFIG] [-x|-q|-g] [-t] [-r N] [-y];\n" \
 	"         any of them after taskset [-a] [-c] MASK|LIST\n"
 
 #define DEFAULT_MACHINE "xeon-8269cy-2s"

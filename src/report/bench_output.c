@@ -12,6 +12,7 @@
 
 #include "sim/machine.h"
 #include "work/rtapp.h"
+#include "work/reaim.h"
 #include "work/schbench_hist.h"
 
 #include <time.h>
@@ -81,6 +82,7 @@ void bench_print_header(const struct bench *b, FILE *out)
 	case BENCH_UNIXBENCH:
 	case BENCH_SCHBENCH_2016:
 	case BENCH_RTAPP:
+	case BENCH_REAIM:
 		break;
 	case BENCH_SCHBENCH:
 		/* main(): -t 0 is ceil(get_nprocs() / m) */
@@ -201,6 +203,40 @@ static void print_rtapp(const struct bench *b, FILE *out)
 				r->threads[i].name, r->threads[i].cancelled_in);
 }
 
+/*
+ * What re-aim's driver.c prints to stdout: read_config_file()'s newline,
+ * the sync line, then per multiuser() (one per -r) print_header_line(), a
+ * row per user count as runloop() prints it, the stop line if one, and
+ * "Max Jobs per Minute". (Its stderr lines and log files are left out.)
+ */
+static void print_reaim(const struct bench *b, FILE *out)
+{
+	const struct reaim_conf *c = b->reaim;
+	unsigned int row = 0, note = 0;
+
+	fprintf(out, "\n");
+	if (c->no_sync)
+		fprintf(out, "Not executing sync during disk activity---faster execution.\n");
+	else
+		fprintf(out, "Using default sync behavior during disk activity;  consider using -y.\n");
+	for (unsigned int rep = 0; rep < c->nr_repeats_done; rep++) {
+		fprintf(out, "REAIM Workload\n");
+		fprintf(out, "Times are in seconds - Child times from tms.cstime and tms.cutime\n\n");
+		fprintf(out, "Num     Parent   Child   Child  Jobs per   Jobs/min/  Std_dev  Std_dev  JTI\n");
+		fprintf(out, "Forked  Time     SysTime UTime   Minute     Child      Time     Percent \n");
+		for (; row < c->rows_end[rep]; row++) {
+			const struct reaim_row *r = &c->rows[row];
+
+			fprintf(out, "%-8u%-8.2f %-7.2f %-7.2f %-10.2f %-10.2f %-8.2f %-8.2f %-4d \n",
+				r->forked, r->parent_time, r->child_sys, r->child_user, r->jpm,
+				r->jpm_child, r->std_dev, r->std_dev_pct, r->jti);
+			for (; note < c->nr_notes && c->note_after[note] == row + 1; note++)
+				fprintf(out, "%s\n", c->notes[note]);
+		}
+		fprintf(out, "Max Jobs per Minute %.2f\n", c->max_jpm[rep]);
+	}
+}
+
 void bench_print_result(const struct bench *b, FILE *out)
 {
 	u64 us = bench_elapsed_us(b);
@@ -286,6 +322,9 @@ void bench_print_result(const struct bench *b, FILE *out)
 		break;
 	case BENCH_RTAPP:
 		print_rtapp(b, out);
+		break;
+	case BENCH_REAIM:
+		print_reaim(b, out);
 		break;
 	}
 }

@@ -11,6 +11,7 @@
 
 struct schbench_stats;
 struct rtapp_config;
+struct reaim_conf;
 
 enum bench_kind {
 	BENCH_HACKBENCH,	/* rt-tests hackbench */
@@ -23,6 +24,7 @@ enum bench_kind {
 	BENCH_SCHBENCH_2016,	/* schbench as of 2016 (masoncl/schbench 3d16b23) */
 	BENCH_SCHBENCH,		/* the current schbench (masoncl/schbench 24e32b8) */
 	BENCH_RTAPP,		/* rt-app FILE.json (scheduler-tools/rt-app 55cb0c0) */
+	BENCH_REAIM,		/* AIM7 as OSDL re-aim runs it (work/bench_reaim.c) */
 };
 
 /* UnixBench 6.0.0 (work/bench_unixbench.c) */
@@ -142,6 +144,8 @@ struct bench {
 	/* rt-app FILE.json: the file as parsed (work/rtapp.h) */
 	struct rtapp_config *rtapp;
 	int rtapp_log_level;		/* -l: 50 (notices) by default */
+	/* reaim: its options, workfile and result rows (work/reaim.h) */
+	struct reaim_conf *reaim;
 	/* measurement: the tool's own clock reads (gettimeofday) */
 	u64 start_ns;
 	u64 stop_ns;
@@ -213,6 +217,10 @@ unsigned int schbench_now_workers(const struct bench *b);	/* -t, or ceil(CPUs / 
 unsigned long schbench_now_matrix_size(const struct bench *b);	/* sqrt(F KiB / 3 / 8) */
 void schbench_now_start(struct bench *b);
 void schbench_now_free(struct bench *b);
+/* reaim (work/bench_reaim.c): 0 or -1 + message */
+int reaim_parse(struct bench *b, int argc, char **argv, char *err, size_t errlen);
+void reaim_start(struct bench *b);
+void reaim_free(struct bench *b);
 /*
  * Check what depends on the machine @machine (cpulists vs CPU count, the
  * taskset affinity) once its cpumasks are set up; 0 or -1 + message.

@@ -31,9 +31,16 @@ static const char *const rtapp_names[] = {
 	"wu_lat_mean_us", "wu_lat_max_us", NULL,
 };
 
+static const char *const reaim_names[] = {
+	"time_s", "users", "jobs_per_min", "jobs_per_min_child", "parent_time_s", "jti",
+	"max_jobs_per_min", "mean_jobs_per_min", NULL,
+};
+
 const char *const *bench_metric_names(const struct bench *b)
 {
 	switch (b->kind) {
+	case BENCH_REAIM:
+		return reaim_names;
 	case BENCH_PERF_PIPE:
 		return pipe_names;
 	case BENCH_IPISTORM:

@@ -12,12 +12,14 @@
 #include "work/bench.h"
 
 #include "work/rtapp.h"
+#include "work/reaim.h"
 #include "work/schbench_hist.h"
 
 #include "sim/alloc.h"
 
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -692,6 +694,8 @@ struct bench *bench_parse(int argc, char **argv, char *err, size_t errlen)
 		rc = parse_schbench(b, argc, argv, err, errlen);
 	} else if (!strcmp(argv[0], "rt-app") || !strcmp(argv[0], "./rt-app")) {
 		rc = parse_rtapp(b, argc, argv, err, errlen);
+	} else if (!strcmp(argv[0], "reaim") || !strcmp(argv[0], "./reaim")) {
+		rc = reaim_parse(b, argc, argv, err, errlen);
 	} else if (!strcmp(argv[0], "stress-ng")) {
 		rc = parse_stress(b, argc, argv, err, errlen);
 	} else if (!strcmp(argv[0], "perf")) {
@@ -706,7 +710,7 @@ struct bench *bench_parse(int argc, char **argv, char *err, size_t errlen)
 			snprintf(err, errlen, "perf bench sched: unknown benchmark '%s' (messaging, pipe)",
 				 argv[3]);
 	} else {
-		snprintf(err, errlen, "unknown benchmark '%s' (hackbench, perf bench sched messaging, perf bench sched pipe, stress-ng, ipistorm, context1, unixbench context1, schbench-2016, schbench, rt-app; taskset as a prefix)",
+		snprintf(err, errlen, "unknown benchmark '%s' (hackbench, perf bench sched messaging, perf bench sched pipe, stress-ng, ipistorm, context1, unixbench context1, schbench-2016, schbench, rt-app, reaim; taskset as a prefix)",
 			 argv[0]);
 	}
 	if (!rc && (u64)b->groups * 2 * b->fds > MAX_TASKS) {
@@ -717,6 +721,8 @@ struct bench *bench_parse(int argc, char **argv, char *err, size_t errlen)
 	if (rc) {
 		free(b->ipi_cpulist_str);
 		rtapp_config_free(b->rtapp);
+		if (b->kind == BENCH_REAIM)
+			reaim_free(b);
 		free(b);
 		return NULL;
 	}
@@ -757,6 +763,9 @@ void bench_start(struct bench *b)
 		break;
 	case BENCH_RTAPP:
 		rtapp_start(b);
+		break;
+	case BENCH_REAIM:
+		reaim_start(b);
 		break;
 	default:
 		messaging_start(b);
@@ -882,6 +891,25 @@ bool bench_finish(struct bench *b)
 		add_metric(b, "average_rps", (double)b->sb_loops / b->sb_runtime_s, METRIC_HIGHER);
 	} else if (b->kind == BENCH_RTAPP) {
 		add_rtapp_metrics(b);
+	} else if (b->kind == BENCH_REAIM) {
+		const struct reaim_conf *c = b->reaim;
+		const struct reaim_row *r = c->nr_rows ? &c->rows[c->nr_rows - 1] : NULL;
+		double max = 0, mean = 0;
+
+		for (unsigned int i = 0; i < c->nr_repeats_done; i++)
+			max = c->max_jpm[i] > max ? c->max_jpm[i] : max;
+		/* the mean over the rows: "average jobs per minute at 1100-2000 users" */
+		for (unsigned int i = 0; i < c->nr_rows; i++)
+			mean += c->rows[i].jpm / c->nr_rows;
+		/* the last row's columns, and the run's "Max Jobs per Minute" */
+		add_metric(b, "users", r ? r->forked : 0, METRIC_INFO);
+		add_metric(b, "jobs_per_min", r && isfinite(r->jpm) ? r->jpm : 0, METRIC_HIGHER);
+		add_metric(b, "jobs_per_min_child", r && isfinite(r->jpm_child) ? r->jpm_child : 0,
+			   METRIC_HIGHER);
+		add_metric(b, "parent_time_s", r ? r->parent_time : 0, METRIC_LOWER);
+		add_metric(b, "jti", r ? r->jti : 0, METRIC_HIGHER);
+		add_metric(b, "max_jobs_per_min", isfinite(max) ? max : 0, METRIC_HIGHER);
+		add_metric(b, "mean_jobs_per_min", isfinite(mean) ? mean : 0, METRIC_HIGHER);
 	} else if (b->kind == BENCH_STRESS_CPU) {
 		add_metric(b, "workers", b->nr_workers, METRIC_INFO);
 		add_metric(b, "bogo_ops", (double)b->bogo_ops, METRIC_HIGHER);
@@ -924,6 +952,8 @@ void bench_free(struct bench *b)
 		schbench_now_free(b);
 	else if (b->kind == BENCH_RTAPP)
 		rtapp_free(b);
+	else if (b->kind == BENCH_REAIM)
+		reaim_free(b);
 	else if (b->kind != BENCH_PERF_PIPE)
 		messaging_free(b);
 	free(b->priv);

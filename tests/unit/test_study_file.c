@@ -126,6 +126,51 @@ static void test_packaged_studies_parse(void **state)
 	}
 }
 
+/* idle-balance: five variants, both Westmere-EX machines, 1/2/4/8 sockets by taskset */
+static void test_idle_balance_study(void **state)
+{
+	const char *text = NULL;
+	struct study_def d;
+	char err[256];
+	int sockets[4] = { 0 };
+
+	(void)state;
+	for (int i = 0; i < nr_embedded_studies; i++)
+		if (!strcmp(embedded_studies[i].name, "idle-balance"))
+			text = embedded_studies[i].text;
+	assert_non_null(text);
+	if (study_parse("idle-balance.study", text, &d, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(d.nr_variants, 5);
+	assert_string_equal(d.variant_name[0], "v3.10");
+	assert_string_equal(d.variant_features[1],
+			    "NO_NEWIDLE_COST,NEWIDLE_MIGRATION_COST_BAILOUT,NEWIDLE_RATE_LIMIT");
+	assert_string_equal(d.variant_features[3], "");
+	assert_string_equal(d.variant_features[4], "NI_RANDOM");
+	assert_int_equal(d.machines.n, 2);
+	assert_string_equal(d.machines.v[0], "westmere-ex-8s-160");
+	assert_string_equal(d.machines.v[1], "westmere-ex-8s-80-noht");
+	for (int i = 0; i < d.workloads.n; i++) {
+		const char *w = d.workloads.v[i];
+
+		assert_non_null(strstr(w, "reaim -s 1100 -e 2000"));
+		if (!strncmp(w, "taskset -c 0-9,80-89 ", 21))
+			sockets[0]++;
+		else if (!strncmp(w, "taskset -c 0-19,80-99 ", 22))
+			sockets[1]++;
+		else if (!strncmp(w, "taskset -c 0-39,80-119 ", 23))
+			sockets[2]++;
+		else if (!strncmp(w, "reaim ", 6))
+			sockets[3]++;
+		else
+			fail_msg("unexpected workload '%s'", w);
+	}
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(sockets[i], 3);
+	assert_string_equal(d.metrics.v[0], "mean_jobs_per_min");
+	study_free(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -134,6 +179,7 @@ int main(void)
 		cmocka_unit_test(test_runner),
 		cmocka_unit_test(test_split_words),
 		cmocka_unit_test(test_packaged_studies_parse),
+		cmocka_unit_test(test_idle_balance_study),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * reaim (work/bench_reaim.c): workfiles as driver.c reads them, runloop()'s
+ * share of jobs per test, its jobs/min, per-child and JTI arithmetic, and
+ * the job models run on small machines.
+ */
+#include "test_util.h"
+
+#include "cli/session.h"
+#include "work/bench.h"
+#include "work/reaim.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+static unsigned int hits_of(const struct reaim_workfile *wf, const char *name)
+{
+	const struct reaim_job *j = reaim_job_find(name);
+
+	assert_non_null(j);
+	return wf->hits[j - reaim_jobs];
+}
+
+static void test_workfile_good(void **state)
+{
+	struct reaim_workfile wf;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(
+		reaim_workfile_parse(
+			"w",
+			"# a comment\n20  add_int\n10 fork_test\n\nFILESIZE: 10K\nPOOLSIZE: 1M\n30 add_int\n",
+			&wf, err, sizeof(err)),
+		0);
+	/* check_name(): the last weight of a repeated test; the total counts both */
+	assert_int_equal(hits_of(&wf, "add_int"), 30);
+	assert_int_equal(hits_of(&wf, "fork_test"), 10);
+	assert_int_equal(hits_of(&wf, "sieve"), 0);
+	assert_int_equal(wf.total_hits, 60);
+	assert_int_equal(wf.filesize_kb, 10);
+	assert_int_equal(wf.poolsize_kb, 1024);
+	assert_true(wf.has_filesize && wf.has_poolsize);
+	reaim_workfile_free(&wf);
+}
+
+static void expect_error(const char *text, const char *msg)
+{
+	struct reaim_workfile wf;
+	char err[256];
+
+	assert_int_equal(reaim_workfile_parse("mix.wf", text, &wf, err, sizeof(err)), -1);
+	if (!strstr(err, msg))
+		fail_msg("'%s' not in '%s'", msg, err);
+	assert_null(wf.hits);
+}
+
+static void test_workfile_errors(void **state)
+{
+	(void)state;
+	expect_error("10 add_int\n10 frobnicate\n",
+		     "mix.wf:2: Test 'frobnicate' has not been registered.");
+	expect_error("x add_int\n", "mix.wf:1: bad weight 'x'");
+	expect_error("0 add_int\n", "mix.wf:1: bad weight '0'");
+	expect_error("-3 add_int\n", "mix.wf:1: bad weight '-3'");
+	expect_error("10 add_int\n10\n", "mix.wf:2: '10' is neither");
+	expect_error("FILESIZE: 10G\n10 add_int\n", "mix.wf:1: bad size");
+	expect_error("# nothing\n", "mix.wf: no tests");
+}
+
+/* every standard workfile shipped in data/reaim/ parses, and names only known tests */
+static void test_standard_workfiles(void **state)
+{
+	unsigned int n = 0;
+
+	(void)state;
+	for (int i = 0; i < reaim_nr_embedded_files; i++) {
+		struct reaim_workfile wf;
+		char err[256];
+
+		if (strncmp(reaim_embedded_files[i].name, "workfile.", 9))
+			continue;
+		if (reaim_workfile_parse(reaim_embedded_files[i].name, reaim_embedded_files[i].text,
+					 &wf, err, sizeof(err)))
+			fail_msg("%s", err);
+		assert_true(wf.total_hits > 0);
+		reaim_workfile_free(&wf);
+		n++;
+	}
+	assert_true(n >= 15);
+	assert_non_null(reaim_embedded_file("workfile.short"));
+	assert_non_null(reaim_embedded_file("reaim.config"));
+}
+
+/* runloop(): hits / total x jobs, rounded half up, and at least one */
+static void test_job_loads(void **state)
+{
+	struct reaim_workfile wf;
+	unsigned int *load = calloc(reaim_nr_jobs, sizeof(*load));
+	char err[256];
+
+	(void)state;
+	assert_int_equal(reaim_workfile_parse("w", "30 add_int\n10 sieve\n", &wf, err, sizeof(err)),
+			 0);
+	assert_int_equal(reaim_job_loads(&wf, 100, load), 100);
+	assert_int_equal(load[reaim_job_find("add_int") - reaim_jobs], 75);
+	assert_int_equal(load[reaim_job_find("sieve") - reaim_jobs], 25);
+	reaim_workfile_free(&wf);
+
+	assert_int_equal(
+		reaim_workfile_parse("w", "1 add_int\n1000 sieve\n", &wf, err, sizeof(err)), 0);
+	/* 0.0999 -> 1 (at least one), 99.9 -> 100 */
+	assert_int_equal(reaim_job_loads(&wf, 100, load), 101);
+	reaim_workfile_free(&wf);
+
+	/* workfile.short: 17 tests of weight 20, 100 jobs: 5.88 -> 6 each */
+	assert_int_equal(reaim_workfile_parse("w", reaim_embedded_file("workfile.short"), &wf, err,
+					      sizeof(err)),
+			 0);
+	assert_int_equal(reaim_job_loads(&wf, 100, load), 102);
+	reaim_workfile_free(&wf);
+	free(load);
+}
+
+/* runloop()'s arithmetic */
+static void test_jpm_formula(void **state)
+{
+	struct reaim_row r;
+	const double same[4] = { 60, 60, 60, 60 }, spread[2] = { 1, 3 }, one[1] = { 5 };
+
+	(void)state;
+	/* 4 users x 100 jobs in 60 s: 400 jobs a minute, 100 per child */
+	reaim_row_compute(&r, 4, 100, 60.0, same, 4);
+	assert_int_equal(r.forked, 4);
+	assert_float_equal(r.jpm, 400.0, 1e-9);
+	assert_float_equal(r.jpm_child, 100.0, 1e-9);
+	assert_float_equal(r.std_dev, 0, 1e-9);
+	assert_int_equal(r.jti, 100);
+	/* times 1 and 3: std dev 1 (population), cov 0.5, JTI 50 */
+	reaim_row_compute(&r, 2, 102, 3.0, spread, 2);
+	assert_float_equal(r.jpm, 102.0 / 3.0 * 60.0 * 2, 1e-9);
+	assert_float_equal(r.std_dev, 1.0, 1e-9);
+	assert_float_equal(r.std_dev_pct, 50.0, 1e-9);
+	assert_int_equal(r.jti, 50);
+	/* one child: JTI 100 by definition */
+	reaim_row_compute(&r, 1, 10, 5.0, one, 1);
+	assert_int_equal(r.jti, 100);
+	assert_float_equal(r.jpm, 120.0, 1e-9);
+	/* the adaptive timer leaves the increment alone for the first nine loops */
+	assert_int_equal(reaim_adaptive_incr(5000, 10, 1, 1, 3, 8), 3);
+	/* then, near crossover (jpm within 10% of the users), half the distance */
+	assert_int_equal(reaim_adaptive_incr(105, 100, 1, 1, 3, 9), 2);
+}
+
+struct run {
+	double jpm;
+	u64 forks;
+	unsigned int rows;
+};
+
+static struct run run_reaim(const char *machine, const char *args)
+{
+	char buf[512], err[256];
+	char *argv[32];
+	int argc = 0;
+	struct session_config cfg = { .machine = machine, .seed = 1 };
+	struct session s;
+	struct run r;
+
+	snprintf(buf, sizeof(buf), "reaim %s", args);
+	for (char *t = strtok(buf, " "); t && argc < 31; t = strtok(NULL, " "))
+		argv[argc++] = t;
+	argv[argc] = NULL;
+	cfg.argc = argc;
+	cfg.argv = argv;
+	if (session_start(&s, &cfg, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_true(session_run(&s, true));
+	r.rows = s.bench->reaim->nr_rows;
+	r.jpm = s.bench->reaim->rows[r.rows - 1].jpm;
+	r.forks = sched_world.nr_forks;
+	session_end(&s);
+	return r;
+}
+
+static char tmpdir[64];
+
+static const char *write_wf(const char *name, const char *text)
+{
+	static char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+/* a compute-only mix: jobs/min grows with the CPUs until the users fill them */
+static void test_compute_scales_with_cpus(void **state)
+{
+	char args[256];
+	const char *wf = write_wf("compute.wf", "10 add_int\n10 sieve\n");
+	struct run one, four, eight;
+
+	(void)state;
+	snprintf(args, sizeof(args), "-s 4 -e 4 -j 10 -f %s", wf);
+	one = run_reaim("smp1", args);
+	four = run_reaim("smp4", args);
+	assert_true(four.jpm > 3.6 * one.jpm && four.jpm < 4.4 * one.jpm);
+	/* 8 users on 4 CPUs: no more jobs a minute than 4 */
+	snprintf(args, sizeof(args), "-s 8 -e 8 -j 10 -f %s", wf);
+	eight = run_reaim("smp4", args);
+	assert_true(eight.jpm > 0.9 * four.jpm && eight.jpm < 1.1 * four.jpm);
+	/* -s 2 -e 6 -i 2: three rows */
+	snprintf(args, sizeof(args), "-s 2 -e 6 -i 2 -j 10 -f %s", wf);
+	assert_int_equal(run_reaim("smp4", args).rows, 3);
+}
+
+/* fork_test forks 100 children a job and waits for each */
+static void test_fork_test_forks(void **state)
+{
+	char args[256];
+	const char *wf = write_wf("fork.wf", "10 fork_test\n");
+	struct run r;
+
+	(void)state;
+	snprintf(args, sizeof(args), "-s 2 -e 2 -j 3 -f %s", wf);
+	r = run_reaim("smp4", args);
+	/* the driver itself, its 2 users, and each user's 3 jobs x 100 forks */
+	assert_int_equal(r.forks, 1 + 2 + 2 * 3 * 100);
+}
+
+static void test_parse_errors(void **state)
+{
+	static const struct {
+		const char *cmd, *msg;
+	} cases[] = {
+		{ "reaim -u 200", "reaim has no -u; for N users give -s N -e N" },
+		{ "reaim -s 0", "-s needs an integer in 1..100000" },
+		{ "reaim -s 5 -e 2", "Cannot run backwards" },
+		{ "reaim -x -g", "Cannot run both crossover and maxjobs" },
+		{ "reaim -f /nonexistent/workfile.x",
+		  "cannot read workfile '/nonexistent/workfile.x'" },
+		{ "reaim -o", "-o is not modelled" },
+		{ "reaim extra", "bad options: extra" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char buf[128], err[512], *argv[8];
+		int argc = 0;
+
+		snprintf(buf, sizeof(buf), "%s", cases[i].cmd);
+		for (char *t = strtok(buf, " "); t; t = strtok(NULL, " "))
+			argv[argc++] = t;
+		argv[argc] = NULL;
+		assert_null(bench_parse(argc, argv, err, sizeof(err)));
+		if (!strstr(err, cases[i].msg))
+			fail_msg("%s: '%s' not in '%s'", cases[i].cmd, cases[i].msg, err);
+	}
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/schedlab-reaim.XXXXXX");
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char path[128];
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/compute.wf", tmpdir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/fork.wf", tmpdir);
+	unlink(path);
+	return rmdir(tmpdir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_workfile_good),
+		cmocka_unit_test(test_workfile_errors),
+		cmocka_unit_test(test_standard_workfiles),
+		cmocka_unit_test(test_job_loads),
+		cmocka_unit_test(test_jpm_formula),
+		cmocka_unit_test(test_compute_scales_with_cpus),
+		cmocka_unit_test(test_fork_test_forks),
+		cmocka_unit_test(test_parse_errors),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
