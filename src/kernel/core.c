@@ -812,6 +812,15 @@ struct task_struct *sched_fork_task_allowed(const char *comm, const struct task_
 				 NULL);
 }
 
+struct task_struct *sched_fork_task_on_attr(struct task_struct *parent, bool thread,
+					    const char *comm, const struct task_exec *exec,
+					    void *exec_data, int cpu_hint, int bind_cpu,
+					    const struct sched_attr *attr)
+{
+	return __sched_fork_task(parent, thread, comm, exec, exec_data, cpu_hint, bind_cpu, NULL,
+				 attr);
+}
+
 struct task_struct *sched_fork_task_attr(const char *comm, const struct task_exec *exec,
 					 void *exec_data, unsigned int cpu_hint,
 					 const struct cpumask *allowed, const struct sched_attr *attr)
@@ -899,7 +908,13 @@ static struct task_struct *__sched_fork_task(struct task_struct *parent, bool th
 		sim_enter_cpu(p->cpu);
 	}
 	if (bind_cpu >= 0) {
-		/* kthread_create_on_cpu(): bound before its first wakeup; no mm */
+		/*
+		 * kthread_create_on_cpu(): bound before its first wakeup; no mm;
+		 * a child of kthreadd, so SCHED_NORMAL at nice 0 whoever asked
+		 */
+		p->policy = SCHED_NORMAL;
+		p->rt_priority = 0;
+		p->static_prio = p->normal_prio = p->prio = DEFAULT_PRIO;
 		cpumask_clear(p->cpus_mask);
 		cpumask_set_cpu((unsigned int)bind_cpu, p->cpus_mask);
 		p->kthread = true;

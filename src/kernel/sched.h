@@ -1006,6 +1006,11 @@ int sched_setscheduler_nocheck(struct task_struct *p, int policy, int sched_prio
 struct task_struct *sched_fork_task_attr(const char *comm, const struct task_exec *exec,
 					 void *exec_data, unsigned int cpu_hint,
 					 const struct cpumask *allowed, const struct sched_attr *attr);
+/* sched_fork_task_on() with the child's policy set before it first runs (@attr NULL: inherit) */
+struct task_struct *sched_fork_task_on_attr(struct task_struct *parent, bool thread,
+					    const char *comm, const struct task_exec *exec,
+					    void *exec_data, int cpu_hint, int bind_cpu,
+					    const struct sched_attr *attr);
 
 /* ---- check.c ---- */
 

@@ -292,6 +292,16 @@ int write_run_json(FILE *out, const struct run_info *ri, const struct bench *b)
 	/* the affinity a taskset prefix gave every task, as a CPU list */
 	if (b->taskset_str)
 		json_kv_str(&w, "taskset", b->taskset_str);
+	/* the policy chrt or nice prefixes gave every task ("SCHED_FIFO 50") */
+	{
+		struct sched_attr attr;
+		char policy[48];
+
+		if (bench_sched_attr(b, &attr)) {
+			bench_sched_attr_str(&attr, policy, sizeof(policy));
+			json_kv_str(&w, "policy", policy);
+		}
+	}
 	/* beside background workloads: what the measured one's own tasks got */
 	if (ri->nr_also)
 		kv_group_totals(&w, 0);
