@@ -620,6 +620,9 @@ static void fair_server_replenish(struct rq *rq, u64 now)
 	u64 period = sysctl_sched.fair_server_period_ns;
 	u64 runtime = min(sysctl_sched.fair_server_runtime_ns, period);
 
+	/* a period that ends while it runs fair tasks: RT gets the CPU back */
+	if (fs->running && rq->rt.rt_nr_running)
+		resched_curr(rq);
 	fs->runtime = (s64)runtime;
 	fs->deadline = now + period;
 	fs->running = false;
