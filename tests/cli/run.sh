@@ -468,6 +468,43 @@ expect_exit 2 "taskset: invalid option '-x'" schedlab run -m smp2 -- taskset -x 
 expect_exit 2 "perf bench sched pipe: bad or incomplete option '-x'" schedlab run -m smp2 -- taskset -c 0 perf bench sched pipe -x
 expect_exit 2 "ab: --base: taskset: CPU list '5'" schedlab ab -m smp2 --base '' --test '' --runs 2 -- taskset -c 5 hackbench -g 1 -l 10
 
+# chrt and nice as prefixes (util-linux chrt, coreutils nice): the command's
+# first task runs under the policy and its children inherit it.
+golden run-chrt-fifo-pipe-smp2 schedlab run -m smp2 -- chrt -f 50 perf bench sched pipe -l 1000
+golden run-nice-pipe-smp2 schedlab run -m smp2 -- nice -n 5 perf bench sched pipe -l 1000
+golden run-taskset-chrt-pipe-smp2 schedlab run -m smp2 -- taskset -c 0 chrt -f 50 perf bench sched pipe -l 1000
+# two FIFO hogs take both CPUs: the fair pipe waits for the fair server (50 ms per 1 s)
+golden run-also-chrt-hogs-pipe-smp2 schedlab run -m smp2 --check --also 'chrt -f 50 stress-ng --cpu 2' -- perf bench sched pipe -l 1000
+run_cmd schedlab run -m smp2 --json "$tmp/chrt.json" -- chrt -r 10 nice -n 3 perf bench sched pipe -l 100
+if [ "$status" -eq 0 ] && grep -q '^    "policy": "SCHED_RR 10"$' "$tmp/chrt.json"; then
+	ok "chrt: the JSON names the policy"
+else
+	not_ok "chrt: the JSON names the policy" "status $status"
+fi
+run_cmd schedlab run -m smp2 --json "$tmp/nochrt.json" -- perf bench sched pipe -l 100
+if ! grep -q '"policy"' "$tmp/nochrt.json"; then
+	ok "no chrt or nice: no policy in the JSON"
+else
+	not_ok "no chrt or nice: no policy in the JSON"
+fi
+expect_exit 0 "" schedlab run -m smp4 --check -- chrt -r 10 hackbench -g 2 -l 50
+expect_exit 0 "" schedlab run -m smp4 --check -- chrt -i 0 hackbench -g 1 -l 50
+expect_exit 0 "" schedlab run -m smp4 --check --also 'chrt -b 0 stress-ng --cpu 2' -- nice -n -5 hackbench -g 1 -l 50
+expect_exit 0 "" schedlab run -m smp4 --check --also 'chrt -f 1 stress-ng --cpu 5 --cpu-ops 10' -- chrt -f 2 hackbench -g 1 -l 20
+same_output "chrt: the same output twice" schedlab run -m smp4 -- chrt -r 5 hackbench -g 1 -l 50
+expect_exit 2 "chrt: unsupported priority value for the policy: 0: see --max for valid range" \
+	schedlab run -m smp2 -- chrt -f 0 perf bench sched pipe
+expect_exit 2 "chrt: unsupported priority value for the policy: 100: see --max for valid range" \
+	schedlab run -m smp2 -- chrt -f 100 perf bench sched pipe
+expect_exit 2 "chrt: unsupported priority value for the policy: 5" schedlab run -m smp2 -- chrt -b 5 hackbench
+expect_exit 2 "chrt: invalid priority argument: 'x'" schedlab run -m smp2 -- chrt -f x hackbench
+expect_exit 2 "chrt: too few arguments" schedlab run -m smp2 -- chrt -f 50
+expect_exit 2 "chrt: SCHED_DEADLINE is not modelled" schedlab run -m smp2 -- chrt -d 0 hackbench
+expect_exit 2 "nice: invalid adjustment 'x'" schedlab run -m smp2 -- nice -n x perf bench sched pipe
+expect_exit 2 "nice: no command" schedlab run -m smp2 -- nice -n 5
+expect_exit 2 "taskset: a taskset inside taskset is not modelled" \
+	schedlab run -m smp2 -- taskset -c 0 chrt -f 5 taskset -c 1 hackbench
+
 # --also COMMAND (issue 12): background workloads that start with the
 # measured benchmark and stop when it ends; stdout is the measured one's.
 golden run-also-stress-pipe-smp4 schedlab run -m smp4 --also 'stress-ng --cpu 1' -- perf bench sched pipe -l 10000
