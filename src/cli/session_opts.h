@@ -60,7 +60,9 @@ struct session_opts {
 	"         ipistorm key=value ..., context1 SECONDS, unixbench context1 [-i N] [-c N]...,\n" \
 	"         schbench-2016 [-m N] [-t N] [-r S] [-s US] [-c US],\n" \
 	"         schbench [-m N] [-t N] [-r S] [-F KB] [-n N] [-s US] [-i S] [-L];\n" \
-	"         any of them after taskset [-a] [-c] MASK|LIST\n"
+	"         any of them after taskset [-a] [-c] MASK|LIST, chrt [-f|-r|-b|-i|-o] PRIO\n" \
+	"         (SCHED_FIFO/RR 1..99, BATCH/IDLE/OTHER 0; default -r) and nice [-n N]\n" \
+	"         (default 10), in any order\n"
 
 #define DEFAULT_MACHINE "xeon-8269cy-2s"
 #define DEFAULT_SEED 1

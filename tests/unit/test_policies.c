@@ -8,7 +8,6 @@
  */
 #include "test_sched_helpers.h"
 
-#include "sim/alloc.h"
 #include "work/bench.h"
 
 #include <errno.h>
@@ -555,6 +554,10 @@ struct mixer {
 	int left;
 };
 
+/* the children's states: a pool the test owns (a program's state is not freed) */
+static struct mixer mix_pool[4096];
+static unsigned int mix_pool_used;
+
 static u64 mix_rand(struct mixer *m)
 {
 	m->rng = m->rng * 6364136223846793005ULL + 1442695040888963407ULL;
@@ -595,8 +598,8 @@ static void mix_next(struct work_task *w, struct op_desc *op)
 		break;
 	}
 	case 6:
-		if (m->left > 20) {
-			struct mixer *cm = xcalloc(1, sizeof(*cm));
+		if (m->left > 20 && mix_pool_used < ARRAY_SIZE(mix_pool)) {
+			struct mixer *cm = &mix_pool[mix_pool_used++];
 
 			cm->rng = mix_rand(m);
 			cm->left = 20;
@@ -631,6 +634,7 @@ static void test_random_mix_under_check(void **state)
 
 	(void)state;
 	tl_setup("smt2-2s-16", TL_REAL_COST, 0, NULL);
+	mix_pool_used = 0;
 	pin = alloc_cpumask();
 	cpumask_set_cpu(2, pin);
 	cpumask_set_cpu(5, pin);
@@ -648,6 +652,9 @@ static void test_random_mix_under_check(void **state)
 	work_set_sched_attr(NULL);
 	/* the checker runs after every event: lists, bitmap, counts, affinity */
 	tl_run_until(300 * NSEC_PER_MSEC, true);
+	/* it did fork, and RT tasks did move between CPUs */
+	assert_true(mix_pool_used > 20);
+	assert_true(sched_world.nr_forks > 20);
 	free_cpumask(pin);
 	tl_teardown();
 }
