@@ -487,6 +487,9 @@ void update_blocked_averages(unsigned int cpu)
 	rq_lock(rq);
 	update_rq_clock(rq);
 	update_cfs_rq_load_avg(cfs_rq_clock_pelt(&rq->cfs), &rq->cfs);
+	/* update_other_load_avgs(): the RT average decays (or grows) too */
+	update_rt_rq_load_avg(rq->clock_pelt, rq,
+			      rt_task(rq->curr) && !is_idle_task(rq->curr) && !rq->curr->is_stopper);
 	rq_unlock(rq);
 }
 

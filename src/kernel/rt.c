@@ -34,6 +34,11 @@
  *    the overloaded CPUs to push by an IPI chain, is not modelled); there
  *    are no RT groups (CONFIG_RT_GROUP_SCHED) and so no RT throttling.
  *  - any_and_distribute() picks are the first CPU of the mask.
+ *
+ * RT pressure: rq->avg_rt (PELT of the RT running time) takes capacity
+ * from fair tasks (scale_rt_capacity(), set by the balancer's
+ * update_cpu_capacity()), so the fair balancer moves fair tasks away from
+ * CPUs that RT tasks keep busy.
  */
 #include "kernel/sched.h"
 
@@ -218,6 +223,26 @@ static void requeue_task_rt(struct rq *rq, struct task_struct *p, bool head)
 /* ------------------------------------------------------------------ */
 /* accounting, picking, tick                                           */
 
+void update_rt_rq_load_avg(u64 now, struct rq *rq, int running)
+{
+	pelt_update_running(now, &rq->avg_rt, running);
+}
+
+/*
+ * What RT tasks leave of the CPU for fair tasks (fair.c scale_rt_capacity():
+ * no DL tasks, no IRQ time and no HW pressure are modelled, so only the RT
+ * utilization is taken off), at least 1.
+ */
+unsigned long scale_rt_capacity(unsigned int cpu)
+{
+	unsigned long max = arch_scale_cpu_capacity(cpu);
+	unsigned long used = cpu_util_rt(cpu_rq(cpu));
+
+	if (unlikely(used >= max))
+		return 1;
+	return max - used;
+}
+
 /* update_curr_common(): the runtime of an RT curr */
 void update_curr_rt(struct rq *rq)
 {
@@ -249,6 +274,9 @@ struct task_struct *pick_task_rt(struct rq *rq)
 void set_next_task_rt(struct rq *rq, struct task_struct *p, bool first)
 {
 	p->se.exec_start = rq->clock_task;
+	/* the CPU did not run RT until now: its RT average saw idle time */
+	if (!rt_task(rq->curr) || is_idle_task(rq->curr) || rq->curr->is_stopper)
+		update_rt_rq_load_avg(rq->clock_pelt, rq, 0);
 	/* the running task is not pushable */
 	dequeue_pushable_task(rq, p);
 	if (!first)
@@ -261,6 +289,7 @@ void set_next_task_rt(struct rq *rq, struct task_struct *p, bool first)
 void put_prev_task_rt(struct rq *rq, struct task_struct *p)
 {
 	update_curr_rt(rq);
+	update_rt_rq_load_avg(rq->clock_pelt, rq, 1);
 	/* still queued: the previous task may be pushed away */
 	if (on_rt_rq(&p->rt) && p->nr_cpus_allowed > 1)
 		enqueue_pushable_task(rq, p);
@@ -271,6 +300,7 @@ void task_tick_rt(struct rq *rq, struct task_struct *p)
 	struct sched_rt_entity *rt_se = &p->rt;
 
 	update_curr_rt(rq);
+	update_rt_rq_load_avg(rq->clock_pelt, rq, 1);
 	/* SCHED_FIFO has no quantum */
 	if (p->policy != SCHED_RR)
 		return;

@@ -423,6 +423,7 @@ struct rq {
 
 	struct cfs_rq cfs;
 	struct rt_rq rt;
+	struct sched_avg avg_rt;	/* PELT of the time RT tasks ran (rq->avg_rt) */
 	struct fair_server fair_server;
 	bool rt_push_pending;		/* queue_balance_callback(push_rt_tasks) */
 	struct task_struct *curr;
@@ -968,6 +969,15 @@ void wakeup_preempt_rt(struct rq *rq, struct task_struct *p, int wake_flags);
 void task_tick_rt(struct rq *rq, struct task_struct *p);
 void task_woken_rt(struct rq *rq, struct task_struct *p);
 void update_curr_rt(struct rq *rq);
+/* update_rt_rq_load_avg(): rq->avg_rt up to @now, @running an RT task or not */
+void update_rt_rq_load_avg(u64 now, struct rq *rq, int running);
+/* cpu_util_rt(): the CPU's RT utilization */
+static inline unsigned long cpu_util_rt(const struct rq *rq)
+{
+	return rq->avg_rt.util_avg;
+}
+/* scale_rt_capacity(): the capacity left for fair tasks after RT pressure */
+unsigned long scale_rt_capacity(unsigned int cpu);
 unsigned int select_task_rq_rt(struct task_struct *p, unsigned int cpu, int wake_flags);
 /* find_lowest_rq(): a CPU of lower priority @p could run on, -1 if none */
 int find_lowest_rq(struct task_struct *p);
