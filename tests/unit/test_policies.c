@@ -547,6 +547,40 @@ static void test_fair_server_share_under_fifo_hog(void **state)
 	tl_teardown();
 }
 
+/*
+ * RT pressure: a fair hog sharing CPU 0 with a pinned FIFO hog while
+ * another fair hog runs on CPU 1 is moved to CPU 1 once CPU 0's RT
+ * average takes its capacity (scale_rt_capacity()), instead of living on
+ * the fair server's 5%.
+ */
+static void test_rt_pressure_moves_fair_tasks(void **state)
+{
+	struct task_struct *rt, *a, *b;
+	struct cpumask *only0;
+
+	(void)state;
+	tl_setup("smp2", TL_REAL_COST, 0, NULL);
+	only0 = alloc_cpumask();
+	cpumask_set_cpu(0, only0);
+	work_set_sched_attr(&fifo50);
+	rt = work_start_allowed("rt-hog", &tl_busy_prog, NULL, 0, only0);
+	work_set_sched_attr(NULL);
+	a = start_hog("fair-a", NULL, 0);
+	b = start_hog("fair-b", NULL, 1);
+	tl_run_until(2 * NSEC_PER_SEC, true);
+	tl_account_now();
+	assert_true(cpu_rq(0)->avg_rt.util_avg > 900);
+	assert_true(cpu_rq(0)->cpu_capacity < 100);
+	assert_int_equal(cpu_rq(1)->cpu_capacity, SCHED_CAPACITY_SCALE);
+	/* a left CPU 0 and shares CPU 1 with b */
+	assert_int_equal(task_cpu(a), 1);
+	assert_true(tl_runtime(a) > 500 * NSEC_PER_MSEC);
+	assert_true(tl_runtime(b) > 500 * NSEC_PER_MSEC);
+	assert_true(tl_runtime(rt) > 1900 * NSEC_PER_MSEC);
+	free_cpumask(only0);
+	tl_teardown();
+}
+
 /* ---- a random mix under --check ---- */
 
 struct mixer {
@@ -743,6 +777,7 @@ int main(void)
 		cmocka_unit_test(test_setscheduler_running_and_queued),
 		cmocka_unit_test(test_spawn_attr_and_op_setattr),
 		cmocka_unit_test(test_fair_server_share_under_fifo_hog),
+		cmocka_unit_test(test_rt_pressure_moves_fair_tasks),
 		cmocka_unit_test(test_random_mix_under_check),
 		cmocka_unit_test(test_chrt_and_nice_prefixes),
 	};
