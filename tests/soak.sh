@@ -116,7 +116,7 @@ scenario() {
 			fi
 		fi ;;
 	esac
-	# a scheduling policy prefix in one scenario of three (docs/policies.md)
+	# policy prefixes: FIFO, RR or nice in a third, BATCH or IDLE around it in 2/9
 	rand 9
 	case $r in
 	0) rand 99; w="chrt -f $((r + 1)) $w" ;;
