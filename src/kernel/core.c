@@ -1178,6 +1178,23 @@ void schedule(void)
 	__schedule(SM_NONE);
 }
 
+void do_sched_yield(void)
+{
+	struct rq *rq = this_rq();
+	struct task_struct *curr = rq->curr;
+
+	charge(machine.cost->sched_yield);
+	rq_lock(rq);
+	update_rq_clock(rq);
+	rq->stat.yld_count++;
+	if (rt_task(curr))
+		yield_task_rt(rq);
+	else
+		yield_task_fair(rq);
+	rq_unlock(rq);
+	schedule();
+}
+
 /* ------------------------------------------------------------------ */
 /* the tick                                                            */
 

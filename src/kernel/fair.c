@@ -948,6 +948,21 @@ void prio_changed_fair(struct rq *rq, struct task_struct *p, int oldprio)
 	}
 }
 
+/*
+ * yield_task_fair(): unless it is alone, curr's deadline moves a slice
+ * later, so the pick prefers the others (its vruntime and lag stay).
+ */
+void yield_task_fair(struct rq *rq)
+{
+	struct sched_entity *se = &rq->curr->se;
+
+	if (unlikely(rq->nr_running == 1))
+		return;
+	clear_buddies(&rq->cfs, se);
+	update_curr(&rq->cfs);
+	se->deadline += calc_delta_fair(se->slice, se);
+}
+
 void task_tick_fair(struct rq *rq, struct task_struct *curr)
 {
 	struct cfs_rq *cfs_rq = &rq->cfs;

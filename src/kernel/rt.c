@@ -220,6 +220,12 @@ static void requeue_task_rt(struct rq *rq, struct task_struct *p, bool head)
 		list_add_tail(&rt_se->run_list, queue);
 }
 
+/* yield_task_rt(): to the tail of its priority's list */
+void yield_task_rt(struct rq *rq)
+{
+	requeue_task_rt(rq, rq->curr, false);
+}
+
 /* ------------------------------------------------------------------ */
 /* accounting, picking, tick                                           */
 

@@ -662,6 +662,12 @@ struct task_struct *sched_fork_task_allowed(const char *comm, const struct task_
 /* The running task exits; it never runs again. */
 void do_exit(void);
 void set_user_nice(struct task_struct *p, long nice);
+/*
+ * sched_yield() by the running task (do_sched_yield()): the class's
+ * yield_task() (RT: to the tail of its list; fair: its deadline one slice
+ * later), then schedule() with the task still runnable.
+ */
+void do_sched_yield(void);
 
 /* Start @ns of user work (at full capacity and frequency) for current. */
 void task_run_user(u64 ns);
@@ -688,6 +694,7 @@ void put_prev_task_fair(struct rq *rq, struct task_struct *prev);
 void set_next_task_fair(struct rq *rq, struct task_struct *p, bool first);
 void check_preempt_wakeup_fair(struct rq *rq, struct task_struct *p, int wake_flags);
 void task_tick_fair(struct rq *rq, struct task_struct *curr);
+void yield_task_fair(struct rq *rq);
 void task_fork_fair(struct task_struct *p);
 void migrate_task_rq_fair(struct task_struct *p, unsigned int new_cpu);
 void post_init_entity_util_avg(struct task_struct *p);
@@ -969,6 +976,7 @@ void wakeup_preempt_rt(struct rq *rq, struct task_struct *p, int wake_flags);
 void task_tick_rt(struct rq *rq, struct task_struct *p);
 void task_woken_rt(struct rq *rq, struct task_struct *p);
 void update_curr_rt(struct rq *rq);
+void yield_task_rt(struct rq *rq);
 /* update_rt_rq_load_avg(): rq->avg_rt up to @now, @running an RT task or not */
 void update_rt_rq_load_avg(u64 now, struct rq *rq, int running);
 /* cpu_util_rt(): the CPU's RT utilization */

@@ -27,6 +27,7 @@ void cost_model_default(struct cost_model *c)
 	c->rt_push = 150;
 	c->rt_pull = 150;
 	c->setscheduler = 500;
+	c->sched_yield = 50;
 	c->ttwu = 150;
 	c->tick = 800;
 	c->rq_lock = 20;
@@ -136,6 +137,7 @@ static const struct cost_field cost_fields[] = {
 	F(rt_push, KPATH_MAX),
 	F(rt_pull, KPATH_MAX),
 	F(setscheduler, KPATH_MAX),
+	F(sched_yield, KPATH_MAX),
 	F(ttwu, KPATH_MAX),
 	F(tick, KPATH_MAX),
 	F(rq_lock, KPATH_MAX),

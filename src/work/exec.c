@@ -668,6 +668,11 @@ static void work_step(struct task_struct *p)
 		sys_enter(w);
 		op_done(w, (u64)(s64)sched_setattr_nocheck(p, &op->attr));
 		return;
+	case OP_YIELD:
+		sys_enter(w);
+		op_done(w, 0);
+		do_sched_yield();
+		return;
 	case OP_EXIT:
 		do_exit();
 		if (!--group_alive[w->group] && (int)w->group == end_group)

@@ -30,6 +30,7 @@ enum op_kind {
 	OP_SMP_CALL,		/* smp_call_function_single(val, nop, wait = bytes != 0) */
 	OP_SMP_CALL_MANY,	/* smp_call_function(nop, wait): every other online CPU */
 	OP_SCHED_SETATTR,	/* sched_setattr(0, &op->attr): result 0, or (u64)-EINVAL */
+	OP_YIELD,		/* sched_yield(): FIFO/RR to the tail of its list, fair a slice back */
 	OP_EXIT,
 };
 

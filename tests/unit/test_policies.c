@@ -275,6 +275,52 @@ static void test_rt_priority_preemption(void **state)
 	tl_teardown();
 }
 
+/* run 1 ms, sched_yield(), forever */
+static void yielder_next(struct work_task *w, struct op_desc *op)
+{
+	bool *ran = w->state;
+
+	memset(op, 0, sizeof(*op));
+	op->kind = *ran ? OP_YIELD : OP_RUN;
+	op->ns = NSEC_PER_MSEC;
+	*ran = !*ran;
+}
+
+static const struct program yielder_prog = { .next = yielder_next };
+
+/* two FIFO tasks of one priority that yield take turns; a fair yielder too */
+static void test_yield(void **state)
+{
+	static const struct sched_attr fifo = { .sched_policy = SCHED_FIFO, .sched_priority = 10 };
+	bool ran[2] = { false, false };
+	struct task_struct *a, *b;
+
+	(void)state;
+	tl_setup("smp1", TL_ZERO_COST, 0, NULL);
+	work_set_sched_attr(&fifo);
+	a = work_start("y-a", &yielder_prog, &ran[0], 0);
+	b = work_start("y-b", &yielder_prog, &ran[1], 0);
+	work_set_sched_attr(NULL);
+	tl_run_until(100 * NSEC_PER_MSEC, true);
+	tl_account_now();
+	assert_true(tl_runtime(a) >= 49 * NSEC_PER_MSEC && tl_runtime(a) <= 51 * NSEC_PER_MSEC);
+	assert_true(tl_runtime(b) >= 49 * NSEC_PER_MSEC && tl_runtime(b) <= 51 * NSEC_PER_MSEC);
+	assert_true(cpu_rq(0)->stat.yld_count >= 98);
+	assert_true(cpu_rq(0)->nr_switches >= 98);
+	tl_teardown();
+
+	/* fair: a yielder beside a hog still runs, but gives way each time */
+	tl_setup("smp1", TL_ZERO_COST, 0, NULL);
+	ran[0] = false;
+	a = work_start("y-fair", &yielder_prog, &ran[0], 0);
+	b = start_hog("hog", NULL, 0);
+	tl_run_until(200 * NSEC_PER_MSEC, true);
+	tl_account_now();
+	assert_true(tl_runtime(a) > 0);
+	assert_true(tl_runtime(b) > tl_runtime(a));
+	tl_teardown();
+}
+
 /* ---- push and pull ---- */
 
 static void test_push_to_idle_cpu_and_affinity(void **state)
@@ -772,6 +818,7 @@ int main(void)
 		cmocka_unit_test(test_fifo_preempts_fair_and_runs_to_completion),
 		cmocka_unit_test(test_fifo_does_not_rotate_rr_does),
 		cmocka_unit_test(test_rt_priority_preemption),
+		cmocka_unit_test(test_yield),
 		cmocka_unit_test(test_push_to_idle_cpu_and_affinity),
 		cmocka_unit_test(test_pull_when_cpu_drops_to_fair),
 		cmocka_unit_test(test_setscheduler_running_and_queued),
