@@ -707,6 +707,9 @@ bool fair_server_check(struct rq *rq)
 		return false;
 	if (now >= fs->deadline)
 		fair_server_replenish(rq, now);
+	/* server_pick() found nothing runnable (only delayed entities): it yields */
+	if (fs->running && !rq->cfs.h_nr_runnable)
+		fs->running = false;
 	if (!fs->running && fs->runtime > 0 && rq->cfs.h_nr_runnable && rq->rt.rt_nr_running &&
 	    now + (u64)fs->runtime >= fs->deadline) {
 		fs->running = true;
