@@ -481,6 +481,13 @@ if [ "$status" -eq 0 ] && grep -q '^    "policy": "SCHED_RR 10"$' "$tmp/chrt.jso
 else
 	not_ok "chrt: the JSON names the policy" "status $status"
 fi
+run_cmd schedlab run -m smp2 --json "$tmp/alsochrt.json" --also 'chrt -f 5 stress-ng --cpu 1' -- nice perf bench sched pipe -l 100
+if [ "$status" -eq 0 ] && grep -q '^    "policy": "SCHED_OTHER nice 10",$' "$tmp/alsochrt.json" &&
+   grep -q '^      "policy": "SCHED_FIFO 5",$' "$tmp/alsochrt.json"; then
+	ok "chrt, nice: the JSON names each workload's policy"
+else
+	not_ok "chrt, nice: the JSON names each workload's policy" "status $status"
+fi
 run_cmd schedlab run -m smp2 --json "$tmp/nochrt.json" -- perf bench sched pipe -l 100
 if ! grep -q '"policy"' "$tmp/nochrt.json"; then
 	ok "no chrt or nice: no policy in the JSON"
