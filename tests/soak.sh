@@ -5,8 +5,8 @@
 #   sh tests/soak.sh [-n RUNS] [-s SEED] [-j JOBS] [-d DET] [-b ./schedlab]
 #
 # Runs RUNS random scenarios under --check (scheduler invariants checked after
-# every event): a random preset, benchmark, feature subset, preemption model,
-# HZ and seed. Every scenario is a function of (SEED, its index) only, so a
+# every event): a random preset, benchmark, chrt/nice policy prefix, feature
+# subset, preemption model, HZ and seed. Every scenario is a function of (SEED, its index) only, so a
 # failure is replayed by the command it prints, or by `-s SEED -r INDEX`.
 # Then DET of the scenarios are run twice more with --json and the two
 # records must be the same but for sim.wall_s (the host's time), and the two
@@ -115,6 +115,18 @@ scenario() {
 				fi
 			fi
 		fi ;;
+	esac
+	# policy prefixes: FIFO, RR or nice in a third, BATCH or IDLE around it in 2/9
+	rand 9
+	case $r in
+	0) rand 99; w="chrt -f $((r + 1)) $w" ;;
+	1) rand 99; w="chrt -r $((r + 1)) $w" ;;
+	2) rand 40; w="nice -n $((r - 20)) $w" ;;
+	esac
+	rand 9
+	case $r in
+	0) w="chrt -b 0 $w" ;;
+	1) w="chrt -i 0 $w" ;;
 	esac
 	opts="-m $m"
 	rand 4

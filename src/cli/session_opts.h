@@ -62,7 +62,9 @@ struct session_opts {
 	"         schbench [-m N] [-t N] [-r S] [-F KB] [-n N] [-s US] [-i S] [-L],\n" \
 	"         rt-app [-l LEVEL] FILE.json (examples/),\n" \
 	"         reaim [-s N] [-e N] [-i N] [-j N] [-f WORKFILE] [-c CONFIG] [-x|-q|-g] [-t] [-r N] [-y];\n" \
-	"         any of them after taskset [-a] [-c] MASK|LIST\n"
+	"         any of them after taskset [-a] [-c] MASK|LIST, chrt [-f|-r|-b|-i|-o] PRIO\n" \
+	"         (SCHED_FIFO/RR 1..99, BATCH/IDLE/OTHER 0; default -r) and nice [-n N]\n" \
+	"         (default 10), in any order\n"
 
 #define DEFAULT_MACHINE "xeon-8269cy-2s"
 #define DEFAULT_SEED 1

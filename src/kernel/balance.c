@@ -369,6 +369,29 @@ compare_done:
 	return true;
 }
 
+/*
+ * update_group_capacity() at the bottom level, update_cpu_capacity(): the
+ * CPU's capacity for fair tasks is what RT pressure leaves
+ * (scale_rt_capacity()); its single-CPU group carries it. Higher levels
+ * keep the capacities the domain build summed (the kernel re-sums them
+ * here; without RT load they are the same).
+ */
+static void update_group_capacity(struct sched_domain *sd, unsigned int cpu)
+{
+	struct sched_group *sdg = sd->groups;
+	unsigned long capacity;
+
+	if (sd->child)
+		return;
+	capacity = scale_rt_capacity(cpu);
+	if (!capacity)
+		capacity = 1;
+	cpu_rq(cpu)->cpu_capacity = capacity;
+	sdg->sgc->capacity = capacity;
+	sdg->sgc->min_capacity = capacity;
+	sdg->sgc->max_capacity = capacity;
+}
+
 static void update_sd_lb_stats(struct lb_env *env, struct sd_lb_stats *sds)
 {
 	struct sched_group *sg = env->sd->groups;
@@ -383,6 +406,8 @@ static void update_sd_lb_stats(struct lb_env *env, struct sd_lb_stats *sds)
 		if (local_group) {
 			sds->local = sg;
 			sgs = &sds->local_stat;
+			if (env->idle != CPU_NEWLY_IDLE || time_after_eq(jiffies, sg->sgc->next_update))
+				update_group_capacity(env->sd, env->dst_cpu);
 		}
 		update_sg_lb_stats(env, sds, sg, sgs, &sg_overloaded);
 		if (!local_group && update_sd_pick_busiest(env, sds, sg, sgs)) {

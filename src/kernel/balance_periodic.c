@@ -119,7 +119,8 @@ static void __sched_balance_domains(struct rq *rq, enum cpu_idle_type idle)
 {
 	int continue_balancing = 1;
 	unsigned int cpu = cpu_of(rq);
-	bool busy = idle != CPU_IDLE;
+	/* a CPU running only SCHED_IDLE tasks balances at idle intervals (323af6deaf70) */
+	bool busy = idle != CPU_IDLE && !sched_idle_cpu(cpu);
 	unsigned long interval, next_balance = jiffies + 60 * sysctl_sched.hz;
 	bool update_next_balance = false, need_decay = false;
 	u64 max_cost = 0;
@@ -148,7 +149,7 @@ static void __sched_balance_domains(struct rq *rq, enum cpu_idle_type idle)
 			if (sched_balance_rq(cpu, rq, sd, idle, &continue_balancing)) {
 				/* we pulled: our idle state may have changed */
 				idle = idle_cpu(cpu) ? CPU_IDLE : CPU_NOT_IDLE;
-				busy = idle != CPU_IDLE;
+				busy = idle != CPU_IDLE && !sched_idle_cpu(cpu);
 			}
 			sd->last_balance = jiffies;
 			interval = get_sd_balance_interval(sd, busy);

@@ -32,10 +32,105 @@ static void __attribute__((format(printf, 2, 3))) violation(unsigned int cpu, co
 
 struct rq_tally {
 	unsigned int queued;
+	unsigned int rt_queued;		/* RT tasks queued */
+	unsigned int rr_queued;
+	unsigned int idle_queued;	/* SCHED_IDLE tasks queued */
 	unsigned int runnable;
 	unsigned long weight;
 	u64 avg_load;
 };
+
+/*
+ * An RT task: queued exactly when on the rt_rq list of its CPU at its prio
+ * (checked by walking that list), pushable only when queued, not running
+ * and allowed elsewhere. RT tasks may wait indefinitely behind higher or
+ * equal priorities (SCHED_FIFO), so the starvation rule is not theirs.
+ */
+static void check_rt_task(struct task_struct *p, struct rq_tally *t)
+{
+	struct rq *rq = task_rq(p);
+	struct sched_rt_entity *rt_se;
+	bool found = false;
+
+	if (p->se.on_rq || !RB_EMPTY_NODE(&p->se.run_node) || rq->cfs.curr == &p->se)
+		violation(p->cpu, "RT task %s-%d is on the cfs_rq", p->comm, p->pid);
+	if (p->__state == TASK_RUNNING && !task_on_rq_queued(p))
+		violation(p->cpu, "RT task %s-%d is TASK_RUNNING but not queued", p->comm, p->pid);
+	if (!task_on_rq_queued(p)) {
+		if (p->rt.on_rq || p->rt.on_list || p->rt.pushable)
+			violation(p->cpu, "RT task %s-%d not queued but on an rt_rq", p->comm,
+				  p->pid);
+		return;
+	}
+	if (!p->rt.on_rq || !p->rt.on_list)
+		violation(p->cpu, "queued RT task %s-%d not on its rt_rq", p->comm, p->pid);
+	if (p->__state != TASK_RUNNING && rq->curr != p)
+		violation(p->cpu, "sleeping RT task %s-%d is queued", p->comm, p->pid);
+	list_for_each_entry(rt_se, &rq->rt.active.queue[p->prio], run_list) {
+		if (rt_se == &p->rt) {
+			found = true;
+			break;
+		}
+	}
+	if (!found)
+		violation(p->cpu, "RT task %s-%d is not on its CPU's list of prio %d", p->comm,
+			  p->pid, p->prio);
+	if (p->rt.pushable != (rq->curr != p && p->nr_cpus_allowed > 1))
+		violation(p->cpu, "RT task %s-%d pushable=%d (curr %d, %u CPUs allowed)", p->comm,
+			  p->pid, p->rt.pushable, rq->curr == p, p->nr_cpus_allowed);
+	t->rt_queued++;
+	t->rr_queued += p->policy == SCHED_RR;
+}
+
+/* the rt_rq: lists and bitmap agree, counts add up, every list entry a queued task */
+static void check_rt_rq(unsigned int c, const struct rq_tally *t)
+{
+	struct rq *rq = cpu_rq(c);
+	struct rt_rq *rt_rq = &rq->rt;
+	unsigned int n = 0, pushable = 0;
+	int highest = MAX_RT_PRIO - 1, next = MAX_RT_PRIO - 1;
+
+	for (int prio = 0; prio < MAX_RT_PRIO; prio++) {
+		struct list_head *q = &rt_rq->active.queue[prio];
+		bool bit = rt_rq->active.bitmap[prio / 64] & (1ULL << (prio % 64));
+		struct sched_rt_entity *rt_se;
+
+		if (bit == list_empty(q))
+			violation(c, "rt_rq bitmap bit %d is %d but its list is %sempty", prio, bit,
+				  list_empty(q) ? "" : "not ");
+		list_for_each_entry(rt_se, q, run_list) {
+			struct task_struct *p = container_of(rt_se, struct task_struct, rt);
+
+			if (p->cpu != c || p->prio != prio || !task_on_rq_queued(p))
+				violation(c, "task %s-%d on the rt_rq list of prio %d: CPU %u prio %d on_rq %d",
+					  p->comm, p->pid, prio, p->cpu, p->prio, p->on_rq);
+			if (++n > t->rt_queued)
+				violation(c, "rt_rq lists hold more than the %u queued RT tasks",
+					  t->rt_queued);
+			if (highest == MAX_RT_PRIO - 1)
+				highest = prio;
+			if (rt_se->pushable) {
+				pushable++;
+				if (next == MAX_RT_PRIO - 1)
+					next = prio;
+			}
+		}
+	}
+	if (!(rt_rq->active.bitmap[MAX_RT_PRIO / 64] & (1ULL << (MAX_RT_PRIO % 64))))
+		violation(c, "rt_rq bitmap lost its delimiter bit");
+	if (n != t->rt_queued || rt_rq->rt_nr_running != n)
+		violation(c, "rt_nr_running %u, %u on the lists, %u RT tasks queued",
+			  rt_rq->rt_nr_running, n, t->rt_queued);
+	if (rt_rq->rr_nr_running != t->rr_queued)
+		violation(c, "rr_nr_running %u but %u SCHED_RR tasks queued", rt_rq->rr_nr_running,
+			  t->rr_queued);
+	if (rt_rq->rt_nr_pushable != pushable || rt_rq->overloaded != (pushable != 0))
+		violation(c, "rt_nr_pushable %u overloaded %d but %u pushable", rt_rq->rt_nr_pushable,
+			  rt_rq->overloaded, pushable);
+	if (rt_rq->highest_prio.curr != highest || rt_rq->highest_prio.next != next)
+		violation(c, "rt_rq highest_prio %d/%d but the lists say %d/%d",
+			  rt_rq->highest_prio.curr, rt_rq->highest_prio.next, highest, next);
+}
 
 void sched_check_invariants(struct sim_event *ev)
 {
@@ -72,6 +167,12 @@ void sched_check_invariants(struct sim_event *ev)
 			violation(p->cpu, "task %s-%d is on CPU %u, outside its allowed CPUs",
 				  p->comm, p->pid, p->cpu);
 		rq = task_rq(p);
+		if (rt_task(p)) {
+			check_rt_task(p, &tally[p->cpu]);
+			goto curr_elsewhere;
+		}
+		if (p->rt.on_rq || p->rt.on_list || p->rt.pushable)
+			violation(p->cpu, "fair task %s-%d is on an rt_rq", p->comm, p->pid);
 		in_tree = !RB_EMPTY_NODE(&p->se.run_node);
 		is_curr = rq->cfs.curr == &p->se;
 		if (p->__state == TASK_RUNNING && !task_on_rq_queued(p))
@@ -89,6 +190,7 @@ void sched_check_invariants(struct sim_event *ev)
 					  p->comm, p->pid);
 			t = &tally[p->cpu];
 			t->queued++;
+			t->idle_queued += task_has_idle_policy(p);
 			t->runnable += !p->se.sched_delayed;
 			t->weight += p->se.load.weight;
 			if (in_tree)
@@ -101,11 +203,14 @@ void sched_check_invariants(struct sim_event *ev)
 			violation(p->cpu, "task %s-%d not on_rq but in the tree or curr", p->comm,
 				  p->pid);
 		}
+curr_elsewhere:
 		for (unsigned int c = 0; c < machine.nr_cpus; c++)
 			if (c != p->cpu && cpu_rq(c)->curr == p)
 				violation(c, "task %s-%d is curr here but its CPU is %u", p->comm,
 					  p->pid, p->cpu);
 	}
+
+	unsigned int nr_overloaded = 0;
 
 	for (unsigned int c = 0; c < machine.nr_cpus; c++) {
 		struct rq *rq = cpu_rq(c);
@@ -114,8 +219,13 @@ void sched_check_invariants(struct sim_event *ev)
 		if (rq->cfs.nr_queued != t->queued || rq->cfs.h_nr_queued != t->queued)
 			violation(c, "cfs nr_queued %u / h_nr_queued %u but %u tasks queued",
 				  rq->cfs.nr_queued, rq->cfs.h_nr_queued, t->queued);
-		if (rq->nr_running != t->queued)
-			violation(c, "nr_running %u but %u tasks queued", rq->nr_running, t->queued);
+		if (rq->cfs.h_nr_idle != t->idle_queued)
+			violation(c, "h_nr_idle %u but %u SCHED_IDLE tasks queued", rq->cfs.h_nr_idle,
+				  t->idle_queued);
+		if (rq->nr_running != t->queued + t->rt_queued)
+			violation(c, "nr_running %u but %u fair and %u RT tasks queued", rq->nr_running,
+				  t->queued, t->rt_queued);
+		check_rt_rq(c, t);
 		if (rq->cfs.h_nr_runnable != t->runnable)
 			violation(c, "h_nr_runnable %u but %u runnable tasks", rq->cfs.h_nr_runnable,
 				  t->runnable);
@@ -130,8 +240,11 @@ void sched_check_invariants(struct sim_event *ev)
 				  rq->curr->cpu);
 		if (is_idle_task(rq->curr) && rq->cfs.curr)
 			violation(c, "idle CPU has a fair curr");
-		if (!is_idle_task(rq->curr) && rq->cfs.curr != &rq->curr->se)
+		if (!is_idle_task(rq->curr) && !rt_task(rq->curr) && rq->cfs.curr != &rq->curr->se)
 			violation(c, "curr %s-%d is not the fair curr", rq->curr->comm,
+				  rq->curr->pid);
+		if (rt_task(rq->curr) && !rq->curr->is_stopper && rq->cfs.curr)
+			violation(c, "RT curr %s-%d with a fair curr too", rq->curr->comm,
 				  rq->curr->pid);
 		if (rq->cfs.next) {
 			struct sched_entity *next = rq->cfs.next;
@@ -140,12 +253,25 @@ void sched_check_invariants(struct sim_event *ev)
 				violation(c, "the next buddy %s-%d is not a queued, undelayed task of this CPU",
 					  task_of(next)->comm, task_of(next)->pid);
 		}
+		if (rq->rt.overloaded)
+			nr_overloaded++;
 		if (rq->lock.free_at == UINT64_MAX)
 			violation(c, "rq lock still held between events");
 		if (is_idle_task(rq->curr) && !rq->need_resched && rq->nr_running &&
 		    sim_cpu(c)->act == ACT_IDLE && !ev_queued(&rq->ipi_ev) && !ev_queued(&rq->step_ev))
 			violation(c, "idle with %u runnable tasks and nothing to wake it",
 				  rq->nr_running);
+	}
+	/* the root domain's rto count is the number of overloaded CPUs in it */
+	{
+		struct root_domain *rd = cpu_rd(0);
+		bool one_rd = true;
+
+		for (unsigned int c = 1; c < machine.nr_cpus && one_rd; c++)
+			one_rd = cpu_rd(c) == rd;
+		if (one_rd && rd->rto_count != nr_overloaded)
+			violation(cpu, "root domain rto_count %u but %u CPUs are RT-overloaded",
+				  rd->rto_count, nr_overloaded);
 	}
 }
 

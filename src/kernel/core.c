@@ -12,6 +12,7 @@
 #include "kernel/trace.h"
 #include "sim/alloc.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,7 +77,9 @@ static struct task_struct *alloc_task(const char *comm)
 		if (*c == ' ' || *c == '=')
 			*c = '_';
 	p->cpus_mask = alloc_cpumask();
-	p->static_prio = p->prio = DEFAULT_PRIO;
+	p->static_prio = p->normal_prio = p->prio = DEFAULT_PRIO;
+	p->policy = SCHED_NORMAL;
+	INIT_LIST_HEAD(&p->rt.run_list);
 	cache_footprint_init(&p->cache, 0);
 	p->recent_used_cpu = -1;
 	INIT_LIST_HEAD(&p->wq_entry.entry);
@@ -141,7 +144,10 @@ void sched_init(u64 start)
 		cache_line_init(&rq->cl.wakelist, 1);
 		cache_line_init(&rq->cl.psi, 1);
 		cache_line_init(&rq->cl.cpufreq, 1);
+		cache_line_init(&rq->cl.rt, 1);
 		init_cfs_rq(&rq->cfs);
+		init_rt_rq(&rq->rt);
+		fair_server_init(rq);
 		snprintf(comm, sizeof(comm), "swapper/%u", cpu);
 		rq->idle = alloc_percpu_kthread(comm, cpu);
 		rq->idle->is_idle = true;
@@ -199,6 +205,12 @@ void set_load_weight(struct task_struct *p)
 {
 	int prio = p->static_prio - MAX_RT_PRIO;
 
+	/* SCHED_IDLE: the lowest weight, whatever its nice */
+	if (task_has_idle_policy(p)) {
+		p->se.load.weight = scale_load(WEIGHT_IDLEPRIO);
+		p->se.load.inv_weight = WMULT_IDLEPRIO;
+		return;
+	}
 	p->se.load.weight = scale_load(sched_prio_to_weight[prio]);
 	p->se.load.inv_weight = sched_prio_to_wmult[prio];
 }
@@ -213,6 +225,12 @@ void set_user_nice(struct task_struct *p, long nice)
 	struct rq *rq = task_rq(p);
 	bool queued, running;
 
+	/* an RT task keeps the nice for when it goes back to a fair policy */
+	if (task_has_rt_policy(p)) {
+		p->static_prio = NICE_TO_PRIO((int)nice);
+		return;
+	}
+
 	/* a delayed sleeper leaves the queue for good first */
 	if (p->se.sched_delayed) {
 		dequeue_task_fair(rq, p, DEQUEUE_SLEEP | DEQUEUE_DELAYED | DEQUEUE_NOCLOCK);
@@ -224,12 +242,108 @@ void set_user_nice(struct task_struct *p, long nice)
 		dequeue_task_fair(rq, p, DEQUEUE_SAVE | DEQUEUE_NOCLOCK);
 	if (running)
 		put_prev_task_fair(rq, p);
-	p->static_prio = p->prio = NICE_TO_PRIO((int)nice);
+	p->static_prio = p->normal_prio = p->prio = NICE_TO_PRIO((int)nice);
 	set_load_weight(p);
 	if (queued)
 		enqueue_task_fair(rq, p, ENQUEUE_RESTORE | ENQUEUE_NOCLOCK);
 	if (running)
 		set_next_task_fair(rq, p, false);
+}
+
+static int normal_prio(const struct task_struct *p);
+static void __setscheduler_params(struct task_struct *p, const struct sched_attr *attr);
+static int sched_attr_check(const struct sched_attr *attr);
+static bool dequeue_task(struct rq *rq, struct task_struct *p, int flags);
+static void enqueue_task(struct rq *rq, struct task_struct *p, int flags);
+static void put_prev_task(struct rq *rq, struct task_struct *prev);
+static void set_next_task(struct rq *rq, struct task_struct *p, bool first);
+static inline u64 enqueue_cost(const struct task_struct *p);
+static inline u64 dequeue_cost(const struct task_struct *p);
+
+/*
+ * __sched_setscheduler(): the task leaves its queue (and stops being the
+ * running entity), takes its new policy and priority, maybe changing class,
+ * and comes back (to the head of an RT list when its priority was lowered);
+ * then the classes react: pull or push RT tasks, check preemption.
+ */
+int sched_setattr_nocheck(struct task_struct *p, const struct sched_attr *attr)
+{
+	int oldprio, queue_flags = DEQUEUE_SAVE | DEQUEUE_MOVE | DEQUEUE_NOCLOCK;
+	bool queued, running, was_rt;
+	struct rq *rq;
+	int ret = sched_attr_check(attr);
+
+	if (ret)
+		return ret;
+	if (is_idle_task(p) || p->is_stopper || p->__state == TASK_DEAD)
+		return -EINVAL;
+	charge(machine.cost->setscheduler);
+	rq = task_rq(p);
+	rq_lock(rq);
+	update_rq_clock(rq);
+	cl_write(&p->cl.se);
+	/* a delayed sleeper leaves the queue for good first */
+	if (p->se.sched_delayed) {
+		dequeue_task_fair(rq, p, DEQUEUE_SLEEP | DEQUEUE_DELAYED | DEQUEUE_NOCLOCK);
+		p->on_rq = 0;
+	}
+	oldprio = p->prio;
+	was_rt = rt_task(p);
+	queued = task_on_rq_queued(p);
+	running = rq->curr == p;
+	if (queued) {
+		charge(dequeue_cost(p));
+		enqueue_lines(rq, p);
+		dequeue_task(rq, p, queue_flags);
+	}
+	if (running)
+		put_prev_task(rq, p);
+	__setscheduler_params(p, attr);
+	p->prio = p->normal_prio;
+	/* switching_from: the fair averages leave with the task */
+	if (!was_rt && rt_task(p))
+		switched_from_fair(rq, p);
+	if (queued) {
+		int flags = ENQUEUE_RESTORE | ENQUEUE_MOVE | ENQUEUE_NOCLOCK;
+
+		if (oldprio < p->prio)
+			flags |= ENQUEUE_HEAD;
+		charge(enqueue_cost(p));
+		enqueue_lines(rq, p);
+		enqueue_task(rq, p, flags);
+	}
+	if (running)
+		set_next_task(rq, p, false);
+	/* check_class_changed() */
+	if (was_rt != rt_task(p)) {
+		if (was_rt) {
+			switched_from_rt(rq, p);
+			switched_to_fair(rq, p);
+		} else {
+			switched_to_rt(rq, p);
+		}
+	} else if (oldprio != p->prio) {
+		if (rt_task(p))
+			prio_changed_rt(rq, p, oldprio);
+		else
+			prio_changed_fair(rq, p, oldprio);
+	}
+	rq_unlock(rq);
+	return 0;
+}
+
+int sched_setscheduler_nocheck(struct task_struct *p, int policy, int sched_priority)
+{
+	struct sched_attr attr = {
+		.sched_policy = (u32)policy,
+		.sched_priority = (u32)sched_priority,
+		/* sched_setscheduler() keeps the nice */
+		.sched_nice = PRIO_TO_NICE(p->static_prio),
+	};
+
+	if (policy < 0 || sched_priority < 0)
+		return -EINVAL;
+	return sched_setattr_nocheck(p, &attr);
 }
 
 /* ------------------------------------------------------------------ */
@@ -298,13 +412,27 @@ void resched_curr_lazy(struct rq *rq)
 	rq->need_resched_lazy = true;
 }
 
+/*
+ * The wakee's class decides: the same class as curr asks the class, a
+ * higher one (RT over fair) preempts, a lower one never does.
+ */
 void wakeup_preempt(struct rq *rq, struct task_struct *p, int wake_flags)
 {
-	if (is_idle_task(rq->curr)) {
+	struct task_struct *donor = rq->curr;
+
+	if (is_idle_task(donor)) {
 		resched_curr(rq);
 		return;
 	}
-	check_preempt_wakeup_fair(rq, p, wake_flags);
+	if (rt_task(p) != rt_task(donor) || donor->is_stopper) {
+		if (rt_task(p) && !donor->is_stopper)
+			resched_curr(rq);
+		return;
+	}
+	if (rt_task(p))
+		wakeup_preempt_rt(rq, p, wake_flags);
+	else
+		check_preempt_wakeup_fair(rq, p, wake_flags);
 }
 
 /* ------------------------------------------------------------------ */
@@ -320,19 +448,71 @@ void enqueue_lines(struct rq *rq, struct task_struct *p)
 {
 	/* nr_running is on the lock's line, which the caller holds */
 	cl_write(&rq->lock.line);
-	cl_write(&rq->cl.cfs);
-	cl_write(&rq->cl.cfs_avg);
+	if (rt_task(p)) {
+		/* the rt_rq's bitmap, list head and counts */
+		cl_write(&rq->cl.rt);
+	} else {
+		cl_write(&rq->cl.cfs);
+		cl_write(&rq->cl.cfs_avg);
+	}
 	cl_write(&rq->cl.psi);
 	cl_write(&rq->cl.cpufreq);
 	cl_write(&p->cl.se);
 	cl_write(&p->cl.avg);
 }
 
+/* the class's enqueue_task() / dequeue_task(); false: stayed queued as delayed */
+static void enqueue_task(struct rq *rq, struct task_struct *p, int flags)
+{
+	if (rt_task(p))
+		enqueue_task_rt(rq, p, flags);
+	else
+		enqueue_task_fair(rq, p, flags);
+}
+
+static bool dequeue_task(struct rq *rq, struct task_struct *p, int flags)
+{
+	if (rt_task(p)) {
+		dequeue_task_rt(rq, p, flags);
+		return true;
+	}
+	return dequeue_task_fair(rq, p, flags);
+}
+
+static inline u64 enqueue_cost(const struct task_struct *p)
+{
+	return rt_task(p) ? machine.cost->rt_enqueue : machine.cost->enqueue;
+}
+
+static inline u64 dequeue_cost(const struct task_struct *p)
+{
+	return rt_task(p) ? machine.cost->rt_dequeue : machine.cost->dequeue;
+}
+
+/* the class's put_prev_task() (the idle task and the stopper have nothing to put) */
+static void put_prev_task(struct rq *rq, struct task_struct *prev)
+{
+	if (is_idle_task(prev) || prev->is_stopper)
+		return;
+	if (rt_task(prev))
+		put_prev_task_rt(rq, prev);
+	else
+		put_prev_task_fair(rq, prev);
+}
+
+static void set_next_task(struct rq *rq, struct task_struct *p, bool first)
+{
+	if (rt_task(p))
+		set_next_task_rt(rq, p, first);
+	else
+		set_next_task_fair(rq, p, first);
+}
+
 void activate_task(struct rq *rq, struct task_struct *p, int flags)
 {
-	charge(machine.cost->enqueue);
+	charge(enqueue_cost(p));
 	enqueue_lines(rq, p);
-	enqueue_task_fair(rq, p, flags);
+	enqueue_task(rq, p, flags);
 	p->on_rq = TASK_ON_RQ_QUEUED;
 	if (!(flags & ENQUEUE_RESTORE))
 		sched_info_enqueue(p);
@@ -341,10 +521,10 @@ void activate_task(struct rq *rq, struct task_struct *p, int flags)
 
 void deactivate_task(struct rq *rq, struct task_struct *p, int flags)
 {
-	charge(machine.cost->dequeue);
+	charge(dequeue_cost(p));
 	enqueue_lines(rq, p);
 	p->on_rq = TASK_ON_RQ_MIGRATING;
-	dequeue_task_fair(rq, p, flags);
+	dequeue_task(rq, p, flags);
 }
 
 void set_task_cpu(struct task_struct *p, unsigned int new_cpu)
@@ -352,7 +532,9 @@ void set_task_cpu(struct task_struct *p, unsigned int new_cpu)
 	if (task_cpu(p) == new_cpu)
 		return;
 	trace_sched(__trace_sched_migrate_task(p, new_cpu));
-	migrate_task_rq_fair(p, new_cpu);
+	/* only the fair class has a migrate_task_rq() (its PELT averages) */
+	if (!rt_task(p))
+		migrate_task_rq_fair(p, new_cpu);
 	p->stats.nr_migrations++;
 	{
 		u64 h = sched_world.migration_digest ? sched_world.migration_digest
@@ -375,7 +557,8 @@ void set_task_cpu(struct task_struct *p, unsigned int new_cpu)
 static unsigned int select_task_rq(struct task_struct *p, unsigned int cpu, int wake_flags)
 {
 	if (p->nr_cpus_allowed > 1)
-		cpu = select_task_rq_fair(p, cpu, wake_flags);
+		cpu = rt_task(p) ? select_task_rq_rt(p, cpu, wake_flags)
+				 : select_task_rq_fair(p, cpu, wake_flags);
 	else
 		cpu = cpumask_first(p->cpus_mask);
 	if (!cpumask_test_cpu(cpu, p->cpus_mask))
@@ -415,6 +598,9 @@ void ttwu_do_activate(struct rq *rq, struct task_struct *p, int wake_flags)
 	wakeup_preempt(rq, p, wake_flags);
 	p->__state = TASK_RUNNING;
 	trace_sched(__trace_sched_wake(TRACE_SCHED_WAKEUP, p, cpu_of(rq)));
+	/* the class's task_woken(): an RT wakee that did not preempt may be pushed */
+	if (rt_task(p))
+		task_woken_rt(rq, p);
 
 	if (rq->idle_stamp) {
 		u64 delta;
@@ -591,6 +777,8 @@ static void wake_up_new_task(struct task_struct *p)
 	activate_task(rq, p, ENQUEUE_NOCLOCK | ENQUEUE_INITIAL);
 	trace_sched(__trace_sched_wake(TRACE_SCHED_WAKEUP_NEW, p, cpu));
 	wakeup_preempt(rq, p, WF_FORK);
+	if (rt_task(p))
+		task_woken_rt(rq, p);
 	rq_unlock(rq);
 }
 
@@ -599,39 +787,85 @@ static int next_mm_id;
 static struct task_struct *__sched_fork_task(struct task_struct *parent, bool thread,
 					     const char *comm, const struct task_exec *exec,
 					     void *exec_data, int cpu_hint, int bind_cpu,
-					     const struct cpumask *allowed);
+					     const struct cpumask *allowed,
+					     const struct sched_attr *attr);
 
 struct task_struct *sched_fork_task(struct task_struct *parent, bool thread, const char *comm,
 				    const struct task_exec *exec, void *exec_data, int cpu_hint)
 {
-	return __sched_fork_task(parent, thread, comm, exec, exec_data, cpu_hint, -1, NULL);
+	return __sched_fork_task(parent, thread, comm, exec, exec_data, cpu_hint, -1, NULL, NULL);
 }
 
 struct task_struct *sched_fork_task_on(struct task_struct *parent, bool thread, const char *comm,
 				       const struct task_exec *exec, void *exec_data, int cpu_hint,
 				       int bind_cpu)
 {
-	return __sched_fork_task(parent, thread, comm, exec, exec_data, cpu_hint, bind_cpu, NULL);
+	return __sched_fork_task(parent, thread, comm, exec, exec_data, cpu_hint, bind_cpu, NULL,
+				 NULL);
 }
 
 struct task_struct *sched_fork_task_allowed(const char *comm, const struct task_exec *exec,
 					    void *exec_data, unsigned int cpu_hint,
 					    const struct cpumask *allowed)
 {
-	return __sched_fork_task(NULL, false, comm, exec, exec_data, (int)cpu_hint, -1, allowed);
+	return __sched_fork_task(NULL, false, comm, exec, exec_data, (int)cpu_hint, -1, allowed,
+				 NULL);
 }
 
-struct task_struct *sched_fork_task_affine(struct task_struct *parent, bool thread,
-					   const char *comm, const struct task_exec *exec,
-					   void *exec_data, const struct cpumask *allowed)
+struct task_struct *sched_fork_task_on_attr(struct task_struct *parent, bool thread,
+					    const char *comm, const struct task_exec *exec,
+					    void *exec_data, int cpu_hint, int bind_cpu,
+					    const struct cpumask *allowed,
+					    const struct sched_attr *attr)
 {
-	return __sched_fork_task(parent, thread, comm, exec, exec_data, -1, -1, allowed);
+	return __sched_fork_task(parent, thread, comm, exec, exec_data, cpu_hint, bind_cpu,
+				 allowed, attr);
+}
+
+struct task_struct *sched_fork_task_attr(const char *comm, const struct task_exec *exec,
+					 void *exec_data, unsigned int cpu_hint,
+					 const struct cpumask *allowed, const struct sched_attr *attr)
+{
+	return __sched_fork_task(NULL, false, comm, exec, exec_data, (int)cpu_hint, -1, allowed,
+				 attr);
+}
+
+static int normal_prio(const struct task_struct *p)
+{
+	if (task_has_rt_policy(p))
+		return MAX_RT_PRIO - 1 - (int)p->rt_priority;
+	return p->static_prio;
+}
+
+/* __setscheduler_params(): policy, RT priority, nice, weight and normal_prio */
+static void __setscheduler_params(struct task_struct *p, const struct sched_attr *attr)
+{
+	p->policy = attr->sched_policy;
+	if (fair_policy(p->policy))
+		p->static_prio = NICE_TO_PRIO(clamp(attr->sched_nice, MIN_NICE, MAX_NICE));
+	p->rt_priority = attr->sched_priority;
+	p->normal_prio = normal_prio(p);
+	set_load_weight(p);
+}
+
+/* sched_setattr_nocheck()'s checks (__sched_setscheduler(), valid_policy()); 0 or -EINVAL */
+static int sched_attr_check(const struct sched_attr *attr)
+{
+	if (!rt_policy(attr->sched_policy) && !fair_policy(attr->sched_policy))
+		return -EINVAL;
+	/* valid priorities: 1..99 for SCHED_FIFO and SCHED_RR, 0 for the others */
+	if (attr->sched_priority > MAX_RT_PRIO - 1)
+		return -EINVAL;
+	if (rt_policy(attr->sched_policy) != (attr->sched_priority != 0))
+		return -EINVAL;
+	return 0;
 }
 
 static struct task_struct *__sched_fork_task(struct task_struct *parent, bool thread,
 					     const char *comm, const struct task_exec *exec,
 					     void *exec_data, int cpu_hint, int bind_cpu,
-					     const struct cpumask *allowed)
+					     const struct cpumask *allowed,
+					     const struct sched_attr *attr)
 {
 	struct task_struct *p = alloc_task(comm);
 
@@ -641,7 +875,11 @@ static struct task_struct *__sched_fork_task(struct task_struct *parent, bool th
 	p->parent = parent;
 	if (parent) {
 		charge(thread ? machine.cost->fork_thread : machine.cost->fork);
-		p->static_prio = p->prio = parent->static_prio;
+		/* sched_fork(): the policy is inherited, prio from normal_prio (no PI boost) */
+		p->static_prio = parent->static_prio;
+		p->policy = parent->policy;
+		p->rt_priority = parent->rt_priority;
+		p->normal_prio = p->prio = parent->normal_prio;
 		cpumask_copy(p->cpus_mask, parent->cpus_mask);
 		if (allowed) {
 			/* its own mask, set before its first wakeup */
@@ -680,7 +918,13 @@ static struct task_struct *__sched_fork_task(struct task_struct *parent, bool th
 		sim_enter_cpu(p->cpu);
 	}
 	if (bind_cpu >= 0) {
-		/* kthread_create_on_cpu(): bound before its first wakeup; no mm */
+		/*
+		 * kthread_create_on_cpu(): bound before its first wakeup; no mm;
+		 * a child of kthreadd, so SCHED_NORMAL at nice 0 whoever asked
+		 */
+		p->policy = SCHED_NORMAL;
+		p->rt_priority = 0;
+		p->static_prio = p->normal_prio = p->prio = DEFAULT_PRIO;
 		cpumask_clear(p->cpus_mask);
 		cpumask_set_cpu((unsigned int)bind_cpu, p->cpus_mask);
 		p->kthread = true;
@@ -689,6 +933,17 @@ static struct task_struct *__sched_fork_task(struct task_struct *parent, bool th
 	p->nr_cpus_allowed = cpumask_weight(p->cpus_mask);
 	p->wake_cpu = p->cpu;
 	p->start_time = cpu_now();
+	/* the command's policy, set before exec (chrt, nice) */
+	if (attr) {
+		if (sched_attr_check(attr)) {
+			fprintf(stderr, "schedlab: %s: invalid scheduling policy %u priority %u\n",
+				comm, attr->sched_policy, attr->sched_priority);
+			abort();
+		}
+		__setscheduler_params(p, attr);
+		p->prio = p->normal_prio;
+	}
+	p->rt.time_slice = sched_rr_timeslice();
 	set_load_weight(p);
 	init_entity(&p->se);
 	task_fork_fair(p);
@@ -696,17 +951,6 @@ static struct task_struct *__sched_fork_task(struct task_struct *parent, bool th
 	sched_world.nr_forks++;
 	wake_up_new_task(p);
 	return p;
-}
-
-void do_sched_yield(void)
-{
-	struct rq *rq = this_rq();
-
-	rq_lock(rq);
-	rq->stat.yld_count++;
-	yield_task_fair(rq);
-	rq_unlock(rq);
-	schedule();
 }
 
 void do_exit(void)
@@ -793,14 +1037,44 @@ static void context_switch(struct rq *rq, struct task_struct *prev, struct task_
 	prev->on_cpu_until = cpu_now();
 }
 
+/*
+ * The classes in order (stop > dl > rt > fair > idle): the stopper is run
+ * by run_stopper() before this; the fair server, when it reached its
+ * zero-laxity point, stands in for the DL class and picks fair above RT.
+ * An RT prev that left the RT class's lists first lets the rq pull RT tasks
+ * (the class balance pass, balance_rt()); the fair class's own pass, the
+ * newidle balance, is in pick_next_task_fair().
+ */
 static struct task_struct *pick_next_task(struct rq *rq, struct task_struct *prev)
 {
-	struct task_struct *p = pick_next_task_fair(rq, prev);
+	bool prev_rt = rt_task(prev) && !is_idle_task(prev) && !prev->is_stopper;
+	struct task_struct *p;
 
+	if (prev_rt)
+		balance_rt(rq, prev);
+	if (rq->rt.rt_nr_running && !fair_server_check(rq)) {
+pick_rt:
+		p = pick_task_rt(rq);
+		/* put_prev_set_next_task(): nothing to do when prev goes on */
+		if (p != prev) {
+			put_prev_task(rq, prev);
+			set_next_task_rt(rq, p, true);
+		}
+		return p;
+	}
+	if (prev_rt)
+		put_prev_task_rt(rq, prev);
+	p = pick_next_task_fair(rq, prev);
 	if (p)
 		return p;
-	/* nothing fair to run: the idle class */
 	put_prev_task_fair(rq, prev);
+	/* the fair server found only delayed entities: RT runs after all */
+	if (rq->rt.rt_nr_running) {
+		rq->fair_server.running = false;
+		prev = rq->idle;
+		goto pick_rt;
+	}
+	/* nothing fair to run: the idle class */
 	return pick_next_task_idle(rq);
 }
 
@@ -870,8 +1144,7 @@ static struct task_struct *run_stopper(struct rq *rq, struct task_struct *prev)
 		prev->stats.nr_involuntary++;
 		prev->stats.last_queued = cpu_now();
 		prev->stats.queued_by_wakeup = false;
-		if (rq->cfs.curr == &prev->se)
-			put_prev_task_fair(rq, prev);
+		put_prev_task(rq, prev);
 	}
 	trace_sched(__trace_sched_switch(true, prev, stop));
 	prev->on_cpu = 0;
@@ -924,14 +1197,14 @@ void __schedule(int sched_mode)
 		/* an exiting task is never woken, so it cannot be a delayed entity */
 		if (prev->__state == TASK_DEAD)
 			flags |= DEQUEUE_SPECIAL;
-		charge(machine.cost->dequeue);
+		charge(dequeue_cost(prev));
 		enqueue_lines(rq, prev);
-		if (dequeue_task_fair(rq, prev, flags))
+		if (dequeue_task(rq, prev, flags))
 			prev->on_rq = 0;
 	}
 	next = pick_next_task(rq, prev);
-	/* the pick walks the tree; set_next_entity() writes the entity */
-	cl_write(&rq->cl.cfs);
+	/* the pick walks the tree (or the RT bitmap); set_next writes the entity */
+	cl_write(rt_task(next) && !is_idle_task(next) ? &rq->cl.rt : &rq->cl.cfs);
 	if (!is_idle_task(next))
 		cl_write(&next->cl.se);
 picked:
@@ -953,6 +1226,11 @@ picked:
 		trace_sched(__trace_sched_switch(preempt, prev, next));
 		context_switch(rq, prev, next);
 	}
+	/* the balance callback set_next_task_rt() queued: push what waits here */
+	if (rq->rt_push_pending) {
+		rq->rt_push_pending = false;
+		push_rt_tasks(rq);
+	}
 	rq_unlock(rq);
 	funclat_exit(FL___schedule, t0);
 }
@@ -960,6 +1238,22 @@ picked:
 void schedule(void)
 {
 	__schedule(SM_NONE);
+}
+
+void do_sched_yield(void)
+{
+	struct rq *rq = this_rq();
+	struct task_struct *curr = rq->curr;
+
+	charge(machine.cost->sched_yield);
+	rq_lock(rq);
+	rq->stat.yld_count++;
+	if (rt_task(curr))
+		yield_task_rt(rq);
+	else
+		yield_task_fair(rq);
+	rq_unlock(rq);
+	schedule();
 }
 
 /* ------------------------------------------------------------------ */
@@ -1019,7 +1313,12 @@ void sched_tick(struct rq *rq)
 
 	rq_lock(rq);
 	update_rq_clock(rq);
-	if (!is_idle_task(curr)) {
+	if (rt_task(curr) && !is_idle_task(curr) && !curr->is_stopper) {
+		/* update_curr_rt() and the RR quantum */
+		cl_write(&rq->cl.rt);
+		cl_write(&curr->cl.se);
+		task_tick_rt(rq, curr);
+	} else if (!is_idle_task(curr)) {
 		/* update_curr() and the PELT updates of entity and queue */
 		cl_write(&rq->cl.cfs);
 		cl_write(&rq->cl.cfs_avg);
@@ -1027,6 +1326,9 @@ void sched_tick(struct rq *rq)
 		cl_write(&curr->cl.avg);
 		task_tick_fair(rq, curr);
 	}
+	/* the fair server's zero-laxity point: fair tasks run ahead of RT now */
+	if (rq->rt.rt_nr_running && fair_server_check(rq) && rt_task(curr))
+		resched_curr(rq);
 	/* PREEMPT_LAZY: a lazy request becomes a real one at the tick */
 	if (rq->need_resched_lazy)
 		rq->need_resched = true;

@@ -236,6 +236,8 @@ struct root_domain {
 	bool overloaded;
 	/* a CPU is over the utilization tipping point */
 	bool overutilized;
+	/* rto_count: CPUs with pushable RT tasks (their rt_rq->overloaded is the rto_mask) */
+	unsigned int rto_count;
 	/*
 	 * The largest CPU capacity in the span. Older kernels kept it here
 	 * (v6.18 does not); set at build time for convenience.

@@ -487,6 +487,9 @@ void update_blocked_averages(unsigned int cpu)
 	rq_lock(rq);
 	update_rq_clock(rq);
 	update_cfs_rq_load_avg(cfs_rq_clock_pelt(&rq->cfs), &rq->cfs);
+	/* update_other_load_avgs(): the RT average decays (or grows) too */
+	update_rt_rq_load_avg(rq->clock_pelt, rq,
+			      rt_task(rq->curr) && !is_idle_task(rq->curr) && !rq->curr->is_stopper);
 	rq_unlock(rq);
 }
 
@@ -536,6 +539,9 @@ static void update_curr(struct cfs_rq *cfs_rq)
 	curr->exec_start = rq->clock_task;
 	curr->sum_exec_runtime += (u64)delta_exec;
 	rq->stat.rq_cpu_time += (u64)delta_exec;
+
+	/* dl_server_update(): fair runtime is charged to the fair server */
+	dl_server_update(rq, delta_exec);
 
 	curr->vruntime += calc_delta_fair((u64)delta_exec, curr);
 	resched = update_deadline(cfs_rq, curr);
@@ -753,7 +759,11 @@ void enqueue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 	/* a delayed task moved by the balancer arrives queued but not runnable */
 	if (!se->sched_delayed)
 		cfs_rq->h_nr_runnable++;
-	cfs_rq->h_nr_queued++;
+	/* the first fair task starts the fair server */
+	if (!cfs_rq->h_nr_queued++)
+		dl_server_start(rq);
+	if (task_has_idle_policy(p))
+		cfs_rq->h_nr_idle++;
 	/* add_nr_running(): a second task makes the root domain overloaded */
 	if (++rq->nr_running == 2)
 		cpu_rd(cpu_of(rq))->overloaded = true;
@@ -775,7 +785,11 @@ bool dequeue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 	/* finishing a delayed dequeue made it runnable again (clear_delayed) first */
 	if (!was_delayed || (flags & DEQUEUE_DELAYED))
 		cfs_rq->h_nr_runnable--;
-	cfs_rq->h_nr_queued--;
+	if (task_has_idle_policy(p))
+		cfs_rq->h_nr_idle--;
+	/* no fair task left: the server stops (it keeps its budget) */
+	if (!--cfs_rq->h_nr_queued)
+		dl_server_stop(rq);
 	rq->nr_running--;
 	return true;
 }
@@ -892,6 +906,21 @@ void check_preempt_wakeup_fair(struct rq *rq, struct task_struct *p, int wake_fl
 	if (!sched_feat(WAKEUP_PREEMPTION))
 		return;
 
+	/*
+	 * se_is_idle(): a SCHED_IDLE curr is preempted by any other wakee,
+	 * without slice protection; a SCHED_IDLE wakee never preempts a
+	 * non-idle curr.
+	 */
+	if (task_has_idle_policy(donor) && !task_has_idle_policy(p)) {
+		do_preempt_short = true;
+		goto preempt;
+	}
+	if (task_has_idle_policy(donor) != task_has_idle_policy(p))
+		return;
+	/* BATCH and IDLE tasks do not preempt others */
+	if (unlikely(!normal_policy(p->policy)))
+		return;
+
 	update_curr(cfs_rq);
 	/* a wakee with a shorter slice may override curr's protection */
 	do_preempt_short = sched_feat(PREEMPT_SHORT) && pse->slice < se->slice;
@@ -904,6 +933,44 @@ preempt:
 	if (do_preempt_short)
 		cancel_protect_slice(se);
 	resched_curr_lazy(rq);
+}
+
+/*
+ * A task leaves the fair class (sched_setscheduler() to RT): its PELT
+ * averages leave the cfs_rq's (detach_task_cfs_rq()); the next fair
+ * enqueue attaches them afresh.
+ */
+void switched_from_fair(struct rq *rq, struct task_struct *p)
+{
+	struct sched_entity *se = &p->se;
+
+	if (se->avg.last_update_time)
+		update_load_avg(&rq->cfs, se, DO_DETACH);
+	se->avg.last_update_time = 0;
+}
+
+/* a queued task joins the fair class: it may preempt curr (switched_to_fair()) */
+void switched_to_fair(struct rq *rq, struct task_struct *p)
+{
+	if (!task_on_rq_queued(p))
+		return;
+	if (rq->curr == p)
+		resched_curr(rq);
+	else
+		wakeup_preempt(rq, p, 0);
+}
+
+/* prio_changed_fair(): a nice change of a queued task */
+void prio_changed_fair(struct rq *rq, struct task_struct *p, int oldprio)
+{
+	if (!task_on_rq_queued(p) || p->prio == oldprio)
+		return;
+	if (rq->curr == p) {
+		if (p->prio > oldprio)
+			resched_curr(rq);
+	} else {
+		wakeup_preempt(rq, p, 0);
+	}
 }
 
 void task_tick_fair(struct rq *rq, struct task_struct *curr)

@@ -29,6 +29,21 @@
 #define DEFAULT_PRIO (MAX_RT_PRIO + NICE_WIDTH / 2)
 #define NICE_TO_PRIO(nice) ((nice) + DEFAULT_PRIO)
 #define PRIO_TO_NICE(prio) ((prio)-DEFAULT_PRIO)
+#define MAX_PRIO (MAX_RT_PRIO + NICE_WIDTH)
+
+/* scheduling policies (include/uapi/linux/sched.h) */
+#define SCHED_NORMAL 0
+#define SCHED_FIFO 1
+#define SCHED_RR 2
+#define SCHED_BATCH 3
+#define SCHED_IDLE 5
+
+/* SCHED_IDLE's load weight, below nice 19's 15, and its 2^32 / 3 (sched.h) */
+#define WEIGHT_IDLEPRIO 3
+#define WMULT_IDLEPRIO 1431655765
+
+/* the RR quantum: RR_TIMESLICE = 100 * HZ / 1000 jiffies (include/linux/sched/rt.h) */
+#define RR_TIMESLICE_MS 100
 
 /* 64-bit kernels keep load weights with 10 extra bits of resolution. */
 #define SCHED_FIXEDPOINT_SHIFT 10
@@ -79,6 +94,7 @@ extern const u32 sched_prio_to_wmult[40];
 #define DEQUEUE_DELAYED 0x0200
 #define ENQUEUE_WAKEUP 0x0001
 #define ENQUEUE_RESTORE 0x0002
+#define ENQUEUE_HEAD 0x0010		/* RT: to the head of its priority list */
 #define ENQUEUE_MOVE 0x0004
 #define ENQUEUE_NOCLOCK 0x0008
 #define ENQUEUE_INITIAL 0x0080
@@ -117,6 +133,9 @@ struct sched_tunables {
 	u64 migration_cost_ns;		/* sysctl_sched_migration_cost: 500 us */
 	unsigned int nr_migrate;	/* sysctl_sched_nr_migrate: 32 */
 	u64 sched_idle_balance_limit_ns;	/* NEWIDLE_RATE_LIMIT: minimum average gap between idle balances */
+	/* the fair server's reservation: debugfs fair_server/cpuN/runtime and period */
+	u64 fair_server_runtime_ns;	/* 50 ms */
+	u64 fair_server_period_ns;	/* 1 s */
 	unsigned int hz;		/* CONFIG_HZ */
 	int preempt;			/* PREEMPT_* model */
 };
@@ -180,6 +199,7 @@ struct cfs_rq {
 	unsigned int nr_queued;		/* entities queued, incl. curr and delayed ones */
 	unsigned int h_nr_queued;	/* tasks queued (flat hierarchy: == nr_queued) */
 	unsigned int h_nr_runnable;	/* queued tasks that are not delayed */
+	unsigned int h_nr_idle;		/* queued SCHED_IDLE tasks (v6.18's name) */
 
 	s64 avg_vruntime;		/* sum of (v_i - min_vruntime) * w_i over the tree */
 	u64 avg_load;			/* sum of w_i (scale_load_down) over the tree */
@@ -196,6 +216,60 @@ struct cfs_rq {
 		unsigned long runnable_avg;
 		int nr;
 	} removed;			/* averages of tasks that left, applied at next update */
+};
+
+/* ---- the RT class (rt.c) ---- */
+
+/* a task's place in its rt_rq (struct sched_rt_entity) */
+struct sched_rt_entity {
+	struct list_head run_list;	/* on rt_rq->active.queue[prio] while queued */
+	unsigned int time_slice;	/* SCHED_RR: ticks left of the quantum */
+	unsigned short on_rq;
+	unsigned short on_list;
+	bool pushable;			/* on the rq's pushable set: queued, not curr, may migrate */
+};
+
+#define RT_BITMAP_LONGS ((MAX_RT_PRIO + 1 + 63) / 64)
+
+/* the 100 priority lists and their bitmap (struct rt_prio_array) */
+struct rt_prio_array {
+	u64 bitmap[RT_BITMAP_LONGS];	/* bit MAX_RT_PRIO set: the delimiter */
+	struct list_head queue[MAX_RT_PRIO];
+};
+
+struct rt_rq {
+	struct rt_prio_array active;
+	unsigned int rt_nr_running;
+	unsigned int rr_nr_running;
+	unsigned int rt_nr_pushable;	/* plist pushable_tasks's length */
+	struct {
+		int curr;		/* highest queued RT prio, MAX_RT_PRIO - 1: none */
+		int next;		/* highest pushable RT prio, MAX_RT_PRIO - 1: none */
+	} highest_prio;
+	bool overloaded;		/* has pushable tasks: set in the root domain's rto_mask */
+	bool rt_queued;
+};
+
+/*
+ * The fair deadline server (deadline.c's fair_server, v6.12+), simplified:
+ * a deferred reservation of runtime per period for the fair class. Fair
+ * tasks' runtime is charged against it; only when they were starved so that
+ * the rest of the budget just fits before the period ends (the zero-laxity
+ * point) does it run them ahead of RT tasks until the budget is used up.
+ */
+struct fair_server {
+	s64 runtime;			/* budget left in this period, ns */
+	u64 deadline;			/* the period's end */
+	bool active;			/* dl_server_start(): fair tasks are queued */
+	bool running;			/* enqueued as a DL entity: fair is picked above RT */
+	u64 nr_runs;			/* times it reached zero laxity and ran */
+};
+
+/* sched_setattr()'s attributes (include/uapi/linux/sched/types.h, in part) */
+struct sched_attr {
+	u32 sched_policy;
+	s32 sched_nice;			/* SCHED_NORMAL, SCHED_BATCH */
+	u32 sched_priority;		/* SCHED_FIFO, SCHED_RR: 1..99; 0 for the others */
 };
 
 /* ---- tasks ---- */
@@ -257,7 +331,11 @@ struct task_struct {
 	unsigned int wake_cpu;
 	struct cache_footprint cache;	/* working set and where it last ran (sim/cache.h) */
 	int static_prio;
-	int prio;
+	int normal_prio;
+	int prio;			/* 0..99 RT (99 - rt_priority), 100..139 nice */
+	unsigned int policy;		/* SCHED_NORMAL, SCHED_FIFO, ... */
+	unsigned int rt_priority;	/* 1..99 for SCHED_FIFO/RR, else 0 */
+	struct sched_rt_entity rt;
 	bool is_idle;			/* the per-CPU idle task */
 	bool is_stopper;		/* the per-CPU stopper kthread */
 	bool sched_task_hot;		/* migrated although cache hot (schedstat) */
@@ -328,6 +406,8 @@ struct rq_lines {
 	 */
 	struct cache_line psi;
 	struct cache_line cpufreq;
+	/* rt_rq: the priority bitmap and list heads, rt_nr_running, highest_prio */
+	struct cache_line rt;
 };
 
 struct rq {
@@ -342,6 +422,10 @@ struct rq {
 	u64 clock_idle;			/* clock_pelt sync point while idle */
 
 	struct cfs_rq cfs;
+	struct rt_rq rt;
+	struct sched_avg avg_rt;	/* PELT of the time RT tasks ran (rq->avg_rt) */
+	struct fair_server fair_server;
+	bool rt_push_pending;		/* queue_balance_callback(push_rt_tasks) */
 	struct task_struct *curr;
 	struct task_struct *idle;
 	int active_mm;			/* address space loaded on this CPU */
@@ -578,21 +662,14 @@ struct task_struct *sched_fork_task_on(struct task_struct *parent, bool thread, 
 struct task_struct *sched_fork_task_allowed(const char *comm, const struct task_exec *exec,
 					    void *exec_data, unsigned int cpu_hint,
 					    const struct cpumask *allowed);
-/*
- * A child of @parent allowed on @allowed only (the parent's mask if NULL),
- * as a new thread that calls sched_setaffinity() on itself before its first
- * instruction would be: the mask is in place before wake_up_new_task()
- * places it. CPUs the machine lacks are dropped; at least one must remain.
- */
-struct task_struct *sched_fork_task_affine(struct task_struct *parent, bool thread,
-					   const char *comm, const struct task_exec *exec,
-					   void *exec_data, const struct cpumask *allowed);
 /* The running task exits; it never runs again. */
 void do_exit(void);
 void set_user_nice(struct task_struct *p, long nice);
 /*
- * sched_yield() from the running task (do_sched_yield()): counts yld_count,
- * lets its class give up the slice, and schedules.
+ * sched_yield() by the running task (do_sched_yield()): the class's
+ * yield_task() (RT: to the tail of its list; fair: an eligible task
+ * forfeits the rest of its slice), then schedule() with the task still
+ * runnable.
  */
 void do_sched_yield(void);
 /*
@@ -630,11 +707,11 @@ void put_prev_task_fair(struct rq *rq, struct task_struct *prev);
 void set_next_task_fair(struct rq *rq, struct task_struct *p, bool first);
 void check_preempt_wakeup_fair(struct rq *rq, struct task_struct *p, int wake_flags);
 void task_tick_fair(struct rq *rq, struct task_struct *curr);
+void yield_task_fair(struct rq *rq);
 void task_fork_fair(struct task_struct *p);
 void migrate_task_rq_fair(struct task_struct *p, unsigned int new_cpu);
 void post_init_entity_util_avg(struct task_struct *p);
 void update_curr_fair(struct rq *rq);
-void yield_task_fair(struct rq *rq);
 void update_blocked_averages(unsigned int cpu);
 void set_load_weight(struct task_struct *p);
 u64 avg_vruntime(struct cfs_rq *cfs_rq);
@@ -839,6 +916,140 @@ void send_reschedule(unsigned int cpu);
 void wake_polling_cpu(unsigned int cpu);
 void sched_ttwu_pending(struct rq *rq);
 void ttwu_do_activate(struct rq *rq, struct task_struct *p, int wake_flags);
+
+/* ---- policies and classes (rt.c, fair.c, core.c) ---- */
+
+static inline bool rt_prio(int prio)
+{
+	return prio < MAX_RT_PRIO;
+}
+
+static inline bool rt_policy(unsigned int policy)
+{
+	return policy == SCHED_FIFO || policy == SCHED_RR;
+}
+
+static inline bool fair_policy(unsigned int policy)
+{
+	return policy == SCHED_NORMAL || policy == SCHED_BATCH || policy == SCHED_IDLE;
+}
+
+static inline bool normal_policy(unsigned int policy)
+{
+	return policy == SCHED_NORMAL;
+}
+
+static inline bool task_has_idle_policy(const struct task_struct *p)
+{
+	return p->policy == SCHED_IDLE;
+}
+
+static inline bool task_has_rt_policy(const struct task_struct *p)
+{
+	return rt_policy(p->policy);
+}
+
+/* the task is in the RT class (p->sched_class == &rt_sched_class) */
+static inline bool rt_task(const struct task_struct *p)
+{
+	return rt_prio(p->prio);
+}
+
+static inline bool on_rt_rq(const struct sched_rt_entity *rt_se)
+{
+	return rt_se->on_rq;
+}
+
+/* sched_rr_timeslice in jiffies of the simulated HZ */
+static inline unsigned int sched_rr_timeslice(void)
+{
+	unsigned int ts = RR_TIMESLICE_MS * sysctl_sched.hz / 1000;
+
+	return ts ? ts : 1;
+}
+
+/* the rq runs only SCHED_IDLE tasks (fair.c sched_idle_rq()) */
+static inline bool sched_idle_rq(const struct rq *rq)
+{
+	return rq->nr_running && rq->nr_running == rq->cfs.h_nr_idle;
+}
+
+static inline bool sched_idle_cpu(unsigned int cpu)
+{
+	return sched_idle_rq(cpu_rq(cpu));
+}
+
+void init_rt_rq(struct rt_rq *rt_rq);
+void enqueue_task_rt(struct rq *rq, struct task_struct *p, int flags);
+void dequeue_task_rt(struct rq *rq, struct task_struct *p, int flags);
+struct task_struct *pick_task_rt(struct rq *rq);
+void put_prev_task_rt(struct rq *rq, struct task_struct *p);
+void set_next_task_rt(struct rq *rq, struct task_struct *p, bool first);
+void wakeup_preempt_rt(struct rq *rq, struct task_struct *p, int wake_flags);
+void task_tick_rt(struct rq *rq, struct task_struct *p);
+void task_woken_rt(struct rq *rq, struct task_struct *p);
+void update_curr_rt(struct rq *rq);
+void yield_task_rt(struct rq *rq);
+/* update_rt_rq_load_avg(): rq->avg_rt up to @now, @running an RT task or not */
+void update_rt_rq_load_avg(u64 now, struct rq *rq, int running);
+/* cpu_util_rt(): the CPU's RT utilization */
+static inline unsigned long cpu_util_rt(const struct rq *rq)
+{
+	return rq->avg_rt.util_avg;
+}
+/* scale_rt_capacity(): the capacity left for fair tasks after RT pressure */
+unsigned long scale_rt_capacity(unsigned int cpu);
+unsigned int select_task_rq_rt(struct task_struct *p, unsigned int cpu, int wake_flags);
+/* find_lowest_rq(): a CPU of lower priority @p could run on, -1 if none */
+int find_lowest_rq(struct task_struct *p);
+/* balance_rt(): @prev left the RT class or blocked; pull if the rq dropped below it */
+void balance_rt(struct rq *rq, struct task_struct *prev);
+void pull_rt_task(struct rq *this_rq);
+void push_rt_tasks(struct rq *rq);
+/* the class of @p changed to or from RT, or its RT prio changed (@oldprio) */
+void switched_from_rt(struct rq *rq, struct task_struct *p);
+void switched_to_rt(struct rq *rq, struct task_struct *p);
+void prio_changed_rt(struct rq *rq, struct task_struct *p, int oldprio);
+
+/* the fair class on a policy change (fair.c) */
+void switched_from_fair(struct rq *rq, struct task_struct *p);
+void switched_to_fair(struct rq *rq, struct task_struct *p);
+void prio_changed_fair(struct rq *rq, struct task_struct *p, int oldprio);
+
+/* the fair deadline server (fair_server in deadline.c), simplified (rt.c) */
+void fair_server_init(struct rq *rq);
+void dl_server_start(struct rq *rq);
+void dl_server_stop(struct rq *rq);
+void dl_server_update(struct rq *rq, s64 delta_exec);
+/* at the tick or a pick: replenish, and run at the zero-laxity point; true if running */
+bool fair_server_check(struct rq *rq);
+
+/*
+ * sched_setattr_nocheck() / sched_setscheduler_nocheck() (syscalls.c __sched_setscheduler()):
+ * change @p's policy, RT priority and nice. Works on a running, queued or
+ * sleeping task: it is dequeued and put, its class changed, then queued and
+ * set as next again, and preemption checked. 0, or -EINVAL for a bad
+ * policy or priority (RT 1..99, others 0; nice is clamped to -20..19).
+ */
+int sched_setattr_nocheck(struct task_struct *p, const struct sched_attr *attr);
+int sched_setscheduler_nocheck(struct task_struct *p, int policy, int sched_priority);
+/* the attributes a task is forked with: the workload's first task (chrt/nice) */
+struct task_struct *sched_fork_task_attr(const char *comm, const struct task_exec *exec,
+					 void *exec_data, unsigned int cpu_hint,
+					 const struct cpumask *allowed, const struct sched_attr *attr);
+/*
+ * sched_fork_task_on() with the child's own CPU affinity and policy, both
+ * in place before wake_up_new_task() places it, as a new thread that calls
+ * sched_setaffinity() and sched_setattr() on itself before its first
+ * instruction would be. @allowed NULL: the parent's mask (else CPUs the
+ * machine lacks are dropped; at least one must remain); @attr NULL: the
+ * parent's policy.
+ */
+struct task_struct *sched_fork_task_on_attr(struct task_struct *parent, bool thread,
+					    const char *comm, const struct task_exec *exec,
+					    void *exec_data, int cpu_hint, int bind_cpu,
+					    const struct cpumask *allowed,
+					    const struct sched_attr *attr);
 
 /* ---- check.c ---- */
 

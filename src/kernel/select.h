@@ -41,12 +41,7 @@ static inline bool available_idle_cpu(unsigned int cpu)
 	return idle_cpu(cpu);
 }
 
-/* only SCHED_IDLE tasks queued: schedlab has no SCHED_IDLE policy */
-static inline bool sched_idle_cpu(unsigned int cpu)
-{
-	(void)cpu;
-	return false;
-}
+/* sched_idle_cpu(): only SCHED_IDLE tasks queued (kernel/sched.h) */
 
 /* the sched_smt_present static key: some core has SMT siblings */
 static inline bool sched_smt_active(void)

@@ -30,6 +30,9 @@ static const struct sched_tunables sysctl_defaults = {
 	 * estimate; docs/balancing.md).
 	 */
 	.sched_idle_balance_limit_ns = 500000ULL,
+	/* deadline.c fair_server_init(): 50 ms of every 1 s period for fair tasks */
+	.fair_server_runtime_ns = 50000000ULL,
+	.fair_server_period_ns = 1000000000ULL,
 	.hz = 250,
 	/* CONFIG_PREEMPT_VOLUNTARY, what most distribution kernels run */
 	.preempt = PREEMPT_VOLUNTARY_MODEL,
@@ -65,6 +68,8 @@ static const struct sysctl_entry sysctl_table[] = {
 	U64(migration_cost_ns, 0, 1000000000, "a task that ran this recently is cache hot"),
 	U32(nr_migrate, 1, 1024, "tasks moved per load-balance pass at most"),
 	U64(sched_idle_balance_limit_ns, 0, 1000000000, "NEWIDLE_RATE_LIMIT: skip idle balance below this average interval"),
+	U64(fair_server_runtime_ns, 0, 1000000000, "the fair server's runtime per period: fair tasks' share under RT load (debugfs fair_server/cpuN/runtime)"),
+	U64(fair_server_period_ns, 1000000, 10000000000ULL, "the fair server's period (debugfs fair_server/cpuN/period)"),
 };
 #undef U64
 #undef U32

@@ -229,6 +229,18 @@ static void kv_group_totals(struct json_writer *w, int group)
 	json_kv_u64(w, "nr_migrations", g.nr_migrations);
 }
 
+/* "policy": what chrt or nice prefixes gave every task of @b, if any */
+static void kv_policy(struct json_writer *w, const struct bench *b)
+{
+	struct sched_attr attr;
+	char policy[48];
+
+	if (!bench_sched_attr(b, &attr))
+		return;
+	bench_sched_attr_str(&attr, policy, sizeof(policy));
+	json_kv_str(w, "policy", policy);
+}
+
 /* the background workloads: their command lines and their tasks' share */
 static void write_also(struct json_writer *w, const struct run_info *ri)
 {
@@ -241,6 +253,7 @@ static void write_also(struct json_writer *w, const struct run_info *ri)
 		json_kv_str(w, "command", ri->also_cmd[i]);
 		if (b->taskset_str)
 			json_kv_str(w, "taskset", b->taskset_str);
+		kv_policy(w, b);
 		kv_group_totals(w, (int)b->group);
 		json_end_object(w);
 	}
@@ -333,6 +346,8 @@ int write_run_json(FILE *out, const struct run_info *ri, const struct bench *b)
 	/* the affinity a taskset prefix gave every task, as a CPU list */
 	if (b->taskset_str)
 		json_kv_str(&w, "taskset", b->taskset_str);
+	/* the policy chrt or nice prefixes gave every task ("SCHED_FIFO 50") */
+	kv_policy(&w, b);
 	/* beside background workloads: what the measured one's own tasks got */
 	if (ri->nr_also)
 		kv_group_totals(&w, 0);

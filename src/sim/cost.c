@@ -22,6 +22,12 @@ void cost_model_default(struct cost_model *c)
 	c->switch_mm = 250;
 	c->enqueue = 120;
 	c->dequeue = 120;
+	c->rt_enqueue = 60;
+	c->rt_dequeue = 60;
+	c->rt_push = 150;
+	c->rt_pull = 150;
+	c->setscheduler = 500;
+	c->sched_yield = 50;
 	c->ttwu = 150;
 	c->tick = 800;
 	c->rq_lock = 20;
@@ -126,6 +132,12 @@ static const struct cost_field cost_fields[] = {
 	F(switch_mm, KPATH_MAX),
 	F(enqueue, KPATH_MAX),
 	F(dequeue, KPATH_MAX),
+	F(rt_enqueue, KPATH_MAX),
+	F(rt_dequeue, KPATH_MAX),
+	F(rt_push, KPATH_MAX),
+	F(rt_pull, KPATH_MAX),
+	F(setscheduler, KPATH_MAX),
+	F(sched_yield, KPATH_MAX),
 	F(ttwu, KPATH_MAX),
 	F(tick, KPATH_MAX),
 	F(rq_lock, KPATH_MAX),

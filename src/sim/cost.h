@@ -40,6 +40,12 @@ struct cost_model {
 	u64 switch_mm;		/* extra when switching address space (process to process) */
 	u64 enqueue;		/* enqueue_task_fair() for one task */
 	u64 dequeue;		/* dequeue_task_fair() for one task */
+	u64 rt_enqueue;		/* enqueue_task_rt(): list add, bitmap, counts, pushable set */
+	u64 rt_dequeue;		/* dequeue_task_rt(): update_curr_rt(), list del, bitmap */
+	u64 rt_push;		/* push_rt_task() fixed part (the cpupri scan is per CPU) */
+	u64 rt_pull;		/* pull_rt_task() fixed part (per overloaded CPU: lb_cpu_visit) */
+	u64 setscheduler;	/* __sched_setscheduler(): checks, policy and class change */
+	u64 sched_yield;	/* do_sched_yield(): the class's yield_task(), before schedule() */
 	u64 ttwu;		/* try_to_wake_up() fixed part: state checks, CPU selection */
 	u64 tick;		/* sched_tick() + timer interrupt handler body */
 	u64 rq_lock;		/* uncontended rq lock acquire + release */

@@ -69,6 +69,8 @@ double unixbench_index(double score, double baseline);
 #define STRESS_CPU_BOGO_OP_NS 11742600ULL
 
 #define BENCH_MAX_METRICS 8
+/* chrt and nice prefixes one command line may nest */
+#define BENCH_MAX_SCHED_PREFIX 8
 
 /* which way a metric improves, for `ab` and `study` verdicts */
 enum metric_better {
@@ -132,6 +134,17 @@ struct bench {
 	struct cpumask *taskset_given;	/* as parsed, NR_CPUS wide (the machine is not known yet) */
 	struct cpumask *taskset_cpus;	/* the allowed CPUs of the machine (bench_check_machine()) */
 	char *taskset_str;		/* taskset_cpus as a CPU list, for the JSON */
+	/*
+	 * chrt and nice prefixes (work/chrt.c), innermost first: applied from
+	 * the last (the outermost command, which ran first) to the first
+	 */
+	struct sched_prefix {
+		bool is_nice;		/* nice: an adjustment; chrt: a policy and priority */
+		int policy;
+		int prio;
+		int nice_adj;
+	} sched_prefix[BENCH_MAX_SCHED_PREFIX];
+	unsigned int nr_sched_prefix;
 	/* UnixBench: context1's seconds, Run's -i and -c (0 -c values: Run's default 1, CPUs) */
 	unsigned int ub_seconds;
 	unsigned int ub_iterations;
@@ -244,5 +257,22 @@ int taskset_parse_mask(const char *s, struct cpumask *m);
 /* The affinity on the machine now set up; 0 or -1 + message (bench_check_machine()). */
 int taskset_check_machine(struct bench *b, const char *machine, char *err, size_t errlen);
 void taskset_free(struct bench *b);
+
+/*
+ * chrt (util-linux schedutils/chrt.c) and nice (coreutils) as prefixes:
+ *   chrt [-f|-r|-b|-i|-o] [-a] PRIO COMMAND...   (default policy SCHED_RR)
+ *   nice [-n N | --adjustment=N | -N] COMMAND...  (default adjustment 10)
+ * Each parses its options, then COMMAND with bench_parse(), and records
+ * its change in b->sched_prefix; NULL + message on error.
+ */
+struct bench *chrt_parse(int argc, char **argv, char *err, size_t errlen);
+struct bench *nice_parse(int argc, char **argv, char *err, size_t errlen);
+/*
+ * The policy the benchmark's first task runs with after its prefixes, in
+ * @attr; false when it has none (SCHED_NORMAL, nice 0).
+ */
+bool bench_sched_attr(const struct bench *b, struct sched_attr *attr);
+/* "SCHED_FIFO 50", "SCHED_OTHER nice 5", ... for the JSON; @buf of @len bytes */
+void bench_sched_attr_str(const struct sched_attr *attr, char *buf, size_t len);
 
 #endif

@@ -6,8 +6,8 @@
  *             [-f|--fds N] [-T|--threads] [-P|--process]       (rt-tests)
  *   perf bench sched messaging [-p|--pipe] [-t|--thread] [-g|--group N] [-l|--nr_loops N]
  *   perf bench sched pipe [-l|--loop N] [-T|--threaded]
- * each of them, or any benchmark schedlab models, may follow a taskset prefix
- * (work/taskset.c).
+ * each of them, or any benchmark schedlab models, may follow taskset, chrt
+ * and nice prefixes (work/taskset.c, work/chrt.c).
  */
 #include "work/bench.h"
 
@@ -668,6 +668,10 @@ struct bench *bench_parse(int argc, char **argv, char *err, size_t errlen)
 	/* a prefix: parses its own options, then the command with this function */
 	if (argc >= 1 && !strcmp(argv[0], "taskset"))
 		return taskset_parse(argc, argv, err, errlen);
+	if (argc >= 1 && !strcmp(argv[0], "chrt"))
+		return chrt_parse(argc, argv, err, errlen);
+	if (argc >= 1 && !strcmp(argv[0], "nice"))
+		return nice_parse(argc, argv, err, errlen);
 	b = xcalloc(1, sizeof(*b));
 
 	/* getopt state is global: reset it fully and report errors ourselves */
@@ -710,7 +714,7 @@ struct bench *bench_parse(int argc, char **argv, char *err, size_t errlen)
 			snprintf(err, errlen, "perf bench sched: unknown benchmark '%s' (messaging, pipe)",
 				 argv[3]);
 	} else {
-		snprintf(err, errlen, "unknown benchmark '%s' (hackbench, perf bench sched messaging, perf bench sched pipe, stress-ng, ipistorm, context1, unixbench context1, schbench-2016, schbench, rt-app, reaim; taskset as a prefix)",
+		snprintf(err, errlen, "unknown benchmark '%s' (hackbench, perf bench sched messaging, perf bench sched pipe, stress-ng, ipistorm, context1, unixbench context1, schbench-2016, schbench, rt-app, reaim; taskset, chrt and nice as prefixes)",
 			 argv[0]);
 	}
 	if (!rc && (u64)b->groups * 2 * b->fds > MAX_TASKS) {
@@ -741,6 +745,10 @@ struct bench *bench_parse_background(int argc, char **argv, char *err, size_t er
 
 void bench_start(struct bench *b)
 {
+	struct sched_attr attr;
+
+	/* a chrt or nice prefix: the first tasks start under its policy */
+	work_set_sched_attr(bench_sched_attr(b, &attr) ? &attr : NULL);
 	switch (b->kind) {
 	case BENCH_PERF_PIPE:
 		pipe_start(b);

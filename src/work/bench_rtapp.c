@@ -156,25 +156,51 @@ static void notice(struct rt_state *st, const char *fmt, ...)
 int rtapp_apply_policy(struct task_struct *p, enum rtapp_policy policy, int priority, char *err,
 		       size_t errlen)
 {
+	struct sched_attr attr = { 0 };
 	struct rq *rq;
 
 	switch (policy) {
 	case RTAPP_SCHED_OTHER:
-		/* rt-app's __set_thread_sched_other_attrs(): the priority is the nice value */
+	case RTAPP_SCHED_BATCH:
+	case RTAPP_SCHED_IDLE:
+		/* rt-app's _set_thread_cfs(): the priority is the nice value */
 		if (priority < MIN_NICE || priority > MAX_NICE) {
-			snprintf(err, errlen, "SCHED_OTHER priority %d is not a nice value (%d..%d)",
-				 priority, MIN_NICE, MAX_NICE);
+			snprintf(err, errlen, "%s priority %d is not a nice value (%d..%d)",
+				 rtapp_policy_name(policy), priority, MIN_NICE, MAX_NICE);
 			return -1;
 		}
-		if (!p || p->static_prio == NICE_TO_PRIO(priority))
+		if (!p)
 			return 0;
-		/* sched_setattr() -> set_user_nice() under the task's runqueue lock */
-		rq = task_rq(p);
-		rq_lock(rq);
-		update_rq_clock(rq);
-		set_user_nice(p, priority);
-		rq_unlock(rq);
-		return 0;
+		if (policy == RTAPP_SCHED_OTHER && p->policy == SCHED_NORMAL) {
+			if (p->static_prio == NICE_TO_PRIO(priority))
+				return 0;
+			/* sched_setattr() -> set_user_nice() under the task's runqueue lock */
+			rq = task_rq(p);
+			rq_lock(rq);
+			update_rq_clock(rq);
+			set_user_nice(p, priority);
+			rq_unlock(rq);
+			return 0;
+		}
+		attr.sched_policy = policy == RTAPP_SCHED_OTHER   ? SCHED_NORMAL
+				    : policy == RTAPP_SCHED_BATCH ? SCHED_BATCH
+								  : SCHED_IDLE;
+		attr.sched_nice = priority;
+		break;
+	case RTAPP_SCHED_FIFO:
+	case RTAPP_SCHED_RR:
+		/* rt-app's _set_thread_rr_fifo(): sched_setscheduler(sched_priority) */
+		if (priority < 1 || priority > MAX_RT_PRIO - 1) {
+			snprintf(err, errlen, "%s priority %d is out of range (1..%d)",
+				 rtapp_policy_name(policy), priority, MAX_RT_PRIO - 1);
+			return -1;
+		}
+		if (!p)
+			return 0;
+		attr.sched_policy = policy == RTAPP_SCHED_FIFO ? SCHED_FIFO : SCHED_RR;
+		attr.sched_priority = (u32)priority;
+		attr.sched_nice = PRIO_TO_NICE(p->static_prio);
+		break;
 	case RTAPP_SCHED_DEADLINE:
 		snprintf(err, errlen, "policy SCHED_DEADLINE is not modelled (no deadline class)");
 		return -1;
@@ -182,6 +208,15 @@ int rtapp_apply_policy(struct task_struct *p, enum rtapp_policy policy, int prio
 		snprintf(err, errlen, "policy %s is not modelled", rtapp_policy_name(policy));
 		return -1;
 	}
+	if ((int)p->policy == (int)attr.sched_policy && p->rt_priority == attr.sched_priority &&
+	    (rt_policy(attr.sched_policy) || p->static_prio == NICE_TO_PRIO(attr.sched_nice)))
+		return 0;
+	if (sched_setattr_nocheck(p, &attr)) {
+		snprintf(err, errlen, "sched_setattr(%s, %d) failed", rtapp_policy_name(policy),
+			 priority);
+		return -1;
+	}
+	return 0;
 }
 
 /* ---- the futex-based primitives ---- */

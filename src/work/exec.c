@@ -32,6 +32,9 @@ static void *arena_alloc(size_t size)
 
 /* workload groups (work_set_group()) */
 static unsigned int cur_group;
+/* the first tasks' policy (work_set_sched_attr()) */
+static struct sched_attr start_attr;
+static bool start_attr_set;
 static u64 group_alive[WORK_MAX_GROUPS];
 static int end_group = -1;
 
@@ -52,6 +55,7 @@ void work_free_all(void)
 	arena = NULL;
 	arena_nr = arena_cap = 0;
 	cur_group = 0;
+	start_attr_set = false;
 	memset(group_alive, 0, sizeof(group_alive));
 	end_group = -1;
 }
@@ -63,6 +67,13 @@ void work_set_group(unsigned int group)
 		abort();
 	}
 	cur_group = group;
+}
+
+void work_set_sched_attr(const struct sched_attr *attr)
+{
+	start_attr_set = attr != NULL;
+	if (attr)
+		start_attr = *attr;
 }
 
 void work_end_with_group(unsigned int group)
@@ -648,12 +659,10 @@ static void work_step(struct task_struct *p)
 		struct task_struct *c;
 
 		sys_enter(w);
-		if (op->spawn.allowed)
-			c = sched_fork_task_affine(p, op->spawn.thread, op->spawn.comm, &work_exec,
-						   cw, op->spawn.allowed);
-		else
-			c = sched_fork_task_on(p, op->spawn.thread, op->spawn.comm, &work_exec, cw,
-					       -1, op->spawn.bind_cpu ? op->spawn.bind_cpu - 1 : -1);
+		c = sched_fork_task_on_attr(p, op->spawn.thread, op->spawn.comm, &work_exec, cw,
+					    -1, op->spawn.bind_cpu ? op->spawn.bind_cpu - 1 : -1,
+					    op->spawn.allowed,
+					    op->spawn.set_attr ? &op->spawn.attr : NULL);
 		c->cache.bytes = op->spawn.footprint;
 		bind(cw, c);
 		op_done(w, (u64)c->pid);
@@ -679,6 +688,10 @@ static void work_step(struct task_struct *p)
 	case OP_SMP_CALL:
 	case OP_SMP_CALL_MANY:
 		do_smp_call(w, op);
+		return;
+	case OP_SCHED_SETATTR:
+		sys_enter(w);
+		op_done(w, (u64)(s64)sched_setattr_nocheck(p, &op->attr));
 		return;
 	case OP_EXIT:
 		do_exit();
@@ -707,7 +720,8 @@ struct task_struct *work_start_allowed(const char *comm, const struct program *p
 				       unsigned int cpu, const struct cpumask *allowed)
 {
 	struct work_task *w = work_task_new(prog, state, cur_group);
-	struct task_struct *p = sched_fork_task_allowed(comm, &work_exec, w, cpu, allowed);
+	struct task_struct *p = sched_fork_task_attr(comm, &work_exec, w, cpu, allowed,
+						     start_attr_set ? &start_attr : NULL);
 
 	bind(w, p);
 	return p;

@@ -195,9 +195,11 @@ const char *rtapp_policy_name(enum rtapp_policy policy);
 
 /*
  * The one place rt-app's scheduling policy and priority reach the kernel
- * (rt-app's set_thread_param()). SCHED_OTHER: @priority is the nice value,
- * applied with set_user_nice(). Every other policy is not modelled yet: -1
- * with "policy SCHED_FIFO is not modelled" in @err. @p NULL only checks (the
+ * (rt-app's set_thread_param()). SCHED_OTHER/BATCH/IDLE: @priority is the
+ * nice value; SCHED_FIFO/RR: the RT priority (1..99); both through
+ * sched_setattr_nocheck() (a nice change of a SCHED_OTHER task through
+ * set_user_nice()). SCHED_DEADLINE, or a priority out of its policy's range:
+ * -1 with the reason in @err. @p NULL only checks (the
  * parser calls it so for every task and phase, before the run); at run time
  * a checked setting always returns 0.
  */

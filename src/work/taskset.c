@@ -216,6 +216,13 @@ struct bench *taskset_parse(int argc, char **argv, char *err, size_t errlen)
 		free(given);
 		return NULL;
 	}
+	/* one behind a chrt or nice prefix */
+	if (b->taskset_arg) {
+		snprintf(err, errlen, "taskset: a taskset inside taskset is not modelled: give one");
+		free(given);
+		bench_free(b);
+		return NULL;
+	}
 	b->taskset_arg = xstrdup(arg);
 	b->taskset_list = tmp.taskset_list;
 	b->taskset_given = given;

@@ -20,7 +20,7 @@ enum op_kind {
 	OP_RUN,			/* ns of user work at full capacity and frequency */
 	OP_SLEEP,		/* nanosleep(ns) */
 	OP_SLEEP_UNTIL,		/* clock_nanosleep(TIMER_ABSTIME, ns): returns at once if past */
-	OP_YIELD,		/* sched_yield() */
+	OP_YIELD,		/* sched_yield(): FIFO/RR to the tail of its list, fair forfeits its slice */
 	OP_SETAFFINITY,		/* sched_setaffinity(0, cpus): the task's own mask */
 	OP_WRITE,		/* write(ch, bytes): returns once some bytes went in */
 	OP_READ,		/* read(ch, bytes): returns once some bytes came out */
@@ -32,6 +32,7 @@ enum op_kind {
 	OP_CALL,		/* run a callback (timestamps, bookkeeping): free */
 	OP_SMP_CALL,		/* smp_call_function_single(val, nop, wait = bytes != 0) */
 	OP_SMP_CALL_MANY,	/* smp_call_function(nop, wait): every other online CPU */
+	OP_SCHED_SETATTR,	/* sched_setattr(0, &op->attr): result 0, or (u64)-EINVAL */
 	OP_EXIT,
 };
 
@@ -60,7 +61,26 @@ struct op_desc {
 		u64 footprint;
 		/* the child's own CPU affinity (NULL: the parent's), set before it first runs */
 		const struct cpumask *allowed;
+		/*
+		 * The child's scheduling policy. false: inherited from the
+		 * parent (policy, RT priority and nice), as fork() does; true:
+		 * @attr, set before the child first runs, as if the parent
+		 * had called sched_setattr() on it (a bad @attr aborts: check
+		 * it when the workload is parsed). Kernel threads (bind_cpu)
+		 * are kthreadd's children and start SCHED_NORMAL, nice 0.
+		 */
+		bool set_attr;
+		struct sched_attr attr;
 	} spawn;
+	/*
+	 * OP_SCHED_SETATTR: the task changes its own policy (sched_setattr(0,
+	 * ...)): .sched_policy SCHED_NORMAL 0, SCHED_FIFO 1, SCHED_RR 2,
+	 * SCHED_BATCH 3 or SCHED_IDLE 5; .sched_priority 1..99 for FIFO/RR,
+	 * else 0; .sched_nice -20..19 (clamped) for the fair policies. The
+	 * syscall is charged (syscall + setscheduler); a change that lowers
+	 * its priority below a waiting task switches at once.
+	 */
+	struct sched_attr attr;
 	void (*call)(struct work_task *w, void *arg);
 	void *arg;
 	const struct cpumask *cpus;	/* OP_SETAFFINITY */
@@ -101,6 +121,14 @@ struct task_struct *work_start(const char *comm, const struct program *prog, voi
  */
 struct task_struct *work_start_allowed(const char *comm, const struct program *prog, void *state,
 				       unsigned int cpu, const struct cpumask *allowed);
+
+/*
+ * The policy the next workload's first tasks start with (chrt, nice: the
+ * command ran under a changed policy and its children inherit it); NULL:
+ * SCHED_NORMAL, nice 0. Copied; stays in force until changed or
+ * work_free_all().
+ */
+void work_set_sched_attr(const struct sched_attr *attr);
 
 /*
  * Send the task a signal whose handler does not return to the interrupted

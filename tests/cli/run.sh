@@ -417,6 +417,12 @@ rtapp_thread timer_relative.json absolute-1 '$6 < -100000 && $8 == $2'
 rtapp_thread phases.json phased-0 '$2 == 80 && $8 > 0'
 rtapp_thread phases.json neighbour-1 '$2 == 400'
 # cpus per phase: the stopper moves the thread 1 -> 2 and back each pass
+# SCHED_FIFO above a fair hog on its CPU: every period met, woken at once;
+# SCHED_IDLE beside a nice-0 hog: about 3/1027 of the CPU
+rtapp_thread policies.json rt-0 '$2 >= 99 && $8 == 0 && $11 < 20'
+rtapp_thread policies.json background-3 '$2 >= 1 && $2 <= 10'
+rtapp_thread policies.json normal-2 '$2 > 980'
+expect_exit 0 "" schedlab run -m smp4 --check -- rt-app examples/policies.json
 rtapp_thread affinity.json mover-0 '$2 == 90 && $3 > 990'
 run_cmd "$SCHEDLAB" run -m smp4 --trace "$tmp/aff.trace" -- rt-app "$root/examples/affinity.json"
 if [ "$status" -eq 0 ] && [ "$(grep -c 'migration/.*sched_migrate_task: comm=mover-0' "$tmp/aff.trace")" -ge 5 ]; then
@@ -461,7 +467,7 @@ expect_exit 2 "bad-negative.json:1: run: -5 is out of range" schedlab run -m smp
 expect_exit 2 "bad-type.json:1: run: expected an integer, got string" schedlab run -m smp4 -- rt-app $rb/bad-type.json
 expect_exit 2 "bad-lock-held.json:5: task a: lock: mutex m is already held" schedlab run -m smp4 -- rt-app $rb/bad-lock-held.json
 expect_exit 2 "bad-wait-nolock.json:1: task a: wait: mutex m must be locked before waiting" schedlab run -m smp4 -- rt-app $rb/bad-wait-nolock.json
-expect_exit 2 "bad-fifo.json:1: task a: policy SCHED_FIFO is not modelled" schedlab run -m smp4 -- rt-app $rb/bad-fifo.json
+expect_exit 2 "bad-fifo.json:1: task a: SCHED_FIFO priority 100 is out of range (1..99)" schedlab run -m smp4 -- rt-app $rb/bad-fifo.json
 expect_exit 2 "bad-deadline.json:1: task a: policy SCHED_DEADLINE is not modelled" schedlab run -m smp4 -- rt-app $rb/bad-deadline.json
 expect_exit 2 "bad-forever.json:1: task a loops forever" schedlab run -m smp4 -- rt-app $rb/bad-forever.json
 expect_exit 2 "bad-fork.json:1: task a: fork: can't fork unknown task zz" schedlab run -m smp4 -- rt-app $rb/bad-fork.json
@@ -609,6 +615,50 @@ expect_exit 2 "taskset: -p (an existing pid) is not modelled" schedlab run -m sm
 expect_exit 2 "taskset: invalid option '-x'" schedlab run -m smp2 -- taskset -x 0 hackbench
 expect_exit 2 "perf bench sched pipe: bad or incomplete option '-x'" schedlab run -m smp2 -- taskset -c 0 perf bench sched pipe -x
 expect_exit 2 "ab: --base: taskset: CPU list '5'" schedlab ab -m smp2 --base '' --test '' --runs 2 -- taskset -c 5 hackbench -g 1 -l 10
+
+# chrt and nice as prefixes (util-linux chrt, coreutils nice): the command's
+# first task runs under the policy and its children inherit it.
+golden run-chrt-fifo-pipe-smp2 schedlab run -m smp2 -- chrt -f 50 perf bench sched pipe -l 1000
+golden run-nice-pipe-smp2 schedlab run -m smp2 -- nice -n 5 perf bench sched pipe -l 1000
+golden run-taskset-chrt-pipe-smp2 schedlab run -m smp2 -- taskset -c 0 chrt -f 50 perf bench sched pipe -l 1000
+# two FIFO hogs take both CPUs: the fair pipe waits for the fair server (50 ms per 1 s)
+golden run-also-chrt-hogs-pipe-smp2 schedlab run -m smp2 --check --also 'chrt -f 50 stress-ng --cpu 2' -- perf bench sched pipe -l 1000
+run_cmd schedlab run -m smp2 --json "$tmp/chrt.json" -- chrt -r 10 nice -n 3 perf bench sched pipe -l 100
+if [ "$status" -eq 0 ] && grep -q '^    "policy": "SCHED_RR 10"$' "$tmp/chrt.json"; then
+	ok "chrt: the JSON names the policy"
+else
+	not_ok "chrt: the JSON names the policy" "status $status"
+fi
+run_cmd schedlab run -m smp2 --json "$tmp/alsochrt.json" --also 'chrt -f 5 stress-ng --cpu 1' -- nice perf bench sched pipe -l 100
+if [ "$status" -eq 0 ] && grep -q '^    "policy": "SCHED_OTHER nice 10",$' "$tmp/alsochrt.json" &&
+   grep -q '^      "policy": "SCHED_FIFO 5",$' "$tmp/alsochrt.json"; then
+	ok "chrt, nice: the JSON names each workload's policy"
+else
+	not_ok "chrt, nice: the JSON names each workload's policy" "status $status"
+fi
+run_cmd schedlab run -m smp2 --json "$tmp/nochrt.json" -- perf bench sched pipe -l 100
+if ! grep -q '"policy"' "$tmp/nochrt.json"; then
+	ok "no chrt or nice: no policy in the JSON"
+else
+	not_ok "no chrt or nice: no policy in the JSON"
+fi
+expect_exit 0 "" schedlab run -m smp4 --check -- chrt -r 10 hackbench -g 2 -l 50
+expect_exit 0 "" schedlab run -m smp4 --check -- chrt -i 0 hackbench -g 1 -l 50
+expect_exit 0 "" schedlab run -m smp4 --check --also 'chrt -b 0 stress-ng --cpu 2' -- nice -n -5 hackbench -g 1 -l 50
+expect_exit 0 "" schedlab run -m smp4 --check --also 'chrt -f 1 stress-ng --cpu 5 --cpu-ops 10' -- chrt -f 2 hackbench -g 1 -l 20
+same_output "chrt: the same output twice" schedlab run -m smp4 -- chrt -r 5 hackbench -g 1 -l 50
+expect_exit 2 "chrt: unsupported priority value for the policy: 0: see --max for valid range" \
+	schedlab run -m smp2 -- chrt -f 0 perf bench sched pipe
+expect_exit 2 "chrt: unsupported priority value for the policy: 100: see --max for valid range" \
+	schedlab run -m smp2 -- chrt -f 100 perf bench sched pipe
+expect_exit 2 "chrt: unsupported priority value for the policy: 5" schedlab run -m smp2 -- chrt -b 5 hackbench
+expect_exit 2 "chrt: invalid priority argument: 'x'" schedlab run -m smp2 -- chrt -f x hackbench
+expect_exit 2 "chrt: too few arguments" schedlab run -m smp2 -- chrt -f 50
+expect_exit 2 "chrt: SCHED_DEADLINE is not modelled" schedlab run -m smp2 -- chrt -d 0 hackbench
+expect_exit 2 "nice: invalid adjustment 'x'" schedlab run -m smp2 -- nice -n x perf bench sched pipe
+expect_exit 2 "nice: no command" schedlab run -m smp2 -- nice -n 5
+expect_exit 2 "taskset: a taskset inside taskset is not modelled" \
+	schedlab run -m smp2 -- taskset -c 0 chrt -f 5 taskset -c 1 hackbench
 
 # --also COMMAND (issue 12): background workloads that start with the
 # measured benchmark and stop when it ends; stdout is the measured one's.

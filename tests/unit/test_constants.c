@@ -35,6 +35,9 @@ static void test_sysctl_defaults(void **state)
 	/* core.c: sysctl_resched_latency_warn_ms = 100, _once = 1 */
 	assert_int_equal(sysctl_sched.latency_warn_ms, 100);
 	assert_int_equal(sysctl_sched.latency_warn_once, 1);
+	/* deadline.c fair_server_init(): runtime 50 * NSEC_PER_MSEC, period 1000 * NSEC_PER_MSEC */
+	assert_int_equal(sysctl_sched.fair_server_runtime_ns, 50000000);
+	assert_int_equal(sysctl_sched.fair_server_period_ns, 1000000000);
 	/* Debian's and most distributions' CONFIG_HZ_250 */
 	assert_int_equal(sysctl_sched.hz, 250);
 	assert_int_equal(sysctl_sched.preempt, PREEMPT_VOLUNTARY_MODEL);
@@ -278,10 +281,33 @@ static void test_topology_constants(void **state)
 	assert_int_equal(RECLAIM_DISTANCE, 30);
 }
 
+/* ---- policies and the RT class (include/uapi/linux/sched.h, sched/prio.h, rt.h) ---- */
+
+static void test_policy_constants(void **state)
+{
+	(void)state;
+	/* include/uapi/linux/sched.h */
+	assert_int_equal(SCHED_NORMAL, 0);
+	assert_int_equal(SCHED_FIFO, 1);
+	assert_int_equal(SCHED_RR, 2);
+	assert_int_equal(SCHED_BATCH, 3);
+	assert_int_equal(SCHED_IDLE, 5);
+	/* include/linux/sched/prio.h: MAX_RT_PRIO 100, MAX_PRIO 140, DEFAULT_PRIO 120 */
+	assert_int_equal(MAX_RT_PRIO, 100);
+	assert_int_equal(MAX_PRIO, 140);
+	assert_int_equal(DEFAULT_PRIO, 120);
+	/* kernel/sched/sched.h: WEIGHT_IDLEPRIO 3, WMULT_IDLEPRIO 1431655765 */
+	assert_int_equal(WEIGHT_IDLEPRIO, 3);
+	assert_int_equal(WMULT_IDLEPRIO, 1431655765);
+	/* include/linux/sched/rt.h: RR_TIMESLICE (100 * HZ / 1000) */
+	assert_int_equal(RR_TIMESLICE_MS, 100);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sysctl_defaults),
+		cmocka_unit_test(test_policy_constants),
 		cmocka_unit_test(test_base_slice_scaled_per_preset),
 		cmocka_unit_test(test_base_slice_policies_and_write),
 		cmocka_unit_test(test_task_slice_is_scaled),

@@ -211,24 +211,58 @@ static void test_lock_checks(void **state)
 
 static void test_policies(void **state)
 {
+	struct rtapp_config *c;
 	char e[256];
 
 	(void)state;
-	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"policy\": \"SCHED_FIFO\", \"run\": 1}}}",
-		     "t.json:1: task t: policy SCHED_FIFO is not modelled");
-	expect_error("{\"global\": {\"default_policy\": \"SCHED_RR\"}, \"tasks\": {\"t\": {\"loop\": 1, \"run\": 1}}}",
-		     "policy SCHED_RR is not modelled");
+	/* rt-app's default RT priority, and the fair policies' nice values */
+	c = parse_ok("{\"tasks\": {\"t\": {\"loop\": 1, \"policy\": \"SCHED_FIFO\", \"run\": 1}}}");
+	rtapp_config_free(c);
+	c = parse_ok("{\"global\": {\"default_policy\": \"SCHED_RR\"}, \"tasks\": {\"t\": {\"loop\": 1, \"run\": 1}}}");
+	rtapp_config_free(c);
+	c = parse_ok("{\"tasks\": {\"t\": {\"loop\": 1, \"policy\": \"SCHED_BATCH\", \"priority\": 5, \"run\": 1}}}");
+	rtapp_config_free(c);
+	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"policy\": \"SCHED_FIFO\", \"priority\": 100, \"run\": 1}}}",
+		     "t.json:1: task t: SCHED_FIFO priority 100 is out of range (1..99)");
+	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"policy\": \"SCHED_RR\", \"priority\": 0, \"run\": 1}}}",
+		     "SCHED_RR priority 0 is out of range");
 	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"policy\": \"SCHED_DEADLINE\", \"run\": 1}}}",
 		     "SCHED_DEADLINE is not modelled");
-	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"policy\": \"SCHED_BATCH\", \"run\": 1}}}",
-		     "policy SCHED_BATCH is not modelled");
 	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"policy\": \"OTHER\", \"run\": 1}}}",
 		     "invalid policy OTHER");
 	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"priority\": 20, \"run\": 1}}}",
 		     "priority 20 is not a nice value");
 	assert_int_equal(rtapp_apply_policy(NULL, RTAPP_SCHED_OTHER, -20, e, sizeof(e)), 0);
-	assert_int_equal(rtapp_apply_policy(NULL, RTAPP_SCHED_FIFO, 10, e, sizeof(e)), -1);
-	assert_string_equal(e, "policy SCHED_FIFO is not modelled");
+	assert_int_equal(rtapp_apply_policy(NULL, RTAPP_SCHED_FIFO, 10, e, sizeof(e)), 0);
+	assert_int_equal(rtapp_apply_policy(NULL, RTAPP_SCHED_IDLE, 25, e, sizeof(e)), -1);
+	assert_string_equal(e, "SCHED_IDLE priority 25 is not a nice value (-20..19)");
+}
+
+/* the hook reaches sched_setattr(): the RT class and the fair policies */
+static void test_apply_policy_classes(void **state)
+{
+	struct task_struct *p;
+	char e[256];
+
+	(void)state;
+	tl_setup("smp2", TL_ZERO_COST, 0, NULL);
+	p = tl_fork("t", 0);
+	assert_int_equal(rtapp_apply_policy(p, RTAPP_SCHED_FIFO, 50, e, sizeof(e)), 0);
+	assert_int_equal(p->policy, SCHED_FIFO);
+	assert_int_equal(p->rt_priority, 50);
+	assert_int_equal(p->prio, MAX_RT_PRIO - 1 - 50);
+	tl_check();
+	assert_int_equal(rtapp_apply_policy(p, RTAPP_SCHED_RR, 10, e, sizeof(e)), 0);
+	assert_int_equal(p->policy, SCHED_RR);
+	assert_int_equal(p->prio, MAX_RT_PRIO - 1 - 10);
+	assert_int_equal(rtapp_apply_policy(p, RTAPP_SCHED_IDLE, 0, e, sizeof(e)), 0);
+	assert_int_equal(p->policy, SCHED_IDLE);
+	assert_int_equal(p->se.load.weight, scale_load(WEIGHT_IDLEPRIO));
+	assert_int_equal(rtapp_apply_policy(p, RTAPP_SCHED_BATCH, 3, e, sizeof(e)), 0);
+	assert_int_equal(p->policy, SCHED_BATCH);
+	assert_int_equal(p->static_prio, NICE_TO_PRIO(3));
+	tl_check();
+	tl_teardown();
 }
 
 /* the hook reaches set_user_nice(): the task's weight follows the nice value */
@@ -340,6 +374,7 @@ int main(void)
 		cmocka_unit_test(test_lock_checks),
 		cmocka_unit_test(test_policies),
 		cmocka_unit_test(test_apply_policy_nice),
+		cmocka_unit_test(test_apply_policy_classes),
 		cmocka_unit_test(test_yield),
 		cmocka_unit_test(test_setaffinity_current),
 	};

@@ -195,6 +195,7 @@ static inline void tl_account_now(void)
 			c->t = machine.stop_at;
 		update_rq_clock(rq);
 		update_curr_fair(rq);
+		update_curr_rt(rq);
 	}
 }
 
@@ -217,8 +218,10 @@ static inline void tl_advance(u64 ns)
 
 	charge(ns);
 	update_rq_clock(rq);
-	if (!is_idle_task(rq->curr))
+	if (!is_idle_task(rq->curr)) {
 		update_curr_fair(rq);
+		update_curr_rt(rq);
+	}
 }
 
 /* The running CPU reschedules (preemption or idle exit), as cpu_continue() does. */

@@ -1,0 +1,719 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The RT class: SCHED_FIFO and SCHED_RR (kernel/sched/rt.c line of thought,
+ * v6.18), and the fair deadline server that keeps fair tasks from starving
+ * under RT load (deadline.c's fair_server, simplified).
+ *
+ * Each rq has an rt_rq: 100 FIFO lists, one per priority (prio 0 is the
+ * highest, 99 - sched_priority), and a bitmap of the non-empty ones, so the
+ * pick is the first task of the first set bit. A running RT task stays on its
+ * list. SCHED_FIFO runs until it blocks, yields or a higher priority wakes;
+ * SCHED_RR goes to the tail of its list each sched_rr_timeslice ticks when
+ * another task of its priority waits.
+ *
+ * Across CPUs (SMP balancing of RT tasks):
+ *  - select_task_rq_rt(): a waking RT task that would not preempt its CPU's
+ *    RT curr goes to find_lowest_rq(), a CPU running at a lower priority;
+ *  - push: an rq with a queued RT task that may migrate and is not running
+ *    (a "pushable" task: the rq is overloaded, set in the root domain)
+ *    pushes it to the lowest-priority CPU it may run on (push_rt_tasks(),
+ *    after a wakeup that did not preempt and after a switch to an RT task);
+ *  - pull: a CPU whose priority drops (its RT task blocked or left the RT
+ *    class) pulls the highest pushable task of an overloaded CPU that would
+ *    outrank what it runs now (pull_rt_task()).
+ *
+ * Simplifications (docs/policies.md):
+ *  - cpupri is a scan: find_lowest_rq() reads each allowed CPU's rt_rq
+ *    highest priority (cpupri_find()'s levels, in the same order: the lowest
+ *    level below the task's first) instead of keeping per-level vectors. Its
+ *    cost is charged per CPU examined (lb_cpu_visit and the rq's rt line),
+ *    which over-charges on big machines compared with the kernel's vectors.
+ *  - pushable_tasks is a flag on each queued task, not a plist: the highest
+ *    pushable one is found by walking the priority lists.
+ *  - the pull is done directly (the RT_PUSH_IPI feature, which instead asks
+ *    the overloaded CPUs to push by an IPI chain, is not modelled); there
+ *    are no RT groups (CONFIG_RT_GROUP_SCHED) and so no RT throttling.
+ *  - any_and_distribute() picks are the first CPU of the mask.
+ *
+ * RT pressure: rq->avg_rt (PELT of the RT running time) takes capacity
+ * from fair tasks (scale_rt_capacity(), set by the balancer's
+ * update_cpu_capacity()), so the fair balancer moves fair tasks away from
+ * CPUs that RT tasks keep busy.
+ */
+#include "kernel/sched.h"
+
+#include "kernel/trace.h"
+
+/* find_lowest_rq()'s lowest_mask (the kernel's per-CPU local_cpu_mask) */
+static struct cpumask rt_lowest_mask;
+
+static inline struct task_struct *rt_task_of(struct sched_rt_entity *rt_se)
+{
+	return container_of(rt_se, struct task_struct, rt);
+}
+
+/* ------------------------------------------------------------------ */
+/* the priority array                                                  */
+
+static inline void rt_bit_set(struct rt_prio_array *a, int prio)
+{
+	a->bitmap[prio / 64] |= 1ULL << (prio % 64);
+}
+
+static inline void rt_bit_clear(struct rt_prio_array *a, int prio)
+{
+	a->bitmap[prio / 64] &= ~(1ULL << (prio % 64));
+}
+
+/* sched_find_first_bit(): the delimiter bit MAX_RT_PRIO ends the search */
+static int sched_find_first_bit(const struct rt_prio_array *a)
+{
+	for (int i = 0; i < RT_BITMAP_LONGS; i++)
+		if (a->bitmap[i])
+			return i * 64 + __builtin_ctzll(a->bitmap[i]);
+	return MAX_RT_PRIO;
+}
+
+void init_rt_rq(struct rt_rq *rt_rq)
+{
+	*rt_rq = (struct rt_rq){ 0 };
+	for (int i = 0; i < MAX_RT_PRIO; i++)
+		INIT_LIST_HEAD(&rt_rq->active.queue[i]);
+	rt_bit_set(&rt_rq->active, MAX_RT_PRIO);
+	rt_rq->highest_prio.curr = MAX_RT_PRIO - 1;
+	rt_rq->highest_prio.next = MAX_RT_PRIO - 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* pushable tasks and the overload state                               */
+
+/* highest_prio.next and the overload flag after the pushable set changed */
+static void update_pushable(struct rq *rq)
+{
+	struct rt_rq *rt_rq = &rq->rt;
+	int next = MAX_RT_PRIO - 1;
+	bool overloaded;
+
+	if (rt_rq->rt_nr_pushable) {
+		for (int prio = sched_find_first_bit(&rt_rq->active); prio < MAX_RT_PRIO; prio++) {
+			struct sched_rt_entity *rt_se;
+			bool found = false;
+
+			list_for_each_entry(rt_se, &rt_rq->active.queue[prio], run_list) {
+				if (rt_se->pushable) {
+					found = true;
+					break;
+				}
+			}
+			if (found) {
+				next = prio;
+				break;
+			}
+		}
+	}
+	rt_rq->highest_prio.next = next;
+	/* rt_set_overload() / rt_clear_overload(): the root domain's rto_mask */
+	overloaded = rt_rq->rt_nr_pushable != 0;
+	if (overloaded != rt_rq->overloaded) {
+		struct root_domain *rd = cpu_rd(cpu_of(rq));
+
+		rt_rq->overloaded = overloaded;
+		if (overloaded)
+			rd->rto_count++;
+		else
+			rd->rto_count--;
+	}
+}
+
+static void enqueue_pushable_task(struct rq *rq, struct task_struct *p)
+{
+	if (p->rt.pushable)
+		return;
+	p->rt.pushable = true;
+	rq->rt.rt_nr_pushable++;
+	update_pushable(rq);
+}
+
+static void dequeue_pushable_task(struct rq *rq, struct task_struct *p)
+{
+	if (!p->rt.pushable)
+		return;
+	p->rt.pushable = false;
+	rq->rt.rt_nr_pushable--;
+	update_pushable(rq);
+}
+
+static inline bool task_current(const struct rq *rq, const struct task_struct *p)
+{
+	return rq->curr == p;
+}
+
+/* ------------------------------------------------------------------ */
+/* enqueue, dequeue, requeue                                           */
+
+static void update_highest_prio(struct rt_rq *rt_rq)
+{
+	int prio = sched_find_first_bit(&rt_rq->active);
+
+	rt_rq->highest_prio.curr = prio < MAX_RT_PRIO ? prio : MAX_RT_PRIO - 1;
+}
+
+void enqueue_task_rt(struct rq *rq, struct task_struct *p, int flags)
+{
+	struct rt_rq *rt_rq = &rq->rt;
+	struct sched_rt_entity *rt_se = &p->rt;
+	struct list_head *queue = &rt_rq->active.queue[p->prio];
+
+	/* __enqueue_rt_entity(): the tail of its list, or the head if asked */
+	if (flags & ENQUEUE_HEAD)
+		list_add(&rt_se->run_list, queue);
+	else
+		list_add_tail(&rt_se->run_list, queue);
+	rt_se->on_list = 1;
+	rt_se->on_rq = 1;
+	rt_bit_set(&rt_rq->active, p->prio);
+	rt_rq->rt_nr_running++;
+	if (p->policy == SCHED_RR)
+		rt_rq->rr_nr_running++;
+	rt_rq->rt_queued = true;
+	update_highest_prio(rt_rq);
+	/* add_nr_running(): a second task makes the root domain overloaded */
+	if (++rq->nr_running == 2)
+		cpu_rd(cpu_of(rq))->overloaded = true;
+	if (!task_current(rq, p) && p->nr_cpus_allowed > 1)
+		enqueue_pushable_task(rq, p);
+}
+
+void dequeue_task_rt(struct rq *rq, struct task_struct *p, int flags)
+{
+	struct rt_rq *rt_rq = &rq->rt;
+	struct sched_rt_entity *rt_se = &p->rt;
+
+	(void)flags;
+	update_curr_rt(rq);
+	dequeue_pushable_task(rq, p);
+	list_del_init(&rt_se->run_list);
+	if (list_empty(&rt_rq->active.queue[p->prio]))
+		rt_bit_clear(&rt_rq->active, p->prio);
+	rt_se->on_list = 0;
+	rt_se->on_rq = 0;
+	rt_rq->rt_nr_running--;
+	if (p->policy == SCHED_RR)
+		rt_rq->rr_nr_running--;
+	rt_rq->rt_queued = rt_rq->rt_nr_running != 0;
+	update_highest_prio(rt_rq);
+	rq->nr_running--;
+}
+
+/* to the tail of its list (or the head): RR rotation, yield */
+static void requeue_task_rt(struct rq *rq, struct task_struct *p, bool head)
+{
+	struct sched_rt_entity *rt_se = &p->rt;
+	struct list_head *queue = &rq->rt.active.queue[p->prio];
+
+	if (!on_rt_rq(rt_se))
+		return;
+	list_del_init(&rt_se->run_list);
+	if (head)
+		list_add(&rt_se->run_list, queue);
+	else
+		list_add_tail(&rt_se->run_list, queue);
+}
+
+/* yield_task_rt(): to the tail of its priority's list */
+void yield_task_rt(struct rq *rq)
+{
+	requeue_task_rt(rq, rq->curr, false);
+}
+
+/* ------------------------------------------------------------------ */
+/* accounting, picking, tick                                           */
+
+void update_rt_rq_load_avg(u64 now, struct rq *rq, int running)
+{
+	pelt_update_running(now, &rq->avg_rt, running);
+}
+
+/*
+ * What RT tasks leave of the CPU for fair tasks (fair.c scale_rt_capacity():
+ * no DL tasks, no IRQ time and no HW pressure are modelled, so only the RT
+ * utilization is taken off), at least 1.
+ */
+unsigned long scale_rt_capacity(unsigned int cpu)
+{
+	unsigned long max = arch_scale_cpu_capacity(cpu);
+	unsigned long used = cpu_util_rt(cpu_rq(cpu));
+
+	if (unlikely(used >= max))
+		return 1;
+	return max - used;
+}
+
+/* update_curr_common(): the runtime of an RT curr */
+void update_curr_rt(struct rq *rq)
+{
+	struct task_struct *curr = rq->curr;
+	s64 delta_exec;
+
+	if (!rt_task(curr) || curr->is_stopper || is_idle_task(curr))
+		return;
+	delta_exec = (s64)(rq->clock_task - curr->se.exec_start);
+	if (delta_exec <= 0)
+		return;
+	curr->se.exec_start = rq->clock_task;
+	curr->se.sum_exec_runtime += (u64)delta_exec;
+	rq->stat.rq_cpu_time += (u64)delta_exec;
+}
+
+struct task_struct *pick_task_rt(struct rq *rq)
+{
+	struct rt_rq *rt_rq = &rq->rt;
+	int idx;
+
+	if (!rt_rq->rt_queued)
+		return NULL;
+	idx = sched_find_first_bit(&rt_rq->active);
+	return rt_task_of(list_first_entry(&rt_rq->active.queue[idx], struct sched_rt_entity,
+					   run_list));
+}
+
+void set_next_task_rt(struct rq *rq, struct task_struct *p, bool first)
+{
+	p->se.exec_start = rq->clock_task;
+	/* the CPU did not run RT until now: its RT average saw idle time */
+	if (!rt_task(rq->curr) || is_idle_task(rq->curr) || rq->curr->is_stopper)
+		update_rt_rq_load_avg(rq->clock_pelt, rq, 0);
+	/* the running task is not pushable */
+	dequeue_pushable_task(rq, p);
+	if (!first)
+		return;
+	/* rt_queue_push_tasks(): a balance callback, run after the switch */
+	if (rq->rt.rt_nr_pushable)
+		rq->rt_push_pending = true;
+}
+
+void put_prev_task_rt(struct rq *rq, struct task_struct *p)
+{
+	update_curr_rt(rq);
+	update_rt_rq_load_avg(rq->clock_pelt, rq, 1);
+	/* still queued: the previous task may be pushed away */
+	if (on_rt_rq(&p->rt) && p->nr_cpus_allowed > 1)
+		enqueue_pushable_task(rq, p);
+}
+
+void task_tick_rt(struct rq *rq, struct task_struct *p)
+{
+	struct sched_rt_entity *rt_se = &p->rt;
+
+	update_curr_rt(rq);
+	update_rt_rq_load_avg(rq->clock_pelt, rq, 1);
+	/* SCHED_FIFO has no quantum */
+	if (p->policy != SCHED_RR)
+		return;
+	if (--rt_se->time_slice)
+		return;
+	rt_se->time_slice = sched_rr_timeslice();
+	/* the next task of the same priority, if any, runs */
+	if (rt_se->run_list.prev != rt_se->run_list.next) {
+		requeue_task_rt(rq, p, false);
+		resched_curr(rq);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* cpupri (a scan) and find_lowest_rq()                                */
+
+/* convert_prio(): rq priority to cpupri level, 0 normal/idle .. 99 highest RT */
+static int cpupri_of(int prio)
+{
+	return prio >= MAX_RT_PRIO - 1 ? 0 : MAX_RT_PRIO - 1 - prio;
+}
+
+/*
+ * cpupri_find(): the CPUs @p may run on at the lowest priority level below
+ * its own, in rt_lowest_mask; false if every allowed CPU runs at its level
+ * or above.
+ */
+static bool cpupri_find(struct task_struct *p, struct cpumask *lowest_mask)
+{
+	int task_pri = cpupri_of(p->prio), best = task_pri;
+	unsigned int cpu;
+
+	cpumask_clear(lowest_mask);
+	for_each_cpu(cpu, p->cpus_mask) {
+		struct rq *rq = cpu_rq(cpu);
+		int pri;
+
+		charge(machine.cost->lb_cpu_visit);
+		cl_read(&rq->cl.rt);
+		pri = cpupri_of(rq->rt.highest_prio.curr);
+		if (pri > best)
+			continue;
+		if (pri < best) {
+			best = pri;
+			cpumask_clear(lowest_mask);
+		}
+		if (pri < task_pri)
+			cpumask_set_cpu(cpu, lowest_mask);
+	}
+	return !cpumask_empty(lowest_mask);
+}
+
+int find_lowest_rq(struct task_struct *p)
+{
+	struct cpumask *lowest_mask = &rt_lowest_mask;
+	int this_cpu = (int)smp_processor_id();
+	int cpu = (int)task_cpu(p);
+	struct sched_domain *sd;
+
+	if (p->nr_cpus_allowed == 1)
+		return -1;
+	if (!cpupri_find(p, lowest_mask))
+		return -1;
+	/* the CPU it last ran on, cache hot, if it is one of them */
+	if (cpumask_test_cpu((unsigned int)cpu, lowest_mask))
+		return cpu;
+	if (!cpumask_test_cpu((unsigned int)this_cpu, lowest_mask))
+		this_cpu = -1;
+	/* else the closest: this CPU, then the lowest affine domain's first */
+	for_each_domain((unsigned int)cpu, sd) {
+		if (sd->flags & SD_WAKE_AFFINE) {
+			unsigned int best;
+
+			if (this_cpu != -1 &&
+			    cpumask_test_cpu((unsigned int)this_cpu, sched_domain_span(sd)))
+				return this_cpu;
+			best = cpumask_first_and(lowest_mask, sched_domain_span(sd));
+			if (best < nr_cpu_ids)
+				return (int)best;
+		}
+	}
+	if (this_cpu != -1)
+		return this_cpu;
+	cpu = (int)cpumask_first(lowest_mask);
+	return cpu < (int)nr_cpu_ids ? cpu : -1;
+}
+
+unsigned int select_task_rq_rt(struct task_struct *p, unsigned int cpu, int wake_flags)
+{
+	struct rq *rq = cpu_rq(cpu);
+	struct task_struct *curr;
+	bool test;
+
+	if (!(wake_flags & (WF_TTWU | WF_FORK)))
+		return cpu;
+	cl_read(&rq->cl.curr);
+	curr = rq->curr;
+	/*
+	 * Would it not run at once there (an RT curr of its priority or
+	 * higher, or one that cannot move)? Then look for a lower CPU.
+	 */
+	test = rt_task(curr) && !curr->is_stopper &&
+	       (curr->nr_cpus_allowed < 2 || curr->prio <= p->prio);
+	if (test) {
+		int target = find_lowest_rq(p);
+
+		if (target != -1 && p->prio < cpu_rq((unsigned int)target)->rt.highest_prio.curr)
+			cpu = (unsigned int)target;
+	}
+	return cpu;
+}
+
+/* ------------------------------------------------------------------ */
+/* wakeup preemption                                                   */
+
+/*
+ * Same priority as curr: requeue the wakee first and preempt only if curr
+ * cannot go elsewhere while the wakee could (check_preempt_equal_prio()).
+ */
+static void check_preempt_equal_prio(struct rq *rq, struct task_struct *p)
+{
+	if (rq->curr->nr_cpus_allowed == 1 || !cpupri_find(rq->curr, &rt_lowest_mask))
+		return;
+	if (p->nr_cpus_allowed != 1 && cpupri_find(p, &rt_lowest_mask))
+		return;
+	requeue_task_rt(rq, p, true);
+	resched_curr(rq);
+}
+
+void wakeup_preempt_rt(struct rq *rq, struct task_struct *p, int wake_flags)
+{
+	struct task_struct *donor = rq->curr;
+
+	(void)wake_flags;
+	if (p->prio < donor->prio) {
+		resched_curr(rq);
+		return;
+	}
+	if (p->prio == donor->prio && !rq->need_resched)
+		check_preempt_equal_prio(rq, p);
+}
+
+/* ------------------------------------------------------------------ */
+/* push and pull                                                       */
+
+/* the highest-priority pushable task of @rq allowed on @cpu (-1: any) */
+static struct task_struct *pick_highest_pushable_task(struct rq *rq, int cpu)
+{
+	struct rt_rq *rt_rq = &rq->rt;
+
+	if (!rt_rq->rt_nr_pushable)
+		return NULL;
+	for (int prio = sched_find_first_bit(&rt_rq->active); prio < MAX_RT_PRIO; prio++) {
+		struct sched_rt_entity *rt_se;
+
+		list_for_each_entry(rt_se, &rt_rq->active.queue[prio], run_list) {
+			struct task_struct *p = rt_task_of(rt_se);
+
+			if (!rt_se->pushable)
+				continue;
+			if (cpu < 0 || cpumask_test_cpu((unsigned int)cpu, p->cpus_mask))
+				return p;
+		}
+	}
+	return NULL;
+}
+
+/* move_queued_task_locked(): both rqs locked, @p queued and not running */
+static void move_queued_task_locked(struct rq *src_rq, struct rq *dst_rq, struct task_struct *p)
+{
+	deactivate_task(src_rq, p, DEQUEUE_NOCLOCK);
+	set_task_cpu(p, cpu_of(dst_rq));
+	activate_task(dst_rq, p, ENQUEUE_NOCLOCK | ENQUEUE_MIGRATED);
+}
+
+/* find_lock_lowest_rq(): a CPU running lower than @task, locked; NULL if none */
+static struct rq *find_lock_lowest_rq(struct task_struct *task, struct rq *rq)
+{
+	struct rq *lowest_rq;
+	int cpu = find_lowest_rq(task);
+
+	if (cpu == -1 || (unsigned int)cpu == cpu_of(rq))
+		return NULL;
+	lowest_rq = cpu_rq((unsigned int)cpu);
+	/* equal or higher priority there: retrying would find the same */
+	if (lowest_rq->rt.highest_prio.curr <= task->prio)
+		return NULL;
+	rq_lock(lowest_rq);
+	update_rq_clock(lowest_rq);
+	return lowest_rq;
+}
+
+/* push_rt_task(): one pushable task of @rq to a lower-priority CPU; 1 if moved */
+static int push_rt_task(struct rq *rq)
+{
+	struct task_struct *next_task;
+	struct rq *lowest_rq;
+
+	if (!rq->rt.overloaded)
+		return 0;
+	charge(machine.cost->rt_push);
+	next_task = pick_highest_pushable_task(rq, -1);
+	if (!next_task)
+		return 0;
+	/* it outranks what runs here: it just runs here */
+	if (next_task->prio < rq->curr->prio) {
+		resched_curr(rq);
+		return 0;
+	}
+	lowest_rq = find_lock_lowest_rq(next_task, rq);
+	if (!lowest_rq)
+		return 0;
+	move_queued_task_locked(rq, lowest_rq, next_task);
+	resched_curr(lowest_rq);
+	rq_unlock(lowest_rq);
+	return 1;
+}
+
+void push_rt_tasks(struct rq *rq)
+{
+	while (push_rt_task(rq))
+		;
+}
+
+void pull_rt_task(struct rq *this_rq)
+{
+	unsigned int this_cpu = cpu_of(this_rq), cpu;
+	struct root_domain *rd = cpu_rd(this_cpu);
+	bool resched = false;
+
+	/* rt_overload_count(): nobody has a task to give */
+	if (!rd->rto_count)
+		return;
+	charge(machine.cost->rt_pull);
+	for_each_cpu(cpu, rd->span) {
+		struct rq *src_rq = cpu_rq(cpu);
+		struct task_struct *p;
+
+		/* the rto_mask iteration: only the overloaded CPUs are looked at */
+		if (cpu == this_cpu || !src_rq->rt.overloaded)
+			continue;
+		charge(machine.cost->lb_cpu_visit);
+		cl_read(&src_rq->cl.rt);
+		/* its best waiting task would not outrank what we have */
+		if (src_rq->rt.highest_prio.next >= this_rq->rt.highest_prio.curr)
+			continue;
+		rq_lock(src_rq);
+		update_rq_clock(src_rq);
+		if (src_rq->rt.rt_nr_running <= 1)
+			goto skip;
+		p = pick_highest_pushable_task(src_rq, (int)this_cpu);
+		if (p && p->prio < this_rq->rt.highest_prio.curr) {
+			/* it is about to preempt its own CPU's curr: leave it */
+			if (p->prio < src_rq->curr->prio)
+				goto skip;
+			move_queued_task_locked(src_rq, this_rq, p);
+			resched = true;
+		}
+skip:
+		rq_unlock(src_rq);
+	}
+	if (resched)
+		resched_curr(this_rq);
+}
+
+/* need_pull_rt_task(): the rq's best RT is now below the task that left */
+void balance_rt(struct rq *rq, struct task_struct *prev)
+{
+	if (!on_rt_rq(&prev->rt) && rq->rt.highest_prio.curr > prev->prio)
+		pull_rt_task(rq);
+}
+
+/* task_woken_rt(): a woken RT task that did not preempt may go elsewhere */
+void task_woken_rt(struct rq *rq, struct task_struct *p)
+{
+	struct task_struct *curr = rq->curr;
+	bool need_push = !task_current(rq, p) && !rq->need_resched && p->nr_cpus_allowed > 1 &&
+			 rt_task(curr) && !curr->is_stopper &&
+			 (curr->nr_cpus_allowed < 2 || curr->prio <= p->prio);
+
+	if (need_push)
+		push_rt_tasks(rq);
+}
+
+/* ------------------------------------------------------------------ */
+/* class and priority changes                                          */
+
+void switched_from_rt(struct rq *rq, struct task_struct *p)
+{
+	/* the rq may have dropped below RT: pull (rt_queue_pull_task()) */
+	if (!task_on_rq_queued(p) || rq->rt.rt_nr_running)
+		return;
+	pull_rt_task(rq);
+}
+
+void switched_to_rt(struct rq *rq, struct task_struct *p)
+{
+	if (task_current(rq, p)) {
+		update_curr_rt(rq);
+		return;
+	}
+	if (!task_on_rq_queued(p))
+		return;
+	if (p->nr_cpus_allowed > 1 && rq->rt.overloaded)
+		push_rt_tasks(rq);
+	if (p->prio < rq->curr->prio)
+		resched_curr(rq);
+}
+
+void prio_changed_rt(struct rq *rq, struct task_struct *p, int oldprio)
+{
+	if (!task_on_rq_queued(p))
+		return;
+	if (task_current(rq, p)) {
+		/* lowered: someone else may be better, here or elsewhere */
+		if (oldprio < p->prio)
+			pull_rt_task(rq);
+		if (p->prio > rq->rt.highest_prio.curr)
+			resched_curr(rq);
+	} else if (p->prio < rq->curr->prio) {
+		resched_curr(rq);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* the fair deadline server (simplified)                               */
+
+/*
+ * v6.18's fair_server is a SCHED_DEADLINE entity of runtime 50 ms and
+ * period 1 s per CPU, started when a fair task is enqueued, in deferred
+ * mode: fair runtime is charged to it as it happens, and only if the fair
+ * tasks have not had their runtime by the point where the rest of the
+ * budget just fits before the deadline (zero laxity) is it enqueued; it then
+ * runs fair tasks ahead of RT until its budget is used up, and waits for the
+ * next period. The model keeps that rule and checks the zero-laxity point at
+ * each tick and pick (the kernel arms an hrtimer for it), so the fair share
+ * under an RT hog starts within a tick of the kernel's instant.
+ */
+void fair_server_init(struct rq *rq)
+{
+	rq->fair_server = (struct fair_server){ 0 };
+}
+
+static void fair_server_replenish(struct rq *rq, u64 now)
+{
+	struct fair_server *fs = &rq->fair_server;
+	u64 period = sysctl_sched.fair_server_period_ns;
+	u64 runtime = min(sysctl_sched.fair_server_runtime_ns, period);
+
+	/* a period that ends while it runs fair tasks: RT gets the CPU back */
+	if (fs->running && rq->rt.rt_nr_running)
+		resched_curr(rq);
+	fs->runtime = (s64)runtime;
+	fs->deadline = now + period;
+	fs->running = false;
+}
+
+void dl_server_start(struct rq *rq)
+{
+	struct fair_server *fs = &rq->fair_server;
+
+	if (fs->active)
+		return;
+	fs->active = true;
+	if (rq->clock >= fs->deadline)
+		fair_server_replenish(rq, rq->clock);
+}
+
+void dl_server_stop(struct rq *rq)
+{
+	struct fair_server *fs = &rq->fair_server;
+
+	fs->active = false;
+	fs->running = false;
+}
+
+void dl_server_update(struct rq *rq, s64 delta_exec)
+{
+	struct fair_server *fs = &rq->fair_server;
+
+	if (!fs->active || delta_exec <= 0)
+		return;
+	fs->runtime -= delta_exec;
+	/* budget used up while running ahead of RT: throttled until the period ends */
+	if (fs->runtime <= 0 && fs->running) {
+		fs->running = false;
+		if (rq->rt.rt_nr_running)
+			resched_curr(rq);
+	}
+}
+
+bool fair_server_check(struct rq *rq)
+{
+	struct fair_server *fs = &rq->fair_server;
+	u64 now = rq->clock;
+
+	if (!fs->active || !sysctl_sched.fair_server_runtime_ns)
+		return false;
+	if (now >= fs->deadline)
+		fair_server_replenish(rq, now);
+	/* server_pick() found nothing runnable (only delayed entities): it yields */
+	if (fs->running && !rq->cfs.h_nr_runnable)
+		fs->running = false;
+	if (!fs->running && fs->runtime > 0 && rq->cfs.h_nr_runnable && rq->rt.rt_nr_running &&
+	    now + (u64)fs->runtime >= fs->deadline) {
+		fs->running = true;
+		fs->nr_runs++;
+	}
+	return fs->running;
+}

@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * chrt and nice as prefixes of a benchmark command, like taskset
+ * (work/taskset.c): the tool changes its own scheduling policy, then execs
+ * the command, so the command's first task has it and every task it forks
+ * inherits it (fork keeps policy, RT priority and nice).
+ *
+ *   chrt [-f|-r|-b|-i|-o] [-a] PRIO COMMAND...
+ *     util-linux schedutils/chrt.c: -f SCHED_FIFO, -r SCHED_RR (the
+ *     default), -b SCHED_BATCH, -i SCHED_IDLE, -o SCHED_OTHER; PRIO 1..99
+ *     for FIFO/RR and 0 for the others (sched_get_priority_min/max()).
+ *     chrt calls sched_setscheduler(), which keeps the nice value.
+ *   nice [-n N | --adjustment=N | -N] COMMAND...
+ *     coreutils nice: adds N (default 10) to the niceness (0 here),
+ *     clamped to -20..19; for an RT task it only sets the nice it will have
+ *     back under a fair policy (set_user_nice()).
+ *
+ * Prefixes nest in any order with taskset; the outermost runs first.
+ */
+#include "work/bench.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char chrt_usage[] = "chrt [-f|-r|-b|-i|-o] PRIO COMMAND...";
+static const char nice_usage[] = "nice [-n N] COMMAND...";
+
+/* a whole decimal int (strtos32_or_err()); -1 if not one */
+static int parse_int(const char *s, int *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (!*s || *end || errno || v < INT_MIN || v > INT_MAX)
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+static struct bench *add_prefix(struct bench *b, const struct sched_prefix *sp, const char *tool,
+				char *err, size_t errlen)
+{
+	if (b->nr_sched_prefix == BENCH_MAX_SCHED_PREFIX) {
+		snprintf(err, errlen, "%s: more than %d chrt and nice prefixes", tool,
+			 BENCH_MAX_SCHED_PREFIX);
+		bench_free(b);
+		return NULL;
+	}
+	b->sched_prefix[b->nr_sched_prefix++] = *sp;
+	return b;
+}
+
+struct bench *chrt_parse(int argc, char **argv, char *err, size_t errlen)
+{
+	static const struct option opts[] = {
+		{ "all-tasks", no_argument, NULL, 'a' },
+		{ "batch", no_argument, NULL, 'b' },
+		{ "deadline", no_argument, NULL, 'd' },
+		{ "fifo", no_argument, NULL, 'f' },
+		{ "idle", no_argument, NULL, 'i' },
+		{ "other", no_argument, NULL, 'o' },
+		{ "rr", no_argument, NULL, 'r' },
+		{ "reset-on-fork", no_argument, NULL, 'R' },
+		{ "sched-runtime", required_argument, NULL, 'T' },
+		{ "sched-period", required_argument, NULL, 'P' },
+		{ "sched-deadline", required_argument, NULL, 'D' },
+		{ "max", no_argument, NULL, 'm' },
+		{ "pid", no_argument, NULL, 'p' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct sched_prefix sp = { .policy = SCHED_RR };
+	struct bench *b;
+	int c, lo, hi;
+
+	optind = 0;
+	opterr = 0;
+	optopt = 0;
+	while ((c = getopt_long(argc, argv, "+abdD:fiphmoP:T:rRvV", opts, NULL)) != -1) {
+		switch (c) {
+		case 'a':
+			/* all threads of the -p pid: a command's threads inherit anyway */
+			break;
+		case 'b':
+			sp.policy = SCHED_BATCH;
+			break;
+		case 'f':
+			sp.policy = SCHED_FIFO;
+			break;
+		case 'i':
+			sp.policy = SCHED_IDLE;
+			break;
+		case 'o':
+			sp.policy = SCHED_NORMAL;
+			break;
+		case 'r':
+			sp.policy = SCHED_RR;
+			break;
+		case 'd':
+		case 'T':
+		case 'P':
+		case 'D':
+			snprintf(err, errlen,
+				 "chrt: SCHED_DEADLINE is not modelled (usage: %s)", chrt_usage);
+			return NULL;
+		case 'R':
+			snprintf(err, errlen,
+				 "chrt: --reset-on-fork is not modelled: children inherit the policy (usage: %s)",
+				 chrt_usage);
+			return NULL;
+		case 'p':
+			snprintf(err, errlen,
+				 "chrt: -p (an existing pid) is not modelled: there are no pids before the run; give the command after the priority (usage: %s)",
+				 chrt_usage);
+			return NULL;
+		case 'm':
+		case 'v':
+		case 'h':
+		case 'V':
+			snprintf(err, errlen,
+				 "chrt: -m, -v, -h and -V print chrt's own information and run no benchmark (usage: %s)",
+				 chrt_usage);
+			return NULL;
+		default:
+			if (optopt && optopt != '?' && strncmp(argv[optind - 1], "--", 2))
+				snprintf(err, errlen, "chrt: invalid option '-%c' (usage: %s)", optopt,
+					 chrt_usage);
+			else
+				snprintf(err, errlen, "chrt: unrecognized option '%s' (usage: %s)",
+					 argv[optind - 1], chrt_usage);
+			return NULL;
+		}
+	}
+	if (argc - optind < 2) {
+		if (argc - optind < 1)
+			snprintf(err, errlen, "chrt: too few arguments: no priority and no command (usage: %s)",
+				 chrt_usage);
+		else
+			snprintf(err, errlen, "chrt: too few arguments: no command after the priority '%s' (usage: %s)",
+				 argv[optind], chrt_usage);
+		return NULL;
+	}
+	if (parse_int(argv[optind], &sp.prio)) {
+		snprintf(err, errlen, "chrt: invalid priority argument: '%s'", argv[optind]);
+		return NULL;
+	}
+	/* sched_get_priority_min() / _max() of the policy */
+	lo = rt_policy((unsigned int)sp.policy) ? 1 : 0;
+	hi = rt_policy((unsigned int)sp.policy) ? MAX_RT_PRIO - 1 : 0;
+	if (sp.prio < lo || sp.prio > hi) {
+		snprintf(err, errlen,
+			 "chrt: unsupported priority value for the policy: %d: see --max for valid range (%s: %d..%d)",
+			 sp.prio,
+			 sp.policy == SCHED_FIFO ? "SCHED_FIFO" :
+			 sp.policy == SCHED_RR	 ? "SCHED_RR" :
+			 sp.policy == SCHED_BATCH ? "SCHED_BATCH" :
+			 sp.policy == SCHED_IDLE ? "SCHED_IDLE" :
+						   "SCHED_OTHER",
+			 lo, hi);
+		return NULL;
+	}
+	b = bench_parse(argc - optind - 1, argv + optind + 1, err, errlen);
+	if (!b)
+		return NULL;
+	return add_prefix(b, &sp, "chrt", err, errlen);
+}
+
+struct bench *nice_parse(int argc, char **argv, char *err, size_t errlen)
+{
+	struct sched_prefix sp = { .is_nice = true, .nice_adj = 10 };
+	const char *adj = NULL;
+	struct bench *b;
+	int i = 1;
+
+	/* coreutils' legacy form first: nice -N / nice --N (N may be negative) */
+	if (i < argc && argv[i][0] == '-' &&
+	    (isdigit((unsigned char)argv[i][1]) ||
+	     (argv[i][1] == '-' && isdigit((unsigned char)argv[i][2])))) {
+		adj = argv[i] + 1;
+		i++;
+	} else if (i < argc && !strcmp(argv[i], "-n")) {
+		if (i + 1 >= argc) {
+			snprintf(err, errlen, "nice: option requires an argument -- 'n' (usage: %s)",
+				 nice_usage);
+			return NULL;
+		}
+		adj = argv[i + 1];
+		i += 2;
+	} else if (i < argc && !strncmp(argv[i], "-n", 2)) {
+		adj = argv[i] + 2;
+		i++;
+	} else if (i < argc && !strncmp(argv[i], "--adjustment=", 13)) {
+		adj = argv[i] + 13;
+		i++;
+	} else if (i < argc && !strcmp(argv[i], "--adjustment")) {
+		if (i + 1 >= argc) {
+			snprintf(err, errlen,
+				 "nice: option '--adjustment' requires an argument (usage: %s)",
+				 nice_usage);
+			return NULL;
+		}
+		adj = argv[i + 1];
+		i += 2;
+	} else if (i < argc && !strcmp(argv[i], "--")) {
+		i++;
+	} else if (i < argc && argv[i][0] == '-' && argv[i][1]) {
+		snprintf(err, errlen, "nice: invalid option '%s' (usage: %s)", argv[i], nice_usage);
+		return NULL;
+	}
+	if (adj) {
+		char *end;
+		long long v;
+
+		errno = 0;
+		v = strtoll(adj, &end, 10);
+		if (!*adj || *end) {
+			snprintf(err, errlen, "nice: invalid adjustment '%s'", adj);
+			return NULL;
+		}
+		/* coreutils clamps any integer; so does the range below */
+		if (errno || v < 2 * MIN_NICE)
+			v = 2 * MIN_NICE;
+		if (v > 2 * MAX_NICE + 1)
+			v = 2 * MAX_NICE + 1;
+		sp.nice_adj = (int)v;
+	}
+	if (i < argc && !strcmp(argv[i], "--"))
+		i++;
+	if (i >= argc) {
+		snprintf(err, errlen,
+			 "nice: no command (nice alone prints the niceness and runs no benchmark; usage: %s)",
+			 nice_usage);
+		return NULL;
+	}
+	b = bench_parse(argc - i, argv + i, err, errlen);
+	if (!b)
+		return NULL;
+	return add_prefix(b, &sp, "nice", err, errlen);
+}
+
+bool bench_sched_attr(const struct bench *b, struct sched_attr *attr)
+{
+	int nice = 0;
+
+	*attr = (struct sched_attr){ .sched_policy = SCHED_NORMAL };
+	if (!b->nr_sched_prefix)
+		return false;
+	/* the outermost prefix ran first */
+	for (unsigned int i = b->nr_sched_prefix; i-- > 0;) {
+		const struct sched_prefix *sp = &b->sched_prefix[i];
+
+		if (sp->is_nice) {
+			nice = clamp(nice + sp->nice_adj, MIN_NICE, MAX_NICE);
+		} else {
+			attr->sched_policy = (u32)sp->policy;
+			attr->sched_priority = (u32)sp->prio;
+		}
+	}
+	attr->sched_nice = nice;
+	return true;
+}
+
+void bench_sched_attr_str(const struct sched_attr *attr, char *buf, size_t len)
+{
+	static const char *const names[] = {
+		[SCHED_NORMAL] = "SCHED_OTHER", [SCHED_FIFO] = "SCHED_FIFO", [SCHED_RR] = "SCHED_RR",
+		[SCHED_BATCH] = "SCHED_BATCH",	[4] = "?",		     [SCHED_IDLE] = "SCHED_IDLE",
+	};
+	const char *name = attr->sched_policy < ARRAY_SIZE(names) ? names[attr->sched_policy] : "?";
+
+	if (rt_policy(attr->sched_policy))
+		snprintf(buf, len, "%s %u", name, attr->sched_priority);
+	else
+		snprintf(buf, len, "%s nice %d", name, attr->sched_nice);
+}
