@@ -82,16 +82,30 @@ static void remove_at(struct event_queue *q, u32 i)
 		sift_down(q, i, last);
 }
 
+/*
+ * A queued event is moved in place (its slot sifted up or down with the
+ * new key) rather than removed and inserted again: a CPU's step event is
+ * rescheduled at almost every step. Keys (time, seq) are unique, so the
+ * order events come out in is the same either way.
+ */
 void eq_schedule(struct event_queue *q, struct sim_event *ev, u64 time)
 {
-	if (ev->heap_idx)
-		remove_at(q, ev->heap_idx - 1);
+	struct heap_slot s = { .time = time, .seq = q->next_seq++, .ev = ev };
+
+	ev->time = time;
+	if (ev->heap_idx) {
+		u32 i = ev->heap_idx - 1;
+
+		if (i > 0 && slot_before(&s, &q->slot[(i - 1) / HEAP_D]))
+			sift_up(q, i, s);
+		else
+			sift_down(q, i, s);
+		return;
+	}
 	if (q->nr == q->cap) {
 		q->cap *= 2;
 		q->slot = xreallocarray(q->slot, q->cap, sizeof(*q->slot));
 	}
-	ev->time = time;
-	struct heap_slot s = { .time = time, .seq = q->next_seq++, .ev = ev };
 	q->nr++;
 	sift_up(q, q->nr - 1, s);
 }
