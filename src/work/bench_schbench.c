@@ -29,14 +29,12 @@
  * its wakeups to the worker's clock read after futex_wait() returns.
  */
 #include "work/bench.h"
+#include "work/schbench_futex.h"
 #include "work/schbench_hist.h"
 
 #include "sim/alloc.h"
 
 #include <stdlib.h>
-
-#define FUTEX_BLOCKED 0
-#define FUTEX_RUNNING 1
 
 /*
  * usec_spin() checks the clock every few ns; the model runs its user work in
@@ -87,32 +85,6 @@ struct sb_state {
 	u64 sleep_start_us;
 	int phase;
 };
-
-static u64 gtod_us(void)
-{
-	return cpu_now() / NSEC_PER_USEC;
-}
-
-/* fpost(): a FUTEX_WAKE only if the cmpxchg BLOCKED -> RUNNING succeeded */
-static bool fpost(struct futex *f, struct op_desc *op)
-{
-	if (f->val != FUTEX_BLOCKED)
-		return false;
-	f->val = FUTEX_RUNNING;
-	*op = (struct op_desc){ .kind = OP_FUTEX_WAKE, .futex = f, .val = 1 };
-	return true;
-}
-
-/* fwait(): true (with a FUTEX_WAIT in @op) while the futex is not posted */
-static bool fwait(struct futex *f, struct op_desc *op)
-{
-	if (f->val == FUTEX_RUNNING) {
-		f->val = FUTEX_BLOCKED;
-		return false;
-	}
-	*op = (struct op_desc){ .kind = OP_FUTEX_WAIT, .futex = f, .val = FUTEX_BLOCKED };
-	return true;
-}
 
 enum { W_LOOP, W_SPIN, W_POST, W_WAIT, W_FWAIT, W_SAMPLE };
 

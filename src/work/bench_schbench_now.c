@@ -30,6 +30,7 @@
  * After R s it sets stopping, posts and joins the message threads.
  */
 #include "work/bench.h"
+#include "work/schbench_futex.h"
 #include "work/schbench_hist.h"
 
 #include "kernel/sched.h"
@@ -39,9 +40,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-#define FUTEX_BLOCKED 0
-#define FUTEX_RUNNING 1
 
 /*
  * One multiply-add of do_some_math()'s inner loop, in ps of user work at
@@ -125,32 +123,6 @@ unsigned long schbench_now_matrix_size(const struct bench *b)
 {
 	return (unsigned long)sqrt((double)((unsigned long)b->sb_footprint_kb * 1024 / 3 /
 					    sizeof(unsigned long)));
-}
-
-static u64 gtod_us(void)
-{
-	return cpu_now() / NSEC_PER_USEC;
-}
-
-/* fpost(): a FUTEX_WAKE only if the cmpxchg BLOCKED -> RUNNING succeeded */
-static bool fpost(struct futex *f, struct op_desc *op)
-{
-	if (f->val != FUTEX_BLOCKED)
-		return false;
-	f->val = FUTEX_RUNNING;
-	*op = (struct op_desc){ .kind = OP_FUTEX_WAKE, .futex = f, .val = 1 };
-	return true;
-}
-
-/* fwait(): true (with a FUTEX_WAIT in @op) while the futex is not posted */
-static bool fwait(struct futex *f, struct op_desc *op)
-{
-	if (f->val == FUTEX_RUNNING) {
-		f->val = FUTEX_BLOCKED;
-		return false;
-	}
-	*op = (struct op_desc){ .kind = OP_FUTEX_WAIT, .futex = f, .val = FUTEX_BLOCKED };
-	return true;
 }
 
 static u32 clamp_us(u64 us)
