@@ -7,7 +7,8 @@
 #                                                    rewrite tests/golden/*.out
 #   VERBOSE=1 ...                                    also list the cases that pass
 #
-# Adding a case: append one line to the right section below. Commands are
+# Adding a case: append one line to the right section below, or to a topic's
+# file in tests/cli/cases/ (sourced at the end). Commands are
 # written as they would be typed, with `schedlab` standing for $SCHEDLAB:
 #
 #   golden NAME CMD...                 stdout must equal tests/golden/NAME.out
@@ -1479,6 +1480,17 @@ if sh -n "$root/bench/fidelity.sh" 2>"$tmp/fidelity.err"; then
 else
 	not_ok "sh -n bench/fidelity.sh" "$(cat "$tmp/fidelity.err")"
 fi
+
+# ---------------------------------------------------------------------------
+# more cases, one file per topic (tests/cli/cases/*.sh), sourced here so they
+# share the helpers above, $tmp and the counts
+# ---------------------------------------------------------------------------
+
+for cases in "$root"/tests/cli/cases/*.sh; do
+	[ -f "$cases" ] || continue
+	# shellcheck disable=SC1090
+	. "$cases"
+done
 
 # ---------------------------------------------------------------------------
 
