@@ -31,6 +31,12 @@
 #include <unistd.h>
 
 #define NONE (-1)
+/*
+ * The kernel writes capacities of at most SCHED_CAPACITY_SCALE; other trees
+ * are rescaled. This bound keeps cap x SCHED_CAPACITY_SCALE in 64 bits.
+ */
+#define SYSFS_MAX_CAPACITY (1UL << 32)
+#define SYSFS_MAX_CAPACITY_STR "4294967296"
 
 struct reader {
 	const char *root;
@@ -41,6 +47,8 @@ struct reader {
 	unsigned int nr;
 	int *dense; /* [NR_CPUS]: raw CPU -> dense index, or NONE */
 	struct cpumask *online; /* raw numbering */
+	/* the first file that is there but does not hold what it should */
+	char bad[384];
 };
 
 static void note(struct topology *t, const char *fmt, ...)
@@ -82,7 +90,21 @@ static int read_sys(const struct reader *r, char *buf, size_t len, const char *f
 	return 0;
 }
 
-static int read_ulong(const struct reader *r, unsigned long *v, const char *fmt, ...)
+/* Records the first malformed file; the load fails with it once read_tree() is done. */
+static void bad_file(struct reader *r, const char *rel, const char *val, const char *want)
+{
+	if (!r->bad[0])
+		snprintf(r->bad, sizeof(r->bad), "%s/devices/system/%s: '%.40s' is not %s", r->root,
+			 rel, val, want);
+}
+
+/*
+ * A file holding one decimal number, as the kernel writes it (%u, %lu):
+ * digits only. 0 with *v set; -1 if the file is absent; -1 and the file
+ * recorded as bad (a sign, other characters, out of range) otherwise, so
+ * that "-5" is an error and not 2^64 - 5.
+ */
+static int read_ulong(struct reader *r, unsigned long *v, const char *fmt, ...)
 {
 	char rel[256], buf[64], *end;
 	va_list ap;
@@ -94,8 +116,10 @@ static int read_ulong(const struct reader *r, unsigned long *v, const char *fmt,
 		return -1;
 	errno = 0;
 	*v = strtoul(buf, &end, 10);
-	if (errno || end == buf)
+	if (buf[0] < '0' || buf[0] > '9' || *end || errno) {
+		bad_file(r, rel, buf, "a non-negative decimal integer");
 		return -1;
+	}
 	return 0;
 }
 
@@ -202,7 +226,7 @@ static unsigned int first_or_self(const struct cpumask *m, unsigned int self)
 }
 
 /* The highest-level unified cache that cpu @raw reports; -1 if none. */
-static int llc_index(const struct reader *r, unsigned int raw)
+static int llc_index(struct reader *r, unsigned int raw)
 {
 	int best = -1;
 	unsigned long best_level = 0;
@@ -363,7 +387,7 @@ static int cmp_uint(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static void read_freq(const struct reader *r, unsigned int i, bool *no_freq)
+static void read_freq(struct reader *r, unsigned int i, bool *no_freq)
 {
 	struct cpu_topo *c = &r->t->cpus[i];
 	unsigned int raw = r->raw[i];
@@ -421,7 +445,7 @@ static void read_freq(const struct reader *r, unsigned int i, bool *no_freq)
 	}
 }
 
-static void read_idle(const struct reader *r)
+static void read_idle(struct reader *r)
 {
 	struct topology *t = r->t;
 	unsigned int raw = r->raw[0];
@@ -465,6 +489,54 @@ static void read_idle(const struct reader *r)
 	}
 }
 
+/*
+ * A real kernel writes sibling lists that agree (cpuA lists B exactly when
+ * cpuB lists A); a tree put together by hand may not. Each CPU joins the core
+ * of the first CPU of its own list (@rep), so a disagreement silently drops a
+ * claimed sibling: say so, naming the first pair that disagrees.
+ */
+static void check_siblings(struct reader *r, const unsigned int *rep, struct cpumask **smt_of)
+{
+	/*
+	 * The lists agree exactly when every CPU a list names has the same
+	 * first CPU, and the list is as long as the group with that first CPU:
+	 * O(sum of list lengths), not a mask comparison per pair.
+	 */
+	unsigned int *size = xcalloc(NR_CPUS, sizeof(*size));
+
+	for (unsigned int i = 0; i < r->nr; i++)
+		size[rep[i]]++;
+	for (unsigned int i = 0; i < r->nr; i++) {
+		unsigned int j, other = i;
+
+		for_each_cpu(j, smt_of[i]) {
+			if (r->dense[j] != NONE && rep[r->dense[j]] != rep[i]) {
+				other = (unsigned int)r->dense[j];
+				break;
+			}
+		}
+		if (other == i && cpumask_weight(smt_of[i]) == size[rep[i]])
+			continue;
+		if (other == i) {
+			/* a CPU of the group does not list this one: find it */
+			for (unsigned int k = 0; k < r->nr; k++)
+				if (rep[k] == rep[i] && !cpumask_test_cpu(r->raw[k], smt_of[i]))
+					other = k;
+		}
+		{
+			char a[64], b[64];
+
+			cpumask_print_list(a, sizeof(a), smt_of[i]);
+			cpumask_print_list(b, sizeof(b), smt_of[other]);
+			note(r->t,
+			     "SMT sibling lists disagree (cpu%u: %s, cpu%u: %s): each CPU joins the core of the first CPU of its own list",
+			     r->raw[i], a, r->raw[other], b);
+		}
+		break;
+	}
+	free(size);
+}
+
 static int read_tree(struct reader *r)
 {
 	struct topology *t = r->t;
@@ -479,6 +551,8 @@ static int read_tree(struct reader *r)
 	bool no_core = false, no_pkg = false, no_llc = false, no_freq = false;
 	bool have_pkg_id = true;
 	unsigned long max_cap = 0;
+	/* each CPU's sibling list as read, to check that the lists agree */
+	struct cpumask **smt_of = xcalloc(r->nr, sizeof(*smt_of));
 	int ret = -1;
 
 	if (topology_alloc_cpus(t, r->nr, r->err, sizeof(r->err)))
@@ -489,9 +563,18 @@ static int read_tree(struct reader *r)
 		node_masks[n] = alloc_cpumask();
 	for (unsigned int i = 0; i < r->nr; i++)
 		cpumask_set_cpu(r->raw[i], node_masks[node_of[i]]);
-	for (unsigned int i = 0; i < r->nr; i++)
-		if (read_ulong(r, &pkg_id[i], "cpu/cpu%u/topology/physical_package_id", r->raw[i]))
+	for (unsigned int i = 0; i < r->nr; i++) {
+		char id[64];
+
+		/* arm64 kernels before v5.x write -1: no package id */
+		if (!read_sys(r, id, sizeof(id), "cpu/cpu%u/topology/physical_package_id",
+			      r->raw[i]) &&
+		    !strcmp(id, "-1"))
 			have_pkg_id = false;
+		else if (read_ulong(r, &pkg_id[i], "cpu/cpu%u/topology/physical_package_id",
+				    r->raw[i]))
+			have_pkg_id = false;
+	}
 
 	for (unsigned int i = 0; i < r->nr; i++) {
 		unsigned int raw = r->raw[i];
@@ -505,6 +588,8 @@ static int read_tree(struct reader *r)
 			cpumask_clear(core);
 		}
 		cpumask_set_cpu(raw, core);
+		smt_of[i] = alloc_cpumask();
+		cpumask_copy(smt_of[i], core);
 
 		/* package, narrowed to the node when a node is smaller */
 		if (read_list(r, pkg, "cpu/cpu%u/topology/package_cpus_list", raw) &&
@@ -544,8 +629,16 @@ static int read_tree(struct reader *r)
 		rep[2 * r->nr + i] = first_or_self(llc, raw);
 		rep[3 * r->nr + i] = first_or_self(pkg, raw);
 
-		if (read_ulong(r, &cap, "cpu/cpu%u/cpu_capacity", raw) || !cap)
+		if (read_ulong(r, &cap, "cpu/cpu%u/cpu_capacity", raw)) {
 			cap = SCHED_CAPACITY_SCALE;
+		} else if (!cap || cap > SYSFS_MAX_CAPACITY) {
+			char v[32], rel[64];
+
+			snprintf(v, sizeof(v), "%lu", cap);
+			snprintf(rel, sizeof(rel), "cpu/cpu%u/cpu_capacity", raw);
+			bad_file(r, rel, v, "a capacity (1.." SYSFS_MAX_CAPACITY_STR ")");
+			cap = SCHED_CAPACITY_SCALE;
+		}
 		t->cpus[i].capacity = cap;
 		if (cap > max_cap)
 			max_cap = cap;
@@ -553,6 +646,7 @@ static int read_tree(struct reader *r)
 		t->cpus[i].node = node_of[i];
 	}
 
+	check_siblings(r, rep, smt_of);
 	assign_ids(r, rep, map, set_core);
 	assign_ids(r, rep + r->nr, map, set_cluster);
 	assign_ids(r, rep + 2 * r->nr, map, set_llc);
@@ -586,6 +680,10 @@ out:
 	free_cpumask(cluster);
 	free_cpumask(pkg);
 	free_cpumask(llc);
+	for (unsigned int i = 0; i < r->nr; i++)
+		if (smt_of[i])
+			free_cpumask(smt_of[i]);
+	free(smt_of);
 	free(rep);
 	free(node_of);
 	free(map);
@@ -623,6 +721,10 @@ struct topology *topology_load_sysfs(const char *root, char *err, size_t errlen)
 	r.online = alloc_cpumask();
 	if (find_online(&r) || read_tree(&r)) {
 		snprintf(err, errlen, "%s", r.err);
+		goto fail;
+	}
+	if (r.bad[0]) {
+		snprintf(err, errlen, "%s", r.bad);
 		goto fail;
 	}
 	snprintf(t->description, sizeof(t->description), "%u CPUs read from %s/devices/system",

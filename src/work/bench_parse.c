@@ -703,7 +703,15 @@ struct bench *bench_parse(int argc, char **argv, char *err, size_t errlen)
 	} else if (!strcmp(argv[0], "stress-ng")) {
 		rc = parse_stress(b, argc, argv, err, errlen);
 	} else if (!strcmp(argv[0], "perf")) {
-		if (argc < 4 || strcmp(argv[1], "bench") || strcmp(argv[2], "sched"))
+		if (argc >= 2 && !strcmp(argv[1], "stat"))
+			/*
+			 * run handles perf stat before the benchmark parser, so
+			 * reaching here means a prefix (nice, chrt, taskset) or
+			 * --also put it inside another command
+			 */
+			snprintf(err, errlen,
+				 "perf stat: only as the outermost command of run (it repeats the whole run): write 'perf stat [OPTIONS] -- nice|chrt|taskset ... COMMAND' instead of a prefix in front of perf stat");
+		else if (argc < 4 || strcmp(argv[1], "bench") || strcmp(argv[2], "sched"))
 			snprintf(err, errlen,
 				 "perf: only 'perf bench sched messaging' and 'perf bench sched pipe' are modelled");
 		else if (!strcmp(argv[3], "messaging"))

@@ -742,6 +742,92 @@ static void test_sysfs_inconsistent(void **state)
 	assert_non_null(strstr(err, "no CPUs found"));
 }
 
+/*
+ * A file that is there but malformed is an error naming it, never a silent
+ * default: a negative capacity once read as 2^64 - 5 and was reported as "the
+ * biggest CPU has capacity 1" (issue 18).
+ */
+static void test_sysfs_bad_values(void **state)
+{
+	static const struct {
+		const char *file, *val, *want;
+	} bad[] = {
+		{ "cpu/cpu1/cpu_capacity", "-5", "cpu1/cpu_capacity: '-5' is not a non-negative" },
+		{ "cpu/cpu1/cpu_capacity", "0", "cpu1/cpu_capacity: '0' is not a capacity" },
+		{ "cpu/cpu1/cpu_capacity", "99999999999", "'99999999999' is not a capacity" },
+		{ "cpu/cpu1/cpu_capacity", "512x", "'512x' is not a non-negative" },
+		{ "cpu/cpu0/cpuidle/state0/latency", "+3", "state0/latency: '+3' is not" },
+	};
+
+	(void)state;
+	for (size_t k = 0; k < ARRAY_SIZE(bad); k++) {
+		const char *root = make_root();
+		char err[512];
+
+		put(root, "cpu/online", "0-1");
+		put(root, "cpu/cpu0/cpu_capacity", "1024");
+		put(root, "cpu/cpu0/cpuidle/state0/name", "C1");
+		put(root, "cpu/cpu0/cpuidle/state0/latency", "1");
+		put(root, "cpu/cpu0/cpuidle/state0/residency", "1");
+		put(root, bad[k].file, bad[k].val);
+		assert_null(topology_load_sysfs(root, err, sizeof(err)));
+		if (!strstr(err, bad[k].want))
+			fail_msg("%s = %s: got '%s'", bad[k].file, bad[k].val, err);
+		remove_root(root);
+	}
+}
+
+/* physical_package_id -1 (older arm64 kernels) means no id, as if absent. */
+static void test_sysfs_package_id_minus_one(void **state)
+{
+	const char *root = make_root();
+	struct topology *t;
+
+	(void)state;
+	put(root, "cpu/online", "0-1");
+	put(root, "cpu/cpu0/topology/physical_package_id", "-1");
+	put(root, "cpu/cpu1/topology/physical_package_id", "-1");
+	t = load_sysfs(root);
+	assert_int_equal(t->nr_packages, 1);
+	assert_non_null(strstr(t->approximations, "no package information"));
+	topology_free(t);
+	remove_root(root);
+}
+
+/* Sibling lists that disagree are used as each CPU gives them, with a note. */
+static void test_sysfs_siblings_disagree(void **state)
+{
+	const char *root = make_root();
+	struct topology *t;
+
+	(void)state;
+	put(root, "cpu/online", "0-3");
+	put(root, "cpu/cpu0/topology/core_cpus_list", "0-1");
+	put(root, "cpu/cpu1/topology/core_cpus_list", "1");
+	put(root, "cpu/cpu2/topology/core_cpus_list", "2-3");
+	put(root, "cpu/cpu3/topology/core_cpus_list", "2-3");
+	t = load_sysfs(root);
+	assert_string_equal(list_of(topology_sibling_cpumask(t, 0)), "0");
+	assert_string_equal(list_of(topology_sibling_cpumask(t, 1)), "1");
+	assert_string_equal(list_of(topology_sibling_cpumask(t, 2)), "2-3");
+	assert_non_null(strstr(t->approximations,
+			       "SMT sibling lists disagree (cpu0: 0-1, cpu1: 1)"));
+	topology_free(t);
+	remove_root(root);
+
+	/* lists that agree say nothing */
+	root = make_root();
+	put(root, "cpu/online", "0-3");
+	put(root, "cpu/cpu0/topology/core_cpus_list", "0-1");
+	put(root, "cpu/cpu1/topology/core_cpus_list", "0-1");
+	put(root, "cpu/cpu2/topology/core_cpus_list", "2-3");
+	put(root, "cpu/cpu3/topology/core_cpus_list", "2-3");
+	t = load_sysfs(root);
+	assert_null(strstr(t->approximations, "disagree"));
+	topology_free(t);
+	remove_root(root);
+}
+
 static void test_host(void **state)
 {
 	char err[512];
@@ -776,6 +862,9 @@ int main(void)
 		cmocka_unit_test(test_sysfs_cluster_without_shared_cache),
 		cmocka_unit_test(test_sysfs_minimal),
 		cmocka_unit_test(test_sysfs_inconsistent),
+		cmocka_unit_test(test_sysfs_bad_values),
+		cmocka_unit_test(test_sysfs_package_id_minus_one),
+		cmocka_unit_test(test_sysfs_siblings_disagree),
 		cmocka_unit_test(test_sysfs_empty_online),
 		cmocka_unit_test(test_host),
 	};

@@ -1,0 +1,10 @@
+# shellcheck shell=sh
+# Messages that must say what is true (issue 18): sourced by tests/cli/run.sh.
+
+# perf stat repeats the whole run, so it must be outermost; a prefix in front
+# of it once got "only 'perf bench sched ...' are modelled"
+expect_exit 2 "perf stat: only as the outermost command of run" \
+	schedlab run -m smp4 -- nice -n 5 perf stat -- hackbench -g 1 -l 10
+expect_exit 2 "write 'perf stat [OPTIONS] -- nice|chrt|taskset ... COMMAND'" \
+	schedlab run -m smp4 -- taskset -c 0 perf stat -r 2 -- hackbench -g 1 -l 10
+expect_exit 0 "" schedlab run -m smp4 -- perf stat -r 2 -- nice -n 5 hackbench -g 1 -l 10
