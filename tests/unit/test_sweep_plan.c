@@ -118,8 +118,34 @@ static void test_errors(void **state)
 	expect_error("machine smp2\nchunk 0\n", "x.plan:2: 'chunk' needs an integer");
 	expect_error("machine smp2\nmem lots\n", "x.plan:2: 'mem' takes Slurm's form");
 	expect_error("machine smp2\noption nice 3\n", "x.plan:2: unknown option 'nice'");
+	/* duplicates found through the hash set, across words and ranges */
+	expect_error("machine smp2\naxis g 1..5 3\nworkload hackbench -g {g}\n",
+		     "x.plan:2: g value '3' given twice");
+	expect_error("machine smp2\naxis g 7 2..9\nworkload hackbench -g {g}\n",
+		     "x.plan:2: g value '7' given twice");
+	expect_error("machine smp2\naxis g a b a\nworkload hackbench -g {g}\n",
+		     "x.plan:2: g value 'a' given twice");
+	expect_error("machine smp2\nseeds 1..3 2\n", "x.plan:2: seeds value '2' given twice");
+	expect_error("machine smp2\nseeds 1..10000 10001\n", "x.plan:2: more than 10000 values of seeds");
 	expect_error("workload hackbench\n", "x.plan: the plan has no 'machine'");
 	expect_error("machine smp2\n", "x.plan: the plan has no 'workload'");
+}
+
+/* issue 18: the duplicate check was quadratic, 16 s for a 1..99999 axis */
+static void test_big_axis(void **state)
+{
+	const char *text = "machine smp2\naxis n 1..99999 x\nworkload hackbench -l {n}\n";
+	struct sweep_plan p;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(sweep_plan_parse("big.plan", text, &p, err, sizeof(err)), 0);
+	assert_int_equal(p.axis_values[0].n, 100000);
+	assert_string_equal(p.axis_values[0].v[99998], "99999");
+	assert_string_equal(p.axis_values[0].v[99999], "x");
+	sweep_plan_free(&p);
+	expect_error("machine smp2\naxis n 1..99999 x y\nworkload hackbench -l {n}\n",
+		     "x.plan:2: more than 100000 values of n");
 }
 
 static void test_json_read(void **state)
@@ -154,6 +180,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_and_expand),
 		cmocka_unit_test(test_hash),
+		cmocka_unit_test(test_big_axis),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_json_read),
 	};
