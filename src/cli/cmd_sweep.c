@@ -722,19 +722,87 @@ static void list_points(const struct sweep *sw, enum point_state st, int count)
 		       count - shown, sw->o.plan);
 }
 
-static int write_table_file(const char *path, const struct sweep_table *t, bool json)
+/* two outputs named the same would overwrite each other: refuse before anything */
+static int same_outputs(const struct sweep_opts *o)
 {
-	FILE *f = outfile_open(path);
+	const struct {
+		const char *opt, *path;
+	} out[] = {
+		{ "--csv", o->csv },
+		{ "--json", o->json },
+		{ "--plot", o->plot },
+	};
+	const int n = sizeof(out) / sizeof(out[0]);
 
-	if (!f)
-		return usage_error("sweep: cannot write '%s': %s", path, strerror(errno));
-	if ((json ? sweep_table_json(f, t) : sweep_table_csv(f, t)) || outfile_close(f) ||
-	    outfile_commit()) {
+	for (int i = 0; i < n; i++)
+		for (int j = i + 1; j < n; j++)
+			if (out[i].path && out[j].path && outfile_same(out[i].path, out[j].path))
+				return usage_error("sweep: %s and %s name the same file '%s'",
+						   out[i].opt, out[j].opt, out[j].path);
+	return 0;
+}
+
+/*
+ * --collect's outputs, opened before anything is read or printed, so a bad
+ * path costs nothing and touches no file (exit 2). They stay temporaries
+ * (report/outfile.h) until the table is printed and standard output was
+ * written without error.
+ */
+static int open_outputs(const struct sweep_opts *o, FILE **csv, FILE **json)
+{
+	char err[512];
+	int rc = same_outputs(o);
+
+	*csv = *json = NULL;
+	if (rc)
+		return rc;
+	if (o->csv && !(*csv = outfile_open(o->csv)))
+		rc = usage_error("sweep: cannot write --csv file '%s': %s", o->csv,
+				 strerror(errno));
+	else if (o->json && !(*json = outfile_open(o->json)))
+		rc = usage_error("sweep: cannot write --json file '%s': %s", o->json,
+				 strerror(errno));
+	else if (o->plot && plot_dir_prepare(o->plot, err, sizeof(err)))
+		rc = usage_error("sweep: %s", err);
+	if (rc)
 		outfile_discard();
-		cli_message("sweep: writing '%s' failed", path);
+	return rc;
+}
+
+/* the table into the open outputs, then all of them put in place, or none */
+static int write_outputs(const struct sweep_opts *o, const struct sweep_table *t, FILE *csv,
+			 FILE *json)
+{
+	char err[512];
+	int nr_plots = 0;
+
+	if (csv && (sweep_table_csv(csv, t) || outfile_close(csv)))
+		goto failed_write;
+	if (json && (sweep_table_json(json, t) || outfile_close(json)))
+		goto failed_write;
+	if (o->plot && sweep_table_plot(o->plot, t, &nr_plots, err, sizeof(err))) {
+		outfile_discard();
+		cli_message("sweep: %s", err);
 		return 1;
 	}
+	if (outfile_check_stdout()) {
+		outfile_discard();
+		return 1;
+	}
+	/* outfile_commit() names the file it could not write or rename */
+	if (outfile_commit())
+		return 1;
+	if (o->plot && plot_dir_render(o->plot, "plots.gp"))
+		return 1;
+	if (o->plot && !nr_plots)
+		fprintf(stderr,
+			"schedlab: sweep: --plot: no axis is numeric with two values or more: nothing to draw\n");
 	return 0;
+
+failed_write:
+	/* the commit reports which file failed, and removes every temporary */
+	outfile_commit();
+	return 1;
 }
 
 static int collect(struct sweep *sw)
@@ -747,7 +815,14 @@ static int collect(struct sweep *sw)
 	bool with_features = p->features.lines[0] > 0, with_settings = p->settings.lines[0] > 0;
 	struct sweep_row *rows;
 	struct sweep_table t;
+	FILE *csv, *json;
 
+	rc = open_outputs(&sw->o, &csv, &json);
+	if (rc) {
+		free(names);
+		free(recs);
+		return rc;
+	}
 	/* the values: the plan's metrics, or every one a point reported, in order */
 	for (int m = 0; m < p->metrics.n; m++)
 		snprintf(names[nr_names++], RUN_VALUE_NAME, "%s", p->metrics.v[m]);
@@ -765,6 +840,7 @@ static int collect(struct sweep *sw)
 					 recs[i].v[k].name);
 	}
 	if (rc) {
+		outfile_discard();
 		free(names);
 		free(recs);
 		return rc;
@@ -832,27 +908,7 @@ static int collect(struct sweep *sw)
 		printf("%s %s\n", i ? "     " : "note:", p->notes.v[i]);
 	list_points(sw, POINT_FAILED, count[POINT_FAILED]);
 	list_points(sw, POINT_MISSING, count[POINT_MISSING]);
-	if (sw->o.csv)
-		rc = write_table_file(sw->o.csv, &t, false);
-	if (!rc && sw->o.json)
-		rc = write_table_file(sw->o.json, &t, true);
-	if (!rc && sw->o.plot) {
-		char err[512];
-		int nr_plots;
-
-		if (plot_dir_prepare(sw->o.plot, err, sizeof(err)))
-			rc = usage_error("sweep: %s", err);
-		else if (sweep_table_plot(sw->o.plot, &t, &nr_plots, err, sizeof(err))) {
-			outfile_discard();
-			cli_message("sweep: %s", err);
-			rc = 1;
-		} else if (outfile_commit() || plot_dir_render(sw->o.plot, "plots.gp")) {
-			rc = 1;
-		} else if (!nr_plots) {
-			fprintf(stderr,
-				"schedlab: sweep: --plot: no axis is numeric with two values or more: nothing to draw\n");
-		}
-	}
+	rc = write_outputs(&sw->o, &t, csv, json);
 	for (int i = 0; i < nr_rows; i++) {
 		free(rows[i].axis);
 		free(rows[i].v);
