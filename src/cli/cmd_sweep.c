@@ -492,81 +492,153 @@ static int cmd_point(struct sweep *sw)
 
 /* ---- emitting for GNU parallel and Slurm ---- */
 
-/* @s as one shell word, appended to @out (of @len) */
-static void shell_word(char *out, size_t len, const char *s)
-{
-	size_t n = strlen(out);
+/* a growing string */
+struct sbuf {
+	char *s;
+	size_t len, cap;
+};
 
-	if (n && n + 1 < len)
-		out[n++] = ' ';
-	if (n + 1 < len)
-		out[n++] = '\'';
-	for (; *s && n + 5 < len; s++) {
-		if (*s == '\'') {
-			memcpy(out + n, "'\\''", 4);
-			n += 4;
-		} else {
-			out[n++] = *s;
-		}
+static void sb_add(struct sbuf *b, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (b->len + n + 1 > b->cap) {
+		b->cap = 2 * (b->len + n + 1);
+		b->s = xrealloc(b->s, b->cap);
 	}
-	if (n + 1 < len)
-		out[n++] = '\'';
-	out[n] = '\0';
+	memcpy(b->s + b->len, s, n + 1);
+	b->len += n;
 }
 
-/* "'/abs/schedlab' sweep '/abs/PLAN' -o '/abs/DIR'", the prefix of every point's command */
-static int point_prefix(const struct sweep *sw, char *buf, size_t len)
+/* @s shell-quoted, appended after a blank */
+static void sb_add_quoted(struct sbuf *b, const char *s)
+{
+	char *q = shell_quote(s);
+
+	sb_add(b, " ");
+	sb_add(b, q);
+	free(q);
+}
+
+/*
+ * A path the emitted lines cannot carry: control characters (a newline
+ * would end a line of the list GNU parallel reads, or an #SBATCH line; the
+ * others would reach the terminal), and for Slurm a backslash, which turns
+ * off the %A/%a of the output file names. EXIT_BAD_INPUT with one message.
+ */
+static int emit_path_ok(const char *what, const char *path, bool slurm)
+{
+	for (const char *c = path; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f || (slurm && *c == '\\'))
+			return usage_error(
+				"sweep: --emit %s: %s '%s' holds %s, which the emitted %s cannot carry",
+				slurm ? "slurm" : "parallel", what, path,
+				*c == '\\' ? "a backslash" : "a control character",
+				slurm ? "script" : "command lines");
+	return 0;
+}
+
+/* the paths as given (and the directory they are relative to), before any is created */
+static int emit_paths_ok(const struct sweep *sw)
+{
+	bool slurm = sw->o.mode == MODE_EMIT_SLURM;
+	char cwd[PATH_MAX];
+	int rc;
+
+	rc = emit_path_ok("the plan's path", sw->o.plan, slurm);
+	if (!rc)
+		rc = emit_path_ok("the output directory", sw->out, slurm);
+	if (!rc && (sw->o.plan[0] != '/' || sw->out[0] != '/') && getcwd(cwd, sizeof(cwd)))
+		rc = emit_path_ok("the current directory", cwd, slurm);
+	return rc;
+}
+
+/*
+ * "'/abs/schedlab' sweep '/abs/PLAN' -o '/abs/DIR'", the prefix of every
+ * point's command, each path shell-quoted whatever bytes it holds. NULL
+ * with a message (exit status in *@rc) when a path cannot be resolved or
+ * carried.
+ */
+static char *point_prefix(const struct sweep *sw, bool slurm, int *rc)
 {
 	char self[PATH_MAX], plan[PATH_MAX], out[PATH_MAX];
 	ssize_t r = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	struct sbuf b = { 0 };
 
 	if (r < 0) {
 		cli_message("sweep: cannot find this program (/proc/self/exe): %s",
 			    strerror(errno));
-		return 1;
+		*rc = 1;
+		return NULL;
 	}
 	self[r] = '\0';
 	if (!realpath(sw->o.plan, plan) || !realpath(sw->out, out)) {
 		cli_message("sweep: cannot resolve '%s' or '%s': %s", sw->o.plan, sw->out,
 			    strerror(errno));
-		return 1;
+		*rc = 1;
+		return NULL;
 	}
-	buf[0] = '\0';
-	shell_word(buf, len, self);
-	strncat(buf, " sweep", len - strlen(buf) - 1);
-	shell_word(buf, len, plan);
-	strncat(buf, " -o", len - strlen(buf) - 1);
-	shell_word(buf, len, out);
+	*rc = emit_path_ok("this program's path", self, slurm);
+	if (!*rc)
+		*rc = emit_path_ok("the plan's path", plan, slurm);
+	if (!*rc)
+		*rc = emit_path_ok("the output directory", out, slurm);
+	if (*rc)
+		return NULL;
+	b.s = shell_quote(self);
+	b.len = b.cap = strlen(b.s);
+	sb_add(&b, " sweep");
+	sb_add_quoted(&b, plan);
+	sb_add(&b, " -o");
+	sb_add_quoted(&b, out);
 	if (sw->o.check)
-		strncat(buf, " --check", len - strlen(buf) - 1);
-	return 0;
+		sb_add(&b, " --check");
+	return b.s;
 }
 
 static int emit_parallel(struct sweep *sw)
 {
-	char prefix[3 * PATH_MAX + 64];
 	int n, rc;
 	int *idx = pending(sw, &n);
+	char *prefix = NULL;
 
 	rc = write_cmds(sw, idx, n);
-	if (!rc)
-		rc = point_prefix(sw, prefix, sizeof(prefix));
+	if (!rc && n)
+		prefix = point_prefix(sw, false, &rc);
 	for (int i = 0; i < n && !rc; i++)
 		printf("%s --point %s\n", prefix, sw->pts[idx[i]].hash);
+	free(prefix);
 	free(idx);
 	return rc;
 }
 
+/*
+ * @s for an #SBATCH line, in double quotes: sbatch splits those lines at
+ * blanks (a backslash does not keep a blank in), takes quotes and '#' as
+ * its own outside quotes, a backslash as an escape everywhere, and makes a
+ * '%' in a file name a pattern. So: "...", a '"' as \", a '%' as %%; a
+ * backslash was refused (it would turn the %A and %a patterns off).
+ */
+static void sb_add_sbatch(struct sbuf *b, const char *s)
+{
+	sb_add(b, "\"");
+	for (; *s; s++) {
+		char c[2] = { *s, '\0' };
+
+		sb_add(b, *s == '%' ? "%%" : *s == '"' ? "\\\"" : c);
+	}
+}
+
 static int emit_slurm(struct sweep *sw)
 {
-	char prefix[3 * PATH_MAX + 64], dir[PATH_MAX + 16], list[PATH_MAX + 64],
-		script[PATH_MAX + 64], abs_dir[PATH_MAX];
+	char dir[PATH_MAX + 16], abs_dir[PATH_MAX], shown[4 * PATH_MAX + 1];
 	const struct sweep_plan *p = &sw->plan;
-	size_t cap, used = 0;
+	struct sbuf list = { 0 }, sb = { 0 };
+	char *prefix = NULL, *text, *q, *script;
 	int n, tasks, rc;
 	int *idx = pending(sw, &n);
-	char *text;
-	FILE *f;
+	FILE *lf, *f;
+	mode_t mask;
 
 	if (!n) {
 		printf("sweep: %s: nothing to run (%d points done%s)\n", p->origin, sw->n,
@@ -576,38 +648,60 @@ static int emit_slurm(struct sweep *sw)
 	}
 	rc = write_cmds(sw, idx, n);
 	if (!rc)
-		rc = point_prefix(sw, prefix, sizeof(prefix));
+		prefix = point_prefix(sw, true, &rc);
 	snprintf(dir, sizeof(dir), "%s/slurm", sw->out);
 	if (!rc)
 		rc = make_dir(dir);
 	if (!rc && !realpath(dir, abs_dir))
 		rc = usage_error("sweep: cannot resolve '%s': %s", dir, strerror(errno));
 	if (rc) {
+		free(prefix);
 		free(idx);
 		return rc;
 	}
 	/* the list, named by its contents: a new emit never changes what a running array reads */
-	cap = (size_t)n * (SWEEP_HASH_LEN + 1) + 1;
-	text = xmalloc(cap);
-	for (int i = 0; i < n; i++)
-		used += (size_t)snprintf(text + used, cap - used, "%s\n", sw->pts[idx[i]].hash);
-	snprintf(list, sizeof(list), "%s/points-%016llx.txt", abs_dir,
-		 (unsigned long long)sweep_hash(text));
-	rc = write_whole(list, text);
-	free(text);
+	sb_add(&sb, "");
+	for (int i = 0; i < n; i++) {
+		sb_add(&sb, sw->pts[idx[i]].hash);
+		sb_add(&sb, "\n");
+	}
+	text = sb.s;
 	free(idx);
-	if (rc)
-		return rc;
+	sb = (struct sbuf){ 0 };
+	sb_add(&list, abs_dir);
+	{
+		char name[64];
+
+		snprintf(name, sizeof(name), "/points-%016llx.txt",
+			 (unsigned long long)sweep_hash(text));
+		sb_add(&list, name);
+	}
+	sb_add(&sb, abs_dir);
+	sb_add(&sb, "/sweep.sbatch");
+	script = sb.s;
+	sb = (struct sbuf){ 0 };
 	tasks = (n + p->chunk - 1) / p->chunk;
-	snprintf(script, sizeof(script), "%s/sweep.sbatch", abs_dir);
+	/* both opened before anything is written, and put in place together */
+	lf = outfile_open(list.s);
+	if (!lf) {
+		cli_message("sweep: cannot write '%s': %s", list.s, strerror(errno));
+		rc = 1;
+		goto out;
+	}
 	f = outfile_open(script);
 	if (!f) {
 		cli_message("sweep: cannot write '%s': %s", script, strerror(errno));
-		return 1;
+		rc = 1;
+		goto out;
 	}
+	mask = umask(0);
+	umask(mask);
+	fchmod(fileno(f), 0777 & ~mask); /* an executable script, as sbatch does not need */
+	fputs(text, lf);
 	fprintf(f, "#!/bin/sh\n");
+	/* a comment line: the plan's name as typed, shown, never a line break */
 	fprintf(f, "# written by schedlab sweep %s --emit slurm: %d point%s, %d a task\n",
-		p->origin, n, n == 1 ? "" : "s", p->chunk);
+		cli_quote(shown, sizeof(shown), p->origin), n, n == 1 ? "" : "s", p->chunk);
 	fprintf(f, "#SBATCH --job-name=schedlab-sweep%s%s\n", p->name ? "-" : "",
 		p->name ? p->name : "");
 	fprintf(f, "#SBATCH --array=0-%d\n", tasks - 1);
@@ -616,26 +710,61 @@ static int emit_slurm(struct sweep *sw)
 		fprintf(f, "#SBATCH --time=%s\n", p->time);
 	if (p->mem)
 		fprintf(f, "#SBATCH --mem=%s\n", p->mem);
-	fprintf(f, "#SBATCH --output=%s/task-%%A_%%a.out\n", abs_dir);
-	fprintf(f, "#SBATCH --error=%s/task-%%A_%%a.err\n", abs_dir);
+	sb_add_sbatch(&sb, abs_dir);
+	fprintf(f, "#SBATCH --output=%s/task-%%A_%%a.out\"\n", sb.s);
+	fprintf(f, "#SBATCH --error=%s/task-%%A_%%a.err\"\n", sb.s);
 	for (int i = 0; i < p->sbatch.n; i++)
 		fprintf(f, "#SBATCH %s\n", p->sbatch.v[i]);
+	q = shell_quote(list.s);
 	fprintf(f,
 		"#\n# array task T runs lines T*%d+1 .. T*%d+%d of the list, one\n"
-		"# 'schedlab sweep --point' each: a point's result appears whole or not at all\n",
+		"# 'schedlab sweep --point' each: a point's result appears whole or not at all.\n"
+		"# A task that finds no point to run, or whose point fails, exits 1.\n",
 		p->chunk, p->chunk, p->chunk);
+	fprintf(f, "case $SLURM_ARRAY_TASK_ID in\n"
+		   "'' | *[!0-9]*)\n"
+		   "\techo \"$0: SLURM_ARRAY_TASK_ID is '$SLURM_ARRAY_TASK_ID', not an array task's number\" >&2\n"
+		   "\texit 1\n"
+		   "\t;;\n"
+		   "esac\n");
 	fprintf(f, "first=$((SLURM_ARRAY_TASK_ID * %d + 1))\n", p->chunk);
 	fprintf(f, "last=$((first + %d))\n", p->chunk - 1);
-	fprintf(f, "rc=0\n");
-	fprintf(f, "for h in $(sed -n \"${first},${last}p\" '%s'); do\n", list);
+	fprintf(f, "list=%s\n", q);
+	free(q);
+	fprintf(f, "points=$(sed -n \"${first},${last}p\" \"$list\") || exit 1\n");
+	fprintf(f, "if [ -z \"$points\" ]; then\n"
+		   "\techo \"$0: array task $SLURM_ARRAY_TASK_ID: no point on lines $first-$last of $list\" >&2\n"
+		   "\texit 1\n"
+		   "fi\n");
+	fprintf(f, "rc=0\nfor h in $points; do\n");
 	fprintf(f, "\t%s --point \"$h\" || rc=1\ndone\nexit $rc\n", prefix);
-	if (outfile_close(f) || outfile_commit())
-		return 1;
-	chmod(script, 0755);
-	printf("sweep: wrote %s: %d point%s in %d array task%s of up to %d\n", script, n,
-	       n == 1 ? "" : "s", tasks, tasks == 1 ? "" : "s", p->chunk);
-	printf("submit with: sbatch %s\n", script);
-	return 0;
+	if (outfile_close(lf) || outfile_close(f)) {
+		outfile_commit(); /* names the file, removes the temporaries */
+		rc = 1;
+		goto out;
+	}
+	printf("sweep: wrote %s: %d point%s in %d array task%s of up to %d\n",
+	       cli_quote(shown, sizeof(shown), script), n, n == 1 ? "" : "s", tasks,
+	       tasks == 1 ? "" : "s", p->chunk);
+	q = shell_word(script);
+	printf("submit with: sbatch %s\n", q);
+	free(q);
+	/* nothing is put in place unless standard output took what was printed */
+	if (outfile_check_stdout()) {
+		outfile_discard();
+		rc = 1;
+	} else if (outfile_commit()) {
+		rc = 1;
+	}
+out:
+	if (rc)
+		outfile_discard();
+	free(text);
+	free(list.s);
+	free(sb.s);
+	free(script);
+	free(prefix);
+	return rc;
 }
 
 /* ---- collecting ---- */
@@ -996,6 +1125,8 @@ int cmd_sweep(int argc, char **argv)
 		if (!rc)
 			rc = check_metrics(&sw);
 	}
+	if (!rc && (sw.o.mode == MODE_EMIT_PARALLEL || sw.o.mode == MODE_EMIT_SLURM))
+		rc = emit_paths_ok(&sw);
 	if (!rc && sw.o.mode != MODE_COLLECT && sw.o.mode != MODE_LIST)
 		rc = make_dirs(&sw);
 	if (rc)

@@ -144,8 +144,56 @@ sweep "$plan" -o "$tmp/sl" --emit slurm >"$tmp/sl.out"
 s=$tmp/sl/slurm/sweep.sbatch
 check "--emit slurm: 8 points in chunks of 3 are array tasks 0-2" grep -q '^#SBATCH --array=0-2$' "$s"
 check "--emit slurm: time and memory from the plan" grep -q '^#SBATCH --time=0:05:00$' "$s" && grep -q '^#SBATCH --mem=200M$' "$s"
-check "--emit slurm: output and error files per task" grep -q '^#SBATCH --error=.*/task-%A_%a.err$' "$s"
+check "--emit slurm: output and error files per task" grep -q '^#SBATCH --error=".*/task-%A_%a.err"$' "$s"
 check "--emit slurm: the script is valid sh" sh -n "$s"
+
+# ---- hostile paths (issue 18): every path is quoted for sh and for sbatch's #SBATCH
+# lines, running an array task by hand runs its points and nothing else, a task
+# that finds no point exits 1, and a path no line can carry is refused
+hw=$tmp/hostile
+mkdir -p "$hw/sw"
+hd1="$hw/it's \"\$(touch INJ1)\" 50% #dir"
+sweep "$plan" -o "$hd1" --emit slurm >/dev/null 2>"$tmp/h.err"
+check "--emit slurm into a directory named with ' \" \$( ) % #" [ $? -eq 0 ]
+s=$hd1/slurm/sweep.sbatch
+check "the script for that directory is valid sh" sh -n "$s"
+check "the script for that directory is valid bash" bash -n "$s"
+check "#SBATCH lines quote the directory, '\"' as \\\" and '%' as %%" \
+	grep -qF "#SBATCH --output=\"$hw/it's \\\"\$(touch INJ1)\\\" 50%% #dir/slurm/task-%A_%a.out\"" "$s"
+(cd "$hw" && SLURM_ARRAY_TASK_ID=1 sh "$s") >/dev/null 2>"$tmp/h.err"
+check "array task 1, run by hand, exits 0" [ $? -eq 0 ]
+want=$(sed -n '4,6p' "$hd1"/slurm/points-*.txt | sed 's/$/.json/' | sort | tr '\n' ' ')
+got=$(ls "$hd1/points" | grep '\.json$' | sort | tr '\n' ' ')
+check "array task 1 ran lines 4-6 of its list, and only those" [ "$got" = "$want" ]
+(cd "$hw" && SLURM_ARRAY_TASK_ID=3 sh "$s") >/dev/null 2>"$tmp/h.err"
+check "an array task with no point exits 1" [ $? -eq 1 ]
+check "... saying so" grep -q "array task 3: no point on lines 10-12" "$tmp/h.err"
+(cd "$hw" && SLURM_ARRAY_TASK_ID= sh "$s") >/dev/null 2>"$tmp/h.err"
+check "an array task without SLURM_ARRAY_TASK_ID exits 1" [ $? -eq 1 ]
+hd2="sw/x'\$(touch INJ2)'y"
+(cd "$hw" && sweep "$plan" -o "$hd2" --emit slurm >/dev/null 2>&1 &&
+	SLURM_ARRAY_TASK_ID=0 sh "$hd2/slurm/sweep.sbatch" >/dev/null 2>&1)
+check "a relative -o with ' and \$( ): array task 0 runs its 3 points" \
+	[ "$(json_count "$hw/$hd2")" -eq 3 ]
+(cd "$hw" && sweep "$plan" -o "$hd1" --emit parallel) >"$tmp/h.cmds"
+check "--emit parallel for that directory: a line per point still to run" [ "$(wc -l <"$tmp/h.cmds")" -eq 5 ]
+(cd "$hw" && while IFS= read -r line; do sh -c "$line" || exit 1; done) <"$tmp/h.cmds" >/dev/null 2>&1
+check "the emitted lines run through sh" [ $? -eq 0 ]
+check "the emitted lines ran every point" [ "$(json_count "$hd1")" -eq 8 ]
+check "no quoted path ran as a command" [ -z "$(find "$tmp" -name 'INJ*')" ]
+sweep "$plan" -o "$hw/new
+line" --emit parallel >/dev/null 2>"$tmp/h.err"
+rc=$?
+check "--emit parallel refuses a directory with a newline (exit 2, one line)" \
+	[ $rc -eq 2 -a "$(wc -l <"$tmp/h.err")" -eq 1 ]
+check "... before creating it" [ ! -e "$hw/new
+line" ]
+sweep "$plan" -o "$hw/back\\slash" --emit slurm >/dev/null 2>"$tmp/h.err"
+check "--emit slurm refuses a directory with a backslash (exit 2)" [ $? -eq 2 ]
+check "... saying why" grep -q "holds a backslash, which the emitted script cannot carry" "$tmp/h.err"
+sweep "$plan" -o "$hw/full" --emit slurm >/dev/full 2>"$tmp/h.err"
+check "--emit slurm > /dev/full exits 1" [ $? -eq 1 ]
+check "... and writes neither the list nor the script" [ -z "$(ls -A "$hw/full/slurm")" ]
 
 # ---- --plot: each metric against the numeric axis, lines per feature set
 if command -v gnuplot >/dev/null; then

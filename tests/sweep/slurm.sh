@@ -150,13 +150,16 @@ until sinfo -h -N -o '%T' 2>/dev/null | grep -q '^idle'; do
 done
 echo "sweep slurm: single-node cluster up: node $node, $cpus CPUs, $mem MB ($(($(date +%s) - t0)) s)"
 
-# ---- the plan locally, then as a job array
+# ---- the plan locally, then as a job array, into a directory whose name holds
+# what a shell or sbatch's #SBATCH parser would act on (a quote, $( ), a blank,
+# '#', '%' and a double quote): the script must carry it as it is (issue 18)
 "$SCHEDLAB" sweep "$plan" -o "$tmp/local" -j 2 >/dev/null || fail "the local sweep failed"
 "$SCHEDLAB" sweep "$plan" -o "$tmp/local" --collect --csv "$tmp/local.csv" >/dev/null ||
 	fail "collecting the local sweep failed"
-"$SCHEDLAB" sweep "$plan" -o "$tmp/slurm" --emit slurm >"$tmp/emit.out" || fail "--emit slurm failed"
+sd="$tmp/it's \"\$(touch INJECTED)\" 50% #slurm"
+"$SCHEDLAB" sweep "$plan" -o "$sd" --emit slurm >"$tmp/emit.out" || fail "--emit slurm failed"
 cat "$tmp/emit.out"
-script=$tmp/slurm/slurm/sweep.sbatch
+script=$sd/slurm/sweep.sbatch
 grep -q '^#SBATCH --array=0-2$' "$script" || fail "8 points in chunks of 3 should be array 0-2: $(grep array "$script")"
 job=$(sbatch --parsable "$script") || fail "sbatch refused the script: $(why)"
 echo "sweep slurm: submitted job array $job"
@@ -166,9 +169,10 @@ while squeue -h -j "$job" 2>/dev/null | grep -q .; do
 	[ $i -gt 240 ] && fail "job $job did not end in 120 s: $(squeue -j "$job"; why)"
 	sleep 0.5
 done
-ls "$tmp/slurm/slurm/" | grep -q "task-${job}_2.out" || fail "no output file for array task 2: $(ls "$tmp/slurm/slurm")"
-"$SCHEDLAB" sweep "$plan" -o "$tmp/slurm" --collect --csv "$tmp/slurm.csv" >"$tmp/collect.out" ||
-	fail "collecting the Slurm sweep failed: $(cat "$tmp/collect.out"; cat "$tmp"/slurm/slurm/task-*.err)"
+ls "$sd/slurm/" | grep -q "task-${job}_2.out" || fail "no output file for array task 2: $(ls "$sd/slurm")"
+"$SCHEDLAB" sweep "$plan" -o "$sd" --collect --csv "$tmp/slurm.csv" >"$tmp/collect.out" ||
+	fail "collecting the Slurm sweep failed: $(cat "$tmp/collect.out"; cat "$sd"/slurm/task-*.err)"
+[ -z "$(find "$tmp" "$(pwd)" -maxdepth 3 -name INJECTED)" ] || fail "a quoted path ran as a command"
 cmp -s "$tmp/local.csv" "$tmp/slurm.csv" ||
 	fail "the Slurm table differs from the local one: $(diff "$tmp/local.csv" "$tmp/slurm.csv")"
 echo "sweep slurm: ok: job array $job ran 8 points in 3 tasks; the collected table equals the local run's ($(($(date +%s) - t0)) s)"
