@@ -194,8 +194,18 @@ static int parse_opts(int argc, char **argv, struct sweep_opts *o)
 
 /* ---- the output directory ---- */
 
-enum point_state { POINT_MISSING, POINT_DONE, POINT_FAILED };
-static const char *const state_names[] = { "missing", "done", "failed" };
+/*
+ * A point is done when its result file reads as one; a result file that
+ * does not (cut short, garbage, no metrics, a metric null, or fewer metrics
+ * than the other seeds of its row have) is corrupt, which counts as failed.
+ */
+enum point_state { POINT_MISSING, POINT_DONE, POINT_FAILED, POINT_CORRUPT, NR_POINT_STATES };
+static const char *const state_names[] = { "missing", "done", "failed", "corrupt" };
+
+/* --collect's exit status when a result file is corrupt (1: points missing or failed) */
+#define EXIT_SWEEP_CORRUPT 4
+/* a point's result file is never near this */
+#define POINT_FILE_MAX (1 << 20)
 
 struct sweep {
 	struct sweep_opts o;
@@ -204,6 +214,7 @@ struct sweep {
 	int n;
 	char out[PATH_MAX]; /* the output directory */
 	enum point_state *state;
+	char **why;	/* POINT_CORRUPT: what is wrong with the file */
 };
 
 static void point_path(char *buf, size_t len, const struct sweep *sw, const char *hash,
@@ -219,19 +230,164 @@ static bool exists(const char *path)
 	return !stat(path, &st) && S_ISREG(st.st_mode);
 }
 
+/* @path's contents, NUL-terminated; NULL with what went wrong in @why */
+static char *read_point_file(const char *path, char *why, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	size_t n;
+
+	if (!f) {
+		snprintf(why, len, "cannot read it: %s", strerror(errno));
+		return NULL;
+	}
+	buf = xmalloc(POINT_FILE_MAX + 1);
+	n = fread(buf, 1, POINT_FILE_MAX + 1, f);
+	if (ferror(f) || n > POINT_FILE_MAX || memchr(buf, '\0', n)) {
+		snprintf(why, len, "%s", ferror(f) ? "cannot read it" :
+					 n > POINT_FILE_MAX ? "larger than 1 MiB" :
+							      "not text");
+		fclose(f);
+		free(buf);
+		return NULL;
+	}
+	fclose(f);
+	buf[n] = '\0';
+	return buf;
+}
+
+/*
+ * The result file of point @pt: its metrics into @rec and an
+ * order-independent hash of their names into @names. 0, or -1 with what
+ * is wrong in @why.
+ */
+static int load_point(const struct sweep *sw, const struct sweep_point *pt,
+		      struct run_record *rec, u64 *names, char *why, size_t len)
+{
+	char path[PATH_MAX + 64], err[256];
+	const struct jv *k, *h, *m;
+	struct jv doc;
+	char *text;
+	int rc = -1;
+
+	point_path(path, sizeof(path), sw, pt->hash, "json");
+	text = read_point_file(path, why, len);
+	if (!text)
+		return -1;
+	if (jv_parse(text, &doc, err, sizeof(err))) {
+		free(text);
+		snprintf(why, len, "not JSON (%s)", err);
+		return -1;
+	}
+	free(text);
+	k = jv_get(&doc, "kind");
+	h = jv_get(&doc, "hash");
+	m = jv_get(&doc, "metrics");
+	memset(rec, 0, sizeof(*rec));
+	*names = 0;
+	if (!k || k->type != JV_STRING || strcmp(k->str, "sweep-point"))
+		snprintf(why, len, "not a point's result (no \"kind\": \"sweep-point\")");
+	else if (!h || h->type != JV_STRING || strcmp(h->str, pt->hash))
+		snprintf(why, len, "not the result of point %s (its \"hash\" differs)", pt->hash);
+	else if (!m || m->type != JV_OBJECT || !m->n)
+		snprintf(why, len, "no metrics");
+	else if (m->n > RUN_MAX_VALUES)
+		snprintf(why, len, "more than %d metrics", RUN_MAX_VALUES);
+	else
+		rc = 0;
+	for (int i = 0; !rc && i < m->n; i++) {
+		if (m->items[i].type != JV_NUMBER) {
+			snprintf(why, len, "metric '%.64s' is %s", m->keys[i],
+				 m->items[i].type == JV_NULL ? "null" : "not a number");
+			rc = -1;
+		} else if (strlen(m->keys[i]) >= RUN_VALUE_NAME) {
+			snprintf(why, len, "metric name '%.64s...' too long", m->keys[i]);
+			rc = -1;
+		} else {
+			snprintf(rec->v[rec->nr].name, RUN_VALUE_NAME, "%s", m->keys[i]);
+			rec->v[rec->nr++].value = m->items[i].num;
+			*names += sweep_hash(m->keys[i]);
+		}
+	}
+	rec->finished = !rc;
+	jv_free(&doc);
+	return rc;
+}
+
+static void set_corrupt(struct sweep *sw, int i, const char *why)
+{
+	sw->state[i] = POINT_CORRUPT;
+	free(sw->why[i]);
+	sw->why[i] = xstrdup(why);
+}
+
+/*
+ * Every point's state, its result file read. The seeds of a row run the
+ * same benchmark, so report the same metrics: a file with fewer (or other)
+ * names than the row's fullest is corrupt too.
+ */
 static void read_states(struct sweep *sw)
 {
+	u64 *names = xcalloc((size_t)sw->n + 1, sizeof(*names));
+	int *nr = xcalloc((size_t)sw->n + 1, sizeof(*nr));
+	struct run_record *rec = xmalloc(sizeof(*rec));
+
 	sw->state = xcalloc((size_t)sw->n, sizeof(*sw->state));
+	sw->why = xcalloc((size_t)sw->n, sizeof(*sw->why));
 	for (int i = 0; i < sw->n; i++) {
-		char path[PATH_MAX + 64];
+		char path[PATH_MAX + 64], why[512];
 
 		point_path(path, sizeof(path), sw, sw->pts[i].hash, "json");
 		if (exists(path)) {
-			sw->state[i] = POINT_DONE;
+			if (load_point(sw, &sw->pts[i], rec, &names[i], why, sizeof(why)))
+				set_corrupt(sw, i, why);
+			else
+				sw->state[i] = POINT_DONE;
+			nr[i] = rec->nr;
 			continue;
 		}
 		point_path(path, sizeof(path), sw, sw->pts[i].hash, "failed");
 		sw->state[i] = exists(path) ? POINT_FAILED : POINT_MISSING;
+	}
+	for (int first = 0, end; first < sw->n; first = end) {
+		int best = -1;
+
+		for (end = first; end < sw->n && sw->pts[end].group == sw->pts[first].group; end++)
+			if (sw->state[end] == POINT_DONE && (best < 0 || nr[end] > nr[best]))
+				best = end;
+		for (int i = first; best >= 0 && i < end; i++) {
+			char why[128];
+
+			if (sw->state[i] != POINT_DONE || (nr[i] == nr[best] && names[i] == names[best]))
+				continue;
+			if (nr[i] < nr[best])
+				snprintf(why, sizeof(why),
+					 "%d metrics where seed %llu's result has %d", nr[i],
+					 (unsigned long long)sw->plan.seeds[sw->pts[best].seed],
+					 nr[best]);
+			else
+				snprintf(why, sizeof(why), "other metrics than seed %llu's result",
+					 (unsigned long long)sw->plan.seeds[sw->pts[best].seed]);
+			set_corrupt(sw, i, why);
+		}
+	}
+	free(rec);
+	free(names);
+	free(nr);
+}
+
+/* one line on stderr for each corrupt result: a plain re-run says so, --collect too */
+static void report_corrupt(const struct sweep *sw)
+{
+	for (int i = 0; i < sw->n; i++) {
+		char path[PATH_MAX + 64];
+
+		if (sw->state[i] != POINT_CORRUPT)
+			continue;
+		point_path(path, sizeof(path), sw, sw->pts[i].hash, "json");
+		cli_message("sweep: %s: corrupt result of point %s: %s; counted as failed "
+			    "(--retry-failed runs it again)",
+			    path, sw->pts[i].hash, sw->why[i]);
 	}
 }
 
@@ -435,27 +591,42 @@ static int *pending(const struct sweep *sw, int *n)
 	*n = 0;
 	for (int i = 0; i < sw->n; i++)
 		if (sw->state[i] == POINT_MISSING ||
-		    (sw->state[i] == POINT_FAILED && sw->o.retry_failed))
+		    ((sw->state[i] == POINT_FAILED || sw->state[i] == POINT_CORRUPT) &&
+		     sw->o.retry_failed))
 			idx[(*n)++] = i;
 	return idx;
 }
 
+/* the points in each state; count[POINT_FAILED] includes the corrupt ones */
 static void count_states(const struct sweep *sw, int *count)
 {
-	count[POINT_MISSING] = count[POINT_DONE] = count[POINT_FAILED] = 0;
+	for (int st = 0; st < NR_POINT_STATES; st++)
+		count[st] = 0;
 	for (int i = 0; i < sw->n; i++)
 		count[sw->state[i]]++;
+	count[POINT_FAILED] += count[POINT_CORRUPT];
+}
+
+/* " (N corrupt)" when some failed points are corrupt results */
+static const char *corrupt_note(const int *count, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (count[POINT_CORRUPT])
+		snprintf(buf, len, " (%d corrupt)", count[POINT_CORRUPT]);
+	return buf;
 }
 
 static int cmd_run_all(struct sweep *sw)
 {
-	int count[3], n, rc;
+	int count[NR_POINT_STATES], n, rc;
+	char note[32];
 	int *idx;
 
 	count_states(sw, count);
 	idx = pending(sw, &n);
-	printf("sweep: %s: %d points: %d done, %d failed%s, %d to run\n", sw->plan.origin, sw->n,
-	       count[POINT_DONE], count[POINT_FAILED],
+	printf("sweep: %s: %d points: %d done, %d failed%s%s, %d to run\n", sw->plan.origin,
+	       sw->n, count[POINT_DONE], count[POINT_FAILED],
+	       corrupt_note(count, note, sizeof(note)),
 	       count[POINT_FAILED] && !sw->o.retry_failed ? " (--retry-failed runs them again)" :
 							    "",
 	       n);
@@ -769,44 +940,6 @@ out:
 
 /* ---- collecting ---- */
 
-/* the metrics of a point's file into @rec; 0, or -1 with a message */
-static int read_point(const struct sweep *sw, const struct sweep_point *pt, struct run_record *rec)
-{
-	char path[PATH_MAX + 64], err[256];
-	const struct jv *h, *m;
-	struct jv doc;
-	char *text;
-	int rc = -1;
-
-	point_path(path, sizeof(path), sw, pt->hash, "json");
-	text = read_text_file("sweep", path, "a point's result");
-	if (!text)
-		return -1;
-	if (jv_parse(text, &doc, err, sizeof(err))) {
-		free(text);
-		cli_message("sweep: %s: not a point's result: %s", path, err);
-		return -1;
-	}
-	free(text);
-	h = jv_get(&doc, "hash");
-	m = jv_get(&doc, "metrics");
-	if (!h || h->type != JV_STRING || strcmp(h->str, pt->hash) || !m || m->type != JV_OBJECT) {
-		cli_message("sweep: %s: not the result of point %s", path, pt->hash);
-	} else {
-		memset(rec, 0, sizeof(*rec));
-		for (int i = 0; i < m->n && rec->nr < RUN_MAX_VALUES; i++) {
-			if (m->items[i].type != JV_NUMBER)
-				continue;
-			snprintf(rec->v[rec->nr].name, RUN_VALUE_NAME, "%s", m->keys[i]);
-			rec->v[rec->nr++].value = m->items[i].num;
-		}
-		rec->finished = true;
-		rc = 0;
-	}
-	jv_free(&doc);
-	return rc;
-}
-
 static int find_name(char (*names)[RUN_VALUE_NAME], int n, const char *s)
 {
 	for (int i = 0; i < n; i++)
@@ -826,10 +959,12 @@ static void list_points(const struct sweep *sw, enum point_state st, int count)
 		return;
 	printf("\n%s: %d point%s\n", state_names[st], count, count == 1 ? "" : "s");
 	for (int i = 0; i < sw->n && shown < SWEEP_LIST_MAX; i++) {
-		char why[256] = "";
+		char why[512] = "";
 
 		if (sw->state[i] != st)
 			continue;
+		if (st == POINT_CORRUPT)
+			snprintf(why, sizeof(why), "%s", sw->why[i]);
 		if (st == POINT_FAILED) {
 			char path[PATH_MAX + 64];
 			FILE *f;
@@ -934,45 +1069,52 @@ failed_write:
 	return 1;
 }
 
+/*
+ * A done point's metrics into @rec; a result file that no longer reads
+ * (changed since read_states()) becomes corrupt, said on stderr. 0 or -1.
+ */
+static int reload_point(struct sweep *sw, int i, struct run_record *rec)
+{
+	char why[512];
+	u64 names;
+
+	if (!load_point(sw, &sw->pts[i], rec, &names, why, sizeof(why)))
+		return 0;
+	set_corrupt(sw, i, why);
+	cli_message("sweep: point %s: corrupt result: %s; counted as failed", sw->pts[i].hash,
+		    why);
+	return -1;
+}
+
 static int collect(struct sweep *sw)
 {
 	const struct sweep_plan *p = &sw->plan;
 	char(*names)[RUN_VALUE_NAME] = xcalloc(RUN_MAX_VALUES, sizeof(*names));
-	struct run_record *recs = xcalloc((size_t)sw->n, sizeof(*recs));
+	struct run_record *rec = xmalloc(sizeof(*rec));
 	const char *axis_names[SWEEP_MAX_AXES + 4], *metrics[RUN_MAX_VALUES];
-	int nr_names = 0, nr_axes = 0, nr_rows = 0, count[3], rc = 0;
+	int nr_names = 0, nr_axes = 0, nr_rows = 0, count[NR_POINT_STATES], rc = 0;
 	bool with_features = p->features.lines[0] > 0, with_settings = p->settings.lines[0] > 0;
 	struct sweep_row *rows;
 	struct sweep_table t;
 	FILE *csv, *json;
+	char note[32];
 
 	rc = open_outputs(&sw->o, &csv, &json);
 	if (rc) {
 		free(names);
-		free(recs);
+		free(rec);
 		return rc;
 	}
 	/* the values: the plan's metrics, or every one a point reported, in order */
 	for (int m = 0; m < p->metrics.n; m++)
 		snprintf(names[nr_names++], RUN_VALUE_NAME, "%s", p->metrics.v[m]);
-	for (int i = 0; i < sw->n; i++) {
-		if (sw->state[i] != POINT_DONE)
+	for (int i = 0; !p->metrics.n && i < sw->n; i++) {
+		if (sw->state[i] != POINT_DONE || reload_point(sw, i, rec))
 			continue;
-		if (read_point(sw, &sw->pts[i], &recs[i])) {
-			rc = 1;
-			break;
-		}
-		for (int k = 0; !p->metrics.n && k < recs[i].nr; k++)
-			if (find_name(names, nr_names, recs[i].v[k].name) < 0 &&
+		for (int k = 0; k < rec->nr; k++)
+			if (find_name(names, nr_names, rec->v[k].name) < 0 &&
 			    nr_names < RUN_MAX_VALUES)
-				snprintf(names[nr_names++], RUN_VALUE_NAME, "%s",
-					 recs[i].v[k].name);
-	}
-	if (rc) {
-		outfile_discard();
-		free(names);
-		free(recs);
-		return rc;
+				snprintf(names[nr_names++], RUN_VALUE_NAME, "%s", rec->v[k].name);
 	}
 	for (int m = 0; m < nr_names; m++)
 		metrics[m] = names[m];
@@ -1007,14 +1149,18 @@ static int collect(struct sweep *sw)
 				r->axis[c++] = p->settings.names.v[pt->settings];
 		}
 		r = &rows[nr_rows - 1];
+		rec->nr = 0;
+		if (sw->state[i] == POINT_DONE)
+			reload_point(sw, i, rec);
 		r->done += sw->state[i] == POINT_DONE;
-		r->failed += sw->state[i] == POINT_FAILED;
+		r->failed += sw->state[i] == POINT_FAILED || sw->state[i] == POINT_CORRUPT;
+		r->corrupt += sw->state[i] == POINT_CORRUPT;
 		r->missing += sw->state[i] == POINT_MISSING;
-		for (int k = 0; k < recs[i].nr; k++) {
-			int m = find_name(names, nr_names, recs[i].v[k].name);
+		for (int k = 0; sw->state[i] == POINT_DONE && k < rec->nr; k++) {
+			int m = find_name(names, nr_names, rec->v[k].name);
 
 			if (m >= 0)
-				r->v[m * p->nr_seeds + pt->seed] = recs[i].v[k].value;
+				r->v[m * p->nr_seeds + pt->seed] = rec->v[k].value;
 		}
 	}
 	t = (struct sweep_table){
@@ -1030,12 +1176,14 @@ static int collect(struct sweep *sw)
 		.line_axis = with_features ? "features" : NULL,
 	};
 	count_states(sw, count);
-	printf("sweep: %s: %d points: %d done, %d failed, %d missing\n\n", p->origin, sw->n,
-	       count[POINT_DONE], count[POINT_FAILED], count[POINT_MISSING]);
+	printf("sweep: %s: %d points: %d done, %d failed%s, %d missing\n\n", p->origin, sw->n,
+	       count[POINT_DONE], count[POINT_FAILED], corrupt_note(count, note, sizeof(note)),
+	       count[POINT_MISSING]);
 	sweep_table_print(stdout, &t);
 	for (int i = 0; i < p->notes.n; i++)
 		printf("%s %s\n", i ? "     " : "note:", p->notes.v[i]);
-	list_points(sw, POINT_FAILED, count[POINT_FAILED]);
+	list_points(sw, POINT_CORRUPT, count[POINT_CORRUPT]);
+	list_points(sw, POINT_FAILED, count[POINT_FAILED] - count[POINT_CORRUPT]);
 	list_points(sw, POINT_MISSING, count[POINT_MISSING]);
 	rc = write_outputs(&sw->o, &t, csv, json);
 	for (int i = 0; i < nr_rows; i++) {
@@ -1044,9 +1192,14 @@ static int collect(struct sweep *sw)
 	}
 	free(rows);
 	free(names);
-	free(recs);
-	/* an incomplete sweep is not a clean result, though its table is printed */
-	if (!rc && (count[POINT_FAILED] || count[POINT_MISSING]))
+	free(rec);
+	/*
+	 * An incomplete sweep is not a clean result, though its table is
+	 * printed: 1, or EXIT_SWEEP_CORRUPT when a result file is corrupt.
+	 */
+	if (!rc && count[POINT_CORRUPT])
+		rc = EXIT_SWEEP_CORRUPT;
+	else if (!rc && (count[POINT_FAILED] || count[POINT_MISSING]))
 		rc = 1;
 	return rc;
 }
@@ -1132,6 +1285,9 @@ int cmd_sweep(int argc, char **argv)
 	if (rc)
 		goto out;
 	read_states(&sw);
+	/* --list shows them as "corrupt"; --point runs its point whatever the others are */
+	if (sw.o.mode != MODE_LIST && sw.o.mode != MODE_POINT)
+		report_corrupt(&sw);
 	switch (sw.o.mode) {
 	case MODE_RUN:
 		rc = cmd_run_all(&sw);
@@ -1153,6 +1309,9 @@ int cmd_sweep(int argc, char **argv)
 		break;
 	}
 out:
+	for (int i = 0; sw.why && i < sw.n; i++)
+		free(sw.why[i]);
+	free(sw.why);
 	free(sw.state);
 	sweep_points_free(sw.pts, sw.n);
 	sweep_plan_free(&sw.plan);

@@ -91,11 +91,44 @@ done_before=$(json_count "$tmp/killed")
 check "the kill came mid-way ($done_before of 10 done)" [ "$done_before" -ge 3 ] && [ "$done_before" -lt 10 ]
 sweep "$tmp/kill.plan" -o "$tmp/killed" --collect >"$tmp/killed.out" 2>&1
 check "a killed sweep's table says what is missing" grep -q "^missing: $((10 - done_before)) points" "$tmp/killed.out"
-check "no point of a killed sweep is half written" [ "$(grep -c 'not a point' "$tmp/killed.out")" -eq 0 ]
+check "no point of a killed sweep is half written" [ "$(grep -c 'corrupt' "$tmp/killed.out")" -eq 0 ]
 sweep "$tmp/kill.plan" -o "$tmp/killed" -j 2 >"$tmp/resume.out" 2>&1
 check "the resume runs only the missing points" grep -q "$done_before done, 0 failed, $((10 - done_before)) to run" "$tmp/resume.out"
 sweep "$tmp/kill.plan" -o "$tmp/killed" --collect --csv "$tmp/resumed.csv" >/dev/null
 check "the resumed table equals an uninterrupted run's" cmp -s "$tmp/whole.csv" "$tmp/resumed.csv"
+
+# ---- corrupt result files (issue 18): cut short, garbage, a null metric, a metric
+# missing: each counts as failed, is named on stderr, is marked in the table, and
+# --retry-failed runs it again; --collect exits 4
+cp -R "$tmp/j1" "$tmp/cor"
+pts=$(sweep "$plan" -o "$tmp/cor" --list | cut -c1-16)
+c1=$(echo "$pts" | sed -n 1p)
+c2=$(echo "$pts" | sed -n 3p)
+c3=$(echo "$pts" | sed -n 6p)
+c4=$(echo "$pts" | sed -n 8p)
+head -c 100 "$tmp/j1/points/$c1.json" >"$tmp/cor/points/$c1.json"
+echo garbage >"$tmp/cor/points/$c2.json"
+sed '0,/"time_s": [0-9]/s/"time_s": [0-9.e+-]*/"time_s": null/' "$tmp/j1/points/$c3.json" >"$tmp/cor/points/$c3.json"
+sed '0,/"sched.nr_switches": [0-9]/{/"sched.nr_switches": [0-9]/d}' "$tmp/j1/points/$c4.json" >"$tmp/cor/points/$c4.json"
+sweep "$plan" -o "$tmp/cor" >"$tmp/cor.out" 2>"$tmp/cor.err"
+check "a rerun counts corrupt results as failed and leaves them" \
+	grep -q "4 done, 4 failed (4 corrupt) (--retry-failed runs them again), 0 to run" "$tmp/cor.out"
+check "a rerun names each corrupt result on stderr" [ "$(grep -c 'corrupt result of point' "$tmp/cor.err")" -eq 4 ]
+check "... a file cut short" grep -q "$c1.json: corrupt result of point $c1: not JSON (offset 100: unterminated string)" "$tmp/cor.err"
+check "... a null metric" grep -q "$c3.*: metric 'time_s' is null" "$tmp/cor.err"
+check "... a metric missing" grep -q "$c4.*: 9 metrics where seed 1's result has 10" "$tmp/cor.err"
+check "--list shows them as corrupt" [ "$(sweep "$plan" -o "$tmp/cor" --list | grep -c '^[0-9a-f]*  corrupt  ')" -eq 4 ]
+sweep "$plan" -o "$tmp/cor" --collect --csv "$tmp/cor.csv" >"$tmp/cor.out" 2>"$tmp/cor.err"
+check "--collect with corrupt results exits 4" [ $? -eq 4 ]
+check "--collect names each on stderr, one line each" [ "$(wc -l <"$tmp/cor.err")" -eq 4 ]
+check "--collect still prints the table" [ "$(grep -c '^smp2' "$tmp/cor.out")" -eq 4 ]
+check "--collect marks the rows, the seeds counted without them" [ "$(grep -c '^smp2 .* 1/2! ' "$tmp/cor.out")" -eq 4 ]
+check "--collect lists them under the table" grep -q "^corrupt: 4 points" "$tmp/cor.out"
+check "--collect counts them as failed in the CSV" [ "$(cut -d, -f5-7 "$tmp/cor.csv" | grep -c '^1,1,0$')" -eq 4 ]
+sweep "$plan" -o "$tmp/cor" --retry-failed >"$tmp/cor.out" 2>&1
+check "--retry-failed runs the corrupt points again" grep -q "ran 4 points: 4 done, 0 failed" "$tmp/cor.out"
+sweep "$plan" -o "$tmp/cor" --collect --csv "$tmp/cor.csv" >/dev/null 2>&1
+check "... and the table is whole again" cmp -s "$tmp/j1.csv" "$tmp/cor.csv"
 
 # ---- SIGTERM (Ctrl-C, scancel): the sweep stops, its unfinished points stay missing, not failed
 "$SCHEDLAB" sweep "$tmp/kill.plan" -o "$tmp/term" -j 2 >/dev/null 2>&1 &

@@ -214,7 +214,7 @@ done1=$(json_count "$tmp/ks")
 "$SCHEDLAB" sweep "$tmp/kill.plan" -o "$tmp/ks" --collect >"$tmp/ks.out" 2>&1
 [ $? -eq 1 ] || fail "--collect of the cancelled sweep should exit 1"
 grep -q "^missing: $((8 - done1)) points" "$tmp/ks.out" || fail "--collect should list $((8 - done1)) missing points: $(cat "$tmp/ks.out")"
-grep -q 'not a point' "$tmp/ks.out" && fail "the cancelled task left a half-written point"
+grep -q 'corrupt' "$tmp/ks.out" && fail "the cancelled task left a half-written point"
 "$SCHEDLAB" sweep "$tmp/kill.plan" -o "$tmp/ks" --emit slurm >"$tmp/ks-emit.out" || fail "the second --emit slurm failed"
 grep -q ": $((8 - done1)) points in 1 array task of up to 8" "$tmp/ks-emit.out" ||
 	fail "the second array should hold only the $((8 - done1)) missing points: $(cat "$tmp/ks-emit.out")"
