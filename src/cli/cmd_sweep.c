@@ -571,8 +571,15 @@ static int run_points(struct sweep *sw, const int *idx, int n, int jobs)
 			   sizeof(err));
 	free(cfgs);
 	free(recs);
-	if (interrupt_signal)
-		return interrupt_exit("sweep");
+	/* the points that ended before the signal are written, and stay */
+	if (interrupt_signal) {
+		char what[5 * PATH_MAX], shown[4 * PATH_MAX + 1];
+
+		snprintf(what, sizeof(what),
+			 "%d of the %d point%s to run written to %s/points; the same command runs the rest",
+			 ctx.done, n, n == 1 ? "" : "s", cli_quote(shown, sizeof(shown), sw->out));
+		return interrupt_exit_saying("sweep", what);
+	}
 	if (rc && failed < 0) {
 		cli_message("sweep: %s", err);
 		return 1;

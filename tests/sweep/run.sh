@@ -131,7 +131,7 @@ sweep "$plan" -o "$tmp/cor" --collect --csv "$tmp/cor.csv" >/dev/null 2>&1
 check "... and the table is whole again" cmp -s "$tmp/j1.csv" "$tmp/cor.csv"
 
 # ---- SIGTERM (Ctrl-C, scancel): the sweep stops, its unfinished points stay missing, not failed
-"$SCHEDLAB" sweep "$tmp/kill.plan" -o "$tmp/term" -j 2 >/dev/null 2>&1 &
+"$SCHEDLAB" sweep "$tmp/kill.plan" -o "$tmp/term" -j 2 >/dev/null 2>"$tmp/term.err" &
 pid=$!
 i=0
 while [ "$(json_count "$tmp/term")" -lt 2 ] && [ $i -lt 300 ]; do
@@ -141,6 +141,10 @@ done
 kill -TERM $pid
 wait $pid
 check "SIGTERM ends a sweep with 143" [ $? -eq 143 ]
+n=$(json_count "$tmp/term")
+check "SIGTERM: the sweep says what it wrote ($n points)" grep -qxF \
+	"schedlab: sweep: interrupted by SIGTERM; $n of the 10 points to run written to $tmp/term/points; the same command runs the rest" \
+	"$tmp/term.err"
 check "SIGTERM leaves no failed point" [ -z "$(ls "$tmp/term/points" | grep '\.failed$')" ]
 check "SIGTERM leaves no run behind" [ -z "$(pgrep -f "$tmp/term")" ]
 
