@@ -11,6 +11,7 @@
 #include "report/json_read.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* main.c's, which the tests do not link: the message is not needed here */
@@ -173,6 +174,37 @@ static void test_json_read(void **state)
 	assert_int_equal(jv_parse("[1] x", &v, err, sizeof(err)), -1);
 	assert_int_equal(jv_parse("\"abc", &v, err, sizeof(err)), -1);
 	assert_int_equal(jv_parse("", &v, err, sizeof(err)), -1);
+	/* JSON's numbers only (strtod took these), and finite (issue 18) */
+	assert_int_equal(jv_parse("-inf", &v, err, sizeof(err)), -1);
+	assert_int_equal(jv_parse("[-nan]", &v, err, sizeof(err)), -1);
+	assert_int_equal(jv_parse("0x10", &v, err, sizeof(err)), -1);
+	assert_int_equal(jv_parse("01", &v, err, sizeof(err)), -1);
+	assert_int_equal(jv_parse("1.", &v, err, sizeof(err)), -1);
+	assert_int_equal(jv_parse("1e", &v, err, sizeof(err)), -1);
+	assert_int_equal(jv_parse("-", &v, err, sizeof(err)), -1);
+	assert_int_equal(jv_parse("1e999", &v, err, sizeof(err)), -1);
+	assert_string_equal(err, "offset 0: number out of range");
+	assert_int_equal(jv_parse("[0, -0.5, 1E+2, 2e-3]", &v, err, sizeof(err)), 0);
+	assert_true(v.items[2].num == 100);
+	jv_free(&v);
+	/* a long array, its members' storage doubling */
+	{
+		char *big = malloc(2 * 100000 + 3);
+		size_t n = 0;
+
+		big[n++] = '[';
+		for (int i = 0; i < 100000; i++) {
+			big[n++] = i ? ',' : ' ';
+			big[n++] = (char)('0' + i % 10);
+		}
+		big[n++] = ']';
+		big[n] = '\0';
+		assert_int_equal(jv_parse(big, &v, err, sizeof(err)), 0);
+		assert_int_equal(v.n, 100000);
+		assert_true(v.items[99999].num == 9);
+		jv_free(&v);
+		free(big);
+	}
 }
 
 int main(void)
