@@ -17,16 +17,40 @@
 /* the names the plan's own axes have; an 'axis' line may not take them */
 static const char *const builtin_axes[] = { "machine", "workload", "features", "settings", "seed" };
 
+/* the smallest power of two >= @x */
+static size_t pow2_ceil(size_t x)
+{
+	size_t c = 1;
+
+	while (c < x)
+		c <<= 1;
+	return c;
+}
+
+/*
+ * Room for @n + 1 elements in an array that holds @n, grown by doubling (its
+ * size is pow2_ceil() of what it holds): a 1..99999 axis must not be
+ * copied once a value, as realloc() does under AddressSanitizer. Only for
+ * arrays that never grew another way.
+ */
+static void *grow(void *v, size_t n, size_t size)
+{
+	if (v && pow2_ceil(n + 1) == pow2_ceil(n))
+		return v;
+	return xreallocarray(v, pow2_ceil(n + 1), size);
+}
+
+/* lists appended here grow only here: with their NULL, pow2_ceil(n + 1) slots */
 static void sl_add(struct strlist *l, const char *s)
 {
-	l->v = xreallocarray(l->v, (size_t)l->n + 2, sizeof(*l->v));
+	l->v = grow(l->v, (size_t)l->n + 1, sizeof(*l->v));
 	l->v[l->n] = xstrdup(s);
 	l->v[++l->n] = NULL;
 }
 
 static void slist_add(struct sweep_list *l, const char *name, const char *value, int line)
 {
-	l->lines = xreallocarray(l->lines, (size_t)l->names.n + 1, sizeof(*l->lines));
+	l->lines = grow(l->lines, (size_t)l->names.n, sizeof(*l->lines));
 	l->lines[l->names.n] = line;
 	sl_add(&l->names, name);
 	if (value)
@@ -153,9 +177,30 @@ static void add_value(struct strlist *l, struct strset *seen, const char *v)
 	strset_add(seen, l->v[l->n - 1]);
 }
 
-/* the words of @rest, ranges A..B expanded, at most @max of them */
+/*
+ * The axes' values in all: every axis is used, so a plan has at least
+ * 1 + the sum over its axes of (values - 1) points (a workload using axes of
+ * x1, x2... values runs (1+(x1-1))(1+(x2-1))... >= 1 + sum(xi-1) of them).
+ * More values than this can never fit SWEEP_MAX_POINTS: refused as they are
+ * read, so no plan makes the parser hold 8 x 100,000 values.
+ */
+#define SWEEP_MAX_AXIS_VALUES (SWEEP_MAX_POINTS + SWEEP_MAX_AXES - 1)
+
+static int too_many(struct directive_parser *ps, const char *key, int max, bool in_all)
+{
+	if (in_all)
+		return directive_fail(ps,
+				      "the axes have more than %d values in all (a plan has at most %d points)",
+				      SWEEP_MAX_AXIS_VALUES, SWEEP_MAX_POINTS);
+	return directive_fail(ps, "more than %d values of %s", max, key);
+}
+
+/*
+ * The words of @rest, ranges A..B expanded, at most @max of them; and at
+ * most @room (<= @max) before the axes' limit in all is reached.
+ */
 static int add_values(struct directive_parser *ps, struct strlist *l, const char *key,
-		      const char *rest, int max)
+		      const char *rest, int max, int room)
 {
 	struct strset seen = { 0 };
 	struct strlist w;
@@ -168,8 +213,8 @@ static int add_values(struct directive_parser *ps, struct strlist *l, const char
 		u64 a, b;
 
 		if (!is_range(w.v[i], &a, &b)) {
-			if (l->n == max)
-				rc = directive_fail(ps, "more than %d values of %s", max, key);
+			if (l->n == room)
+				rc = too_many(ps, key, max, room < max);
 			else if (strset_has(&seen, w.v[i]))
 				rc = directive_fail(ps, "%s value '%s' given twice", key, w.v[i]);
 			else
@@ -183,8 +228,8 @@ static int add_values(struct directive_parser *ps, struct strlist *l, const char
 			char buf[32];
 
 			snprintf(buf, sizeof(buf), "%llu", (unsigned long long)x);
-			if (l->n == max)
-				rc = directive_fail(ps, "more than %d values of %s", max, key);
+			if (l->n == room)
+				rc = too_many(ps, key, max, room < max);
 			else if (strset_has(&seen, buf))
 				rc = directive_fail(ps, "%s value '%s' given twice", key, buf);
 			else
@@ -301,7 +346,14 @@ static int parse_axis(struct directive_parser *ps, struct sweep_plan *p, const c
 
 		p->axis_name[a] = name;
 		p->axis_line[a] = ps->line;
-		return add_values(ps, &p->axis_values[a], name, values, SWEEP_MAX_POINTS);
+		int used = 0;
+
+		for (int k = 0; k < a; k++)
+			used += p->axis_values[k].n;
+		return add_values(ps, &p->axis_values[a], name, values, SWEEP_MAX_POINTS,
+				  SWEEP_MAX_AXIS_VALUES - used < SWEEP_MAX_POINTS ?
+					  SWEEP_MAX_AXIS_VALUES - used :
+					  SWEEP_MAX_POINTS);
 	}
 	free(name);
 	return rc;
@@ -316,7 +368,7 @@ static int parse_seeds(struct directive_parser *ps, struct sweep_plan *p, const 
 		return directive_fail(ps, "the seeds given twice");
 	if (!*rest)
 		return directive_fail(ps, "'seeds' needs values");
-	rc = add_values(ps, &l, "seeds", rest, SWEEP_MAX_SEEDS);
+	rc = add_values(ps, &l, "seeds", rest, SWEEP_MAX_SEEDS, SWEEP_MAX_SEEDS);
 	if (!rc) {
 		p->seeds = xcalloc((size_t)l.n, sizeof(*p->seeds));
 		for (int i = 0; i < l.n && !rc; i++) {

@@ -147,6 +147,21 @@ static void test_big_axis(void **state)
 	sweep_plan_free(&p);
 	expect_error("machine smp2\naxis n 1..99999 x y\nworkload hackbench -l {n}\n",
 		     "x.plan:2: more than 100000 values of n");
+	/* 100,007 values in all still fit 100,000 points (100,000 x 1 x 1 ...), one more cannot */
+	assert_int_equal(sweep_plan_parse("x.plan",
+					  "machine smp2\naxis a 1..100000\naxis b 1\naxis c 1\n"
+					  "axis d 1\naxis e 1\naxis f 1\naxis g 1\naxis h 1\n"
+					  "workload hackbench -l {a}{b}{c}{d}{e}{f}{g}{h}\n",
+					  &p, err, sizeof(err)),
+			 0);
+	sweep_plan_free(&p);
+	expect_error("machine smp2\naxis a 1..100000\naxis b 1\naxis c 1\n"
+		     "axis d 1\naxis e 1\naxis f 1\naxis g 1\naxis h 1 2\n"
+		     "workload hackbench -l {a}{b}{c}{d}{e}{f}{g}{h}\n",
+		     "x.plan:9: the axes have more than 100007 values in all");
+	expect_error("machine smp2\naxis a 1..60000\naxis b 1..40008\n"
+		     "workload hackbench -l {a}{b}\n",
+		     "x.plan:3: the axes have more than 100007 values in all (a plan has at most 100000 points)");
 }
 
 static void test_json_read(void **state)
