@@ -337,6 +337,13 @@ static void read_states(struct sweep *sw)
 	for (int i = 0; i < sw->n; i++) {
 		char path[PATH_MAX + 64], why[512];
 
+		/*
+		 * --point needs its own point's state only: each task of a
+		 * Slurm array runs it once a point, and must not read every
+		 * result of the sweep each time.
+		 */
+		if (sw->o.mode == MODE_POINT && strcmp(sw->pts[i].hash, sw->o.point))
+			continue;
 		point_path(path, sizeof(path), sw, sw->pts[i].hash, "json");
 		if (exists(path)) {
 			if (load_point(sw, &sw->pts[i], rec, &names[i], why, sizeof(why)))
