@@ -194,8 +194,18 @@ static int parse_opts(int argc, char **argv, struct sweep_opts *o)
 
 /* ---- the output directory ---- */
 
-enum point_state { POINT_MISSING, POINT_DONE, POINT_FAILED };
-static const char *const state_names[] = { "missing", "done", "failed" };
+/*
+ * A point is done when its result file reads as one; a result file that
+ * does not (cut short, garbage, no metrics, a metric null, or fewer metrics
+ * than the other seeds of its row have) is corrupt, which counts as failed.
+ */
+enum point_state { POINT_MISSING, POINT_DONE, POINT_FAILED, POINT_CORRUPT, NR_POINT_STATES };
+static const char *const state_names[] = { "missing", "done", "failed", "corrupt" };
+
+/* --collect's exit status when a result file is corrupt (1: points missing or failed) */
+#define EXIT_SWEEP_CORRUPT 4
+/* a point's result file is never near this */
+#define POINT_FILE_MAX (1 << 20)
 
 struct sweep {
 	struct sweep_opts o;
@@ -204,6 +214,7 @@ struct sweep {
 	int n;
 	char out[PATH_MAX]; /* the output directory */
 	enum point_state *state;
+	char **why;	/* POINT_CORRUPT: what is wrong with the file */
 };
 
 static void point_path(char *buf, size_t len, const struct sweep *sw, const char *hash,
@@ -219,19 +230,171 @@ static bool exists(const char *path)
 	return !stat(path, &st) && S_ISREG(st.st_mode);
 }
 
+/* @path's contents, NUL-terminated; NULL with what went wrong in @why */
+static char *read_point_file(const char *path, char *why, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	size_t n;
+
+	if (!f) {
+		snprintf(why, len, "cannot read it: %s", strerror(errno));
+		return NULL;
+	}
+	buf = xmalloc(POINT_FILE_MAX + 1);
+	n = fread(buf, 1, POINT_FILE_MAX + 1, f);
+	if (ferror(f) || n > POINT_FILE_MAX || memchr(buf, '\0', n)) {
+		snprintf(why, len, "%s", ferror(f) ? "cannot read it" :
+					 n > POINT_FILE_MAX ? "larger than 1 MiB" :
+							      "not text");
+		fclose(f);
+		free(buf);
+		return NULL;
+	}
+	fclose(f);
+	buf[n] = '\0';
+	return buf;
+}
+
+/*
+ * The result file of point @pt: its metrics into @rec and an
+ * order-independent hash of their names into @names. 0, or -1 with what
+ * is wrong in @why.
+ */
+static int load_point(const struct sweep *sw, const struct sweep_point *pt,
+		      struct run_record *rec, u64 *names, char *why, size_t len)
+{
+	char path[PATH_MAX + 64], err[256];
+	const struct jv *k, *h, *m;
+	struct jv doc;
+	char *text;
+	int rc = -1;
+
+	point_path(path, sizeof(path), sw, pt->hash, "json");
+	text = read_point_file(path, why, len);
+	if (!text)
+		return -1;
+	if (jv_parse(text, &doc, err, sizeof(err))) {
+		free(text);
+		snprintf(why, len, "not JSON (%s)", err);
+		return -1;
+	}
+	free(text);
+	k = jv_get(&doc, "kind");
+	h = jv_get(&doc, "hash");
+	m = jv_get(&doc, "metrics");
+	memset(rec, 0, sizeof(*rec));
+	*names = 0;
+	if (!k || k->type != JV_STRING || strcmp(k->str, "sweep-point"))
+		snprintf(why, len, "not a point's result (no \"kind\": \"sweep-point\")");
+	else if (!h || h->type != JV_STRING || strcmp(h->str, pt->hash))
+		snprintf(why, len, "not the result of point %s (its \"hash\" differs)", pt->hash);
+	else if (!m || m->type != JV_OBJECT || !m->n)
+		snprintf(why, len, "no metrics");
+	else if (m->n > RUN_MAX_VALUES)
+		snprintf(why, len, "more than %d metrics", RUN_MAX_VALUES);
+	else
+		rc = 0;
+	for (int i = 0; !rc && i < m->n; i++) {
+		if (m->items[i].type != JV_NUMBER) {
+			snprintf(why, len, "metric '%.64s' is %s", m->keys[i],
+				 m->items[i].type == JV_NULL ? "null" : "not a number");
+			rc = -1;
+		} else if (strlen(m->keys[i]) >= RUN_VALUE_NAME) {
+			snprintf(why, len, "metric name '%.64s...' too long", m->keys[i]);
+			rc = -1;
+		} else {
+			snprintf(rec->v[rec->nr].name, RUN_VALUE_NAME, "%s", m->keys[i]);
+			rec->v[rec->nr++].value = m->items[i].num;
+			*names += sweep_hash(m->keys[i]);
+		}
+	}
+	rec->finished = !rc;
+	jv_free(&doc);
+	return rc;
+}
+
+static void set_corrupt(struct sweep *sw, int i, const char *why)
+{
+	sw->state[i] = POINT_CORRUPT;
+	free(sw->why[i]);
+	sw->why[i] = xstrdup(why);
+}
+
+/*
+ * Every point's state, its result file read. The seeds of a row run the
+ * same benchmark, so report the same metrics: a file with fewer (or other)
+ * names than the row's fullest is corrupt too.
+ */
 static void read_states(struct sweep *sw)
 {
-	sw->state = xcalloc((size_t)sw->n, sizeof(*sw->state));
-	for (int i = 0; i < sw->n; i++) {
-		char path[PATH_MAX + 64];
+	u64 *names = xcalloc((size_t)sw->n + 1, sizeof(*names));
+	int *nr = xcalloc((size_t)sw->n + 1, sizeof(*nr));
+	struct run_record *rec = xmalloc(sizeof(*rec));
 
+	sw->state = xcalloc((size_t)sw->n, sizeof(*sw->state));
+	sw->why = xcalloc((size_t)sw->n, sizeof(*sw->why));
+	for (int i = 0; i < sw->n; i++) {
+		char path[PATH_MAX + 64], why[512];
+
+		/*
+		 * --point needs its own point's state only: each task of a
+		 * Slurm array runs it once a point, and must not read every
+		 * result of the sweep each time.
+		 */
+		if (sw->o.mode == MODE_POINT && strcmp(sw->pts[i].hash, sw->o.point))
+			continue;
 		point_path(path, sizeof(path), sw, sw->pts[i].hash, "json");
 		if (exists(path)) {
-			sw->state[i] = POINT_DONE;
+			if (load_point(sw, &sw->pts[i], rec, &names[i], why, sizeof(why)))
+				set_corrupt(sw, i, why);
+			else
+				sw->state[i] = POINT_DONE;
+			nr[i] = rec->nr;
 			continue;
 		}
 		point_path(path, sizeof(path), sw, sw->pts[i].hash, "failed");
 		sw->state[i] = exists(path) ? POINT_FAILED : POINT_MISSING;
+	}
+	for (int first = 0, end; first < sw->n; first = end) {
+		int best = -1;
+
+		for (end = first; end < sw->n && sw->pts[end].group == sw->pts[first].group; end++)
+			if (sw->state[end] == POINT_DONE && (best < 0 || nr[end] > nr[best]))
+				best = end;
+		for (int i = first; best >= 0 && i < end; i++) {
+			char why[128];
+
+			if (sw->state[i] != POINT_DONE || (nr[i] == nr[best] && names[i] == names[best]))
+				continue;
+			if (nr[i] < nr[best])
+				snprintf(why, sizeof(why),
+					 "%d metrics where seed %llu's result has %d", nr[i],
+					 (unsigned long long)sw->plan.seeds[sw->pts[best].seed],
+					 nr[best]);
+			else
+				snprintf(why, sizeof(why), "other metrics than seed %llu's result",
+					 (unsigned long long)sw->plan.seeds[sw->pts[best].seed]);
+			set_corrupt(sw, i, why);
+		}
+	}
+	free(rec);
+	free(names);
+	free(nr);
+}
+
+/* one line on stderr for each corrupt result: a plain re-run says so, --collect too */
+static void report_corrupt(const struct sweep *sw)
+{
+	for (int i = 0; i < sw->n; i++) {
+		char path[PATH_MAX + 64];
+
+		if (sw->state[i] != POINT_CORRUPT)
+			continue;
+		point_path(path, sizeof(path), sw, sw->pts[i].hash, "json");
+		cli_message("sweep: %s: corrupt result of point %s: %s; counted as failed "
+			    "(--retry-failed runs it again)",
+			    path, sw->pts[i].hash, sw->why[i]);
 	}
 }
 
@@ -415,8 +578,15 @@ static int run_points(struct sweep *sw, const int *idx, int n, int jobs)
 			   sizeof(err));
 	free(cfgs);
 	free(recs);
-	if (interrupt_signal)
-		return interrupt_exit("sweep");
+	/* the points that ended before the signal are written, and stay */
+	if (interrupt_signal) {
+		char what[5 * PATH_MAX], shown[4 * PATH_MAX + 1];
+
+		snprintf(what, sizeof(what),
+			 "%d of the %d point%s to run written to %s/points; the same command runs the rest",
+			 ctx.done, n, n == 1 ? "" : "s", cli_quote(shown, sizeof(shown), sw->out));
+		return interrupt_exit_saying("sweep", what);
+	}
 	if (rc && failed < 0) {
 		cli_message("sweep: %s", err);
 		return 1;
@@ -435,27 +605,42 @@ static int *pending(const struct sweep *sw, int *n)
 	*n = 0;
 	for (int i = 0; i < sw->n; i++)
 		if (sw->state[i] == POINT_MISSING ||
-		    (sw->state[i] == POINT_FAILED && sw->o.retry_failed))
+		    ((sw->state[i] == POINT_FAILED || sw->state[i] == POINT_CORRUPT) &&
+		     sw->o.retry_failed))
 			idx[(*n)++] = i;
 	return idx;
 }
 
+/* the points in each state; count[POINT_FAILED] includes the corrupt ones */
 static void count_states(const struct sweep *sw, int *count)
 {
-	count[POINT_MISSING] = count[POINT_DONE] = count[POINT_FAILED] = 0;
+	for (int st = 0; st < NR_POINT_STATES; st++)
+		count[st] = 0;
 	for (int i = 0; i < sw->n; i++)
 		count[sw->state[i]]++;
+	count[POINT_FAILED] += count[POINT_CORRUPT];
+}
+
+/* " (N corrupt)" when some failed points are corrupt results */
+static const char *corrupt_note(const int *count, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (count[POINT_CORRUPT])
+		snprintf(buf, len, " (%d corrupt)", count[POINT_CORRUPT]);
+	return buf;
 }
 
 static int cmd_run_all(struct sweep *sw)
 {
-	int count[3], n, rc;
+	int count[NR_POINT_STATES], n, rc;
+	char note[32];
 	int *idx;
 
 	count_states(sw, count);
 	idx = pending(sw, &n);
-	printf("sweep: %s: %d points: %d done, %d failed%s, %d to run\n", sw->plan.origin, sw->n,
-	       count[POINT_DONE], count[POINT_FAILED],
+	printf("sweep: %s: %d points: %d done, %d failed%s%s, %d to run\n", sw->plan.origin,
+	       sw->n, count[POINT_DONE], count[POINT_FAILED],
+	       corrupt_note(count, note, sizeof(note)),
 	       count[POINT_FAILED] && !sw->o.retry_failed ? " (--retry-failed runs them again)" :
 							    "",
 	       n);
@@ -492,81 +677,153 @@ static int cmd_point(struct sweep *sw)
 
 /* ---- emitting for GNU parallel and Slurm ---- */
 
-/* @s as one shell word, appended to @out (of @len) */
-static void shell_word(char *out, size_t len, const char *s)
-{
-	size_t n = strlen(out);
+/* a growing string */
+struct sbuf {
+	char *s;
+	size_t len, cap;
+};
 
-	if (n && n + 1 < len)
-		out[n++] = ' ';
-	if (n + 1 < len)
-		out[n++] = '\'';
-	for (; *s && n + 5 < len; s++) {
-		if (*s == '\'') {
-			memcpy(out + n, "'\\''", 4);
-			n += 4;
-		} else {
-			out[n++] = *s;
-		}
+static void sb_add(struct sbuf *b, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (b->len + n + 1 > b->cap) {
+		b->cap = 2 * (b->len + n + 1);
+		b->s = xrealloc(b->s, b->cap);
 	}
-	if (n + 1 < len)
-		out[n++] = '\'';
-	out[n] = '\0';
+	memcpy(b->s + b->len, s, n + 1);
+	b->len += n;
 }
 
-/* "'/abs/schedlab' sweep '/abs/PLAN' -o '/abs/DIR'", the prefix of every point's command */
-static int point_prefix(const struct sweep *sw, char *buf, size_t len)
+/* @s shell-quoted, appended after a blank */
+static void sb_add_quoted(struct sbuf *b, const char *s)
+{
+	char *q = shell_quote(s);
+
+	sb_add(b, " ");
+	sb_add(b, q);
+	free(q);
+}
+
+/*
+ * A path the emitted lines cannot carry: control characters (a newline
+ * would end a line of the list GNU parallel reads, or an #SBATCH line; the
+ * others would reach the terminal), and for Slurm a backslash, which turns
+ * off the %A/%a of the output file names. EXIT_BAD_INPUT with one message.
+ */
+static int emit_path_ok(const char *what, const char *path, bool slurm)
+{
+	for (const char *c = path; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f || (slurm && *c == '\\'))
+			return usage_error(
+				"sweep: --emit %s: %s '%s' holds %s, which the emitted %s cannot carry",
+				slurm ? "slurm" : "parallel", what, path,
+				*c == '\\' ? "a backslash" : "a control character",
+				slurm ? "script" : "command lines");
+	return 0;
+}
+
+/* the paths as given (and the directory they are relative to), before any is created */
+static int emit_paths_ok(const struct sweep *sw)
+{
+	bool slurm = sw->o.mode == MODE_EMIT_SLURM;
+	char cwd[PATH_MAX];
+	int rc;
+
+	rc = emit_path_ok("the plan's path", sw->o.plan, slurm);
+	if (!rc)
+		rc = emit_path_ok("the output directory", sw->out, slurm);
+	if (!rc && (sw->o.plan[0] != '/' || sw->out[0] != '/') && getcwd(cwd, sizeof(cwd)))
+		rc = emit_path_ok("the current directory", cwd, slurm);
+	return rc;
+}
+
+/*
+ * "'/abs/schedlab' sweep '/abs/PLAN' -o '/abs/DIR'", the prefix of every
+ * point's command, each path shell-quoted whatever bytes it holds. NULL
+ * with a message (exit status in *@rc) when a path cannot be resolved or
+ * carried.
+ */
+static char *point_prefix(const struct sweep *sw, bool slurm, int *rc)
 {
 	char self[PATH_MAX], plan[PATH_MAX], out[PATH_MAX];
 	ssize_t r = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	struct sbuf b = { 0 };
 
 	if (r < 0) {
 		cli_message("sweep: cannot find this program (/proc/self/exe): %s",
 			    strerror(errno));
-		return 1;
+		*rc = 1;
+		return NULL;
 	}
 	self[r] = '\0';
 	if (!realpath(sw->o.plan, plan) || !realpath(sw->out, out)) {
 		cli_message("sweep: cannot resolve '%s' or '%s': %s", sw->o.plan, sw->out,
 			    strerror(errno));
-		return 1;
+		*rc = 1;
+		return NULL;
 	}
-	buf[0] = '\0';
-	shell_word(buf, len, self);
-	strncat(buf, " sweep", len - strlen(buf) - 1);
-	shell_word(buf, len, plan);
-	strncat(buf, " -o", len - strlen(buf) - 1);
-	shell_word(buf, len, out);
+	*rc = emit_path_ok("this program's path", self, slurm);
+	if (!*rc)
+		*rc = emit_path_ok("the plan's path", plan, slurm);
+	if (!*rc)
+		*rc = emit_path_ok("the output directory", out, slurm);
+	if (*rc)
+		return NULL;
+	b.s = shell_quote(self);
+	b.len = b.cap = strlen(b.s);
+	sb_add(&b, " sweep");
+	sb_add_quoted(&b, plan);
+	sb_add(&b, " -o");
+	sb_add_quoted(&b, out);
 	if (sw->o.check)
-		strncat(buf, " --check", len - strlen(buf) - 1);
-	return 0;
+		sb_add(&b, " --check");
+	return b.s;
 }
 
 static int emit_parallel(struct sweep *sw)
 {
-	char prefix[3 * PATH_MAX + 64];
 	int n, rc;
 	int *idx = pending(sw, &n);
+	char *prefix = NULL;
 
 	rc = write_cmds(sw, idx, n);
-	if (!rc)
-		rc = point_prefix(sw, prefix, sizeof(prefix));
+	if (!rc && n)
+		prefix = point_prefix(sw, false, &rc);
 	for (int i = 0; i < n && !rc; i++)
 		printf("%s --point %s\n", prefix, sw->pts[idx[i]].hash);
+	free(prefix);
 	free(idx);
 	return rc;
 }
 
+/*
+ * @s for an #SBATCH line, in double quotes: sbatch splits those lines at
+ * blanks (a backslash does not keep a blank in), takes quotes and '#' as
+ * its own outside quotes, a backslash as an escape everywhere, and makes a
+ * '%' in a file name a pattern. So: "...", a '"' as \", a '%' as %%; a
+ * backslash was refused (it would turn the %A and %a patterns off).
+ */
+static void sb_add_sbatch(struct sbuf *b, const char *s)
+{
+	sb_add(b, "\"");
+	for (; *s; s++) {
+		char c[2] = { *s, '\0' };
+
+		sb_add(b, *s == '%' ? "%%" : *s == '"' ? "\\\"" : c);
+	}
+}
+
 static int emit_slurm(struct sweep *sw)
 {
-	char prefix[3 * PATH_MAX + 64], dir[PATH_MAX + 16], list[PATH_MAX + 64],
-		script[PATH_MAX + 64], abs_dir[PATH_MAX];
+	char dir[PATH_MAX + 16], abs_dir[PATH_MAX], shown[4 * PATH_MAX + 1];
 	const struct sweep_plan *p = &sw->plan;
-	size_t cap, used = 0;
+	struct sbuf list = { 0 }, sb = { 0 };
+	char *prefix = NULL, *text, *q, *script;
 	int n, tasks, rc;
 	int *idx = pending(sw, &n);
-	char *text;
-	FILE *f;
+	FILE *lf, *f;
+	mode_t mask;
 
 	if (!n) {
 		printf("sweep: %s: nothing to run (%d points done%s)\n", p->origin, sw->n,
@@ -576,38 +833,60 @@ static int emit_slurm(struct sweep *sw)
 	}
 	rc = write_cmds(sw, idx, n);
 	if (!rc)
-		rc = point_prefix(sw, prefix, sizeof(prefix));
+		prefix = point_prefix(sw, true, &rc);
 	snprintf(dir, sizeof(dir), "%s/slurm", sw->out);
 	if (!rc)
 		rc = make_dir(dir);
 	if (!rc && !realpath(dir, abs_dir))
 		rc = usage_error("sweep: cannot resolve '%s': %s", dir, strerror(errno));
 	if (rc) {
+		free(prefix);
 		free(idx);
 		return rc;
 	}
 	/* the list, named by its contents: a new emit never changes what a running array reads */
-	cap = (size_t)n * (SWEEP_HASH_LEN + 1) + 1;
-	text = xmalloc(cap);
-	for (int i = 0; i < n; i++)
-		used += (size_t)snprintf(text + used, cap - used, "%s\n", sw->pts[idx[i]].hash);
-	snprintf(list, sizeof(list), "%s/points-%016llx.txt", abs_dir,
-		 (unsigned long long)sweep_hash(text));
-	rc = write_whole(list, text);
-	free(text);
+	sb_add(&sb, "");
+	for (int i = 0; i < n; i++) {
+		sb_add(&sb, sw->pts[idx[i]].hash);
+		sb_add(&sb, "\n");
+	}
+	text = sb.s;
 	free(idx);
-	if (rc)
-		return rc;
+	sb = (struct sbuf){ 0 };
+	sb_add(&list, abs_dir);
+	{
+		char name[64];
+
+		snprintf(name, sizeof(name), "/points-%016llx.txt",
+			 (unsigned long long)sweep_hash(text));
+		sb_add(&list, name);
+	}
+	sb_add(&sb, abs_dir);
+	sb_add(&sb, "/sweep.sbatch");
+	script = sb.s;
+	sb = (struct sbuf){ 0 };
 	tasks = (n + p->chunk - 1) / p->chunk;
-	snprintf(script, sizeof(script), "%s/sweep.sbatch", abs_dir);
+	/* both opened before anything is written, and put in place together */
+	lf = outfile_open(list.s);
+	if (!lf) {
+		cli_message("sweep: cannot write '%s': %s", list.s, strerror(errno));
+		rc = 1;
+		goto out;
+	}
 	f = outfile_open(script);
 	if (!f) {
 		cli_message("sweep: cannot write '%s': %s", script, strerror(errno));
-		return 1;
+		rc = 1;
+		goto out;
 	}
+	mask = umask(0);
+	umask(mask);
+	fchmod(fileno(f), 0777 & ~mask); /* an executable script, as sbatch does not need */
+	fputs(text, lf);
 	fprintf(f, "#!/bin/sh\n");
+	/* a comment line: the plan's name as typed, shown, never a line break */
 	fprintf(f, "# written by schedlab sweep %s --emit slurm: %d point%s, %d a task\n",
-		p->origin, n, n == 1 ? "" : "s", p->chunk);
+		cli_quote(shown, sizeof(shown), p->origin), n, n == 1 ? "" : "s", p->chunk);
 	fprintf(f, "#SBATCH --job-name=schedlab-sweep%s%s\n", p->name ? "-" : "",
 		p->name ? p->name : "");
 	fprintf(f, "#SBATCH --array=0-%d\n", tasks - 1);
@@ -616,67 +895,64 @@ static int emit_slurm(struct sweep *sw)
 		fprintf(f, "#SBATCH --time=%s\n", p->time);
 	if (p->mem)
 		fprintf(f, "#SBATCH --mem=%s\n", p->mem);
-	fprintf(f, "#SBATCH --output=%s/task-%%A_%%a.out\n", abs_dir);
-	fprintf(f, "#SBATCH --error=%s/task-%%A_%%a.err\n", abs_dir);
+	sb_add_sbatch(&sb, abs_dir);
+	fprintf(f, "#SBATCH --output=%s/task-%%A_%%a.out\"\n", sb.s);
+	fprintf(f, "#SBATCH --error=%s/task-%%A_%%a.err\"\n", sb.s);
 	for (int i = 0; i < p->sbatch.n; i++)
 		fprintf(f, "#SBATCH %s\n", p->sbatch.v[i]);
+	q = shell_quote(list.s);
 	fprintf(f,
 		"#\n# array task T runs lines T*%d+1 .. T*%d+%d of the list, one\n"
-		"# 'schedlab sweep --point' each: a point's result appears whole or not at all\n",
+		"# 'schedlab sweep --point' each: a point's result appears whole or not at all.\n"
+		"# A task that finds no point to run, or whose point fails, exits 1.\n",
 		p->chunk, p->chunk, p->chunk);
+	fprintf(f, "case $SLURM_ARRAY_TASK_ID in\n"
+		   "'' | *[!0-9]*)\n"
+		   "\techo \"$0: SLURM_ARRAY_TASK_ID is '$SLURM_ARRAY_TASK_ID', not an array task's number\" >&2\n"
+		   "\texit 1\n"
+		   "\t;;\n"
+		   "esac\n");
 	fprintf(f, "first=$((SLURM_ARRAY_TASK_ID * %d + 1))\n", p->chunk);
 	fprintf(f, "last=$((first + %d))\n", p->chunk - 1);
-	fprintf(f, "rc=0\n");
-	fprintf(f, "for h in $(sed -n \"${first},${last}p\" '%s'); do\n", list);
+	fprintf(f, "list=%s\n", q);
+	free(q);
+	fprintf(f, "points=$(sed -n \"${first},${last}p\" \"$list\") || exit 1\n");
+	fprintf(f, "if [ -z \"$points\" ]; then\n"
+		   "\techo \"$0: array task $SLURM_ARRAY_TASK_ID: no point on lines $first-$last of $list\" >&2\n"
+		   "\texit 1\n"
+		   "fi\n");
+	fprintf(f, "rc=0\nfor h in $points; do\n");
 	fprintf(f, "\t%s --point \"$h\" || rc=1\ndone\nexit $rc\n", prefix);
-	if (outfile_close(f) || outfile_commit())
-		return 1;
-	chmod(script, 0755);
-	printf("sweep: wrote %s: %d point%s in %d array task%s of up to %d\n", script, n,
-	       n == 1 ? "" : "s", tasks, tasks == 1 ? "" : "s", p->chunk);
-	printf("submit with: sbatch %s\n", script);
-	return 0;
+	if (outfile_close(lf) || outfile_close(f)) {
+		outfile_commit(); /* names the file, removes the temporaries */
+		rc = 1;
+		goto out;
+	}
+	printf("sweep: wrote %s: %d point%s in %d array task%s of up to %d\n",
+	       cli_quote(shown, sizeof(shown), script), n, n == 1 ? "" : "s", tasks,
+	       tasks == 1 ? "" : "s", p->chunk);
+	q = shell_word(script);
+	printf("submit with: sbatch %s\n", q);
+	free(q);
+	/* nothing is put in place unless standard output took what was printed */
+	if (outfile_check_stdout()) {
+		outfile_discard();
+		rc = 1;
+	} else if (outfile_commit()) {
+		rc = 1;
+	}
+out:
+	if (rc)
+		outfile_discard();
+	free(text);
+	free(list.s);
+	free(sb.s);
+	free(script);
+	free(prefix);
+	return rc;
 }
 
 /* ---- collecting ---- */
-
-/* the metrics of a point's file into @rec; 0, or -1 with a message */
-static int read_point(const struct sweep *sw, const struct sweep_point *pt, struct run_record *rec)
-{
-	char path[PATH_MAX + 64], err[256];
-	const struct jv *h, *m;
-	struct jv doc;
-	char *text;
-	int rc = -1;
-
-	point_path(path, sizeof(path), sw, pt->hash, "json");
-	text = read_text_file("sweep", path, "a point's result");
-	if (!text)
-		return -1;
-	if (jv_parse(text, &doc, err, sizeof(err))) {
-		free(text);
-		cli_message("sweep: %s: not a point's result: %s", path, err);
-		return -1;
-	}
-	free(text);
-	h = jv_get(&doc, "hash");
-	m = jv_get(&doc, "metrics");
-	if (!h || h->type != JV_STRING || strcmp(h->str, pt->hash) || !m || m->type != JV_OBJECT) {
-		cli_message("sweep: %s: not the result of point %s", path, pt->hash);
-	} else {
-		memset(rec, 0, sizeof(*rec));
-		for (int i = 0; i < m->n && rec->nr < RUN_MAX_VALUES; i++) {
-			if (m->items[i].type != JV_NUMBER)
-				continue;
-			snprintf(rec->v[rec->nr].name, RUN_VALUE_NAME, "%s", m->keys[i]);
-			rec->v[rec->nr++].value = m->items[i].num;
-		}
-		rec->finished = true;
-		rc = 0;
-	}
-	jv_free(&doc);
-	return rc;
-}
 
 static int find_name(char (*names)[RUN_VALUE_NAME], int n, const char *s)
 {
@@ -697,10 +973,12 @@ static void list_points(const struct sweep *sw, enum point_state st, int count)
 		return;
 	printf("\n%s: %d point%s\n", state_names[st], count, count == 1 ? "" : "s");
 	for (int i = 0; i < sw->n && shown < SWEEP_LIST_MAX; i++) {
-		char why[256] = "";
+		char why[512] = "";
 
 		if (sw->state[i] != st)
 			continue;
+		if (st == POINT_CORRUPT)
+			snprintf(why, sizeof(why), "%s", sw->why[i]);
 		if (st == POINT_FAILED) {
 			char path[PATH_MAX + 64];
 			FILE *f;
@@ -722,52 +1000,135 @@ static void list_points(const struct sweep *sw, enum point_state st, int count)
 		       count - shown, sw->o.plan);
 }
 
-static int write_table_file(const char *path, const struct sweep_table *t, bool json)
+/* two outputs named the same would overwrite each other: refuse before anything */
+static int same_outputs(const struct sweep_opts *o)
 {
-	FILE *f = outfile_open(path);
+	const struct {
+		const char *opt, *path;
+	} out[] = {
+		{ "--csv", o->csv },
+		{ "--json", o->json },
+		{ "--plot", o->plot },
+	};
+	const int n = sizeof(out) / sizeof(out[0]);
 
-	if (!f)
-		return usage_error("sweep: cannot write '%s': %s", path, strerror(errno));
-	if ((json ? sweep_table_json(f, t) : sweep_table_csv(f, t)) || outfile_close(f) ||
-	    outfile_commit()) {
+	for (int i = 0; i < n; i++)
+		for (int j = i + 1; j < n; j++)
+			if (out[i].path && out[j].path && outfile_same(out[i].path, out[j].path))
+				return usage_error("sweep: %s and %s name the same file '%s'",
+						   out[i].opt, out[j].opt, out[j].path);
+	return 0;
+}
+
+/*
+ * --collect's outputs, opened before anything is read or printed, so a bad
+ * path costs nothing and touches no file (exit 2). They stay temporaries
+ * (report/outfile.h) until the table is printed and standard output was
+ * written without error.
+ */
+static int open_outputs(const struct sweep_opts *o, FILE **csv, FILE **json)
+{
+	char err[512];
+	int rc = same_outputs(o);
+
+	*csv = *json = NULL;
+	if (rc)
+		return rc;
+	if (o->csv && !(*csv = outfile_open(o->csv)))
+		rc = usage_error("sweep: cannot write --csv file '%s': %s", o->csv,
+				 strerror(errno));
+	else if (o->json && !(*json = outfile_open(o->json)))
+		rc = usage_error("sweep: cannot write --json file '%s': %s", o->json,
+				 strerror(errno));
+	else if (o->plot && plot_dir_prepare(o->plot, err, sizeof(err)))
+		rc = usage_error("sweep: %s", err);
+	if (rc)
 		outfile_discard();
-		cli_message("sweep: writing '%s' failed", path);
+	return rc;
+}
+
+/* the table into the open outputs, then all of them put in place, or none */
+static int write_outputs(const struct sweep_opts *o, const struct sweep_table *t, FILE *csv,
+			 FILE *json)
+{
+	char err[512];
+	int nr_plots = 0;
+
+	if (csv && (sweep_table_csv(csv, t) || outfile_close(csv)))
+		goto failed_write;
+	if (json && (sweep_table_json(json, t) || outfile_close(json)))
+		goto failed_write;
+	if (o->plot && sweep_table_plot(o->plot, t, &nr_plots, err, sizeof(err))) {
+		outfile_discard();
+		cli_message("sweep: %s", err);
 		return 1;
 	}
+	if (outfile_check_stdout()) {
+		outfile_discard();
+		return 1;
+	}
+	/* outfile_commit() names the file it could not write or rename */
+	if (outfile_commit())
+		return 1;
+	if (o->plot && plot_dir_render(o->plot, "plots.gp"))
+		return 1;
+	if (o->plot && !nr_plots)
+		fprintf(stderr,
+			"schedlab: sweep: --plot: no axis is numeric with two values or more: nothing to draw\n");
 	return 0;
+
+failed_write:
+	/* the commit reports which file failed, and removes every temporary */
+	outfile_commit();
+	return 1;
+}
+
+/*
+ * A done point's metrics into @rec; a result file that no longer reads
+ * (changed since read_states()) becomes corrupt, said on stderr. 0 or -1.
+ */
+static int reload_point(struct sweep *sw, int i, struct run_record *rec)
+{
+	char why[512];
+	u64 names;
+
+	if (!load_point(sw, &sw->pts[i], rec, &names, why, sizeof(why)))
+		return 0;
+	set_corrupt(sw, i, why);
+	cli_message("sweep: point %s: corrupt result: %s; counted as failed", sw->pts[i].hash,
+		    why);
+	return -1;
 }
 
 static int collect(struct sweep *sw)
 {
 	const struct sweep_plan *p = &sw->plan;
 	char(*names)[RUN_VALUE_NAME] = xcalloc(RUN_MAX_VALUES, sizeof(*names));
-	struct run_record *recs = xcalloc((size_t)sw->n, sizeof(*recs));
+	struct run_record *rec = xmalloc(sizeof(*rec));
 	const char *axis_names[SWEEP_MAX_AXES + 4], *metrics[RUN_MAX_VALUES];
-	int nr_names = 0, nr_axes = 0, nr_rows = 0, count[3], rc = 0;
+	int nr_names = 0, nr_axes = 0, nr_rows = 0, count[NR_POINT_STATES], rc = 0;
 	bool with_features = p->features.lines[0] > 0, with_settings = p->settings.lines[0] > 0;
 	struct sweep_row *rows;
 	struct sweep_table t;
+	FILE *csv, *json;
+	char note[32];
 
+	rc = open_outputs(&sw->o, &csv, &json);
+	if (rc) {
+		free(names);
+		free(rec);
+		return rc;
+	}
 	/* the values: the plan's metrics, or every one a point reported, in order */
 	for (int m = 0; m < p->metrics.n; m++)
 		snprintf(names[nr_names++], RUN_VALUE_NAME, "%s", p->metrics.v[m]);
-	for (int i = 0; i < sw->n; i++) {
-		if (sw->state[i] != POINT_DONE)
+	for (int i = 0; !p->metrics.n && i < sw->n; i++) {
+		if (sw->state[i] != POINT_DONE || reload_point(sw, i, rec))
 			continue;
-		if (read_point(sw, &sw->pts[i], &recs[i])) {
-			rc = 1;
-			break;
-		}
-		for (int k = 0; !p->metrics.n && k < recs[i].nr; k++)
-			if (find_name(names, nr_names, recs[i].v[k].name) < 0 &&
+		for (int k = 0; k < rec->nr; k++)
+			if (find_name(names, nr_names, rec->v[k].name) < 0 &&
 			    nr_names < RUN_MAX_VALUES)
-				snprintf(names[nr_names++], RUN_VALUE_NAME, "%s",
-					 recs[i].v[k].name);
-	}
-	if (rc) {
-		free(names);
-		free(recs);
-		return rc;
+				snprintf(names[nr_names++], RUN_VALUE_NAME, "%s", rec->v[k].name);
 	}
 	for (int m = 0; m < nr_names; m++)
 		metrics[m] = names[m];
@@ -802,14 +1163,18 @@ static int collect(struct sweep *sw)
 				r->axis[c++] = p->settings.names.v[pt->settings];
 		}
 		r = &rows[nr_rows - 1];
+		rec->nr = 0;
+		if (sw->state[i] == POINT_DONE)
+			reload_point(sw, i, rec);
 		r->done += sw->state[i] == POINT_DONE;
-		r->failed += sw->state[i] == POINT_FAILED;
+		r->failed += sw->state[i] == POINT_FAILED || sw->state[i] == POINT_CORRUPT;
+		r->corrupt += sw->state[i] == POINT_CORRUPT;
 		r->missing += sw->state[i] == POINT_MISSING;
-		for (int k = 0; k < recs[i].nr; k++) {
-			int m = find_name(names, nr_names, recs[i].v[k].name);
+		for (int k = 0; sw->state[i] == POINT_DONE && k < rec->nr; k++) {
+			int m = find_name(names, nr_names, rec->v[k].name);
 
 			if (m >= 0)
-				r->v[m * p->nr_seeds + pt->seed] = recs[i].v[k].value;
+				r->v[m * p->nr_seeds + pt->seed] = rec->v[k].value;
 		}
 	}
 	t = (struct sweep_table){
@@ -825,43 +1190,30 @@ static int collect(struct sweep *sw)
 		.line_axis = with_features ? "features" : NULL,
 	};
 	count_states(sw, count);
-	printf("sweep: %s: %d points: %d done, %d failed, %d missing\n\n", p->origin, sw->n,
-	       count[POINT_DONE], count[POINT_FAILED], count[POINT_MISSING]);
+	printf("sweep: %s: %d points: %d done, %d failed%s, %d missing\n\n", p->origin, sw->n,
+	       count[POINT_DONE], count[POINT_FAILED], corrupt_note(count, note, sizeof(note)),
+	       count[POINT_MISSING]);
 	sweep_table_print(stdout, &t);
 	for (int i = 0; i < p->notes.n; i++)
 		printf("%s %s\n", i ? "     " : "note:", p->notes.v[i]);
-	list_points(sw, POINT_FAILED, count[POINT_FAILED]);
+	list_points(sw, POINT_CORRUPT, count[POINT_CORRUPT]);
+	list_points(sw, POINT_FAILED, count[POINT_FAILED] - count[POINT_CORRUPT]);
 	list_points(sw, POINT_MISSING, count[POINT_MISSING]);
-	if (sw->o.csv)
-		rc = write_table_file(sw->o.csv, &t, false);
-	if (!rc && sw->o.json)
-		rc = write_table_file(sw->o.json, &t, true);
-	if (!rc && sw->o.plot) {
-		char err[512];
-		int nr_plots;
-
-		if (plot_dir_prepare(sw->o.plot, err, sizeof(err)))
-			rc = usage_error("sweep: %s", err);
-		else if (sweep_table_plot(sw->o.plot, &t, &nr_plots, err, sizeof(err))) {
-			outfile_discard();
-			cli_message("sweep: %s", err);
-			rc = 1;
-		} else if (outfile_commit() || plot_dir_render(sw->o.plot, "plots.gp")) {
-			rc = 1;
-		} else if (!nr_plots) {
-			fprintf(stderr,
-				"schedlab: sweep: --plot: no axis is numeric with two values or more: nothing to draw\n");
-		}
-	}
+	rc = write_outputs(&sw->o, &t, csv, json);
 	for (int i = 0; i < nr_rows; i++) {
 		free(rows[i].axis);
 		free(rows[i].v);
 	}
 	free(rows);
 	free(names);
-	free(recs);
-	/* an incomplete sweep is not a clean result, though its table is printed */
-	if (!rc && (count[POINT_FAILED] || count[POINT_MISSING]))
+	free(rec);
+	/*
+	 * An incomplete sweep is not a clean result, though its table is
+	 * printed: 1, or EXIT_SWEEP_CORRUPT when a result file is corrupt.
+	 */
+	if (!rc && count[POINT_CORRUPT])
+		rc = EXIT_SWEEP_CORRUPT;
+	else if (!rc && (count[POINT_FAILED] || count[POINT_MISSING]))
 		rc = 1;
 	return rc;
 }
@@ -940,11 +1292,16 @@ int cmd_sweep(int argc, char **argv)
 		if (!rc)
 			rc = check_metrics(&sw);
 	}
+	if (!rc && (sw.o.mode == MODE_EMIT_PARALLEL || sw.o.mode == MODE_EMIT_SLURM))
+		rc = emit_paths_ok(&sw);
 	if (!rc && sw.o.mode != MODE_COLLECT && sw.o.mode != MODE_LIST)
 		rc = make_dirs(&sw);
 	if (rc)
 		goto out;
 	read_states(&sw);
+	/* --list shows them as "corrupt"; --point runs its point whatever the others are */
+	if (sw.o.mode != MODE_LIST && sw.o.mode != MODE_POINT)
+		report_corrupt(&sw);
 	switch (sw.o.mode) {
 	case MODE_RUN:
 		rc = cmd_run_all(&sw);
@@ -966,6 +1323,9 @@ int cmd_sweep(int argc, char **argv)
 		break;
 	}
 out:
+	for (int i = 0; sw.why && i < sw.n; i++)
+		free(sw.why[i]);
+	free(sw.why);
 	free(sw.state);
 	sweep_points_free(sw.pts, sw.n);
 	sweep_plan_free(&sw.plan);

@@ -32,11 +32,20 @@ void interrupt_default(void)
 	signal(SIGTERM, SIG_DFL);
 }
 
+static const char *signal_name(int sig)
+{
+	return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal";
+}
+
 int interrupt_exit(const char *cmd)
+{
+	return interrupt_exit_saying(cmd, "no output written");
+}
+
+int interrupt_exit_saying(const char *cmd, const char *what)
 {
 	int sig = interrupt_signal;
 
-	fprintf(stderr, "schedlab: %s: interrupted by %s; no output written\n", cmd,
-		sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal");
+	fprintf(stderr, "schedlab: %s: interrupted by %s; %s\n", cmd, signal_name(sig), what);
 	return 128 + sig;
 }

@@ -20,5 +20,7 @@ void interrupt_install(void);
 void interrupt_default(void);
 /* One line on stderr saying what stopped @cmd; returns the exit status, 128 + the signal. */
 int interrupt_exit(const char *cmd);
+/* The same, saying @what was (not) written instead of "no output written" (sweep). */
+int interrupt_exit_saying(const char *cmd, const char *what);
 
 #endif

@@ -55,6 +55,38 @@ char *cli_quote(char *buf, size_t size, const char *s)
 	return buf;
 }
 
+char *shell_quote(const char *s)
+{
+	size_t n = 2;
+	char *out, *o;
+
+	for (const char *c = s; *c; c++)
+		n += *c == '\'' ? 4 : 1;
+	o = out = xmalloc(n + 1);
+	*o++ = '\'';
+	for (; *s; s++) {
+		if (*s == '\'') {
+			memcpy(o, "'\\''", 4);
+			o += 4;
+		} else {
+			*o++ = *s;
+		}
+	}
+	*o++ = '\'';
+	*o = '\0';
+	return out;
+}
+
+char *shell_word(const char *s)
+{
+	bool plain = *s != '\0';
+
+	for (const char *c = s; *c; c++)
+		plain &= (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+			 (*c >= '0' && *c <= '9') || strchr("_-./=,:+@%", *c);
+	return plain ? xstrdup(s) : shell_quote(s);
+}
+
 void cli_vmessage(const char *fmt, va_list ap)
 {
 	va_list ap2;

@@ -22,6 +22,15 @@
  */
 char *cli_quote(char *buf, size_t size, const char *s);
 
+/*
+ * @s as one word for the POSIX shell, in single quotes ('\'' for a quote
+ * inside), which carry every other byte as it is, newlines included: sh
+ * reads the result back as exactly @s. A malloc()ed string.
+ */
+char *shell_quote(const char *s);
+/* The same, but @s as it is when it is a word of characters sh leaves alone. */
+char *shell_word(const char *s);
+
 /* "schedlab: " and the message, cli_quote()d, and a newline, on stderr. */
 void cli_vmessage(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 void cli_message(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

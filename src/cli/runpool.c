@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -215,6 +216,7 @@ static int reap(struct child *c, int status, struct run_record *recs, char *err,
 static int start_child(struct child *c, const struct session_config *cfg, int idx, bool check,
 		       const sigset_t *child_mask, char *err, size_t errlen)
 {
+	pid_t parent = getpid();
 	int fds[2];
 	pid_t pid;
 
@@ -230,6 +232,16 @@ static int start_child(struct child *c, const struct session_config *cfg, int id
 		return -1;
 	}
 	if (!pid) {
+		/*
+		 * A run dies with the command that started it: a parent killed
+		 * with SIGKILL (or by the OOM killer, or Slurm) cannot stop its
+		 * runs, and a result nobody waits for is thrown away. The
+		 * signal comes when the thread that forked ends, which is the
+		 * process: schedlab is single-threaded. The parent may have died
+		 * before prctl(), so its pid is checked after it.
+		 */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+			_exit(1);
 		/* killed, not interrupted: the parent stops the runs and cleans up */
 		close(fds[0]);
 		interrupt_default();

@@ -17,16 +17,40 @@
 /* the names the plan's own axes have; an 'axis' line may not take them */
 static const char *const builtin_axes[] = { "machine", "workload", "features", "settings", "seed" };
 
+/* the smallest power of two >= @x */
+static size_t pow2_ceil(size_t x)
+{
+	size_t c = 1;
+
+	while (c < x)
+		c <<= 1;
+	return c;
+}
+
+/*
+ * Room for @n + 1 elements in an array that holds @n, grown by doubling (its
+ * size is pow2_ceil() of what it holds): a 1..99999 axis must not be
+ * copied once a value, as realloc() does under AddressSanitizer. Only for
+ * arrays that never grew another way.
+ */
+static void *grow(void *v, size_t n, size_t size)
+{
+	if (v && pow2_ceil(n + 1) == pow2_ceil(n))
+		return v;
+	return xreallocarray(v, pow2_ceil(n + 1), size);
+}
+
+/* lists appended here grow only here: with their NULL, pow2_ceil(n + 1) slots */
 static void sl_add(struct strlist *l, const char *s)
 {
-	l->v = xreallocarray(l->v, (size_t)l->n + 2, sizeof(*l->v));
+	l->v = grow(l->v, (size_t)l->n + 1, sizeof(*l->v));
 	l->v[l->n] = xstrdup(s);
 	l->v[++l->n] = NULL;
 }
 
 static void slist_add(struct sweep_list *l, const char *name, const char *value, int line)
 {
-	l->lines = xreallocarray(l->lines, (size_t)l->names.n + 1, sizeof(*l->lines));
+	l->lines = grow(l->lines, (size_t)l->names.n, sizeof(*l->lines));
 	l->lines[l->names.n] = line;
 	sl_add(&l->names, name);
 	if (value)
@@ -104,22 +128,97 @@ static bool is_range(const char *s, u64 *a, u64 *b)
 	return !*end && !errno;
 }
 
-/* the words of @rest, ranges A..B expanded, at most @max of them */
-static int add_values(struct directive_parser *ps, struct strlist *l, const char *key,
-		      const char *rest, int max)
+/*
+ * A set of strings, for the duplicate check of axis values: open addressing
+ * on the FNV-1a hash, so a 1..99999 axis is checked in linear time (a linear
+ * search per value made it quadratic: 16 s for --list, issue 18).
+ */
+struct strset {
+	const char **slot;
+	size_t cap, n;
+};
+
+static size_t strset_pos(const struct strset *s, const char *v)
 {
+	size_t i = (size_t)sweep_hash(v) & (s->cap - 1);
+
+	while (s->slot[i] && strcmp(s->slot[i], v))
+		i = (i + 1) & (s->cap - 1);
+	return i;
+}
+
+static bool strset_has(const struct strset *s, const char *v)
+{
+	return s->cap && s->slot[strset_pos(s, v)];
+}
+
+/* add @v, which must outlive the set and not be in it already */
+static void strset_add(struct strset *s, const char *v)
+{
+	if (2 * (s->n + 1) > s->cap) {
+		struct strset bigger = { .cap = s->cap ? 2 * s->cap : 64 };
+
+		bigger.slot = xcalloc(bigger.cap, sizeof(*bigger.slot));
+		for (size_t k = 0; k < s->cap; k++)
+			if (s->slot[k])
+				bigger.slot[strset_pos(&bigger, s->slot[k])] = s->slot[k];
+		free(s->slot);
+		s->slot = bigger.slot;
+		s->cap = bigger.cap;
+	}
+	s->slot[strset_pos(s, v)] = v;
+	s->n++;
+}
+
+/* @v at the end of list @l and in its set @seen */
+static void add_value(struct strlist *l, struct strset *seen, const char *v)
+{
+	sl_add(l, v);
+	strset_add(seen, l->v[l->n - 1]);
+}
+
+/*
+ * The axes' values in all: every axis is used, so a plan has at least
+ * 1 + the sum over its axes of (values - 1) points (a workload using axes of
+ * x1, x2... values runs (1+(x1-1))(1+(x2-1))... >= 1 + sum(xi-1) of them).
+ * More values than this can never fit SWEEP_MAX_POINTS: refused as they are
+ * read, so no plan makes the parser hold 8 x 100,000 values.
+ */
+#define SWEEP_MAX_AXIS_VALUES (SWEEP_MAX_POINTS + SWEEP_MAX_AXES - 1)
+
+static int too_many(struct directive_parser *ps, const char *key, int max, bool in_all)
+{
+	if (in_all)
+		return directive_fail(ps,
+				      "the axes have more than %d values in all (a plan has at most %d points)",
+				      SWEEP_MAX_AXIS_VALUES, SWEEP_MAX_POINTS);
+	return directive_fail(ps, "more than %d values of %s", max, key);
+}
+
+/*
+ * The words of @rest, ranges A..B expanded, at most @max of them; and at
+ * most @room (<= @max) before the axes' limit in all is reached.
+ */
+static int add_values(struct directive_parser *ps, struct strlist *l, const char *key,
+		      const char *rest, int max, int room)
+{
+	struct strset seen = { 0 };
 	struct strlist w;
 	int rc = 0;
 
+	for (int i = 0; i < l->n; i++)
+		strset_add(&seen, l->v[i]);
 	split_words(rest, &w);
 	for (int i = 0; i < w.n && !rc; i++) {
 		u64 a, b;
 
 		if (!is_range(w.v[i], &a, &b)) {
-			if (find(l, w.v[i]) >= 0)
+			if (l->n == room)
+				rc = too_many(ps, key, max, room < max);
+			else if (strset_has(&seen, w.v[i]))
 				rc = directive_fail(ps, "%s value '%s' given twice", key, w.v[i]);
 			else
-				sl_add(l, w.v[i]);
+				add_value(l, &seen, w.v[i]);
 			continue;
 		}
 		if (a > b || b - a >= (u64)max)
@@ -129,14 +228,15 @@ static int add_values(struct directive_parser *ps, struct strlist *l, const char
 			char buf[32];
 
 			snprintf(buf, sizeof(buf), "%llu", (unsigned long long)x);
-			if (find(l, buf) >= 0)
+			if (l->n == room)
+				rc = too_many(ps, key, max, room < max);
+			else if (strset_has(&seen, buf))
 				rc = directive_fail(ps, "%s value '%s' given twice", key, buf);
 			else
-				sl_add(l, buf);
+				add_value(l, &seen, buf);
 		}
 	}
-	if (!rc && l->n > max)
-		rc = directive_fail(ps, "more than %d values of %s", max, key);
+	free(seen.slot);
 	strlist_free(&w);
 	return rc;
 }
@@ -246,7 +346,14 @@ static int parse_axis(struct directive_parser *ps, struct sweep_plan *p, const c
 
 		p->axis_name[a] = name;
 		p->axis_line[a] = ps->line;
-		return add_values(ps, &p->axis_values[a], name, values, SWEEP_MAX_POINTS);
+		int used = 0;
+
+		for (int k = 0; k < a; k++)
+			used += p->axis_values[k].n;
+		return add_values(ps, &p->axis_values[a], name, values, SWEEP_MAX_POINTS,
+				  SWEEP_MAX_AXIS_VALUES - used < SWEEP_MAX_POINTS ?
+					  SWEEP_MAX_AXIS_VALUES - used :
+					  SWEEP_MAX_POINTS);
 	}
 	free(name);
 	return rc;
@@ -261,7 +368,7 @@ static int parse_seeds(struct directive_parser *ps, struct sweep_plan *p, const 
 		return directive_fail(ps, "the seeds given twice");
 	if (!*rest)
 		return directive_fail(ps, "'seeds' needs values");
-	rc = add_values(ps, &l, "seeds", rest, SWEEP_MAX_SEEDS);
+	rc = add_values(ps, &l, "seeds", rest, SWEEP_MAX_SEEDS, SWEEP_MAX_SEEDS);
 	if (!rc) {
 		p->seeds = xcalloc((size_t)l.n, sizeof(*p->seeds));
 		for (int i = 0; i < l.n && !rc; i++) {

@@ -4,6 +4,7 @@
 #include "report/json.h"
 #include "sim/alloc.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,15 +87,52 @@ static int parse_string(struct reader *r, char **out)
 	return 0;
 }
 
+/* a member more; the arrays grow by doubling, so a long array is read in linear time */
 static void add_item(struct jv *v, char *key)
 {
-	v->items = xreallocarray(v->items, (size_t)v->n + 1, sizeof(*v->items));
-	memset(&v->items[v->n], 0, sizeof(v->items[v->n]));
-	if (v->type == JV_OBJECT) {
-		v->keys = xreallocarray(v->keys, (size_t)v->n + 1, sizeof(*v->keys));
-		v->keys[v->n] = key;
+	if (!(v->n & (v->n - 1))) {
+		size_t cap = v->n ? 2 * (size_t)v->n : 1;
+
+		v->items = xreallocarray(v->items, cap, sizeof(*v->items));
+		if (v->type == JV_OBJECT)
+			v->keys = xreallocarray(v->keys, cap, sizeof(*v->keys));
 	}
+	memset(&v->items[v->n], 0, sizeof(v->items[v->n]));
+	if (v->type == JV_OBJECT)
+		v->keys[v->n] = key;
 	v->n++;
+}
+
+/* the length of JSON's number at @p (-?int frac? exp?), 0 if there is none */
+static size_t number_len(const char *p)
+{
+	const char *s = p;
+
+	if (*s == '-')
+		s++;
+	if (*s == '0')
+		s++;
+	else if (*s >= '1' && *s <= '9')
+		while (*s >= '0' && *s <= '9')
+			s++;
+	else
+		return 0;
+	if (*s == '.') {
+		if (s[1] < '0' || s[1] > '9')
+			return 0;
+		for (s++; *s >= '0' && *s <= '9'; s++)
+			;
+	}
+	if (*s == 'e' || *s == 'E') {
+		s++;
+		if (*s == '+' || *s == '-')
+			s++;
+		if (*s < '0' || *s > '9')
+			return 0;
+		while (*s >= '0' && *s <= '9')
+			s++;
+	}
+	return (size_t)(s - p);
 }
 
 static int parse_container(struct reader *r, struct jv *v, bool object)
@@ -146,6 +184,7 @@ static int parse_value(struct reader *r, struct jv *v)
 {
 	const char *p;
 	char *end;
+	size_t len;
 
 	skip_ws(r);
 	p = r->s + r->pos;
@@ -171,9 +210,18 @@ static int parse_value(struct reader *r, struct jv *v)
 	}
 	if (*p != '-' && (*p < '0' || *p > '9'))
 		return bad(r, "expected a value");
+	/*
+	 * JSON's grammar, not strtod()'s, which also takes "-inf", "-nan" and
+	 * hex; and a double, so 1e999 is refused, not read as infinity.
+	 */
+	len = number_len(p);
+	if (!len)
+		return bad(r, "bad number");
 	v->type = JV_NUMBER;
 	v->num = strtod(p, &end);
-	r->pos += (size_t)(end - p);
+	if ((size_t)(end - p) != len || !isfinite(v->num))
+		return bad(r, "number out of range");
+	r->pos += len;
 	return 0;
 }
 

@@ -4,7 +4,7 @@
  * point records, docs/sweeps.md): the whole document parsed into a tree.
  * Strings keep their bytes (the escapes \" \\ \/ \b \f \n \r \t and \uXXXX
  * below 0x80 are decoded; other \u escapes are kept as '?'); numbers are
- * doubles. Nesting is bounded by JSON_MAX_DEPTH, like the writer's.
+ * JSON's (no "inf", "nan" or hex), read as finite doubles. Nesting is bounded by JSON_MAX_DEPTH, like the writer's.
  */
 #ifndef SCHEDLAB_REPORT_JSON_READ_H
 #define SCHEDLAB_REPORT_JSON_READ_H

@@ -58,10 +58,18 @@ static void metric_text(char *buf, size_t len, const struct sweep_table *t,
 		cmp_format(buf, len, mean, half);
 }
 
+/* "done/seeds", and a '!' when one of the row's results is corrupt */
+static void seeds_text(char *buf, size_t len, const struct sweep_table *t,
+		       const struct sweep_row *r)
+{
+	snprintf(buf, len, "%d/%d%s", r->done, t->nr_seeds, r->corrupt ? "!" : "");
+}
+
 int sweep_table_print(FILE *out, const struct sweep_table *t)
 {
 	int nc = t->nr_axes + 1 + t->nr_metrics;
 	int *w = xcalloc((size_t)nc, sizeof(*w));
+	bool corrupt = false;
 	char buf[128];
 
 	for (int c = 0; c < t->nr_axes; c++)
@@ -75,7 +83,8 @@ int sweep_table_print(FILE *out, const struct sweep_table *t)
 		for (int c = 0; c < t->nr_axes; c++)
 			if (width(*r->axis[c] ? r->axis[c] : "-") > w[c])
 				w[c] = width(*r->axis[c] ? r->axis[c] : "-");
-		snprintf(buf, sizeof(buf), "%d/%d", r->done, t->nr_seeds);
+		seeds_text(buf, sizeof(buf), t, r);
+		corrupt |= r->corrupt > 0;
 		if (width(buf) > w[t->nr_axes])
 			w[t->nr_axes] = width(buf);
 		for (int m = 0; m < t->nr_metrics; m++) {
@@ -95,7 +104,7 @@ int sweep_table_print(FILE *out, const struct sweep_table *t)
 
 		for (int c = 0; c < t->nr_axes; c++)
 			cell(out, *r->axis[c] ? r->axis[c] : "-", w[c], false);
-		snprintf(buf, sizeof(buf), "%d/%d", r->done, t->nr_seeds);
+		seeds_text(buf, sizeof(buf), t, r);
 		cell(out, buf, w[t->nr_axes], !t->nr_metrics);
 		for (int m = 0; m < t->nr_metrics; m++) {
 			metric_text(buf, sizeof(buf), t, r, m);
@@ -107,6 +116,8 @@ int sweep_table_print(FILE *out, const struct sweep_table *t)
 		"\nseeds: points done of the plan's seeds. Each metric: mean over the seeds ± the\n"
 		"half-width of its %g%% confidence interval (Student's t; no ± when all seeds agree).\n",
 		t->conf * 100);
+	if (corrupt)
+		fprintf(out, "!: a seed's result file is corrupt: not counted, listed below.\n");
 	free(w);
 	return ferror(out) ? -1 : 0;
 }
@@ -192,6 +203,8 @@ int sweep_table_json(FILE *out, const struct sweep_table *t)
 		json_kv_u64(&w, "done", (u64)r->done);
 		json_kv_u64(&w, "failed", (u64)r->failed);
 		json_kv_u64(&w, "missing", (u64)r->missing);
+		if (r->corrupt)
+			json_kv_u64(&w, "corrupt", (u64)r->corrupt);
 		json_key(&w, "metrics");
 		json_begin_object(&w);
 		for (int m = 0; m < t->nr_metrics; m++) {

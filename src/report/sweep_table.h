@@ -14,6 +14,7 @@
 struct sweep_row {
 	const char **axis;	/* [nr_axes]; "" where the row's workload does not use it */
 	int done, failed, missing;	/* its points (seeds), by state */
+	int corrupt;		/* of the failed: a result file that does not read (marked '!') */
 	double *v;		/* [metric * nr_seeds + seed]; NaN where there is no value */
 };
 

@@ -91,14 +91,47 @@ done_before=$(json_count "$tmp/killed")
 check "the kill came mid-way ($done_before of 10 done)" [ "$done_before" -ge 3 ] && [ "$done_before" -lt 10 ]
 sweep "$tmp/kill.plan" -o "$tmp/killed" --collect >"$tmp/killed.out" 2>&1
 check "a killed sweep's table says what is missing" grep -q "^missing: $((10 - done_before)) points" "$tmp/killed.out"
-check "no point of a killed sweep is half written" [ "$(grep -c 'not a point' "$tmp/killed.out")" -eq 0 ]
+check "no point of a killed sweep is half written" [ "$(grep -c 'corrupt' "$tmp/killed.out")" -eq 0 ]
 sweep "$tmp/kill.plan" -o "$tmp/killed" -j 2 >"$tmp/resume.out" 2>&1
 check "the resume runs only the missing points" grep -q "$done_before done, 0 failed, $((10 - done_before)) to run" "$tmp/resume.out"
 sweep "$tmp/kill.plan" -o "$tmp/killed" --collect --csv "$tmp/resumed.csv" >/dev/null
 check "the resumed table equals an uninterrupted run's" cmp -s "$tmp/whole.csv" "$tmp/resumed.csv"
 
+# ---- corrupt result files (issue 18): cut short, garbage, a null metric, a metric
+# missing: each counts as failed, is named on stderr, is marked in the table, and
+# --retry-failed runs it again; --collect exits 4
+cp -R "$tmp/j1" "$tmp/cor"
+pts=$(sweep "$plan" -o "$tmp/cor" --list | cut -c1-16)
+c1=$(echo "$pts" | sed -n 1p)
+c2=$(echo "$pts" | sed -n 3p)
+c3=$(echo "$pts" | sed -n 6p)
+c4=$(echo "$pts" | sed -n 8p)
+head -c 100 "$tmp/j1/points/$c1.json" >"$tmp/cor/points/$c1.json"
+echo garbage >"$tmp/cor/points/$c2.json"
+sed '0,/"time_s": [0-9]/s/"time_s": [0-9.e+-]*/"time_s": null/' "$tmp/j1/points/$c3.json" >"$tmp/cor/points/$c3.json"
+sed '0,/"sched.nr_switches": [0-9]/{/"sched.nr_switches": [0-9]/d}' "$tmp/j1/points/$c4.json" >"$tmp/cor/points/$c4.json"
+sweep "$plan" -o "$tmp/cor" >"$tmp/cor.out" 2>"$tmp/cor.err"
+check "a rerun counts corrupt results as failed and leaves them" \
+	grep -q "4 done, 4 failed (4 corrupt) (--retry-failed runs them again), 0 to run" "$tmp/cor.out"
+check "a rerun names each corrupt result on stderr" [ "$(grep -c 'corrupt result of point' "$tmp/cor.err")" -eq 4 ]
+check "... a file cut short" grep -q "$c1.json: corrupt result of point $c1: not JSON (offset 100: unterminated string)" "$tmp/cor.err"
+check "... a null metric" grep -q "$c3.*: metric 'time_s' is null" "$tmp/cor.err"
+check "... a metric missing" grep -q "$c4.*: 9 metrics where seed 1's result has 10" "$tmp/cor.err"
+check "--list shows them as corrupt" [ "$(sweep "$plan" -o "$tmp/cor" --list | grep -c '^[0-9a-f]*  corrupt  ')" -eq 4 ]
+sweep "$plan" -o "$tmp/cor" --collect --csv "$tmp/cor.csv" >"$tmp/cor.out" 2>"$tmp/cor.err"
+check "--collect with corrupt results exits 4" [ $? -eq 4 ]
+check "--collect names each on stderr, one line each" [ "$(wc -l <"$tmp/cor.err")" -eq 4 ]
+check "--collect still prints the table" [ "$(grep -c '^smp2' "$tmp/cor.out")" -eq 4 ]
+check "--collect marks the rows, the seeds counted without them" [ "$(grep -c '^smp2 .* 1/2! ' "$tmp/cor.out")" -eq 4 ]
+check "--collect lists them under the table" grep -q "^corrupt: 4 points" "$tmp/cor.out"
+check "--collect counts them as failed in the CSV" [ "$(cut -d, -f5-7 "$tmp/cor.csv" | grep -c '^1,1,0$')" -eq 4 ]
+sweep "$plan" -o "$tmp/cor" --retry-failed >"$tmp/cor.out" 2>&1
+check "--retry-failed runs the corrupt points again" grep -q "ran 4 points: 4 done, 0 failed" "$tmp/cor.out"
+sweep "$plan" -o "$tmp/cor" --collect --csv "$tmp/cor.csv" >/dev/null 2>&1
+check "... and the table is whole again" cmp -s "$tmp/j1.csv" "$tmp/cor.csv"
+
 # ---- SIGTERM (Ctrl-C, scancel): the sweep stops, its unfinished points stay missing, not failed
-"$SCHEDLAB" sweep "$tmp/kill.plan" -o "$tmp/term" -j 2 >/dev/null 2>&1 &
+"$SCHEDLAB" sweep "$tmp/kill.plan" -o "$tmp/term" -j 2 >/dev/null 2>"$tmp/term.err" &
 pid=$!
 i=0
 while [ "$(json_count "$tmp/term")" -lt 2 ] && [ $i -lt 300 ]; do
@@ -108,6 +141,10 @@ done
 kill -TERM $pid
 wait $pid
 check "SIGTERM ends a sweep with 143" [ $? -eq 143 ]
+n=$(json_count "$tmp/term")
+check "SIGTERM: the sweep says what it wrote ($n points)" grep -qxF \
+	"schedlab: sweep: interrupted by SIGTERM; $n of the 10 points to run written to $tmp/term/points; the same command runs the rest" \
+	"$tmp/term.err"
 check "SIGTERM leaves no failed point" [ -z "$(ls "$tmp/term/points" | grep '\.failed$')" ]
 check "SIGTERM leaves no run behind" [ -z "$(pgrep -f "$tmp/term")" ]
 
@@ -144,8 +181,56 @@ sweep "$plan" -o "$tmp/sl" --emit slurm >"$tmp/sl.out"
 s=$tmp/sl/slurm/sweep.sbatch
 check "--emit slurm: 8 points in chunks of 3 are array tasks 0-2" grep -q '^#SBATCH --array=0-2$' "$s"
 check "--emit slurm: time and memory from the plan" grep -q '^#SBATCH --time=0:05:00$' "$s" && grep -q '^#SBATCH --mem=200M$' "$s"
-check "--emit slurm: output and error files per task" grep -q '^#SBATCH --error=.*/task-%A_%a.err$' "$s"
+check "--emit slurm: output and error files per task" grep -q '^#SBATCH --error=".*/task-%A_%a.err"$' "$s"
 check "--emit slurm: the script is valid sh" sh -n "$s"
+
+# ---- hostile paths (issue 18): every path is quoted for sh and for sbatch's #SBATCH
+# lines, running an array task by hand runs its points and nothing else, a task
+# that finds no point exits 1, and a path no line can carry is refused
+hw=$tmp/hostile
+mkdir -p "$hw/sw"
+hd1="$hw/it's \"\$(touch INJ1)\" 50% #dir"
+sweep "$plan" -o "$hd1" --emit slurm >/dev/null 2>"$tmp/h.err"
+check "--emit slurm into a directory named with ' \" \$( ) % #" [ $? -eq 0 ]
+s=$hd1/slurm/sweep.sbatch
+check "the script for that directory is valid sh" sh -n "$s"
+check "the script for that directory is valid bash" bash -n "$s"
+check "#SBATCH lines quote the directory, '\"' as \\\" and '%' as %%" \
+	grep -qF "#SBATCH --output=\"$hw/it's \\\"\$(touch INJ1)\\\" 50%% #dir/slurm/task-%A_%a.out\"" "$s"
+(cd "$hw" && SLURM_ARRAY_TASK_ID=1 sh "$s") >/dev/null 2>"$tmp/h.err"
+check "array task 1, run by hand, exits 0" [ $? -eq 0 ]
+want=$(sed -n '4,6p' "$hd1"/slurm/points-*.txt | sed 's/$/.json/' | sort | tr '\n' ' ')
+got=$(ls "$hd1/points" | grep '\.json$' | sort | tr '\n' ' ')
+check "array task 1 ran lines 4-6 of its list, and only those" [ "$got" = "$want" ]
+(cd "$hw" && SLURM_ARRAY_TASK_ID=3 sh "$s") >/dev/null 2>"$tmp/h.err"
+check "an array task with no point exits 1" [ $? -eq 1 ]
+check "... saying so" grep -q "array task 3: no point on lines 10-12" "$tmp/h.err"
+(cd "$hw" && SLURM_ARRAY_TASK_ID= sh "$s") >/dev/null 2>"$tmp/h.err"
+check "an array task without SLURM_ARRAY_TASK_ID exits 1" [ $? -eq 1 ]
+hd2="sw/x'\$(touch INJ2)'y"
+(cd "$hw" && sweep "$plan" -o "$hd2" --emit slurm >/dev/null 2>&1 &&
+	SLURM_ARRAY_TASK_ID=0 sh "$hd2/slurm/sweep.sbatch" >/dev/null 2>&1)
+check "a relative -o with ' and \$( ): array task 0 runs its 3 points" \
+	[ "$(json_count "$hw/$hd2")" -eq 3 ]
+(cd "$hw" && sweep "$plan" -o "$hd1" --emit parallel) >"$tmp/h.cmds"
+check "--emit parallel for that directory: a line per point still to run" [ "$(wc -l <"$tmp/h.cmds")" -eq 5 ]
+(cd "$hw" && while IFS= read -r line; do sh -c "$line" || exit 1; done) <"$tmp/h.cmds" >/dev/null 2>&1
+check "the emitted lines run through sh" [ $? -eq 0 ]
+check "the emitted lines ran every point" [ "$(json_count "$hd1")" -eq 8 ]
+check "no quoted path ran as a command" [ -z "$(find "$tmp" -name 'INJ*')" ]
+sweep "$plan" -o "$hw/new
+line" --emit parallel >/dev/null 2>"$tmp/h.err"
+rc=$?
+check "--emit parallel refuses a directory with a newline (exit 2, one line)" \
+	[ $rc -eq 2 -a "$(wc -l <"$tmp/h.err")" -eq 1 ]
+check "... before creating it" [ ! -e "$hw/new
+line" ]
+sweep "$plan" -o "$hw/back\\slash" --emit slurm >/dev/null 2>"$tmp/h.err"
+check "--emit slurm refuses a directory with a backslash (exit 2)" [ $? -eq 2 ]
+check "... saying why" grep -q "holds a backslash, which the emitted script cannot carry" "$tmp/h.err"
+sweep "$plan" -o "$hw/full" --emit slurm >/dev/full 2>"$tmp/h.err"
+check "--emit slurm > /dev/full exits 1" [ $? -eq 1 ]
+check "... and writes neither the list nor the script" [ -z "$(ls -A "$hw/full/slurm")" ]
 
 # ---- --plot: each metric against the numeric axis, lines per feature set
 if command -v gnuplot >/dev/null; then
@@ -153,6 +238,18 @@ if command -v gnuplot >/dev/null; then
 	check "--plot draws time_s against groups" [ -s "$tmp/plots/sweep-time_s-vs-groups.png" ]
 	check "--plot: a line per feature set" [ "$(grep -c '^# base$\|^# nowakeup$' "$tmp/plots/sweep-time_s-vs-groups.dat")" -eq 2 ]
 fi
+
+# ---- --list of a big grid is linear (issue 18: a 1..99999 axis took 12.6 s of CPU,
+# now 1 s, 1.5 s with AddressSanitizer). CPU time, not wall time: two other
+# builds may share the machine.
+printf 'machine smp2\nworkload hackbench -g 1 -l {n}\naxis n 1..99999\n' >"$tmp/big.plan"
+cpu=$( (timeout 120 "$SCHEDLAB" sweep "$tmp/big.plan" -o "$tmp/big" --list >"$tmp/big.out" 2>&1
+	echo "rc $?"
+	times) | awk '/^rc / { rc = $2 } /s .*s$/ { t = $0 } END {
+		n = split(t, f, /[ms ]+/); print rc, f[1] * 60 + f[2] + f[3] * 60 + f[4] }')
+check "--list of 99999 points exits 0 (rc, CPU s: $cpu)" [ "${cpu% *}" = 0 ]
+check "--list of 99999 points takes under 6 s of CPU ($cpu)" awk "BEGIN { exit !(${cpu#* } < 6) }"
+check "--list of 99999 points lists them all" [ "$(wc -l <"$tmp/big.out")" -eq 99999 ]
 
 # ---- bad plans: exit 2, one line naming the plan file and line
 bad() {

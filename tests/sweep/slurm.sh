@@ -150,13 +150,16 @@ until sinfo -h -N -o '%T' 2>/dev/null | grep -q '^idle'; do
 done
 echo "sweep slurm: single-node cluster up: node $node, $cpus CPUs, $mem MB ($(($(date +%s) - t0)) s)"
 
-# ---- the plan locally, then as a job array
+# ---- the plan locally, then as a job array, into a directory whose name holds
+# what a shell or sbatch's #SBATCH parser would act on (a quote, $( ), a blank,
+# '#', '%' and a double quote): the script must carry it as it is (issue 18)
 "$SCHEDLAB" sweep "$plan" -o "$tmp/local" -j 2 >/dev/null || fail "the local sweep failed"
 "$SCHEDLAB" sweep "$plan" -o "$tmp/local" --collect --csv "$tmp/local.csv" >/dev/null ||
 	fail "collecting the local sweep failed"
-"$SCHEDLAB" sweep "$plan" -o "$tmp/slurm" --emit slurm >"$tmp/emit.out" || fail "--emit slurm failed"
+sd="$tmp/it's \"\$(touch INJECTED)\" 50% #slurm"
+"$SCHEDLAB" sweep "$plan" -o "$sd" --emit slurm >"$tmp/emit.out" || fail "--emit slurm failed"
 cat "$tmp/emit.out"
-script=$tmp/slurm/slurm/sweep.sbatch
+script=$sd/slurm/sweep.sbatch
 grep -q '^#SBATCH --array=0-2$' "$script" || fail "8 points in chunks of 3 should be array 0-2: $(grep array "$script")"
 job=$(sbatch --parsable "$script") || fail "sbatch refused the script: $(why)"
 echo "sweep slurm: submitted job array $job"
@@ -166,9 +169,10 @@ while squeue -h -j "$job" 2>/dev/null | grep -q .; do
 	[ $i -gt 240 ] && fail "job $job did not end in 120 s: $(squeue -j "$job"; why)"
 	sleep 0.5
 done
-ls "$tmp/slurm/slurm/" | grep -q "task-${job}_2.out" || fail "no output file for array task 2: $(ls "$tmp/slurm/slurm")"
-"$SCHEDLAB" sweep "$plan" -o "$tmp/slurm" --collect --csv "$tmp/slurm.csv" >"$tmp/collect.out" ||
-	fail "collecting the Slurm sweep failed: $(cat "$tmp/collect.out"; cat "$tmp"/slurm/slurm/task-*.err)"
+ls "$sd/slurm/" | grep -q "task-${job}_2.out" || fail "no output file for array task 2: $(ls "$sd/slurm")"
+"$SCHEDLAB" sweep "$plan" -o "$sd" --collect --csv "$tmp/slurm.csv" >"$tmp/collect.out" ||
+	fail "collecting the Slurm sweep failed: $(cat "$tmp/collect.out"; cat "$sd"/slurm/task-*.err)"
+[ -z "$(find "$tmp" "$(pwd)" -maxdepth 3 -name INJECTED)" ] || fail "a quoted path ran as a command"
 cmp -s "$tmp/local.csv" "$tmp/slurm.csv" ||
 	fail "the Slurm table differs from the local one: $(diff "$tmp/local.csv" "$tmp/slurm.csv")"
 echo "sweep slurm: ok: job array $job ran 8 points in 3 tasks; the collected table equals the local run's ($(($(date +%s) - t0)) s)"
@@ -210,7 +214,7 @@ done1=$(json_count "$tmp/ks")
 "$SCHEDLAB" sweep "$tmp/kill.plan" -o "$tmp/ks" --collect >"$tmp/ks.out" 2>&1
 [ $? -eq 1 ] || fail "--collect of the cancelled sweep should exit 1"
 grep -q "^missing: $((8 - done1)) points" "$tmp/ks.out" || fail "--collect should list $((8 - done1)) missing points: $(cat "$tmp/ks.out")"
-grep -q 'not a point' "$tmp/ks.out" && fail "the cancelled task left a half-written point"
+grep -q 'corrupt' "$tmp/ks.out" && fail "the cancelled task left a half-written point"
 "$SCHEDLAB" sweep "$tmp/kill.plan" -o "$tmp/ks" --emit slurm >"$tmp/ks-emit.out" || fail "the second --emit slurm failed"
 grep -q ": $((8 - done1)) points in 1 array task of up to 8" "$tmp/ks-emit.out" ||
 	fail "the second array should hold only the $((8 - done1)) missing points: $(cat "$tmp/ks-emit.out")"

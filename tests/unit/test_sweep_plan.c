@@ -11,6 +11,7 @@
 #include "report/json_read.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* main.c's, which the tests do not link: the message is not needed here */
@@ -118,8 +119,49 @@ static void test_errors(void **state)
 	expect_error("machine smp2\nchunk 0\n", "x.plan:2: 'chunk' needs an integer");
 	expect_error("machine smp2\nmem lots\n", "x.plan:2: 'mem' takes Slurm's form");
 	expect_error("machine smp2\noption nice 3\n", "x.plan:2: unknown option 'nice'");
+	/* duplicates found through the hash set, across words and ranges */
+	expect_error("machine smp2\naxis g 1..5 3\nworkload hackbench -g {g}\n",
+		     "x.plan:2: g value '3' given twice");
+	expect_error("machine smp2\naxis g 7 2..9\nworkload hackbench -g {g}\n",
+		     "x.plan:2: g value '7' given twice");
+	expect_error("machine smp2\naxis g a b a\nworkload hackbench -g {g}\n",
+		     "x.plan:2: g value 'a' given twice");
+	expect_error("machine smp2\nseeds 1..3 2\n", "x.plan:2: seeds value '2' given twice");
+	expect_error("machine smp2\nseeds 1..10000 10001\n", "x.plan:2: more than 10000 values of seeds");
 	expect_error("workload hackbench\n", "x.plan: the plan has no 'machine'");
 	expect_error("machine smp2\n", "x.plan: the plan has no 'workload'");
+}
+
+/* issue 18: the duplicate check was quadratic, 16 s for a 1..99999 axis */
+static void test_big_axis(void **state)
+{
+	const char *text = "machine smp2\naxis n 1..99999 x\nworkload hackbench -l {n}\n";
+	struct sweep_plan p;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(sweep_plan_parse("big.plan", text, &p, err, sizeof(err)), 0);
+	assert_int_equal(p.axis_values[0].n, 100000);
+	assert_string_equal(p.axis_values[0].v[99998], "99999");
+	assert_string_equal(p.axis_values[0].v[99999], "x");
+	sweep_plan_free(&p);
+	expect_error("machine smp2\naxis n 1..99999 x y\nworkload hackbench -l {n}\n",
+		     "x.plan:2: more than 100000 values of n");
+	/* 100,007 values in all still fit 100,000 points (100,000 x 1 x 1 ...), one more cannot */
+	assert_int_equal(sweep_plan_parse("x.plan",
+					  "machine smp2\naxis a 1..100000\naxis b 1\naxis c 1\n"
+					  "axis d 1\naxis e 1\naxis f 1\naxis g 1\naxis h 1\n"
+					  "workload hackbench -l {a}{b}{c}{d}{e}{f}{g}{h}\n",
+					  &p, err, sizeof(err)),
+			 0);
+	sweep_plan_free(&p);
+	expect_error("machine smp2\naxis a 1..100000\naxis b 1\naxis c 1\n"
+		     "axis d 1\naxis e 1\naxis f 1\naxis g 1\naxis h 1 2\n"
+		     "workload hackbench -l {a}{b}{c}{d}{e}{f}{g}{h}\n",
+		     "x.plan:9: the axes have more than 100007 values in all");
+	expect_error("machine smp2\naxis a 1..60000\naxis b 1..40008\n"
+		     "workload hackbench -l {a}{b}\n",
+		     "x.plan:3: the axes have more than 100007 values in all (a plan has at most 100000 points)");
 }
 
 static void test_json_read(void **state)
@@ -147,6 +189,37 @@ static void test_json_read(void **state)
 	assert_int_equal(jv_parse("[1] x", &v, err, sizeof(err)), -1);
 	assert_int_equal(jv_parse("\"abc", &v, err, sizeof(err)), -1);
 	assert_int_equal(jv_parse("", &v, err, sizeof(err)), -1);
+	/* JSON's numbers only (strtod took these), and finite (issue 18) */
+	assert_int_equal(jv_parse("-inf", &v, err, sizeof(err)), -1);
+	assert_int_equal(jv_parse("[-nan]", &v, err, sizeof(err)), -1);
+	assert_int_equal(jv_parse("0x10", &v, err, sizeof(err)), -1);
+	assert_int_equal(jv_parse("01", &v, err, sizeof(err)), -1);
+	assert_int_equal(jv_parse("1.", &v, err, sizeof(err)), -1);
+	assert_int_equal(jv_parse("1e", &v, err, sizeof(err)), -1);
+	assert_int_equal(jv_parse("-", &v, err, sizeof(err)), -1);
+	assert_int_equal(jv_parse("1e999", &v, err, sizeof(err)), -1);
+	assert_string_equal(err, "offset 0: number out of range");
+	assert_int_equal(jv_parse("[0, -0.5, 1E+2, 2e-3]", &v, err, sizeof(err)), 0);
+	assert_true(v.items[2].num == 100);
+	jv_free(&v);
+	/* a long array, its members' storage doubling */
+	{
+		char *big = malloc(2 * 100000 + 3);
+		size_t n = 0;
+
+		big[n++] = '[';
+		for (int i = 0; i < 100000; i++) {
+			big[n++] = i ? ',' : ' ';
+			big[n++] = (char)('0' + i % 10);
+		}
+		big[n++] = ']';
+		big[n] = '\0';
+		assert_int_equal(jv_parse(big, &v, err, sizeof(err)), 0);
+		assert_int_equal(v.n, 100000);
+		assert_true(v.items[99999].num == 9);
+		jv_free(&v);
+		free(big);
+	}
 }
 
 int main(void)
@@ -154,6 +227,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_and_expand),
 		cmocka_unit_test(test_hash),
+		cmocka_unit_test(test_big_axis),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_json_read),
 	};
