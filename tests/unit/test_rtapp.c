@@ -11,6 +11,8 @@
 #include "sim/alloc.h"
 #include "work/rtapp.h"
 
+#include <time.h>
+
 static char err[512];
 
 static struct rtapp_config *parse(const char *text)
@@ -363,6 +365,193 @@ static void test_setaffinity_current(void **state)
 	tl_teardown();
 }
 
+/* ---- big files: the parser is linear (issue 18) ---- */
+
+struct text {
+	char *p;
+	size_t n, cap;
+};
+
+static void put(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void put(struct text *t, const char *fmt, ...)
+{
+	va_list ap;
+	int k;
+
+	for (;;) {
+		va_start(ap, fmt);
+		k = vsnprintf(t->p ? t->p + t->n : NULL, t->p ? t->cap - t->n : 0, fmt, ap);
+		va_end(ap);
+		if (t->p && t->n + (size_t)k < t->cap)
+			break;
+		t->cap = t->cap ? 2 * t->cap : 1 << 20;
+		t->p = xreallocarray(t->p, t->cap, 1);
+	}
+	t->n += (size_t)k;
+}
+
+static double cpu_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * The bound on one big file's parse, in CPU seconds: the files below take
+ * a fraction of a second with the optimised build and a few times that
+ * under ASan; the quadratic parser of before took 8 s for a tenth of the
+ * tasks of test_big_tasks() and minutes for each of these
+ * (docs/reliability.md, "Limits").
+ */
+#define BIG_PARSE_MAX_S 10.0
+
+/* parse @t: NULL if refused (the message in err); fails if it took too long */
+static struct rtapp_config *parse_big(const struct text *t, const char *what)
+{
+	double t0 = cpu_seconds(), dt;
+	struct rtapp_config *c;
+
+	err[0] = '\0';
+	c = rtapp_parse_text("big.json", t->p, t->n, false, err, sizeof(err));
+	dt = cpu_seconds() - t0;
+	print_message("  %s: %zu bytes in %.2f s\n", what, t->n, dt);
+	if (dt > BIG_PARSE_MAX_S) {
+		rtapp_config_free(c);
+		fail_msg("%s: %.1f s, more than %.0f s: the parser is not linear", what, dt,
+			 BIG_PARSE_MAX_S);
+	}
+	return c;
+}
+
+/*
+ * RTAPP_MAX_THREADS one-line tasks (the documented limit), each locking
+ * its own mutex and forking the next: resources and forks are looked up by
+ * name, the locks checked per task. Then the same with the last task's
+ * lock never released, which the last check finds.
+ */
+static void test_big_tasks(void **state)
+{
+	const int n = RTAPP_MAX_THREADS;
+	struct text t = { 0 };
+	struct rtapp_config *c;
+
+	(void)state;
+	for (int bad = 0; bad < 2; bad++) {
+		t.n = 0;
+		put(&t, "{\"global\": {\"calibration\": 70, \"duration\": 1}, \"tasks\": {\n");
+		for (int i = 0; i < n; i++) {
+			put(&t, "\"t%d\": {\"loop\": 1, \"lock\": \"m%d\", \"run\": 1, ", i, i);
+			if (!bad || i < n - 1)
+				put(&t, "\"unlock\": \"m%d\", ", i);
+			put(&t, "\"fork\": \"t%d\"}%s\n", (i + 1) % n, i < n - 1 ? "," : "");
+		}
+		put(&t, "}}\n");
+		c = parse_big(&t, bad ? "100000 tasks, the last lock kept" : "100000 tasks");
+		if (bad) {
+			char want[128];
+
+			assert_null(c);
+			snprintf(want, sizeof(want),
+				 "big.json:%d: task t%d: mutex m%d is locked and never unlocked", n + 1,
+				 n - 1, n - 1);
+			if (!strstr(err, want))
+				fail_msg("'%s' does not contain '%s'", err, want);
+			continue;
+		}
+		if (!c)
+			fail_msg("rejected: %s", err);
+		assert_int_equal(c->nr_tasks, n);
+		assert_int_equal(c->nthreads, n);
+		assert_int_equal(c->nr_res, n);
+		assert_int_equal(c->tasks[n - 1].line, n + 1);
+		assert_int_equal(c->tasks[n - 1].phases[0].events[3].fork_task, 0);
+		assert_int_equal(c->tasks[7].phases[0].events[2].res, 7);
+		assert_int_equal(c->tasks[7].phases[0].events[2].line, 9);
+		rtapp_config_free(c);
+	}
+	free(t.p);
+}
+
+/* one task of 100000 phases, a line each and a key in a second, the last one wrong */
+static void test_big_phases(void **state)
+{
+	const int n = 100000;
+	struct text t = { 0 };
+
+	(void)state;
+	put(&t, "{\"global\": {\"calibration\": 70, \"duration\": 1},\n \"tasks\": {\"t\": {\"phases\": {\n");
+	for (int i = 0; i < n; i++)
+		put(&t, "  \"p%d\": {\"loop\": 2, \"run\": 10,\n    \"%s\": 10}%s\n", i,
+		    i < n - 1 ? "sleep" : "slep", i < n - 1 ? "," : "");
+	put(&t, "}}}}\n");
+	assert_null(parse_big(&t, "100000 phases"));
+	if (!strstr(err, "big.json:200002: task t: unknown key \"slep\""))
+		fail_msg("error '%s'", err);
+	free(t.p);
+}
+
+/*
+ * One task of a million run events (14 MB, near the 16 MiB limit), a line
+ * each, then a key that is wrong; and the same task right.
+ */
+static void test_big_events(void **state)
+{
+	const int n = 1000000;
+	struct text t = { 0 };
+	struct rtapp_config *c;
+
+	(void)state;
+	for (int bad = 0; bad < 2; bad++) {
+		t.n = 0;
+		put(&t, "{\"global\": {\"calibration\": 70}, \"tasks\": {\"t\": {\"loop\": 1,\n");
+		for (int i = 0; i < n; i++)
+			put(&t, "\"run%d\": 1,\n", i);
+		put(&t, "\"%s\": 5}}}\n", bad ? "slep" : "sleep");
+		assert_true(t.n <= RTAPP_MAX_FILE);
+		c = parse_big(&t, bad ? "a million events, the last wrong" : "a million events");
+		if (bad) {
+			assert_null(c);
+			if (!strstr(err, "big.json:1000002: task t: unknown key \"slep\""))
+				fail_msg("error '%s'", err);
+			continue;
+		}
+		if (!c)
+			fail_msg("rejected: %s", err);
+		assert_int_equal(c->tasks[0].phases[0].nr_events, n + 1);
+		assert_int_equal(c->tasks[0].phases[0].events[n].line, n + 2);
+		assert_int_equal(c->tasks[0].phases[0].events[n].type, RTAPP_EV_SLEEP);
+		rtapp_config_free(c);
+	}
+	free(t.p);
+}
+
+/*
+ * Key places: a repeated key keeps its first place (json-c's order); a key
+ * in a comment or a string, or written with single quotes or an escape,
+ * is where the member is.
+ */
+static void test_key_places(void **state)
+{
+	(void)state;
+	expect_error("{\"tasks\": {\n \"t\": {\"loop\": 1, \"run\": 1,\n  \"sleep\": 2,\n"
+		     "  \"run\": 3,\n  \"slep\": 4}}}",
+		     "t.json:5: task t: unknown key \"slep\"");
+	expect_error("{\"tasks\": {\n /* \"slep\": 1 */ \"t\": {\"loop\": 1, \"run\": 1,\n"
+		     "  // \"slep\"\n  \"sleep\": 3, \"x\": \"\\\"slep\\\":\",\n  'slep': 4}}}",
+		     "t.json:4: task t: unknown key \"x\"");
+	expect_error("{\"tasks\": {\n \"t\": {\"loop\": 1, \"run\": 1,\n  'sleep': 3,\n  'slep': 4}}}",
+		     "t.json:4: task t: unknown key \"slep\"");
+	expect_error("{\"tasks\": {\n \"t\": {\"loop\": 1, \"run\": 1,\n  \"sleep\": 2, \"\\u0073leep\": 3,\n"
+		     "  \"sl\\u00e9p\": 4}}}",
+		     "t.json:4: task t: unknown key \"sl\xc3\xa9p\"");
+	expect_error("{\"tasks\": {\"t\": {\"phases\": {\n\"a\": {\"run\": 1},\n\"b\": {\"run\": 1},\n"
+		     "\"a\": {\"run\": 2,\n \"slep\": 1}}}}}",
+		     "t.json:5: task t: unknown key \"slep\"");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -377,6 +566,10 @@ int main(void)
 		cmocka_unit_test(test_apply_policy_classes),
 		cmocka_unit_test(test_yield),
 		cmocka_unit_test(test_setaffinity_current),
+		cmocka_unit_test(test_key_places),
+		cmocka_unit_test(test_big_tasks),
+		cmocka_unit_test(test_big_phases),
+		cmocka_unit_test(test_big_events),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
