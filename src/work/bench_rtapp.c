@@ -97,8 +97,7 @@ struct rt_thread {
 	struct work_task *wt;
 	int ind;
 	bool forked;
-	struct rt_res *local;		/* its own "unique" timers */
-	bool *held;			/* mutexes it holds */
+	struct rt_res *local;		/* its own "unique" timers, by their slot */
 	int state;
 	int phase, phase_loop, thread_loop;
 	unsigned int ev;
@@ -120,6 +119,15 @@ struct rt_state {
 	struct rt_thread **th;
 	unsigned int nr_th, cap_th;
 	unsigned int *nforks;		/* per task */
+	/*
+	 * Per resource, a unique timer's slot in its task's threads' local[]
+	 * (each is named after one task); per task, the number of slots and
+	 * the mutexes its events may hold, in index order. Each thread's
+	 * state is then the size of its own task's, not of the whole file's.
+	 */
+	int *slot;
+	unsigned int *nr_slots;
+	unsigned int **mutexes, *nr_mutexes;
 	struct cpumask **masks;		/* per task: its cpus, NULL for all */
 	struct cpumask ***phase_masks;	/* per task and phase: its cpus, NULL: none */
 	struct cpumask *default_mask;	/* what a thread starts with: taskset's, or all */
@@ -246,11 +254,6 @@ static void futex_op(struct op_desc *op, enum op_kind kind, struct futex *f, u32
 	*op = (struct op_desc){ .kind = kind, .futex = f, .val = val };
 }
 
-static int res_index(const struct rt_state *st, const struct rt_res *m)
-{
-	return (int)(m - st->res);
-}
-
 /* pthread_mutex_lock(): true with a FUTEX_WAIT in @op while another thread holds it */
 static bool mutex_lock(struct rt_thread *th, struct rt_res *m, const struct rtapp_event *what,
 		       struct op_desc *op)
@@ -259,7 +262,6 @@ static bool mutex_lock(struct rt_thread *th, struct rt_res *m, const struct rtap
 	if (!m->owner) {
 		m->owner = th;
 		m->mf.val = 1;
-		th->held[res_index(th->st, m)] = true;
 		return false;
 	}
 	wait_on(th, &m->m_waiters, what, m);
@@ -268,11 +270,10 @@ static bool mutex_lock(struct rt_thread *th, struct rt_res *m, const struct rtap
 }
 
 /* pthread_mutex_unlock(): true with a FUTEX_WAKE in @op when a waiter sleeps */
-static bool mutex_unlock(struct rt_thread *th, struct rt_res *m, struct op_desc *op)
+static bool mutex_unlock(struct rt_res *m, struct op_desc *op)
 {
 	m->owner = NULL;
 	m->mf.val = 0;
-	th->held[res_index(th->st, m)] = false;
 	if (!m->m_waiters)
 		return false;
 	futex_op(op, OP_FUTEX_WAKE, &m->mf, 1);
@@ -297,7 +298,7 @@ static bool cond_wait(struct rt_thread *th, struct rt_res *c, struct rt_res *m,
 	case 0:
 		th->snap = c->cf.val;
 		th->cw = 1;
-		if (mutex_unlock(th, m, op))
+		if (mutex_unlock(m, op))
 			return true;
 		/* fall through */
 	case 1:
@@ -399,7 +400,7 @@ static bool event_step(struct rt_thread *th, const struct rtapp_event *e, struct
 		return false;
 	case RTAPP_EV_TIMER: {
 		struct rt_res *tm = st->c->res[e->res].type == RTAPP_RES_TIMER_UNIQUE ?
-				    &th->local[e->res] : r;
+				    &th->local[st->slot[e->res]] : r;
 
 		if (th->step == 0) {
 			th->ld.c_period += (u64)e->duration;
@@ -437,7 +438,7 @@ static bool event_step(struct rt_thread *th, const struct rtapp_event *e, struct
 			return false;
 		th->step = 1;
 		th->lock--;
-		return mutex_unlock(th, r, op);
+		return mutex_unlock(r, op);
 	case RTAPP_EV_WAIT:
 		return cond_wait(th, r, d, e, op);
 	case RTAPP_EV_SIGNAL:
@@ -478,7 +479,7 @@ static bool event_step(struct rt_thread *th, const struct rtapp_event *e, struct
 		}
 		if (th->step == 2) {
 			th->step = 3;
-			if (mutex_unlock(th, r, op))
+			if (mutex_unlock(r, op))
 				return true;
 		}
 		return false;
@@ -506,7 +507,7 @@ static bool event_step(struct rt_thread *th, const struct rtapp_event *e, struct
 		}
 		if (th->step == 2) {
 			th->step = 3;
-			if (mutex_unlock(th, d, op))
+			if (mutex_unlock(d, op))
 				return true;
 		}
 		return false;
@@ -747,11 +748,11 @@ static void thread_next(struct work_task *wt, struct op_desc *op)
 			break;
 		case T_CANCEL:
 			/* cancelled: its mutexes are given back (rt-app would leave them locked) */
-			for (unsigned int i = 0; i < st->c->nr_res; i++) {
-				if (th->held[i]) {
-					if (mutex_unlock(th, &st->res[i], op))
-						return;
-				}
+			for (unsigned int k = 0; k < st->nr_mutexes[t - st->c->tasks]; k++) {
+				struct rt_res *m = &st->res[st->mutexes[t - st->c->tasks][k]];
+
+				if (m->owner == th && mutex_unlock(m, op))
+					return;
 			}
 			th->state = T_EXIT_WAKE;
 			break;
@@ -783,8 +784,7 @@ static struct rt_thread *thread_new(struct rt_state *st, int task, bool forked)
 	th->t = t;
 	th->forked = forked;
 	th->ind = (int)st->nr_th;
-	th->local = xcalloc(st->c->nr_res ? st->c->nr_res : 1, sizeof(*th->local));
-	th->held = xcalloc(st->c->nr_res ? st->c->nr_res : 1, sizeof(*th->held));
+	th->local = xcalloc(st->nr_slots[task] ? st->nr_slots[task] : 1, sizeof(*th->local));
 	if (forked)
 		snprintf(name, sizeof(name), "%s-%d-%04u", t->name, th->ind, st->nforks[task]++);
 	else
@@ -923,6 +923,71 @@ int rtapp_check_machine(struct bench *b, char *err, size_t errlen)
 	return 0;
 }
 
+static int cmp_uint(const void *a, const void *b)
+{
+	unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* per task: its unique timers' slots, and the mutexes it may hold (linear in the events) */
+static void task_resources(struct rt_state *st)
+{
+	const struct rtapp_config *c = st->c;
+	unsigned int *seen = xcalloc(c->nr_res ? c->nr_res : 1, sizeof(*seen));
+
+	st->slot = xcalloc(c->nr_res ? c->nr_res : 1, sizeof(*st->slot));
+	st->nr_slots = xcalloc(c->nr_tasks, sizeof(*st->nr_slots));
+	st->mutexes = xcalloc(c->nr_tasks, sizeof(*st->mutexes));
+	st->nr_mutexes = xcalloc(c->nr_tasks, sizeof(*st->nr_mutexes));
+	for (unsigned int i = 0; i < c->nr_tasks; i++) {
+		const struct rtapp_task *t = &c->tasks[i];
+		unsigned int n = 0, cap = 0, *list = NULL;
+
+		for (unsigned int p = 0; p < t->nr_phases; p++) {
+			for (unsigned int k = 0; k < t->phases[p].nr_events; k++) {
+				const struct rtapp_event *e = &t->phases[p].events[k];
+				int m = -1;
+
+				switch (e->type) {
+				case RTAPP_EV_TIMER:
+					if (c->res[e->res].type == RTAPP_RES_TIMER_UNIQUE &&
+					    seen[e->res] != i + 1) {
+						seen[e->res] = i + 1;
+						st->slot[e->res] = (int)st->nr_slots[i]++;
+					}
+					break;
+				case RTAPP_EV_LOCK:
+				case RTAPP_EV_BARRIER:
+					m = e->res;
+					break;
+				case RTAPP_EV_WAIT:
+				case RTAPP_EV_SYNC:
+				case RTAPP_EV_SUSPEND:
+				case RTAPP_EV_RESUME:
+					m = e->dep;
+					break;
+				default:
+					break;
+				}
+				if (m < 0 || seen[m] == i + 1)
+					continue;
+				seen[m] = i + 1;
+				if (n == cap) {
+					cap = cap ? 2 * cap : 8;
+					list = xreallocarray(list, cap, sizeof(*list));
+				}
+				list[n++] = (unsigned int)m;
+			}
+		}
+		if (n)
+			qsort(list, n, sizeof(*list), cmp_uint);
+		st->mutexes[i] = list;
+		st->nr_mutexes[i] = n;
+	}
+	free(seen);
+}
+
 static struct cpumask *cpus_mask(const int *cpus, unsigned int n)
 {
 	struct cpumask *m;
@@ -953,6 +1018,7 @@ void rtapp_start(struct bench *b)
 	futex_init(&st->start_f, 0);
 	futex_init(&st->alive_f, 0);
 	st->nforks = xcalloc(c->nr_tasks, sizeof(*st->nforks));
+	task_resources(st);
 	st->masks = xcalloc(c->nr_tasks, sizeof(*st->masks));
 	st->phase_masks = xcalloc(c->nr_tasks, sizeof(*st->phase_masks));
 	for (unsigned int i = 0; i < c->nr_tasks; i++) {
@@ -1090,7 +1156,6 @@ void rtapp_free(struct bench *b)
 			fclose(st->log);
 		for (unsigned int i = 0; i < st->nr_th; i++) {
 			free(st->th[i]->local);
-			free(st->th[i]->held);
 			free(st->th[i]);
 			free(st->r.threads[i].name);
 			free(st->r.threads[i].log);
@@ -1111,6 +1176,12 @@ void rtapp_free(struct bench *b)
 		if (st->default_mask)
 			free_cpumask(st->default_mask);
 		free(st->nforks);
+		free(st->slot);
+		free(st->nr_slots);
+		for (unsigned int i = 0; i < st->c->nr_tasks; i++)
+			free(st->mutexes[i]);
+		free(st->mutexes);
+		free(st->nr_mutexes);
 		free(st->res);
 	}
 	rtapp_config_free(b->rtapp);
