@@ -593,21 +593,20 @@ static void record_loop(struct rt_thread *th, u64 t_end)
 	}
 }
 
-/* rt-app's set_thread_param(): a phase without policy keeps the thread's */
+/*
+ * rt-app's set_thread_param(); a phase without "policy" has the one the
+ * thread had there, which the parser resolved
+ */
 static void apply_sched(struct rt_thread *th, const struct rtapp_sched *sd)
 {
 	char err[128];
-	enum rtapp_policy policy;
 
 	if (!sd->set || th->cur_sched == sd)
 		return;
-	policy = sd->policy;
-	if (policy == RTAPP_POLICY_SAME)
-		policy = th->cur_sched ? th->cur_sched->policy : RTAPP_SCHED_OTHER;
 	/* checked by the parser: cannot fail */
-	if (rtapp_apply_policy(th->wt->task, policy, sd->prio, err, sizeof(err)))
+	if (rtapp_apply_policy(th->wt->task, sd->policy, sd->prio, err, sizeof(err)))
 		abort();
-	th->s->policy = rtapp_policy_name(policy);
+	th->s->policy = rtapp_policy_name(sd->policy);
 	th->s->prio = sd->prio;
 	th->cur_sched = sd;
 }

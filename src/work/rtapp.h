@@ -12,7 +12,11 @@
 #include <limits.h>
 #include <stdio.h>
 
-/* rt-app's policy_t; SAME is "policy not given" (a phase keeps the thread's) */
+/*
+ * rt-app's policy_t; SAME is "policy not given" in a phase, which the parser
+ * resolves to the thread's policy at that phase (rtapp_sched.policy is
+ * never SAME once parsed)
+ */
 enum rtapp_policy {
 	RTAPP_POLICY_SAME = -1,
 	RTAPP_SCHED_OTHER,
@@ -23,8 +27,7 @@ enum rtapp_policy {
 	RTAPP_SCHED_DEADLINE,
 };
 
-/* rt-app's THREAD_PRIORITY_UNCHANGED, DEFAULT_THREAD_PRIORITY, DEFAULT_THREAD_NICE */
-#define RTAPP_PRIO_UNCHANGED INT_MAX
+/* rt-app's DEFAULT_THREAD_PRIORITY, DEFAULT_THREAD_NICE */
 #define RTAPP_DEFAULT_RT_PRIO 10
 #define RTAPP_DEFAULT_NICE 0
 
@@ -79,8 +82,14 @@ struct rtapp_event {
 
 struct rtapp_sched {
 	enum rtapp_policy policy;
-	int prio;		/* nice for OTHER/BATCH/IDLE, else the RT priority */
-	bool set;		/* rt-app's parse_sched_data() returned a struct */
+	/* nice for OTHER/BATCH/IDLE, else the RT priority; in its policy's range */
+	int prio;
+	/*
+	 * rt-app's parse_sched_data() returned a struct: always for a task, for
+	 * a phase with "policy" or "priority" (rt-app marks the other case with
+	 * the priority THREAD_PRIORITY_UNCHANGED, INT_MAX; no value does here)
+	 */
+	bool set;
 	unsigned int line;
 };
 

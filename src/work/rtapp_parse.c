@@ -615,7 +615,14 @@ static const char *type_name(struct json_object *o)
 	return json_type_to_name(json_object_get_type(o));
 }
 
-/* an integer member of rt-app's int (json_object_get_int() range) */
+/*
+ * An integer in @lo..@hi (within rt-app's int). json-c reads an integer as
+ * JSON writes it (no '+', no blanks; leading zeros are taken, as rt-app's
+ * json-c takes them), holds it in 64 bits (beyond: the nearest end, which
+ * is out of every range here) and json_object_get_int() would clamp it to
+ * an int; rt-app takes that clamped value, schedlab refuses anything out of
+ * range instead, so no value wraps or clamps into another.
+ */
 static int get_int(struct pctx *x, struct json_object *v, const char *key, unsigned int line,
 		   s64 lo, s64 hi, s64 *out)
 {
@@ -623,11 +630,11 @@ static int get_int(struct pctx *x, struct json_object *v, const char *key, unsig
 
 	if (!json_object_is_type(v, json_type_int))
 		return fail(x, line, "%s: expected an integer, got %s", key, type_name(v));
-	errno = 0;
 	n = json_object_get_int64(v);
-	if (errno || n < lo || n > hi || n < INT_MIN || n > INT_MAX)
-		return fail(x, line, "%s: %lld is out of range %lld..%lld", key, (long long)n,
-			    (long long)lo, (long long)hi);
+	/* get_int64() clamps a value beyond INT64_MAX (held as a u64) to INT64_MAX */
+	if (n < lo || n > hi || n < INT_MIN || n > INT_MAX)
+		return fail(x, line, "%s: %s is out of range %lld..%lld", key,
+			    json_object_to_json_string(v), (long long)lo, (long long)hi);
 	*out = n;
 	return 0;
 }
@@ -902,17 +909,24 @@ static int unmodelled(struct pctx *x, const struct rtapp_task *t, const char *ke
 	return 0;
 }
 
-/* parse_sched_data(): "policy" and "priority" of a task (@def: the default) or a phase */
+/*
+ * parse_sched_data(): "policy" and "priority" of a task (@def: the default
+ * policy) or a phase (@def RTAPP_POLICY_SAME). A task's always applies; a
+ * phase's only with one of the two (rt-app's THREAD_PRIORITY_UNCHANGED
+ * marks the other case there; here it is sd->set, so no priority value
+ * means "unchanged"). The priority is checked against the policy by
+ * resolve_sched() once a phase's policy is known.
+ */
 static int parse_sched(struct pctx *x, const struct rtapp_task *t, struct json_object *obj,
 		       size_t at, int o, enum rtapp_policy def, struct rtapp_sched *sd)
 {
 	struct json_object *v;
 	const char *s;
 	s64 n;
-	char perr[256];
 
 	sd->policy = def;
 	sd->line = line_of(x, at);
+	sd->set = def != RTAPP_POLICY_SAME;
 	if (json_object_object_get_ex(obj, "policy", &v)) {
 		sd->line = line_of(x, named_at(x, o, obj, "policy"));
 		if (get_str(x, v, "policy", sd->line, &s))
@@ -920,37 +934,62 @@ static int parse_sched(struct pctx *x, const struct rtapp_task *t, struct json_o
 		if (policy_parse(s, &sd->policy))
 			return fail(x, sd->line, "task %s: invalid policy %s (SCHED_OTHER, SCHED_BATCH, SCHED_IDLE, SCHED_FIFO, SCHED_RR, SCHED_DEADLINE)",
 				    t->name, s);
+		sd->set = true;
 	}
 	switch (sd->policy) {
-	case RTAPP_POLICY_SAME:
-		sd->prio = RTAPP_PRIO_UNCHANGED;
-		break;
 	case RTAPP_SCHED_FIFO:
 	case RTAPP_SCHED_RR:
 		sd->prio = RTAPP_DEFAULT_RT_PRIO;
 		break;
-	case RTAPP_SCHED_DEADLINE:
-		sd->prio = 0;
+	case RTAPP_SCHED_OTHER:
+	case RTAPP_SCHED_BATCH:
+	case RTAPP_SCHED_IDLE:
+		sd->prio = RTAPP_DEFAULT_NICE;
 		break;
 	default:
-		sd->prio = RTAPP_DEFAULT_NICE;
+		sd->prio = 0;
 	}
 	if (json_object_object_get_ex(obj, "priority", &v)) {
 		unsigned int pl = line_of(x, named_at(x, o, obj, "priority"));
 
+		/* rtapp_apply_policy() bounds it by the policy */
 		if (get_int(x, v, "priority", pl, INT_MIN, INT_MAX, &n))
 			return -1;
 		sd->prio = (int)n;
-		if (!sd->line || sd->policy == RTAPP_POLICY_SAME)
-			sd->line = pl;
+		sd->set = true;
+		/* a message about the setting is about the priority written */
+		sd->line = pl;
 	}
-	sd->set = sd->prio != RTAPP_PRIO_UNCHANGED;
-	if (!sd->set)
-		return 0;
-	if (rtapp_apply_policy(NULL,
-			       sd->policy == RTAPP_POLICY_SAME ? RTAPP_SCHED_OTHER : sd->policy,
-			       sd->prio, perr, sizeof(perr)))
-		return fail(x, sd->line, "task %s: %s", t->name, perr);
+	return 0;
+}
+
+/*
+ * The policy each phase's setting applies to, and its priority checked
+ * against it. rt-app's set_thread_param() gives a phase without "policy"
+ * the policy the thread has when the phase first runs, for good (it writes
+ * it into the phase's data): the task's, or that of the last phase before
+ * it that set one. Every thread of a task starts with the task's, so this
+ * is known from the file.
+ */
+static int resolve_sched(struct pctx *x, struct rtapp_task *t)
+{
+	enum rtapp_policy cur = t->sched.policy;
+	char perr[256];
+
+	if (rtapp_apply_policy(NULL, cur, t->sched.prio, perr, sizeof(perr)))
+		return fail(x, t->sched.line, "task %s: %s", t->name, perr);
+	for (unsigned int p = 0; p < t->nr_phases; p++) {
+		struct rtapp_sched *sd = &t->phases[p].sched;
+
+		if (!sd->set)
+			continue;
+		if (sd->policy == RTAPP_POLICY_SAME)
+			sd->policy = cur;
+		if (rtapp_apply_policy(NULL, sd->policy, sd->prio, perr, sizeof(perr)))
+			return fail(x, sd->line, "task %s: phase %s: %s", t->name,
+				    t->phases[p].name, perr);
+		cur = sd->policy;
+	}
 	return 0;
 }
 
@@ -1092,7 +1131,7 @@ static int parse_task(struct pctx *x, const char *name, struct json_object *obj,
 			t->phases[0].loop = 1;
 			t->loop = -1;
 		}
-		return 0;
+		return resolve_sched(x, t);
 	}
 	at = named_at(x, o, obj, "phases");
 	po = named_obj(x, o, obj, "phases");
@@ -1137,7 +1176,7 @@ static int parse_task(struct pctx *x, const char *name, struct json_object *obj,
 			return -1;
 		i++;
 	}
-	return 0;
+	return resolve_sched(x, t);
 }
 
 /* ---- checks over the whole file ---- */
@@ -1262,6 +1301,29 @@ out:
 
 /* ---- global ---- */
 
+/*
+ * "CPUn": "CPU" and decimal digits, the number at most INT_MAX (the machine
+ * check bounds it by the CPUs). rt-app reads it with sscanf("CPU%d"), which
+ * also takes "CPU 1", "CPU+1", "CPU1x" (as CPU1) and wraps a number beyond
+ * an int ("CPU4294967299" is CPU 3 there): refused here. 0 or -1.
+ */
+static int parse_calib_cpu(const char *s, int *cpu)
+{
+	long long n = 0;
+
+	if (strncmp(s, "CPU", 3) || !s[3])
+		return -1;
+	for (s += 3; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		n = 10 * n + (*s - '0');
+		if (n > INT_MAX)
+			return -1;
+	}
+	*cpu = (int)n;
+	return 0;
+}
+
 static int parse_global(struct pctx *x, struct json_object *g, size_t at, int o)
 {
 	struct rtapp_config *c = x->c;
@@ -1286,12 +1348,11 @@ static int parse_global(struct pctx *x, struct json_object *g, size_t at, int o)
 					return -1;
 				c->calib_ns_per_loop = (int)n;
 			} else {
-				char *end;
-
 				if (get_str(x, v, key, line, &s))
 					return -1;
-				if (strncmp(s, "CPU", 3) || !s[3] || (c->calib_cpu = (int)strtol(s + 3, &end, 10)) < 0 || *end)
-					return fail(x, line, "calibration: \"%s\" is neither ns per loop nor \"CPUn\"", s);
+				if (parse_calib_cpu(s, &c->calib_cpu))
+					return fail(x, line, "calibration: \"%s\" is neither ns per loop nor \"CPUn\" (CPU and a CPU number, 0..%d)",
+						    s, INT_MAX);
 				c->calib_ns_per_loop = 0;
 			}
 		} else if (!strcmp(key, "default_policy")) {

@@ -154,7 +154,8 @@ static void test_phases_and_policy(void **state)
 	assert_int_equal(t->sched.prio, -5);
 	assert_false(t->phases[0].sched.set);
 	assert_true(t->phases[1].sched.set);
-	assert_int_equal(t->phases[1].sched.policy, RTAPP_POLICY_SAME);
+	/* no "policy": the thread's there, the task's */
+	assert_int_equal(t->phases[1].sched.policy, RTAPP_SCHED_OTHER);
 	assert_int_equal(t->phases[1].sched.prio, 3);
 	assert_int_equal(t->nr_cpus, 2);
 	assert_int_equal(t->cpus[1], 3);
@@ -365,6 +366,95 @@ static void test_setaffinity_current(void **state)
 	tl_teardown();
 }
 
+/*
+ * Integers as json-c reads them and nothing else: no clamping or wrapping
+ * into range, "CPUn" strictly digits (rt-app's sscanf("CPU%d") would take
+ * "CPU 1" and wrap "CPU4294967299" to CPU 3), a priority always checked
+ * against the policy it applies to (issue 18).
+ */
+static void test_strict_integers(void **state)
+{
+	static const char *const bad_cpu[] = {
+		"CPU 1", "CPU+1", "CPU-1", "CPU1x", "CPU", "cpu1", " CPU1", "CPU4294967299",
+		"CPU2147483648", "CPU99999999999999999999",
+	};
+	char text[512];
+	struct rtapp_config *c;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad_cpu) / sizeof(bad_cpu[0]); i++) {
+		snprintf(text, sizeof(text),
+			 "{\"global\": {\"calibration\": \"%s\"}, \"tasks\": {\"t\": {\"loop\": 1, \"run\": 1}}}",
+			 bad_cpu[i]);
+		expect_error(text, "calibration: \"");
+		assert_non_null(strstr(err, "is neither ns per loop nor \"CPUn\""));
+	}
+	c = parse_ok("{\"global\": {\"calibration\": \"CPU007\"}, \"tasks\": {\"t\": {\"loop\": 1, \"run\": 1}}}");
+	assert_int_equal(c->calib_cpu, 7);
+	rtapp_config_free(c);
+	c = parse_ok("{\"global\": {\"calibration\": \"CPU2147483647\"}, \"tasks\": {\"t\": {\"loop\": 1, \"run\": 1}}}");
+	assert_int_equal(c->calib_cpu, INT_MAX);
+	rtapp_config_free(c);
+	/* json-c's 64 bits and beyond: the value as json-c holds it, refused */
+	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"run\": 9223372036854775808}}}",
+		     "run: 9223372036854775808 is out of range 0..2147483647");
+	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"run\": 2147483648}}}",
+		     "run: 2147483648 is out of range 0..2147483647");
+	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"run\": -9223372036854775809}}}",
+		     "run: -9223372036854775808 is out of range");
+	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"run\": +1}}}", "JSON syntax error");
+	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"run\": 1e3}}}",
+		     "run: expected an integer, got double");
+	expect_error("{\"tasks\": {\"t\": {\"instance\": 100001, \"loop\": 1, \"run\": 1}}}",
+		     "instance: 100001 is out of range 0..100000");
+	/* rt-app's "unchanged" marker, INT_MAX, is a priority like any other */
+	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"priority\": 2147483647, \"run\": 1}}}",
+		     "t.json:1: task t: SCHED_OTHER priority 2147483647 is not a nice value (-20..19)");
+	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"priority\": -2147483648, \"run\": 1}}}",
+		     "SCHED_OTHER priority -2147483648 is not a nice value");
+	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"priority\": 2147483648, \"run\": 1}}}",
+		     "priority: 2147483648 is out of range");
+}
+
+/*
+ * A phase's priority without "policy" applies to the policy the thread has
+ * there (rt-app's set_thread_param()): the task's or an earlier phase's,
+ * and is checked against it. A SCHED_FIFO task's phase at priority 5 then
+ * 6 used to reach the run as "unchanged" policy and abort().
+ */
+static void test_phase_policy(void **state)
+{
+	struct rtapp_config *c;
+	const struct rtapp_task *t;
+
+	(void)state;
+	c = parse_ok("{\"tasks\": {\"t\": {\"policy\": \"SCHED_FIFO\", \"loop\": 2, \"phases\": {"
+		     "\"p0\": {\"priority\": 5, \"run\": 1}, \"p1\": {\"priority\": 50, \"run\": 1},"
+		     "\"p2\": {\"run\": 1}, \"p3\": {\"policy\": \"SCHED_OTHER\", \"run\": 1},"
+		     "\"p4\": {\"priority\": -3, \"run\": 1}}}}}");
+	t = &c->tasks[0];
+	assert_int_equal(t->phases[0].sched.policy, RTAPP_SCHED_FIFO);
+	assert_int_equal(t->phases[0].sched.prio, 5);
+	assert_int_equal(t->phases[1].sched.policy, RTAPP_SCHED_FIFO);
+	assert_int_equal(t->phases[1].sched.prio, 50);
+	assert_false(t->phases[2].sched.set);
+	assert_int_equal(t->phases[3].sched.policy, RTAPP_SCHED_OTHER);
+	assert_int_equal(t->phases[3].sched.prio, 0);
+	assert_int_equal(t->phases[4].sched.policy, RTAPP_SCHED_OTHER);
+	assert_int_equal(t->phases[4].sched.prio, -3);
+	rtapp_config_free(c);
+	expect_error("{\"tasks\": {\"t\": {\"policy\": \"SCHED_RR\", \"loop\": 1, \"phases\": {"
+		     "\"p0\": {\"run\": 1},\n \"p1\": {\"priority\": 0, \"run\": 1}}}}}",
+		     "t.json:2: task t: phase p1: SCHED_RR priority 0 is out of range (1..99)");
+	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"phases\": {"
+		     "\"p0\": {\"priority\": 20, \"run\": 1}}}}}",
+		     "task t: phase p0: SCHED_OTHER priority 20 is not a nice value (-20..19)");
+	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"phases\": {"
+		     "\"p0\": {\"policy\": \"SCHED_FIFO\", \"priority\": 99, \"run\": 1},"
+		     " \"p1\": {\"priority\": 100, \"run\": 1}}}}}",
+		     "task t: phase p1: SCHED_FIFO priority 100 is out of range (1..99)");
+}
+
 /* ---- big files: the parser is linear (issue 18) ---- */
 
 struct text {
@@ -567,6 +657,8 @@ int main(void)
 		cmocka_unit_test(test_yield),
 		cmocka_unit_test(test_setaffinity_current),
 		cmocka_unit_test(test_key_places),
+		cmocka_unit_test(test_strict_integers),
+		cmocka_unit_test(test_phase_policy),
 		cmocka_unit_test(test_big_tasks),
 		cmocka_unit_test(test_big_phases),
 		cmocka_unit_test(test_big_events),

@@ -14,3 +14,30 @@ awk 'BEGIN { n = 20000; printf "{\"global\": {\"calibration\": 70, \"duration\":
 		printf "\"t%d\": {\"lock\": \"m%d\", \"run\": 100, \"unlock\": \"m%d\", \"sleep\": 1000}%s\n", i, i, i, (i < n - 1 ? "," : "");
 	print "}}" }' >"$tmp/rtapp-20k.json"
 expect_exit 0 "" timeout 30 "$SCHEDLAB" run -m smp4 -- rt-app "$tmp/rtapp-20k.json"
+
+# ---------------------------------------------------------------------------
+# rt-app integers: strict, in range, no internal marker a value can hit
+# ---------------------------------------------------------------------------
+
+rb=tests/cli/rtapp
+# rt-app's sscanf("CPU%d") wraps this to CPU 3 and takes "CPU 1"; refused here
+expect_exit 2 "rt-app: $rb/bad-calibration-wrap.json:1: calibration: \"CPU4294967299\" is neither ns per loop nor \"CPUn\" (CPU and a CPU number, 0..2147483647)" \
+	schedlab run -m smp4 -- rt-app $rb/bad-calibration-wrap.json
+sed 's/CPU4294967299/CPU 1/' $rb/bad-calibration-wrap.json >"$tmp/calib-space.json"
+expect_exit 2 "calibration: \"CPU 1\" is neither ns per loop" schedlab run -m smp4 -- rt-app "$tmp/calib-space.json"
+# rt-app's THREAD_PRIORITY_UNCHANGED (INT_MAX) used to leave nice 0 and print 2147483647
+expect_exit 2 "rt-app: $rb/bad-priority-max.json:3: task t: SCHED_OTHER priority 2147483647 is not a nice value (-20..19)" \
+	schedlab run -m smp4 -- rt-app $rb/bad-priority-max.json
+# a phase's priority without policy is the thread's policy's (SCHED_FIFO): it
+# used to reach the run as "no policy" and abort()
+run_cmd "$SCHEDLAB" run -m smp2 --check --json "$tmp/phase-prio.json" -- rt-app "$root/$rb/phase-priority.json"
+if [ "$status" -eq 0 ] && grep -q '"policy": "SCHED_FIFO"' "$tmp/phase-prio.json" &&
+	grep -q '"priority": 6,' "$tmp/phase-prio.json"; then
+	ok "rt-app: a phase's priority applies to the thread's SCHED_FIFO"
+else
+	not_ok "rt-app: a phase's priority applies to the thread's SCHED_FIFO" "status $status"
+	show_stderr
+fi
+sed 's/"priority": 6/"priority": 0/' $rb/phase-priority.json >"$tmp/phase-prio0.json"
+expect_exit 2 "phase-prio0.json:8: task t: phase p1: SCHED_FIFO priority 0 is out of range (1..99)" \
+	schedlab run -m smp2 -- rt-app "$tmp/phase-prio0.json"
