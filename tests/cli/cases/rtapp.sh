@@ -41,3 +41,53 @@ fi
 sed 's/"priority": 6/"priority": 0/' $rb/phase-priority.json >"$tmp/phase-prio0.json"
 expect_exit 2 "phase-prio0.json:8: task t: phase p1: SCHED_FIFO priority 0 is out of range (1..99)" \
 	schedlab run -m smp2 -- rt-app "$tmp/phase-prio0.json"
+
+# ---------------------------------------------------------------------------
+# an output that is standard output's file comes after the printed text, whole
+# ---------------------------------------------------------------------------
+
+# stdout_then NAME SUBCOMMAND OPTION PATH ARGS...: `schedlab SUBCOMMAND OPTION
+# PATH ARGS...` prints what it prints with OPTION FILE, then FILE, whole (the
+# host's time, sim.wall_s, left out); PATH "FILE": stdout redirected to the file
+# the option names
+stdout_then() {
+	name=$1
+	sub=$2
+	opt=$3
+	path=$4
+	shift 4
+	"$SCHEDLAB" "$sub" "$opt" "$tmp/st.file" "$@" >"$tmp/st.ref" 2>/dev/null
+	cat "$tmp/st.file" >>"$tmp/st.ref"
+	status=0
+	if [ "$path" = FILE ]; then
+		"$SCHEDLAB" "$sub" "$opt" "$tmp/st.out" "$@" >"$tmp/st.out" 2>"$tmp/err" || status=$?
+	else
+		"$SCHEDLAB" "$sub" "$opt" "$path" "$@" >"$tmp/st.out" 2>"$tmp/err" || status=$?
+	fi
+	grep -v '"wall_s"' "$tmp/st.ref" >"$tmp/st.a"
+	grep -v '"wall_s"' "$tmp/st.out" >"$tmp/st.b"
+	if [ "$status" -eq 0 ] && [ -s "$tmp/st.file" ] && cmp -s "$tmp/st.a" "$tmp/st.b"; then
+		ok "$name"
+	else
+		not_ok "$name" "status $status; stdout is not the text, then the file (- want, + got):"
+		diff -u "$tmp/st.a" "$tmp/st.b" | head -12 | sed 's/^/       /'
+		show_stderr
+	fi
+}
+stdout_then "run --json /dev/stdout: after the text, whole" \
+	run --json /dev/stdout -m smp2 -- hackbench -g 1 -l 10
+stdout_then "run --json /proc/self/fd/1: after the text, whole" \
+	run --json /proc/self/fd/1 -m smp2 -- hackbench -g 1 -l 10
+stdout_then "run --trace /dev/stdout: after the text, whole" \
+	run --trace /dev/stdout -m smp2 -- hackbench -g 1 -l 10
+stdout_then "run --json FILE > FILE: the text, then the JSON" \
+	run --json FILE -m smp2 -- hackbench -g 1 -l 10
+stdout_then "run --schedstat /dev/stdout: after the text, whole" \
+	run --schedstat /dev/stdout -m smp2 -- rt-app examples/periodic.json
+stdout_then "ab --json /dev/stdout: after the table, whole" \
+	ab --json /dev/stdout -m smp2 --test NO_TTWU_QUEUE --runs 2 -- hackbench -g 1 -l 10
+expect_exit 2 "run: --json and --trace name the same file '/proc/self/fd/1'" \
+	schedlab run -m smp2 --json /dev/stdout --trace /proc/self/fd/1 -- hackbench -g 1 -l 10
+# a failed standard output: neither the text nor the JSON, exit 1
+expect_exit 1 "schedlab: writing standard output: No space left on device" \
+	sh -c "'$SCHEDLAB' run -m smp2 --json /dev/stdout -- hackbench -g 1 -l 10 >/dev/full"
