@@ -18,6 +18,7 @@
 #include "report/schedstat.h"
 #include "report/funclat_print.h"
 #include "report/run_json.h"
+#include "report/rtapp_logs.h"
 #include "cli/interrupt.h"
 #include "cli/progress.h"
 #include "cli/session_opts.h"
@@ -275,6 +276,21 @@ int cmd_run(int argc, char **argv)
 		rc = usage_error("run: %s", err);
 		goto fail;
 	}
+	/* rt-app's log files are outputs too: checked now, written after the run */
+	{
+		const struct output_name others[] = {
+			{ "--json", o.json },
+			{ "--schedstat", o.schedstat },
+			{ "--trace", o.trace },
+			{ "--plot", o.plot },
+		};
+
+		if (rtapp_logs_prepare(s.bench, others, sizeof(others) / sizeof(others[0]), err,
+				       sizeof(err))) {
+			rc = usage_error("%s", err);
+			goto fail;
+		}
+	}
 
 	rc = 0;
 	if (perf_stat)
@@ -335,6 +351,9 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "schedlab: writing the trace '%s' failed\n", o.trace);
 		bad = true;
 	}
+	/* the last run's, as the JSON's; one that did not finish gets them too */
+	if (!bad && rtapp_logs_write(s.bench))
+		bad = true;
 	if (json) {
 		struct run_info ri = {
 			.machine = s.topo->name,
@@ -377,6 +396,7 @@ int cmd_run(int argc, char **argv)
 		rc = 1;
 	else if (o.plot && plot_dir_render(o.plot, "plots.gp"))
 		rc = 1;
+	rtapp_logs_reset();
 	session_end(&s);
 	perf_stat_summary_free(&pss);
 	return rc;
@@ -384,6 +404,7 @@ int cmd_run(int argc, char **argv)
 fail:
 	ftrace_close();
 	outfile_discard();
+	rtapp_logs_reset();
 	session_end(&s);
 	perf_stat_summary_free(&pss);
 	return rc;

@@ -114,7 +114,7 @@ static bool is_stdout(const char *path)
 	       so.st_ino == st.st_ino;
 }
 
-FILE *outfile_open(const char *path)
+static FILE *open_one(const char *path, bool check_same)
 {
 	struct outfile *o;
 	struct stat st;
@@ -123,7 +123,7 @@ FILE *outfile_open(const char *path)
 	FILE *f;
 	int fd;
 
-	for (int i = 0; i < nr_outs; i++)
+	for (int i = 0; check_same && i < nr_outs; i++)
 		if (outfile_same(outs[i].path, path)) {
 			errno = EEXIST;
 			return NULL;
@@ -177,6 +177,16 @@ FILE *outfile_open(const char *path)
 		return NULL;
 	}
 	return f;
+}
+
+FILE *outfile_open(const char *path)
+{
+	return open_one(path, true);
+}
+
+FILE *outfile_open_unchecked(const char *path)
+{
+	return open_one(path, false);
 }
 
 static void close_one(struct outfile *o)

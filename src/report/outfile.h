@@ -21,8 +21,17 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-/* Open a temporary for @path; NULL with errno set if it cannot be created. */
+/*
+ * Open a temporary for @path; NULL with errno set if it cannot be created,
+ * EEXIST if an output already open names the same file.
+ */
 FILE *outfile_open(const char *path);
+/*
+ * The same without the check against the outputs already open (a stat()
+ * of each): for many outputs whose paths the caller has kept apart (rt-app's
+ * log files, one per thread).
+ */
+FILE *outfile_open_unchecked(const char *path);
 /*
  * Finish writing @f (from outfile_open): flush and close it. 0, or -1 if any
  * write to it failed. The file stays a temporary until outfile_commit().

@@ -584,7 +584,8 @@ static void record_loop(struct rt_thread *th, u64 t_end)
 			s->wu_max = p->wu_latency;
 		s->timer_loops++;
 	}
-	if (st->c->write_logs) {
+	/* only the measured rt-app writes log files (a background one prints nothing) */
+	if (st->c->write_logs && !st->b->group) {
 		if (s->nr_log == s->cap_log) {
 			s->cap_log = s->cap_log ? 2 * s->cap_log : 64;
 			s->log = xreallocarray(s->log, s->cap_log, sizeof(*s->log));
@@ -777,17 +778,15 @@ static struct rt_thread *thread_new(struct rt_state *st, int task, bool forked)
 {
 	const struct rtapp_task *t = &st->c->tasks[task];
 	struct rt_thread *th = xcalloc(1, sizeof(*th));
-	char name[256];
+	char *name;
 
 	th->st = st;
 	th->t = t;
 	th->forked = forked;
 	th->ind = (int)st->nr_th;
 	th->local = xcalloc(st->nr_slots[task] ? st->nr_slots[task] : 1, sizeof(*th->local));
-	if (forked)
-		snprintf(name, sizeof(name), "%s-%d-%04u", t->name, th->ind, st->nforks[task]++);
-	else
-		snprintf(name, sizeof(name), "%s-%d", t->name, th->ind);
+	name = rtapp_thread_name(t->name, (unsigned int)th->ind,
+				 forked ? (int)st->nforks[task]++ : -1);
 	notice(st, "thread_data_set_unique_name %d %s", th->ind, name);
 	if (st->nr_th == st->cap_th) {
 		st->cap_th = st->cap_th ? 2 * st->cap_th : 16;
@@ -799,7 +798,7 @@ static struct rt_thread *thread_new(struct rt_state *st, int task, bool forked)
 	}
 	st->th[st->nr_th] = th;
 	th->s = &st->r.threads[st->nr_th];
-	*th->s = (struct rtapp_thread_stats){ .name = xstrdup(name), .ind = th->ind,
+	*th->s = (struct rtapp_thread_stats){ .name = name, .ind = th->ind,
 					      .policy = rtapp_policy_name(t->sched.policy),
 					      .prio = t->sched.prio };
 	st->nr_th++;
@@ -1106,44 +1105,42 @@ bool rtapp_stuck_message(const struct bench *b, char *buf, size_t len)
 	return false;
 }
 
-/* rt-app's log files: LOGDIR/BASENAME-THREAD.log, the header and a line per loop */
-int rtapp_write_logs(const struct bench *b, char *err, size_t errlen)
+char *rtapp_thread_name(const char *task, unsigned int ind, int nfork)
 {
-	const struct rt_state *st = b->priv;
-	const struct rtapp_config *c = b->rtapp;
+	size_t len = strlen(task) + 32;
+	char *name = xmalloc(len);
 
-	if (!st || !c->write_logs)
-		return 0;
-	for (unsigned int i = 0; i < st->nr_th; i++) {
-		const struct rtapp_thread_stats *s = &st->r.threads[i];
-		char path[4096];
-		FILE *f;
+	if (nfork >= 0)
+		snprintf(name, len, "%s-%u-%04d", task, ind, nfork);
+	else
+		snprintf(name, len, "%s-%u", task, ind);
+	return name;
+}
 
-		snprintf(path, sizeof(path), "%s/%s-%s.log", c->logdir, c->log_basename, s->name);
-		f = fopen(path, "w");
-		if (!f) {
-			snprintf(err, errlen, "rt-app: cannot open logfile %s", path);
-			return -1;
-		}
-		fprintf(f, "%s %8s %8s %8s %15s %15s %15s %10s %10s %10s %10s\n", "#idx", "perf",
-			"run", "period", "start", "end", "rel_st", "slack", "c_duration", "c_period",
-			"wu_lat");
-		for (size_t k = 0; k < s->nr_log; k++) {
-			const struct rtapp_timing *p = &s->log[k];
+char *rtapp_log_path(const struct rtapp_config *c, const char *thread)
+{
+	size_t len = strlen(c->logdir) + strlen(c->log_basename) + strlen(thread) + 8;
+	char *path = xmalloc(len);
 
-			fprintf(f, "%4d %8llu %8llu %8llu %15llu %15llu %15llu %10lld %10llu %10llu %10llu\n",
-				p->ind, (unsigned long long)p->perf, (unsigned long long)p->duration,
-				(unsigned long long)p->period, (unsigned long long)p->start,
-				(unsigned long long)p->end, (unsigned long long)p->rel_start,
-				(long long)p->slack, (unsigned long long)p->c_duration,
-				(unsigned long long)p->c_period, (unsigned long long)p->wu_latency);
-		}
-		if (fclose(f)) {
-			snprintf(err, errlen, "rt-app: writing logfile %s failed", path);
-			return -1;
-		}
+	snprintf(path, len, "%s/%s-%s.log", c->logdir, c->log_basename, thread);
+	return path;
+}
+
+int rtapp_log_print(FILE *f, const struct rtapp_thread_stats *s)
+{
+	fprintf(f, "%s %8s %8s %8s %15s %15s %15s %10s %10s %10s %10s\n", "#idx", "perf", "run",
+		"period", "start", "end", "rel_st", "slack", "c_duration", "c_period", "wu_lat");
+	for (size_t k = 0; k < s->nr_log; k++) {
+		const struct rtapp_timing *p = &s->log[k];
+
+		fprintf(f, "%4d %8llu %8llu %8llu %15llu %15llu %15llu %10lld %10llu %10llu %10llu\n",
+			p->ind, (unsigned long long)p->perf, (unsigned long long)p->duration,
+			(unsigned long long)p->period, (unsigned long long)p->start,
+			(unsigned long long)p->end, (unsigned long long)p->rel_start,
+			(long long)p->slack, (unsigned long long)p->c_duration,
+			(unsigned long long)p->c_period, (unsigned long long)p->wu_latency);
 	}
-	return 0;
+	return ferror(f) ? -1 : 0;
 }
 
 void rtapp_free(struct bench *b)

@@ -132,6 +132,7 @@ struct rtapp_config {
 	bool pi_enabled, lock_pages, gnuplot, cumulative_slack;
 	char *logdir, *log_basename;
 	bool write_logs;		/* logdir given and log_size not "disable" */
+	unsigned int logdir_line;
 	struct rtapp_task *tasks;
 	unsigned int nr_tasks;
 	struct rtapp_resource *res;
@@ -223,8 +224,17 @@ void rtapp_start(struct bench *b);
 const struct rtapp_result *rtapp_result(const struct bench *b);
 /* a run that did not finish: the thread blocked forever, or rt-app's own error */
 bool rtapp_stuck_message(const struct bench *b, char *buf, size_t len);
-/* the per-thread log files, when the file asks for them (global logdir) */
-int rtapp_write_logs(const struct bench *b, char *err, size_t errlen);
 void rtapp_free(struct bench *b);
+/*
+ * A thread's name, as rt-app's thread_data_set_unique_name() makes it:
+ * TASK-IND, or TASK-IND-NNNN for the @nfork-th fork of TASK (@nfork < 0:
+ * not forked); allocated. Threads started at the beginning are the tasks'
+ * instances in file order, IND 0, 1, ... (no fork comes before them all).
+ */
+char *rtapp_thread_name(const char *task, unsigned int ind, int nfork);
+/* A thread's log file, rt-app's "LOGDIR/BASENAME-THREAD.log"; allocated */
+char *rtapp_log_path(const struct rtapp_config *c, const char *thread);
+/* One thread's log: rt-app's header and a line per logged loop; 0 or -1 (a write failed) */
+int rtapp_log_print(FILE *f, const struct rtapp_thread_stats *s);
 
 #endif

@@ -1373,6 +1373,7 @@ static int parse_global(struct pctx *x, struct json_object *g, size_t at, int o)
 			if (get_bool(x, v, key, line, &c->cumulative_slack))
 				return -1;
 		} else if (!strcmp(key, "logdir")) {
+			c->logdir_line = line;
 			if (get_str(x, v, key, line, &s))
 				return -1;
 			free(c->logdir);

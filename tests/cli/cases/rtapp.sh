@@ -91,3 +91,58 @@ expect_exit 2 "run: --json and --trace name the same file '/proc/self/fd/1'" \
 # a failed standard output: neither the text nor the JSON, exit 1
 expect_exit 1 "schedlab: writing standard output: No space left on device" \
 	sh -c "'$SCHEDLAB' run -m smp2 --json /dev/stdout -- hackbench -g 1 -l 10 >/dev/full"
+
+# ---------------------------------------------------------------------------
+# rt-app's log files are outputs: checked before the run, put in place with
+# the others or not at all
+# ---------------------------------------------------------------------------
+
+rl=$tmp/rtl
+mkdir -p "$rl"
+printf '{"global": {"calibration": 70,\n "logdir": "%s"},\n "tasks": {"a": {"loop": 3, "run": 100}, "b": {"loop": 3, "run": 100}}}\n' \
+	"$rl" >"$tmp/rtl.json"
+# no files but these in the logdir (no temporary left behind)
+rtl_files() {
+	got=$(cd "$rl" && ls -A | tr '\n' ' ')
+	if [ "$got" = "$1" ]; then ok "$2"; else not_ok "$2" "files in the logdir: '$got', want '$1'"; fi
+}
+# a log that is a link to a full device: exit 1 naming it; nothing in place
+ln -s /dev/full "$rl/rt-app-a-0.log"
+expect_exit 1 "schedlab: writing '$rl/rt-app-a-0.log' failed" \
+	schedlab run -m smp2 --json "$tmp/rtl-out.json" -- rt-app "$tmp/rtl.json"
+rtl_files "rt-app-a-0.log " "rt-app logs: a failed log puts nothing in place (rt-app-b-1.log)"
+if [ -e "$tmp/rtl-out.json" ]; then not_ok "rt-app logs: a failed log puts nothing in place (--json)"; else
+	ok "rt-app logs: a failed log puts nothing in place (--json)"; fi
+rm -f "$rl/rt-app-a-0.log"
+# standard output full: old logs untouched, no new ones
+echo old >"$rl/rt-app-a-0.log"
+expect_exit 1 "schedlab: writing standard output: No space left on device" \
+	sh -c "'$SCHEDLAB' run -m smp2 -- rt-app '$tmp/rtl.json' >/dev/full"
+if [ "$(cat "$rl/rt-app-a-0.log")" = old ]; then ok "rt-app logs: an old log survives a failed run"; else
+	not_ok "rt-app logs: an old log survives a failed run" "$(head -2 "$rl/rt-app-a-0.log")"; fi
+rtl_files "rt-app-a-0.log " "rt-app logs: a failed run writes no log"
+# a good run: both logs whole, nothing else
+expect_exit 0 "" schedlab run -m smp2 -- rt-app "$tmp/rtl.json"
+if [ "$(wc -l <"$rl/rt-app-a-0.log")" -eq 4 ] && [ "$(wc -l <"$rl/rt-app-b-1.log")" -eq 4 ]; then
+	ok "rt-app logs: a header and a line a loop"; else not_ok "rt-app logs: a header and a line a loop"; fi
+rtl_files "rt-app-a-0.log rt-app-b-1.log " "rt-app logs: no temporary left"
+# a logdir that cannot hold them: exit 2 before the run, one line
+sed 's|"logdir": "[^"]*"|"logdir": "/proc"|' "$tmp/rtl.json" >"$tmp/rtl-proc.json"
+expect_exit 2 "rt-app: $tmp/rtl-proc.json:2: logdir: cannot create log files in '/proc'" \
+	schedlab run -m smp2 -- rt-app "$tmp/rtl-proc.json"
+mkdir "$rl/rt-app-b-1.log.d" && rm "$rl/rt-app-b-1.log" && mv "$rl/rt-app-b-1.log.d" "$rl/rt-app-b-1.log"
+expect_exit 2 "logdir: cannot write log file '$rl/rt-app-b-1.log': Is a directory" \
+	schedlab run -m smp2 -- rt-app "$tmp/rtl.json"
+rmdir "$rl/rt-app-b-1.log"
+# the same file as another output, also through a link, or as a forked thread's log
+expect_exit 2 "run: --json and rt-app's log file name the same file '$rl/rt-app-a-0.log'" \
+	schedlab run -m smp2 --json "$rl/rt-app-a-0.log" -- rt-app "$tmp/rtl.json"
+ln -s "$rl/rt-app-b-1.log" "$tmp/rtl-alias"
+expect_exit 2 "run: --trace and rt-app's log file name the same file '$rl/rt-app-b-1.log'" \
+	schedlab run -m smp2 --trace "$tmp/rtl-alias" -- rt-app "$tmp/rtl.json"
+printf '{"global": {"calibration": 70, "logdir": "%s"},\n "tasks": {"a": {"loop": 1, "fork": "w", "run": 10}, "w": {"instance": 0, "loop": 1, "run": 10}}}\n' \
+	"$rl" >"$tmp/rtl-fork.json"
+expect_exit 2 "run: --json '$rl/rt-app-w-1-0000.log' could be the log file of a thread rt-app forks" \
+	schedlab run -m smp2 --json "$rl/rt-app-w-1-0000.log" -- rt-app "$tmp/rtl-fork.json"
+expect_exit 0 "" schedlab run -m smp2 -- rt-app "$tmp/rtl-fork.json"
+rtl_files "rt-app-a-0.log rt-app-b-1.log rt-app-w-1-0000.log " "rt-app logs: a forked thread's log"
