@@ -213,6 +213,7 @@ int cmd_run(int argc, char **argv)
 	struct perf_stat_summary pss = { 0 };
 	bool perf_stat = false;
 	char err[512];
+	struct session_failure failure;
 	FILE *json = NULL, *schedstat = NULL;
 	bool finished = false, bad = false;
 	int rc, cmd_argc, given_argc, runs = 1;
@@ -331,9 +332,8 @@ int cmd_run(int argc, char **argv)
 		goto fail;
 	}
 	if (!finished) {
-		if (!bench_stuck_message(s.bench, err, sizeof(err)))
-			session_limit_message(err, sizeof(err));
-		fprintf(stderr, "schedlab: %s\n", err);
+		session_failure(&s, &failure);
+		fprintf(stderr, "schedlab: %s\n", failure.message);
 		rc = 1;
 	} else if (perf_stat) {
 		perf_stat_print(stdout, &pss, ps.cmd_argc, ps.cmd_argv);
@@ -373,6 +373,12 @@ int cmd_run(int argc, char **argv)
 			.also_cmd = cfg.also,
 			.also = s.also,
 		};
+
+		if (!finished) {
+			ri.fail_workload = failure.workload;
+			ri.fail_ns = failure.t_ns;
+			ri.fail_why = failure.why;
+		}
 		if (write_run_json(json, &ri, s.bench) || outfile_close(json)) {
 			fprintf(stderr, "schedlab: writing '%s' failed\n", o.json);
 			bad = true;

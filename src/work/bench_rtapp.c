@@ -539,10 +539,11 @@ static bool event_step(struct rt_thread *th, const struct rtapp_event *e, struct
 		if (th->step++)
 			return false;
 		if (st->nforks[e->fork_task] >= RTAPP_FORKS_LIMIT) {
-			snprintf(st->r.fatal, sizeof(st->r.fatal),
-				 "rt-app: %s:%u: task %s: %s reached its fork limit (%d): rt-app exits",
-				 st->c->file, e->line, th->t->name, e->ref, RTAPP_FORKS_LIMIT);
-			machine.stop = true;
+			/* rt-app's log_error() and exit(EXIT_FAILURE): the run ends here */
+			bench_fail(st->b,
+				   "rt-app: %s:%u: thread %s: %s: task %s reached rt-app's fork limit (%d forks of it): rt-app exits",
+				   st->c->file, e->line, th->s->name, e->key, e->ref,
+				   RTAPP_FORKS_LIMIT);
 			*op = (struct op_desc){ .kind = OP_SLEEP, .ns = NSEC_PER_SEC };
 			return true;
 		}
@@ -1073,12 +1074,8 @@ bool rtapp_stuck_message(const struct bench *b, char *buf, size_t len)
 {
 	const struct rt_state *st = b->priv;
 
-	if (!st || b->stopped)
+	if (!st || b->stopped || b->failure)
 		return false;
-	if (st->r.fatal[0]) {
-		snprintf(buf, len, "%s", st->r.fatal);
-		return true;
-	}
 	if (machine.limit_hit != SIM_LIMIT_NONE)
 		return false;
 	for (unsigned int i = 0; i < st->nr_th; i++) {

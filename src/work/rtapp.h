@@ -180,7 +180,6 @@ struct rtapp_result {
 	int p_load;
 	struct rtapp_thread_stats *threads;
 	unsigned int nr_threads;
-	char fatal[512];	/* rt-app exited with an error mid-run */
 };
 
 /* limits beyond which a file is surely a mistake (and would not fit in memory) */
@@ -222,7 +221,7 @@ int rtapp_check_machine(struct bench *b, char *err, size_t errlen);
 void rtapp_start(struct bench *b);
 /* what the run left, once it ended (NULL before it started) */
 const struct rtapp_result *rtapp_result(const struct bench *b);
-/* a run that did not finish: the thread blocked forever, or rt-app's own error */
+/* a run that did not finish: the thread blocked forever (rt-app's own errors: bench_fail()) */
 bool rtapp_stuck_message(const struct bench *b, char *buf, size_t len);
 void rtapp_free(struct bench *b);
 /*
