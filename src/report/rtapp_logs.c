@@ -24,11 +24,10 @@ static unsigned int nr_through;
 /* a log's name, and outfile.c's temporary ".NAME.XXXXXX", must fit a directory entry */
 #define LOG_NAME_MAX (NAME_MAX - 8)
 
-static int log_error(const struct rtapp_config *c, char *err, size_t errlen, const char *fmt,
-		     ...) __attribute__((format(printf, 4, 5)));
+static int log_error(const struct rtapp_config *c, char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
-static int log_error(const struct rtapp_config *c, char *err, size_t errlen, const char *fmt,
-		     ...)
+static int log_error(const struct rtapp_config *c, char *err, size_t errlen, const char *fmt, ...)
 {
 	char msg[384];
 	va_list ap;
@@ -112,24 +111,28 @@ int rtapp_logs_prepare(const struct bench *b, const struct output_name *others, 
 			int rc = 0;
 
 			if (strlen(base) > LOG_NAME_MAX) {
-				rc = log_error(c, err, errlen, "thread %s: its log file name is longer than %d bytes",
-					       name, LOG_NAME_MAX);
+				rc = log_error(
+					c, err, errlen,
+					"thread %s: its log file name is longer than %d bytes",
+					name, LOG_NAME_MAX);
 			} else if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
-				rc = log_error(c, err, errlen, "cannot write log file '%s': %s", path,
-					       strerror(EISDIR));
+				rc = log_error(c, err, errlen, "cannot write log file '%s': %s",
+					       path, strerror(EISDIR));
 			}
 			for (int j = 0; !rc && j < nr_others; j++) {
 				if (others[j].path && outfile_same(path, others[j].path)) {
-					snprintf(err, errlen, "run: %s and rt-app's log file name the same file '%s'",
-						 others[j].opt, path);
+					snprintf(
+						err, errlen,
+						"run: %s and rt-app's log file name the same file '%s'",
+						others[j].opt, path);
 					rc = -1;
 				}
 			}
 			/* a link or a device is written through: opened now, as outfile.c does */
 			if (!rc && !lstat(path, &st) && !S_ISREG(st.st_mode) &&
 			    !(through[ind] = outfile_open(path)))
-				rc = log_error(c, err, errlen, "cannot write log file '%s': %s", path,
-					       strerror(errno));
+				rc = log_error(c, err, errlen, "cannot write log file '%s': %s",
+					       path, strerror(errno));
 			free(path);
 			free(name);
 			if (rc)
@@ -148,7 +151,8 @@ int rtapp_logs_prepare(const struct bench *b, const struct output_name *others, 
 		too_long = strlen(strrchr(path, '/') + 1) > LOG_NAME_MAX;
 		free(path);
 		if (too_long) {
-			log_error(c, err, errlen, "threads %s forks: their log file names are longer than %d bytes",
+			log_error(c, err, errlen,
+				  "threads %s forks: their log file names are longer than %d bytes",
 				  c->tasks[i].name, LOG_NAME_MAX);
 			free(name);
 			return -1;
@@ -159,9 +163,10 @@ int rtapp_logs_prepare(const struct bench *b, const struct output_name *others, 
 		const char *task;
 
 		if (others[j].path && (task = forked_log(c, &dir, others[j].path))) {
-			snprintf(err, errlen,
-				 "run: %s '%s' could be the log file of a thread rt-app forks (%s-%s-IND-NNNN.log in logdir %s)",
-				 others[j].opt, others[j].path, c->log_basename, task, c->logdir);
+			snprintf(
+				err, errlen,
+				"run: %s '%s' could be the log file of a thread rt-app forks (%s-%s-IND-NNNN.log in logdir %s)",
+				others[j].opt, others[j].path, c->log_basename, task, c->logdir);
 			return -1;
 		}
 	}

@@ -14,8 +14,8 @@
 
 /* another output of the run, to keep apart from the logs */
 struct output_name {
-	const char *opt;	/* "--json" */
-	const char *path;	/* NULL: not given */
+	const char *opt; /* "--json" */
+	const char *path; /* NULL: not given */
 };
 
 /*
