@@ -226,8 +226,9 @@ int cmd_ab(int argc, char **argv)
 	rc = 1;
 	for (int i = 0; i < n; i++)
 		if (!recs[i].finished) {
-			cli_message("ab: the %s run with seed %llu did not finish (all tasks blocked)",
-				    i < runs ? "base" : "test", (unsigned long long)cfgs[i].seed);
+			cli_message("ab: the %s run with seed %llu did not finish: %s",
+				    i < runs ? "base" : "test", (unsigned long long)cfgs[i].seed,
+				    recs[i].why);
 			goto out;
 		}
 

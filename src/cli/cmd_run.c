@@ -18,6 +18,7 @@
 #include "report/schedstat.h"
 #include "report/funclat_print.h"
 #include "report/run_json.h"
+#include "report/rtapp_logs.h"
 #include "cli/interrupt.h"
 #include "cli/progress.h"
 #include "cli/session_opts.h"
@@ -212,6 +213,7 @@ int cmd_run(int argc, char **argv)
 	struct perf_stat_summary pss = { 0 };
 	bool perf_stat = false;
 	char err[512];
+	struct session_failure failure;
 	FILE *json = NULL, *schedstat = NULL;
 	bool finished = false, bad = false;
 	int rc, cmd_argc, given_argc, runs = 1;
@@ -275,6 +277,21 @@ int cmd_run(int argc, char **argv)
 		rc = usage_error("run: %s", err);
 		goto fail;
 	}
+	/* rt-app's log files are outputs too: checked now, written after the run */
+	{
+		const struct output_name others[] = {
+			{ "--json", o.json },
+			{ "--schedstat", o.schedstat },
+			{ "--trace", o.trace },
+			{ "--plot", o.plot },
+		};
+
+		if (rtapp_logs_prepare(s.bench, others, sizeof(others) / sizeof(others[0]), err,
+				       sizeof(err))) {
+			rc = usage_error("%s", err);
+			goto fail;
+		}
+	}
 
 	rc = 0;
 	if (perf_stat)
@@ -315,9 +332,8 @@ int cmd_run(int argc, char **argv)
 		goto fail;
 	}
 	if (!finished) {
-		if (!bench_stuck_message(s.bench, err, sizeof(err)))
-			session_limit_message(err, sizeof(err));
-		fprintf(stderr, "schedlab: %s\n", err);
+		session_failure(&s, &failure);
+		fprintf(stderr, "schedlab: %s\n", failure.message);
 		rc = 1;
 	} else if (perf_stat) {
 		perf_stat_print(stdout, &pss, ps.cmd_argc, ps.cmd_argv);
@@ -335,6 +351,9 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "schedlab: writing the trace '%s' failed\n", o.trace);
 		bad = true;
 	}
+	/* the last run's, as the JSON's; one that did not finish gets them too */
+	if (!bad && rtapp_logs_write(s.bench))
+		bad = true;
 	if (json) {
 		struct run_info ri = {
 			.machine = s.topo->name,
@@ -354,6 +373,12 @@ int cmd_run(int argc, char **argv)
 			.also_cmd = cfg.also,
 			.also = s.also,
 		};
+
+		if (!finished) {
+			ri.fail_workload = failure.workload;
+			ri.fail_ns = failure.t_ns;
+			ri.fail_why = failure.why;
+		}
 		if (write_run_json(json, &ri, s.bench) || outfile_close(json)) {
 			fprintf(stderr, "schedlab: writing '%s' failed\n", o.json);
 			bad = true;
@@ -377,6 +402,7 @@ int cmd_run(int argc, char **argv)
 		rc = 1;
 	else if (o.plot && plot_dir_render(o.plot, "plots.gp"))
 		rc = 1;
+	rtapp_logs_reset();
 	session_end(&s);
 	perf_stat_summary_free(&pss);
 	return rc;
@@ -384,6 +410,7 @@ int cmd_run(int argc, char **argv)
 fail:
 	ftrace_close();
 	outfile_discard();
+	rtapp_logs_reset();
 	session_end(&s);
 	perf_stat_summary_free(&pss);
 	return rc;

@@ -470,9 +470,9 @@ int cmd_study(int argc, char **argv)
 			int c = i / (sr.def.nr_variants * sr.runs);
 
 			cli_message(
-				"study: a run of '%s' on %s with seed %llu did not finish (all tasks blocked)",
+				"study: a run of '%s' on %s with seed %llu did not finish: %s",
 				sr.cases[c].command, sr.cases[c].machine,
-				(unsigned long long)sr.cfgs[i].seed);
+				(unsigned long long)sr.cfgs[i].seed, sr.recs[i].why);
 			goto out;
 		}
 	cmp = (struct comparison){

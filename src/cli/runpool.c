@@ -62,8 +62,13 @@ void run_record_fill(struct session *s, bool check, struct run_record *rec)
 	rec->events = machine.nr_events;
 	rec->sim_ns = machine.now;
 	rec->wall_s = s->wall_s;
-	if (!rec->finished)
+	if (!rec->finished) {
+		struct session_failure f;
+
+		session_failure(s, &f);
+		snprintf(rec->why, sizeof(rec->why), "%s", f.message);
 		return;
+	}
 	{
 		struct perf_stat_run pr;
 

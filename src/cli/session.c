@@ -4,6 +4,7 @@
 #include "cli/perf_stat_opts.h"
 #include "cli/study_file.h"
 #include "kernel/funclat.h"
+#include "sim/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,7 @@ static void free_benches(struct session *s)
 		for (int k = 0; k < s->also_argc[i]; k++)
 			free(s->also_argv[i][k]);
 		free(s->also_argv[i]);
+		free(s->also_cmd[i]);
 	}
 	s->nr_also = 0;
 	if (s->bench)
@@ -52,6 +54,7 @@ static int parse_also(struct session *s, const struct session_config *cfg, char 
 		struct bench *b;
 
 		split_words(cmd, &w);
+		s->also_cmd[i] = xstrdup(cmd);
 		s->also_argv[i] = w.v;
 		s->also_argc[i] = w.n;
 		s->nr_also = i + 1;
@@ -215,6 +218,41 @@ void session_limit_message(char *buf, size_t len)
 		snprintf(buf, len, "the benchmark did not finish (all tasks blocked at t=%llu ns)",
 			 (unsigned long long)machine.now);
 	}
+}
+
+void session_failure(const struct session *s, struct session_failure *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->workload = -1;
+	f->t_ns = machine.now;
+	for (int i = -1; i < s->nr_also; i++) {
+		const struct bench *b = i < 0 ? s->bench : s->also[i];
+
+		if (!b || !b->failure)
+			continue;
+		f->workload = i + 1;
+		f->command = i < 0 ? NULL : s->also_cmd[i];
+		f->t_ns = b->failure_ns;
+		snprintf(f->why, sizeof(f->why), "%s", b->failure);
+		if (i < 0)
+			snprintf(f->message, sizeof(f->message), "the benchmark failed at t=%llu ns: %s",
+				 (unsigned long long)f->t_ns, f->why);
+		else
+			snprintf(f->message, sizeof(f->message),
+				 "the background workload --also '%s' failed at t=%llu ns: %s; the run ends there, without a result",
+				 f->command, (unsigned long long)f->t_ns, f->why);
+		return;
+	}
+	if (bench_stuck_message(s->bench, f->why, sizeof(f->why))) {
+		f->workload = 0;
+	} else {
+		session_limit_message(f->why, sizeof(f->why));
+		if (machine.limit_hit == SIM_LIMIT_NONE)
+			f->workload = 0;
+		else if (machine.limit_hit == SIM_LIMIT_TIME)
+			f->t_ns = machine.stop_at;
+	}
+	snprintf(f->message, sizeof(f->message), "%s", f->why);
 }
 
 void session_end(struct session *s)

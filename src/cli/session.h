@@ -49,6 +49,7 @@ struct session {
 	/* the --also workloads, started with it and stopped when it ends */
 	struct bench *also[SESSION_MAX_ALSO];
 	char **also_argv[SESSION_MAX_ALSO];	/* each split into words, NULL-terminated */
+	char *also_cmd[SESSION_MAX_ALSO];	/* each as given */
 	int also_argc[SESSION_MAX_ALSO];
 	int nr_also;
 	double wall_s;
@@ -71,5 +72,25 @@ bool session_run(struct session *s, bool check);
 void session_end(struct session *s);
 /* One line on why the run stopped short (no newline). */
 void session_limit_message(char *buf, size_t len);
+
+/* why a run did not finish */
+struct session_failure {
+	/*
+	 * the workload that failed or is stuck: 0 the measured benchmark, k
+	 * the k-th --also; -1 none (a limit stopped the run)
+	 */
+	int workload;
+	const char *command;		/* the --also command as given, NULL for the benchmark */
+	u64 t_ns;			/* simulated time it failed, got stuck or stopped */
+	char why[512];			/* the cause, one line */
+	char message[1024];		/* what is printed: the workload, the time, the cause */
+};
+
+/*
+ * After session_run() returned false: a workload's own failure
+ * (bench_fail(): rt-app's fork limit), in the benchmark or a background
+ * workload, else the benchmark stuck, else the limit that stopped it.
+ */
+void session_failure(const struct session *s, struct session_failure *f);
 
 #endif

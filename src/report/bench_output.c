@@ -164,19 +164,16 @@ static void print_unixbench(const struct bench *b, FILE *out)
  * rt-app: its notices as it logs them at the default level (stderr there,
  * stdout here), then schedlab's summary of each thread's loops, the figures
  * of rt-app's log columns (rt-app itself prints none; its logs are
- * written only when the file gives a logdir).
+ * written only when the file gives a logdir, by report/rtapp_logs.c).
  */
 static void print_rtapp(const struct bench *b, FILE *out)
 {
 	const struct rtapp_result *r = rtapp_result(b);
-	char err[512];
 
 	if (!r)
 		return;
 	if (b->rtapp_log_level >= 50 && r->notices)
 		fputs(r->notices, out);
-	if (rtapp_write_logs(b, err, sizeof(err)))
-		fprintf(stderr, "schedlab: %s\n", err);
 	fprintf(out, "# rt-app summary (schedlab): per thread, over its logged loops, in us\n");
 	fprintf(out, "# %-18s %8s %10s %11s %7s %10s %10s %7s %11s %10s\n", "thread", "loops",
 		"run_mean", "period_mean", "util%", "slack_min", "slack_mean", "missed",

@@ -23,9 +23,13 @@ struct run_value {
 	enum metric_better better;
 };
 
+#define RUN_WHY_LEN 1024
+
 /* what one run measured: the benchmark's metrics, then scheduler counters */
 struct run_record {
 	bool finished;
+	/* a run that did not finish: why, as `run` prints it (session_failure()) */
+	char why[RUN_WHY_LEN];
 	int nr;
 	struct run_value v[RUN_MAX_VALUES];
 	u64 events, sim_ns;

@@ -15,6 +15,13 @@ struct outfile {
 	char *tmp;	/* the temporary, NULL when written directly */
 	FILE *f;	/* NULL once closed */
 	int err;	/* errno of the first failed write, -1 if unknown, 0 none */
+	/*
+	 * the path is standard output's file: @f is an anonymous temporary,
+	 * copied to standard output by the commit, after everything printed
+	 * there; once @f is closed, @fd (a duplicate) keeps it in existence
+	 */
+	bool to_stdout;
+	int fd;
 };
 
 static struct outfile *outs;
@@ -95,15 +102,28 @@ int outfile_mkdir(const char *dir)
 	return 0;
 }
 
-FILE *outfile_open(const char *path)
+/*
+ * @path (links followed: /dev/stdout, /proc/self/fd/1, or the file the
+ * shell redirected to) is the file standard output writes to
+ */
+static bool is_stdout(const char *path)
+{
+	struct stat so, st;
+
+	return !fstat(STDOUT_FILENO, &so) && !stat(path, &st) && so.st_dev == st.st_dev &&
+	       so.st_ino == st.st_ino;
+}
+
+static FILE *open_one(const char *path, bool check_same)
 {
 	struct outfile *o;
 	struct stat st;
 	char *tmp = NULL;
+	bool to_stdout = false;
 	FILE *f;
 	int fd;
 
-	for (int i = 0; i < nr_outs; i++)
+	for (int i = 0; check_same && i < nr_outs; i++)
 		if (outfile_same(outs[i].path, path)) {
 			errno = EEXIST;
 			return NULL;
@@ -113,11 +133,17 @@ FILE *outfile_open(const char *path)
 		return NULL;
 	}
 	/*
-	 * A symbolic link (/dev/stdout is one) or anything but a regular file
-	 * (a device, a FIFO) is written through, in place: a rename would
-	 * replace the link or the device instead of writing to it.
+	 * Standard output's own file goes there after what the command prints,
+	 * whole: written through, it would interleave with that text (and a
+	 * rename would put it in place of the redirected file stdout writes).
+	 * Another symbolic link or anything but a regular file (a device, a
+	 * FIFO) is written through, in place: a rename would replace the link
+	 * or the device instead of writing to it.
 	 */
-	if (!lstat(path, &st) && !S_ISREG(st.st_mode)) {
+	if (is_stdout(path)) {
+		f = tmpfile();
+		to_stdout = true;
+	} else if (!lstat(path, &st) && !S_ISREG(st.st_mode)) {
 		f = fopen(path, "w");
 	} else {
 		fd = create_temp(path, &tmp);
@@ -139,8 +165,28 @@ FILE *outfile_open(const char *path)
 	set_owner();
 	outs = xreallocarray(outs, (size_t)nr_outs + 1, sizeof(*outs));
 	o = &outs[nr_outs++];
-	*o = (struct outfile){ .path = xstrdup(path), .tmp = tmp, .f = f };
+	*o = (struct outfile){ .path = xstrdup(path), .tmp = tmp, .f = f, .to_stdout = to_stdout,
+			       .fd = -1 };
+	if (to_stdout && (o->fd = dup(fileno(f))) < 0) {
+		int e = errno;
+
+		nr_outs--;
+		free(o->path);
+		fclose(f);
+		errno = e;
+		return NULL;
+	}
 	return f;
+}
+
+FILE *outfile_open(const char *path)
+{
+	return open_one(path, true);
+}
+
+FILE *outfile_open_unchecked(const char *path)
+{
+	return open_one(path, false);
 }
 
 static void close_one(struct outfile *o)
@@ -198,6 +244,28 @@ int outfile_commit(void)
 			rc = -1;
 		}
 	}
+	/* after what the command printed, which the caller has flushed */
+	for (int i = 0; i < nr_outs && !rc; i++) {
+		char buf[65536];
+		ssize_t n;
+
+		if (!outs[i].to_stdout)
+			continue;
+		if (lseek(outs[i].fd, 0, SEEK_SET))
+			n = -1;
+		else
+			while ((n = read(outs[i].fd, buf, sizeof(buf))) > 0)
+				fwrite(buf, 1, (size_t)n, stdout);
+		if (n < 0) {
+			fprintf(stderr, "schedlab: writing '%s' failed: %s\n", outs[i].path,
+				strerror(errno));
+			rc = -1;
+		}
+		close(outs[i].fd);
+		outs[i].fd = -1;
+		if (!rc && outfile_check_stdout())
+			rc = -1;
+	}
 	for (int i = 0; i < nr_outs && !rc; i++) {
 		if (!outs[i].tmp)
 			continue;
@@ -231,6 +299,9 @@ void outfile_discard(void)
 		}
 		if (outs[i].tmp)
 			unlink(outs[i].tmp);
+		if (outs[i].fd >= 0)
+			close(outs[i].fd);
+		outs[i].fd = -1;
 	}
 	/* the newest first; one the user filled in meanwhile stays (rmdir fails) */
 	for (int i = nr_dirs - 1; i >= 0; i--)

@@ -7,9 +7,12 @@
  * otherwise. Until the commit nothing existing is touched, so a failed or
  * interrupted run leaves neither a partial file nor a truncated old one.
  *
- * A path that names something other than a regular file (a symbolic link
- * such as /dev/stdout, a device, a FIFO) is written directly, as fopen()
- * would: a rename would replace the link or the device.
+ * A path that is standard output's file (/dev/stdout, /proc/self/fd/1, the
+ * file stdout is redirected to: same device and inode) is written to
+ * standard output by the commit, whole, after everything printed there.
+ * Another path that names something other than a regular file (a symbolic
+ * link, a device, a FIFO) is written directly, as fopen() would: a rename
+ * would replace the link or the device.
  * docs/reliability.md, "Outputs and signals".
  */
 #ifndef SCHEDLAB_REPORT_OUTFILE_H
@@ -18,16 +21,27 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-/* Open a temporary for @path; NULL with errno set if it cannot be created. */
+/*
+ * Open a temporary for @path; NULL with errno set if it cannot be created,
+ * EEXIST if an output already open names the same file.
+ */
 FILE *outfile_open(const char *path);
+/*
+ * The same without the check against the outputs already open (a stat()
+ * of each): for many outputs whose paths the caller has kept apart (rt-app's
+ * log files, one per thread).
+ */
+FILE *outfile_open_unchecked(const char *path);
 /*
  * Finish writing @f (from outfile_open): flush and close it. 0, or -1 if any
  * write to it failed. The file stays a temporary until outfile_commit().
  */
 int outfile_close(FILE *f);
 /*
- * Rename every temporary into place, closing any still open. 0, or -1 (one
- * message on stderr naming the file) when a write or a rename failed; then
+ * Rename every temporary into place, closing any still open; before that,
+ * copy the outputs bound for standard output there and flush it (the
+ * caller flushed what it printed). 0, or -1 (one message on stderr naming
+ * the file, or standard output) when a write or a rename failed; then
  * every temporary is removed.
  */
 int outfile_commit(void);

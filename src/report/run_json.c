@@ -355,6 +355,21 @@ int write_run_json(FILE *out, const struct run_info *ri, const struct bench *b)
 	if (ri->nr_also)
 		write_also(&w, ri);
 
+	/* a run that did not finish: which workload, why, when */
+	if (ri->fail_why) {
+		json_key(&w, "failure");
+		json_begin_object(&w);
+		json_kv_str(&w, "workload", ri->fail_workload < 0 ? NULL :
+					    ri->fail_workload ? "also" : "benchmark");
+		if (ri->fail_workload > 0) {
+			json_kv_u64(&w, "also_index", (u64)ri->fail_workload - 1);
+			json_kv_str(&w, "command", ri->also_cmd[ri->fail_workload - 1]);
+		}
+		json_kv_u64(&w, "t_ns", ri->fail_ns);
+		json_kv_str(&w, "message", ri->fail_why);
+		json_end_object(&w);
+	}
+
 	json_key(&w, "result");
 	json_begin_object(&w);
 	for (int i = 0; i < b->nr_metrics; i++)

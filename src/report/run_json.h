@@ -25,6 +25,13 @@ struct run_info {
 	int nr_also;
 	const char *const *also_cmd;
 	struct bench *const *also;
+	/*
+	 * a run that did not finish: why (NULL if it finished), which workload
+	 * (0 the benchmark, k the k-th --also, -1 none: a limit) and when
+	 */
+	const char *fail_why;
+	int fail_workload;
+	u64 fail_ns;
 };
 
 /* Returns 0, or -1 if writing failed. */

@@ -165,6 +165,13 @@ struct bench {
 	bool started, stopped;
 	/* 0: the measured benchmark; k: the k-th background workload (--also) */
 	unsigned int group;
+	/*
+	 * The workload failed mid-run as the real tool exits with an error
+	 * (rt-app's fork limit): why, one line naming the file and line, and
+	 * the simulated time; NULL if it did not (bench_fail())
+	 */
+	char *failure;
+	u64 failure_ns;
 	/* how far the benchmark is, for the progress line (0 total: unknown) */
 	u64 progress_done, progress_total;
 	void *priv;
@@ -201,6 +208,13 @@ void bench_free(struct bench *b);
  * if it has nothing to add.
  */
 bool bench_stuck_message(const struct bench *b, char *buf, size_t len);
+/*
+ * The workload @b fails now, as the real tool exits with an error: record
+ * why (the first failure only) and the time, and end the run
+ * (machine.stop): a failure of the measured benchmark or of a background
+ * workload leaves no result to report (docs/reliability.md).
+ */
+void bench_fail(struct bench *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* The names bench_finish() will give @b's metrics, in order, NULL-terminated. */
 const char *const *bench_metric_names(const struct bench *b);

@@ -16,10 +16,12 @@
 #include "work/schbench_hist.h"
 
 #include "sim/alloc.h"
+#include "sim/machine.h"
 
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -952,9 +954,25 @@ bool bench_stuck_message(const struct bench *b, char *buf, size_t len)
 	return b && b->kind == BENCH_RTAPP && rtapp_stuck_message(b, buf, len);
 }
 
+void bench_fail(struct bench *b, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	if (b->failure)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	b->failure = xstrdup(msg);
+	b->failure_ns = machine.now;
+	machine.stop = true;
+}
+
 void bench_free(struct bench *b)
 {
 	taskset_free(b);
+	free(b->failure);
 	free(b->ipi_cpulist_str);
 	if (b->kind == BENCH_STRESS_CPU)
 		stress_free(b);

@@ -97,8 +97,7 @@ struct rt_thread {
 	struct work_task *wt;
 	int ind;
 	bool forked;
-	struct rt_res *local;		/* its own "unique" timers */
-	bool *held;			/* mutexes it holds */
+	struct rt_res *local;		/* its own "unique" timers, by their slot */
 	int state;
 	int phase, phase_loop, thread_loop;
 	unsigned int ev;
@@ -120,6 +119,15 @@ struct rt_state {
 	struct rt_thread **th;
 	unsigned int nr_th, cap_th;
 	unsigned int *nforks;		/* per task */
+	/*
+	 * Per resource, a unique timer's slot in its task's threads' local[]
+	 * (each is named after one task); per task, the number of slots and
+	 * the mutexes its events may hold, in index order. Each thread's
+	 * state is then the size of its own task's, not of the whole file's.
+	 */
+	int *slot;
+	unsigned int *nr_slots;
+	unsigned int **mutexes, *nr_mutexes;
 	struct cpumask **masks;		/* per task: its cpus, NULL for all */
 	struct cpumask ***phase_masks;	/* per task and phase: its cpus, NULL: none */
 	struct cpumask *default_mask;	/* what a thread starts with: taskset's, or all */
@@ -246,11 +254,6 @@ static void futex_op(struct op_desc *op, enum op_kind kind, struct futex *f, u32
 	*op = (struct op_desc){ .kind = kind, .futex = f, .val = val };
 }
 
-static int res_index(const struct rt_state *st, const struct rt_res *m)
-{
-	return (int)(m - st->res);
-}
-
 /* pthread_mutex_lock(): true with a FUTEX_WAIT in @op while another thread holds it */
 static bool mutex_lock(struct rt_thread *th, struct rt_res *m, const struct rtapp_event *what,
 		       struct op_desc *op)
@@ -259,7 +262,6 @@ static bool mutex_lock(struct rt_thread *th, struct rt_res *m, const struct rtap
 	if (!m->owner) {
 		m->owner = th;
 		m->mf.val = 1;
-		th->held[res_index(th->st, m)] = true;
 		return false;
 	}
 	wait_on(th, &m->m_waiters, what, m);
@@ -268,11 +270,10 @@ static bool mutex_lock(struct rt_thread *th, struct rt_res *m, const struct rtap
 }
 
 /* pthread_mutex_unlock(): true with a FUTEX_WAKE in @op when a waiter sleeps */
-static bool mutex_unlock(struct rt_thread *th, struct rt_res *m, struct op_desc *op)
+static bool mutex_unlock(struct rt_res *m, struct op_desc *op)
 {
 	m->owner = NULL;
 	m->mf.val = 0;
-	th->held[res_index(th->st, m)] = false;
 	if (!m->m_waiters)
 		return false;
 	futex_op(op, OP_FUTEX_WAKE, &m->mf, 1);
@@ -297,7 +298,7 @@ static bool cond_wait(struct rt_thread *th, struct rt_res *c, struct rt_res *m,
 	case 0:
 		th->snap = c->cf.val;
 		th->cw = 1;
-		if (mutex_unlock(th, m, op))
+		if (mutex_unlock(m, op))
 			return true;
 		/* fall through */
 	case 1:
@@ -399,7 +400,7 @@ static bool event_step(struct rt_thread *th, const struct rtapp_event *e, struct
 		return false;
 	case RTAPP_EV_TIMER: {
 		struct rt_res *tm = st->c->res[e->res].type == RTAPP_RES_TIMER_UNIQUE ?
-				    &th->local[e->res] : r;
+				    &th->local[st->slot[e->res]] : r;
 
 		if (th->step == 0) {
 			th->ld.c_period += (u64)e->duration;
@@ -437,7 +438,7 @@ static bool event_step(struct rt_thread *th, const struct rtapp_event *e, struct
 			return false;
 		th->step = 1;
 		th->lock--;
-		return mutex_unlock(th, r, op);
+		return mutex_unlock(r, op);
 	case RTAPP_EV_WAIT:
 		return cond_wait(th, r, d, e, op);
 	case RTAPP_EV_SIGNAL:
@@ -478,7 +479,7 @@ static bool event_step(struct rt_thread *th, const struct rtapp_event *e, struct
 		}
 		if (th->step == 2) {
 			th->step = 3;
-			if (mutex_unlock(th, r, op))
+			if (mutex_unlock(r, op))
 				return true;
 		}
 		return false;
@@ -506,7 +507,7 @@ static bool event_step(struct rt_thread *th, const struct rtapp_event *e, struct
 		}
 		if (th->step == 2) {
 			th->step = 3;
-			if (mutex_unlock(th, d, op))
+			if (mutex_unlock(d, op))
 				return true;
 		}
 		return false;
@@ -538,10 +539,11 @@ static bool event_step(struct rt_thread *th, const struct rtapp_event *e, struct
 		if (th->step++)
 			return false;
 		if (st->nforks[e->fork_task] >= RTAPP_FORKS_LIMIT) {
-			snprintf(st->r.fatal, sizeof(st->r.fatal),
-				 "rt-app: %s:%u: task %s: %s reached its fork limit (%d): rt-app exits",
-				 st->c->file, e->line, th->t->name, e->ref, RTAPP_FORKS_LIMIT);
-			machine.stop = true;
+			/* rt-app's log_error() and exit(EXIT_FAILURE): the run ends here */
+			bench_fail(st->b,
+				   "rt-app: %s:%u: thread %s: %s: task %s reached rt-app's fork limit (%d forks of it): rt-app exits",
+				   st->c->file, e->line, th->s->name, e->key, e->ref,
+				   RTAPP_FORKS_LIMIT);
 			*op = (struct op_desc){ .kind = OP_SLEEP, .ns = NSEC_PER_SEC };
 			return true;
 		}
@@ -583,7 +585,8 @@ static void record_loop(struct rt_thread *th, u64 t_end)
 			s->wu_max = p->wu_latency;
 		s->timer_loops++;
 	}
-	if (st->c->write_logs) {
+	/* only the measured rt-app writes log files (a background one prints nothing) */
+	if (st->c->write_logs && !st->b->group) {
 		if (s->nr_log == s->cap_log) {
 			s->cap_log = s->cap_log ? 2 * s->cap_log : 64;
 			s->log = xreallocarray(s->log, s->cap_log, sizeof(*s->log));
@@ -592,21 +595,20 @@ static void record_loop(struct rt_thread *th, u64 t_end)
 	}
 }
 
-/* rt-app's set_thread_param(): a phase without policy keeps the thread's */
+/*
+ * rt-app's set_thread_param(); a phase without "policy" has the one the
+ * thread had there, which the parser resolved
+ */
 static void apply_sched(struct rt_thread *th, const struct rtapp_sched *sd)
 {
 	char err[128];
-	enum rtapp_policy policy;
 
 	if (!sd->set || th->cur_sched == sd)
 		return;
-	policy = sd->policy;
-	if (policy == RTAPP_POLICY_SAME)
-		policy = th->cur_sched ? th->cur_sched->policy : RTAPP_SCHED_OTHER;
 	/* checked by the parser: cannot fail */
-	if (rtapp_apply_policy(th->wt->task, policy, sd->prio, err, sizeof(err)))
+	if (rtapp_apply_policy(th->wt->task, sd->policy, sd->prio, err, sizeof(err)))
 		abort();
-	th->s->policy = rtapp_policy_name(policy);
+	th->s->policy = rtapp_policy_name(sd->policy);
 	th->s->prio = sd->prio;
 	th->cur_sched = sd;
 }
@@ -747,11 +749,11 @@ static void thread_next(struct work_task *wt, struct op_desc *op)
 			break;
 		case T_CANCEL:
 			/* cancelled: its mutexes are given back (rt-app would leave them locked) */
-			for (unsigned int i = 0; i < st->c->nr_res; i++) {
-				if (th->held[i]) {
-					if (mutex_unlock(th, &st->res[i], op))
-						return;
-				}
+			for (unsigned int k = 0; k < st->nr_mutexes[t - st->c->tasks]; k++) {
+				struct rt_res *m = &st->res[st->mutexes[t - st->c->tasks][k]];
+
+				if (m->owner == th && mutex_unlock(m, op))
+					return;
 			}
 			th->state = T_EXIT_WAKE;
 			break;
@@ -777,18 +779,15 @@ static struct rt_thread *thread_new(struct rt_state *st, int task, bool forked)
 {
 	const struct rtapp_task *t = &st->c->tasks[task];
 	struct rt_thread *th = xcalloc(1, sizeof(*th));
-	char name[256];
+	char *name;
 
 	th->st = st;
 	th->t = t;
 	th->forked = forked;
 	th->ind = (int)st->nr_th;
-	th->local = xcalloc(st->c->nr_res ? st->c->nr_res : 1, sizeof(*th->local));
-	th->held = xcalloc(st->c->nr_res ? st->c->nr_res : 1, sizeof(*th->held));
-	if (forked)
-		snprintf(name, sizeof(name), "%s-%d-%04u", t->name, th->ind, st->nforks[task]++);
-	else
-		snprintf(name, sizeof(name), "%s-%d", t->name, th->ind);
+	th->local = xcalloc(st->nr_slots[task] ? st->nr_slots[task] : 1, sizeof(*th->local));
+	name = rtapp_thread_name(t->name, (unsigned int)th->ind,
+				 forked ? (int)st->nforks[task]++ : -1);
 	notice(st, "thread_data_set_unique_name %d %s", th->ind, name);
 	if (st->nr_th == st->cap_th) {
 		st->cap_th = st->cap_th ? 2 * st->cap_th : 16;
@@ -800,7 +799,7 @@ static struct rt_thread *thread_new(struct rt_state *st, int task, bool forked)
 	}
 	st->th[st->nr_th] = th;
 	th->s = &st->r.threads[st->nr_th];
-	*th->s = (struct rtapp_thread_stats){ .name = xstrdup(name), .ind = th->ind,
+	*th->s = (struct rtapp_thread_stats){ .name = name, .ind = th->ind,
 					      .policy = rtapp_policy_name(t->sched.policy),
 					      .prio = t->sched.prio };
 	st->nr_th++;
@@ -923,6 +922,71 @@ int rtapp_check_machine(struct bench *b, char *err, size_t errlen)
 	return 0;
 }
 
+static int cmp_uint(const void *a, const void *b)
+{
+	unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* per task: its unique timers' slots, and the mutexes it may hold (linear in the events) */
+static void task_resources(struct rt_state *st)
+{
+	const struct rtapp_config *c = st->c;
+	unsigned int *seen = xcalloc(c->nr_res ? c->nr_res : 1, sizeof(*seen));
+
+	st->slot = xcalloc(c->nr_res ? c->nr_res : 1, sizeof(*st->slot));
+	st->nr_slots = xcalloc(c->nr_tasks, sizeof(*st->nr_slots));
+	st->mutexes = xcalloc(c->nr_tasks, sizeof(*st->mutexes));
+	st->nr_mutexes = xcalloc(c->nr_tasks, sizeof(*st->nr_mutexes));
+	for (unsigned int i = 0; i < c->nr_tasks; i++) {
+		const struct rtapp_task *t = &c->tasks[i];
+		unsigned int n = 0, cap = 0, *list = NULL;
+
+		for (unsigned int p = 0; p < t->nr_phases; p++) {
+			for (unsigned int k = 0; k < t->phases[p].nr_events; k++) {
+				const struct rtapp_event *e = &t->phases[p].events[k];
+				int m = -1;
+
+				switch (e->type) {
+				case RTAPP_EV_TIMER:
+					if (c->res[e->res].type == RTAPP_RES_TIMER_UNIQUE &&
+					    seen[e->res] != i + 1) {
+						seen[e->res] = i + 1;
+						st->slot[e->res] = (int)st->nr_slots[i]++;
+					}
+					break;
+				case RTAPP_EV_LOCK:
+				case RTAPP_EV_BARRIER:
+					m = e->res;
+					break;
+				case RTAPP_EV_WAIT:
+				case RTAPP_EV_SYNC:
+				case RTAPP_EV_SUSPEND:
+				case RTAPP_EV_RESUME:
+					m = e->dep;
+					break;
+				default:
+					break;
+				}
+				if (m < 0 || seen[m] == i + 1)
+					continue;
+				seen[m] = i + 1;
+				if (n == cap) {
+					cap = cap ? 2 * cap : 8;
+					list = xreallocarray(list, cap, sizeof(*list));
+				}
+				list[n++] = (unsigned int)m;
+			}
+		}
+		if (n)
+			qsort(list, n, sizeof(*list), cmp_uint);
+		st->mutexes[i] = list;
+		st->nr_mutexes[i] = n;
+	}
+	free(seen);
+}
+
 static struct cpumask *cpus_mask(const int *cpus, unsigned int n)
 {
 	struct cpumask *m;
@@ -953,6 +1017,7 @@ void rtapp_start(struct bench *b)
 	futex_init(&st->start_f, 0);
 	futex_init(&st->alive_f, 0);
 	st->nforks = xcalloc(c->nr_tasks, sizeof(*st->nforks));
+	task_resources(st);
 	st->masks = xcalloc(c->nr_tasks, sizeof(*st->masks));
 	st->phase_masks = xcalloc(c->nr_tasks, sizeof(*st->phase_masks));
 	for (unsigned int i = 0; i < c->nr_tasks; i++) {
@@ -1009,12 +1074,8 @@ bool rtapp_stuck_message(const struct bench *b, char *buf, size_t len)
 {
 	const struct rt_state *st = b->priv;
 
-	if (!st || b->stopped)
+	if (!st || b->stopped || b->failure)
 		return false;
-	if (st->r.fatal[0]) {
-		snprintf(buf, len, "%s", st->r.fatal);
-		return true;
-	}
 	if (machine.limit_hit != SIM_LIMIT_NONE)
 		return false;
 	for (unsigned int i = 0; i < st->nr_th; i++) {
@@ -1041,44 +1102,42 @@ bool rtapp_stuck_message(const struct bench *b, char *buf, size_t len)
 	return false;
 }
 
-/* rt-app's log files: LOGDIR/BASENAME-THREAD.log, the header and a line per loop */
-int rtapp_write_logs(const struct bench *b, char *err, size_t errlen)
+char *rtapp_thread_name(const char *task, unsigned int ind, int nfork)
 {
-	const struct rt_state *st = b->priv;
-	const struct rtapp_config *c = b->rtapp;
+	size_t len = strlen(task) + 32;
+	char *name = xmalloc(len);
 
-	if (!st || !c->write_logs)
-		return 0;
-	for (unsigned int i = 0; i < st->nr_th; i++) {
-		const struct rtapp_thread_stats *s = &st->r.threads[i];
-		char path[4096];
-		FILE *f;
+	if (nfork >= 0)
+		snprintf(name, len, "%s-%u-%04d", task, ind, nfork);
+	else
+		snprintf(name, len, "%s-%u", task, ind);
+	return name;
+}
 
-		snprintf(path, sizeof(path), "%s/%s-%s.log", c->logdir, c->log_basename, s->name);
-		f = fopen(path, "w");
-		if (!f) {
-			snprintf(err, errlen, "rt-app: cannot open logfile %s", path);
-			return -1;
-		}
-		fprintf(f, "%s %8s %8s %8s %15s %15s %15s %10s %10s %10s %10s\n", "#idx", "perf",
-			"run", "period", "start", "end", "rel_st", "slack", "c_duration", "c_period",
-			"wu_lat");
-		for (size_t k = 0; k < s->nr_log; k++) {
-			const struct rtapp_timing *p = &s->log[k];
+char *rtapp_log_path(const struct rtapp_config *c, const char *thread)
+{
+	size_t len = strlen(c->logdir) + strlen(c->log_basename) + strlen(thread) + 8;
+	char *path = xmalloc(len);
 
-			fprintf(f, "%4d %8llu %8llu %8llu %15llu %15llu %15llu %10lld %10llu %10llu %10llu\n",
-				p->ind, (unsigned long long)p->perf, (unsigned long long)p->duration,
-				(unsigned long long)p->period, (unsigned long long)p->start,
-				(unsigned long long)p->end, (unsigned long long)p->rel_start,
-				(long long)p->slack, (unsigned long long)p->c_duration,
-				(unsigned long long)p->c_period, (unsigned long long)p->wu_latency);
-		}
-		if (fclose(f)) {
-			snprintf(err, errlen, "rt-app: writing logfile %s failed", path);
-			return -1;
-		}
+	snprintf(path, len, "%s/%s-%s.log", c->logdir, c->log_basename, thread);
+	return path;
+}
+
+int rtapp_log_print(FILE *f, const struct rtapp_thread_stats *s)
+{
+	fprintf(f, "%s %8s %8s %8s %15s %15s %15s %10s %10s %10s %10s\n", "#idx", "perf", "run",
+		"period", "start", "end", "rel_st", "slack", "c_duration", "c_period", "wu_lat");
+	for (size_t k = 0; k < s->nr_log; k++) {
+		const struct rtapp_timing *p = &s->log[k];
+
+		fprintf(f, "%4d %8llu %8llu %8llu %15llu %15llu %15llu %10lld %10llu %10llu %10llu\n",
+			p->ind, (unsigned long long)p->perf, (unsigned long long)p->duration,
+			(unsigned long long)p->period, (unsigned long long)p->start,
+			(unsigned long long)p->end, (unsigned long long)p->rel_start,
+			(long long)p->slack, (unsigned long long)p->c_duration,
+			(unsigned long long)p->c_period, (unsigned long long)p->wu_latency);
 	}
-	return 0;
+	return ferror(f) ? -1 : 0;
 }
 
 void rtapp_free(struct bench *b)
@@ -1090,7 +1149,6 @@ void rtapp_free(struct bench *b)
 			fclose(st->log);
 		for (unsigned int i = 0; i < st->nr_th; i++) {
 			free(st->th[i]->local);
-			free(st->th[i]->held);
 			free(st->th[i]);
 			free(st->r.threads[i].name);
 			free(st->r.threads[i].log);
@@ -1111,6 +1169,12 @@ void rtapp_free(struct bench *b)
 		if (st->default_mask)
 			free_cpumask(st->default_mask);
 		free(st->nforks);
+		free(st->slot);
+		free(st->nr_slots);
+		for (unsigned int i = 0; i < st->c->nr_tasks; i++)
+			free(st->mutexes[i]);
+		free(st->mutexes);
+		free(st->nr_mutexes);
 		free(st->res);
 	}
 	rtapp_config_free(b->rtapp);

@@ -12,7 +12,11 @@
 #include <limits.h>
 #include <stdio.h>
 
-/* rt-app's policy_t; SAME is "policy not given" (a phase keeps the thread's) */
+/*
+ * rt-app's policy_t; SAME is "policy not given" in a phase, which the parser
+ * resolves to the thread's policy at that phase (rtapp_sched.policy is
+ * never SAME once parsed)
+ */
 enum rtapp_policy {
 	RTAPP_POLICY_SAME = -1,
 	RTAPP_SCHED_OTHER,
@@ -23,8 +27,7 @@ enum rtapp_policy {
 	RTAPP_SCHED_DEADLINE,
 };
 
-/* rt-app's THREAD_PRIORITY_UNCHANGED, DEFAULT_THREAD_PRIORITY, DEFAULT_THREAD_NICE */
-#define RTAPP_PRIO_UNCHANGED INT_MAX
+/* rt-app's DEFAULT_THREAD_PRIORITY, DEFAULT_THREAD_NICE */
 #define RTAPP_DEFAULT_RT_PRIO 10
 #define RTAPP_DEFAULT_NICE 0
 
@@ -79,8 +82,14 @@ struct rtapp_event {
 
 struct rtapp_sched {
 	enum rtapp_policy policy;
-	int prio;		/* nice for OTHER/BATCH/IDLE, else the RT priority */
-	bool set;		/* rt-app's parse_sched_data() returned a struct */
+	/* nice for OTHER/BATCH/IDLE, else the RT priority; in its policy's range */
+	int prio;
+	/*
+	 * rt-app's parse_sched_data() returned a struct: always for a task, for
+	 * a phase with "policy" or "priority" (rt-app marks the other case with
+	 * the priority THREAD_PRIORITY_UNCHANGED, INT_MAX; no value does here)
+	 */
+	bool set;
 	unsigned int line;
 };
 
@@ -123,6 +132,7 @@ struct rtapp_config {
 	bool pi_enabled, lock_pages, gnuplot, cumulative_slack;
 	char *logdir, *log_basename;
 	bool write_logs;		/* logdir given and log_size not "disable" */
+	unsigned int logdir_line;
 	struct rtapp_task *tasks;
 	unsigned int nr_tasks;
 	struct rtapp_resource *res;
@@ -170,7 +180,6 @@ struct rtapp_result {
 	int p_load;
 	struct rtapp_thread_stats *threads;
 	unsigned int nr_threads;
-	char fatal[512];	/* rt-app exited with an error mid-run */
 };
 
 /* limits beyond which a file is surely a mistake (and would not fit in memory) */
@@ -212,10 +221,19 @@ int rtapp_check_machine(struct bench *b, char *err, size_t errlen);
 void rtapp_start(struct bench *b);
 /* what the run left, once it ended (NULL before it started) */
 const struct rtapp_result *rtapp_result(const struct bench *b);
-/* a run that did not finish: the thread blocked forever, or rt-app's own error */
+/* a run that did not finish: the thread blocked forever (rt-app's own errors: bench_fail()) */
 bool rtapp_stuck_message(const struct bench *b, char *buf, size_t len);
-/* the per-thread log files, when the file asks for them (global logdir) */
-int rtapp_write_logs(const struct bench *b, char *err, size_t errlen);
 void rtapp_free(struct bench *b);
+/*
+ * A thread's name, as rt-app's thread_data_set_unique_name() makes it:
+ * TASK-IND, or TASK-IND-NNNN for the @nfork-th fork of TASK (@nfork < 0:
+ * not forked); allocated. Threads started at the beginning are the tasks'
+ * instances in file order, IND 0, 1, ... (no fork comes before them all).
+ */
+char *rtapp_thread_name(const char *task, unsigned int ind, int nfork);
+/* A thread's log file, rt-app's "LOGDIR/BASENAME-THREAD.log"; allocated */
+char *rtapp_log_path(const struct rtapp_config *c, const char *thread);
+/* One thread's log: rt-app's header and a line per logged loop; 0 or -1 (a write failed) */
+int rtapp_log_print(FILE *f, const struct rtapp_thread_stats *s);
 
 #endif

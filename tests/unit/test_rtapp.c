@@ -11,6 +11,8 @@
 #include "sim/alloc.h"
 #include "work/rtapp.h"
 
+#include <time.h>
+
 static char err[512];
 
 static struct rtapp_config *parse(const char *text)
@@ -152,7 +154,8 @@ static void test_phases_and_policy(void **state)
 	assert_int_equal(t->sched.prio, -5);
 	assert_false(t->phases[0].sched.set);
 	assert_true(t->phases[1].sched.set);
-	assert_int_equal(t->phases[1].sched.policy, RTAPP_POLICY_SAME);
+	/* no "policy": the thread's there, the task's */
+	assert_int_equal(t->phases[1].sched.policy, RTAPP_SCHED_OTHER);
 	assert_int_equal(t->phases[1].sched.prio, 3);
 	assert_int_equal(t->nr_cpus, 2);
 	assert_int_equal(t->cpus[1], 3);
@@ -363,6 +366,282 @@ static void test_setaffinity_current(void **state)
 	tl_teardown();
 }
 
+/*
+ * Integers as json-c reads them and nothing else: no clamping or wrapping
+ * into range, "CPUn" strictly digits (rt-app's sscanf("CPU%d") would take
+ * "CPU 1" and wrap "CPU4294967299" to CPU 3), a priority always checked
+ * against the policy it applies to (issue 18).
+ */
+static void test_strict_integers(void **state)
+{
+	static const char *const bad_cpu[] = {
+		"CPU 1", "CPU+1", "CPU-1", "CPU1x", "CPU", "cpu1", " CPU1", "CPU4294967299",
+		"CPU2147483648", "CPU99999999999999999999",
+	};
+	char text[512];
+	struct rtapp_config *c;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad_cpu) / sizeof(bad_cpu[0]); i++) {
+		snprintf(text, sizeof(text),
+			 "{\"global\": {\"calibration\": \"%s\"}, \"tasks\": {\"t\": {\"loop\": 1, \"run\": 1}}}",
+			 bad_cpu[i]);
+		expect_error(text, "calibration: \"");
+		assert_non_null(strstr(err, "is neither ns per loop nor \"CPUn\""));
+	}
+	c = parse_ok("{\"global\": {\"calibration\": \"CPU007\"}, \"tasks\": {\"t\": {\"loop\": 1, \"run\": 1}}}");
+	assert_int_equal(c->calib_cpu, 7);
+	rtapp_config_free(c);
+	c = parse_ok("{\"global\": {\"calibration\": \"CPU2147483647\"}, \"tasks\": {\"t\": {\"loop\": 1, \"run\": 1}}}");
+	assert_int_equal(c->calib_cpu, INT_MAX);
+	rtapp_config_free(c);
+	/* json-c's 64 bits and beyond: the value as json-c holds it, refused */
+	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"run\": 9223372036854775808}}}",
+		     "run: 9223372036854775808 is out of range 0..2147483647");
+	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"run\": 2147483648}}}",
+		     "run: 2147483648 is out of range 0..2147483647");
+	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"run\": -9223372036854775809}}}",
+		     "run: -9223372036854775808 is out of range");
+	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"run\": +1}}}", "JSON syntax error");
+	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"run\": 1e3}}}",
+		     "run: expected an integer, got double");
+	expect_error("{\"tasks\": {\"t\": {\"instance\": 100001, \"loop\": 1, \"run\": 1}}}",
+		     "instance: 100001 is out of range 0..100000");
+	/* rt-app's "unchanged" marker, INT_MAX, is a priority like any other */
+	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"priority\": 2147483647, \"run\": 1}}}",
+		     "t.json:1: task t: SCHED_OTHER priority 2147483647 is not a nice value (-20..19)");
+	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"priority\": -2147483648, \"run\": 1}}}",
+		     "SCHED_OTHER priority -2147483648 is not a nice value");
+	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"priority\": 2147483648, \"run\": 1}}}",
+		     "priority: 2147483648 is out of range");
+}
+
+/*
+ * A phase's priority without "policy" applies to the policy the thread has
+ * there (rt-app's set_thread_param()): the task's or an earlier phase's,
+ * and is checked against it. A SCHED_FIFO task's phase at priority 5 then
+ * 6 used to reach the run as "unchanged" policy and abort().
+ */
+static void test_phase_policy(void **state)
+{
+	struct rtapp_config *c;
+	const struct rtapp_task *t;
+
+	(void)state;
+	c = parse_ok("{\"tasks\": {\"t\": {\"policy\": \"SCHED_FIFO\", \"loop\": 2, \"phases\": {"
+		     "\"p0\": {\"priority\": 5, \"run\": 1}, \"p1\": {\"priority\": 50, \"run\": 1},"
+		     "\"p2\": {\"run\": 1}, \"p3\": {\"policy\": \"SCHED_OTHER\", \"run\": 1},"
+		     "\"p4\": {\"priority\": -3, \"run\": 1}}}}}");
+	t = &c->tasks[0];
+	assert_int_equal(t->phases[0].sched.policy, RTAPP_SCHED_FIFO);
+	assert_int_equal(t->phases[0].sched.prio, 5);
+	assert_int_equal(t->phases[1].sched.policy, RTAPP_SCHED_FIFO);
+	assert_int_equal(t->phases[1].sched.prio, 50);
+	assert_false(t->phases[2].sched.set);
+	assert_int_equal(t->phases[3].sched.policy, RTAPP_SCHED_OTHER);
+	assert_int_equal(t->phases[3].sched.prio, 0);
+	assert_int_equal(t->phases[4].sched.policy, RTAPP_SCHED_OTHER);
+	assert_int_equal(t->phases[4].sched.prio, -3);
+	rtapp_config_free(c);
+	expect_error("{\"tasks\": {\"t\": {\"policy\": \"SCHED_RR\", \"loop\": 1, \"phases\": {"
+		     "\"p0\": {\"run\": 1},\n \"p1\": {\"priority\": 0, \"run\": 1}}}}}",
+		     "t.json:2: task t: phase p1: SCHED_RR priority 0 is out of range (1..99)");
+	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"phases\": {"
+		     "\"p0\": {\"priority\": 20, \"run\": 1}}}}}",
+		     "task t: phase p0: SCHED_OTHER priority 20 is not a nice value (-20..19)");
+	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"phases\": {"
+		     "\"p0\": {\"policy\": \"SCHED_FIFO\", \"priority\": 99, \"run\": 1},"
+		     " \"p1\": {\"priority\": 100, \"run\": 1}}}}}",
+		     "task t: phase p1: SCHED_FIFO priority 100 is out of range (1..99)");
+}
+
+/* ---- big files: the parser is linear (issue 18) ---- */
+
+struct text {
+	char *p;
+	size_t n, cap;
+};
+
+static void put(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void put(struct text *t, const char *fmt, ...)
+{
+	va_list ap;
+	int k;
+
+	for (;;) {
+		va_start(ap, fmt);
+		k = vsnprintf(t->p ? t->p + t->n : NULL, t->p ? t->cap - t->n : 0, fmt, ap);
+		va_end(ap);
+		if (t->p && t->n + (size_t)k < t->cap)
+			break;
+		t->cap = t->cap ? 2 * t->cap : 1 << 20;
+		t->p = xreallocarray(t->p, t->cap, 1);
+	}
+	t->n += (size_t)k;
+}
+
+static double cpu_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * The bound on one big file's parse, in CPU seconds: the files below take
+ * a fraction of a second with the optimised build and a few times that
+ * under ASan; the quadratic parser of before took 8 s for a tenth of the
+ * tasks of test_big_tasks() and minutes for each of these
+ * (docs/reliability.md, "Limits").
+ */
+#define BIG_PARSE_MAX_S 10.0
+
+/* parse @t: NULL if refused (the message in err); fails if it took too long */
+static struct rtapp_config *parse_big(const struct text *t, const char *what)
+{
+	double t0 = cpu_seconds(), dt;
+	struct rtapp_config *c;
+
+	err[0] = '\0';
+	c = rtapp_parse_text("big.json", t->p, t->n, false, err, sizeof(err));
+	dt = cpu_seconds() - t0;
+	print_message("  %s: %zu bytes in %.2f s\n", what, t->n, dt);
+	if (dt > BIG_PARSE_MAX_S) {
+		rtapp_config_free(c);
+		fail_msg("%s: %.1f s, more than %.0f s: the parser is not linear", what, dt,
+			 BIG_PARSE_MAX_S);
+	}
+	return c;
+}
+
+/*
+ * RTAPP_MAX_THREADS one-line tasks (the documented limit), each locking
+ * its own mutex and forking the next: resources and forks are looked up by
+ * name, the locks checked per task. Then the same with the last task's
+ * lock never released, which the last check finds.
+ */
+static void test_big_tasks(void **state)
+{
+	const int n = RTAPP_MAX_THREADS;
+	struct text t = { 0 };
+	struct rtapp_config *c;
+
+	(void)state;
+	for (int bad = 0; bad < 2; bad++) {
+		t.n = 0;
+		put(&t, "{\"global\": {\"calibration\": 70, \"duration\": 1}, \"tasks\": {\n");
+		for (int i = 0; i < n; i++) {
+			put(&t, "\"t%d\": {\"loop\": 1, \"lock\": \"m%d\", \"run\": 1, ", i, i);
+			if (!bad || i < n - 1)
+				put(&t, "\"unlock\": \"m%d\", ", i);
+			put(&t, "\"fork\": \"t%d\"}%s\n", (i + 1) % n, i < n - 1 ? "," : "");
+		}
+		put(&t, "}}\n");
+		c = parse_big(&t, bad ? "100000 tasks, the last lock kept" : "100000 tasks");
+		if (bad) {
+			char want[128];
+
+			assert_null(c);
+			snprintf(want, sizeof(want),
+				 "big.json:%d: task t%d: mutex m%d is locked and never unlocked", n + 1,
+				 n - 1, n - 1);
+			if (!strstr(err, want))
+				fail_msg("'%s' does not contain '%s'", err, want);
+			continue;
+		}
+		if (!c)
+			fail_msg("rejected: %s", err);
+		assert_int_equal(c->nr_tasks, n);
+		assert_int_equal(c->nthreads, n);
+		assert_int_equal(c->nr_res, n);
+		assert_int_equal(c->tasks[n - 1].line, n + 1);
+		assert_int_equal(c->tasks[n - 1].phases[0].events[3].fork_task, 0);
+		assert_int_equal(c->tasks[7].phases[0].events[2].res, 7);
+		assert_int_equal(c->tasks[7].phases[0].events[2].line, 9);
+		rtapp_config_free(c);
+	}
+	free(t.p);
+}
+
+/* one task of 100000 phases, a line each and a key in a second, the last one wrong */
+static void test_big_phases(void **state)
+{
+	const int n = 100000;
+	struct text t = { 0 };
+
+	(void)state;
+	put(&t, "{\"global\": {\"calibration\": 70, \"duration\": 1},\n \"tasks\": {\"t\": {\"phases\": {\n");
+	for (int i = 0; i < n; i++)
+		put(&t, "  \"p%d\": {\"loop\": 2, \"run\": 10,\n    \"%s\": 10}%s\n", i,
+		    i < n - 1 ? "sleep" : "slep", i < n - 1 ? "," : "");
+	put(&t, "}}}}\n");
+	assert_null(parse_big(&t, "100000 phases"));
+	if (!strstr(err, "big.json:200002: task t: unknown key \"slep\""))
+		fail_msg("error '%s'", err);
+	free(t.p);
+}
+
+/*
+ * One task of a million run events (14 MB, near the 16 MiB limit), a line
+ * each, then a key that is wrong; and the same task right.
+ */
+static void test_big_events(void **state)
+{
+	const int n = 1000000;
+	struct text t = { 0 };
+	struct rtapp_config *c;
+
+	(void)state;
+	for (int bad = 0; bad < 2; bad++) {
+		t.n = 0;
+		put(&t, "{\"global\": {\"calibration\": 70}, \"tasks\": {\"t\": {\"loop\": 1,\n");
+		for (int i = 0; i < n; i++)
+			put(&t, "\"run%d\": 1,\n", i);
+		put(&t, "\"%s\": 5}}}\n", bad ? "slep" : "sleep");
+		assert_true(t.n <= RTAPP_MAX_FILE);
+		c = parse_big(&t, bad ? "a million events, the last wrong" : "a million events");
+		if (bad) {
+			assert_null(c);
+			if (!strstr(err, "big.json:1000002: task t: unknown key \"slep\""))
+				fail_msg("error '%s'", err);
+			continue;
+		}
+		if (!c)
+			fail_msg("rejected: %s", err);
+		assert_int_equal(c->tasks[0].phases[0].nr_events, n + 1);
+		assert_int_equal(c->tasks[0].phases[0].events[n].line, n + 2);
+		assert_int_equal(c->tasks[0].phases[0].events[n].type, RTAPP_EV_SLEEP);
+		rtapp_config_free(c);
+	}
+	free(t.p);
+}
+
+/*
+ * Key places: a repeated key keeps its first place (json-c's order); a key
+ * in a comment or a string, or written with single quotes or an escape,
+ * is where the member is.
+ */
+static void test_key_places(void **state)
+{
+	(void)state;
+	expect_error("{\"tasks\": {\n \"t\": {\"loop\": 1, \"run\": 1,\n  \"sleep\": 2,\n"
+		     "  \"run\": 3,\n  \"slep\": 4}}}",
+		     "t.json:5: task t: unknown key \"slep\"");
+	expect_error("{\"tasks\": {\n /* \"slep\": 1 */ \"t\": {\"loop\": 1, \"run\": 1,\n"
+		     "  // \"slep\"\n  \"sleep\": 3, \"x\": \"\\\"slep\\\":\",\n  'slep': 4}}}",
+		     "t.json:4: task t: unknown key \"x\"");
+	expect_error("{\"tasks\": {\n \"t\": {\"loop\": 1, \"run\": 1,\n  'sleep': 3,\n  'slep': 4}}}",
+		     "t.json:4: task t: unknown key \"slep\"");
+	expect_error("{\"tasks\": {\n \"t\": {\"loop\": 1, \"run\": 1,\n  \"sleep\": 2, \"\\u0073leep\": 3,\n"
+		     "  \"sl\\u00e9p\": 4}}}",
+		     "t.json:4: task t: unknown key \"sl\xc3\xa9p\"");
+	expect_error("{\"tasks\": {\"t\": {\"phases\": {\n\"a\": {\"run\": 1},\n\"b\": {\"run\": 1},\n"
+		     "\"a\": {\"run\": 2,\n \"slep\": 1}}}}}",
+		     "t.json:5: task t: unknown key \"slep\"");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -377,6 +656,12 @@ int main(void)
 		cmocka_unit_test(test_apply_policy_classes),
 		cmocka_unit_test(test_yield),
 		cmocka_unit_test(test_setaffinity_current),
+		cmocka_unit_test(test_key_places),
+		cmocka_unit_test(test_strict_integers),
+		cmocka_unit_test(test_phase_policy),
+		cmocka_unit_test(test_big_tasks),
+		cmocka_unit_test(test_big_phases),
+		cmocka_unit_test(test_big_events),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
