@@ -537,7 +537,7 @@ static void point_done(int i, int rc, const char *what, const struct run_record 
 	struct run_ctx *ctx = arg;
 	struct sweep *sw = ctx->sw;
 	const struct sweep_point *pt = &sw->pts[ctx->idx[i]];
-	char path[PATH_MAX + 64], msg[512];
+	char path[PATH_MAX + 64], msg[RUN_WHY_LEN + 64];
 
 	if (!rc && rec->finished) {
 		if (write_point(sw, pt, rec))
@@ -552,6 +552,9 @@ static void point_done(int i, int rc, const char *what, const struct run_record 
 	ctx->failed++;
 	if (rc)
 		snprintf(msg, sizeof(msg), "the run %s\n", what);
+	else if (rec->why[0])
+		/* the cause as run prints it: which workload, when, why */
+		snprintf(msg, sizeof(msg), "%s\n", rec->why);
 	else
 		snprintf(msg, sizeof(msg),
 			 "the run did not finish (all tasks blocked, or a limit)\n");

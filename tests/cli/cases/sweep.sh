@@ -117,3 +117,18 @@ if grep -q '^machine,workload,groups' "$cs/old.csv" && grep -q '"kind": "sweep"'
 else
 	not_ok "--collect replaces --csv's old file and writes --json"
 fi
+
+# a point whose background workload fails keeps the cause run prints, not
+# "all tasks blocked" (issue 18, 8)
+mkdir -p "$cs/bgfail"
+printf '%s\n' '{"tasks":{"a":{"instance":0,"loop":1,"fork":"a","fork1":"a","run":1},"l":{"loop":1,"fork":"a"}},"global":{"calibration":70}}' \
+	>"$cs/bgfail/F.json"
+printf 'machine smp4\nworkload hackbench -g 1 -l 10\noption also rt-app %s\n' "$cs/bgfail/F.json" \
+	>"$cs/bgfail/f.plan"
+expect_exit 1 "failed: the background workload --also 'rt-app" \
+	schedlab sweep "$cs/bgfail/f.plan" -o "$cs/bgfail/out"
+if grep -q "fork limit" "$cs"/bgfail/out/points/*.failed 2>/dev/null; then
+	ok "a point's .failed names the background workload's cause"
+else
+	not_ok "a point's .failed names the background workload's cause"
+fi
