@@ -1245,7 +1245,7 @@ static bool loop_done(struct rm_state *s)
 {
 	struct reaim_conf *c = s->c;
 	struct reaim_row *r;
-	u64 user = 0, runtime = 0, sys;
+	u64 user = 0, runtime = 0, sys, next;
 	unsigned int n = 0;
 	double real_time = tdelta_s(s->rt1, cpu_now());
 	char buf[160];
@@ -1310,18 +1310,54 @@ static bool loop_done(struct rm_state *s)
 		c->incr = incr > 0 ? (unsigned int)incr : 1;
 		s->adapt_cnt++;
 	}
-	if ((u64)s->runnum + c->incr > REAIM_MAX_USERS) {
+	/*
+	 * for (runnum = min; runnum <= max;) { ...; runnum += incr; }: a
+	 * count past -e ends the run, whatever the step
+	 */
+	next = (u64)s->runnum + c->incr;
+	if (next > c->end_users)
+		return false;
+	/* only -x, -q and -g (INFINITE) get here: -e is at most the limit */
+	if (next > REAIM_MAX_USERS) {
 		add_note(c, "(schedlab: stopped at its limit of 100000 users)");
 		return false;
 	}
-	s->runnum += c->incr;
+	s->runnum = (unsigned int)next;
 	return true;
+}
+
+/* the user counts for (n = from; n <= end; n += incr) runs */
+static u64 loops_between(u64 from, u64 end, u64 incr)
+{
+	return from > end ? 0 : (end - from) / incr + 1;
+}
+
+/*
+ * b->progress_total: the loops done, those left in this repeat at the
+ * current step and the later repeats' at it (multiuser() keeps the step
+ * the adaptive timer left: invars->incr). Exact with -t; with the adaptive
+ * timer the step changes from the tenth loop on, so it is set again after
+ * every loop. Unknown (0) when -x, -q or -g decide the end.
+ */
+static void set_progress_total(struct rm_state *s, bool more)
+{
+	struct reaim_conf *c = s->c;
+	u64 left;
+
+	if (c->crossover || c->maxjobs)
+		return;
+	left = more ? loops_between(s->runnum, c->end_users, c->incr) : 0;
+	s->b->progress_total =
+		s->b->progress_done + left +
+		(u64)(c->repeat - s->repeat_no - 1) *
+			loops_between(c->start_users, c->end_users, c->incr);
 }
 
 static void parent_call(struct work_task *w, void *arg)
 {
 	struct rm_state *s = arg;
 	struct reaim_conf *c = s->c;
+	bool more;
 
 	(void)w;
 	switch (s->phase) {
@@ -1338,7 +1374,9 @@ static void parent_call(struct work_task *w, void *arg)
 		/* each child's time as wait() returned it: at its exit */
 		for (unsigned int i = 0; i < s->runnum; i++)
 			s->elapsed[i] = tdelta_s(s->rt1, s->users[i].end_ns);
-		if (loop_done(s)) {
+		more = loop_done(s);
+		set_progress_total(s, more);
+		if (more) {
 			s->loop++;
 			loop_free(s);
 			s->phase = RP_BEGIN;
@@ -1447,7 +1485,7 @@ void reaim_start(struct bench *b)
 	futex_init(&s->nobody, 0);
 	if (!c->crossover && !c->maxjobs)
 		b->progress_total =
-			(u64)c->repeat * ((c->end_users - c->start_users) / c->incr + 1);
+			c->repeat * loops_between(c->start_users, c->end_users, c->incr);
 	work_start_allowed("reaim", &parent_prog, s, 0, b->taskset_cpus);
 }
 

@@ -156,6 +156,9 @@ struct run {
 	double jpm;
 	u64 forks;
 	unsigned int rows;
+	unsigned int users[64]; /* each row's Num Forked */
+	unsigned int nr_notes;
+	u64 progress_done, progress_total;
 };
 
 static struct run run_reaim(const char *machine, const char *args)
@@ -176,9 +179,15 @@ static struct run run_reaim(const char *machine, const char *args)
 	if (session_start(&s, &cfg, err, sizeof(err)))
 		fail_msg("%s", err);
 	assert_true(session_run(&s, true));
+	memset(&r, 0, sizeof(r));
 	r.rows = s.bench->reaim->nr_rows;
 	r.jpm = s.bench->reaim->rows[r.rows - 1].jpm;
 	r.forks = sched_world.nr_forks;
+	for (unsigned int i = 0; i < r.rows && i < 64; i++)
+		r.users[i] = s.bench->reaim->rows[i].forked;
+	r.nr_notes = s.bench->reaim->nr_notes;
+	r.progress_done = s.bench->progress_done;
+	r.progress_total = s.bench->progress_total;
 	session_end(&s);
 	return r;
 }
@@ -233,6 +242,59 @@ static void test_fork_test_forks(void **state)
 	assert_int_equal(r.forks, 1 + 2 + 2 * 3 * 100);
 }
 
+static void expect_users(const char *args, const unsigned int *want, unsigned int n)
+{
+	struct run r = run_reaim("smp4", args);
+
+	if (r.rows != n)
+		fail_msg("reaim %s: %u rows, want %u", args, r.rows, n);
+	for (unsigned int i = 0; i < n; i++)
+		if (r.users[i] != want[i])
+			fail_msg("reaim %s: row %u has %u users, want %u", args, i, r.users[i],
+				 want[i]);
+	/* no stop line: -e ended it */
+	assert_int_equal(r.nr_notes, 0);
+	/* the progress fraction reaches 1 exactly at the end, adaptive steps or not */
+	assert_int_equal(r.progress_done, n);
+	assert_int_equal(r.progress_total, n);
+}
+
+/*
+ * multiuser()'s for (runnum = min; runnum <= max;) { ...; runnum += incr; }:
+ * a count past -e ends the run whatever the step (issue 18: a step past
+ * -e never ended, and grew until out of memory)
+ */
+static void test_loop_ends_past_end_users(void **state)
+{
+	char args[512], wf[128], conf[128];
+	static const unsigned int one[] = { 1 }, three[] = { 2, 5, 8 }, cfg[] = { 1, 6 },
+				  to11[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 },
+				  to15[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 14 },
+				  twice[] = { 1, 6, 1, 6 };
+
+	(void)state;
+	snprintf(wf, sizeof(wf), "%s", write_wf("loop.wf", "10 jmp_test\nFILESIZE: 10K\n"));
+	snprintf(conf, sizeof(conf), "%s",
+		 write_wf("loop.config", "STARTUSERS 1\nENDUSERS 10\nINCREMENT 5\n"));
+	snprintf(args, sizeof(args), "-s 1 -e 3 -i 5 -t -j 1 -f %s", wf);
+	expect_users(args, one, 1);
+	snprintf(args, sizeof(args), "-s 2 -e 9 -i 3 -t -j 1 -f %s", wf);
+	expect_users(args, three, 3);
+	snprintf(args, sizeof(args), "-s 1 -e 100000 -i 100000 -t -j 1 -f %s", wf);
+	expect_users(args, one, 1);
+	/* the config file's counts, the adaptive timer on (it waits nine loops) */
+	snprintf(args, sizeof(args), "-c %s -j 1 -f %s", conf, wf);
+	expect_users(args, cfg, 2);
+	snprintf(args, sizeof(args), "-c %s -j 1 -r 2 -f %s", conf, wf);
+	expect_users(args, twice, 4);
+	/*
+	 * the adaptive timer doubles the step from the tenth loop on here
+	 * (each loop's time is within THRESHOLD_MIN of the last): 12 > 11
+	 */
+	expect_users("-s 1 -e 11", to11, 10);
+	expect_users("-s 1 -e 15", to15, 12);
+}
+
 static void test_parse_errors(void **state)
 {
 	static const struct {
@@ -279,6 +341,10 @@ static int teardown(void **state)
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/fork.wf", tmpdir);
 	unlink(path);
+	snprintf(path, sizeof(path), "%s/loop.wf", tmpdir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/loop.config", tmpdir);
+	unlink(path);
 	return rmdir(tmpdir);
 }
 
@@ -292,6 +358,7 @@ int main(void)
 		cmocka_unit_test(test_jpm_formula),
 		cmocka_unit_test(test_compute_scales_with_cpus),
 		cmocka_unit_test(test_fork_test_forks),
+		cmocka_unit_test(test_loop_ends_past_end_users),
 		cmocka_unit_test(test_parse_errors),
 	};
 

@@ -1,0 +1,58 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# reaim (AIM7), issue 18: sourced by tests/cli/run.sh, whose helpers
+# (golden, expect_exit, same_output, ok, not_ok, run_cmd) and $tmp it uses.
+
+# reaim_users NAME WANT CMD...: CMD exits 0 within 60 s and the table's user
+# counts (the Num Forked column, all repeats) are WANT, space-separated
+reaim_users() {
+	name=$1
+	want=$2
+	shift 2
+	# timeout runs programs, not shell functions
+	if [ "$1" = schedlab ]; then
+		shift
+		set -- "$SCHEDLAB" "$@"
+	fi
+	run_cmd timeout 60 "$@"
+	if [ "$status" -ne 0 ]; then
+		not_ok "$name" "'$*' exited with status $status, want 0 (124: it did not end)"
+		show_stderr
+		return
+	fi
+	got=$(awk '/^Forked/ { t = 1; next } /^Max Jobs/ { t = 0 } t && /^[0-9]/ { printf "%s%s", s, $1; s = " " }' "$tmp/out")
+	if [ "$got" = "$want" ]; then
+		ok "$name"
+	else
+		not_ok "$name" "'$*': user counts '$got', want '$want'"
+	fi
+}
+
+printf '10 jmp_test\nFILESIZE: 10K\n' >"$tmp/jmp.wf"
+printf 'STARTUSERS 1\nENDUSERS 10\nINCREMENT 5\n' >"$tmp/step5.config"
+
+# finding 1: a step past -e ends the run, as multiuser()'s runnum <= maxusers
+reaim_users "reaim: a step past -e ends the run" "1" \
+	schedlab run -m smp4 -- reaim -s 1 -e 3 -i 5 -t
+reaim_users "reaim: -s 2 -e 9 -i 3 -t" "2 5 8" \
+	schedlab run -m smp4 -- reaim -s 2 -e 9 -i 3 -t -j 1 -f "$tmp/jmp.wf"
+reaim_users "reaim: the adaptive step past -e ends the run (-e 11)" "1 2 3 4 5 6 7 8 9 10" \
+	schedlab run -m smp4 -- reaim -s 1 -e 11
+reaim_users "reaim: the adaptive step past -e ends the run (-e 15)" "1 2 3 4 5 6 7 8 9 10 12 14" \
+	schedlab run -m smp4 -- reaim -s 1 -e 15
+reaim_users "reaim: the config file's INCREMENT past ENDUSERS" "1 6" \
+	schedlab run -m smp4 -- reaim -c "$tmp/step5.config" -j 1 -f "$tmp/jmp.wf"
+reaim_users "reaim: -e 100000 -i 100000: one loop" "1" \
+	schedlab run -m smp4 -- reaim -s 1 -e 100000 -i 100000 -j 1 -t
+if grep -q 'schedlab: stopped' "$tmp/out"; then
+	not_ok "reaim: no limit line when -e ends the run" "$(cat "$tmp/out")"
+else
+	ok "reaim: no limit line when -e ends the run"
+fi
+# -x (INFINITE end users) stops at schedlab's limit, and says so
+reaim_users "reaim: -x stops at the limit of 100000 users" "99999 100000" \
+	schedlab run -m smp4 -- reaim -x -s 99999 -t -j 1 -f "$tmp/jmp.wf"
+if grep -qx '(schedlab: stopped at its limit of 100000 users)' "$tmp/out"; then
+	ok "reaim: the limit line when the limit ends the run"
+else
+	not_ok "reaim: the limit line when the limit ends the run" "$(cat "$tmp/out")"
+fi
