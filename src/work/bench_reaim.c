@@ -446,9 +446,10 @@ int reaim_adaptive_incr(double tpm, unsigned int runnum, double a_tn, double a_t
 }
 
 /*
- * A file named on the command line: read as given; a standard file's
- * name that does not exist here is the compiled-in copy (reaim run from its
- * data directory). NULL + message when neither.
+ * A file named on the command line: read as given. A bare name (no '/')
+ * of a standard file that does not exist here is the compiled-in copy
+ * (reaim run from its data directory); a path with a directory is that
+ * file or an error. NULL + message when neither.
  */
 static char *load_file(const char *what, const char *path, char *err, size_t errlen)
 {
@@ -456,14 +457,13 @@ static char *load_file(const char *what, const char *path, char *err, size_t err
 	struct stat st;
 	char *buf;
 	size_t n;
-	const char *base = strrchr(path, '/');
 	const char *emb;
 	char q[300];
 
 	quote_name(q, sizeof(q), path);
 	/* stat first: opening a FIFO for reading would wait for a writer */
 	if (stat(path, &st)) {
-		emb = reaim_embedded_file(base ? base + 1 : path);
+		emb = strchr(path, '/') ? NULL : reaim_embedded_file(path);
 		if (emb && errno == ENOENT)
 			return xstrdup(emb);
 		snprintf(err, errlen, "reaim: cannot read %s '%s': %s", what, q, strerror(errno));

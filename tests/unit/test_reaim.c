@@ -295,6 +295,23 @@ static void test_loop_ends_past_end_users(void **state)
 	expect_users("-s 1 -e 15", to15, 12);
 }
 
+/* a bare standard name missing here is the compiled-in copy, as from re-aim's data directory */
+static void test_bare_names_are_compiled_in(void **state)
+{
+	char *argv[] = { "reaim", "-f", "workfile.compute", "-c", "reaim.config", NULL };
+	char err[512];
+	struct bench *b;
+
+	(void)state;
+	assert_int_equal(access("workfile.compute", F_OK), -1);
+	b = bench_parse(5, argv, err, sizeof(err));
+	if (!b)
+		fail_msg("%s", err);
+	assert_int_equal(b->reaim->filesize_kb, 10);
+	assert_int_equal(b->reaim->poolsize_kb, 1024);
+	bench_free(b);
+}
+
 static void test_parse_errors(void **state)
 {
 	static const struct {
@@ -306,6 +323,13 @@ static void test_parse_errors(void **state)
 		{ "reaim -x -g", "Cannot run both crossover and maxjobs" },
 		{ "reaim -f /nonexistent/workfile.x",
 		  "cannot read workfile '/nonexistent/workfile.x'" },
+		/* a path with a directory is that file: no compiled-in copy (issue 18) */
+		{ "reaim -f /nonexistent/dir/workfile.short",
+		  "cannot read workfile '/nonexistent/dir/workfile.short': No such file or directory" },
+		{ "reaim -f ./workfile.compute",
+		  "cannot read workfile './workfile.compute': No such file or directory" },
+		{ "reaim -c /nonexistent/reaim.config",
+		  "cannot read config file '/nonexistent/reaim.config': No such file or directory" },
 		{ "reaim -o", "-o is not modelled" },
 		{ "reaim extra", "bad options: extra" },
 	};
@@ -359,6 +383,7 @@ int main(void)
 		cmocka_unit_test(test_compute_scales_with_cpus),
 		cmocka_unit_test(test_fork_test_forks),
 		cmocka_unit_test(test_loop_ends_past_end_users),
+		cmocka_unit_test(test_bare_names_are_compiled_in),
 		cmocka_unit_test(test_parse_errors),
 	};
 

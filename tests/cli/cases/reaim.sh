@@ -56,3 +56,14 @@ if grep -qx '(schedlab: stopped at its limit of 100000 users)' "$tmp/out"; then
 else
 	not_ok "reaim: the limit line when the limit ends the run" "$(cat "$tmp/out")"
 fi
+
+# finding 12: a path with a directory is that file; only a bare name may be
+# the compiled-in copy of a standard file
+expect_exit 2 "reaim: cannot read workfile '/nonexistent/dir/workfile.short': No such file or directory" \
+	schedlab run -m smp2 -- reaim -f /nonexistent/dir/workfile.short
+expect_exit 2 "reaim: cannot read workfile './workfile.compute': No such file or directory" \
+	sh -c "cd '$tmp' && '$SCHEDLAB' run -m smp2 -- reaim -f ./workfile.compute"
+expect_exit 2 "reaim: cannot read config file '/nonexistent/reaim.config': No such file or directory" \
+	schedlab run -m smp2 -- reaim -c /nonexistent/reaim.config
+reaim_users "reaim: a bare standard name missing here is the compiled-in copy" "2" \
+	sh -c "cd '$tmp' && '$SCHEDLAB' run -m smp2 -- reaim -s 2 -e 2 -j 5 -f workfile.compute -c reaim.config"
