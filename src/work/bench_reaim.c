@@ -32,6 +32,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -242,7 +243,7 @@ static int parse_size(const char *s, unsigned int *kb)
 
 	errno = 0;
 	v = strtoul(s, &end, 10);
-	if (end == s || errno || s[0] == '-' || v > 1024UL * 1024)
+	if (end == s || errno || s[0] == '-' || v > REAIM_MAX_SIZE)
 		return -1;
 	if ((*end == 'k' || *end == 'K') && !end[1])
 		*kb = (unsigned int)v;
@@ -311,8 +312,8 @@ int reaim_workfile_parse(const char *name, const char *text, struct reaim_workfi
 			if (parse_size(b, &kb)) {
 				snprintf(
 					err, errlen,
-					"reaim: %s:%u: bad size in '%s' (FILESIZE: <integer><KkMm>)",
-					qn, line, q);
+					"reaim: %s:%u: bad size in '%s' (FILESIZE: <integer><KkMm>, at most %u)",
+					qn, line, q, REAIM_MAX_SIZE);
 				goto fail;
 			}
 			if (a[0] == 'F' || a[0] == 'f') {
@@ -331,11 +332,12 @@ int reaim_workfile_parse(const char *name, const char *text, struct reaim_workfi
 
 			errno = 0;
 			w = strtoul(a, &end, 10);
-			if (*end || errno || a[0] == '-' || a[0] == '+' || w < 1 || w > 1000000) {
+			if (*end || errno || a[0] == '-' || a[0] == '+' || w < 1 ||
+			    w > REAIM_MAX_WEIGHT) {
 				snprintf(
 					err, errlen,
-					"reaim: %s:%u: bad weight '%s' in '%s' (an integer in 1..1000000)",
-					qn, line, a, q);
+					"reaim: %s:%u: bad weight '%s' in '%s' (an integer in 1..%u)",
+					qn, line, a, q, REAIM_MAX_WEIGHT);
 				goto fail;
 			}
 			j = reaim_job_find(b);
@@ -348,8 +350,17 @@ int reaim_workfile_parse(const char *name, const char *text, struct reaim_workfi
 			}
 			/* check_name(): a repeated test keeps its last weight; the total counts both */
 			wf->hits[j - reaim_jobs] = (unsigned int)w;
-			wf->total_hits += (unsigned int)w;
+			wf->total_hits += w;
 			wf->nr_lines++;
+			/* driver.c's int total_hits would overflow (and the job split divide by 0) */
+			if (wf->total_hits > REAIM_MAX_TOTAL_HITS) {
+				snprintf(
+					err, errlen,
+					"reaim: %s:%u: the weights add up to %llu, more than %u (re-aim's int total_hits)",
+					qn, line, (unsigned long long)wf->total_hits,
+					REAIM_MAX_TOTAL_HITS);
+				goto fail;
+			}
 		}
 	}
 	if (!wf->nr_lines) {
@@ -372,8 +383,9 @@ unsigned int reaim_job_loads(const struct reaim_workfile *wf, unsigned int jobs,
 {
 	unsigned int total = 0;
 
+	/* each share is at most jobs (+1 rounded up): the sum fits for jobs <= REAIM_MAX_JOBS */
 	for (unsigned int i = 0; i < reaim_nr_jobs; i++) {
-		double nl = (double)wf->hits[i] / wf->total_hits * jobs;
+		double nl = wf->total_hits ? (double)wf->hits[i] / (double)wf->total_hits * jobs : 0;
 		unsigned int t = (unsigned int)nl;
 		double frac = nl - t;
 
@@ -442,6 +454,9 @@ int reaim_adaptive_incr(double tpm, unsigned int runnum, double a_tn, double a_t
 		tmp2 /= 2.0 / (a_tn / a_tn_avg);
 	if (tmp2 < 1.0)
 		tmp2 = incr;
+	/* (int) of a double past INT_MAX is undefined; any step past -e ends the run */
+	if (!(tmp2 <= INT_MAX))
+		tmp2 = INT_MAX;
 	return (int)tmp2;
 }
 
@@ -511,7 +526,7 @@ static int parse_config(struct reaim_conf *c, const char *name, const char *text
 		size_t len = eol ? (size_t)(eol - p) : strlen(p);
 		char buf[256], key[128], val[128], q[300];
 		int n, k;
-		unsigned long v;
+		unsigned long v, hi;
 		char *end;
 
 		line++;
@@ -542,10 +557,13 @@ static int parse_config(struct reaim_conf *c, const char *name, const char *text
 			}
 			continue;
 		}
+		/* the command line's limits: -j up to REAIM_MAX_JOBS, the user counts REAIM_MAX_USERS */
+		hi = k == 'J' ? REAIM_MAX_JOBS : REAIM_MAX_USERS;
 		errno = 0;
 		v = strtoul(val, &end, 10);
-		if (*end || errno || val[0] == '-' || v > REAIM_MAX_USERS) {
-			snprintf(err, errlen, "reaim: %s:%u: bad number in '%s'", qn, line, q);
+		if (*end || errno || val[0] == '-' || val[0] == '+' || v > hi) {
+			snprintf(err, errlen, "reaim: %s:%u: bad number in '%s' (an integer in 0..%lu)",
+				 qn, line, q, hi);
 			return -1;
 		}
 		switch (k) {
@@ -809,7 +827,7 @@ struct rm_user {
 	/* the job in progress */
 	const struct reaim_job *job;
 	int step;
-	unsigned int iter;
+	u64 iter;
 	u64 end_ns; /* when it exited */
 	struct channel *ch;
 	unsigned int size_idx; /* read_write_close()'s static count */
@@ -827,7 +845,7 @@ struct rm_state {
 	unsigned int *load;
 	struct rm_user *users;
 	unsigned int nr_users; /* users[]: this loop's runnum */
-	unsigned int disk_kb;
+	u64 disk_kb; /* FILESIZE + POOLSIZE / users: at most 2^31 */
 	struct channel *umbilical;
 	struct futex start; /* pause() until SIGUSR1 */
 	struct futex nobody; /* a semop() that does not sleep: its syscall */
@@ -1077,8 +1095,8 @@ static bool job_next(struct rm_user *u, struct op_desc *op)
 		/* per pass: the blocks (each with its device wait), then DO_SYNC() */
 		bool sync = !(j->flags & RJF_NO_SYNC) && !s->c->no_sync;
 		bool dev = (j->flags & RJF_SYNC_WRITE) && REAIM_DEVICE_NS;
-		unsigned int per_pass = (dev ? 2 * s->disk_kb : 1) + (sync ? 2 : 0);
-		unsigned int pass, k;
+		u64 per_pass = (dev ? 2 * s->disk_kb : 1) + (sync ? 2 : 0);
+		u64 pass, k;
 
 		if (step == 0)
 			u->iter = 0;
@@ -1088,7 +1106,7 @@ static bool job_next(struct rm_user *u, struct op_desc *op)
 			return false;
 		u->iter++;
 		if (!dev && k == 0) {
-			run_op(s, op, 0, (u64)s->disk_kb * REAIM_DISK_BLOCK_NS);
+			run_op(s, op, 0, s->disk_kb * REAIM_DISK_BLOCK_NS);
 			return true;
 		}
 		if (dev && k < 2 * s->disk_kb) {
@@ -1195,7 +1213,7 @@ static void loop_setup(struct rm_state *s)
 
 	s->procs_per_user = reaim_job_loads(&c->wf, c->jobs, s->load);
 	/* disk_iteration_count: FILESIZE + POOLSIZE / users (KB) */
-	s->disk_kb = c->filesize_kb + (c->poolsize_kb ? c->poolsize_kb / s->runnum : 0);
+	s->disk_kb = (u64)c->filesize_kb + (c->poolsize_kb ? c->poolsize_kb / s->runnum : 0);
 	s->users = xcalloc(s->runnum, sizeof(*s->users));
 	s->nr_users = s->runnum;
 	for (unsigned int i = 0; i < s->runnum; i++) {

@@ -45,11 +45,16 @@ extern const unsigned int reaim_nr_jobs;
 const struct reaim_job *reaim_job_find(const char *name);
 
 #define REAIM_MAX_NAME 64
+/* a workfile line's weight, and the total of them: driver.c's int total_hits */
+#define REAIM_MAX_WEIGHT 1000000u
+#define REAIM_MAX_TOTAL_HITS 2147483647u
+/* FILESIZE and POOLSIZE: at most this many K or M (2^30 KB, 1 TiB, with M) */
+#define REAIM_MAX_SIZE (1024u * 1024)
 
 /* a workfile as driver.c reads it: hits per registered test, sizes in KB */
 struct reaim_workfile {
 	unsigned int *hits; /* [reaim_nr_jobs], 0: not in the file */
-	unsigned int total_hits; /* every line's weight, repeats included */
+	u64 total_hits; /* every line's weight, repeats included: at most REAIM_MAX_TOTAL_HITS */
 	unsigned int nr_lines;
 	unsigned int filesize_kb, poolsize_kb; /* 0: not given */
 	bool has_filesize, has_poolsize;
@@ -58,7 +63,9 @@ struct reaim_workfile {
 /*
  * Parse workfile @text (named @name in messages): "# comment", "<weight>
  * <test>", "FILESIZE: <n><K|M>", "POOLSIZE: <n><K|M>". 0, or -1 with
- * "NAME:LINE: what is wrong" in @err. @wf->hits is allocated.
+ * "NAME:LINE: what is wrong" in @err. @wf->hits is allocated. Weights are
+ * 1..REAIM_MAX_WEIGHT and their total at most REAIM_MAX_TOTAL_HITS. Never
+ * exits; time and memory linear in the text.
  */
 int reaim_workfile_parse(const char *name, const char *text, struct reaim_workfile *wf, char *err,
 			 size_t errlen);

@@ -68,6 +68,71 @@ static void test_workfile_errors(void **state)
 	expect_error("# nothing\n", "mix.wf: no tests");
 }
 
+/* @n lines of "@w @test", then @tail */
+static char *repeat_lines(unsigned int n, const char *line, const char *tail)
+{
+	size_t len = strlen(line), tl = strlen(tail);
+	char *t = malloc(n * len + tl + 1), *p = t;
+
+	assert_non_null(t);
+	for (unsigned int i = 0; i < n; i++, p += len)
+		memcpy(p, line, len);
+	memcpy(p, tail, tl + 1);
+	return t;
+}
+
+/*
+ * driver.c's total_hits is an int, and schedlab's was an unsigned int: 4295
+ * lines of weight 1000000 wrapped it to 32704 (each user ran 3057 jobs
+ * instead of 1), one add_int of 967296 more wrapped it to 0 and the job
+ * split divided by zero (issue 18). Now a total above INT_MAX is refused.
+ */
+static void test_workfile_total_limit(void **state)
+{
+	struct reaim_workfile wf;
+	unsigned int *load = calloc(reaim_nr_jobs, sizeof(*load));
+	char err[256], *t;
+
+	(void)state;
+	/* 2147 x 1000000 + 483647: exactly INT_MAX, the most re-aim's int holds */
+	t = repeat_lines(2147, "1000000 add_double\n", "483647 add_int\nFILESIZE: 10K\n");
+	assert_int_equal(reaim_workfile_parse("w", t, &wf, err, sizeof(err)), 0);
+	assert_true(wf.total_hits == 2147483647u);
+	/* 1000000 / INT_MAX x 1 job, and 483647 / INT_MAX: at least one each */
+	assert_int_equal(reaim_job_loads(&wf, 1, load), 2);
+	reaim_workfile_free(&wf);
+	free(t);
+	/* one more: refused at the line that goes past it */
+	t = repeat_lines(2147, "1000000 add_double\n", "483648 add_int\n");
+	expect_error(t, "mix.wf:2148: the weights add up to 2147483648, more than 2147483647");
+	free(t);
+	t = repeat_lines(4295, "1000000 add_double\n", "");
+	expect_error(t, "mix.wf:2148: the weights add up to 2148000000, more than 2147483647");
+	free(t);
+	t = repeat_lines(4295, "1000000 add_double\n", "967296 add_int\n");
+	expect_error(t, "mix.wf:2148: the weights add up to");
+	free(t);
+	expect_error("1000001 add_int\n", "mix.wf:1: bad weight '1000001'");
+	/* sizes: at most 1048576 K or M */
+	expect_error("1 add_int\nPOOLSIZE: 1048577M\n", "mix.wf:2: bad size");
+	assert_int_equal(reaim_workfile_parse("w", "1 add_int\nPOOLSIZE: 1048576M\n", &wf, err,
+					      sizeof(err)),
+			 0);
+	assert_int_equal(wf.poolsize_kb, 1u << 30);
+	reaim_workfile_free(&wf);
+	free(load);
+}
+
+/* the adaptive step never leaves int: (int) of a larger double is undefined */
+static void test_adaptive_incr_bounded(void **state)
+{
+	(void)state;
+	/* two loops of the same time: the step doubles */
+	assert_int_equal(reaim_adaptive_incr(1e12, 10, 1.0, 1.0, 100000, 9), 200000);
+	assert_int_equal(reaim_adaptive_incr(1e12, 10, 1.0, 1.0, 2147483647, 9), 2147483647);
+	assert_int_equal(reaim_adaptive_incr(1e12, 10, 1.0, 1.0, 1500000000, 9), 2147483647);
+}
+
 /* every standard workfile shipped in data/reaim/ parses, and names only known tests */
 static void test_standard_workfiles(void **state)
 {
@@ -377,6 +442,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_workfile_good),
 		cmocka_unit_test(test_workfile_errors),
+		cmocka_unit_test(test_workfile_total_limit),
+		cmocka_unit_test(test_adaptive_incr_bounded),
 		cmocka_unit_test(test_standard_workfiles),
 		cmocka_unit_test(test_job_loads),
 		cmocka_unit_test(test_jpm_formula),

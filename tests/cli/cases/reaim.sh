@@ -67,3 +67,32 @@ expect_exit 2 "reaim: cannot read config file '/nonexistent/reaim.config': No su
 	schedlab run -m smp2 -- reaim -c /nonexistent/reaim.config
 reaim_users "reaim: a bare standard name missing here is the compiled-in copy" "2" \
 	sh -c "cd '$tmp' && '$SCHEDLAB' run -m smp2 -- reaim -s 2 -e 2 -j 5 -f workfile.compute -c reaim.config"
+
+# finding 9: the workfile's weight total fits re-aim's int total_hits, or exit 2
+awk 'BEGIN { for (i = 0; i < 4295; i++) print "1000000 add_double" }' >"$tmp/wrap.wf"
+expect_exit 2 "reaim: $tmp/wrap.wf:2148: the weights add up to 2148000000, more than 2147483647 (re-aim's int total_hits)" \
+	schedlab run -m smp4 -- reaim -s 1 -e 1 -f "$tmp/wrap.wf"
+{ cat "$tmp/wrap.wf"; echo "967296 add_int"; } >"$tmp/wrap0.wf"
+expect_exit 2 "reaim: $tmp/wrap0.wf:2148: the weights add up to 2148000000" \
+	schedlab run -m smp4 -- reaim -s 1 -e 1 -f "$tmp/wrap0.wf"
+awk 'BEGIN { for (i = 0; i < 2147; i++) print "1000000 add_double"; print "483647 add_int"; print "FILESIZE: 10K" }' >"$tmp/intmax.wf"
+reaim_users "reaim: a weight total of exactly INT_MAX runs" "1" \
+	schedlab run -m smp4 -- reaim -s 1 -e 1 -j 1 -f "$tmp/intmax.wf"
+# jobs per user = Jobs per Minute x Parent Time / 60: one add_double, one add_int
+if awk '/^1 / { j = $5 * $2 / 60; exit !(j > 1.99 && j < 2.01) }' "$tmp/out"; then
+	ok "reaim: INT_MAX total: one job of each test"
+else
+	not_ok "reaim: INT_MAX total: one job of each test" "$(cat "$tmp/out")"
+fi
+printf '1 add_int\nPOOLSIZE: 1048577M\n' >"$tmp/bigpool.wf"
+expect_exit 2 "reaim: $tmp/bigpool.wf:2: bad size in 'POOLSIZE: 1048577M' (FILESIZE: <integer><KkMm>, at most 1048576)" \
+	schedlab run -m smp4 -- reaim -f "$tmp/bigpool.wf"
+printf 'JOBS 1000001\n' >"$tmp/jobs.config"
+expect_exit 2 "reaim: $tmp/jobs.config:1: bad number in 'JOBS 1000001' (an integer in 0..1000000)" \
+	schedlab run -m smp4 -- reaim -c "$tmp/jobs.config"
+printf 'ENDUSERS 100001\n' >"$tmp/users.config"
+expect_exit 2 "reaim: $tmp/users.config:1: bad number in 'ENDUSERS 100001' (an integer in 0..100000)" \
+	schedlab run -m smp4 -- reaim -c "$tmp/users.config"
+expect_exit 2 "reaim: -j needs an integer in 1..1000000, got '1000001'" schedlab run -m smp4 -- reaim -j 1000001
+expect_exit 2 "reaim: -r needs an integer in 1..1000, got '1001'" schedlab run -m smp4 -- reaim -r 1001
+expect_exit 2 "reaim: -i needs an integer in 1..100000, got '4294967297'" schedlab run -m smp4 -- reaim -i 4294967297
