@@ -850,9 +850,11 @@ struct rm_state {
 	struct futex start; /* pause() until SIGUSR1 */
 	struct futex nobody; /* a semop() that does not sleep: its syscall */
 	u64 rt1;
-	/* every task of the loop, for tms_cutime/tms_cstime */
-	struct task_struct **tasks;
-	size_t nr_tasks, cap_tasks;
+	/*
+	 * tms_cutime/tms_cstime: the driver's children's times as wait()
+	 * added them up (its task's cumul), at the loop's start
+	 */
+	u64 cutime0, cruntime0;
 	u64 decl_sys_ns; /* system time the models ran as user work */
 	double *elapsed;
 	/* the loop control of multiuser() */
@@ -860,15 +862,6 @@ struct rm_state {
 	int adapt_cnt;
 	bool have_max;
 };
-
-static void record_task(struct rm_state *s, struct task_struct *p)
-{
-	if (s->nr_tasks == s->cap_tasks) {
-		s->cap_tasks = s->cap_tasks ? 2 * s->cap_tasks : 1024;
-		s->tasks = xreallocarray(s->tasks, s->cap_tasks, sizeof(*s->tasks));
-	}
-	s->tasks[s->nr_tasks++] = p;
-}
 
 static u64 ticks(u64 ns)
 {
@@ -887,9 +880,16 @@ static void run_op(struct rm_state *s, struct op_desc *op, u64 user, u64 sys)
 	*op = (struct op_desc){ .kind = OP_RUN, .ns = user + sys };
 }
 
+/*
+ * The child's last step before its exit. It once recorded the task for the
+ * loop's child times, now read from the driver's cumul; the step stays, as
+ * a free call, so that the runs' events (and --json's event count) are
+ * those they were.
+ */
 static void child_exit(struct work_task *w, void *arg)
 {
-	record_task(arg, w->task);
+	(void)w;
+	(void)arg;
 }
 
 static const struct program child_prog;
@@ -902,6 +902,8 @@ static void spawn_child(struct op_desc *op, struct rm_child *c, const char *comm
 	op->spawn.state = c;
 	op->spawn.comm = comm;
 	op->spawn.footprint = FOOTPRINT_TASK;
+	/* nothing keeps it: freed once it exited, its times in its parent's */
+	op->spawn.reap = true;
 }
 
 static void child_next(struct work_task *w, struct op_desc *op)
@@ -1039,8 +1041,12 @@ static bool job_next(struct rm_user *u, struct op_desc *op)
 		 * takes it all back
 		 */
 		if (step % 2 == 1) {
-			if (u->iter >= j->count)
+			if (u->iter >= j->count) {
+				/* close() of both ends: the channel goes */
+				channel_destroy(u->ch);
+				u->ch = NULL;
 				return false;
+			}
 			*op = (struct op_desc){ .kind = OP_WRITE, .ch = u->ch, .bytes = size };
 			return true;
 		}
@@ -1147,8 +1153,8 @@ static void user_end(struct work_task *w, void *arg)
 {
 	struct rm_user *u = arg;
 
+	(void)w;
 	u->end_ns = cpu_now();
-	record_task(u->s, w->task);
 }
 
 static void user_next(struct work_task *w, struct op_desc *op)
@@ -1207,7 +1213,7 @@ static void user_next(struct work_task *w, struct op_desc *op)
 
 static const struct program user_prog = { .next = user_next };
 
-static void loop_setup(struct rm_state *s)
+static void loop_setup(struct rm_state *s, const struct task_struct *parent)
 {
 	struct reaim_conf *c = s->c;
 
@@ -1233,7 +1239,8 @@ static void loop_setup(struct rm_state *s)
 	}
 	s->umbilical = channel_new(CH_PIPE);
 	s->start.val = 0;
-	s->nr_tasks = 0;
+	s->cutime0 = parent->cumul.utime;
+	s->cruntime0 = parent->cumul.sum_exec_runtime;
 	s->decl_sys_ns = 0;
 	s->spawned = s->ready = 0;
 	s->elapsed = xreallocarray(s->elapsed, s->runnum, sizeof(*s->elapsed));
@@ -1259,20 +1266,18 @@ static void add_note(struct reaim_conf *c, const char *text)
 }
 
 /* the row of the loop just finished, then multiuser()'s decision; false: stop */
-static bool loop_done(struct rm_state *s)
+static bool loop_done(struct rm_state *s, const struct task_struct *parent)
 {
 	struct reaim_conf *c = s->c;
 	struct reaim_row *r;
-	u64 user = 0, runtime = 0, sys, next;
+	/* every user and its children exited and were released into the driver's cumul */
+	u64 user = parent->cumul.utime - s->cutime0;
+	u64 runtime = parent->cumul.sum_exec_runtime - s->cruntime0, sys, next;
 	unsigned int n = 0;
 	double real_time = tdelta_s(s->rt1, cpu_now());
 	char buf[160];
 
 	n = s->runnum;
-	for (size_t i = 0; i < s->nr_tasks; i++) {
-		user += s->tasks[i]->utime;
-		runtime += s->tasks[i]->se.sum_exec_runtime;
-	}
 	if (c->nr_rows == c->cap_rows) {
 		c->cap_rows = c->cap_rows ? 2 * c->cap_rows : 16;
 		c->rows = xreallocarray(c->rows, c->cap_rows, sizeof(*c->rows));
@@ -1377,7 +1382,6 @@ static void parent_call(struct work_task *w, void *arg)
 	struct reaim_conf *c = s->c;
 	bool more;
 
-	(void)w;
 	switch (s->phase) {
 	case RP_START:
 		s->rt1 = cpu_now();
@@ -1392,8 +1396,11 @@ static void parent_call(struct work_task *w, void *arg)
 		/* each child's time as wait() returned it: at its exit */
 		for (unsigned int i = 0; i < s->runnum; i++)
 			s->elapsed[i] = tdelta_s(s->rt1, s->users[i].end_ns);
-		more = loop_done(s);
+		more = loop_done(s, w->task);
 		set_progress_total(s, more);
+		/* every user exited: nobody reads or writes the pipe any more */
+		channel_destroy(s->umbilical);
+		s->umbilical = NULL;
 		if (more) {
 			s->loop++;
 			loop_free(s);
@@ -1433,7 +1440,7 @@ static void parent_next(struct work_task *w, struct op_desc *op)
 	for (;;) {
 		switch (s->phase) {
 		case RP_BEGIN:
-			loop_setup(s);
+			loop_setup(s, w->task);
 			s->phase = RP_SPAWN;
 			continue;
 		case RP_SPAWN:
@@ -1443,6 +1450,7 @@ static void parent_next(struct work_task *w, struct op_desc *op)
 				op->spawn.state = &s->users[s->spawned++];
 				op->spawn.comm = "reaim";
 				op->spawn.footprint = FOOTPRINT_TASK + REAIM_USER_FOOTPRINT;
+				op->spawn.reap = true;
 				return;
 			}
 			s->phase = RP_READY;
@@ -1515,7 +1523,6 @@ void reaim_free(struct bench *b)
 	if (s) {
 		loop_free(s);
 		free(s->load);
-		free(s->tasks);
 		free(s->elapsed);
 	}
 	if (!c)

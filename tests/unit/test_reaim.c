@@ -9,6 +9,7 @@
 #include "cli/session.h"
 #include "work/bench.h"
 #include "work/reaim.h"
+#include "work/work.h"
 
 #include <stdlib.h>
 #include <unistd.h>
@@ -307,6 +308,57 @@ static void test_fork_test_forks(void **state)
 	assert_int_equal(r.forks, 1 + 2 + 2 * 3 * 100);
 }
 
+/*
+ * Memory follows what is alive, not what has existed (issue 18: each user
+ * and child ever forked kept its task_struct, work_task and channels, 6.5 KB
+ * a user). After a ramp, every exited user and child is freed, and counted
+ * all the same: the driver's cumul holds them.
+ */
+static void test_exited_tasks_freed(void **state)
+{
+	char args[512], wf[128], err[256];
+	char *argv[32];
+	int argc = 0;
+	struct session_config cfg = { .machine = "smp4", .seed = 1 };
+	struct session s;
+	struct task_struct *p, *driver = NULL;
+	size_t nr_tasks = 0, nr_work, nr_channels;
+
+	(void)state;
+	/* forks, execs, system() with its grandchild, sleep 5, pipes, sockets, shm, sync */
+	snprintf(wf, sizeof(wf), "%s",
+		 write_wf("all.wf", "10 fork_test\n10 exec_test\n10 shell_rtns_1\n10 shell_rtns_2\n"
+				    "10 disk_rd\n10 pipe_cpy\n10 tcp_test\n10 shared_memory\n"
+				    "10 add_int\nFILESIZE: 10K\nPOOLSIZE: 100K\n"));
+	snprintf(args, sizeof(args), "reaim -s 1 -e 8 -j 18 -t -f %s", wf);
+	for (char *t = strtok(args, " "); t && argc < 31; t = strtok(NULL, " "))
+		argv[argc++] = t;
+	argv[argc] = NULL;
+	cfg.argc = argc;
+	cfg.argv = argv;
+	if (session_start(&s, &cfg, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_true(session_run(&s, true));
+	assert_int_equal(s.bench->reaim->nr_rows, 8);
+	list_for_each_entry(p, &sched_world.tasks, tasks) {
+		nr_tasks++;
+		if (!is_idle_task(p) && !p->is_stopper)
+			driver = p;
+	}
+	/* the idle and stopper tasks of 4 CPUs, and the driver */
+	assert_int_equal(nr_tasks, 2 * 4 + 1);
+	assert_non_null(driver);
+	assert_null(driver->parent);
+	/* 36 users, each with 18 jobs: 2 x 100 forks, 2 x 5 execs, ... */
+	assert_true(sched_world.nr_forks > 36 * 200);
+	assert_true(sched_world.nr_released == sched_world.nr_forks - 1);
+	assert_true(driver->cumul.nr_tasks == sched_world.nr_forks - 1);
+	work_live_counts(&nr_work, &nr_channels);
+	assert_int_equal(nr_work, 1);
+	assert_int_equal(nr_channels, 0);
+	session_end(&s);
+}
+
 static void expect_users(const char *args, const unsigned int *want, unsigned int n)
 {
 	struct run r = run_reaim("smp4", args);
@@ -430,6 +482,8 @@ static int teardown(void **state)
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/fork.wf", tmpdir);
 	unlink(path);
+	snprintf(path, sizeof(path), "%s/all.wf", tmpdir);
+	unlink(path);
 	snprintf(path, sizeof(path), "%s/loop.wf", tmpdir);
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/loop.config", tmpdir);
@@ -450,6 +504,7 @@ int main(void)
 		cmocka_unit_test(test_compute_scales_with_cpus),
 		cmocka_unit_test(test_fork_test_forks),
 		cmocka_unit_test(test_loop_ends_past_end_users),
+		cmocka_unit_test(test_exited_tasks_freed),
 		cmocka_unit_test(test_bare_names_are_compiled_in),
 		cmocka_unit_test(test_parse_errors),
 	};
