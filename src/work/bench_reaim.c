@@ -84,11 +84,8 @@
 /* the crossover thresholds of jobs/min/child: -x, and -q */
 #define REAIM_XOVER 10.0
 #define REAIM_XOVER_QUICK 60.0
-/* driver.c's INFINITE for -x -q -g, and the most users one loop forks here */
+/* driver.c's INFINITE for -x -q -g */
 #define REAIM_INFINITE 999999999u
-#define REAIM_MAX_USERS 100000u
-#define REAIM_MAX_JOBS 1000000u
-#define REAIM_MAX_REPEAT 1000u
 #define REAIM_MAX_FILE (1u << 20)
 
 /* read_write_close()'s message sizes, cycled by a per-process counter */
@@ -513,8 +510,8 @@ static char *load_file(const char *what, const char *path, char *err, size_t err
 }
 
 /* read_config_file(): keys by their first letter, upper-cased */
-static int parse_config(struct reaim_conf *c, const char *name, const char *text, char *err,
-			size_t errlen)
+int reaim_config_parse(struct reaim_conf *c, const char *name, const char *text, char *err,
+		       size_t errlen)
 {
 	const char *p = text;
 	unsigned int line = 0;
@@ -748,7 +745,7 @@ int reaim_parse(struct bench *b, int argc, char **argv, char *err, size_t errlen
 			xstrdup(reaim_embedded_file("reaim.config"));
 	if (!text)
 		return -1;
-	if (parse_config(c, cfname ? cfname : "reaim.config", text, err, errlen)) {
+	if (reaim_config_parse(c, cfname ? cfname : "reaim.config", text, err, errlen)) {
 		free(text);
 		return -1;
 	}
