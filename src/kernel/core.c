@@ -84,8 +84,114 @@ static struct task_struct *alloc_task(const char *comm)
 	p->recent_used_cpu = -1;
 	INIT_LIST_HEAD(&p->wq_entry.entry);
 	p->wq_entry.task = p;
+	INIT_LIST_HEAD(&p->dying);
 	list_add_tail(&p->tasks, &sched_world.tasks);
 	return p;
+}
+
+/* ------------------------------------------------------------------ */
+/* releasing exited tasks                                              */
+
+static struct released_comm *released_comm(const char *comm)
+{
+	struct sched_world *w = &sched_world;
+	struct released_comm *r;
+
+	/* a handful of comms (a benchmark's programs): a linear search */
+	for (unsigned int i = 0; i < w->nr_released_comms; i++)
+		if (!strcmp(w->released_comms[i].comm, comm))
+			return &w->released_comms[i];
+	if (w->nr_released_comms == w->cap_released_comms) {
+		w->cap_released_comms = w->cap_released_comms ? 2 * w->cap_released_comms : 8;
+		w->released_comms = xreallocarray(w->released_comms, w->cap_released_comms,
+						  sizeof(*w->released_comms));
+	}
+	r = &w->released_comms[w->nr_released_comms++];
+	memset(r, 0, sizeof(*r));
+	snprintf(r->comm, sizeof(r->comm), "%s", comm);
+	return r;
+}
+
+/* what report/latency_print.c would have made of @p: its comm's row */
+static void add_released_comm(const struct task_struct *p)
+{
+	struct released_comm *r;
+
+	if (!p->stats.pcount)
+		return;
+	r = released_comm(p->comm);
+	if (!r->merged || p->pid < r->pid)
+		r->pid = p->pid;
+	r->merged++;
+	r->runtime += p->se.sum_exec_runtime;
+	r->switches += p->stats.pcount;
+	r->total_delay += p->stats.run_delay;
+	if (p->stats.max_delay > r->max_delay ||
+	    (p->stats.max_delay && p->stats.max_delay == r->max_delay &&
+	     p->pid < r->max_delay_pid)) {
+		r->max_delay = p->stats.max_delay;
+		r->max_delay_at = p->stats.max_delay_at;
+		r->max_delay_pid = p->pid;
+	}
+}
+
+static void add_cumul(struct task_cumul *c, const struct task_struct *p)
+{
+	const struct task_cumul *pc = &p->cumul;
+
+	c->nr_tasks += 1 + pc->nr_tasks;
+	c->sum_exec_runtime += p->se.sum_exec_runtime + pc->sum_exec_runtime;
+	c->utime += p->utime + pc->utime;
+	c->nr_switches += p->stats.nr_switches + pc->nr_switches;
+	c->nr_switched += (p->stats.nr_switches != 0) + pc->nr_switched;
+	c->nr_migrations += p->stats.nr_migrations + pc->nr_migrations;
+	c->run_delay += p->stats.run_delay + pc->run_delay;
+	c->pcount += p->stats.pcount + pc->pcount;
+}
+
+static bool task_releasable(const struct task_struct *p)
+{
+	return p->__state == TASK_DEAD && !p->on_rq && !p->on_cpu && !p->nr_children_unreleased &&
+	       list_empty(&p->wq_entry.entry) &&
+	       (!p->exec || !p->exec->releasable || p->exec->releasable(p));
+}
+
+/* release_task(): into the parent's counters, then freed; a waiting parent follows */
+static void release_task(struct task_struct *p)
+{
+	while (p) {
+		struct task_struct *parent = p->parent;
+
+		add_cumul(&parent->cumul, p);
+		add_released_comm(p);
+		list_del_init(&p->tasks);
+		parent->nr_children_unreleased--;
+		sched_world.nr_released++;
+		if (p->exec && p->exec->release)
+			p->exec->release(p);
+		free_cpumask(p->cpus_mask);
+		free(p);
+		p = NULL;
+		if (parent->reap_waiting && task_releasable(parent)) {
+			parent->reap_waiting = false;
+			p = parent;
+		}
+	}
+}
+
+void sched_release_dead(void)
+{
+	while (!list_empty(&sched_world.dying)) {
+		struct task_struct *p =
+			list_first_entry(&sched_world.dying, struct task_struct, dying);
+
+		list_del_init(&p->dying);
+		if (p->nr_children_unreleased)
+			p->reap_waiting = true;
+		else if (task_releasable(p))
+			release_task(p);
+		/* else it stays, as every task did before: nothing is freed in doubt */
+	}
 }
 
 /* a per-CPU kernel thread (idle, stopper): bound to @cpu, no mm, pid 0 */
@@ -127,6 +233,7 @@ void sched_init(u64 start)
 	memset(&sched_world, 0, sizeof(sched_world));
 	sched_init_granularity(machine.nr_cpus);
 	INIT_LIST_HEAD(&sched_world.tasks);
+	INIT_LIST_HEAD(&sched_world.dying);
 	runqueues = xcalloc(machine.nr_cpus, sizeof(*runqueues));
 	sim_cpu_register_ops(&sched_cpu_ops);
 	for_each_possible_cpu(cpu) {
@@ -197,6 +304,11 @@ void sched_exit(void)
 		free_cpumask(p->cpus_mask);
 		free(p);
 	}
+	INIT_LIST_HEAD(&sched_world.tasks);
+	INIT_LIST_HEAD(&sched_world.dying);
+	free(sched_world.released_comms);
+	sched_world.released_comms = NULL;
+	sched_world.nr_released_comms = sched_world.cap_released_comms = 0;
 	free(runqueues);
 	runqueues = NULL;
 }
@@ -894,6 +1006,7 @@ static struct task_struct *__sched_fork_task(struct task_struct *parent, bool th
 		p->tgid = thread ? parent->tgid : p->pid;
 		p->cpu = smp_processor_id();
 		parent->nr_children_alive++;
+		parent->nr_children_unreleased++;
 	} else {
 		cpumask_setall(p->cpus_mask);
 		if (allowed) {
@@ -967,6 +1080,9 @@ void do_exit(void)
 		p->parent->nr_children_exited++;
 		if (p->parent->child_wait)
 			__wake_up(p->parent->child_wait, TASK_NORMAL, 1, 0);
+		/* freed at a later step, once switched out (finish_task_switch()) */
+		if (p->reap && !p->kthread)
+			list_add_tail(&p->dying, &sched_world.dying);
 	}
 	__schedule(SM_NONE);
 }
@@ -1472,6 +1588,10 @@ static void cpu_continue(struct rq *rq)
 {
 	struct sim_cpu *c = sim_cpu(cpu_of(rq));
 	struct task_struct *curr;
+
+	/* the tasks that exited since the last step are off their CPUs now */
+	if (unlikely(!list_empty(&sched_world.dying)))
+		sched_release_dead();
 
 	if (c->pending_irqs || rq->ilb.active)
 		handle_pending_irqs(rq);

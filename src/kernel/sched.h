@@ -285,6 +285,13 @@ struct wait_queue_head;
  */
 struct task_exec {
 	void (*step)(struct task_struct *p);
+	/*
+	 * Optional, for tasks that are released (task_struct.reap): is the
+	 * exited task's program state done with (no timer, no queued call
+	 * holds it)? And free it, just before the task_struct is freed.
+	 */
+	bool (*releasable)(const struct task_struct *p);
+	void (*release)(struct task_struct *p);
 };
 
 struct wait_queue_entry {
@@ -304,6 +311,40 @@ struct sched_task_stats {
 	u64 nr_migrations;
 	u64 nr_switches;
 	u64 nr_involuntary;
+};
+
+/*
+ * What released tasks leave behind. The kernel adds a reaped child's times
+ * to its parent's (wait() -> signal->cutime, cstime: what times() reports
+ * as tms_cutime, tms_cstime); here a released task adds its own counters
+ * and what it carried to its parent's, so a task's own counters plus these
+ * account for every task that ever ran under it (docs/reliability.md,
+ * "Memory").
+ */
+struct task_cumul {
+	u64 nr_tasks;			/* tasks released into it */
+	u64 sum_exec_runtime;
+	u64 utime;
+	u64 nr_switches;
+	u64 nr_switched;		/* of those tasks, how many switched at least once */
+	u64 nr_migrations;
+	u64 run_delay;
+	u64 pcount;
+};
+
+/*
+ * `perf sched latency`'s per-comm row of the released tasks with that comm
+ * that ran (report/latency_print.c merges it with the live ones).
+ */
+struct released_comm {
+	char comm[16];
+	int pid;			/* the lowest of their pids */
+	unsigned int merged;
+	u64 runtime;			/* sum_exec_runtime */
+	u64 switches;			/* pcount */
+	u64 total_delay;		/* run_delay */
+	u64 max_delay, max_delay_at;
+	int max_delay_pid;		/* the lowest pid with that max_delay */
 };
 
 /*
@@ -362,7 +403,13 @@ struct task_struct {
 	/* wakeup CPU selection (select_task_rq_fair) */
 	unsigned int wakee_flips;
 	unsigned long wakee_flip_decay_ts;	/* jiffies */
+	/*
+	 * Compared by pid (0: none; no fair task has pid 0), never
+	 * dereferenced: a released task's memory may hold a new task, which
+	 * must not count as the same wakee.
+	 */
 	struct task_struct *last_wakee;
+	int last_wakee_pid;
 	int recent_used_cpu;			/* -1: none */
 
 	/* hierarchy */
@@ -370,6 +417,19 @@ struct task_struct {
 	unsigned int nr_children_alive;
 	unsigned int nr_children_exited;	/* exited and not yet reaped */
 	struct wait_queue_head *child_wait;	/* parent waits here for children */
+
+	/*
+	 * Released (its task_struct freed, its counters added to its
+	 * parent's cumul) once it has exited, been switched out and its
+	 * children are released: set by whoever forks it when nothing keeps
+	 * a pointer to it (see sched_release_dead()). A task without a
+	 * parent, and a kernel thread, is never released.
+	 */
+	bool reap;
+	bool reap_waiting;			/* exited; released with its last child */
+	unsigned int nr_children_unreleased;
+	struct list_head dying;			/* sched_world.dying */
+	struct task_cumul cumul;
 
 	struct wait_queue_entry wq_entry;
 	struct sched_task_stats stats;
@@ -593,7 +653,11 @@ static inline unsigned long arch_scale_freq_capacity(unsigned int cpu)
 
 /* The world of tasks. */
 struct sched_world {
-	struct list_head tasks;
+	struct list_head tasks;			/* every task not released */
+	struct list_head dying;			/* exited tasks to release */
+	u64 nr_released;
+	struct released_comm *released_comms;
+	unsigned int nr_released_comms, cap_released_comms;
 	int next_pid;
 	unsigned int nr_tasks_alive;
 	u64 nr_forks;
@@ -664,6 +728,14 @@ struct task_struct *sched_fork_task_allowed(const char *comm, const struct task_
 					    const struct cpumask *allowed);
 /* The running task exits; it never runs again. */
 void do_exit(void);
+/*
+ * Free the exited tasks marked reap that nothing refers to any more: off
+ * the CPU and the runqueue, on no wait queue, their children released and
+ * their program done with them. Each one's counters go to its parent's
+ * cumul, and, if it ran, to its comm's released_comm. Called at each CPU
+ * step, where no task pointer is held across the call.
+ */
+void sched_release_dead(void);
 void set_user_nice(struct task_struct *p, long nice);
 /*
  * sched_yield() by the running task (do_sched_yield()): the class's

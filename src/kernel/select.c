@@ -46,8 +46,9 @@ void record_wakee(struct task_struct *p)
 		curr->wakee_flips >>= 1;
 		curr->wakee_flip_decay_ts = jiffies;
 	}
-	if (curr->last_wakee != p) {
+	if (curr->last_wakee_pid != p->pid) {
 		curr->last_wakee = p;
+		curr->last_wakee_pid = p->pid;
 		curr->wakee_flips++;
 	}
 }

@@ -25,6 +25,7 @@ struct lat_row {
 	u64 total_delay;
 	u64 max_delay;
 	u64 max_delay_end; /* when the longest-waiting switch-in happened */
+	int max_delay_pid; /* the lowest pid with that delay (perf: the first in pid order) */
 };
 
 static u64 row_avg(const struct lat_row *r)
@@ -82,7 +83,7 @@ void print_sched_latency(FILE *out)
 
 	list_for_each_entry(p, &sched_world.tasks, tasks) nr_tasks++;
 	tasks = xcalloc(nr_tasks, sizeof(*tasks));
-	rows = xcalloc(nr_tasks, sizeof(*rows));
+	rows = xcalloc(nr_tasks + sched_world.nr_released_comms, sizeof(*rows));
 	nr_tasks = 0;
 	list_for_each_entry(p, &sched_world.tasks, tasks) if (!is_idle_task(p) && p->stats.pcount)
 		tasks[nr_tasks++] = p;
@@ -105,9 +106,36 @@ void print_sched_latency(FILE *out)
 		if (p->stats.max_delay > r->max_delay) {
 			r->max_delay = p->stats.max_delay;
 			r->max_delay_end = p->stats.max_delay_at;
+			r->max_delay_pid = p->pid;
 		}
 	}
 	free(tasks);
+	/* the released tasks, merged per comm when they exited (kernel/core.c) */
+	for (unsigned int i = 0; i < sched_world.nr_released_comms; i++) {
+		const struct released_comm *c = &sched_world.released_comms[i];
+		struct lat_row *r = NULL;
+
+		for (size_t j = 0; j < nr && !r; j++)
+			if (!strcmp(rows[j].comm, c->comm))
+				r = &rows[j];
+		if (!r) {
+			r = &rows[nr++];
+			r->comm = c->comm;
+			r->pid = c->pid;
+		}
+		if (c->pid < r->pid)
+			r->pid = c->pid;
+		r->merged += c->merged;
+		r->runtime += c->runtime;
+		r->switches += c->switches;
+		r->total_delay += c->total_delay;
+		if (c->max_delay > r->max_delay || (c->max_delay && c->max_delay == r->max_delay &&
+						    c->max_delay_pid < r->max_delay_pid)) {
+			r->max_delay = c->max_delay;
+			r->max_delay_end = c->max_delay_at;
+			r->max_delay_pid = c->max_delay_pid;
+		}
+	}
 	qsort(rows, nr, sizeof(*rows), row_cmp);
 
 	fprintf(out, "\n%s", rule_long);

@@ -73,16 +73,18 @@ bool perf_stat_collect(struct perf_stat_run *r)
 		/* a kernel thread a module starts is kthreadd's child, not the command's */
 		if (p->kthread || !in_command(p, root))
 			continue;
-		runtime += p->se.sum_exec_runtime;
-		r->utime_ns += p->utime;
-		r->context_switches += p->stats.nr_switches;
+		/* with the released tasks it carries (all exited; kernel threads never are) */
+		runtime += p->se.sum_exec_runtime + p->cumul.sum_exec_runtime;
+		r->utime_ns += p->utime + p->cumul.utime;
+		r->context_switches += p->stats.nr_switches + p->cumul.nr_switches;
 		/*
 		 * perf_event_exit_task() in do_exit() detaches the counters
 		 * before the dead task's last switch out
 		 */
 		if (p->__state == TASK_DEAD && p->stats.nr_switches)
 			r->context_switches--;
-		r->cpu_migrations += p->stats.nr_migrations;
+		r->context_switches -= p->cumul.nr_switched;
+		r->cpu_migrations += p->stats.nr_migrations + p->cumul.nr_migrations;
 	}
 	r->task_clock_ns = runtime;
 	r->stime_ns = runtime > r->utime_ns ? runtime - r->utime_ns : 0;

@@ -203,16 +203,17 @@ static void group_totals(int group, struct group_totals *g)
 	struct task_struct *p;
 
 	memset(g, 0, sizeof(*g));
+	/* each task, and the released tasks it carries (children are in their parent's group) */
 	list_for_each_entry(p, &sched_world.tasks, tasks) {
 		if (work_task_group(p) != group)
 			continue;
-		g->tasks++;
+		g->tasks += 1 + p->cumul.nr_tasks;
 		if (p->__state != TASK_DEAD)
 			g->alive++;
-		g->cpu_ns += p->se.sum_exec_runtime;
-		g->user_ns += p->utime;
-		g->nr_switches += p->stats.nr_switches;
-		g->nr_migrations += p->stats.nr_migrations;
+		g->cpu_ns += p->se.sum_exec_runtime + p->cumul.sum_exec_runtime;
+		g->user_ns += p->utime + p->cumul.utime;
+		g->nr_switches += p->stats.nr_switches + p->cumul.nr_switches;
+		g->nr_migrations += p->stats.nr_migrations + p->cumul.nr_migrations;
 	}
 }
 

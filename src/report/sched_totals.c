@@ -30,8 +30,11 @@ void sched_totals_collect(struct sched_totals *t)
 		t->busy_ns += c->time_in[ACT_USER] + c->time_in[ACT_KERNEL] + c->time_in[ACT_IRQ];
 		t->idle_ns += c->time_in[ACT_IDLE];
 	}
+	/* each task and the released ones it carries (never idle tasks) */
 	list_for_each_entry(p, &sched_world.tasks, tasks) {
-		t->nr_migrations += p->stats.nr_migrations;
+		t->nr_migrations += p->stats.nr_migrations + p->cumul.nr_migrations;
+		t->run_delay_ns += p->cumul.run_delay;
+		t->pcount += p->cumul.pcount;
 		if (!is_idle_task(p)) {
 			t->run_delay_ns += p->stats.run_delay;
 			t->pcount += p->stats.pcount;

@@ -229,3 +229,13 @@ void hrtimer_cancel(struct hrtimer *timer)
 {
 	sim_cancel(&timer->ev);
 }
+
+bool hrtimer_pending(const struct hrtimer *timer)
+{
+	if (ev_queued(&timer->ev))
+		return true;
+	for (const struct hrtimer *t = sim_cpu(timer->cpu)->expired_timers; t; t = t->next_expired)
+		if (t == timer)
+			return true;
+	return false;
+}

@@ -96,6 +96,8 @@ void hrtimer_init(struct hrtimer *timer, void (*function)(struct hrtimer *timer)
 /* Arm @timer on the running CPU to expire at absolute time @expires. */
 void hrtimer_start(struct hrtimer *timer, u64 expires);
 void hrtimer_cancel(struct hrtimer *timer);
+/* Armed, or expired with its function not yet run. */
+bool hrtimer_pending(const struct hrtimer *timer);
 
 /* The timers expired on @cpu since the last call, in expiry order. */
 static inline struct hrtimer *sim_cpu_take_expired_timers(unsigned int cpu)

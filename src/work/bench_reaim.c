@@ -32,6 +32,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,11 +84,8 @@
 /* the crossover thresholds of jobs/min/child: -x, and -q */
 #define REAIM_XOVER 10.0
 #define REAIM_XOVER_QUICK 60.0
-/* driver.c's INFINITE for -x -q -g, and the most users one loop forks here */
+/* driver.c's INFINITE for -x -q -g */
 #define REAIM_INFINITE 999999999u
-#define REAIM_MAX_USERS 100000u
-#define REAIM_MAX_JOBS 1000000u
-#define REAIM_MAX_REPEAT 1000u
 #define REAIM_MAX_FILE (1u << 20)
 
 /* read_write_close()'s message sizes, cycled by a per-process counter */
@@ -242,7 +240,7 @@ static int parse_size(const char *s, unsigned int *kb)
 
 	errno = 0;
 	v = strtoul(s, &end, 10);
-	if (end == s || errno || s[0] == '-' || v > 1024UL * 1024)
+	if (end == s || errno || s[0] == '-' || v > REAIM_MAX_SIZE)
 		return -1;
 	if ((*end == 'k' || *end == 'K') && !end[1])
 		*kb = (unsigned int)v;
@@ -311,8 +309,8 @@ int reaim_workfile_parse(const char *name, const char *text, struct reaim_workfi
 			if (parse_size(b, &kb)) {
 				snprintf(
 					err, errlen,
-					"reaim: %s:%u: bad size in '%s' (FILESIZE: <integer><KkMm>)",
-					qn, line, q);
+					"reaim: %s:%u: bad size in '%s' (FILESIZE: <integer><KkMm>, at most %u)",
+					qn, line, q, REAIM_MAX_SIZE);
 				goto fail;
 			}
 			if (a[0] == 'F' || a[0] == 'f') {
@@ -331,11 +329,12 @@ int reaim_workfile_parse(const char *name, const char *text, struct reaim_workfi
 
 			errno = 0;
 			w = strtoul(a, &end, 10);
-			if (*end || errno || a[0] == '-' || a[0] == '+' || w < 1 || w > 1000000) {
+			if (*end || errno || a[0] == '-' || a[0] == '+' || w < 1 ||
+			    w > REAIM_MAX_WEIGHT) {
 				snprintf(
 					err, errlen,
-					"reaim: %s:%u: bad weight '%s' in '%s' (an integer in 1..1000000)",
-					qn, line, a, q);
+					"reaim: %s:%u: bad weight '%s' in '%s' (an integer in 1..%u)",
+					qn, line, a, q, REAIM_MAX_WEIGHT);
 				goto fail;
 			}
 			j = reaim_job_find(b);
@@ -348,8 +347,17 @@ int reaim_workfile_parse(const char *name, const char *text, struct reaim_workfi
 			}
 			/* check_name(): a repeated test keeps its last weight; the total counts both */
 			wf->hits[j - reaim_jobs] = (unsigned int)w;
-			wf->total_hits += (unsigned int)w;
+			wf->total_hits += w;
 			wf->nr_lines++;
+			/* driver.c's int total_hits would overflow (and the job split divide by 0) */
+			if (wf->total_hits > REAIM_MAX_TOTAL_HITS) {
+				snprintf(
+					err, errlen,
+					"reaim: %s:%u: the weights add up to %llu, more than %u (re-aim's int total_hits)",
+					qn, line, (unsigned long long)wf->total_hits,
+					REAIM_MAX_TOTAL_HITS);
+				goto fail;
+			}
 		}
 	}
 	if (!wf->nr_lines) {
@@ -372,8 +380,9 @@ unsigned int reaim_job_loads(const struct reaim_workfile *wf, unsigned int jobs,
 {
 	unsigned int total = 0;
 
+	/* each share is at most jobs (+1 rounded up): the sum fits for jobs <= REAIM_MAX_JOBS */
 	for (unsigned int i = 0; i < reaim_nr_jobs; i++) {
-		double nl = (double)wf->hits[i] / wf->total_hits * jobs;
+		double nl = wf->total_hits ? (double)wf->hits[i] / (double)wf->total_hits * jobs : 0;
 		unsigned int t = (unsigned int)nl;
 		double frac = nl - t;
 
@@ -442,13 +451,17 @@ int reaim_adaptive_incr(double tpm, unsigned int runnum, double a_tn, double a_t
 		tmp2 /= 2.0 / (a_tn / a_tn_avg);
 	if (tmp2 < 1.0)
 		tmp2 = incr;
+	/* (int) of a double past INT_MAX is undefined; any step past -e ends the run */
+	if (!(tmp2 <= INT_MAX))
+		tmp2 = INT_MAX;
 	return (int)tmp2;
 }
 
 /*
- * A file named on the command line: read as given; a standard file's
- * name that does not exist here is the compiled-in copy (reaim run from its
- * data directory). NULL + message when neither.
+ * A file named on the command line: read as given. A bare name (no '/')
+ * of a standard file that does not exist here is the compiled-in copy
+ * (reaim run from its data directory); a path with a directory is that
+ * file or an error. NULL + message when neither.
  */
 static char *load_file(const char *what, const char *path, char *err, size_t errlen)
 {
@@ -456,14 +469,13 @@ static char *load_file(const char *what, const char *path, char *err, size_t err
 	struct stat st;
 	char *buf;
 	size_t n;
-	const char *base = strrchr(path, '/');
 	const char *emb;
 	char q[300];
 
 	quote_name(q, sizeof(q), path);
 	/* stat first: opening a FIFO for reading would wait for a writer */
 	if (stat(path, &st)) {
-		emb = reaim_embedded_file(base ? base + 1 : path);
+		emb = strchr(path, '/') ? NULL : reaim_embedded_file(path);
 		if (emb && errno == ENOENT)
 			return xstrdup(emb);
 		snprintf(err, errlen, "reaim: cannot read %s '%s': %s", what, q, strerror(errno));
@@ -498,8 +510,8 @@ static char *load_file(const char *what, const char *path, char *err, size_t err
 }
 
 /* read_config_file(): keys by their first letter, upper-cased */
-static int parse_config(struct reaim_conf *c, const char *name, const char *text, char *err,
-			size_t errlen)
+int reaim_config_parse(struct reaim_conf *c, const char *name, const char *text, char *err,
+		       size_t errlen)
 {
 	const char *p = text;
 	unsigned int line = 0;
@@ -511,7 +523,7 @@ static int parse_config(struct reaim_conf *c, const char *name, const char *text
 		size_t len = eol ? (size_t)(eol - p) : strlen(p);
 		char buf[256], key[128], val[128], q[300];
 		int n, k;
-		unsigned long v;
+		unsigned long v, hi;
 		char *end;
 
 		line++;
@@ -542,10 +554,13 @@ static int parse_config(struct reaim_conf *c, const char *name, const char *text
 			}
 			continue;
 		}
+		/* the command line's limits: -j up to REAIM_MAX_JOBS, the user counts REAIM_MAX_USERS */
+		hi = k == 'J' ? REAIM_MAX_JOBS : REAIM_MAX_USERS;
 		errno = 0;
 		v = strtoul(val, &end, 10);
-		if (*end || errno || val[0] == '-' || v > REAIM_MAX_USERS) {
-			snprintf(err, errlen, "reaim: %s:%u: bad number in '%s'", qn, line, q);
+		if (*end || errno || val[0] == '-' || val[0] == '+' || v > hi) {
+			snprintf(err, errlen, "reaim: %s:%u: bad number in '%s' (an integer in 0..%lu)",
+				 qn, line, q, hi);
 			return -1;
 		}
 		switch (k) {
@@ -730,7 +745,7 @@ int reaim_parse(struct bench *b, int argc, char **argv, char *err, size_t errlen
 			xstrdup(reaim_embedded_file("reaim.config"));
 	if (!text)
 		return -1;
-	if (parse_config(c, cfname ? cfname : "reaim.config", text, err, errlen)) {
+	if (reaim_config_parse(c, cfname ? cfname : "reaim.config", text, err, errlen)) {
 		free(text);
 		return -1;
 	}
@@ -809,7 +824,7 @@ struct rm_user {
 	/* the job in progress */
 	const struct reaim_job *job;
 	int step;
-	unsigned int iter;
+	u64 iter;
 	u64 end_ns; /* when it exited */
 	struct channel *ch;
 	unsigned int size_idx; /* read_write_close()'s static count */
@@ -827,14 +842,16 @@ struct rm_state {
 	unsigned int *load;
 	struct rm_user *users;
 	unsigned int nr_users; /* users[]: this loop's runnum */
-	unsigned int disk_kb;
+	u64 disk_kb; /* FILESIZE + POOLSIZE / users: at most 2^31 */
 	struct channel *umbilical;
 	struct futex start; /* pause() until SIGUSR1 */
 	struct futex nobody; /* a semop() that does not sleep: its syscall */
 	u64 rt1;
-	/* every task of the loop, for tms_cutime/tms_cstime */
-	struct task_struct **tasks;
-	size_t nr_tasks, cap_tasks;
+	/*
+	 * tms_cutime/tms_cstime: the driver's children's times as wait()
+	 * added them up (its task's cumul), at the loop's start
+	 */
+	u64 cutime0, cruntime0;
 	u64 decl_sys_ns; /* system time the models ran as user work */
 	double *elapsed;
 	/* the loop control of multiuser() */
@@ -842,15 +859,6 @@ struct rm_state {
 	int adapt_cnt;
 	bool have_max;
 };
-
-static void record_task(struct rm_state *s, struct task_struct *p)
-{
-	if (s->nr_tasks == s->cap_tasks) {
-		s->cap_tasks = s->cap_tasks ? 2 * s->cap_tasks : 1024;
-		s->tasks = xreallocarray(s->tasks, s->cap_tasks, sizeof(*s->tasks));
-	}
-	s->tasks[s->nr_tasks++] = p;
-}
 
 static u64 ticks(u64 ns)
 {
@@ -869,9 +877,16 @@ static void run_op(struct rm_state *s, struct op_desc *op, u64 user, u64 sys)
 	*op = (struct op_desc){ .kind = OP_RUN, .ns = user + sys };
 }
 
+/*
+ * The child's last step before its exit. It once recorded the task for the
+ * loop's child times, now read from the driver's cumul; the step stays, as
+ * a free call, so that the runs' events (and --json's event count) are
+ * those they were.
+ */
 static void child_exit(struct work_task *w, void *arg)
 {
-	record_task(arg, w->task);
+	(void)w;
+	(void)arg;
 }
 
 static const struct program child_prog;
@@ -884,6 +899,8 @@ static void spawn_child(struct op_desc *op, struct rm_child *c, const char *comm
 	op->spawn.state = c;
 	op->spawn.comm = comm;
 	op->spawn.footprint = FOOTPRINT_TASK;
+	/* nothing keeps it: freed once it exited, its times in its parent's */
+	op->spawn.reap = true;
 }
 
 static void child_next(struct work_task *w, struct op_desc *op)
@@ -1021,8 +1038,12 @@ static bool job_next(struct rm_user *u, struct op_desc *op)
 		 * takes it all back
 		 */
 		if (step % 2 == 1) {
-			if (u->iter >= j->count)
+			if (u->iter >= j->count) {
+				/* close() of both ends: the channel goes */
+				channel_destroy(u->ch);
+				u->ch = NULL;
 				return false;
+			}
 			*op = (struct op_desc){ .kind = OP_WRITE, .ch = u->ch, .bytes = size };
 			return true;
 		}
@@ -1077,8 +1098,8 @@ static bool job_next(struct rm_user *u, struct op_desc *op)
 		/* per pass: the blocks (each with its device wait), then DO_SYNC() */
 		bool sync = !(j->flags & RJF_NO_SYNC) && !s->c->no_sync;
 		bool dev = (j->flags & RJF_SYNC_WRITE) && REAIM_DEVICE_NS;
-		unsigned int per_pass = (dev ? 2 * s->disk_kb : 1) + (sync ? 2 : 0);
-		unsigned int pass, k;
+		u64 per_pass = (dev ? 2 * s->disk_kb : 1) + (sync ? 2 : 0);
+		u64 pass, k;
 
 		if (step == 0)
 			u->iter = 0;
@@ -1088,7 +1109,7 @@ static bool job_next(struct rm_user *u, struct op_desc *op)
 			return false;
 		u->iter++;
 		if (!dev && k == 0) {
-			run_op(s, op, 0, (u64)s->disk_kb * REAIM_DISK_BLOCK_NS);
+			run_op(s, op, 0, s->disk_kb * REAIM_DISK_BLOCK_NS);
 			return true;
 		}
 		if (dev && k < 2 * s->disk_kb) {
@@ -1129,8 +1150,8 @@ static void user_end(struct work_task *w, void *arg)
 {
 	struct rm_user *u = arg;
 
+	(void)w;
 	u->end_ns = cpu_now();
-	record_task(u->s, w->task);
 }
 
 static void user_next(struct work_task *w, struct op_desc *op)
@@ -1189,13 +1210,13 @@ static void user_next(struct work_task *w, struct op_desc *op)
 
 static const struct program user_prog = { .next = user_next };
 
-static void loop_setup(struct rm_state *s)
+static void loop_setup(struct rm_state *s, const struct task_struct *parent)
 {
 	struct reaim_conf *c = s->c;
 
 	s->procs_per_user = reaim_job_loads(&c->wf, c->jobs, s->load);
 	/* disk_iteration_count: FILESIZE + POOLSIZE / users (KB) */
-	s->disk_kb = c->filesize_kb + (c->poolsize_kb ? c->poolsize_kb / s->runnum : 0);
+	s->disk_kb = (u64)c->filesize_kb + (c->poolsize_kb ? c->poolsize_kb / s->runnum : 0);
 	s->users = xcalloc(s->runnum, sizeof(*s->users));
 	s->nr_users = s->runnum;
 	for (unsigned int i = 0; i < s->runnum; i++) {
@@ -1215,7 +1236,8 @@ static void loop_setup(struct rm_state *s)
 	}
 	s->umbilical = channel_new(CH_PIPE);
 	s->start.val = 0;
-	s->nr_tasks = 0;
+	s->cutime0 = parent->cumul.utime;
+	s->cruntime0 = parent->cumul.sum_exec_runtime;
 	s->decl_sys_ns = 0;
 	s->spawned = s->ready = 0;
 	s->elapsed = xreallocarray(s->elapsed, s->runnum, sizeof(*s->elapsed));
@@ -1241,20 +1263,18 @@ static void add_note(struct reaim_conf *c, const char *text)
 }
 
 /* the row of the loop just finished, then multiuser()'s decision; false: stop */
-static bool loop_done(struct rm_state *s)
+static bool loop_done(struct rm_state *s, const struct task_struct *parent)
 {
 	struct reaim_conf *c = s->c;
 	struct reaim_row *r;
-	u64 user = 0, runtime = 0, sys;
+	/* every user and its children exited and were released into the driver's cumul */
+	u64 user = parent->cumul.utime - s->cutime0;
+	u64 runtime = parent->cumul.sum_exec_runtime - s->cruntime0, sys, next;
 	unsigned int n = 0;
 	double real_time = tdelta_s(s->rt1, cpu_now());
 	char buf[160];
 
 	n = s->runnum;
-	for (size_t i = 0; i < s->nr_tasks; i++) {
-		user += s->tasks[i]->utime;
-		runtime += s->tasks[i]->se.sum_exec_runtime;
-	}
 	if (c->nr_rows == c->cap_rows) {
 		c->cap_rows = c->cap_rows ? 2 * c->cap_rows : 16;
 		c->rows = xreallocarray(c->rows, c->cap_rows, sizeof(*c->rows));
@@ -1310,20 +1330,55 @@ static bool loop_done(struct rm_state *s)
 		c->incr = incr > 0 ? (unsigned int)incr : 1;
 		s->adapt_cnt++;
 	}
-	if ((u64)s->runnum + c->incr > REAIM_MAX_USERS) {
+	/*
+	 * for (runnum = min; runnum <= max;) { ...; runnum += incr; }: a
+	 * count past -e ends the run, whatever the step
+	 */
+	next = (u64)s->runnum + c->incr;
+	if (next > c->end_users)
+		return false;
+	/* only -x, -q and -g (INFINITE) get here: -e is at most the limit */
+	if (next > REAIM_MAX_USERS) {
 		add_note(c, "(schedlab: stopped at its limit of 100000 users)");
 		return false;
 	}
-	s->runnum += c->incr;
+	s->runnum = (unsigned int)next;
 	return true;
+}
+
+/* the user counts for (n = from; n <= end; n += incr) runs */
+static u64 loops_between(u64 from, u64 end, u64 incr)
+{
+	return from > end ? 0 : (end - from) / incr + 1;
+}
+
+/*
+ * b->progress_total: the loops done, those left in this repeat at the
+ * current step and the later repeats' at it (multiuser() keeps the step
+ * the adaptive timer left: invars->incr). Exact with -t; with the adaptive
+ * timer the step changes from the tenth loop on, so it is set again after
+ * every loop. Unknown (0) when -x, -q or -g decide the end.
+ */
+static void set_progress_total(struct rm_state *s, bool more)
+{
+	struct reaim_conf *c = s->c;
+	u64 left;
+
+	if (c->crossover || c->maxjobs)
+		return;
+	left = more ? loops_between(s->runnum, c->end_users, c->incr) : 0;
+	s->b->progress_total =
+		s->b->progress_done + left +
+		(u64)(c->repeat - s->repeat_no - 1) *
+			loops_between(c->start_users, c->end_users, c->incr);
 }
 
 static void parent_call(struct work_task *w, void *arg)
 {
 	struct rm_state *s = arg;
 	struct reaim_conf *c = s->c;
+	bool more;
 
-	(void)w;
 	switch (s->phase) {
 	case RP_START:
 		s->rt1 = cpu_now();
@@ -1338,7 +1393,12 @@ static void parent_call(struct work_task *w, void *arg)
 		/* each child's time as wait() returned it: at its exit */
 		for (unsigned int i = 0; i < s->runnum; i++)
 			s->elapsed[i] = tdelta_s(s->rt1, s->users[i].end_ns);
-		if (loop_done(s)) {
+		more = loop_done(s, w->task);
+		set_progress_total(s, more);
+		/* every user exited: nobody reads or writes the pipe any more */
+		channel_destroy(s->umbilical);
+		s->umbilical = NULL;
+		if (more) {
 			s->loop++;
 			loop_free(s);
 			s->phase = RP_BEGIN;
@@ -1377,7 +1437,7 @@ static void parent_next(struct work_task *w, struct op_desc *op)
 	for (;;) {
 		switch (s->phase) {
 		case RP_BEGIN:
-			loop_setup(s);
+			loop_setup(s, w->task);
 			s->phase = RP_SPAWN;
 			continue;
 		case RP_SPAWN:
@@ -1387,6 +1447,7 @@ static void parent_next(struct work_task *w, struct op_desc *op)
 				op->spawn.state = &s->users[s->spawned++];
 				op->spawn.comm = "reaim";
 				op->spawn.footprint = FOOTPRINT_TASK + REAIM_USER_FOOTPRINT;
+				op->spawn.reap = true;
 				return;
 			}
 			s->phase = RP_READY;
@@ -1447,7 +1508,7 @@ void reaim_start(struct bench *b)
 	futex_init(&s->nobody, 0);
 	if (!c->crossover && !c->maxjobs)
 		b->progress_total =
-			(u64)c->repeat * ((c->end_users - c->start_users) / c->incr + 1);
+			c->repeat * loops_between(c->start_users, c->end_users, c->incr);
 	work_start_allowed("reaim", &parent_prog, s, 0, b->taskset_cpus);
 }
 
@@ -1459,7 +1520,6 @@ void reaim_free(struct bench *b)
 	if (s) {
 		loop_free(s);
 		free(s->load);
-		free(s->tasks);
 		free(s->elapsed);
 	}
 	if (!c)

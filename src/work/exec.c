@@ -14,9 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* everything the workload allocated, freed by work_free_all() */
+/* what the workload allocated and did not free itself, freed by work_free_all() */
 static void **arena;
 static size_t arena_nr, arena_cap;
+/* work_tasks and channels, which can also be freed during the run */
+static struct list_head work_tasks = LIST_HEAD_INIT(work_tasks);
+static struct list_head channels = LIST_HEAD_INIT(channels);
 
 static void *arena_alloc(size_t size)
 {
@@ -38,17 +41,19 @@ static bool start_attr_set;
 static u64 group_alive[WORK_MAX_GROUPS];
 static int end_group = -1;
 
-/* channels own a growable skb ring besides their arena block */
-static struct channel **channels;
-static size_t channels_nr, channels_cap;
-
 void work_free_all(void)
 {
-	for (size_t i = 0; i < channels_nr; i++)
-		channel_free(channels[i]);
-	free(channels);
-	channels = NULL;
-	channels_nr = channels_cap = 0;
+	struct work_task *w, *wn;
+	struct channel *ch, *cn;
+
+	list_for_each_entry_safe(ch, cn, &channels, node) {
+		channel_free(ch);
+		free(ch);
+	}
+	INIT_LIST_HEAD(&channels);
+	list_for_each_entry_safe(w, wn, &work_tasks, node)
+		free(w);
+	INIT_LIST_HEAD(&work_tasks);
 	for (size_t i = 0; i < arena_nr; i++)
 		free(arena[i]);
 	free(arena);
@@ -58,6 +63,17 @@ void work_free_all(void)
 	start_attr_set = false;
 	memset(group_alive, 0, sizeof(group_alive));
 	end_group = -1;
+}
+
+void work_live_counts(size_t *tasks, size_t *nr_channels)
+{
+	struct list_head *l;
+
+	*tasks = *nr_channels = 0;
+	for (l = work_tasks.next; l != &work_tasks; l = l->next)
+		++*tasks;
+	for (l = channels.next; l != &channels; l = l->next)
+		++*nr_channels;
 }
 
 void work_set_group(unsigned int group)
@@ -86,7 +102,7 @@ void work_end_with_group(unsigned int group)
 
 struct channel *channel_new(enum channel_kind kind)
 {
-	struct channel *ch = arena_alloc(sizeof(*ch));
+	struct channel *ch = xcalloc(1, sizeof(*ch));
 
 	ch->kind = kind;
 	ch->capacity = kind == CH_PIPE ? PIPE_DEF_CAPACITY : UNIX_SNDBUF_DEFAULT;
@@ -98,12 +114,17 @@ struct channel *channel_new(enum channel_kind kind)
 	ch->skb_free_cpu = -1;
 	sim_lock_init_in_path(&ch->pipe_mutex);
 	cache_line_init(&ch->pipe_data, 1);
-	if (channels_nr == channels_cap) {
-		channels_cap = channels_cap ? 2 * channels_cap : 64;
-		channels = xreallocarray(channels, channels_cap, sizeof(*channels));
-	}
-	channels[channels_nr++] = ch;
+	list_add_tail(&ch->node, &channels);
 	return ch;
+}
+
+void channel_destroy(struct channel *ch)
+{
+	if (!list_empty(&ch->rd_wait.head) || !list_empty(&ch->wr_wait.head))
+		return;
+	list_del_init(&ch->node);
+	channel_free(ch);
+	free(ch);
 }
 
 void futex_init(struct futex *f, u32 val)
@@ -508,8 +529,9 @@ static void sleep_timer_fn(struct hrtimer *t)
 static struct work_task *work_task_new(const struct program *prog, void *state,
 				       unsigned int group)
 {
-	struct work_task *w = arena_alloc(sizeof(*w));
+	struct work_task *w = xcalloc(1, sizeof(*w));
 
+	list_add_tail(&w->node, &work_tasks);
 	w->group = group;
 	group_alive[group]++;
 	w->prog = prog;
@@ -664,6 +686,7 @@ static void work_step(struct task_struct *p)
 					    op->spawn.allowed,
 					    op->spawn.set_attr ? &op->spawn.attr : NULL);
 		c->cache.bytes = op->spawn.footprint;
+		c->reap = op->spawn.reap;
 		bind(cw, c);
 		op_done(w, (u64)c->pid);
 		return;
@@ -701,7 +724,28 @@ static void work_step(struct task_struct *p)
 	}
 }
 
-const struct task_exec work_exec = { .step = work_step };
+/* an exited task's work_task may go once no timer can fire for it */
+static bool work_releasable(const struct task_struct *p)
+{
+	const struct work_task *w = p->exec_data;
+
+	return !hrtimer_pending(&w->timer) && list_empty(&w->child_wait.head);
+}
+
+static void work_release(struct task_struct *p)
+{
+	struct work_task *w = p->exec_data;
+
+	list_del_init(&w->node);
+	free(w);
+	p->exec_data = NULL;
+}
+
+const struct task_exec work_exec = {
+	.step = work_step,
+	.releasable = work_releasable,
+	.release = work_release,
+};
 
 int work_task_group(const struct task_struct *p)
 {

@@ -45,11 +45,20 @@ extern const unsigned int reaim_nr_jobs;
 const struct reaim_job *reaim_job_find(const char *name);
 
 #define REAIM_MAX_NAME 64
+/* -s, -e, -i and the users one loop forks; -j; -r */
+#define REAIM_MAX_USERS 100000u
+#define REAIM_MAX_JOBS 1000000u
+#define REAIM_MAX_REPEAT 1000u
+/* a workfile line's weight, and the total of them: driver.c's int total_hits */
+#define REAIM_MAX_WEIGHT 1000000u
+#define REAIM_MAX_TOTAL_HITS 2147483647u
+/* FILESIZE and POOLSIZE: at most this many K or M (2^30 KB, 1 TiB, with M) */
+#define REAIM_MAX_SIZE (1024u * 1024)
 
 /* a workfile as driver.c reads it: hits per registered test, sizes in KB */
 struct reaim_workfile {
 	unsigned int *hits; /* [reaim_nr_jobs], 0: not in the file */
-	unsigned int total_hits; /* every line's weight, repeats included */
+	u64 total_hits; /* every line's weight, repeats included: at most REAIM_MAX_TOTAL_HITS */
 	unsigned int nr_lines;
 	unsigned int filesize_kb, poolsize_kb; /* 0: not given */
 	bool has_filesize, has_poolsize;
@@ -58,7 +67,9 @@ struct reaim_workfile {
 /*
  * Parse workfile @text (named @name in messages): "# comment", "<weight>
  * <test>", "FILESIZE: <n><K|M>", "POOLSIZE: <n><K|M>". 0, or -1 with
- * "NAME:LINE: what is wrong" in @err. @wf->hits is allocated.
+ * "NAME:LINE: what is wrong" in @err. @wf->hits is allocated. Weights are
+ * 1..REAIM_MAX_WEIGHT and their total at most REAIM_MAX_TOTAL_HITS. Never
+ * exits; time and memory linear in the text.
  */
 int reaim_workfile_parse(const char *name, const char *text, struct reaim_workfile *wf, char *err,
 			 size_t errlen);
@@ -121,5 +132,16 @@ struct reaim_conf {
 	unsigned int *rows_end; /* per repeat: rows printed up to it */
 	unsigned int nr_repeats_done;
 };
+
+/*
+ * Parse config file @text (named @name in messages) over @c, as
+ * read_config_file() does: a key (its first letter counts) and a value per
+ * line, '#' comments. Sets start_users, end_users, incr, jobs (each within
+ * the command line's range), crossover, filesize_kb and poolsize_kb
+ * (at most REAIM_MAX_SIZE K or M). 0, or -1 with "NAME:LINE: what is
+ * wrong" in @err. Never exits; time linear in the text.
+ */
+int reaim_config_parse(struct reaim_conf *c, const char *name, const char *text, char *err,
+		       size_t errlen);
 
 #endif

@@ -71,6 +71,15 @@ struct op_desc {
 		 */
 		bool set_attr;
 		struct sched_attr attr;
+		/*
+		 * Free the child (its task_struct and work_task) once it has
+		 * exited and been switched out and its own children are
+		 * freed, its counters added to the parent's cumul
+		 * (sched_release_dead()): for programs that keep no pointer
+		 * to it, so that a run forking without end holds only its
+		 * live tasks. Reports count it all the same.
+		 */
+		bool reap;
 	} spawn;
 	/*
 	 * OP_SCHED_SETATTR: the task changes its own policy (sched_setattr(0,
@@ -108,6 +117,7 @@ struct work_task {
 	bool csd_locking;		/* spinning in csd_lock() for csd[csd_cpu] */
 	struct wait_queue_head child_wait;
 	unsigned int group;		/* the workload it belongs to (work_set_group()) */
+	struct list_head node;		/* every work_task not freed */
 };
 
 /* Start the first task of a workload on @cpu at time 0. */
@@ -140,6 +150,8 @@ void work_signal(struct work_task *w);
 
 /* Free every work_task and channel the workload created (end of a run). */
 void work_free_all(void);
+/* How many work_tasks and channels are allocated now (tests: memory follows what is alive). */
+void work_live_counts(size_t *tasks, size_t *channels);
 
 /*
  * Workloads run side by side (`run --also`): each task belongs to a group,
@@ -217,10 +229,18 @@ struct channel {
 	u64 nr_writes, nr_reads;
 	/* pipe ends closed: a read of an empty pipe returns 0, a write 0 (EPIPE) */
 	bool writer_closed, reader_closed;
+	struct list_head node;		/* every channel not destroyed */
 };
 
 struct channel *channel_new(enum channel_kind kind);
+/* Free @ch's skb ring (work_free_all() frees the rest). */
 void channel_free(struct channel *ch);
+/*
+ * Both ends closed by a program that created @ch for itself (reaim's pipe
+ * tests): freed now, unless a task still waits on it (then at
+ * work_free_all()). Nothing may use @ch afterwards.
+ */
+void channel_destroy(struct channel *ch);
 /* The last writer / reader of pipe @ch closes it: waiters on the other side wake. */
 void pipe_close_write(struct channel *ch);
 void pipe_close_read(struct channel *ch);

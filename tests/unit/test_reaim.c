@@ -9,6 +9,7 @@
 #include "cli/session.h"
 #include "work/bench.h"
 #include "work/reaim.h"
+#include "work/work.h"
 
 #include <stdlib.h>
 #include <unistd.h>
@@ -66,6 +67,71 @@ static void test_workfile_errors(void **state)
 	expect_error("10 add_int\n10\n", "mix.wf:2: '10' is neither");
 	expect_error("FILESIZE: 10G\n10 add_int\n", "mix.wf:1: bad size");
 	expect_error("# nothing\n", "mix.wf: no tests");
+}
+
+/* @n lines of "@w @test", then @tail */
+static char *repeat_lines(unsigned int n, const char *line, const char *tail)
+{
+	size_t len = strlen(line), tl = strlen(tail);
+	char *t = malloc(n * len + tl + 1), *p = t;
+
+	assert_non_null(t);
+	for (unsigned int i = 0; i < n; i++, p += len)
+		memcpy(p, line, len);
+	memcpy(p, tail, tl + 1);
+	return t;
+}
+
+/*
+ * driver.c's total_hits is an int, and schedlab's was an unsigned int: 4295
+ * lines of weight 1000000 wrapped it to 32704 (each user ran 3057 jobs
+ * instead of 1), one add_int of 967296 more wrapped it to 0 and the job
+ * split divided by zero (issue 18). Now a total above INT_MAX is refused.
+ */
+static void test_workfile_total_limit(void **state)
+{
+	struct reaim_workfile wf;
+	unsigned int *load = calloc(reaim_nr_jobs, sizeof(*load));
+	char err[256], *t;
+
+	(void)state;
+	/* 2147 x 1000000 + 483647: exactly INT_MAX, the most re-aim's int holds */
+	t = repeat_lines(2147, "1000000 add_double\n", "483647 add_int\nFILESIZE: 10K\n");
+	assert_int_equal(reaim_workfile_parse("w", t, &wf, err, sizeof(err)), 0);
+	assert_true(wf.total_hits == 2147483647u);
+	/* 1000000 / INT_MAX x 1 job, and 483647 / INT_MAX: at least one each */
+	assert_int_equal(reaim_job_loads(&wf, 1, load), 2);
+	reaim_workfile_free(&wf);
+	free(t);
+	/* one more: refused at the line that goes past it */
+	t = repeat_lines(2147, "1000000 add_double\n", "483648 add_int\n");
+	expect_error(t, "mix.wf:2148: the weights add up to 2147483648, more than 2147483647");
+	free(t);
+	t = repeat_lines(4295, "1000000 add_double\n", "");
+	expect_error(t, "mix.wf:2148: the weights add up to 2148000000, more than 2147483647");
+	free(t);
+	t = repeat_lines(4295, "1000000 add_double\n", "967296 add_int\n");
+	expect_error(t, "mix.wf:2148: the weights add up to");
+	free(t);
+	expect_error("1000001 add_int\n", "mix.wf:1: bad weight '1000001'");
+	/* sizes: at most 1048576 K or M */
+	expect_error("1 add_int\nPOOLSIZE: 1048577M\n", "mix.wf:2: bad size");
+	assert_int_equal(reaim_workfile_parse("w", "1 add_int\nPOOLSIZE: 1048576M\n", &wf, err,
+					      sizeof(err)),
+			 0);
+	assert_int_equal(wf.poolsize_kb, 1u << 30);
+	reaim_workfile_free(&wf);
+	free(load);
+}
+
+/* the adaptive step never leaves int: (int) of a larger double is undefined */
+static void test_adaptive_incr_bounded(void **state)
+{
+	(void)state;
+	/* two loops of the same time: the step doubles */
+	assert_int_equal(reaim_adaptive_incr(1e12, 10, 1.0, 1.0, 100000, 9), 200000);
+	assert_int_equal(reaim_adaptive_incr(1e12, 10, 1.0, 1.0, 2147483647, 9), 2147483647);
+	assert_int_equal(reaim_adaptive_incr(1e12, 10, 1.0, 1.0, 1500000000, 9), 2147483647);
 }
 
 /* every standard workfile shipped in data/reaim/ parses, and names only known tests */
@@ -156,6 +222,9 @@ struct run {
 	double jpm;
 	u64 forks;
 	unsigned int rows;
+	unsigned int users[64]; /* each row's Num Forked */
+	unsigned int nr_notes;
+	u64 progress_done, progress_total;
 };
 
 static struct run run_reaim(const char *machine, const char *args)
@@ -176,9 +245,15 @@ static struct run run_reaim(const char *machine, const char *args)
 	if (session_start(&s, &cfg, err, sizeof(err)))
 		fail_msg("%s", err);
 	assert_true(session_run(&s, true));
+	memset(&r, 0, sizeof(r));
 	r.rows = s.bench->reaim->nr_rows;
 	r.jpm = s.bench->reaim->rows[r.rows - 1].jpm;
 	r.forks = sched_world.nr_forks;
+	for (unsigned int i = 0; i < r.rows && i < 64; i++)
+		r.users[i] = s.bench->reaim->rows[i].forked;
+	r.nr_notes = s.bench->reaim->nr_notes;
+	r.progress_done = s.bench->progress_done;
+	r.progress_total = s.bench->progress_total;
 	session_end(&s);
 	return r;
 }
@@ -233,6 +308,127 @@ static void test_fork_test_forks(void **state)
 	assert_int_equal(r.forks, 1 + 2 + 2 * 3 * 100);
 }
 
+/*
+ * Memory follows what is alive, not what has existed (issue 18: each user
+ * and child ever forked kept its task_struct, work_task and channels, 6.5 KB
+ * a user). After a ramp, every exited user and child is freed, and counted
+ * all the same: the driver's cumul holds them.
+ */
+static void test_exited_tasks_freed(void **state)
+{
+	char args[512], wf[128], err[256];
+	char *argv[32];
+	int argc = 0;
+	struct session_config cfg = { .machine = "smp4", .seed = 1 };
+	struct session s;
+	struct task_struct *p, *driver = NULL;
+	size_t nr_tasks = 0, nr_work, nr_channels;
+
+	(void)state;
+	/* forks, execs, system() with its grandchild, sleep 5, pipes, sockets, shm, sync */
+	snprintf(wf, sizeof(wf), "%s",
+		 write_wf("all.wf", "10 fork_test\n10 exec_test\n10 shell_rtns_1\n10 shell_rtns_2\n"
+				    "10 disk_rd\n10 pipe_cpy\n10 tcp_test\n10 shared_memory\n"
+				    "10 add_int\nFILESIZE: 10K\nPOOLSIZE: 100K\n"));
+	snprintf(args, sizeof(args), "reaim -s 1 -e 8 -j 18 -t -f %s", wf);
+	for (char *t = strtok(args, " "); t && argc < 31; t = strtok(NULL, " "))
+		argv[argc++] = t;
+	argv[argc] = NULL;
+	cfg.argc = argc;
+	cfg.argv = argv;
+	if (session_start(&s, &cfg, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_true(session_run(&s, true));
+	assert_int_equal(s.bench->reaim->nr_rows, 8);
+	list_for_each_entry(p, &sched_world.tasks, tasks) {
+		nr_tasks++;
+		if (!is_idle_task(p) && !p->is_stopper)
+			driver = p;
+	}
+	/* the idle and stopper tasks of 4 CPUs, and the driver */
+	assert_int_equal(nr_tasks, 2 * 4 + 1);
+	assert_non_null(driver);
+	assert_null(driver->parent);
+	/* 36 users, each with 18 jobs: 2 x 100 forks, 2 x 5 execs, ... */
+	assert_true(sched_world.nr_forks > 36 * 200);
+	assert_true(sched_world.nr_released == sched_world.nr_forks - 1);
+	assert_true(driver->cumul.nr_tasks == sched_world.nr_forks - 1);
+	work_live_counts(&nr_work, &nr_channels);
+	assert_int_equal(nr_work, 1);
+	assert_int_equal(nr_channels, 0);
+	session_end(&s);
+}
+
+static void expect_users(const char *args, const unsigned int *want, unsigned int n)
+{
+	struct run r = run_reaim("smp4", args);
+
+	if (r.rows != n)
+		fail_msg("reaim %s: %u rows, want %u", args, r.rows, n);
+	for (unsigned int i = 0; i < n; i++)
+		if (r.users[i] != want[i])
+			fail_msg("reaim %s: row %u has %u users, want %u", args, i, r.users[i],
+				 want[i]);
+	/* no stop line: -e ended it */
+	assert_int_equal(r.nr_notes, 0);
+	/* the progress fraction reaches 1 exactly at the end, adaptive steps or not */
+	assert_int_equal(r.progress_done, n);
+	assert_int_equal(r.progress_total, n);
+}
+
+/*
+ * multiuser()'s for (runnum = min; runnum <= max;) { ...; runnum += incr; }:
+ * a count past -e ends the run whatever the step (issue 18: a step past
+ * -e never ended, and grew until out of memory)
+ */
+static void test_loop_ends_past_end_users(void **state)
+{
+	char args[512], wf[128], conf[128];
+	static const unsigned int one[] = { 1 }, three[] = { 2, 5, 8 }, cfg[] = { 1, 6 },
+				  to11[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 },
+				  to15[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 14 },
+				  twice[] = { 1, 6, 1, 6 };
+
+	(void)state;
+	snprintf(wf, sizeof(wf), "%s", write_wf("loop.wf", "10 jmp_test\nFILESIZE: 10K\n"));
+	snprintf(conf, sizeof(conf), "%s",
+		 write_wf("loop.config", "STARTUSERS 1\nENDUSERS 10\nINCREMENT 5\n"));
+	snprintf(args, sizeof(args), "-s 1 -e 3 -i 5 -t -j 1 -f %s", wf);
+	expect_users(args, one, 1);
+	snprintf(args, sizeof(args), "-s 2 -e 9 -i 3 -t -j 1 -f %s", wf);
+	expect_users(args, three, 3);
+	snprintf(args, sizeof(args), "-s 1 -e 100000 -i 100000 -t -j 1 -f %s", wf);
+	expect_users(args, one, 1);
+	/* the config file's counts, the adaptive timer on (it waits nine loops) */
+	snprintf(args, sizeof(args), "-c %s -j 1 -f %s", conf, wf);
+	expect_users(args, cfg, 2);
+	snprintf(args, sizeof(args), "-c %s -j 1 -r 2 -f %s", conf, wf);
+	expect_users(args, twice, 4);
+	/*
+	 * the adaptive timer doubles the step from the tenth loop on here
+	 * (each loop's time is within THRESHOLD_MIN of the last): 12 > 11
+	 */
+	expect_users("-s 1 -e 11", to11, 10);
+	expect_users("-s 1 -e 15", to15, 12);
+}
+
+/* a bare standard name missing here is the compiled-in copy, as from re-aim's data directory */
+static void test_bare_names_are_compiled_in(void **state)
+{
+	char *argv[] = { "reaim", "-f", "workfile.compute", "-c", "reaim.config", NULL };
+	char err[512];
+	struct bench *b;
+
+	(void)state;
+	assert_int_equal(access("workfile.compute", F_OK), -1);
+	b = bench_parse(5, argv, err, sizeof(err));
+	if (!b)
+		fail_msg("%s", err);
+	assert_int_equal(b->reaim->filesize_kb, 10);
+	assert_int_equal(b->reaim->poolsize_kb, 1024);
+	bench_free(b);
+}
+
 static void test_parse_errors(void **state)
 {
 	static const struct {
@@ -244,6 +440,13 @@ static void test_parse_errors(void **state)
 		{ "reaim -x -g", "Cannot run both crossover and maxjobs" },
 		{ "reaim -f /nonexistent/workfile.x",
 		  "cannot read workfile '/nonexistent/workfile.x'" },
+		/* a path with a directory is that file: no compiled-in copy (issue 18) */
+		{ "reaim -f /nonexistent/dir/workfile.short",
+		  "cannot read workfile '/nonexistent/dir/workfile.short': No such file or directory" },
+		{ "reaim -f ./workfile.compute",
+		  "cannot read workfile './workfile.compute': No such file or directory" },
+		{ "reaim -c /nonexistent/reaim.config",
+		  "cannot read config file '/nonexistent/reaim.config': No such file or directory" },
 		{ "reaim -o", "-o is not modelled" },
 		{ "reaim extra", "bad options: extra" },
 	};
@@ -279,6 +482,12 @@ static int teardown(void **state)
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/fork.wf", tmpdir);
 	unlink(path);
+	snprintf(path, sizeof(path), "%s/all.wf", tmpdir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/loop.wf", tmpdir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/loop.config", tmpdir);
+	unlink(path);
 	return rmdir(tmpdir);
 }
 
@@ -287,11 +496,16 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_workfile_good),
 		cmocka_unit_test(test_workfile_errors),
+		cmocka_unit_test(test_workfile_total_limit),
+		cmocka_unit_test(test_adaptive_incr_bounded),
 		cmocka_unit_test(test_standard_workfiles),
 		cmocka_unit_test(test_job_loads),
 		cmocka_unit_test(test_jpm_formula),
 		cmocka_unit_test(test_compute_scales_with_cpus),
 		cmocka_unit_test(test_fork_test_forks),
+		cmocka_unit_test(test_loop_ends_past_end_users),
+		cmocka_unit_test(test_exited_tasks_freed),
+		cmocka_unit_test(test_bare_names_are_compiled_in),
 		cmocka_unit_test(test_parse_errors),
 	};
 

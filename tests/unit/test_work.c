@@ -7,6 +7,9 @@
  */
 #include "test_util.h"
 
+#include "report/latency_print.h"
+#include "report/perf_stat.h"
+#include "report/sched_totals.h"
 #include "work/work.h"
 
 #include <stdlib.h>
@@ -231,6 +234,153 @@ static void test_unix_socket_sndbuf_bounds_queue(void **state)
 	assert_true(writer_end > 10000000);
 }
 
+/* ---- released children ---- */
+
+/*
+ * A shell-like parent: it forks children one after the other and waits for
+ * each; every other child forks a grandchild of its own and waits; each
+ * works and sleeps a little. spawn.reap frees them once exited.
+ */
+struct forker {
+	bool reap;
+	int children, step;
+};
+
+struct forkee {
+	int step;
+	bool nested;
+};
+
+static struct forkee forkees[64];
+static bool reap_all;
+
+static void forkee_next(struct work_task *w, struct op_desc *op)
+{
+	struct forkee *f = w->state;
+
+	switch (f->step++) {
+	case 0:
+		*op = (struct op_desc){ .kind = OP_RUN, .ns = 300000 };
+		return;
+	case 1:
+		*op = (struct op_desc){ .kind = OP_SLEEP, .ns = 200000 };
+		return;
+	case 2:
+		if (f->nested) {
+			*op = (struct op_desc){ .kind = OP_SPAWN };
+			op->spawn.prog = w->prog;
+			op->spawn.state = f + 1;
+			op->spawn.comm = "grandchild";
+			op->spawn.reap = reap_all;
+			return;
+		}
+		f->step++;
+		/* fall through */
+	case 3:
+		*op = (struct op_desc){ .kind = OP_WAIT_CHILDREN };
+		return;
+	case 4:
+		*op = (struct op_desc){ .kind = OP_RUN, .ns = 100000 };
+		return;
+	default:
+		*op = (struct op_desc){ .kind = OP_EXIT };
+	}
+}
+
+static const struct program forkee_prog = { .next = forkee_next };
+
+static void forker_next(struct work_task *w, struct op_desc *op)
+{
+	struct forker *f = w->state;
+	int step = f->step++;
+
+	if (step / 2 == f->children) {
+		*op = (struct op_desc){ .kind = OP_EXIT };
+		return;
+	}
+	if (step % 2) {
+		*op = (struct op_desc){ .kind = OP_WAIT_CHILDREN };
+		return;
+	}
+	/* child i at forkees[2i], its grandchild (if any) at forkees[2i + 1] */
+	forkees[2 * (step / 2)].nested = step / 2 % 2;
+	*op = (struct op_desc){ .kind = OP_SPAWN };
+	op->spawn.prog = &forkee_prog;
+	op->spawn.state = &forkees[2 * (step / 2)];
+	op->spawn.comm = "child";
+	op->spawn.reap = f->reap;
+}
+
+static const struct program forker_prog = { .next = forker_next };
+
+struct forker_result {
+	size_t nr_tasks;
+	struct sched_totals totals;
+	struct perf_stat_run perf;
+	u64 cpu_ns, user_ns, nr_switches, nr_migrations, tasks;
+	char latency[8192];
+};
+
+static void run_forker(bool reap, struct forker_result *r)
+{
+	struct forker f = { .reap = reap, .children = 20 };
+	struct task_struct *p;
+	FILE *m;
+
+	memset(forkees, 0, sizeof(forkees));
+	reap_all = reap;
+	memset(r, 0, sizeof(*r));
+	sim_begin("smp2");
+	work_start("forker", &forker_prog, &f, 0);
+	sim_go();
+	list_for_each_entry(p, &sched_world.tasks, tasks) {
+		r->nr_tasks++;
+		if (is_idle_task(p) || p->is_stopper)
+			continue;
+		/* what report/run_json.c's group totals add up */
+		r->tasks += 1 + p->cumul.nr_tasks;
+		r->cpu_ns += p->se.sum_exec_runtime + p->cumul.sum_exec_runtime;
+		r->user_ns += p->utime + p->cumul.utime;
+		r->nr_switches += p->stats.nr_switches + p->cumul.nr_switches;
+		r->nr_migrations += p->stats.nr_migrations + p->cumul.nr_migrations;
+	}
+	sched_totals_collect(&r->totals);
+	assert_true(perf_stat_collect(&r->perf));
+	m = fmemopen(r->latency, sizeof(r->latency) - 1, "w");
+	assert_non_null(m);
+	print_sched_latency(m);
+	fclose(m);
+	sim_end();
+}
+
+/*
+ * Released tasks are freed, and every report counts them as before: the
+ * group totals, sched totals, perf stat's counts and perf sched latency's
+ * rows are the same with and without spawn.reap (issue 18).
+ */
+static void test_released_tasks_counted(void **state)
+{
+	static struct forker_result kept, freed;
+
+	(void)state;
+	run_forker(false, &kept);
+	run_forker(true, &freed);
+	/* 20 children, 10 grandchildren: all kept, or all freed (the idle and stopper tasks stay) */
+	assert_int_equal(kept.nr_tasks, 2 * 2 + 1 + 30);
+	assert_int_equal(freed.nr_tasks, 2 * 2 + 1);
+	assert_int_equal(kept.tasks, 31);
+	assert_int_equal(freed.tasks, 31);
+	assert_true(kept.cpu_ns == freed.cpu_ns);
+	assert_true(kept.user_ns == freed.user_ns);
+	assert_true(kept.nr_switches == freed.nr_switches);
+	assert_true(kept.nr_migrations == freed.nr_migrations);
+	assert_memory_equal(&kept.totals, &freed.totals, sizeof(kept.totals));
+	assert_memory_equal(&kept.perf, &freed.perf, sizeof(kept.perf));
+	assert_string_equal(kept.latency, freed.latency);
+	assert_non_null(strstr(freed.latency, "child:(20)"));
+	assert_non_null(strstr(freed.latency, "grandchild:(10)"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -238,6 +388,7 @@ int main(void)
 		cmocka_unit_test(test_futex_ping_pong),
 		cmocka_unit_test(test_pipe_writer_blocks_when_full),
 		cmocka_unit_test(test_unix_socket_sndbuf_bounds_queue),
+		cmocka_unit_test(test_released_tasks_counted),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
