@@ -5,7 +5,8 @@
 #   sh tests/soak.sh [-n RUNS] [-s SEED] [-j JOBS] [-d DET] [-b ./schedlab]
 #
 # Runs RUNS random scenarios under --check (scheduler invariants checked after
-# every event): a random preset, benchmark, chrt/nice policy prefix, feature
+# every event): a random preset, benchmark (reaim ramps and rt-app in --also
+# among them), chrt/nice policy prefix, feature
 # subset, preemption model, HZ and seed. Every scenario is a function of (SEED, its index) only, so a
 # failure is replayed by the command it prints, or by `-s SEED -r INDEX`.
 # Then DET of the scenarios are run twice more with --json and the two
@@ -72,7 +73,8 @@ scenario() {
 	# --check validates every CPU after every event: keep the work small on
 	# big machines (a run is 0.1-3 s here)
 	if [ "$ncpu" -gt 64 ]; then big=1; else big=0; fi
-	rand 5
+	also=
+	rand 7
 	case $r in
 	0)	rand 3; g=$((r + 1)); rand 40; l=$((r + 5 - big * 2)); rand 4
 		case $r in 0) o= ;; 1) o=-p ;; 2) o=-T ;; 3) o="-p -T" ;; esac
@@ -114,6 +116,33 @@ scenario() {
 					w="ipistorm numipi=$n cpulist=0-$t wait=$wt delay=$d"
 				fi
 			fi
+		fi ;;
+	5)	# reaim ramps: a workfile, -s..-e by -i (steps past -e end it),
+		# the adaptive step or -t, sometimes -y or -r 2
+		pick workfile.short workfile.compute workfile.high_systime workfile.shared \
+			workfile.fserver workfile.dbase workfile.new_dbase workfile.alltests
+		wf=$r
+		# (rs..rj: the determinism loop below counts in $i)
+		rand 3; rs=$((r + 1)); rand 9; re=$((rs + r)); rand 3; ri=$((r + 1))
+		rand 50; rj=$((r + 5)); [ $big -eq 1 ] && rj=$((rj / 4 + 2))
+		rand 2; [ $r -eq 0 ] && o=-t || o=
+		rand 3; [ $r -eq 0 ] && o="${o:+$o }-y"
+		rand 4; [ $r -eq 0 ] && o="${o:+$o }-r 2"
+		w="reaim -s $rs -e $re -i $ri -j $rj ${o:+$o }-f $wf" ;;
+	6)	# an rt-app example in the background (--also) of a small benchmark;
+		# the ones that pin CPUs need at least 4
+		if [ "$ncpu" -ge 4 ]; then
+			pick affinity barrier condvar fork mutex periodic phases policies sem \
+				suspend_resume sync timer_relative yield
+		else
+			pick barrier condvar fork mutex periodic sem suspend_resume sync yield
+		fi
+		also="rt-app examples/$r.json"
+		rand 2
+		if [ $r -eq 0 ]; then
+			rand 30; w="hackbench -g 1 -l $((r + 5))"
+		else
+			rand 2000; w="perf bench sched pipe -l $((r + 100))"
 		fi ;;
 	esac
 	# policy prefixes: FIFO, RR or nice in a third, BATCH or IDLE around it in 2/9
@@ -162,6 +191,8 @@ scenario() {
 		opts="$opts --cost $cname=$((cmax / 1000 * r))"
 	fi
 	cmd="$opts -- $w"
+	# as typed: the --also command is one argument
+	shown="${also:+--also '$also' }$cmd"
 }
 
 # run INDEX: one scenario under --check; prints a FAIL line and returns 1 on failure
@@ -169,11 +200,11 @@ run_one() {
 	scenario "$1"
 	err=$(mktemp)
 	# shellcheck disable=SC2086
-	timeout "$limit" "$bin" run --check $cmd >/dev/null 2>"$err"
+	timeout "$limit" "$bin" run --check ${also:+--also "$also"} $cmd >/dev/null 2>"$err"
 	rc=$?
 	if [ $rc -ne 0 ]; then
 		[ $rc -eq 124 ] && what="timed out after $limit s" || what="exit $rc"
-		echo "FAIL ($what, scenario $1 of seed $seed): $bin run --check $cmd"
+		echo "FAIL ($what, scenario $1 of seed $seed): $bin run --check $shown"
 		tail -3 "$err" | sed 's/^/    /'
 	fi
 	rm -f "$err"
@@ -187,7 +218,7 @@ if [ -n "$mode_internal" ]; then
 fi
 if [ -n "$one" ]; then
 	scenario "$one"
-	echo "$bin run --check $cmd"
+	echo "$bin run --check $shown"
 	run_one "$one"
 	exit $?
 fi
@@ -214,13 +245,14 @@ while [ $i -le "$det" ]; do
 	scenario $i
 	for k in a b; do
 		# shellcheck disable=SC2086
-		timeout "$limit" "$bin" run $opts --json "$tmp/$k.json" -- $w >"$tmp/$k.out" 2>&1
+		timeout "$limit" "$bin" run ${also:+--also "$also"} $opts --json "$tmp/$k.json" -- $w \
+			>"$tmp/$k.out" 2>&1
 		echo "exit $?" >>"$tmp/$k.out"
 		grep -v '"wall_s"' "$tmp/$k.json" >"$tmp/$k.cmp" 2>/dev/null
 	done
 	if ! cmp -s "$tmp/a.cmp" "$tmp/b.cmp" || ! cmp -s "$tmp/a.out" "$tmp/b.out" ||
 	   [ ! -s "$tmp/a.cmp" ]; then
-		echo "FAIL (not deterministic: the two runs' JSON or output differ): $bin run $opts --json FILE -- $w"
+		echo "FAIL (not deterministic: the two runs' JSON or output differ): $bin run ${also:+--also '$also' }$opts --json FILE -- $w"
 		diff "$tmp/a.cmp" "$tmp/b.cmp" | head -5 | sed 's/^/    /'
 		diff "$tmp/a.out" "$tmp/b.out" | head -5 | sed 's/^/    /'
 		dfail=$((dfail + 1))
