@@ -132,6 +132,42 @@ static void check_rt_rq(unsigned int c, const struct rq_tally *t)
 			  rt_rq->highest_prio.curr, rt_rq->highest_prio.next, highest, next);
 }
 
+/*
+ * The fair server (deadline.c): queued exactly when the dl_rq counts it, and
+ * then active and not throttled; throttled only while active, with its
+ * timer set (queued, or expired and waiting for its CPU to take the
+ * interrupt); armed only while throttled; neither queued nor timed when
+ * stopped (before its first start it is throttled and armed, as
+ * sched_init_dl_servers() leaves it, without a timer).
+ */
+static void check_fair_server(unsigned int c)
+{
+	struct rq *rq = cpu_rq(c);
+	struct sched_dl_entity *dl_se = &rq->fair_server;
+	const struct hrtimer *t;
+	bool timer_set = hrtimer_is_queued(&dl_se->dl_timer);
+
+	t = sim_cpu(dl_se->dl_timer.cpu)->expired_timers;
+	for (; t && !timer_set; t = t->next_expired)
+		timer_set = t == &dl_se->dl_timer;
+	if (rq->dl.dl_nr_running != (unsigned int)dl_se->on_dl_rq)
+		violation(c, "dl_nr_running %u but the fair server is %squeued", rq->dl.dl_nr_running,
+			  dl_se->on_dl_rq ? "" : "not ");
+	if (rq->dl.earliest_dl.curr != (dl_se->on_dl_rq ? dl_se->deadline : 0))
+		violation(c, "earliest_dl %llu but the queued deadline is %llu",
+			  (unsigned long long)rq->dl.earliest_dl.curr,
+			  (unsigned long long)(dl_se->on_dl_rq ? dl_se->deadline : 0));
+	if (dl_se->on_dl_rq && (!dl_se->dl_server_active || dl_se->dl_throttled))
+		violation(c, "fair server queued but active %d throttled %d",
+			  dl_se->dl_server_active, dl_se->dl_throttled);
+	if (dl_se->dl_defer_armed && !dl_se->dl_throttled)
+		violation(c, "fair server defer timer armed but not throttled");
+	if (!dl_se->dl_server_active && (dl_se->on_dl_rq || timer_set))
+		violation(c, "stopped fair server queued %d timer %d", dl_se->on_dl_rq, timer_set);
+	if (dl_se->dl_server_active && dl_se->dl_throttled && dl_se->dl_runtime && !timer_set)
+		violation(c, "throttled fair server without its timer");
+}
+
 void sched_check_invariants(struct sim_event *ev)
 {
 	static struct rq_tally *tally;
@@ -226,6 +262,7 @@ curr_elsewhere:
 			violation(c, "nr_running %u but %u fair and %u RT tasks queued", rq->nr_running,
 				  t->queued, t->rt_queued);
 		check_rt_rq(c, t);
+		check_fair_server(c);
 		if (rq->cfs.h_nr_runnable != t->runnable)
 			violation(c, "h_nr_runnable %u but %u runnable tasks", rq->cfs.h_nr_runnable,
 				  t->runnable);

@@ -184,7 +184,10 @@ void sched_init(u64 start)
 		struct rq *rq = cpu_rq(cpu);
 
 		rq->clock = rq->clock_task = rq->clock_pelt = start;
+		/* set_next_task_idle() at boot: idle since the start */
+		rq->idle->se.exec_start = start;
 	}
+	sched_init_dl_servers();
 }
 
 void sched_exit(void)
@@ -489,11 +492,15 @@ static inline u64 dequeue_cost(const struct task_struct *p)
 	return rt_task(p) ? machine.cost->rt_dequeue : machine.cost->dequeue;
 }
 
-/* the class's put_prev_task() (the idle task and the stopper have nothing to put) */
+/* the class's put_prev_task() (the stopper has nothing to put) */
 static void put_prev_task(struct rq *rq, struct task_struct *prev)
 {
-	if (is_idle_task(prev) || prev->is_stopper)
+	if (prev->is_stopper)
 		return;
+	if (is_idle_task(prev)) {
+		put_prev_task_idle(rq, prev);
+		return;
+	}
 	if (rt_task(prev))
 		put_prev_task_rt(rq, prev);
 	else
@@ -1038,23 +1045,42 @@ static void context_switch(struct rq *rq, struct task_struct *prev, struct task_
 }
 
 /*
- * The classes in order (stop > dl > rt > fair > idle): the stopper is run
- * by run_stopper() before this; the fair server, when it reached its
- * zero-laxity point, stands in for the DL class and picks fair above RT.
- * An RT prev that left the RT class's lists first lets the rq pull RT tasks
- * (the class balance pass, balance_rt()); the fair class's own pass, the
- * newidle balance, is in pick_next_task_fair().
+ * __pick_next_task(): the classes in order, stop > dl > rt > fair > idle.
+ * The stopper is run by run_stopper() before this. When every queued task
+ * is fair and prev is not of a higher class, the fair class is asked
+ * directly (with its newidle balance), as the kernel's fast path does;
+ * the DL class is not looked at then, so a queued fair server changes
+ * nothing while fair tasks run anyway. Otherwise an RT prev that left its
+ * list lets the rq pull (the class balance pass, balance_rt()), then the
+ * DL class (the fair server: a fair task picked for it runs above RT; a
+ * server with no fair task to run stops), the RT class, the fair class
+ * and idle.
  */
 static struct task_struct *pick_next_task(struct rq *rq, struct task_struct *prev)
 {
 	bool prev_rt = rt_task(prev) && !is_idle_task(prev) && !prev->is_stopper;
+	bool prev_fair = !rt_task(prev) && !is_idle_task(prev) && !prev->is_stopper;
 	struct task_struct *p;
 
+	if ((prev_fair || is_idle_task(prev)) && rq->nr_running == rq->cfs.h_nr_queued)
+		goto fair;
 	if (prev_rt)
 		balance_rt(rq, prev);
-	if (rq->rt.rt_nr_running && !fair_server_check(rq)) {
-pick_rt:
-		p = pick_task_rt(rq);
+	/* __pick_task_dl(): the fair server's pick, or it stops */
+	while (sched_dl_runnable(rq)) {
+		p = pick_task_fair(rq);
+		if (!p) {
+			dl_server_stop(&rq->fair_server);
+			continue;
+		}
+		rq->fair_server.nr_server_picks++;
+		if (!prev_fair)
+			put_prev_task(rq, prev);
+		put_prev_set_next_task_fair(rq, prev, p);
+		return p;
+	}
+	p = pick_task_rt(rq);
+	if (p) {
 		/* put_prev_set_next_task(): nothing to do when prev goes on */
 		if (p != prev) {
 			put_prev_task(rq, prev);
@@ -1063,19 +1089,18 @@ pick_rt:
 		return p;
 	}
 	if (prev_rt)
-		put_prev_task_rt(rq, prev);
+		put_prev_task(rq, prev);
+fair:
 	p = pick_next_task_fair(rq, prev);
-	if (p)
+	if (p) {
+		if (is_idle_task(prev))
+			put_prev_task(rq, prev);
 		return p;
-	put_prev_task_fair(rq, prev);
-	/* the fair server found only delayed entities: RT runs after all */
-	if (rq->rt.rt_nr_running) {
-		rq->fair_server.running = false;
-		prev = rq->idle;
-		goto pick_rt;
 	}
-	/* nothing fair to run: the idle class */
-	return pick_next_task_idle(rq);
+	/* the idle class; an RT prev was put above */
+	if (prev_fair)
+		put_prev_task(rq, prev);
+	return pick_next_task_idle(rq, prev);
 }
 
 /*
@@ -1144,8 +1169,8 @@ static struct task_struct *run_stopper(struct rq *rq, struct task_struct *prev)
 		prev->stats.nr_involuntary++;
 		prev->stats.last_queued = cpu_now();
 		prev->stats.queued_by_wakeup = false;
-		put_prev_task(rq, prev);
 	}
+	put_prev_task(rq, prev);
 	trace_sched(__trace_sched_switch(true, prev, stop));
 	prev->on_cpu = 0;
 	prev->on_cpu_until = cpu_now();
@@ -1326,9 +1351,6 @@ void sched_tick(struct rq *rq)
 		cl_write(&curr->cl.avg);
 		task_tick_fair(rq, curr);
 	}
-	/* the fair server's zero-laxity point: fair tasks run ahead of RT now */
-	if (rq->rt.rt_nr_running && fair_server_check(rq) && rt_task(curr))
-		resched_curr(rq);
 	/* PREEMPT_LAZY: a lazy request becomes a real one at the tick */
 	if (rq->need_resched_lazy)
 		rq->need_resched = true;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The RT class: SCHED_FIFO and SCHED_RR (kernel/sched/rt.c line of thought,
- * v6.18), and the fair deadline server that keeps fair tasks from starving
- * under RT load (deadline.c's fair_server, simplified).
+ * v6.18). The fair server that keeps fair tasks from starving under RT load
+ * is deadline.c's.
  *
  * Each rq has an rt_rq: 100 FIFO lists, one per priority (prio 0 is the
  * highest, 99 - sched_priority), and a bitmap of the non-empty ones, so the
@@ -629,91 +629,4 @@ void prio_changed_rt(struct rq *rq, struct task_struct *p, int oldprio)
 	} else if (p->prio < rq->curr->prio) {
 		resched_curr(rq);
 	}
-}
-
-/* ------------------------------------------------------------------ */
-/* the fair deadline server (simplified)                               */
-
-/*
- * v6.18's fair_server is a SCHED_DEADLINE entity of runtime 50 ms and
- * period 1 s per CPU, started when a fair task is enqueued, in deferred
- * mode: fair runtime is charged to it as it happens, and only if the fair
- * tasks have not had their runtime by the point where the rest of the
- * budget just fits before the deadline (zero laxity) is it enqueued; it then
- * runs fair tasks ahead of RT until its budget is used up, and waits for the
- * next period. The model keeps that rule and checks the zero-laxity point at
- * each tick and pick (the kernel arms an hrtimer for it), so the fair share
- * under an RT hog starts within a tick of the kernel's instant.
- */
-void fair_server_init(struct rq *rq)
-{
-	rq->fair_server = (struct fair_server){ 0 };
-}
-
-static void fair_server_replenish(struct rq *rq, u64 now)
-{
-	struct fair_server *fs = &rq->fair_server;
-	u64 period = sysctl_sched.fair_server_period_ns;
-	u64 runtime = min(sysctl_sched.fair_server_runtime_ns, period);
-
-	/* a period that ends while it runs fair tasks: RT gets the CPU back */
-	if (fs->running && rq->rt.rt_nr_running)
-		resched_curr(rq);
-	fs->runtime = (s64)runtime;
-	fs->deadline = now + period;
-	fs->running = false;
-}
-
-void dl_server_start(struct rq *rq)
-{
-	struct fair_server *fs = &rq->fair_server;
-
-	if (fs->active)
-		return;
-	fs->active = true;
-	if (rq->clock >= fs->deadline)
-		fair_server_replenish(rq, rq->clock);
-}
-
-void dl_server_stop(struct rq *rq)
-{
-	struct fair_server *fs = &rq->fair_server;
-
-	fs->active = false;
-	fs->running = false;
-}
-
-void dl_server_update(struct rq *rq, s64 delta_exec)
-{
-	struct fair_server *fs = &rq->fair_server;
-
-	if (!fs->active || delta_exec <= 0)
-		return;
-	fs->runtime -= delta_exec;
-	/* budget used up while running ahead of RT: throttled until the period ends */
-	if (fs->runtime <= 0 && fs->running) {
-		fs->running = false;
-		if (rq->rt.rt_nr_running)
-			resched_curr(rq);
-	}
-}
-
-bool fair_server_check(struct rq *rq)
-{
-	struct fair_server *fs = &rq->fair_server;
-	u64 now = rq->clock;
-
-	if (!fs->active || !sysctl_sched.fair_server_runtime_ns)
-		return false;
-	if (now >= fs->deadline)
-		fair_server_replenish(rq, now);
-	/* server_pick() found nothing runnable (only delayed entities): it yields */
-	if (fs->running && !rq->cfs.h_nr_runnable)
-		fs->running = false;
-	if (!fs->running && fs->runtime > 0 && rq->cfs.h_nr_runnable && rq->rt.rt_nr_running &&
-	    now + (u64)fs->runtime >= fs->deadline) {
-		fs->running = true;
-		fs->nr_runs++;
-	}
-	return fs->running;
 }

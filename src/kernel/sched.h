@@ -250,19 +250,57 @@ struct rt_rq {
 	bool rt_queued;
 };
 
+/* ---- the deadline class: only the per-CPU fair server (deadline.c) ---- */
+
+/* a reservation's bandwidth, runtime / period in BW_SHIFT fixed point (sched.h) */
+#define BW_SHIFT 20
+#define BW_UNIT (1 << BW_SHIFT)
+/* dl_entity_overflow() compares in units of 2^DL_SCALE ns (~1 us) (sched.h) */
+#define DL_SCALE 10
+/* the CBS replenishment of a DL entity (sched.h's ENQUEUE_REPLENISH) */
+#define ENQUEUE_REPLENISH 0x0020
+
 /*
- * The fair deadline server (deadline.c's fair_server, v6.12+), simplified:
- * a deferred reservation of runtime per period for the fair class. Fair
- * tasks' runtime is charged against it; only when they were starved so that
- * the rest of the budget just fits before the period ends (the zero-laxity
- * point) does it run them ahead of RT tasks until the budget is used up.
+ * A SCHED_DEADLINE entity (struct sched_dl_entity, the fields a dl_server
+ * uses). schedlab has no SCHED_DEADLINE tasks: the one DL entity of each
+ * rq is its fair server, a deferred (dl_defer) reservation of dl_runtime
+ * every dl_period for the fair class, as v6.12+ keeps fair tasks from
+ * starving under RT load. Its states, as deadline.c's: throttled with the
+ * defer timer armed at the zero-laxity point (dl_defer_armed), throttled
+ * waiting for the next period's replenishment, or queued on the rq's dl_rq,
+ * where it is picked above the RT class and runs fair tasks
+ * (dl_defer_running once the timer found them starved).
  */
-struct fair_server {
-	s64 runtime;			/* budget left in this period, ns */
-	u64 deadline;			/* the period's end */
-	bool active;			/* dl_server_start(): fair tasks are queued */
-	bool running;			/* enqueued as a DL entity: fair is picked above RT */
-	u64 nr_runs;			/* times it reached zero laxity and ran */
+struct sched_dl_entity {
+	struct rq *rq;			/* dl_se->rq: the runqueue it serves */
+	u64 dl_runtime;			/* maximum runtime each instance */
+	u64 dl_deadline;		/* relative deadline (the period: implicit) */
+	u64 dl_period;
+	u64 dl_bw;			/* dl_runtime / dl_period, BW_SHIFT fixed point */
+	u64 dl_density;			/* dl_runtime / dl_deadline */
+	s64 runtime;			/* what is left of this instance's runtime */
+	u64 deadline;			/* this instance's absolute deadline */
+	bool dl_throttled;		/* out of runtime, or deferred: not queued */
+	bool dl_server;
+	bool dl_server_active;		/* dl_server_start() ... dl_server_stop() */
+	bool dl_defer;			/* deferred server: runs at zero laxity only */
+	bool dl_defer_armed;		/* the timer is the zero-laxity (defer) timer */
+	bool dl_defer_running;		/* fair tasks were starved: runs once queued */
+	bool on_dl_rq;			/* in the dl_rq's tree (!RB_EMPTY_NODE(&rb_node)) */
+	struct hrtimer dl_timer;	/* replenishment or zero-laxity timer */
+	u64 dl_timer_expires;		/* its expiry, for hrtimer_forward_now() */
+	/* schedlab's counts, for tests and the record of a run */
+	u64 nr_zero_laxity;		/* dl_server_timer() found the fair class starved */
+	u64 nr_server_picks;		/* fair tasks picked through the DL class */
+	u64 nr_throttled;		/* times its runtime ran out while it was queued */
+};
+
+/* the rq's DL runqueue: here only the fair server (struct dl_rq, in part) */
+struct dl_rq {
+	unsigned int dl_nr_running;
+	struct {
+		u64 curr;		/* earliest queued deadline, 0: none */
+	} earliest_dl;
 };
 
 /* sched_setattr()'s attributes (include/uapi/linux/sched/types.h, in part) */
@@ -424,7 +462,8 @@ struct rq {
 	struct cfs_rq cfs;
 	struct rt_rq rt;
 	struct sched_avg avg_rt;	/* PELT of the time RT tasks ran (rq->avg_rt) */
-	struct fair_server fair_server;
+	struct dl_rq dl;
+	struct sched_dl_entity fair_server;
 	bool rt_push_pending;		/* queue_balance_callback(push_rt_tasks) */
 	struct task_struct *curr;
 	struct task_struct *idle;
@@ -730,7 +769,9 @@ void do_idle(void);
 void idle_exit(struct rq *rq);
 /* A polling CPU polled for its limit: let the governor choose again. */
 void idle_reselect(struct rq *rq);
-struct task_struct *pick_next_task_idle(struct rq *rq);
+/* the idle class's pick after @prev (set_next_task_idle() if it was not idle) */
+struct task_struct *pick_next_task_idle(struct rq *rq, struct task_struct *prev);
+void put_prev_task_idle(struct rq *rq, struct task_struct *prev);
 
 /* ---- wait.c ---- */
 
@@ -1016,13 +1057,38 @@ void switched_from_fair(struct rq *rq, struct task_struct *p);
 void switched_to_fair(struct rq *rq, struct task_struct *p);
 void prio_changed_fair(struct rq *rq, struct task_struct *p, int oldprio);
 
-/* the fair deadline server (fair_server in deadline.c), simplified (rt.c) */
+/* the fair server (deadline.c; fair.c's fair_server_init() and pick) */
 void fair_server_init(struct rq *rq);
-void dl_server_start(struct rq *rq);
-void dl_server_stop(struct rq *rq);
-void dl_server_update(struct rq *rq, s64 delta_exec);
-/* at the tick or a pick: replenish, and run at the zero-laxity point; true if running */
-bool fair_server_check(struct rq *rq);
+/* sched_init_dl_servers(): every CPU's server gets its runtime and period, deferred */
+void sched_init_dl_servers(void);
+void dl_server_start(struct sched_dl_entity *dl_se);
+void dl_server_stop(struct sched_dl_entity *dl_se);
+/* dl_server_update(): fair runtime charged to the server (update_curr_dl_se()) */
+void dl_server_update(struct sched_dl_entity *dl_se, s64 delta_exec);
+/* the idle time since @p (the idle task, or curr of an empty rq) last accounted */
+void dl_server_update_idle_time(struct rq *rq, struct task_struct *p);
+static inline bool dl_server_active(const struct sched_dl_entity *dl_se)
+{
+	return dl_se->dl_server_active;
+}
+/* the DL class has something to pick (sched_dl_runnable()): the queued server */
+static inline bool sched_dl_runnable(const struct rq *rq)
+{
+	return rq->dl.dl_nr_running > 0;
+}
+/*
+ * debug.c sched_fair_server_write(): a write of @cpu's
+ * /sys/kernel/debug/sched/fair_server/cpuN/runtime (@period false) or
+ * period file. 0, -EINVAL (runtime above the period, a period outside
+ * fair_server_period_min..max) or -EBUSY (beyond the DL bandwidth limit).
+ */
+int sched_fair_server_write(unsigned int cpu, bool period, u64 value);
+/* the checks of that write for @runtime and @period; 0, -EINVAL or -EBUSY */
+int fair_server_params_check(u64 runtime, u64 period);
+/* fair.c: the fair class's pick for the server (pick_task_fair()), NULL if none */
+struct task_struct *pick_task_fair(struct rq *rq);
+/* put_prev_set_next_task() for fair @p picked after @prev (not idle, not RT) */
+void put_prev_set_next_task_fair(struct rq *rq, struct task_struct *prev, struct task_struct *p);
 
 /*
  * sched_setattr_nocheck() / sched_setscheduler_nocheck() (syscalls.c __sched_setscheduler()):

@@ -2,9 +2,10 @@
 /*
  * Scheduling policies: SCHED_IDLE and SCHED_BATCH in the fair class, the RT
  * class (SCHED_FIFO, SCHED_RR: preemption, RR rotation, push, pull,
- * affinity), sched_setattr_nocheck() on running and queued tasks, the fair
- * server's share under an RT hog, the chrt and nice prefixes, and the
- * invariant checker under a random mix of policies.
+ * affinity), sched_setattr_nocheck() on running and queued tasks, RT
+ * pressure on fair placement, the chrt and nice prefixes, and the invariant
+ * checker under a random mix of policies. The fair server's tests are in
+ * test_fair_server.c.
  */
 #include "test_sched_helpers.h"
 
@@ -561,38 +562,6 @@ static void test_spawn_attr_and_op_setattr(void **state)
 	tl_teardown();
 }
 
-/* ---- the fair server ---- */
-
-static void test_fair_server_share_under_fifo_hog(void **state)
-{
-	struct task_struct *rt, *fair;
-	u64 fair_rt;
-
-	(void)state;
-	tl_setup("smp1", TL_ZERO_COST, 0, NULL);
-	rt = start_hog("rt-hog", &fifo50, 0);
-	fair = start_hog("fair-hog", NULL, 0);
-	tl_run_until(3 * NSEC_PER_SEC, true);
-	tl_account_now();
-	fair_rt = tl_runtime(fair);
-	/* 50 ms of each 1 s period, within a tick of the zero-laxity point */
-	assert_true(fair_rt >= 140 * NSEC_PER_MSEC && fair_rt <= 160 * NSEC_PER_MSEC);
-	assert_true(tl_runtime(rt) >= 2840 * NSEC_PER_MSEC);
-	assert_true(cpu_rq(0)->fair_server.nr_runs >= 2);
-	tl_teardown();
-
-	/* without the server (runtime 0), the RT hog takes everything */
-	tl_setup("smp1", TL_ZERO_COST, 0, NULL);
-	sysctl_sched.fair_server_runtime_ns = 0;
-	rt = start_hog("rt-hog", &fifo50, 0);
-	fair = start_hog("fair-hog", NULL, 0);
-	tl_run_until(2 * NSEC_PER_SEC, false);
-	tl_account_now();
-	assert_int_equal(tl_runtime(fair), 0);
-	(void)rt;
-	tl_teardown();
-}
-
 /*
  * RT pressure: a fair hog sharing CPU 0 with a pinned FIFO hog while
  * another fair hog runs on CPU 1 is moved to CPU 1 once CPU 0's RT
@@ -823,7 +792,6 @@ int main(void)
 		cmocka_unit_test(test_pull_when_cpu_drops_to_fair),
 		cmocka_unit_test(test_setscheduler_running_and_queued),
 		cmocka_unit_test(test_spawn_attr_and_op_setattr),
-		cmocka_unit_test(test_fair_server_share_under_fifo_hog),
 		cmocka_unit_test(test_rt_pressure_moves_fair_tasks),
 		cmocka_unit_test(test_random_mix_under_check),
 		cmocka_unit_test(test_chrt_and_nice_prefixes),
