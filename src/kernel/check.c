@@ -166,6 +166,21 @@ static void check_fair_server(unsigned int c)
 		violation(c, "stopped fair server queued %d timer %d", dl_se->on_dl_rq, timer_set);
 	if (dl_se->dl_server_active && dl_se->dl_throttled && dl_se->dl_runtime && !timer_set)
 		violation(c, "throttled fair server without its timer");
+	/*
+	 * cpupri: the RT level when no DL entity is queued; with the server
+	 * queued, CPUPRI_HIGHER, or the RT level an RT enqueue or dequeue set
+	 * since (cpupri_set() follows events, as the kernel's does).
+	 */
+	{
+		int rt_level = rq->rt.highest_prio.curr == MAX_RT_PRIO - 1 ?
+				       CPUPRI_NORMAL :
+				       MAX_RT_PRIO - 1 - rq->rt.highest_prio.curr;
+		int level = cpupri_of_cpu(c);
+
+		if (level != rt_level && !(dl_se->on_dl_rq && level == CPUPRI_HIGHER))
+			violation(c, "cpupri level %d but the RT level is %d and the fair server is %squeued",
+				  level, rt_level, dl_se->on_dl_rq ? "" : "not ");
+	}
 }
 
 void sched_check_invariants(struct sim_event *ev)

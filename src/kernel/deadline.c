@@ -79,18 +79,23 @@ static inline bool dl_runtime_exceeded(const struct sched_dl_entity *dl_se)
 /* ------------------------------------------------------------------ */
 /* the dl_rq: enqueue and dequeue of the server                        */
 
-/* inc_dl_deadline(): the earliest queued deadline */
-static void inc_dl_deadline(struct dl_rq *dl_rq, u64 deadline)
+/* inc_dl_deadline(): the first queued DL entity puts the CPU above every RT level */
+static void inc_dl_deadline(struct dl_rq *dl_rq, struct rq *rq, u64 deadline)
 {
-	if (dl_rq->earliest_dl.curr == 0 || dl_time_before(deadline, dl_rq->earliest_dl.curr))
+	if (dl_rq->earliest_dl.curr == 0 || dl_time_before(deadline, dl_rq->earliest_dl.curr)) {
+		if (dl_rq->earliest_dl.curr == 0)
+			cpupri_set(rq, MAX_RT_PRIO);
 		dl_rq->earliest_dl.curr = deadline;
+	}
 }
 
-/* dec_dl_deadline(): none queued any more */
-static void dec_dl_deadline(struct dl_rq *dl_rq)
+/* dec_dl_deadline(): the last one gone, the CPU is at its RT level again */
+static void dec_dl_deadline(struct dl_rq *dl_rq, struct rq *rq)
 {
-	if (!dl_rq->dl_nr_running)
+	if (!dl_rq->dl_nr_running) {
 		dl_rq->earliest_dl.curr = 0;
+		cpupri_set(rq, rq->rt.highest_prio.curr);
+	}
 }
 
 /* __enqueue_dl_entity() and inc_dl_tasks(): a server does not count in nr_running */
@@ -100,7 +105,7 @@ static void __enqueue_dl_entity(struct sched_dl_entity *dl_se)
 
 	dl_se->on_dl_rq = true;
 	rq->dl.dl_nr_running++;
-	inc_dl_deadline(&rq->dl, dl_se->deadline);
+	inc_dl_deadline(&rq->dl, rq, dl_se->deadline);
 }
 
 static void __dequeue_dl_entity(struct sched_dl_entity *dl_se)
@@ -111,7 +116,7 @@ static void __dequeue_dl_entity(struct sched_dl_entity *dl_se)
 		return;
 	dl_se->on_dl_rq = false;
 	rq->dl.dl_nr_running--;
-	dec_dl_deadline(&rq->dl);
+	dec_dl_deadline(&rq->dl, rq);
 }
 
 static void dequeue_dl_entity(struct sched_dl_entity *dl_se, int flags)

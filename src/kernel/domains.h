@@ -239,6 +239,12 @@ struct root_domain {
 	/* rto_count: CPUs with pushable RT tasks (their rt_rq->overloaded is the rto_mask) */
 	unsigned int rto_count;
 	/*
+	 * cpupri's cpu_to_pri: each CPU's priority level for RT placement
+	 * (CPUPRI_NORMAL 0, RT 1..99, CPUPRI_HIGHER 100 while a DL entity is
+	 * queued), as the enqueue and dequeue events set it (cpupri_set()).
+	 */
+	int *cpupri;
+	/*
 	 * The largest CPU capacity in the span. Older kernels kept it here
 	 * (v6.18 does not); set at build time for convenience.
 	 */

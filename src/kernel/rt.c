@@ -158,11 +158,31 @@ static void update_highest_prio(struct rt_rq *rt_rq)
 	rt_rq->highest_prio.curr = prio < MAX_RT_PRIO ? prio : MAX_RT_PRIO - 1;
 }
 
+/* convert_prio(): an rq priority to its cpupri level */
+static int convert_prio(int prio)
+{
+	if (prio == CPUPRI_INVALID)
+		return CPUPRI_INVALID;
+	if (prio == MAX_RT_PRIO)
+		return CPUPRI_HIGHER;
+	if (prio == MAX_RT_PRIO - 1)
+		return CPUPRI_NORMAL;
+	return MAX_RT_PRIO - 1 - prio;
+}
+
+void cpupri_set(struct rq *rq, int newpri)
+{
+	unsigned int cpu = cpu_of(rq);
+
+	cpu_rd(cpu)->cpupri[cpu] = convert_prio(newpri);
+}
+
 void enqueue_task_rt(struct rq *rq, struct task_struct *p, int flags)
 {
 	struct rt_rq *rt_rq = &rq->rt;
 	struct sched_rt_entity *rt_se = &p->rt;
 	struct list_head *queue = &rt_rq->active.queue[p->prio];
+	int prev_prio = rt_rq->highest_prio.curr;
 
 	/* __enqueue_rt_entity(): the tail of its list, or the head if asked */
 	if (flags & ENQUEUE_HEAD)
@@ -177,6 +197,9 @@ void enqueue_task_rt(struct rq *rq, struct task_struct *p, int flags)
 		rt_rq->rr_nr_running++;
 	rt_rq->rt_queued = true;
 	update_highest_prio(rt_rq);
+	/* inc_rt_prio_smp(): a higher RT level */
+	if (rt_rq->highest_prio.curr < prev_prio)
+		cpupri_set(rq, rt_rq->highest_prio.curr);
 	/* add_nr_running(): a second task makes the root domain overloaded */
 	if (++rq->nr_running == 2)
 		cpu_rd(cpu_of(rq))->overloaded = true;
@@ -188,6 +211,7 @@ void dequeue_task_rt(struct rq *rq, struct task_struct *p, int flags)
 {
 	struct rt_rq *rt_rq = &rq->rt;
 	struct sched_rt_entity *rt_se = &p->rt;
+	int prev_prio = rt_rq->highest_prio.curr;
 
 	(void)flags;
 	update_curr_rt(rq);
@@ -202,6 +226,9 @@ void dequeue_task_rt(struct rq *rq, struct task_struct *p, int flags)
 		rt_rq->rr_nr_running--;
 	rt_rq->rt_queued = rt_rq->rt_nr_running != 0;
 	update_highest_prio(rt_rq);
+	/* dec_rt_prio_smp(): the RT level changed */
+	if (rt_rq->highest_prio.curr != prev_prio)
+		cpupri_set(rq, rt_rq->highest_prio.curr);
 	rq->nr_running--;
 }
 
@@ -323,20 +350,15 @@ void task_tick_rt(struct rq *rq, struct task_struct *p)
 /* ------------------------------------------------------------------ */
 /* cpupri (a scan) and find_lowest_rq()                                */
 
-/* convert_prio(): rq priority to cpupri level, 0 normal/idle .. 99 highest RT */
-static int cpupri_of(int prio)
-{
-	return prio >= MAX_RT_PRIO - 1 ? 0 : MAX_RT_PRIO - 1 - prio;
-}
-
 /*
- * cpupri_find(): the CPUs @p may run on at the lowest priority level below
- * its own, in rt_lowest_mask; false if every allowed CPU runs at its level
- * or above.
+ * cpupri_find(): the CPUs @p may run on at the lowest cpupri level below
+ * its own, in rt_lowest_mask; false if every allowed CPU is at its level
+ * or above (an RT task of its priority or higher, or a queued DL entity:
+ * the fair server).
  */
 static bool cpupri_find(struct task_struct *p, struct cpumask *lowest_mask)
 {
-	int task_pri = cpupri_of(p->prio), best = task_pri;
+	int task_pri = convert_prio(p->prio), best = task_pri;
 	unsigned int cpu;
 
 	cpumask_clear(lowest_mask);
@@ -346,7 +368,7 @@ static bool cpupri_find(struct task_struct *p, struct cpumask *lowest_mask)
 
 		charge(machine.cost->lb_cpu_visit);
 		cl_read(&rq->cl.rt);
-		pri = cpupri_of(rq->rt.highest_prio.curr);
+		pri = cpupri_of_cpu(cpu);
 		if (pri > best)
 			continue;
 		if (pri < best) {

@@ -1020,6 +1020,18 @@ static inline bool sched_idle_cpu(unsigned int cpu)
 	return sched_idle_rq(cpu_rq(cpu));
 }
 
+/* cpupri levels (cpupri.h); cpupri_set() takes an rq prio, MAX_RT_PRIO for CPUPRI_HIGHER */
+#define CPUPRI_INVALID -1
+#define CPUPRI_NORMAL 0
+#define CPUPRI_HIGHER 100
+/* cpupri_set(): @rq's CPU at the level of @newpri (its RT highest, or MAX_RT_PRIO) */
+void cpupri_set(struct rq *rq, int newpri);
+/* the CPU's cpupri level */
+static inline int cpupri_of_cpu(unsigned int cpu)
+{
+	return cpu_rd(cpu)->cpupri[cpu];
+}
+
 void init_rt_rq(struct rt_rq *rt_rq);
 void enqueue_task_rt(struct rq *rq, struct task_struct *p, int flags);
 void dequeue_task_rt(struct rq *rq, struct task_struct *p, int flags);

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The RT class's placement and balancing against v6.18's rt.c and
+ * cpupri.c: cpupri levels (with the fair server's CPUPRI_HIGHER),
+ * find_lowest_rq()'s choice, the pushable plist's order, pull and the
+ * RT_PUSH_IPI push chain, and SCHED_RR's quantum.
+ */
+#include "test_sched_helpers.h"
+
+static struct cpumask *mask_of(const char *list)
+{
+	struct cpumask *m = alloc_cpumask();
+	char err[128];
+
+	if (cpulist_parse(list, m, err, sizeof(err)))
+		fail_msg("cpulist_parse(%s): %s", list, err);
+	return m;
+}
+
+static struct sched_attr fifo(u32 prio)
+{
+	return (struct sched_attr){ .sched_policy = SCHED_FIFO, .sched_priority = prio };
+}
+
+/* a workload task with @attr (NULL: SCHED_NORMAL) on @cpu, allowed on @cpus (NULL: all) */
+static struct task_struct *start(const char *comm, const struct program *prog, void *state,
+				 const struct sched_attr *attr, unsigned int cpu, const char *cpus)
+{
+	struct cpumask *m = cpus ? mask_of(cpus) : NULL;
+	struct task_struct *p;
+
+	work_set_sched_attr(attr);
+	p = work_start_allowed(comm, prog, state, cpu, m);
+	work_set_sched_attr(NULL);
+	if (m)
+		free_cpumask(m);
+	return p;
+}
+
+/*
+ * A task that find_lowest_rq() is asked about: its priority, the CPU it
+ * last ran on and its allowed CPUs; never queued.
+ */
+struct probe {
+	struct task_struct t;
+};
+
+static struct task_struct *probe(struct probe *pr, int prio, unsigned int prev, const char *cpus)
+{
+	memset(pr, 0, sizeof(*pr));
+	pr->t.prio = prio;
+	pr->t.cpu = prev;
+	pr->t.cpus_mask = mask_of(cpus);
+	pr->t.nr_cpus_allowed = cpumask_weight(pr->t.cpus_mask);
+	return &pr->t;
+}
+
+static void probe_free(struct probe *pr)
+{
+	free_cpumask(pr->t.cpus_mask);
+}
+
+/* find_lowest_rq() for @prio from @this_cpu */
+static int lowest(int prio, unsigned int prev, const char *cpus, unsigned int this_cpu)
+{
+	struct probe pr;
+	int cpu;
+
+	tl_cpu(this_cpu);
+	cpu = find_lowest_rq(probe(&pr, prio, prev, cpus));
+	probe_free(&pr);
+	return cpu;
+}
+
+#define PRIO(rt_priority) (MAX_RT_PRIO - 1 - (rt_priority))
+
+/* sleep @sleep_ns, then run for ever; remember where and when it first ran */
+struct sleeper {
+	u64 sleep_ns;
+	int step;
+	u64 ran_at;
+	int ran_on;
+};
+
+static void sleeper_next(struct work_task *w, struct op_desc *op)
+{
+	struct sleeper *s = w->state;
+
+	memset(op, 0, sizeof(*op));
+	if (s->step++ == 0) {
+		op->kind = OP_SLEEP;
+		op->ns = s->sleep_ns;
+		return;
+	}
+	if (s->step == 2) {
+		s->ran_at = cpu_now();
+		s->ran_on = (int)smp_processor_id();
+	}
+	op->kind = OP_RUN;
+	op->ns = NSEC_PER_MSEC;
+}
+
+static const struct program sleeper_prog = { .next = sleeper_next };
+
+/*
+ * cpupri levels follow the kernel's events: inc_rt_prio_smp() and
+ * dec_rt_prio_smp() set an RT CPU's level, inc_dl_deadline() puts a CPU
+ * whose fair server is queued at CPUPRI_HIGHER and dec_dl_deadline()
+ * back at its RT level. cpupri_find() takes only the lowest level below
+ * the task's (not any lower CPU), and find_lowest_rq() then prefers the
+ * task's previous CPU. A FIFO 90 task waking beside a pinned FIFO 85 hog
+ * goes to find_lowest_rq()'s CPU (select_task_rq_rt()): not CPU 0, whose
+ * RT hog is only FIFO 80 but whose fair server runs fair tasks.
+ */
+static void test_cpupri_levels_and_the_fair_server(void **state)
+{
+	const struct sched_attr f80 = fifo(80), f85 = fifo(85), f10 = fifo(10), f90 = fifo(90);
+	struct sleeper w = { .sleep_ns = 970 * NSEC_PER_MSEC };
+	struct sched_dl_entity *dl_se;
+
+	(void)state;
+	tl_setup("smp4", TL_ZERO_COST, 250, NULL);
+	dl_se = &cpu_rq(0)->fair_server;
+	start("fifo80", &tl_busy_prog, NULL, &f80, 0, "0");
+	start("fair0", &tl_busy_prog, NULL, NULL, 0, "0");
+	start("fifo85", &tl_busy_prog, NULL, &f85, 1, "1");
+	start("fair2", &tl_busy_prog, NULL, NULL, 2, "2");
+	start("fifo10", &tl_busy_prog, NULL, &f10, 3, "3");
+	start("waker", &sleeper_prog, &w, &f90, 1, "0-1");
+	tl_run_until(940 * NSEC_PER_MSEC, true);
+	assert_int_equal(cpupri_of_cpu(0), 80);
+	assert_int_equal(cpupri_of_cpu(1), 85);
+	assert_int_equal(cpupri_of_cpu(2), CPUPRI_NORMAL);
+	assert_int_equal(cpupri_of_cpu(3), 10);
+	/* CPU 0's fair hog starved to the zero-laxity point: the server is queued */
+	tl_run_until(960 * NSEC_PER_MSEC, true);
+	assert_true(dl_se->on_dl_rq);
+	assert_int_equal(cpupri_of_cpu(0), CPUPRI_HIGHER);
+	/* a FIFO 50 task: the fair CPU 2, not CPU 3 (FIFO 10), even from CPU 3 */
+	assert_int_equal(lowest(PRIO(50), 1, "0-3", 1), 2);
+	assert_int_equal(lowest(PRIO(50), 3, "0-3", 3), 2);
+	/* kept off CPU 2: CPU 3, at the lowest level left */
+	assert_int_equal(lowest(PRIO(50), 1, "0-1,3", 1), 3);
+	/* a FIFO 90 task: not CPU 0 while the server runs there */
+	assert_int_equal(lowest(PRIO(90), 0, "0-1", 1), 1);
+	/* the wakeup at 970 ms lands on CPU 1 and runs at once */
+	tl_run_until(980 * NSEC_PER_MSEC, true);
+	assert_int_equal(w.ran_on, 1);
+	assert_true(w.ran_at < 970 * NSEC_PER_MSEC + 100 * NSEC_PER_USEC);
+	/* the server's runtime used (seen at the tick), CPU 0 is at FIFO 80's level again */
+	tl_run_until(1010 * NSEC_PER_MSEC, true);
+	assert_false(dl_se->on_dl_rq);
+	assert_int_equal(cpupri_of_cpu(0), 80);
+	assert_int_equal(lowest(PRIO(90), 1, "0-1", 1), 0);
+	tl_teardown();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cpupri_levels_and_the_fair_server),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
