@@ -60,6 +60,17 @@ const u32 sched_prio_to_wmult[40] = {
 #define RESCHED_LATENCY_RATELIMIT_NS (3600ULL * NSEC_PER_SEC)
 static const struct sim_cpu_ops sched_cpu_ops;
 
+/* cpumask_any_and_distribute() with @rq's CPU's distribute_cpu_mask_prev */
+static unsigned int __cpumask_any_and_distribute(struct rq *rq, const struct cpumask *a,
+						 const struct cpumask *b)
+{
+	unsigned int next = cpumask_next_and_wrap(rq->distribute_cpu_mask_prev, a, b);
+
+	if (next < nr_cpu_ids)
+		rq->distribute_cpu_mask_prev = (int)next;
+	return next;
+}
+
 /* ------------------------------------------------------------------ */
 /* tasks and runqueues                                                 */
 
@@ -915,9 +926,19 @@ static struct task_struct *__sched_fork_task(struct task_struct *parent, bool th
 				fprintf(stderr, "schedlab: %s: empty CPU affinity\n", comm);
 				abort();
 			}
-			/* __set_cpus_allowed_ptr() moves it to an allowed CPU */
-			if (!cpumask_test_cpu((unsigned int)cpu_hint, p->cpus_mask))
-				cpu_hint = (int)cpumask_first(p->cpus_mask);
+			/*
+			 * __set_cpus_allowed_ptr() on the CPU it was started
+			 * on: a new mask picks the destination with
+			 * cpumask_any_and_distribute() there, and the task
+			 * moves to it if its CPU is not allowed
+			 */
+			if (cpumask_weight(p->cpus_mask) != nr_cpu_ids) {
+				unsigned int dest = __cpumask_any_and_distribute(
+					cpu_rq((unsigned int)cpu_hint), p->cpus_mask, p->cpus_mask);
+
+				if (!cpumask_test_cpu((unsigned int)cpu_hint, p->cpus_mask))
+					cpu_hint = (int)dest;
+			}
 		}
 		p->mm = ++next_mm_id;
 		p->tgid = p->pid;
@@ -1138,11 +1159,24 @@ static void migration_cpu_stop(struct rq *rq)
 	}
 }
 
+unsigned int cpumask_any_and_distribute(const struct cpumask *a, const struct cpumask *b)
+{
+	return __cpumask_any_and_distribute(this_rq(), a, b);
+}
+
+unsigned int cpumask_any_distribute(const struct cpumask *m)
+{
+	return cpumask_any_and_distribute(m, m);
+}
+
 void sched_setaffinity_current(const struct cpumask *mask)
 {
 	struct task_struct *p = current;
 	struct rq *rq = this_rq();
+	struct cpumask *old = alloc_cpumask();
+	unsigned int dest;
 
+	cpumask_copy(old, p->cpus_mask);
 	cpumask_setall(p->cpus_mask);
 	cpumask_and(p->cpus_mask, p->cpus_mask, mask);
 	if (cpumask_empty(p->cpus_mask)) {
@@ -1150,11 +1184,22 @@ void sched_setaffinity_current(const struct cpumask *mask)
 		abort();
 	}
 	p->nr_cpus_allowed = cpumask_weight(p->cpus_mask);
+	/*
+	 * __set_cpus_allowed_ptr_locked(): an unchanged mask does nothing;
+	 * a new one picks the destination before knowing whether the task
+	 * must move (all CPUs are active here)
+	 */
+	if (cpumask_equal(old, p->cpus_mask)) {
+		free_cpumask(old);
+		return;
+	}
+	free_cpumask(old);
+	dest = cpumask_any_distribute(p->cpus_mask);
 	if (cpumask_test_cpu(task_cpu(p), p->cpus_mask))
 		return;
 	/* affine_move_task(): stop_one_cpu(migration_cpu_stop) and wait for it */
 	rq->migrate_task = p;
-	rq->migrate_dest = cpumask_first(p->cpus_mask);
+	rq->migrate_dest = dest;
 	__schedule(SM_PREEMPT);
 }
 

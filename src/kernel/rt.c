@@ -33,7 +33,6 @@
  *  - the pull is done directly (the RT_PUSH_IPI feature, which instead asks
  *    the overloaded CPUs to push by an IPI chain, is not modelled); there
  *    are no RT groups (CONFIG_RT_GROUP_SCHED) and so no RT throttling.
- *  - any_and_distribute() picks are the first CPU of the mask.
  *
  * RT pressure: rq->avg_rt (PELT of the RT running time) takes capacity
  * from fair tasks (scale_rt_capacity(), set by the balancer's
@@ -397,7 +396,10 @@ int find_lowest_rq(struct task_struct *p)
 		return cpu;
 	if (!cpumask_test_cpu((unsigned int)this_cpu, lowest_mask))
 		this_cpu = -1;
-	/* else the closest: this CPU, then the lowest affine domain's first */
+	/*
+	 * else the closest: this CPU (cheaper to preempt than a remote one),
+	 * then one of the lowest affine domain's, spread over them
+	 */
 	for_each_domain((unsigned int)cpu, sd) {
 		if (sd->flags & SD_WAKE_AFFINE) {
 			unsigned int best;
@@ -405,14 +407,14 @@ int find_lowest_rq(struct task_struct *p)
 			if (this_cpu != -1 &&
 			    cpumask_test_cpu((unsigned int)this_cpu, sched_domain_span(sd)))
 				return this_cpu;
-			best = cpumask_first_and(lowest_mask, sched_domain_span(sd));
+			best = cpumask_any_and_distribute(lowest_mask, sched_domain_span(sd));
 			if (best < nr_cpu_ids)
 				return (int)best;
 		}
 	}
 	if (this_cpu != -1)
 		return this_cpu;
-	cpu = (int)cpumask_first(lowest_mask);
+	cpu = (int)cpumask_any_distribute(lowest_mask);
 	return cpu < (int)nr_cpu_ids ? cpu : -1;
 }
 

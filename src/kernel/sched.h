@@ -554,6 +554,8 @@ struct rq {
 		u64 pcount;
 	} stat;
 	u64 nr_ticks;
+	/* lib/cpumask.c's per-CPU distribute_cpu_mask_prev: the last pick (0 at boot) */
+	int distribute_cpu_mask_prev;
 	/* LATENCY_WARN: when the tick first saw need_resched pending, ticks since */
 	u64 last_seen_need_resched_ns;
 	int ticks_without_resched;
@@ -714,10 +716,9 @@ void do_sched_yield(void);
 /*
  * sched_setaffinity() of the running task on itself: its mask becomes
  * @mask (less the CPUs the machine lacks; at least one must remain). If
- * its CPU is not in it, the stopper preempts it and moves it to the first
- * allowed CPU (migration_cpu_stop(); the kernel's
- * cpumask_any_and_distribute() is approximated by the first), and this
- * CPU schedules.
+ * its CPU is not in it, the stopper preempts it and moves it to the
+ * allowed CPU cpumask_any_and_distribute() picks (migration_cpu_stop()),
+ * and this CPU schedules.
  */
 void sched_setaffinity_current(const struct cpumask *mask);
 
@@ -730,6 +731,15 @@ static inline struct task_struct *get_current(void)
 	return this_rq()->curr;
 }
 #define current get_current()
+
+/*
+ * cpumask_any_and_distribute() / cpumask_any_distribute() (lib/cpumask.c):
+ * a CPU of @a & @b (of @m), the next after the one this CPU picked last
+ * time, wrapping round, so that repeated picks spread over the mask (the
+ * first pick skips CPU 0); nr_cpu_ids if there is none.
+ */
+unsigned int cpumask_any_and_distribute(const struct cpumask *a, const struct cpumask *b);
+unsigned int cpumask_any_distribute(const struct cpumask *m);
 
 /* Begin the simulation: start ticks on busy CPUs. */
 void sched_start(void);

@@ -155,10 +155,107 @@ static void test_cpupri_levels_and_the_fair_server(void **state)
 	tl_teardown();
 }
 
+/* a task running a noop program on @cpu as curr, with @attr */
+static struct task_struct *run_on(const char *comm, unsigned int cpu, const struct sched_attr *attr)
+{
+	struct cpumask *only = alloc_cpumask();
+	struct task_struct *p;
+
+	cpumask_set_cpu(cpu, only);
+	tl_cpu(cpu);
+	p = sched_fork_task_attr(comm, &tl_noop_exec, NULL, cpu, only, attr);
+	free_cpumask(only);
+	__schedule(SM_NONE);
+	assert_ptr_equal(cpu_rq(cpu)->curr, p);
+	return p;
+}
+
+/*
+ * find_lowest_rq(): among the CPUs at the lowest level, the task's
+ * previous CPU; else this CPU if it is one of them and in an
+ * SD_WAKE_AFFINE domain of the previous one; else one of that domain's,
+ * by cpumask_any_and_distribute(), which goes round the mask from the
+ * CPU this CPU picked last (lib/cpumask.c: per-CPU
+ * distribute_cpu_mask_prev, 0 at boot, so the first pick skips CPU 0).
+ */
+static void test_find_lowest_rq_prefers_prev_then_distributes(void **state)
+{
+	const struct sched_attr f90 = fifo(90), f20 = fifo(20);
+
+	(void)state;
+	tl_setup("smp4", TL_ZERO_COST, 0, NULL);
+	run_on("f90", 0, &f90);
+	/* CPUs 1-3 idle: the previous CPU when it is one of them */
+	assert_int_equal(lowest(PRIO(50), 2, "0-3", 0), 2);
+	assert_int_equal(lowest(PRIO(50), 3, "0-3", 0), 3);
+	/* previous CPU 0 busy: this CPU when it is one of them */
+	assert_int_equal(lowest(PRIO(50), 0, "0-3", 1), 1);
+	/* neither: spread over 1, 2, 3 from CPU 0, not always the first */
+	assert_int_equal(lowest(PRIO(50), 0, "0-3", 0), 1);
+	assert_int_equal(lowest(PRIO(50), 0, "0-3", 0), 2);
+	assert_int_equal(lowest(PRIO(50), 0, "0-3", 0), 3);
+	assert_int_equal(lowest(PRIO(50), 0, "0-3", 0), 1);
+	assert_int_equal(cpu_rq(0)->distribute_cpu_mask_prev, 1);
+	/* each CPU keeps its own place: CPU 1's first pick from 0 is 2 */
+	run_on("f20", 1, &f20);
+	assert_int_equal(lowest(PRIO(50), 0, "0,2-3", 1), 2);
+	/* a lower level wins over the previous CPU at a higher one */
+	assert_int_equal(lowest(PRIO(50), 1, "0-3", 0), 2);
+	tl_teardown();
+}
+
+/* sched_setaffinity() to @to, then run */
+struct setaff {
+	int step;
+	const struct cpumask *to;
+};
+
+static void setaff_next(struct work_task *w, struct op_desc *op)
+{
+	struct setaff *sa = w->state;
+
+	memset(op, 0, sizeof(*op));
+	if (sa->step++ == 0) {
+		op->kind = OP_SETAFFINITY;
+		op->cpus = sa->to;
+		return;
+	}
+	op->kind = OP_RUN;
+	op->ns = NSEC_PER_MSEC;
+}
+
+static const struct program setaff_prog = { .next = setaff_next };
+
+/*
+ * sched_setaffinity() to CPUs 1-3 of tasks on CPU 0: the destination is
+ * __set_cpus_allowed_ptr_locked()'s cpumask_any_and_distribute(), so two
+ * tasks moved from one CPU go to different CPUs.
+ */
+static void test_setaffinity_distributes(void **state)
+{
+	struct setaff sa[2];
+	struct task_struct *a, *b;
+	struct cpumask *to;
+
+	(void)state;
+	tl_setup("smp4", TL_ZERO_COST, 0, NULL);
+	to = mask_of("1-3");
+	sa[0] = sa[1] = (struct setaff){ .to = to };
+	a = start("a", &setaff_prog, &sa[0], NULL, 0, NULL);
+	b = start("b", &setaff_prog, &sa[1], NULL, 0, NULL);
+	tl_run_until(20 * NSEC_PER_MSEC, true);
+	assert_int_equal(task_cpu(a), 1);
+	assert_int_equal(task_cpu(b), 2);
+	tl_teardown();
+	free_cpumask(to);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cpupri_levels_and_the_fair_server),
+		cmocka_unit_test(test_find_lowest_rq_prefers_prev_then_distributes),
+		cmocka_unit_test(test_setaffinity_distributes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
