@@ -57,7 +57,7 @@ static void check_rt_task(struct task_struct *p, struct rq_tally *t)
 	if (p->__state == TASK_RUNNING && !task_on_rq_queued(p))
 		violation(p->cpu, "RT task %s-%d is TASK_RUNNING but not queued", p->comm, p->pid);
 	if (!task_on_rq_queued(p)) {
-		if (p->rt.on_rq || p->rt.on_list || p->rt.pushable)
+		if (p->rt.on_rq || p->rt.on_list || task_pushable_queued(p))
 			violation(p->cpu, "RT task %s-%d not queued but on an rt_rq", p->comm,
 				  p->pid);
 		return;
@@ -75,9 +75,9 @@ static void check_rt_task(struct task_struct *p, struct rq_tally *t)
 	if (!found)
 		violation(p->cpu, "RT task %s-%d is not on its CPU's list of prio %d", p->comm,
 			  p->pid, p->prio);
-	if (p->rt.pushable != (rq->curr != p && p->nr_cpus_allowed > 1))
+	if (task_pushable_queued(p) != (rq->curr != p && p->nr_cpus_allowed > 1))
 		violation(p->cpu, "RT task %s-%d pushable=%d (curr %d, %u CPUs allowed)", p->comm,
-			  p->pid, p->rt.pushable, rq->curr == p, p->nr_cpus_allowed);
+			  p->pid, task_pushable_queued(p), rq->curr == p, p->nr_cpus_allowed);
 	t->rt_queued++;
 	t->rr_queued += p->policy == SCHED_RR;
 }
@@ -109,13 +109,37 @@ static void check_rt_rq(unsigned int c, const struct rq_tally *t)
 					  t->rt_queued);
 			if (highest == MAX_RT_PRIO - 1)
 				highest = prio;
-			if (rt_se->pushable) {
+			if (task_pushable_queued(p)) {
 				pushable++;
 				if (next == MAX_RT_PRIO - 1)
 					next = prio;
 			}
 		}
 	}
+	/* the pushable plist: this CPU's queued tasks, by prio */
+	{
+		struct task_struct *p;
+		unsigned int on_plist = 0;
+		int last = -1;
+
+		list_for_each_entry(p, &rt_rq->pushable_tasks, pushable_tasks) {
+			if (p->cpu != c || !task_on_rq_queued(p) || !rt_task(p))
+				violation(c, "task %s-%d on the pushable list is not a queued RT task here",
+					  p->comm, p->pid);
+			if (p->prio < last)
+				violation(c, "pushable list out of prio order at %s-%d", p->comm,
+					  p->pid);
+			last = p->prio;
+			if (++on_plist > t->rt_queued)
+				break;
+		}
+		if (on_plist != pushable)
+			violation(c, "pushable list holds %u tasks, %u are pushable", on_plist,
+				  pushable);
+	}
+	if (rt_rq->overloaded != cpumask_test_cpu(c, cpu_rd(c)->rto_mask))
+		violation(c, "rt_rq overloaded %d but rto_mask says %d", rt_rq->overloaded,
+			  cpumask_test_cpu(c, cpu_rd(c)->rto_mask));
 	if (!(rt_rq->active.bitmap[MAX_RT_PRIO / 64] & (1ULL << (MAX_RT_PRIO % 64))))
 		violation(c, "rt_rq bitmap lost its delimiter bit");
 	if (n != t->rt_queued || rt_rq->rt_nr_running != n)
@@ -222,7 +246,7 @@ void sched_check_invariants(struct sim_event *ev)
 			check_rt_task(p, &tally[p->cpu]);
 			goto curr_elsewhere;
 		}
-		if (p->rt.on_rq || p->rt.on_list || p->rt.pushable)
+		if (p->rt.on_rq || p->rt.on_list || task_pushable_queued(p))
 			violation(p->cpu, "fair task %s-%d is on an rt_rq", p->comm, p->pid);
 		in_tree = !RB_EMPTY_NODE(&p->se.run_node);
 		is_curr = rq->cfs.curr == &p->se;

@@ -91,6 +91,7 @@ static struct task_struct *alloc_task(const char *comm)
 	p->static_prio = p->normal_prio = p->prio = DEFAULT_PRIO;
 	p->policy = SCHED_NORMAL;
 	INIT_LIST_HEAD(&p->rt.run_list);
+	INIT_LIST_HEAD(&p->pushable_tasks);
 	cache_footprint_init(&p->cache, 0);
 	p->recent_used_cpu = -1;
 	INIT_LIST_HEAD(&p->wq_entry.entry);

@@ -1069,6 +1069,7 @@ static void init_root_domain(void)
 	rd->max_cpu_capacity = 0;
 	for (unsigned int cpu = 0; cpu < sdt.nr_cpus; cpu++)
 		rd->max_cpu_capacity = max(rd->max_cpu_capacity, sdt.t->cpus[cpu].capacity);
+	rd->rto_mask = alloc_cpumask();
 	rd->rto_count = 0;
 	/* cpupri_init() and rq_online_rt(): every CPU at CPUPRI_NORMAL (0) */
 	rd->cpupri = xcalloc(sdt.nr_cpus, sizeof(*rd->cpupri));
@@ -1209,6 +1210,8 @@ void free_sched_domains(void)
 	free_cpumask(sdt.rd.span);
 	free_cpumask(sdt.rd.online);
 	free(sdt.rd.cpupri);
+	free_cpumask(sdt.rd.rto_mask);
+	sdt.rd.rto_mask = NULL;
 	sdt.rd.cpupri = NULL;
 	free_cpumask(sdt.cpu_map);
 	free_cpumask(sdt.tmpmask);

@@ -236,7 +236,8 @@ struct root_domain {
 	bool overloaded;
 	/* a CPU is over the utilization tipping point */
 	bool overutilized;
-	/* rto_count: CPUs with pushable RT tasks (their rt_rq->overloaded is the rto_mask) */
+	/* rto_mask, rto_count: the CPUs with pushable RT tasks (rt_rq->overloaded) */
+	struct cpumask *rto_mask;
 	unsigned int rto_count;
 	/*
 	 * cpupri's cpu_to_pri: each CPU's priority level for RT placement

@@ -28,8 +28,6 @@
  *    level below the task's first) instead of keeping per-level vectors. Its
  *    cost is charged per CPU examined (lb_cpu_visit and the rq's rt line),
  *    which over-charges on big machines compared with the kernel's vectors.
- *  - pushable_tasks is a flag on each queued task, not a plist: the highest
- *    pushable one is found by walking the priority lists.
  *  - the pull is done directly (the RT_PUSH_IPI feature, which instead asks
  *    the overloaded CPUs to push by an IPI chain, is not modelled); there
  *    are no RT groups (CONFIG_RT_GROUP_SCHED) and so no RT throttling.
@@ -81,65 +79,77 @@ void init_rt_rq(struct rt_rq *rt_rq)
 	rt_bit_set(&rt_rq->active, MAX_RT_PRIO);
 	rt_rq->highest_prio.curr = MAX_RT_PRIO - 1;
 	rt_rq->highest_prio.next = MAX_RT_PRIO - 1;
+	INIT_LIST_HEAD(&rt_rq->pushable_tasks);
 }
 
 /* ------------------------------------------------------------------ */
 /* pushable tasks and the overload state                               */
 
-/* highest_prio.next and the overload flag after the pushable set changed */
-static void update_pushable(struct rq *rq)
+/* rt_set_overload() / rt_clear_overload(): the root domain's rto_mask and count */
+static void rt_set_overload(struct rq *rq)
 {
-	struct rt_rq *rt_rq = &rq->rt;
-	int next = MAX_RT_PRIO - 1;
-	bool overloaded;
+	struct root_domain *rd = cpu_rd(cpu_of(rq));
 
-	if (rt_rq->rt_nr_pushable) {
-		for (int prio = sched_find_first_bit(&rt_rq->active); prio < MAX_RT_PRIO; prio++) {
-			struct sched_rt_entity *rt_se;
-			bool found = false;
-
-			list_for_each_entry(rt_se, &rt_rq->active.queue[prio], run_list) {
-				if (rt_se->pushable) {
-					found = true;
-					break;
-				}
-			}
-			if (found) {
-				next = prio;
-				break;
-			}
-		}
-	}
-	rt_rq->highest_prio.next = next;
-	/* rt_set_overload() / rt_clear_overload(): the root domain's rto_mask */
-	overloaded = rt_rq->rt_nr_pushable != 0;
-	if (overloaded != rt_rq->overloaded) {
-		struct root_domain *rd = cpu_rd(cpu_of(rq));
-
-		rt_rq->overloaded = overloaded;
-		if (overloaded)
-			rd->rto_count++;
-		else
-			rd->rto_count--;
-	}
+	cpumask_set_cpu(cpu_of(rq), rd->rto_mask);
+	rd->rto_count++;
 }
 
+static void rt_clear_overload(struct rq *rq)
+{
+	struct root_domain *rd = cpu_rd(cpu_of(rq));
+
+	rd->rto_count--;
+	cpumask_clear_cpu(cpu_of(rq), rd->rto_mask);
+}
+
+/*
+ * enqueue_pushable_task(): onto the pushable plist after every task of its
+ * prio (off it first, if on: a task put back after running goes behind
+ * those that waited); the rq is overloaded from its first pushable task.
+ */
 static void enqueue_pushable_task(struct rq *rq, struct task_struct *p)
 {
-	if (p->rt.pushable)
-		return;
-	p->rt.pushable = true;
-	rq->rt.rt_nr_pushable++;
-	update_pushable(rq);
+	struct rt_rq *rt_rq = &rq->rt;
+	struct task_struct *pos;
+
+	if (task_pushable_queued(p)) {
+		list_del_init(&p->pushable_tasks);
+		rt_rq->rt_nr_pushable--;
+	}
+	/* plist_add(): before the first of a lower priority */
+	list_for_each_entry(pos, &rt_rq->pushable_tasks, pushable_tasks)
+		if (pos->prio > p->prio)
+			break;
+	list_add_tail(&p->pushable_tasks, &pos->pushable_tasks);
+	rt_rq->rt_nr_pushable++;
+	if (p->prio < rt_rq->highest_prio.next)
+		rt_rq->highest_prio.next = p->prio;
+	if (!rt_rq->overloaded) {
+		rt_set_overload(rq);
+		rt_rq->overloaded = true;
+	}
 }
 
+/* dequeue_pushable_task(): highest_prio.next follows the plist's first */
 static void dequeue_pushable_task(struct rq *rq, struct task_struct *p)
 {
-	if (!p->rt.pushable)
+	struct rt_rq *rt_rq = &rq->rt;
+
+	if (task_pushable_queued(p)) {
+		list_del_init(&p->pushable_tasks);
+		rt_rq->rt_nr_pushable--;
+	}
+	if (!list_empty(&rt_rq->pushable_tasks)) {
+		rt_rq->highest_prio.next =
+			list_first_entry(&rt_rq->pushable_tasks, struct task_struct, pushable_tasks)
+				->prio;
 		return;
-	p->rt.pushable = false;
-	rq->rt.rt_nr_pushable--;
-	update_pushable(rq);
+	}
+	rt_rq->highest_prio.next = MAX_RT_PRIO - 1;
+	if (rt_rq->overloaded) {
+		rt_clear_overload(rq);
+		rt_rq->overloaded = false;
+	}
 }
 
 static inline bool task_current(const struct rq *rq, const struct task_struct *p)
@@ -476,26 +486,29 @@ void wakeup_preempt_rt(struct rq *rq, struct task_struct *p, int wake_flags)
 /* ------------------------------------------------------------------ */
 /* push and pull                                                       */
 
-/* the highest-priority pushable task of @rq allowed on @cpu (-1: any) */
-static struct task_struct *pick_highest_pushable_task(struct rq *rq, int cpu)
+/* task_is_pushable(): not on a CPU, and allowed on @cpu */
+static bool task_is_pushable(struct task_struct *p, unsigned int cpu)
 {
-	struct rt_rq *rt_rq = &rq->rt;
+	return !p->on_cpu && cpumask_test_cpu(cpu, p->cpus_mask);
+}
 
-	if (!rt_rq->rt_nr_pushable)
-		return NULL;
-	for (int prio = sched_find_first_bit(&rt_rq->active); prio < MAX_RT_PRIO; prio++) {
-		struct sched_rt_entity *rt_se;
+/* pick_highest_pushable_task(): the plist's first task that may go to @cpu */
+static struct task_struct *pick_highest_pushable_task(struct rq *rq, unsigned int cpu)
+{
+	struct task_struct *p;
 
-		list_for_each_entry(rt_se, &rt_rq->active.queue[prio], run_list) {
-			struct task_struct *p = rt_task_of(rt_se);
-
-			if (!rt_se->pushable)
-				continue;
-			if (cpu < 0 || cpumask_test_cpu((unsigned int)cpu, p->cpus_mask))
-				return p;
-		}
-	}
+	list_for_each_entry(p, &rq->rt.pushable_tasks, pushable_tasks)
+		if (task_is_pushable(p, cpu))
+			return p;
 	return NULL;
+}
+
+/* pick_next_pushable_task(): the plist's first */
+static struct task_struct *pick_next_pushable_task(struct rq *rq)
+{
+	if (list_empty(&rq->rt.pushable_tasks))
+		return NULL;
+	return list_first_entry(&rq->rt.pushable_tasks, struct task_struct, pushable_tasks);
 }
 
 /* move_queued_task_locked(): both rqs locked, @p queued and not running */
@@ -532,7 +545,7 @@ static int push_rt_task(struct rq *rq)
 	if (!rq->rt.overloaded)
 		return 0;
 	charge(machine.cost->rt_push);
-	next_task = pick_highest_pushable_task(rq, -1);
+	next_task = pick_next_pushable_task(rq);
 	if (!next_task)
 		return 0;
 	/* it outranks what runs here: it just runs here */
@@ -555,22 +568,30 @@ void push_rt_tasks(struct rq *rq)
 		;
 }
 
+/*
+ * pull_rt_task(): this CPU's RT priority dropped; take, from each
+ * RT-overloaded CPU, the best pushable task that would outrank what this
+ * CPU has now (and go on looking: another may be better still), unless it
+ * is about to preempt its own CPU's curr.
+ */
 void pull_rt_task(struct rq *this_rq)
 {
 	unsigned int this_cpu = cpu_of(this_rq), cpu;
 	struct root_domain *rd = cpu_rd(this_cpu);
 	bool resched = false;
 
-	/* rt_overload_count(): nobody has a task to give */
+	/* rt_overloaded(): nobody has a task to give */
 	if (!rd->rto_count)
 		return;
+	/* we are the only overloaded CPU */
+	if (rd->rto_count == 1 && cpumask_test_cpu(this_cpu, rd->rto_mask))
+		return;
 	charge(machine.cost->rt_pull);
-	for_each_cpu(cpu, rd->span) {
+	for_each_cpu(cpu, rd->rto_mask) {
 		struct rq *src_rq = cpu_rq(cpu);
 		struct task_struct *p;
 
-		/* the rto_mask iteration: only the overloaded CPUs are looked at */
-		if (cpu == this_cpu || !src_rq->rt.overloaded)
+		if (cpu == this_cpu)
 			continue;
 		charge(machine.cost->lb_cpu_visit);
 		cl_read(&src_rq->cl.rt);
@@ -579,9 +600,7 @@ void pull_rt_task(struct rq *this_rq)
 			continue;
 		rq_lock(src_rq);
 		update_rq_clock(src_rq);
-		if (src_rq->rt.rt_nr_running <= 1)
-			goto skip;
-		p = pick_highest_pushable_task(src_rq, (int)this_cpu);
+		p = pick_highest_pushable_task(src_rq, this_cpu);
 		if (p && p->prio < this_rq->rt.highest_prio.curr) {
 			/* it is about to preempt its own CPU's curr: leave it */
 			if (p->prio < src_rq->curr->prio)

@@ -226,7 +226,6 @@ struct sched_rt_entity {
 	unsigned int time_slice;	/* SCHED_RR: ticks left of the quantum */
 	unsigned short on_rq;
 	unsigned short on_list;
-	bool pushable;			/* on the rq's pushable set: queued, not curr, may migrate */
 };
 
 #define RT_BITMAP_LONGS ((MAX_RT_PRIO + 1 + 63) / 64)
@@ -241,7 +240,13 @@ struct rt_rq {
 	struct rt_prio_array active;
 	unsigned int rt_nr_running;
 	unsigned int rr_nr_running;
-	unsigned int rt_nr_pushable;	/* plist pushable_tasks's length */
+	/*
+	 * plist pushable_tasks: queued RT tasks that are not running and may
+	 * migrate, by prio, first come first within a prio (a task put back
+	 * after running goes to the tail of its prio)
+	 */
+	struct list_head pushable_tasks;
+	unsigned int rt_nr_pushable;	/* its length */
 	struct {
 		int curr;		/* highest queued RT prio, MAX_RT_PRIO - 1: none */
 		int next;		/* highest pushable RT prio, MAX_RT_PRIO - 1: none */
@@ -374,6 +379,7 @@ struct task_struct {
 	unsigned int policy;		/* SCHED_NORMAL, SCHED_FIFO, ... */
 	unsigned int rt_priority;	/* 1..99 for SCHED_FIFO/RR, else 0 */
 	struct sched_rt_entity rt;
+	struct list_head pushable_tasks;	/* on rq->rt.pushable_tasks (plist_node) */
 	bool is_idle;			/* the per-CPU idle task */
 	bool is_stopper;		/* the per-CPU stopper kthread */
 	bool sched_task_hot;		/* migrated although cache hot (schedstat) */
@@ -1009,6 +1015,12 @@ static inline bool rt_task(const struct task_struct *p)
 static inline bool on_rt_rq(const struct sched_rt_entity *rt_se)
 {
 	return rt_se->on_rq;
+}
+
+/* on its rq's pushable plist */
+static inline bool task_pushable_queued(const struct task_struct *p)
+{
+	return !list_empty(&p->pushable_tasks);
 }
 
 /* sched_rr_timeslice in jiffies of the simulated HZ */

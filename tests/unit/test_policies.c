@@ -360,7 +360,7 @@ static void test_push_to_idle_cpu_and_affinity(void **state)
 	tl_cpu(0);
 	__schedule(SM_NONE);
 	c = fork_attr("pinned", 0, &fifo50, only0);
-	assert_false(c->rt.pushable);
+	assert_false(task_pushable_queued(c));
 	assert_true(cpu_rq(0)->need_resched);
 	tl_check();
 	assert_ptr_equal(tl_schedule(), c);
@@ -370,7 +370,7 @@ static void test_push_to_idle_cpu_and_affinity(void **state)
 	/* a third: nowhere lower to go (both CPUs at prio 49), so it waits here */
 	b = fork_attr("b", 0, &fifo50, NULL);
 	assert_int_equal(task_cpu(b), 0);
-	assert_true(b->rt.pushable);
+	assert_true(task_pushable_queued(b));
 	assert_true(cpu_rq(0)->rt.overloaded);
 	tl_check();
 	free_cpumask(only0);

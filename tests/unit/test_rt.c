@@ -250,12 +250,233 @@ static void test_setaffinity_distributes(void **state)
 	free_cpumask(to);
 }
 
+/* fork @attr'd task on @cpu (allowed on @cpus), queued: the CPU does not switch */
+static struct task_struct *fork_on(const char *comm, unsigned int cpu, const char *cpus,
+				   const struct sched_attr *attr)
+{
+	struct cpumask *m = mask_of(cpus);
+	struct task_struct *p;
+
+	tl_cpu(cpu);
+	p = sched_fork_task_attr(comm, &tl_noop_exec, NULL, cpu, m, attr);
+	free_cpumask(m);
+	return p;
+}
+
+/*
+ * The pushable list is a plist (enqueue_pushable_task()): by prio, and
+ * within a prio in the order tasks became pushable; put_prev_task_rt()
+ * re-adds a preempted task at the tail. So of two equal tasks waiting on
+ * CPU 0, the one that waited longer (w1) is taken when CPU 1 drops to
+ * fair, not w2, which ran until a higher task preempted it and sits at
+ * the head of its run list. pull_rt_task() and push_rt_task() both take
+ * the plist's first (pick_highest_pushable_task(),
+ * pick_next_pushable_task()).
+ */
+static void test_pushable_plist_order(void **state)
+{
+	const struct sched_attr f90 = fifo(90), f30 = fifo(30), f60 = fifo(60);
+	struct task_struct *top, *w1, *w2, *h;
+	struct rq *rq0 = cpu_rq(0);
+
+	(void)state;
+	tl_setup("smp2", TL_ZERO_COST, 0, NULL);
+	rq0 = cpu_rq(0);
+	top = run_on("f90", 1, &f90);
+	w2 = fork_on("w2", 0, "0-1", &f30);
+	assert_ptr_equal(tl_schedule(), w2);
+	/* w1 waits behind w2: nowhere lower to go (CPU 1 at FIFO 90) */
+	w1 = fork_on("w1", 0, "0-1", &f30);
+	assert_int_equal(task_cpu(w1), 0);
+	/* h preempts w2, which becomes pushable behind w1 */
+	h = fork_on("h", 0, "0", &f60);
+	assert_ptr_equal(tl_schedule(), h);
+	assert_ptr_equal(list_first_entry(&rq0->rt.pushable_tasks, struct task_struct,
+					  pushable_tasks),
+			 w1);
+	assert_ptr_equal(list_first_entry(&rq0->rt.active.queue[PRIO(30)], struct sched_rt_entity,
+					  run_list),
+			 &w2->rt);
+	tl_check();
+	/* CPU 1's FIFO 90 task blocks: it takes w1 */
+	tl_cpu(1);
+	assert_ptr_equal(tl_block_current(), w1);
+	assert_int_equal(task_cpu(w1), 1);
+	assert_int_equal(task_cpu(w2), 0);
+	tl_check();
+	(void)top;
+	tl_teardown();
+}
+
+/*
+ * pull_rt_task() leaves a task that is about to preempt its own CPU's
+ * curr (it just woke there and outranks what runs): p->prio <
+ * src_rq->donor->prio.
+ */
+static void test_pull_skips_a_task_about_to_preempt(void **state)
+{
+	const struct sched_attr f60 = fifo(60), f30 = fifo(30), f50 = fifo(50);
+	struct task_struct *p;
+
+	(void)state;
+	tl_setup("smp2", TL_ZERO_COST, 0, NULL);
+	run_on("f60", 1, &f60);
+	run_on("c30", 0, &f30);
+	p = fork_on("p50", 0, "0-1", &f50);
+	assert_true(cpu_rq(0)->need_resched);
+	assert_true(task_pushable_queued(p));
+	tl_cpu(1);
+	assert_true(is_idle_task(tl_block_current()));
+	assert_int_equal(task_cpu(p), 0);
+	tl_cpu(0);
+	assert_ptr_equal(tl_schedule(), p);
+	tl_check();
+	tl_teardown();
+}
+
+/*
+ * A CPU dropping to fair pulls from every RT-overloaded CPU in turn
+ * (pull_rt_task() goes on after a pull, in case another is higher): a
+ * FIFO 40 task from CPU 0, then a FIFO 45 one from CPU 2, which then runs.
+ */
+static void test_pull_from_several_cpus(void **state)
+{
+	const struct sched_attr f90 = fifo(90), f80 = fifo(80), f70 = fifo(70), f40 = fifo(40),
+				f45 = fifo(45);
+	struct task_struct *w0, *w2;
+
+	(void)state;
+	tl_setup("smp4", TL_ZERO_COST, 0, NULL);
+	run_on("f90", 3, &f90);
+	run_on("x70", 1, &f70);
+	run_on("a80", 0, &f80);
+	w0 = fork_on("w40", 0, "0-1", &f40);
+	run_on("b80", 2, &f80);
+	w2 = fork_on("w45", 2, "1-2", &f45);
+	assert_int_equal(cpu_rd(0)->rto_count, 2);
+	tl_check();
+	tl_cpu(1);
+	assert_ptr_equal(tl_block_current(), w2);
+	assert_int_equal(task_cpu(w0), 1);
+	assert_int_equal(task_cpu(w2), 1);
+	assert_true(task_pushable_queued(w0));
+	tl_check();
+	tl_teardown();
+}
+
+/* record when it first ran, then run for ever */
+struct first_run {
+	u64 at;
+	bool ran;
+};
+
+static void first_run_next(struct work_task *w, struct op_desc *op)
+{
+	struct first_run *fr = w->state;
+
+	if (!fr->ran) {
+		fr->ran = true;
+		fr->at = cpu_now();
+	}
+	memset(op, 0, sizeof(*op));
+	op->kind = OP_RUN;
+	op->ns = NSEC_PER_MSEC;
+}
+
+static const struct program first_run_prog = { .next = first_run_next };
+
+/* sleep 60 ms, run 30 ms, exit */
+static void burst_next(struct work_task *w, struct op_desc *op)
+{
+	int *step = w->state;
+
+	memset(op, 0, sizeof(*op));
+	switch ((*step)++) {
+	case 0:
+		op->kind = OP_SLEEP;
+		op->ns = 60 * NSEC_PER_MSEC;
+		break;
+	case 1:
+		op->kind = OP_RUN;
+		op->ns = 30 * NSEC_PER_MSEC;
+		break;
+	default:
+		op->kind = OP_EXIT;
+	}
+}
+
+static const struct program burst_prog = { .next = burst_next };
+
+/*
+ * task_tick_rt(): SCHED_RR tasks of one priority take turns of
+ * sched_rr_timeslice (100 ms) ticks; a task alone at its priority keeps
+ * the CPU (no requeue, no switch) whatever waits at a lower one; and a
+ * preempted RR task keeps what is left of its quantum (time_slice is only
+ * refilled when it runs out) and stays at the head of its list.
+ */
+static void test_sched_rr(void **state)
+{
+	const struct sched_attr rr10 = { .sched_policy = SCHED_RR, .sched_priority = 10 },
+				rr20 = { .sched_policy = SCHED_RR, .sched_priority = 20 },
+				f50 = fifo(50);
+	struct first_run fa = { 0 }, fb = { 0 };
+	struct task_struct *t[3];
+	int step = 0;
+	u64 sw0;
+
+	(void)state;
+	/* three of one priority: 400 ms each of 1200 ms, 12 turns */
+	tl_setup("smp1", TL_ZERO_COST, 250, NULL);
+	for (int i = 0; i < 3; i++)
+		t[i] = start("rr", &tl_busy_prog, NULL, &rr10, 0, NULL);
+	sw0 = cpu_rq(0)->nr_switches;
+	tl_run_until(1200 * NSEC_PER_MSEC, true);
+	tl_account_now();
+	for (int i = 0; i < 3; i++)
+		assert_true(tl_runtime(t[i]) >= 396 * NSEC_PER_MSEC &&
+			    tl_runtime(t[i]) <= 404 * NSEC_PER_MSEC);
+	assert_true(cpu_rq(0)->nr_switches - sw0 >= 11 && cpu_rq(0)->nr_switches - sw0 <= 13);
+	tl_teardown();
+
+	/* beside a lower RR task: never rotated, never switched */
+	tl_setup("smp1", TL_ZERO_COST, 250, NULL);
+	t[0] = start("rr20", &tl_busy_prog, NULL, &rr20, 0, NULL);
+	t[1] = start("rr10", &tl_busy_prog, NULL, &rr10, 0, NULL);
+	tl_run_until(10 * NSEC_PER_MSEC, true);
+	sw0 = cpu_rq(0)->nr_switches;
+	tl_run_until(500 * NSEC_PER_MSEC, true);
+	tl_account_now();
+	assert_int_equal(tl_runtime(t[1]), 0);
+	assert_int_equal(cpu_rq(0)->nr_switches, sw0);
+	tl_teardown();
+
+	/*
+	 * a runs 60 ms (15 ticks of 25), a FIFO task takes 30 ms, a goes on
+	 * with its 10 ticks left: b's turn comes at ~130 ms, not 190 ms
+	 */
+	tl_setup("smp1", TL_ZERO_COST, 250, NULL);
+	t[0] = start("rr-a", &first_run_prog, &fa, &rr10, 0, NULL);
+	t[1] = start("rr-b", &first_run_prog, &fb, &rr10, 0, NULL);
+	start("fifo", &burst_prog, &step, &f50, 0, NULL);
+	tl_run_until(125 * NSEC_PER_MSEC, true);
+	assert_false(fb.ran);
+	assert_ptr_equal(cpu_rq(0)->curr, t[0]);
+	tl_run_until(200 * NSEC_PER_MSEC, true);
+	assert_true(fb.ran);
+	assert_true(fb.at >= 127 * NSEC_PER_MSEC && fb.at <= 133 * NSEC_PER_MSEC);
+	tl_teardown();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cpupri_levels_and_the_fair_server),
 		cmocka_unit_test(test_find_lowest_rq_prefers_prev_then_distributes),
 		cmocka_unit_test(test_setaffinity_distributes),
+		cmocka_unit_test(test_pushable_plist_order),
+		cmocka_unit_test(test_pull_skips_a_task_about_to_preempt),
+		cmocka_unit_test(test_pull_from_several_cpus),
+		cmocka_unit_test(test_sched_rr),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
