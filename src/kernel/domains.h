@@ -22,6 +22,8 @@
 
 #include <stddef.h>
 
+struct rto_push;
+
 /* ---- idle types of a balancing pass (include/linux/sched/idle.h) ---- */
 
 enum cpu_idle_type {
@@ -239,6 +241,8 @@ struct root_domain {
 	/* rto_mask, rto_count: the CPUs with pushable RT tasks (rt_rq->overloaded) */
 	struct cpumask *rto_mask;
 	unsigned int rto_count;
+	/* the RT_PUSH_IPI loop's state (rt.c) */
+	struct rto_push *rto_push;
 	/*
 	 * cpupri's cpu_to_pri: each CPU's priority level for RT placement
 	 * (CPUPRI_NORMAL 0, RT 1..99, CPUPRI_HIGHER 100 while a DL entity is

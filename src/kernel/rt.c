@@ -20,7 +20,9 @@
  *    after a wakeup that did not preempt and after a switch to an RT task);
  *  - pull: a CPU whose priority drops (its RT task blocked or left the RT
  *    class) pulls the highest pushable task of an overloaded CPU that would
- *    outrank what it runs now (pull_rt_task()).
+ *    outrank what it runs now (pull_rt_task()); with RT_PUSH_IPI (the
+ *    default) it instead sends an irq_work IPI that visits the overloaded
+ *    CPUs one after the other and has each push (tell_cpu_to_push()).
  *
  * Simplifications (docs/policies.md):
  *  - cpupri is a scan: find_lowest_rq() reads each allowed CPU's rt_rq
@@ -28,9 +30,8 @@
  *    level below the task's first) instead of keeping per-level vectors. Its
  *    cost is charged per CPU examined (lb_cpu_visit and the rq's rt line),
  *    which over-charges on big machines compared with the kernel's vectors.
- *  - the pull is done directly (the RT_PUSH_IPI feature, which instead asks
- *    the overloaded CPUs to push by an IPI chain, is not modelled); there
- *    are no RT groups (CONFIG_RT_GROUP_SCHED) and so no RT throttling.
+ *  - there are no RT groups (CONFIG_RT_GROUP_SCHED) and so no RT
+ *    throttling.
  *
  * RT pressure: rq->avg_rt (PELT of the RT running time) takes capacity
  * from fair tasks (scale_rt_capacity(), set by the balancer's
@@ -40,6 +41,9 @@
 #include "kernel/sched.h"
 
 #include "kernel/trace.h"
+#include "sim/alloc.h"
+
+#include <stdlib.h>
 
 /* find_lowest_rq()'s lowest_mask (the kernel's per-CPU local_cpu_mask) */
 static struct cpumask rt_lowest_mask;
@@ -568,6 +572,100 @@ void push_rt_tasks(struct rq *rq)
 		;
 }
 
+/* ------------------------------------------------------------------ */
+/* RT_PUSH_IPI: ask the overloaded CPUs to push, one after the other  */
+
+/*
+ * rto_next_cpu(): the next CPU of the rto_mask after rto_cpu (the first
+ * when it is -1); past the last, start over if another CPU asked meanwhile
+ * (rto_loop_next moved), else -1: the loop is done.
+ */
+static int rto_next_cpu(struct root_domain *rd)
+{
+	struct rto_push *r = rd->rto_push;
+
+	for (;;) {
+		unsigned int cpu = cpumask_next_from(rd->rto_mask, (unsigned int)(r->cpu + 1));
+
+		if (cpu < nr_cpu_ids) {
+			r->cpu = (int)cpu;
+			return (int)cpu;
+		}
+		r->cpu = -1;
+		if (r->loop == r->loop_next)
+			break;
+		r->loop = r->loop_next;
+	}
+	return -1;
+}
+
+/*
+ * tell_cpu_to_push(): this CPU lowered its priority. Instead of taking
+ * each overloaded CPU's rq lock, send the root domain's irq_work to the
+ * first of them, which pushes what it can and passes the work on to the
+ * next. If a loop is running already, bumping rto_loop_next makes it go
+ * round once more.
+ */
+static void tell_cpu_to_push(struct rq *rq)
+{
+	struct root_domain *rd = cpu_rd(cpu_of(rq));
+	struct rto_push *r = rd->rto_push;
+	int cpu = -1;
+
+	r->loop_next++;
+	/* rto_start_trylock(): only one CPU starts a loop */
+	if (r->loop_start)
+		return;
+	r->loop_start = true;
+	sim_lock_acquire(&r->lock);
+	if (r->cpu < 0)
+		cpu = rto_next_cpu(rd);
+	sim_lock_release(&r->lock);
+	r->loop_start = false;
+	if (cpu >= 0) {
+		r->nr_ipis++;
+		irq_work_queue_on(&r->work, (unsigned int)cpu);
+	}
+}
+
+/* rto_push_irq_work_func(): in the IPI, push this CPU's tasks, then pass it on */
+static void rto_push_irq_work_func(struct irq_work *work)
+{
+	struct rto_push *r = container_of(work, struct rto_push, work);
+	struct rq *rq = this_rq();
+	struct root_domain *rd = cpu_rd(cpu_of(rq));
+	int cpu;
+
+	if (!list_empty(&rq->rt.pushable_tasks)) {
+		rq_lock(rq);
+		while (push_rt_task(rq))
+			;
+		rq_unlock(rq);
+	}
+	sim_lock_acquire(&r->lock);
+	cpu = rto_next_cpu(rd);
+	sim_lock_release(&r->lock);
+	if (cpu < 0)
+		return;
+	r->nr_ipis++;
+	irq_work_queue_on(&r->work, (unsigned int)cpu);
+}
+
+struct rto_push *rto_push_alloc(void)
+{
+	struct rto_push *r = xcalloc(1, sizeof(*r));
+
+	r->work.func = rto_push_irq_work_func;
+	sim_lock_init(&r->lock);
+	r->cpu = -1;
+	return r;
+}
+
+void rto_push_free(struct rto_push *r)
+{
+	free(r);
+}
+
 /*
  * pull_rt_task(): this CPU's RT priority dropped; take, from each
  * RT-overloaded CPU, the best pushable task that would outrank what this
@@ -587,6 +685,10 @@ void pull_rt_task(struct rq *this_rq)
 	if (rd->rto_count == 1 && cpumask_test_cpu(this_cpu, rd->rto_mask))
 		return;
 	charge(machine.cost->rt_pull);
+	if (sched_feat(RT_PUSH_IPI)) {
+		tell_cpu_to_push(this_rq);
+		return;
+	}
 	for_each_cpu(cpu, rd->rto_mask) {
 		struct rq *src_rq = cpu_rq(cpu);
 		struct task_struct *p;

@@ -953,8 +953,42 @@ struct call_single_data {
 	bool wait;			/* the caller spins until done */
 	bool done;			/* !done: locked, queued or running (CSD_FLAG_LOCK) */
 	bool lock_waiter;		/* the caller spins in csd_lock() to reuse it */
+	bool irq_work;			/* CSD_TYPE_IRQ_WORK: the csd of a struct irq_work */
 	unsigned int src_cpu;
 };
+
+/*
+ * A hard irq_work (include/linux/irq_work.h) queued on another CPU: it
+ * goes on that CPU's call-single queue and runs in its call-function
+ * interrupt, as irq_work_queue_on() sends it (__smp_call_single_queue());
+ * on this CPU, in its own interrupt (the self-IPI of
+ * arch_irq_work_raise()). It is free to be queued again as soon as it
+ * starts to run.
+ */
+struct irq_work {
+	struct call_single_data csd;
+	bool pending;			/* IRQ_WORK_PENDING: queued, not yet started */
+	void (*func)(struct irq_work *work);
+};
+
+/* irq_work_queue_on(): false if it is already pending */
+bool irq_work_queue_on(struct irq_work *work, unsigned int cpu);
+
+/*
+ * The root domain's RT push-IPI state (struct root_domain's rto_push_work,
+ * rto_lock, rto_loop, rto_loop_next, rto_loop_start, rto_cpu).
+ */
+struct rto_push {
+	struct irq_work work;		/* rto_push_work */
+	struct sim_lock lock;		/* rto_lock */
+	int cpu;			/* rto_cpu: the CPU the IPI is at, -1 when none */
+	int loop, loop_next;		/* rto_loop, rto_loop_next */
+	bool loop_start;		/* rto_loop_start */
+	u64 nr_ipis;			/* schedlab's count: rto_push_work IPIs sent */
+};
+
+struct rto_push *rto_push_alloc(void);
+void rto_push_free(struct rto_push *r);
 
 /* Queue @p on @cpu's wakelist and IPI it (or set need_resched if it polls). */
 void __ttwu_queue_wakelist(struct task_struct *p, unsigned int cpu, int wake_flags);

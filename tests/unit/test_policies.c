@@ -377,48 +377,71 @@ static void test_push_to_idle_cpu_and_affinity(void **state)
 	tl_teardown();
 }
 
-/* a CPU whose RT task blocks, leaving only fair work, pulls a waiting RT task */
+/*
+ * A CPU whose RT task blocks, leaving only fair work, gets a waiting RT
+ * task (balance_rt() -> pull_rt_task()): with NO_RT_PUSH_IPI it pulls it
+ * at once; with RT_PUSH_IPI (the default) it runs its fair task and sends
+ * the overloaded CPU the push irq_work (tell_cpu_to_push()), whose
+ * push_rt_task() moves the task over and reschedules it.
+ */
 static void test_pull_when_cpu_drops_to_fair(void **state)
 {
 	static const struct sched_attr f40 = { .sched_policy = SCHED_FIFO, .sched_priority = 40 };
 	static const struct sched_attr f60 = { .sched_policy = SCHED_FIFO, .sched_priority = 60 };
-	struct task_struct *a, *b, *d, *pinned;
+	static const char *const modes[] = { "NO_RT_PUSH_IPI", "RT_PUSH_IPI" };
+	struct task_struct *a, *b, *d, *pinned, *fair;
 	struct cpumask *only0;
 
 	(void)state;
-	tl_setup("smp2", TL_ZERO_COST, 0, NULL);
-	only0 = alloc_cpumask();
-	cpumask_set_cpu(0, only0);
-	d = fork_attr("d60", 1, &f60, NULL);
-	tl_cpu(1);
-	__schedule(SM_NONE);
-	assert_ptr_equal(cpu_rq(1)->curr, d);
-	tl_fork("fair", 1);
-	a = fork_attr("a50", 0, &fifo50, NULL);
-	tl_cpu(0);
-	__schedule(SM_NONE);
-	assert_ptr_equal(cpu_rq(0)->curr, a);
-	/* a pinned RT task of higher priority than b: never pulled */
-	pinned = fork_attr("pinned45", 0,
-			   &(struct sched_attr){ .sched_policy = SCHED_FIFO, .sched_priority = 45 },
-			   only0);
-	/* b (prio 40) has nowhere lower to go: CPU 1 runs prio 60 */
-	b = fork_attr("b40", 0, &f40, NULL);
-	assert_int_equal(task_cpu(b), 0);
-	assert_true(cpu_rq(0)->rt.overloaded);
-	assert_int_equal(cpu_rd(0)->rto_count, 1);
-	tl_check();
-	/* d blocks: CPU 1 would drop to fair, so it pulls b */
-	tl_cpu(1);
-	tl_block_current();
-	assert_ptr_equal(cpu_rq(1)->curr, b);
-	assert_int_equal(task_cpu(b), 1);
-	assert_int_equal(task_cpu(pinned), 0);
-	assert_false(cpu_rq(0)->rt.overloaded);
-	assert_int_equal(cpu_rd(0)->rto_count, 0);
-	tl_check();
-	free_cpumask(only0);
-	tl_teardown();
+	for (size_t m = 0; m < ARRAY_SIZE(modes); m++) {
+		bool ipi = m == 1;
+
+		tl_setup("smp2", TL_ZERO_COST, 0, modes[m]);
+		only0 = alloc_cpumask();
+		cpumask_set_cpu(0, only0);
+		d = fork_attr("d60", 1, &f60, NULL);
+		tl_cpu(1);
+		__schedule(SM_NONE);
+		assert_ptr_equal(cpu_rq(1)->curr, d);
+		fair = tl_fork("fair", 1);
+		a = fork_attr("a50", 0, &fifo50, NULL);
+		tl_cpu(0);
+		__schedule(SM_NONE);
+		assert_ptr_equal(cpu_rq(0)->curr, a);
+		/* a pinned RT task of higher priority than b: never pulled */
+		pinned = fork_attr("pinned45", 0,
+				   &(struct sched_attr){ .sched_policy = SCHED_FIFO,
+							 .sched_priority = 45 },
+				   only0);
+		/* b (prio 40) has nowhere lower to go: CPU 1 runs prio 60 */
+		b = fork_attr("b40", 0, &f40, NULL);
+		assert_int_equal(task_cpu(b), 0);
+		assert_true(cpu_rq(0)->rt.overloaded);
+		assert_int_equal(cpu_rd(0)->rto_count, 1);
+		tl_check();
+		/* d blocks: CPU 1 would drop to fair, so it gets b */
+		tl_cpu(1);
+		tl_block_current();
+		if (ipi) {
+			/* the fair task runs meanwhile; CPU 0 has the push work */
+			assert_ptr_equal(cpu_rq(1)->curr, fair);
+			assert_int_equal(task_cpu(b), 0);
+			assert_non_null(cpu_rq(0)->csd_list);
+			tl_check();
+			tl_deliver_ipis();
+			assert_true(cpu_rq(1)->need_resched);
+			tl_cpu(1);
+			tl_schedule();
+		}
+		assert_ptr_equal(cpu_rq(1)->curr, b);
+		assert_int_equal(task_cpu(b), 1);
+		assert_int_equal(task_cpu(pinned), 0);
+		assert_false(cpu_rq(0)->rt.overloaded);
+		assert_int_equal(cpu_rd(0)->rto_count, 0);
+		tl_check();
+		free_cpumask(only0);
+		tl_teardown();
+	}
 }
 
 /* ---- sched_setattr on running and queued tasks ---- */

@@ -276,36 +276,47 @@ static struct task_struct *fork_on(const char *comm, unsigned int cpu, const cha
 static void test_pushable_plist_order(void **state)
 {
 	const struct sched_attr f90 = fifo(90), f30 = fifo(30), f60 = fifo(60);
-	struct task_struct *top, *w1, *w2, *h;
-	struct rq *rq0 = cpu_rq(0);
+	static const char *const modes[] = { "NO_RT_PUSH_IPI", "RT_PUSH_IPI" };
+	struct task_struct *w1, *w2, *h;
+	struct rq *rq0;
 
 	(void)state;
-	tl_setup("smp2", TL_ZERO_COST, 0, NULL);
-	rq0 = cpu_rq(0);
-	top = run_on("f90", 1, &f90);
-	w2 = fork_on("w2", 0, "0-1", &f30);
-	assert_ptr_equal(tl_schedule(), w2);
-	/* w1 waits behind w2: nowhere lower to go (CPU 1 at FIFO 90) */
-	w1 = fork_on("w1", 0, "0-1", &f30);
-	assert_int_equal(task_cpu(w1), 0);
-	/* h preempts w2, which becomes pushable behind w1 */
-	h = fork_on("h", 0, "0", &f60);
-	assert_ptr_equal(tl_schedule(), h);
-	assert_ptr_equal(list_first_entry(&rq0->rt.pushable_tasks, struct task_struct,
-					  pushable_tasks),
-			 w1);
-	assert_ptr_equal(list_first_entry(&rq0->rt.active.queue[PRIO(30)], struct sched_rt_entity,
-					  run_list),
-			 &w2->rt);
-	tl_check();
-	/* CPU 1's FIFO 90 task blocks: it takes w1 */
-	tl_cpu(1);
-	assert_ptr_equal(tl_block_current(), w1);
-	assert_int_equal(task_cpu(w1), 1);
-	assert_int_equal(task_cpu(w2), 0);
-	tl_check();
-	(void)top;
-	tl_teardown();
+	for (size_t m = 0; m < ARRAY_SIZE(modes); m++) {
+		tl_setup("smp2", TL_ZERO_COST, 0, modes[m]);
+		rq0 = cpu_rq(0);
+		run_on("f90", 1, &f90);
+		w2 = fork_on("w2", 0, "0-1", &f30);
+		assert_ptr_equal(tl_schedule(), w2);
+		/* w1 waits behind w2: nowhere lower to go (CPU 1 at FIFO 90) */
+		w1 = fork_on("w1", 0, "0-1", &f30);
+		assert_int_equal(task_cpu(w1), 0);
+		/* h preempts w2, which becomes pushable behind w1 */
+		h = fork_on("h", 0, "0", &f60);
+		assert_ptr_equal(tl_schedule(), h);
+		assert_ptr_equal(list_first_entry(&rq0->rt.pushable_tasks, struct task_struct,
+						  pushable_tasks),
+				 w1);
+		assert_ptr_equal(list_first_entry(&rq0->rt.active.queue[PRIO(30)],
+						  struct sched_rt_entity, run_list),
+				 &w2->rt);
+		tl_check();
+		/*
+		 * CPU 1's FIFO 90 task blocks: it pulls w1, or (RT_PUSH_IPI)
+		 * goes idle and CPU 0's push in the IPI sends it w1
+		 */
+		tl_cpu(1);
+		tl_block_current();
+		if (m == 1) {
+			assert_true(is_idle_task(cpu_rq(1)->curr));
+			tl_deliver_ipis();
+			tl_cpu(1);
+			tl_schedule();
+		}
+		assert_ptr_equal(cpu_rq(1)->curr, w1);
+		assert_int_equal(task_cpu(w2), 0);
+		tl_check();
+		tl_teardown();
+	}
 }
 
 /*
@@ -319,7 +330,7 @@ static void test_pull_skips_a_task_about_to_preempt(void **state)
 	struct task_struct *p;
 
 	(void)state;
-	tl_setup("smp2", TL_ZERO_COST, 0, NULL);
+	tl_setup("smp2", TL_ZERO_COST, 0, "NO_RT_PUSH_IPI");
 	run_on("f60", 1, &f60);
 	run_on("c30", 0, &f30);
 	p = fork_on("p50", 0, "0-1", &f50);
@@ -343,25 +354,47 @@ static void test_pull_from_several_cpus(void **state)
 {
 	const struct sched_attr f90 = fifo(90), f80 = fifo(80), f70 = fifo(70), f40 = fifo(40),
 				f45 = fifo(45);
+	static const char *const modes[] = { "NO_RT_PUSH_IPI", "RT_PUSH_IPI" };
 	struct task_struct *w0, *w2;
 
 	(void)state;
-	tl_setup("smp4", TL_ZERO_COST, 0, NULL);
-	run_on("f90", 3, &f90);
-	run_on("x70", 1, &f70);
-	run_on("a80", 0, &f80);
-	w0 = fork_on("w40", 0, "0-1", &f40);
-	run_on("b80", 2, &f80);
-	w2 = fork_on("w45", 2, "1-2", &f45);
-	assert_int_equal(cpu_rd(0)->rto_count, 2);
-	tl_check();
-	tl_cpu(1);
-	assert_ptr_equal(tl_block_current(), w2);
-	assert_int_equal(task_cpu(w0), 1);
-	assert_int_equal(task_cpu(w2), 1);
-	assert_true(task_pushable_queued(w0));
-	tl_check();
-	tl_teardown();
+	for (size_t m = 0; m < ARRAY_SIZE(modes); m++) {
+		tl_setup("smp4", TL_ZERO_COST, 0, modes[m]);
+		run_on("f90", 3, &f90);
+		run_on("x70", 1, &f70);
+		run_on("a80", 0, &f80);
+		w0 = fork_on("w40", 0, "0-1", &f40);
+		run_on("b80", 2, &f80);
+		w2 = fork_on("w45", 2, "1-2", &f45);
+		assert_int_equal(cpu_rd(0)->rto_count, 2);
+		tl_check();
+		tl_cpu(1);
+		tl_block_current();
+		if (m == 1) {
+			/*
+			 * the irq_work goes to CPU 0, which pushes w0 to CPU 1;
+			 * on to CPU 1, overloaded now with w0 waiting (its push
+			 * only reschedules it); to CPU 2, which pushes w2 to
+			 * CPU 1 too (at w0's level now, below w2's); then, as
+			 * the request bumped rto_loop_next, round the rto_mask
+			 * once more (rto_next_cpu()): CPU 1 again
+			 */
+			assert_true(is_idle_task(cpu_rq(1)->curr));
+			assert_int_equal(cpu_rd(0)->rto_push->cpu, 0);
+			tl_deliver_ipis();
+			assert_int_equal(cpu_rd(0)->rto_push->cpu, -1);
+			assert_int_equal(cpu_rd(0)->rto_push->nr_ipis, 4);
+			assert_int_equal(cpu_rd(0)->rto_push->loop, cpu_rd(0)->rto_push->loop_next);
+			tl_cpu(1);
+			tl_schedule();
+		}
+		assert_ptr_equal(cpu_rq(1)->curr, w2);
+		assert_int_equal(task_cpu(w0), 1);
+		assert_int_equal(task_cpu(w2), 1);
+		assert_true(task_pushable_queued(w0));
+		tl_check();
+		tl_teardown();
+	}
 }
 
 /* record when it first ran, then run for ever */
@@ -384,6 +417,74 @@ static void first_run_next(struct work_task *w, struct op_desc *op)
 }
 
 static const struct program first_run_prog = { .next = first_run_next };
+
+/* run @run_ns, note the time, exit */
+struct runner {
+	u64 run_ns;
+	int step;
+	u64 exited_at;
+};
+
+static void runner_next(struct work_task *w, struct op_desc *op)
+{
+	struct runner *r = w->state;
+
+	memset(op, 0, sizeof(*op));
+	if (r->step++ == 0) {
+		op->kind = OP_RUN;
+		op->ns = r->run_ns;
+		return;
+	}
+	r->exited_at = cpu_now();
+	op->kind = OP_EXIT;
+}
+
+static const struct program runner_prog = { .next = runner_next };
+
+/*
+ * RT_PUSH_IPI with the cost model's IPIs: CPU 1's FIFO 50 task exits while
+ * a FIFO 40 task waits on CPU 0 behind a FIFO 60 hog. Pulling
+ * (NO_RT_PUSH_IPI), CPU 1 takes it as it schedules, one switch. With the
+ * push IPI, CPU 1 goes idle first; the irq_work reaches CPU 0 after
+ * ipi_latency, whose push_rt_task() moves the task and reschedules CPU 1:
+ * two switches, and the task starts at least one IPI flight later.
+ */
+static void test_push_ipi_timing(void **state)
+{
+	const struct sched_attr f50 = fifo(50), f60 = fifo(60), f40 = fifo(40);
+	static const char *const modes[] = { "NO_RT_PUSH_IPI", "RT_PUSH_IPI" };
+	u64 delay[2], switches[2];
+
+	(void)state;
+	for (size_t m = 0; m < ARRAY_SIZE(modes); m++) {
+		struct runner x = { .run_ns = 10 * NSEC_PER_MSEC };
+		struct first_run fw = { 0 };
+		struct task_struct *w;
+		u64 sw0;
+
+		tl_setup("smp2", TL_REAL_COST, 0, modes[m]);
+		start("x50", &runner_prog, &x, &f50, 1, "1");
+		start("h60", &tl_busy_prog, NULL, &f60, 0, "0");
+		w = start("w40", &first_run_prog, &fw, &f40, 0, "0-1");
+		tl_run_until(9 * NSEC_PER_MSEC, true);
+		assert_false(fw.ran);
+		assert_int_equal(task_cpu(w), 0);
+		sw0 = cpu_rq(1)->nr_switches;
+		tl_run_until(12 * NSEC_PER_MSEC, true);
+		assert_true(fw.ran);
+		assert_int_equal(task_cpu(w), 1);
+		delay[m] = fw.at - x.exited_at;
+		switches[m] = cpu_rq(1)->nr_switches - sw0;
+		if (m == 1)
+			assert_true(delay[m] >= machine.cost->ipi_latency[cpu_dist(1, 0)]);
+		tl_teardown();
+	}
+	assert_int_equal(switches[0], 1);
+	assert_int_equal(switches[1], 2);
+	assert_true(delay[1] > delay[0]);
+	print_message("push IPI: the task starts %llu ns after the exit (pull: %llu ns)\n",
+		      (unsigned long long)delay[1], (unsigned long long)delay[0]);
+}
 
 /* sleep 60 ms, run 30 ms, exit */
 static void burst_next(struct work_task *w, struct op_desc *op)
@@ -476,6 +577,7 @@ int main(void)
 		cmocka_unit_test(test_pushable_plist_order),
 		cmocka_unit_test(test_pull_skips_a_task_about_to_preempt),
 		cmocka_unit_test(test_pull_from_several_cpus),
+		cmocka_unit_test(test_push_ipi_timing),
 		cmocka_unit_test(test_sched_rr),
 	};
 
