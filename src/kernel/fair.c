@@ -786,6 +786,7 @@ bool dequeue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 	struct cfs_rq *cfs_rq = &rq->cfs;
 	struct sched_entity *se = &p->se;
 	bool was_delayed = se->sched_delayed;
+	bool was_sched_idle = sched_idle_rq(rq);
 
 	if (!was_delayed)
 		util_est_dequeue(cfs_rq, p);
@@ -802,6 +803,9 @@ bool dequeue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 	/* the server stays: only a pick that finds no fair task for it stops it */
 	cfs_rq->h_nr_queued--;
 	rq->nr_running--;
+	/* only SCHED_IDLE work left: balance early to pull better tasks */
+	if (unlikely(!was_sched_idle && sched_idle_rq(rq)))
+		rq->next_balance = jiffies;
 	return true;
 }
 

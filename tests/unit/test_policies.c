@@ -91,6 +91,53 @@ static void test_sched_idle_cpu_takes_wakeups(void **state)
 	tl_teardown();
 }
 
+/*
+ * The balancer's SCHED_IDLE rules: task_hot() never keeps a SCHED_IDLE
+ * task for its cache, so one that ran just now moves where a normal task
+ * that ran as recently is refused as cache hot; and a dequeue that leaves
+ * only SCHED_IDLE tasks on an rq sets its next_balance to now
+ * (dequeue_entities(): "balance early to pull high priority tasks").
+ */
+static void test_sched_idle_balance_rules(void **state)
+{
+	static const struct sched_attr idle = { .sched_policy = SCHED_IDLE };
+
+	(void)state;
+	for (int v = 0; v < 2; v++) {
+		bool is_idle = v == 0;
+		struct task_struct *q;
+		struct sched_domain *sd;
+		int cont;
+
+		tl_setup("smp4", TL_ZERO_COST, 0, NULL);
+		tl_fork_running("run", 0);
+		q = fork_attr("queued", 0, is_idle ? &idle : NULL, NULL);
+		/* q ran 100 us ago: well within migration_cost (500 us) */
+		tl_cpu(0);
+		tl_advance(100 * NSEC_PER_USEC);
+		q->se.exec_start = cpu_rq(0)->clock_task - 100 * NSEC_PER_USEC;
+		sd = tl_sd(1, "MC");
+		assert_int_equal(tl_balance(1, sd, CPU_IDLE, &cont), is_idle ? 1 : 0);
+		assert_int_equal(task_cpu(q), is_idle ? 1 : 0);
+		tl_check();
+		tl_teardown();
+	}
+
+	/* (without DELAY_DEQUEUE: the sleeper leaves at once, not when next picked) */
+	tl_setup("smp2", TL_ZERO_COST, 0, "NO_DELAY_DEQUEUE");
+	tl_fork_running("normal", 0);
+	fork_attr("idler", 0, &idle, NULL);
+	tl_cpu(0);
+	tl_advance(10 * TICK_NSEC);
+	cpu_rq(0)->next_balance = jiffies + 100;
+	assert_false(sched_idle_rq(cpu_rq(0)));
+	tl_block_current();
+	assert_true(sched_idle_rq(cpu_rq(0)));
+	assert_int_equal(cpu_rq(0)->next_balance, jiffies);
+	tl_check();
+	tl_teardown();
+}
+
 /* wakeup_preempt() of a queued wakee @p on CPU 0 with need_resched cleared first */
 static bool preempts(struct task_struct *p)
 {
@@ -806,6 +853,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_idle_weight_and_sched_idle_cpu),
 		cmocka_unit_test(test_sched_idle_cpu_takes_wakeups),
+		cmocka_unit_test(test_sched_idle_balance_rules),
 		cmocka_unit_test(test_batch_and_idle_wakeup_preemption),
 		cmocka_unit_test(test_fifo_preempts_fair_and_runs_to_completion),
 		cmocka_unit_test(test_fifo_does_not_rotate_rr_does),
