@@ -561,6 +561,7 @@ static int push_rt_task(struct rq *rq)
 	if (!lowest_rq)
 		return 0;
 	move_queued_task_locked(rq, lowest_rq, next_task);
+	rq->rt.nr_pushed++;
 	resched_curr(lowest_rq);
 	rq_unlock(lowest_rq);
 	return 1;
@@ -708,6 +709,7 @@ void pull_rt_task(struct rq *this_rq)
 			if (p->prio < src_rq->curr->prio)
 				goto skip;
 			move_queued_task_locked(src_rq, this_rq, p);
+			this_rq->rt.nr_pulled++;
 			resched = true;
 		}
 skip:

@@ -253,6 +253,9 @@ struct rt_rq {
 	} highest_prio;
 	bool overloaded;		/* has pushable tasks: set in the root domain's rto_mask */
 	bool rt_queued;
+	/* schedlab's counts: tasks push_rt_task() moved away, pull_rt_task() took */
+	u64 nr_pushed;
+	u64 nr_pulled;
 };
 
 /* ---- the deadline class: only the per-CPU fair server (deadline.c) ---- */

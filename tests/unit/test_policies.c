@@ -738,6 +738,13 @@ static void mix_next(struct work_task *w, struct op_desc *op)
 
 static const struct program mix_prog = { .next = mix_next };
 
+/*
+ * Twelve tasks switching among every policy at random, forking, sleeping
+ * and running, some pinned, under the invariant checker after every event,
+ * with RT_PUSH_IPI (the default: RT tasks move by push only, asked for by
+ * tell_cpu_to_push()'s IPIs) and without it (pull_rt_task() takes them
+ * too), for 1.5 s: both push RT tasks, only the second pulls.
+ */
 static void test_random_mix_under_check(void **state)
 {
 	static const struct sched_attr start[] = {
@@ -748,34 +755,54 @@ static void test_random_mix_under_check(void **state)
 		{ .sched_policy = SCHED_IDLE },
 		{ .sched_policy = SCHED_FIFO, .sched_priority = 80 },
 	};
+	static const char *const modes[] = { "RT_PUSH_IPI", "NO_RT_PUSH_IPI" };
 	struct mixer m[12];
 	struct cpumask *pin;
 
 	(void)state;
-	tl_setup("smt2-2s-16", TL_REAL_COST, 0, NULL);
-	mix_pool_used = 0;
-	pin = alloc_cpumask();
-	cpumask_set_cpu(2, pin);
-	cpumask_set_cpu(5, pin);
-	for (int i = 0; i < 12; i++) {
-		struct task_struct *p;
+	for (size_t mode = 0; mode < ARRAY_SIZE(modes); mode++) {
+		u64 pushed = 0, pulled = 0;
 
-		m[i] = (struct mixer){ .rng = 0x9e3779b97f4a7c15ULL * (u64)(i + 1), .left = 400 };
-		work_set_sched_attr(&start[i % 6]);
-		if (i % 4 == 3)
-			p = work_start_allowed("mixpin", &mix_prog, &m[i], (unsigned int)i % 16, pin);
-		else
-			p = work_start("mix", &mix_prog, &m[i], (unsigned int)i % 16);
-		(void)p;
+		tl_setup("smt2-2s-16", TL_REAL_COST, 0, modes[mode]);
+		mix_pool_used = 0;
+		pin = alloc_cpumask();
+		cpumask_set_cpu(2, pin);
+		cpumask_set_cpu(5, pin);
+		for (int i = 0; i < 12; i++) {
+			struct task_struct *p;
+
+			m[i] = (struct mixer){ .rng = 0x9e3779b97f4a7c15ULL * (u64)(i + 1),
+					       .left = 400 };
+			work_set_sched_attr(&start[i % 6]);
+			if (i % 4 == 3)
+				p = work_start_allowed("mixpin", &mix_prog, &m[i],
+						       (unsigned int)i % 16, pin);
+			else
+				p = work_start("mix", &mix_prog, &m[i], (unsigned int)i % 16);
+			(void)p;
+		}
+		work_set_sched_attr(NULL);
+		/* the checker runs after every event: lists, bitmap, counts, affinity */
+		tl_run_until(1500 * NSEC_PER_MSEC, true);
+		/* it did fork, and RT tasks did move between CPUs */
+		assert_true(mix_pool_used > 20);
+		assert_true(sched_world.nr_forks > 20);
+		for (unsigned int cpu = 0; cpu < machine.nr_cpus; cpu++) {
+			pushed += cpu_rq(cpu)->rt.nr_pushed;
+			pulled += cpu_rq(cpu)->rt.nr_pulled;
+		}
+		assert_true(pushed > 0);
+		if (mode == 0) {
+			/* a CPU dropping to fair asks by IPI: nobody pulls */
+			assert_int_equal(pulled, 0);
+			assert_true(cpu_rd(0)->rto_push->nr_ipis > 0);
+		} else {
+			assert_true(pulled > 0);
+			assert_int_equal(cpu_rd(0)->rto_push->nr_ipis, 0);
+		}
+		free_cpumask(pin);
+		tl_teardown();
 	}
-	work_set_sched_attr(NULL);
-	/* the checker runs after every event: lists, bitmap, counts, affinity */
-	tl_run_until(300 * NSEC_PER_MSEC, true);
-	/* it did fork, and RT tasks did move between CPUs */
-	assert_true(mix_pool_used > 20);
-	assert_true(sched_world.nr_forks > 20);
-	free_cpumask(pin);
-	tl_teardown();
 }
 
 /* ---- the chrt and nice prefixes ---- */
