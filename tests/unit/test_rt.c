@@ -170,6 +170,19 @@ static struct task_struct *run_on(const char *comm, unsigned int cpu, const stru
 	return p;
 }
 
+/* fork @attr'd task on @cpu (allowed on @cpus), queued: the CPU does not switch */
+static struct task_struct *fork_on(const char *comm, unsigned int cpu, const char *cpus,
+				   const struct sched_attr *attr)
+{
+	struct cpumask *m = mask_of(cpus);
+	struct task_struct *p;
+
+	tl_cpu(cpu);
+	p = sched_fork_task_attr(comm, &tl_noop_exec, NULL, cpu, m, attr);
+	free_cpumask(m);
+	return p;
+}
+
 /*
  * find_lowest_rq(): among the CPUs at the lowest level, the task's
  * previous CPU; else this CPU if it is one of them and in an
@@ -201,6 +214,41 @@ static void test_find_lowest_rq_prefers_prev_then_distributes(void **state)
 	assert_int_equal(lowest(PRIO(50), 0, "0,2-3", 1), 2);
 	/* a lower level wins over the previous CPU at a higher one */
 	assert_int_equal(lowest(PRIO(50), 1, "0-3", 0), 2);
+	tl_teardown();
+}
+
+/*
+ * select_task_rq_rt() on 4 CPUs: a FIFO 50 task waking where a FIFO 90
+ * task runs goes to find_lowest_rq()'s CPU, a fair one (2 or 3), not CPU 1
+ * with its FIFO 20 task, though that is lower than the wakee too; and a
+ * task whose previous CPU is at the lowest level goes back there.
+ */
+static void test_rt_wakeup_placement(void **state)
+{
+	const struct sched_attr f90 = fifo(90), f20 = fifo(20), f50 = fifo(50);
+	struct task_struct *t, *u;
+
+	(void)state;
+	tl_setup("smp4", TL_ZERO_COST, 0, NULL);
+	/* t and u ran on CPUs 0 and 3 and sleep */
+	t = fork_on("t50", 0, "0-3", &f50);
+	assert_ptr_equal(tl_schedule(), t);
+	tl_block_current();
+	u = fork_on("u50", 3, "0-3", &f50);
+	assert_ptr_equal(tl_schedule(), u);
+	tl_block_current();
+	run_on("f90", 0, &f90);
+	run_on("f20", 1, &f20);
+	tl_fork_running("fair2", 2);
+	tl_fork_running("fair3", 3);
+	tl_cpu(0);
+	try_to_wake_up(t, TASK_NORMAL, 0);
+	assert_true(task_cpu(t) == 2 || task_cpu(t) == 3);
+	assert_true(cpu_rq(task_cpu(t))->need_resched);
+	tl_cpu(0);
+	try_to_wake_up(u, TASK_NORMAL, 0);
+	assert_int_equal(task_cpu(u), task_cpu(t) == 3 ? 2 : 3);
+	tl_check();
 	tl_teardown();
 }
 
@@ -248,19 +296,6 @@ static void test_setaffinity_distributes(void **state)
 	assert_int_equal(task_cpu(b), 2);
 	tl_teardown();
 	free_cpumask(to);
-}
-
-/* fork @attr'd task on @cpu (allowed on @cpus), queued: the CPU does not switch */
-static struct task_struct *fork_on(const char *comm, unsigned int cpu, const char *cpus,
-				   const struct sched_attr *attr)
-{
-	struct cpumask *m = mask_of(cpus);
-	struct task_struct *p;
-
-	tl_cpu(cpu);
-	p = sched_fork_task_attr(comm, &tl_noop_exec, NULL, cpu, m, attr);
-	free_cpumask(m);
-	return p;
 }
 
 /*
@@ -573,6 +608,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cpupri_levels_and_the_fair_server),
 		cmocka_unit_test(test_find_lowest_rq_prefers_prev_then_distributes),
+		cmocka_unit_test(test_rt_wakeup_placement),
 		cmocka_unit_test(test_setaffinity_distributes),
 		cmocka_unit_test(test_pushable_plist_order),
 		cmocka_unit_test(test_pull_skips_a_task_about_to_preempt),
