@@ -640,14 +640,17 @@ static struct rq *sched_balance_find_src_rq(struct lb_env *env, struct sched_gro
 /* moving tasks                                                        */
 
 /*
- * Is @p likely cache hot on its CPU? (Every task here is a fair one; the
- * model has no SCHED_IDLE policy, no core-scheduling cookies, and
+ * Is @p likely cache hot on its CPU? (Every task the balancer looks at is
+ * a fair one; the model has no core-scheduling cookies, and
  * migration_cost_ns cannot be set to -1.)
  */
 static int task_hot(struct task_struct *p, struct lb_env *env)
 {
 	s64 delta;
 
+	/* a SCHED_IDLE task is never worth keeping for its cache */
+	if (unlikely(task_has_idle_policy(p)))
+		return 0;
 	/* SMT siblings share their caches */
 	if (env->sd->flags & SD_SHARE_CPUCAPACITY)
 		return 0;

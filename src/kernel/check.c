@@ -57,7 +57,7 @@ static void check_rt_task(struct task_struct *p, struct rq_tally *t)
 	if (p->__state == TASK_RUNNING && !task_on_rq_queued(p))
 		violation(p->cpu, "RT task %s-%d is TASK_RUNNING but not queued", p->comm, p->pid);
 	if (!task_on_rq_queued(p)) {
-		if (p->rt.on_rq || p->rt.on_list || p->rt.pushable)
+		if (p->rt.on_rq || p->rt.on_list || task_pushable_queued(p))
 			violation(p->cpu, "RT task %s-%d not queued but on an rt_rq", p->comm,
 				  p->pid);
 		return;
@@ -75,9 +75,9 @@ static void check_rt_task(struct task_struct *p, struct rq_tally *t)
 	if (!found)
 		violation(p->cpu, "RT task %s-%d is not on its CPU's list of prio %d", p->comm,
 			  p->pid, p->prio);
-	if (p->rt.pushable != (rq->curr != p && p->nr_cpus_allowed > 1))
+	if (task_pushable_queued(p) != (rq->curr != p && p->nr_cpus_allowed > 1))
 		violation(p->cpu, "RT task %s-%d pushable=%d (curr %d, %u CPUs allowed)", p->comm,
-			  p->pid, p->rt.pushable, rq->curr == p, p->nr_cpus_allowed);
+			  p->pid, task_pushable_queued(p), rq->curr == p, p->nr_cpus_allowed);
 	t->rt_queued++;
 	t->rr_queued += p->policy == SCHED_RR;
 }
@@ -109,13 +109,37 @@ static void check_rt_rq(unsigned int c, const struct rq_tally *t)
 					  t->rt_queued);
 			if (highest == MAX_RT_PRIO - 1)
 				highest = prio;
-			if (rt_se->pushable) {
+			if (task_pushable_queued(p)) {
 				pushable++;
 				if (next == MAX_RT_PRIO - 1)
 					next = prio;
 			}
 		}
 	}
+	/* the pushable plist: this CPU's queued tasks, by prio */
+	{
+		struct task_struct *p;
+		unsigned int on_plist = 0;
+		int last = -1;
+
+		list_for_each_entry(p, &rt_rq->pushable_tasks, pushable_tasks) {
+			if (p->cpu != c || !task_on_rq_queued(p) || !rt_task(p))
+				violation(c, "task %s-%d on the pushable list is not a queued RT task here",
+					  p->comm, p->pid);
+			if (p->prio < last)
+				violation(c, "pushable list out of prio order at %s-%d", p->comm,
+					  p->pid);
+			last = p->prio;
+			if (++on_plist > t->rt_queued)
+				break;
+		}
+		if (on_plist != pushable)
+			violation(c, "pushable list holds %u tasks, %u are pushable", on_plist,
+				  pushable);
+	}
+	if (rt_rq->overloaded != cpumask_test_cpu(c, cpu_rd(c)->rto_mask))
+		violation(c, "rt_rq overloaded %d but rto_mask says %d", rt_rq->overloaded,
+			  cpumask_test_cpu(c, cpu_rd(c)->rto_mask));
 	if (!(rt_rq->active.bitmap[MAX_RT_PRIO / 64] & (1ULL << (MAX_RT_PRIO % 64))))
 		violation(c, "rt_rq bitmap lost its delimiter bit");
 	if (n != t->rt_queued || rt_rq->rt_nr_running != n)
@@ -130,6 +154,57 @@ static void check_rt_rq(unsigned int c, const struct rq_tally *t)
 	if (rt_rq->highest_prio.curr != highest || rt_rq->highest_prio.next != next)
 		violation(c, "rt_rq highest_prio %d/%d but the lists say %d/%d",
 			  rt_rq->highest_prio.curr, rt_rq->highest_prio.next, highest, next);
+}
+
+/*
+ * The fair server (deadline.c): queued exactly when the dl_rq counts it, and
+ * then active and not throttled; throttled only while active, with its
+ * timer set (queued, or expired and waiting for its CPU to take the
+ * interrupt); armed only while throttled; neither queued nor timed when
+ * stopped (before its first start it is throttled and armed, as
+ * sched_init_dl_servers() leaves it, without a timer).
+ */
+static void check_fair_server(unsigned int c)
+{
+	struct rq *rq = cpu_rq(c);
+	struct sched_dl_entity *dl_se = &rq->fair_server;
+	const struct hrtimer *t;
+	bool timer_set = hrtimer_is_queued(&dl_se->dl_timer);
+
+	t = sim_cpu(dl_se->dl_timer.cpu)->expired_timers;
+	for (; t && !timer_set; t = t->next_expired)
+		timer_set = t == &dl_se->dl_timer;
+	if (rq->dl.dl_nr_running != (unsigned int)dl_se->on_dl_rq)
+		violation(c, "dl_nr_running %u but the fair server is %squeued", rq->dl.dl_nr_running,
+			  dl_se->on_dl_rq ? "" : "not ");
+	if (rq->dl.earliest_dl.curr != (dl_se->on_dl_rq ? dl_se->deadline : 0))
+		violation(c, "earliest_dl %llu but the queued deadline is %llu",
+			  (unsigned long long)rq->dl.earliest_dl.curr,
+			  (unsigned long long)(dl_se->on_dl_rq ? dl_se->deadline : 0));
+	if (dl_se->on_dl_rq && (!dl_se->dl_server_active || dl_se->dl_throttled))
+		violation(c, "fair server queued but active %d throttled %d",
+			  dl_se->dl_server_active, dl_se->dl_throttled);
+	if (dl_se->dl_defer_armed && !dl_se->dl_throttled)
+		violation(c, "fair server defer timer armed but not throttled");
+	if (!dl_se->dl_server_active && (dl_se->on_dl_rq || timer_set))
+		violation(c, "stopped fair server queued %d timer %d", dl_se->on_dl_rq, timer_set);
+	if (dl_se->dl_server_active && dl_se->dl_throttled && dl_se->dl_runtime && !timer_set)
+		violation(c, "throttled fair server without its timer");
+	/*
+	 * cpupri: the RT level when no DL entity is queued; with the server
+	 * queued, CPUPRI_HIGHER, or the RT level an RT enqueue or dequeue set
+	 * since (cpupri_set() follows events, as the kernel's does).
+	 */
+	{
+		int rt_level = rq->rt.highest_prio.curr == MAX_RT_PRIO - 1 ?
+				       CPUPRI_NORMAL :
+				       MAX_RT_PRIO - 1 - rq->rt.highest_prio.curr;
+		int level = cpupri_of_cpu(c);
+
+		if (level != rt_level && !(dl_se->on_dl_rq && level == CPUPRI_HIGHER))
+			violation(c, "cpupri level %d but the RT level is %d and the fair server is %squeued",
+				  level, rt_level, dl_se->on_dl_rq ? "" : "not ");
+	}
 }
 
 void sched_check_invariants(struct sim_event *ev)
@@ -171,7 +246,7 @@ void sched_check_invariants(struct sim_event *ev)
 			check_rt_task(p, &tally[p->cpu]);
 			goto curr_elsewhere;
 		}
-		if (p->rt.on_rq || p->rt.on_list || p->rt.pushable)
+		if (p->rt.on_rq || p->rt.on_list || task_pushable_queued(p))
 			violation(p->cpu, "fair task %s-%d is on an rt_rq", p->comm, p->pid);
 		in_tree = !RB_EMPTY_NODE(&p->se.run_node);
 		is_curr = rq->cfs.curr == &p->se;
@@ -226,6 +301,7 @@ curr_elsewhere:
 			violation(c, "nr_running %u but %u fair and %u RT tasks queued", rq->nr_running,
 				  t->queued, t->rt_queued);
 		check_rt_rq(c, t);
+		check_fair_server(c);
 		if (rq->cfs.h_nr_runnable != t->runnable)
 			violation(c, "h_nr_runnable %u but %u runnable tasks", rq->cfs.h_nr_runnable,
 				  t->runnable);

@@ -60,6 +60,17 @@ const u32 sched_prio_to_wmult[40] = {
 #define RESCHED_LATENCY_RATELIMIT_NS (3600ULL * NSEC_PER_SEC)
 static const struct sim_cpu_ops sched_cpu_ops;
 
+/* cpumask_any_and_distribute() with @rq's CPU's distribute_cpu_mask_prev */
+static unsigned int __cpumask_any_and_distribute(struct rq *rq, const struct cpumask *a,
+						 const struct cpumask *b)
+{
+	unsigned int next = cpumask_next_and_wrap(rq->distribute_cpu_mask_prev, a, b);
+
+	if (next < nr_cpu_ids)
+		rq->distribute_cpu_mask_prev = (int)next;
+	return next;
+}
+
 /* ------------------------------------------------------------------ */
 /* tasks and runqueues                                                 */
 
@@ -80,6 +91,7 @@ static struct task_struct *alloc_task(const char *comm)
 	p->static_prio = p->normal_prio = p->prio = DEFAULT_PRIO;
 	p->policy = SCHED_NORMAL;
 	INIT_LIST_HEAD(&p->rt.run_list);
+	INIT_LIST_HEAD(&p->pushable_tasks);
 	cache_footprint_init(&p->cache, 0);
 	p->recent_used_cpu = -1;
 	INIT_LIST_HEAD(&p->wq_entry.entry);
@@ -291,7 +303,10 @@ void sched_init(u64 start)
 		struct rq *rq = cpu_rq(cpu);
 
 		rq->clock = rq->clock_task = rq->clock_pelt = start;
+		/* set_next_task_idle() at boot: idle since the start */
+		rq->idle->se.exec_start = start;
 	}
+	sched_init_dl_servers();
 }
 
 void sched_exit(void)
@@ -601,11 +616,15 @@ static inline u64 dequeue_cost(const struct task_struct *p)
 	return rt_task(p) ? machine.cost->rt_dequeue : machine.cost->dequeue;
 }
 
-/* the class's put_prev_task() (the idle task and the stopper have nothing to put) */
+/* the class's put_prev_task() (the stopper has nothing to put) */
 static void put_prev_task(struct rq *rq, struct task_struct *prev)
 {
-	if (is_idle_task(prev) || prev->is_stopper)
+	if (prev->is_stopper)
 		return;
+	if (is_idle_task(prev)) {
+		put_prev_task_idle(rq, prev);
+		return;
+	}
 	if (rt_task(prev))
 		put_prev_task_rt(rq, prev);
 	else
@@ -1021,9 +1040,19 @@ static struct task_struct *__sched_fork_task(struct task_struct *parent, bool th
 				fprintf(stderr, "schedlab: %s: empty CPU affinity\n", comm);
 				abort();
 			}
-			/* __set_cpus_allowed_ptr() moves it to an allowed CPU */
-			if (!cpumask_test_cpu((unsigned int)cpu_hint, p->cpus_mask))
-				cpu_hint = (int)cpumask_first(p->cpus_mask);
+			/*
+			 * __set_cpus_allowed_ptr() on the CPU it was started
+			 * on: a new mask picks the destination with
+			 * cpumask_any_and_distribute() there, and the task
+			 * moves to it if its CPU is not allowed
+			 */
+			if (cpumask_weight(p->cpus_mask) != nr_cpu_ids) {
+				unsigned int dest = __cpumask_any_and_distribute(
+					cpu_rq((unsigned int)cpu_hint), p->cpus_mask, p->cpus_mask);
+
+				if (!cpumask_test_cpu((unsigned int)cpu_hint, p->cpus_mask))
+					cpu_hint = (int)dest;
+			}
 		}
 		p->mm = ++next_mm_id;
 		p->tgid = p->pid;
@@ -1154,23 +1183,42 @@ static void context_switch(struct rq *rq, struct task_struct *prev, struct task_
 }
 
 /*
- * The classes in order (stop > dl > rt > fair > idle): the stopper is run
- * by run_stopper() before this; the fair server, when it reached its
- * zero-laxity point, stands in for the DL class and picks fair above RT.
- * An RT prev that left the RT class's lists first lets the rq pull RT tasks
- * (the class balance pass, balance_rt()); the fair class's own pass, the
- * newidle balance, is in pick_next_task_fair().
+ * __pick_next_task(): the classes in order, stop > dl > rt > fair > idle.
+ * The stopper is run by run_stopper() before this. When every queued task
+ * is fair and prev is not of a higher class, the fair class is asked
+ * directly (with its newidle balance), as the kernel's fast path does;
+ * the DL class is not looked at then, so a queued fair server changes
+ * nothing while fair tasks run anyway. Otherwise an RT prev that left its
+ * list lets the rq pull (the class balance pass, balance_rt()), then the
+ * DL class (the fair server: a fair task picked for it runs above RT; a
+ * server with no fair task to run stops), the RT class, the fair class
+ * and idle.
  */
 static struct task_struct *pick_next_task(struct rq *rq, struct task_struct *prev)
 {
 	bool prev_rt = rt_task(prev) && !is_idle_task(prev) && !prev->is_stopper;
+	bool prev_fair = !rt_task(prev) && !is_idle_task(prev) && !prev->is_stopper;
 	struct task_struct *p;
 
+	if ((prev_fair || is_idle_task(prev)) && rq->nr_running == rq->cfs.h_nr_queued)
+		goto fair;
 	if (prev_rt)
 		balance_rt(rq, prev);
-	if (rq->rt.rt_nr_running && !fair_server_check(rq)) {
-pick_rt:
-		p = pick_task_rt(rq);
+	/* __pick_task_dl(): the fair server's pick, or it stops */
+	while (sched_dl_runnable(rq)) {
+		p = pick_task_fair(rq);
+		if (!p) {
+			dl_server_stop(&rq->fair_server);
+			continue;
+		}
+		rq->fair_server.nr_server_picks++;
+		if (!prev_fair)
+			put_prev_task(rq, prev);
+		put_prev_set_next_task_fair(rq, prev, p);
+		return p;
+	}
+	p = pick_task_rt(rq);
+	if (p) {
 		/* put_prev_set_next_task(): nothing to do when prev goes on */
 		if (p != prev) {
 			put_prev_task(rq, prev);
@@ -1179,19 +1227,18 @@ pick_rt:
 		return p;
 	}
 	if (prev_rt)
-		put_prev_task_rt(rq, prev);
+		put_prev_task(rq, prev);
+fair:
 	p = pick_next_task_fair(rq, prev);
-	if (p)
+	if (p) {
+		if (is_idle_task(prev))
+			put_prev_task(rq, prev);
 		return p;
-	put_prev_task_fair(rq, prev);
-	/* the fair server found only delayed entities: RT runs after all */
-	if (rq->rt.rt_nr_running) {
-		rq->fair_server.running = false;
-		prev = rq->idle;
-		goto pick_rt;
 	}
-	/* nothing fair to run: the idle class */
-	return pick_next_task_idle(rq);
+	/* the idle class; an RT prev was put above */
+	if (prev_fair)
+		put_prev_task(rq, prev);
+	return pick_next_task_idle(rq, prev);
 }
 
 /*
@@ -1229,11 +1276,24 @@ static void migration_cpu_stop(struct rq *rq)
 	}
 }
 
+unsigned int cpumask_any_and_distribute(const struct cpumask *a, const struct cpumask *b)
+{
+	return __cpumask_any_and_distribute(this_rq(), a, b);
+}
+
+unsigned int cpumask_any_distribute(const struct cpumask *m)
+{
+	return cpumask_any_and_distribute(m, m);
+}
+
 void sched_setaffinity_current(const struct cpumask *mask)
 {
 	struct task_struct *p = current;
 	struct rq *rq = this_rq();
+	struct cpumask *old = alloc_cpumask();
+	unsigned int dest;
 
+	cpumask_copy(old, p->cpus_mask);
 	cpumask_setall(p->cpus_mask);
 	cpumask_and(p->cpus_mask, p->cpus_mask, mask);
 	if (cpumask_empty(p->cpus_mask)) {
@@ -1241,11 +1301,22 @@ void sched_setaffinity_current(const struct cpumask *mask)
 		abort();
 	}
 	p->nr_cpus_allowed = cpumask_weight(p->cpus_mask);
+	/*
+	 * __set_cpus_allowed_ptr_locked(): an unchanged mask does nothing;
+	 * a new one picks the destination before knowing whether the task
+	 * must move (all CPUs are active here)
+	 */
+	if (cpumask_equal(old, p->cpus_mask)) {
+		free_cpumask(old);
+		return;
+	}
+	free_cpumask(old);
+	dest = cpumask_any_distribute(p->cpus_mask);
 	if (cpumask_test_cpu(task_cpu(p), p->cpus_mask))
 		return;
 	/* affine_move_task(): stop_one_cpu(migration_cpu_stop) and wait for it */
 	rq->migrate_task = p;
-	rq->migrate_dest = cpumask_first(p->cpus_mask);
+	rq->migrate_dest = dest;
 	__schedule(SM_PREEMPT);
 }
 
@@ -1260,8 +1331,8 @@ static struct task_struct *run_stopper(struct rq *rq, struct task_struct *prev)
 		prev->stats.nr_involuntary++;
 		prev->stats.last_queued = cpu_now();
 		prev->stats.queued_by_wakeup = false;
-		put_prev_task(rq, prev);
 	}
+	put_prev_task(rq, prev);
 	trace_sched(__trace_sched_switch(true, prev, stop));
 	prev->on_cpu = 0;
 	prev->on_cpu_until = cpu_now();
@@ -1442,9 +1513,6 @@ void sched_tick(struct rq *rq)
 		cl_write(&curr->cl.avg);
 		task_tick_fair(rq, curr);
 	}
-	/* the fair server's zero-laxity point: fair tasks run ahead of RT now */
-	if (rq->rt.rt_nr_running && fair_server_check(rq) && rt_task(curr))
-		resched_curr(rq);
 	/* PREEMPT_LAZY: a lazy request becomes a real one at the tick */
 	if (rq->need_resched_lazy)
 		rq->need_resched = true;

@@ -1069,6 +1069,11 @@ static void init_root_domain(void)
 	rd->max_cpu_capacity = 0;
 	for (unsigned int cpu = 0; cpu < sdt.nr_cpus; cpu++)
 		rd->max_cpu_capacity = max(rd->max_cpu_capacity, sdt.t->cpus[cpu].capacity);
+	rd->rto_mask = alloc_cpumask();
+	rd->rto_push = rto_push_alloc();
+	rd->rto_count = 0;
+	/* cpupri_init() and rq_online_rt(): every CPU at CPUPRI_NORMAL (0) */
+	rd->cpupri = xcalloc(sdt.nr_cpus, sizeof(*rd->cpupri));
 }
 
 int build_sched_domains(const struct topology *t, char *err, size_t errlen)
@@ -1205,6 +1210,12 @@ void free_sched_domains(void)
 	free_numa();
 	free_cpumask(sdt.rd.span);
 	free_cpumask(sdt.rd.online);
+	free(sdt.rd.cpupri);
+	free_cpumask(sdt.rd.rto_mask);
+	sdt.rd.rto_mask = NULL;
+	rto_push_free(sdt.rd.rto_push);
+	sdt.rd.rto_push = NULL;
+	sdt.rd.cpupri = NULL;
 	free_cpumask(sdt.cpu_map);
 	free_cpumask(sdt.tmpmask);
 	free_cpumask(sdt.tmpmask2);

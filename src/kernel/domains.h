@@ -22,6 +22,8 @@
 
 #include <stddef.h>
 
+struct rto_push;
+
 /* ---- idle types of a balancing pass (include/linux/sched/idle.h) ---- */
 
 enum cpu_idle_type {
@@ -236,8 +238,17 @@ struct root_domain {
 	bool overloaded;
 	/* a CPU is over the utilization tipping point */
 	bool overutilized;
-	/* rto_count: CPUs with pushable RT tasks (their rt_rq->overloaded is the rto_mask) */
+	/* rto_mask, rto_count: the CPUs with pushable RT tasks (rt_rq->overloaded) */
+	struct cpumask *rto_mask;
 	unsigned int rto_count;
+	/* the RT_PUSH_IPI loop's state (rt.c) */
+	struct rto_push *rto_push;
+	/*
+	 * cpupri's cpu_to_pri: each CPU's priority level for RT placement
+	 * (CPUPRI_NORMAL 0, RT 1..99, CPUPRI_HIGHER 100 while a DL entity is
+	 * queued), as the enqueue and dequeue events set it (cpupri_set()).
+	 */
+	int *cpupri;
 	/*
 	 * The largest CPU capacity in the span. Older kernels kept it here
 	 * (v6.18 does not); set at build time for convenience.

@@ -540,8 +540,14 @@ static void update_curr(struct cfs_rq *cfs_rq)
 	curr->sum_exec_runtime += (u64)delta_exec;
 	rq->stat.rq_cpu_time += (u64)delta_exec;
 
-	/* dl_server_update(): fair runtime is charged to the fair server */
-	dl_server_update(rq, delta_exec);
+	/*
+	 * The fair server is charged whether or not the task runs on its
+	 * behalf: on its behalf the runtime is its budget; in the background
+	 * it is time the fair class got anyway, so the server need not run
+	 * this period.
+	 */
+	if (dl_server_active(&rq->fair_server))
+		dl_server_update(&rq->fair_server, delta_exec);
 
 	curr->vruntime += calc_delta_fair((u64)delta_exec, curr);
 	resched = update_deadline(cfs_rq, curr);
@@ -759,9 +765,15 @@ void enqueue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 	/* a delayed task moved by the balancer arrives queued but not runnable */
 	if (!se->sched_delayed)
 		cfs_rq->h_nr_runnable++;
-	/* the first fair task starts the fair server */
-	if (!cfs_rq->h_nr_queued++)
-		dl_server_start(rq);
+	/*
+	 * The first fair task starts the fair server; on an empty rq the idle
+	 * time until now counts against its runtime first.
+	 */
+	if (!cfs_rq->h_nr_queued++) {
+		if (!rq->nr_running)
+			dl_server_update_idle_time(rq, rq->curr);
+		dl_server_start(&rq->fair_server);
+	}
 	if (task_has_idle_policy(p))
 		cfs_rq->h_nr_idle++;
 	/* add_nr_running(): a second task makes the root domain overloaded */
@@ -774,6 +786,7 @@ bool dequeue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 	struct cfs_rq *cfs_rq = &rq->cfs;
 	struct sched_entity *se = &p->se;
 	bool was_delayed = se->sched_delayed;
+	bool was_sched_idle = sched_idle_rq(rq);
 
 	if (!was_delayed)
 		util_est_dequeue(cfs_rq, p);
@@ -787,10 +800,12 @@ bool dequeue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 		cfs_rq->h_nr_runnable--;
 	if (task_has_idle_policy(p))
 		cfs_rq->h_nr_idle--;
-	/* no fair task left: the server stops (it keeps its budget) */
-	if (!--cfs_rq->h_nr_queued)
-		dl_server_stop(rq);
+	/* the server stays: only a pick that finds no fair task for it stops it */
+	cfs_rq->h_nr_queued--;
 	rq->nr_running--;
+	/* only SCHED_IDLE work left: balance early to pull better tasks */
+	if (unlikely(!was_sched_idle && sched_idle_rq(rq)))
+		rq->next_balance = jiffies;
 	return true;
 }
 
@@ -839,21 +854,34 @@ static struct sched_entity *pick_next_entity(struct cfs_rq *cfs_rq)
 	return pick_eevdf(cfs_rq);
 }
 
-struct task_struct *pick_next_task_fair(struct rq *rq, struct task_struct *prev)
+/*
+ * pick_task_fair(): the task EEVDF picks, without putting prev or setting
+ * it as next; a delayed entity that comes up is dequeued for good on the
+ * way. NULL when nothing is runnable. The fair server's pick too
+ * (fair_server_pick_task()).
+ */
+struct task_struct *pick_task_fair(struct rq *rq)
 {
 	struct cfs_rq *cfs_rq = &rq->cfs;
 	struct sched_entity *se;
-	struct task_struct *p;
 
 again:
 	if (!cfs_rq->nr_queued)
-		goto idle;
+		return NULL;
 	se = pick_next_entity(cfs_rq);
 	if (se->sched_delayed) {
 		dequeue_delayed_task(rq, task_of(se));
 		goto again;
 	}
-	p = task_of(se);
+	return task_of(se);
+}
+
+/* the fair side of put_prev_set_next_task(): @prev (fair, or not fair and put already) */
+void put_prev_set_next_task_fair(struct rq *rq, struct task_struct *prev, struct task_struct *p)
+{
+	struct cfs_rq *cfs_rq = &rq->cfs;
+	struct sched_entity *se = &p->se;
+
 	if (prev != p) {
 		if (cfs_rq->curr == &prev->se)
 			put_prev_entity(cfs_rq, &prev->se);
@@ -863,6 +891,17 @@ again:
 	list_del_init(&se->group_node);
 	list_add(&se->group_node, &rq->cfs_tasks);
 	update_misfit_status(p, rq);
+}
+
+struct task_struct *pick_next_task_fair(struct rq *rq, struct task_struct *prev)
+{
+	struct task_struct *p;
+
+again:
+	p = pick_task_fair(rq);
+	if (!p)
+		goto idle;
+	put_prev_set_next_task_fair(rq, prev, p);
 	return p;
 
 idle:

@@ -44,14 +44,14 @@
 	  "end a slice with an hrtimer instead of the next tick")                             \
 	F(HRTICK_DL, false, "v6.18", "the deadline class and the hrtick",                     \
 	  "hrtick for SCHED_DEADLINE runtime enforcement")                                    \
-	F(NONTASK_CAPACITY, true, "v6.18", "IRQ/steal time accounting (avg_irq) and the RT/DL classes", \
+	F(NONTASK_CAPACITY, true, "v6.18", "IRQ and steal time accounting (avg_irq)",         \
 	  "lower CPU capacity by time spent outside tasks")                                   \
 	F(TTWU_QUEUE, true, "v6.18", NULL, "queue remote wakeups on the target CPU's wakelist") \
 	F(SIS_UTIL, true, "v6.18", NULL, "select_idle_cpu: scan fewer CPUs as LLC utilisation rises") \
 	F(WARN_DOUBLE_CLOCK, false, "v6.18", "rq-lock pinning (rq_pin_lock, RQCF_UPDATED)",   \
 	  "warn when the rq clock is updated twice in one rq-lock section")                   \
-	F(RT_PUSH_IPI, true, "v6.18", "the RT scheduling class", "push RT tasks by IPI instead of pulling") \
-	F(RT_RUNTIME_SHARE, false, "v6.18", "the RT scheduling class and RT throttling",      \
+	F(RT_PUSH_IPI, true, "v6.18", NULL, "a CPU dropping its RT priority asks overloaded CPUs to push, by IPI") \
+	F(RT_RUNTIME_SHARE, false, "v6.18", "RT throttling (RT group scheduling)",             \
 	  "borrow RT runtime from other CPUs")                                                \
 	F(LB_MIN, false, "v6.18", NULL, "the balancer skips tasks with load below 16 until it has failed") \
 	F(ATTACH_AGE_LOAD, true, "v6.18", "task-group moves and scheduling-class switches",   \

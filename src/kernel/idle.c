@@ -20,8 +20,22 @@
 void tick_stop_idle(struct rq *rq);
 void idle_tick_restart(struct rq *rq);
 
-struct task_struct *pick_next_task_idle(struct rq *rq)
+/* set_next_task_idle(): idle from now (the fair server counts idle time from here) */
+static void set_next_task_idle(struct rq *rq, struct task_struct *next)
 {
+	next->se.exec_start = rq->clock_task;
+}
+
+/* put_prev_task_idle(): the idle time counts against the fair server's runtime */
+void put_prev_task_idle(struct rq *rq, struct task_struct *prev)
+{
+	dl_server_update_idle_time(rq, prev);
+}
+
+struct task_struct *pick_next_task_idle(struct rq *rq, struct task_struct *prev)
+{
+	if (prev != rq->idle)
+		set_next_task_idle(rq, rq->idle);
 	return rq->idle;
 }
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The RT class: SCHED_FIFO and SCHED_RR (kernel/sched/rt.c line of thought,
- * v6.18), and the fair deadline server that keeps fair tasks from starving
- * under RT load (deadline.c's fair_server, simplified).
+ * v6.18). The fair server that keeps fair tasks from starving under RT load
+ * is deadline.c's.
  *
  * Each rq has an rt_rq: 100 FIFO lists, one per priority (prio 0 is the
  * highest, 99 - sched_priority), and a bitmap of the non-empty ones, so the
@@ -20,7 +20,9 @@
  *    after a wakeup that did not preempt and after a switch to an RT task);
  *  - pull: a CPU whose priority drops (its RT task blocked or left the RT
  *    class) pulls the highest pushable task of an overloaded CPU that would
- *    outrank what it runs now (pull_rt_task()).
+ *    outrank what it runs now (pull_rt_task()); with RT_PUSH_IPI (the
+ *    default) it instead sends an irq_work IPI that visits the overloaded
+ *    CPUs one after the other and has each push (tell_cpu_to_push()).
  *
  * Simplifications (docs/policies.md):
  *  - cpupri is a scan: find_lowest_rq() reads each allowed CPU's rt_rq
@@ -28,12 +30,8 @@
  *    level below the task's first) instead of keeping per-level vectors. Its
  *    cost is charged per CPU examined (lb_cpu_visit and the rq's rt line),
  *    which over-charges on big machines compared with the kernel's vectors.
- *  - pushable_tasks is a flag on each queued task, not a plist: the highest
- *    pushable one is found by walking the priority lists.
- *  - the pull is done directly (the RT_PUSH_IPI feature, which instead asks
- *    the overloaded CPUs to push by an IPI chain, is not modelled); there
- *    are no RT groups (CONFIG_RT_GROUP_SCHED) and so no RT throttling.
- *  - any_and_distribute() picks are the first CPU of the mask.
+ *  - there are no RT groups (CONFIG_RT_GROUP_SCHED) and so no RT
+ *    throttling.
  *
  * RT pressure: rq->avg_rt (PELT of the RT running time) takes capacity
  * from fair tasks (scale_rt_capacity(), set by the balancer's
@@ -43,6 +41,9 @@
 #include "kernel/sched.h"
 
 #include "kernel/trace.h"
+#include "sim/alloc.h"
+
+#include <stdlib.h>
 
 /* find_lowest_rq()'s lowest_mask (the kernel's per-CPU local_cpu_mask) */
 static struct cpumask rt_lowest_mask;
@@ -82,65 +83,77 @@ void init_rt_rq(struct rt_rq *rt_rq)
 	rt_bit_set(&rt_rq->active, MAX_RT_PRIO);
 	rt_rq->highest_prio.curr = MAX_RT_PRIO - 1;
 	rt_rq->highest_prio.next = MAX_RT_PRIO - 1;
+	INIT_LIST_HEAD(&rt_rq->pushable_tasks);
 }
 
 /* ------------------------------------------------------------------ */
 /* pushable tasks and the overload state                               */
 
-/* highest_prio.next and the overload flag after the pushable set changed */
-static void update_pushable(struct rq *rq)
+/* rt_set_overload() / rt_clear_overload(): the root domain's rto_mask and count */
+static void rt_set_overload(struct rq *rq)
 {
-	struct rt_rq *rt_rq = &rq->rt;
-	int next = MAX_RT_PRIO - 1;
-	bool overloaded;
+	struct root_domain *rd = cpu_rd(cpu_of(rq));
 
-	if (rt_rq->rt_nr_pushable) {
-		for (int prio = sched_find_first_bit(&rt_rq->active); prio < MAX_RT_PRIO; prio++) {
-			struct sched_rt_entity *rt_se;
-			bool found = false;
-
-			list_for_each_entry(rt_se, &rt_rq->active.queue[prio], run_list) {
-				if (rt_se->pushable) {
-					found = true;
-					break;
-				}
-			}
-			if (found) {
-				next = prio;
-				break;
-			}
-		}
-	}
-	rt_rq->highest_prio.next = next;
-	/* rt_set_overload() / rt_clear_overload(): the root domain's rto_mask */
-	overloaded = rt_rq->rt_nr_pushable != 0;
-	if (overloaded != rt_rq->overloaded) {
-		struct root_domain *rd = cpu_rd(cpu_of(rq));
-
-		rt_rq->overloaded = overloaded;
-		if (overloaded)
-			rd->rto_count++;
-		else
-			rd->rto_count--;
-	}
+	cpumask_set_cpu(cpu_of(rq), rd->rto_mask);
+	rd->rto_count++;
 }
 
+static void rt_clear_overload(struct rq *rq)
+{
+	struct root_domain *rd = cpu_rd(cpu_of(rq));
+
+	rd->rto_count--;
+	cpumask_clear_cpu(cpu_of(rq), rd->rto_mask);
+}
+
+/*
+ * enqueue_pushable_task(): onto the pushable plist after every task of its
+ * prio (off it first, if on: a task put back after running goes behind
+ * those that waited); the rq is overloaded from its first pushable task.
+ */
 static void enqueue_pushable_task(struct rq *rq, struct task_struct *p)
 {
-	if (p->rt.pushable)
-		return;
-	p->rt.pushable = true;
-	rq->rt.rt_nr_pushable++;
-	update_pushable(rq);
+	struct rt_rq *rt_rq = &rq->rt;
+	struct task_struct *pos;
+
+	if (task_pushable_queued(p)) {
+		list_del_init(&p->pushable_tasks);
+		rt_rq->rt_nr_pushable--;
+	}
+	/* plist_add(): before the first of a lower priority */
+	list_for_each_entry(pos, &rt_rq->pushable_tasks, pushable_tasks)
+		if (pos->prio > p->prio)
+			break;
+	list_add_tail(&p->pushable_tasks, &pos->pushable_tasks);
+	rt_rq->rt_nr_pushable++;
+	if (p->prio < rt_rq->highest_prio.next)
+		rt_rq->highest_prio.next = p->prio;
+	if (!rt_rq->overloaded) {
+		rt_set_overload(rq);
+		rt_rq->overloaded = true;
+	}
 }
 
+/* dequeue_pushable_task(): highest_prio.next follows the plist's first */
 static void dequeue_pushable_task(struct rq *rq, struct task_struct *p)
 {
-	if (!p->rt.pushable)
+	struct rt_rq *rt_rq = &rq->rt;
+
+	if (task_pushable_queued(p)) {
+		list_del_init(&p->pushable_tasks);
+		rt_rq->rt_nr_pushable--;
+	}
+	if (!list_empty(&rt_rq->pushable_tasks)) {
+		rt_rq->highest_prio.next =
+			list_first_entry(&rt_rq->pushable_tasks, struct task_struct, pushable_tasks)
+				->prio;
 		return;
-	p->rt.pushable = false;
-	rq->rt.rt_nr_pushable--;
-	update_pushable(rq);
+	}
+	rt_rq->highest_prio.next = MAX_RT_PRIO - 1;
+	if (rt_rq->overloaded) {
+		rt_clear_overload(rq);
+		rt_rq->overloaded = false;
+	}
 }
 
 static inline bool task_current(const struct rq *rq, const struct task_struct *p)
@@ -158,11 +171,31 @@ static void update_highest_prio(struct rt_rq *rt_rq)
 	rt_rq->highest_prio.curr = prio < MAX_RT_PRIO ? prio : MAX_RT_PRIO - 1;
 }
 
+/* convert_prio(): an rq priority to its cpupri level */
+static int convert_prio(int prio)
+{
+	if (prio == CPUPRI_INVALID)
+		return CPUPRI_INVALID;
+	if (prio == MAX_RT_PRIO)
+		return CPUPRI_HIGHER;
+	if (prio == MAX_RT_PRIO - 1)
+		return CPUPRI_NORMAL;
+	return MAX_RT_PRIO - 1 - prio;
+}
+
+void cpupri_set(struct rq *rq, int newpri)
+{
+	unsigned int cpu = cpu_of(rq);
+
+	cpu_rd(cpu)->cpupri[cpu] = convert_prio(newpri);
+}
+
 void enqueue_task_rt(struct rq *rq, struct task_struct *p, int flags)
 {
 	struct rt_rq *rt_rq = &rq->rt;
 	struct sched_rt_entity *rt_se = &p->rt;
 	struct list_head *queue = &rt_rq->active.queue[p->prio];
+	int prev_prio = rt_rq->highest_prio.curr;
 
 	/* __enqueue_rt_entity(): the tail of its list, or the head if asked */
 	if (flags & ENQUEUE_HEAD)
@@ -177,6 +210,9 @@ void enqueue_task_rt(struct rq *rq, struct task_struct *p, int flags)
 		rt_rq->rr_nr_running++;
 	rt_rq->rt_queued = true;
 	update_highest_prio(rt_rq);
+	/* inc_rt_prio_smp(): a higher RT level */
+	if (rt_rq->highest_prio.curr < prev_prio)
+		cpupri_set(rq, rt_rq->highest_prio.curr);
 	/* add_nr_running(): a second task makes the root domain overloaded */
 	if (++rq->nr_running == 2)
 		cpu_rd(cpu_of(rq))->overloaded = true;
@@ -188,6 +224,7 @@ void dequeue_task_rt(struct rq *rq, struct task_struct *p, int flags)
 {
 	struct rt_rq *rt_rq = &rq->rt;
 	struct sched_rt_entity *rt_se = &p->rt;
+	int prev_prio = rt_rq->highest_prio.curr;
 
 	(void)flags;
 	update_curr_rt(rq);
@@ -202,6 +239,9 @@ void dequeue_task_rt(struct rq *rq, struct task_struct *p, int flags)
 		rt_rq->rr_nr_running--;
 	rt_rq->rt_queued = rt_rq->rt_nr_running != 0;
 	update_highest_prio(rt_rq);
+	/* dec_rt_prio_smp(): the RT level changed */
+	if (rt_rq->highest_prio.curr != prev_prio)
+		cpupri_set(rq, rt_rq->highest_prio.curr);
 	rq->nr_running--;
 }
 
@@ -323,20 +363,15 @@ void task_tick_rt(struct rq *rq, struct task_struct *p)
 /* ------------------------------------------------------------------ */
 /* cpupri (a scan) and find_lowest_rq()                                */
 
-/* convert_prio(): rq priority to cpupri level, 0 normal/idle .. 99 highest RT */
-static int cpupri_of(int prio)
-{
-	return prio >= MAX_RT_PRIO - 1 ? 0 : MAX_RT_PRIO - 1 - prio;
-}
-
 /*
- * cpupri_find(): the CPUs @p may run on at the lowest priority level below
- * its own, in rt_lowest_mask; false if every allowed CPU runs at its level
- * or above.
+ * cpupri_find(): the CPUs @p may run on at the lowest cpupri level below
+ * its own, in rt_lowest_mask; false if every allowed CPU is at its level
+ * or above (an RT task of its priority or higher, or a queued DL entity:
+ * the fair server).
  */
 static bool cpupri_find(struct task_struct *p, struct cpumask *lowest_mask)
 {
-	int task_pri = cpupri_of(p->prio), best = task_pri;
+	int task_pri = convert_prio(p->prio), best = task_pri;
 	unsigned int cpu;
 
 	cpumask_clear(lowest_mask);
@@ -346,7 +381,7 @@ static bool cpupri_find(struct task_struct *p, struct cpumask *lowest_mask)
 
 		charge(machine.cost->lb_cpu_visit);
 		cl_read(&rq->cl.rt);
-		pri = cpupri_of(rq->rt.highest_prio.curr);
+		pri = cpupri_of_cpu(cpu);
 		if (pri > best)
 			continue;
 		if (pri < best) {
@@ -375,7 +410,10 @@ int find_lowest_rq(struct task_struct *p)
 		return cpu;
 	if (!cpumask_test_cpu((unsigned int)this_cpu, lowest_mask))
 		this_cpu = -1;
-	/* else the closest: this CPU, then the lowest affine domain's first */
+	/*
+	 * else the closest: this CPU (cheaper to preempt than a remote one),
+	 * then one of the lowest affine domain's, spread over them
+	 */
 	for_each_domain((unsigned int)cpu, sd) {
 		if (sd->flags & SD_WAKE_AFFINE) {
 			unsigned int best;
@@ -383,14 +421,14 @@ int find_lowest_rq(struct task_struct *p)
 			if (this_cpu != -1 &&
 			    cpumask_test_cpu((unsigned int)this_cpu, sched_domain_span(sd)))
 				return this_cpu;
-			best = cpumask_first_and(lowest_mask, sched_domain_span(sd));
+			best = cpumask_any_and_distribute(lowest_mask, sched_domain_span(sd));
 			if (best < nr_cpu_ids)
 				return (int)best;
 		}
 	}
 	if (this_cpu != -1)
 		return this_cpu;
-	cpu = (int)cpumask_first(lowest_mask);
+	cpu = (int)cpumask_any_distribute(lowest_mask);
 	return cpu < (int)nr_cpu_ids ? cpu : -1;
 }
 
@@ -452,26 +490,29 @@ void wakeup_preempt_rt(struct rq *rq, struct task_struct *p, int wake_flags)
 /* ------------------------------------------------------------------ */
 /* push and pull                                                       */
 
-/* the highest-priority pushable task of @rq allowed on @cpu (-1: any) */
-static struct task_struct *pick_highest_pushable_task(struct rq *rq, int cpu)
+/* task_is_pushable(): not on a CPU, and allowed on @cpu */
+static bool task_is_pushable(struct task_struct *p, unsigned int cpu)
 {
-	struct rt_rq *rt_rq = &rq->rt;
+	return !p->on_cpu && cpumask_test_cpu(cpu, p->cpus_mask);
+}
 
-	if (!rt_rq->rt_nr_pushable)
-		return NULL;
-	for (int prio = sched_find_first_bit(&rt_rq->active); prio < MAX_RT_PRIO; prio++) {
-		struct sched_rt_entity *rt_se;
+/* pick_highest_pushable_task(): the plist's first task that may go to @cpu */
+static struct task_struct *pick_highest_pushable_task(struct rq *rq, unsigned int cpu)
+{
+	struct task_struct *p;
 
-		list_for_each_entry(rt_se, &rt_rq->active.queue[prio], run_list) {
-			struct task_struct *p = rt_task_of(rt_se);
-
-			if (!rt_se->pushable)
-				continue;
-			if (cpu < 0 || cpumask_test_cpu((unsigned int)cpu, p->cpus_mask))
-				return p;
-		}
-	}
+	list_for_each_entry(p, &rq->rt.pushable_tasks, pushable_tasks)
+		if (task_is_pushable(p, cpu))
+			return p;
 	return NULL;
+}
+
+/* pick_next_pushable_task(): the plist's first */
+static struct task_struct *pick_next_pushable_task(struct rq *rq)
+{
+	if (list_empty(&rq->rt.pushable_tasks))
+		return NULL;
+	return list_first_entry(&rq->rt.pushable_tasks, struct task_struct, pushable_tasks);
 }
 
 /* move_queued_task_locked(): both rqs locked, @p queued and not running */
@@ -508,7 +549,7 @@ static int push_rt_task(struct rq *rq)
 	if (!rq->rt.overloaded)
 		return 0;
 	charge(machine.cost->rt_push);
-	next_task = pick_highest_pushable_task(rq, -1);
+	next_task = pick_next_pushable_task(rq);
 	if (!next_task)
 		return 0;
 	/* it outranks what runs here: it just runs here */
@@ -520,6 +561,7 @@ static int push_rt_task(struct rq *rq)
 	if (!lowest_rq)
 		return 0;
 	move_queued_task_locked(rq, lowest_rq, next_task);
+	rq->rt.nr_pushed++;
 	resched_curr(lowest_rq);
 	rq_unlock(lowest_rq);
 	return 1;
@@ -531,22 +573,128 @@ void push_rt_tasks(struct rq *rq)
 		;
 }
 
+/* ------------------------------------------------------------------ */
+/* RT_PUSH_IPI: ask the overloaded CPUs to push, one after the other  */
+
+/*
+ * rto_next_cpu(): the next CPU of the rto_mask after rto_cpu (the first
+ * when it is -1); past the last, start over if another CPU asked meanwhile
+ * (rto_loop_next moved), else -1: the loop is done.
+ */
+static int rto_next_cpu(struct root_domain *rd)
+{
+	struct rto_push *r = rd->rto_push;
+
+	for (;;) {
+		unsigned int cpu = cpumask_next_from(rd->rto_mask, (unsigned int)(r->cpu + 1));
+
+		if (cpu < nr_cpu_ids) {
+			r->cpu = (int)cpu;
+			return (int)cpu;
+		}
+		r->cpu = -1;
+		if (r->loop == r->loop_next)
+			break;
+		r->loop = r->loop_next;
+	}
+	return -1;
+}
+
+/*
+ * tell_cpu_to_push(): this CPU lowered its priority. Instead of taking
+ * each overloaded CPU's rq lock, send the root domain's irq_work to the
+ * first of them, which pushes what it can and passes the work on to the
+ * next. If a loop is running already, bumping rto_loop_next makes it go
+ * round once more.
+ */
+static void tell_cpu_to_push(struct rq *rq)
+{
+	struct root_domain *rd = cpu_rd(cpu_of(rq));
+	struct rto_push *r = rd->rto_push;
+	int cpu = -1;
+
+	r->loop_next++;
+	/* rto_start_trylock(): only one CPU starts a loop */
+	if (r->loop_start)
+		return;
+	r->loop_start = true;
+	sim_lock_acquire(&r->lock);
+	if (r->cpu < 0)
+		cpu = rto_next_cpu(rd);
+	sim_lock_release(&r->lock);
+	r->loop_start = false;
+	if (cpu >= 0) {
+		r->nr_ipis++;
+		irq_work_queue_on(&r->work, (unsigned int)cpu);
+	}
+}
+
+/* rto_push_irq_work_func(): in the IPI, push this CPU's tasks, then pass it on */
+static void rto_push_irq_work_func(struct irq_work *work)
+{
+	struct rto_push *r = container_of(work, struct rto_push, work);
+	struct rq *rq = this_rq();
+	struct root_domain *rd = cpu_rd(cpu_of(rq));
+	int cpu;
+
+	if (!list_empty(&rq->rt.pushable_tasks)) {
+		rq_lock(rq);
+		while (push_rt_task(rq))
+			;
+		rq_unlock(rq);
+	}
+	sim_lock_acquire(&r->lock);
+	cpu = rto_next_cpu(rd);
+	sim_lock_release(&r->lock);
+	if (cpu < 0)
+		return;
+	r->nr_ipis++;
+	irq_work_queue_on(&r->work, (unsigned int)cpu);
+}
+
+struct rto_push *rto_push_alloc(void)
+{
+	struct rto_push *r = xcalloc(1, sizeof(*r));
+
+	r->work.func = rto_push_irq_work_func;
+	sim_lock_init(&r->lock);
+	r->cpu = -1;
+	return r;
+}
+
+void rto_push_free(struct rto_push *r)
+{
+	free(r);
+}
+
+/*
+ * pull_rt_task(): this CPU's RT priority dropped; take, from each
+ * RT-overloaded CPU, the best pushable task that would outrank what this
+ * CPU has now (and go on looking: another may be better still), unless it
+ * is about to preempt its own CPU's curr.
+ */
 void pull_rt_task(struct rq *this_rq)
 {
 	unsigned int this_cpu = cpu_of(this_rq), cpu;
 	struct root_domain *rd = cpu_rd(this_cpu);
 	bool resched = false;
 
-	/* rt_overload_count(): nobody has a task to give */
+	/* rt_overloaded(): nobody has a task to give */
 	if (!rd->rto_count)
 		return;
+	/* we are the only overloaded CPU */
+	if (rd->rto_count == 1 && cpumask_test_cpu(this_cpu, rd->rto_mask))
+		return;
 	charge(machine.cost->rt_pull);
-	for_each_cpu(cpu, rd->span) {
+	if (sched_feat(RT_PUSH_IPI)) {
+		tell_cpu_to_push(this_rq);
+		return;
+	}
+	for_each_cpu(cpu, rd->rto_mask) {
 		struct rq *src_rq = cpu_rq(cpu);
 		struct task_struct *p;
 
-		/* the rto_mask iteration: only the overloaded CPUs are looked at */
-		if (cpu == this_cpu || !src_rq->rt.overloaded)
+		if (cpu == this_cpu)
 			continue;
 		charge(machine.cost->lb_cpu_visit);
 		cl_read(&src_rq->cl.rt);
@@ -555,14 +703,13 @@ void pull_rt_task(struct rq *this_rq)
 			continue;
 		rq_lock(src_rq);
 		update_rq_clock(src_rq);
-		if (src_rq->rt.rt_nr_running <= 1)
-			goto skip;
-		p = pick_highest_pushable_task(src_rq, (int)this_cpu);
+		p = pick_highest_pushable_task(src_rq, this_cpu);
 		if (p && p->prio < this_rq->rt.highest_prio.curr) {
 			/* it is about to preempt its own CPU's curr: leave it */
 			if (p->prio < src_rq->curr->prio)
 				goto skip;
 			move_queued_task_locked(src_rq, this_rq, p);
+			this_rq->rt.nr_pulled++;
 			resched = true;
 		}
 skip:
@@ -629,91 +776,4 @@ void prio_changed_rt(struct rq *rq, struct task_struct *p, int oldprio)
 	} else if (p->prio < rq->curr->prio) {
 		resched_curr(rq);
 	}
-}
-
-/* ------------------------------------------------------------------ */
-/* the fair deadline server (simplified)                               */
-
-/*
- * v6.18's fair_server is a SCHED_DEADLINE entity of runtime 50 ms and
- * period 1 s per CPU, started when a fair task is enqueued, in deferred
- * mode: fair runtime is charged to it as it happens, and only if the fair
- * tasks have not had their runtime by the point where the rest of the
- * budget just fits before the deadline (zero laxity) is it enqueued; it then
- * runs fair tasks ahead of RT until its budget is used up, and waits for the
- * next period. The model keeps that rule and checks the zero-laxity point at
- * each tick and pick (the kernel arms an hrtimer for it), so the fair share
- * under an RT hog starts within a tick of the kernel's instant.
- */
-void fair_server_init(struct rq *rq)
-{
-	rq->fair_server = (struct fair_server){ 0 };
-}
-
-static void fair_server_replenish(struct rq *rq, u64 now)
-{
-	struct fair_server *fs = &rq->fair_server;
-	u64 period = sysctl_sched.fair_server_period_ns;
-	u64 runtime = min(sysctl_sched.fair_server_runtime_ns, period);
-
-	/* a period that ends while it runs fair tasks: RT gets the CPU back */
-	if (fs->running && rq->rt.rt_nr_running)
-		resched_curr(rq);
-	fs->runtime = (s64)runtime;
-	fs->deadline = now + period;
-	fs->running = false;
-}
-
-void dl_server_start(struct rq *rq)
-{
-	struct fair_server *fs = &rq->fair_server;
-
-	if (fs->active)
-		return;
-	fs->active = true;
-	if (rq->clock >= fs->deadline)
-		fair_server_replenish(rq, rq->clock);
-}
-
-void dl_server_stop(struct rq *rq)
-{
-	struct fair_server *fs = &rq->fair_server;
-
-	fs->active = false;
-	fs->running = false;
-}
-
-void dl_server_update(struct rq *rq, s64 delta_exec)
-{
-	struct fair_server *fs = &rq->fair_server;
-
-	if (!fs->active || delta_exec <= 0)
-		return;
-	fs->runtime -= delta_exec;
-	/* budget used up while running ahead of RT: throttled until the period ends */
-	if (fs->runtime <= 0 && fs->running) {
-		fs->running = false;
-		if (rq->rt.rt_nr_running)
-			resched_curr(rq);
-	}
-}
-
-bool fair_server_check(struct rq *rq)
-{
-	struct fair_server *fs = &rq->fair_server;
-	u64 now = rq->clock;
-
-	if (!fs->active || !sysctl_sched.fair_server_runtime_ns)
-		return false;
-	if (now >= fs->deadline)
-		fair_server_replenish(rq, now);
-	/* server_pick() found nothing runnable (only delayed entities): it yields */
-	if (fs->running && !rq->cfs.h_nr_runnable)
-		fs->running = false;
-	if (!fs->running && fs->runtime > 0 && rq->cfs.h_nr_runnable && rq->rt.rt_nr_running &&
-	    now + (u64)fs->runtime >= fs->deadline) {
-		fs->running = true;
-		fs->nr_runs++;
-	}
-	return fs->running;
 }

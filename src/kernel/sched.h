@@ -226,7 +226,6 @@ struct sched_rt_entity {
 	unsigned int time_slice;	/* SCHED_RR: ticks left of the quantum */
 	unsigned short on_rq;
 	unsigned short on_list;
-	bool pushable;			/* on the rq's pushable set: queued, not curr, may migrate */
 };
 
 #define RT_BITMAP_LONGS ((MAX_RT_PRIO + 1 + 63) / 64)
@@ -241,28 +240,75 @@ struct rt_rq {
 	struct rt_prio_array active;
 	unsigned int rt_nr_running;
 	unsigned int rr_nr_running;
-	unsigned int rt_nr_pushable;	/* plist pushable_tasks's length */
+	/*
+	 * plist pushable_tasks: queued RT tasks that are not running and may
+	 * migrate, by prio, first come first within a prio (a task put back
+	 * after running goes to the tail of its prio)
+	 */
+	struct list_head pushable_tasks;
+	unsigned int rt_nr_pushable;	/* its length */
 	struct {
 		int curr;		/* highest queued RT prio, MAX_RT_PRIO - 1: none */
 		int next;		/* highest pushable RT prio, MAX_RT_PRIO - 1: none */
 	} highest_prio;
 	bool overloaded;		/* has pushable tasks: set in the root domain's rto_mask */
 	bool rt_queued;
+	/* schedlab's counts: tasks push_rt_task() moved away, pull_rt_task() took */
+	u64 nr_pushed;
+	u64 nr_pulled;
 };
 
+/* ---- the deadline class: only the per-CPU fair server (deadline.c) ---- */
+
+/* a reservation's bandwidth, runtime / period in BW_SHIFT fixed point (sched.h) */
+#define BW_SHIFT 20
+#define BW_UNIT (1 << BW_SHIFT)
+/* dl_entity_overflow() compares in units of 2^DL_SCALE ns (~1 us) (sched.h) */
+#define DL_SCALE 10
+/* the CBS replenishment of a DL entity (sched.h's ENQUEUE_REPLENISH) */
+#define ENQUEUE_REPLENISH 0x0020
+
 /*
- * The fair deadline server (deadline.c's fair_server, v6.12+), simplified:
- * a deferred reservation of runtime per period for the fair class. Fair
- * tasks' runtime is charged against it; only when they were starved so that
- * the rest of the budget just fits before the period ends (the zero-laxity
- * point) does it run them ahead of RT tasks until the budget is used up.
+ * A SCHED_DEADLINE entity (struct sched_dl_entity, the fields a dl_server
+ * uses). schedlab has no SCHED_DEADLINE tasks: the one DL entity of each
+ * rq is its fair server, a deferred (dl_defer) reservation of dl_runtime
+ * every dl_period for the fair class, as v6.12+ keeps fair tasks from
+ * starving under RT load. Its states, as deadline.c's: throttled with the
+ * defer timer armed at the zero-laxity point (dl_defer_armed), throttled
+ * waiting for the next period's replenishment, or queued on the rq's dl_rq,
+ * where it is picked above the RT class and runs fair tasks
+ * (dl_defer_running once the timer found them starved).
  */
-struct fair_server {
-	s64 runtime;			/* budget left in this period, ns */
-	u64 deadline;			/* the period's end */
-	bool active;			/* dl_server_start(): fair tasks are queued */
-	bool running;			/* enqueued as a DL entity: fair is picked above RT */
-	u64 nr_runs;			/* times it reached zero laxity and ran */
+struct sched_dl_entity {
+	struct rq *rq;			/* dl_se->rq: the runqueue it serves */
+	u64 dl_runtime;			/* maximum runtime each instance */
+	u64 dl_deadline;		/* relative deadline (the period: implicit) */
+	u64 dl_period;
+	u64 dl_bw;			/* dl_runtime / dl_period, BW_SHIFT fixed point */
+	u64 dl_density;			/* dl_runtime / dl_deadline */
+	s64 runtime;			/* what is left of this instance's runtime */
+	u64 deadline;			/* this instance's absolute deadline */
+	bool dl_throttled;		/* out of runtime, or deferred: not queued */
+	bool dl_server;
+	bool dl_server_active;		/* dl_server_start() ... dl_server_stop() */
+	bool dl_defer;			/* deferred server: runs at zero laxity only */
+	bool dl_defer_armed;		/* the timer is the zero-laxity (defer) timer */
+	bool dl_defer_running;		/* fair tasks were starved: runs once queued */
+	bool on_dl_rq;			/* in the dl_rq's tree (!RB_EMPTY_NODE(&rb_node)) */
+	struct hrtimer dl_timer;	/* replenishment or zero-laxity timer */
+	u64 dl_timer_expires;		/* its expiry, for hrtimer_forward_now() */
+	/* schedlab's counts, for tests and the record of a run */
+	u64 nr_zero_laxity;		/* dl_server_timer() found the fair class starved */
+	u64 nr_server_picks;		/* fair tasks picked through the DL class */
+	u64 nr_throttled;		/* times its runtime ran out while it was queued */
+};
+
+/* the rq's DL runqueue: here only the fair server (struct dl_rq, in part) */
+struct dl_rq {
+	unsigned int dl_nr_running;
+	struct {
+		u64 curr;		/* earliest queued deadline, 0: none */
+	} earliest_dl;
 };
 
 /* sched_setattr()'s attributes (include/uapi/linux/sched/types.h, in part) */
@@ -377,6 +423,7 @@ struct task_struct {
 	unsigned int policy;		/* SCHED_NORMAL, SCHED_FIFO, ... */
 	unsigned int rt_priority;	/* 1..99 for SCHED_FIFO/RR, else 0 */
 	struct sched_rt_entity rt;
+	struct list_head pushable_tasks;	/* on rq->rt.pushable_tasks (plist_node) */
 	bool is_idle;			/* the per-CPU idle task */
 	bool is_stopper;		/* the per-CPU stopper kthread */
 	bool sched_task_hot;		/* migrated although cache hot (schedstat) */
@@ -484,7 +531,8 @@ struct rq {
 	struct cfs_rq cfs;
 	struct rt_rq rt;
 	struct sched_avg avg_rt;	/* PELT of the time RT tasks ran (rq->avg_rt) */
-	struct fair_server fair_server;
+	struct dl_rq dl;
+	struct sched_dl_entity fair_server;
 	bool rt_push_pending;		/* queue_balance_callback(push_rt_tasks) */
 	struct task_struct *curr;
 	struct task_struct *idle;
@@ -575,6 +623,8 @@ struct rq {
 		u64 pcount;
 	} stat;
 	u64 nr_ticks;
+	/* lib/cpumask.c's per-CPU distribute_cpu_mask_prev: the last pick (0 at boot) */
+	int distribute_cpu_mask_prev;
 	/* LATENCY_WARN: when the tick first saw need_resched pending, ticks since */
 	u64 last_seen_need_resched_ns;
 	int ticks_without_resched;
@@ -747,10 +797,9 @@ void do_sched_yield(void);
 /*
  * sched_setaffinity() of the running task on itself: its mask becomes
  * @mask (less the CPUs the machine lacks; at least one must remain). If
- * its CPU is not in it, the stopper preempts it and moves it to the first
- * allowed CPU (migration_cpu_stop(); the kernel's
- * cpumask_any_and_distribute() is approximated by the first), and this
- * CPU schedules.
+ * its CPU is not in it, the stopper preempts it and moves it to the
+ * allowed CPU cpumask_any_and_distribute() picks (migration_cpu_stop()),
+ * and this CPU schedules.
  */
 void sched_setaffinity_current(const struct cpumask *mask);
 
@@ -763,6 +812,15 @@ static inline struct task_struct *get_current(void)
 	return this_rq()->curr;
 }
 #define current get_current()
+
+/*
+ * cpumask_any_and_distribute() / cpumask_any_distribute() (lib/cpumask.c):
+ * a CPU of @a & @b (of @m), the next after the one this CPU picked last
+ * time, wrapping round, so that repeated picks spread over the mask (the
+ * first pick skips CPU 0); nr_cpu_ids if there is none.
+ */
+unsigned int cpumask_any_and_distribute(const struct cpumask *a, const struct cpumask *b);
+unsigned int cpumask_any_distribute(const struct cpumask *m);
 
 /* Begin the simulation: start ticks on busy CPUs. */
 void sched_start(void);
@@ -802,7 +860,9 @@ void do_idle(void);
 void idle_exit(struct rq *rq);
 /* A polling CPU polled for its limit: let the governor choose again. */
 void idle_reselect(struct rq *rq);
-struct task_struct *pick_next_task_idle(struct rq *rq);
+/* the idle class's pick after @prev (set_next_task_idle() if it was not idle) */
+struct task_struct *pick_next_task_idle(struct rq *rq, struct task_struct *prev);
+void put_prev_task_idle(struct rq *rq, struct task_struct *prev);
 
 /* ---- wait.c ---- */
 
@@ -968,8 +1028,42 @@ struct call_single_data {
 	bool wait;			/* the caller spins until done */
 	bool done;			/* !done: locked, queued or running (CSD_FLAG_LOCK) */
 	bool lock_waiter;		/* the caller spins in csd_lock() to reuse it */
+	bool irq_work;			/* CSD_TYPE_IRQ_WORK: the csd of a struct irq_work */
 	unsigned int src_cpu;
 };
+
+/*
+ * A hard irq_work (include/linux/irq_work.h) queued on another CPU: it
+ * goes on that CPU's call-single queue and runs in its call-function
+ * interrupt, as irq_work_queue_on() sends it (__smp_call_single_queue());
+ * on this CPU, in its own interrupt (the self-IPI of
+ * arch_irq_work_raise()). It is free to be queued again as soon as it
+ * starts to run.
+ */
+struct irq_work {
+	struct call_single_data csd;
+	bool pending;			/* IRQ_WORK_PENDING: queued, not yet started */
+	void (*func)(struct irq_work *work);
+};
+
+/* irq_work_queue_on(): false if it is already pending */
+bool irq_work_queue_on(struct irq_work *work, unsigned int cpu);
+
+/*
+ * The root domain's RT push-IPI state (struct root_domain's rto_push_work,
+ * rto_lock, rto_loop, rto_loop_next, rto_loop_start, rto_cpu).
+ */
+struct rto_push {
+	struct irq_work work;		/* rto_push_work */
+	struct sim_lock lock;		/* rto_lock */
+	int cpu;			/* rto_cpu: the CPU the IPI is at, -1 when none */
+	int loop, loop_next;		/* rto_loop, rto_loop_next */
+	bool loop_start;		/* rto_loop_start */
+	u64 nr_ipis;			/* schedlab's count: rto_push_work IPIs sent */
+};
+
+struct rto_push *rto_push_alloc(void);
+void rto_push_free(struct rto_push *r);
 
 /* Queue @p on @cpu's wakelist and IPI it (or set need_resched if it polls). */
 void __ttwu_queue_wakelist(struct task_struct *p, unsigned int cpu, int wake_flags);
@@ -1032,6 +1126,12 @@ static inline bool on_rt_rq(const struct sched_rt_entity *rt_se)
 	return rt_se->on_rq;
 }
 
+/* on its rq's pushable plist */
+static inline bool task_pushable_queued(const struct task_struct *p)
+{
+	return !list_empty(&p->pushable_tasks);
+}
+
 /* sched_rr_timeslice in jiffies of the simulated HZ */
 static inline unsigned int sched_rr_timeslice(void)
 {
@@ -1049,6 +1149,18 @@ static inline bool sched_idle_rq(const struct rq *rq)
 static inline bool sched_idle_cpu(unsigned int cpu)
 {
 	return sched_idle_rq(cpu_rq(cpu));
+}
+
+/* cpupri levels (cpupri.h); cpupri_set() takes an rq prio, MAX_RT_PRIO for CPUPRI_HIGHER */
+#define CPUPRI_INVALID -1
+#define CPUPRI_NORMAL 0
+#define CPUPRI_HIGHER 100
+/* cpupri_set(): @rq's CPU at the level of @newpri (its RT highest, or MAX_RT_PRIO) */
+void cpupri_set(struct rq *rq, int newpri);
+/* the CPU's cpupri level */
+static inline int cpupri_of_cpu(unsigned int cpu)
+{
+	return cpu_rd(cpu)->cpupri[cpu];
 }
 
 void init_rt_rq(struct rt_rq *rt_rq);
@@ -1088,13 +1200,38 @@ void switched_from_fair(struct rq *rq, struct task_struct *p);
 void switched_to_fair(struct rq *rq, struct task_struct *p);
 void prio_changed_fair(struct rq *rq, struct task_struct *p, int oldprio);
 
-/* the fair deadline server (fair_server in deadline.c), simplified (rt.c) */
+/* the fair server (deadline.c; fair.c's fair_server_init() and pick) */
 void fair_server_init(struct rq *rq);
-void dl_server_start(struct rq *rq);
-void dl_server_stop(struct rq *rq);
-void dl_server_update(struct rq *rq, s64 delta_exec);
-/* at the tick or a pick: replenish, and run at the zero-laxity point; true if running */
-bool fair_server_check(struct rq *rq);
+/* sched_init_dl_servers(): every CPU's server gets its runtime and period, deferred */
+void sched_init_dl_servers(void);
+void dl_server_start(struct sched_dl_entity *dl_se);
+void dl_server_stop(struct sched_dl_entity *dl_se);
+/* dl_server_update(): fair runtime charged to the server (update_curr_dl_se()) */
+void dl_server_update(struct sched_dl_entity *dl_se, s64 delta_exec);
+/* the idle time since @p (the idle task, or curr of an empty rq) last accounted */
+void dl_server_update_idle_time(struct rq *rq, struct task_struct *p);
+static inline bool dl_server_active(const struct sched_dl_entity *dl_se)
+{
+	return dl_se->dl_server_active;
+}
+/* the DL class has something to pick (sched_dl_runnable()): the queued server */
+static inline bool sched_dl_runnable(const struct rq *rq)
+{
+	return rq->dl.dl_nr_running > 0;
+}
+/*
+ * debug.c sched_fair_server_write(): a write of @cpu's
+ * /sys/kernel/debug/sched/fair_server/cpuN/runtime (@period false) or
+ * period file. 0, -EINVAL (runtime above the period, a period outside
+ * fair_server_period_min..max) or -EBUSY (beyond the DL bandwidth limit).
+ */
+int sched_fair_server_write(unsigned int cpu, bool period, u64 value);
+/* the checks of that write for @runtime and @period; 0, -EINVAL or -EBUSY */
+int fair_server_params_check(u64 runtime, u64 period);
+/* fair.c: the fair class's pick for the server (pick_task_fair()), NULL if none */
+struct task_struct *pick_task_fair(struct rq *rq);
+/* put_prev_set_next_task() for fair @p picked after @prev (not idle, not RT) */
+void put_prev_set_next_task_fair(struct rq *rq, struct task_struct *prev, struct task_struct *p);
 
 /*
  * sched_setattr_nocheck() / sched_setscheduler_nocheck() (syscalls.c __sched_setscheduler()):

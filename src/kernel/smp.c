@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Cross-CPU calls (kernel/smp.c line of thought): each CPU's call-single
- * queue holds wakelist entries (ttwu_queue_wakelist) and function calls
- * (smp_call_function_single). Adding to an empty queue sends the target a
+ * queue holds wakelist entries (ttwu_queue_wakelist), function calls
+ * (smp_call_function_single) and hard irq_work (irq_work_queue_on()). Adding to an empty queue sends the target a
  * call-function IPI — unless the target's idle task is polling
  * (TIF_POLLING_NRFLAG), in which case setting need_resched is enough: the
  * polling loop sees it, leaves idle and flushes the queue itself.
@@ -110,6 +110,7 @@ void smp_call_function_single_async(unsigned int cpu, struct call_single_data *c
 
 	/* the caller's csd for @cpu: its line was last written by @cpu's csd_unlock() */
 	cl_fetch((int)cpu, 1);
+	csd->irq_work = false;
 	csd->done = false;
 	csd->next = NULL;
 	csd->src_cpu = smp_processor_id();
@@ -120,6 +121,33 @@ void smp_call_function_single_async(unsigned int cpu, struct call_single_data *c
 	queue_entry_cost(cpu);
 	if (was_empty)
 		send_call_function_single_ipi(cpu);
+}
+
+bool irq_work_queue_on(struct irq_work *work, unsigned int cpu)
+{
+	struct call_single_data *csd = &work->csd;
+	struct rq *rq = cpu_rq(cpu);
+	bool was_empty = call_single_queue_empty(rq);
+
+	/* irq_work_claim(): pending already, it will run */
+	if (work->pending)
+		return false;
+	work->pending = true;
+	/* the work's flags, last written by the CPU that ran it */
+	cl_fetch((int)cpu, 1);
+	csd->irq_work = true;
+	csd->func = NULL;
+	csd->wait = false;
+	csd->next = NULL;
+	csd->src_cpu = smp_processor_id();
+	if (!rq->csd_list)
+		rq->csd_list_tail = &rq->csd_list;
+	*rq->csd_list_tail = csd;
+	rq->csd_list_tail = &csd->next;
+	queue_entry_cost(cpu);
+	if (was_empty)
+		send_call_function_single_ipi(cpu);
+	return true;
 }
 
 /* sched_ttwu_pending(): activate the queued wakees under our own rq lock */
@@ -164,6 +192,15 @@ void flush_smp_call_function_queue(struct rq *rq)
 		charge(machine.cost->csd_entry);
 		/* the csd its caller filled in */
 		cl_fetch((int)csd->src_cpu, 1);
+		if (csd->irq_work) {
+			struct irq_work *work = container_of(csd, struct irq_work, csd);
+
+			/* irq_work_single(): free to be queued again, then run */
+			work->pending = false;
+			work->func(work);
+			csd = next;
+			continue;
+		}
 		if (csd->func)
 			csd->func(csd->info);
 		csd->done = true;

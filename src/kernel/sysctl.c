@@ -30,7 +30,7 @@ static const struct sched_tunables sysctl_defaults = {
 	 * estimate; docs/balancing.md).
 	 */
 	.sched_idle_balance_limit_ns = 500000ULL,
-	/* deadline.c fair_server_init(): 50 ms of every 1 s period for fair tasks */
+	/* deadline.c sched_init_dl_servers(): 50 ms of every 1 s period for fair tasks */
 	.fair_server_runtime_ns = 50000000ULL,
 	.fair_server_period_ns = 1000000000ULL,
 	.hz = 250,
@@ -68,11 +68,51 @@ static const struct sysctl_entry sysctl_table[] = {
 	U64(migration_cost_ns, 0, 1000000000, "a task that ran this recently is cache hot"),
 	U32(nr_migrate, 1, 1024, "tasks moved per load-balance pass at most"),
 	U64(sched_idle_balance_limit_ns, 0, 1000000000, "NEWIDLE_RATE_LIMIT: skip idle balance below this average interval"),
-	U64(fair_server_runtime_ns, 0, 1000000000, "the fair server's runtime per period: fair tasks' share under RT load (debugfs fair_server/cpuN/runtime)"),
-	U64(fair_server_period_ns, 1000000, 10000000000ULL, "the fair server's period (debugfs fair_server/cpuN/period)"),
+	/* debug.c: a period of fair_server_period_min (100 us) .. _max (2^22 us); runtime <= period */
+	U64(fair_server_runtime_ns, 0, 4194304000ULL, "the fair server's runtime per period: fair tasks' share under RT load (debugfs fair_server/cpuN/runtime)"),
+	U64(fair_server_period_ns, 100000, 4194304000ULL, "the fair server's period (debugfs fair_server/cpuN/period)"),
 };
 #undef U64
 #undef U32
+
+/*
+ * A write of the fair server's runtime or period is checked against the
+ * other one's value at the time, as debug.c sched_fair_server_write() does
+ * on each CPU's files: runtime above the period is EINVAL, a bandwidth
+ * above the DL limit EBUSY (dl_server_apply_params()), so the order of the
+ * --sysctl options matters as the order of the writes would.
+ */
+static int fair_server_sysctl_check(const struct sysctl_entry *e, u64 v, char *err, size_t errlen)
+{
+	bool is_period = e->offset == offsetof(struct sched_tunables, fair_server_period_ns);
+	bool is_runtime = e->offset == offsetof(struct sched_tunables, fair_server_runtime_ns);
+	u64 runtime = is_runtime ? v : sysctl_sched.fair_server_runtime_ns;
+	u64 period = is_period ? v : sysctl_sched.fair_server_period_ns;
+	int ret;
+
+	if (!is_period && !is_runtime)
+		return 0;
+	ret = fair_server_params_check(runtime, period);
+	if (ret == -EINVAL) {
+		snprintf(err, errlen,
+			 "--sysctl %s=%llu: runtime %llu above period %llu (fair_server_runtime_ns, "
+			 "fair_server_period_ns; set them in an order that keeps runtime <= period): "
+			 "the kernel's write fails with EINVAL",
+			 e->name, (unsigned long long)v, (unsigned long long)runtime,
+			 (unsigned long long)period);
+		return -1;
+	}
+	if (ret == -EBUSY) {
+		snprintf(err, errlen,
+			 "--sysctl %s=%llu: runtime %llu of period %llu is more than the 95%% the "
+			 "deadline class may reserve (sched_rt_runtime_us 950000 of 1000000): the "
+			 "kernel's write fails with EBUSY",
+			 e->name, (unsigned long long)v, (unsigned long long)runtime,
+			 (unsigned long long)period);
+		return -1;
+	}
+	return 0;
+}
 
 void sched_sysctl_reset(void)
 {
@@ -102,6 +142,8 @@ int sched_sysctl_set(const char *assignment, char *err, size_t errlen)
 				 e->name, (unsigned long long)e->min, (unsigned long long)e->max, eq + 1);
 			return -1;
 		}
+		if (fair_server_sysctl_check(e, v, err, errlen))
+			return -1;
 		if (e->is_u64)
 			*(u64 *)((char *)&sysctl_sched + e->offset) = v;
 		else

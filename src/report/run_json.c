@@ -110,6 +110,7 @@ static void write_sched(struct json_writer *w)
 	json_end_object(w);
 	json_kv_u64(w, "schedule_idle_fast", t.idle_fast);
 	json_kv_u64(w, "schedule_idle_full_pick", t.idle_full_pick);
+	json_kv_u64(w, "rt_push_ipis", cpu_rd(0)->rto_push->nr_ipis);
 	json_key(w, "per_cpu");
 	json_begin_array(w);
 	for_each_possible_cpu(cpu) {
@@ -134,6 +135,14 @@ static void write_sched(struct json_writer *w)
 		json_kv_u64(w, "ttwu_direct", rq->nr_ttwu_direct);
 		json_kv_u64(w, "wake_without_ipi", rq->nr_wake_without_ipi);
 		json_kv_u64(w, "schedule_idle_full_pick", rq->nr_idle_full_pick);
+		json_kv_u64(w, "rt_pushed", rq->rt.nr_pushed);
+		json_kv_u64(w, "rt_pulled", rq->rt.nr_pulled);
+		json_key(w, "fair_server");
+		json_begin_object(w);
+		json_kv_u64(w, "zero_laxity", rq->fair_server.nr_zero_laxity);
+		json_kv_u64(w, "server_picks", rq->fair_server.nr_server_picks);
+		json_kv_u64(w, "throttled", rq->fair_server.nr_throttled);
+		json_end_object(w);
 		json_key(w, "idle_states");
 		json_begin_array(w);
 		for (unsigned int i = 0; i < machine.topo->nr_idle_states; i++) {
@@ -333,6 +342,8 @@ int write_run_json(FILE *out, const struct run_info *ri, const struct bench *b)
 	json_kv_u64(&w, "sched_idle_balance_limit_ns", sysctl_sched.sched_idle_balance_limit_ns);
 	json_kv_u64(&w, "latency_warn_ms", sysctl_sched.latency_warn_ms);
 	json_kv_u64(&w, "latency_warn_once", sysctl_sched.latency_warn_once);
+	json_kv_u64(&w, "fair_server_runtime_ns", sysctl_sched.fair_server_runtime_ns);
+	json_kv_u64(&w, "fair_server_period_ns", sysctl_sched.fair_server_period_ns);
 	json_end_object(&w);
 
 	json_kv_u64(&w, "seed", ri->seed);

@@ -214,6 +214,7 @@ static void hrtimer_event(struct sim_event *ev)
 void hrtimer_init(struct hrtimer *timer, void (*function)(struct hrtimer *timer))
 {
 	ev_init(&timer->ev, hrtimer_event, 0);
+	timer->cpu = 0;
 	timer->function = function;
 	timer->next_expired = NULL;
 }
@@ -222,6 +223,13 @@ void hrtimer_start(struct hrtimer *timer, u64 expires)
 {
 	timer->cpu = machine.this_cpu;
 	timer->ev.arg = timer->cpu;
+	sim_schedule(&timer->ev, expires);
+}
+
+void hrtimer_start_on(struct hrtimer *timer, unsigned int cpu, u64 expires)
+{
+	timer->cpu = cpu;
+	timer->ev.arg = cpu;
 	sim_schedule(&timer->ev, expires);
 }
 
@@ -238,4 +246,18 @@ bool hrtimer_pending(const struct hrtimer *timer)
 		if (t == timer)
 			return true;
 	return false;
+}
+
+void hrtimer_try_to_cancel(struct hrtimer *timer)
+{
+	struct sim_cpu *c = sim_cpu(timer->cpu);
+
+	sim_cancel(&timer->ev);
+	for (struct hrtimer **pp = &c->expired_timers; *pp; pp = &(*pp)->next_expired) {
+		if (*pp == timer) {
+			*pp = timer->next_expired;
+			timer->next_expired = NULL;
+			return;
+		}
+	}
 }

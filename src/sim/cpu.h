@@ -93,11 +93,36 @@ struct hrtimer {
 };
 
 void hrtimer_init(struct hrtimer *timer, void (*function)(struct hrtimer *timer));
+/*
+ * A housekeeping timer of the kernel's own (the fair server's): it fires
+ * while the run goes on, but a run with nothing else left to happen is
+ * over (sim_event.background).
+ */
+static inline void hrtimer_set_background(struct hrtimer *timer)
+{
+	timer->ev.background = true;
+}
 /* Arm @timer on the running CPU to expire at absolute time @expires. */
 void hrtimer_start(struct hrtimer *timer, u64 expires);
+/* The same on CPU @cpu's timer base (a timer pinned to another CPU's runqueue). */
+void hrtimer_start_on(struct hrtimer *timer, unsigned int cpu, u64 expires);
 void hrtimer_cancel(struct hrtimer *timer);
 /* Armed, or expired with its function not yet run. */
 bool hrtimer_pending(const struct hrtimer *timer);
+
+/*
+ * hrtimer_try_to_cancel(): the timer neither fires nor runs its function:
+ * also when it has expired on a CPU busy in a kernel path and its function
+ * waits there for the interrupt to be taken (the kernel would have run it
+ * at its expiry already; here it is taken off that CPU's expired list).
+ */
+void hrtimer_try_to_cancel(struct hrtimer *timer);
+
+/* hrtimer_is_queued(): armed and not yet expired */
+static inline bool hrtimer_is_queued(const struct hrtimer *timer)
+{
+	return ev_queued(&timer->ev);
+}
 
 /* The timers expired on @cpu since the last call, in expiry order. */
 static inline struct hrtimer *sim_cpu_take_expired_timers(unsigned int cpu)

@@ -11,6 +11,7 @@
 void eq_init(struct event_queue *q)
 {
 	q->nr = 0;
+	q->nr_background = 0;
 	q->cap = 256;
 	q->next_seq = 0;
 	q->slot = xreallocarray(NULL, q->cap, sizeof(*q->slot));
@@ -22,7 +23,7 @@ void eq_destroy(struct event_queue *q)
 		q->slot[i].ev->heap_idx = 0;
 	free(q->slot);
 	q->slot = NULL;
-	q->nr = q->cap = 0;
+	q->nr = q->cap = q->nr_background = 0;
 }
 
 static inline bool slot_before(const struct heap_slot *a, const struct heap_slot *b)
@@ -71,7 +72,10 @@ static void sift_down(struct event_queue *q, u32 i, struct heap_slot s)
 
 static void remove_at(struct event_queue *q, u32 i)
 {
-	q->slot[i].ev->heap_idx = 0;
+	struct sim_event *ev = q->slot[i].ev;
+
+	ev->heap_idx = 0;
+	q->nr_background -= ev->background;
 	q->nr--;
 	if (i == q->nr)
 		return;
@@ -107,6 +111,7 @@ void eq_schedule(struct event_queue *q, struct sim_event *ev, u64 time)
 		q->slot = xreallocarray(q->slot, q->cap, sizeof(*q->slot));
 	}
 	q->nr++;
+	q->nr_background += ev->background;
 	sift_up(q, q->nr - 1, s);
 }
 

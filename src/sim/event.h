@@ -20,6 +20,12 @@ struct sim_event {
 	u32 heap_idx;		/* 1-based slot while queued, 0 when not queued */
 	u32 arg;		/* free for the owner (e.g. an IRQ kind) */
 	sim_event_fn fn;
+	/*
+	 * A background event (a kernel housekeeping timer) happens when its
+	 * time comes like any other, but does not keep a run going: a queue
+	 * that holds only background events is a finished simulation.
+	 */
+	bool background;
 };
 
 struct heap_slot {
@@ -31,6 +37,7 @@ struct heap_slot {
 struct event_queue {
 	struct heap_slot *slot;
 	u32 nr;
+	u32 nr_background;	/* queued events with ev->background */
 	u32 cap;
 	u64 next_seq;
 };
@@ -49,6 +56,7 @@ static inline void ev_init(struct sim_event *ev, sim_event_fn fn, u32 arg)
 	ev->heap_idx = 0;
 	ev->arg = arg;
 	ev->fn = fn;
+	ev->background = false;
 }
 
 /* Queue @ev at @time; if it is already queued, move it (it gets a new sequence number). */

@@ -158,7 +158,10 @@ u64 sim_run(void (*after_event)(struct sim_event *ev))
 	struct event_queue *q = &machine.eq;
 
 	while (!machine.stop) {
-		if (!q->nr || (q->nr == 1 && q->slot[0].ev == machine.observer))
+		/* nothing left but background timers and the observer: done */
+		if (q->nr == q->nr_background ||
+		    (q->nr == q->nr_background + 1 && machine.observer &&
+		     ev_queued(machine.observer)))
 			break;
 		if (q->slot[0].time > machine.stop_at) {
 			machine.limit_hit = SIM_LIMIT_TIME;

@@ -187,6 +187,18 @@ unsigned int cpumask_next_andnot_from(const struct cpumask *a, const struct cpum
 	return find_next(a, b, NEXT_ANDNOT, n);
 }
 
+unsigned int cpumask_next_and_wrap(int n, const struct cpumask *a, const struct cpumask *b)
+{
+	unsigned int start = (unsigned int)(n + 1), cpu;
+
+	cpu = start < nr_cpu_ids ? cpumask_next_and_from(a, b, start) : nr_cpu_ids;
+	if (cpu < nr_cpu_ids || start == 0)
+		return cpu;
+	/* wrapped: from 0 up to and including @n */
+	cpu = cpumask_next_and_from(a, b, 0);
+	return cpu < start ? cpu : nr_cpu_ids;
+}
+
 unsigned int cpumask_next_wrap_from(const struct cpumask *mask, unsigned int prev,
 				    unsigned int start, bool first)
 {

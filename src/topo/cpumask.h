@@ -85,6 +85,17 @@ unsigned int cpumask_next_andnot_from(const struct cpumask *a, const struct cpum
 #define for_each_possible_cpu(cpu) for ((cpu) = 0; (cpu) < nr_cpu_ids; (cpu)++)
 
 /*
+ * cpumask_next_and_wrap() (include/linux/cpumask.h): the first CPU in both
+ * masks after @n (-1: from 0), wrapping round to 0 and up to @n itself;
+ * nr_cpu_ids if they have none in common.
+ */
+unsigned int cpumask_next_and_wrap(int n, const struct cpumask *a, const struct cpumask *b);
+static inline unsigned int cpumask_next_wrap(int n, const struct cpumask *m)
+{
+	return cpumask_next_and_wrap(n, m, m);
+}
+
+/*
  * for_each_cpu_wrap(): the CPUs of @mask from @start up, then from 0 up to
  * @start. The mask is read as the walk goes, so CPUs cleared from it during
  * the walk are skipped (select_idle_core() relies on this).

@@ -126,8 +126,9 @@ struct task_struct *work_start(const char *comm, const struct program *prog, voi
 
 /*
  * The same, allowed on @allowed only (NULL: every CPU), as a command run by
- * taskset: it starts on @cpu if allowed, else on the first allowed CPU, and
- * every task it forks inherits the mask.
+ * taskset: it starts on @cpu if allowed, else on the allowed CPU that
+ * cpumask_any_and_distribute() picks on @cpu, and every task it forks
+ * inherits the mask.
  */
 struct task_struct *work_start_allowed(const char *comm, const struct program *prog, void *state,
 				       unsigned int cpu, const struct cpumask *allowed);

@@ -237,8 +237,8 @@ expect_exit 2 "unknown scheduler feature 'NO_SUCH_FEATURE'" \
 # v6.18 features whose subsystem the model lacks: rejected, naming it
 expect_exit 2 "scheduler feature 'HRTICK' is not modelled: it needs the high-resolution scheduler tick" \
 	schedlab features --features HRTICK
-expect_exit 2 "'NO_RT_PUSH_IPI' is not modelled: it needs the RT scheduling class" \
-	schedlab run -m smp2 --features NO_RT_PUSH_IPI -- hackbench -l 10
+expect_exit 2 "'NO_RT_RUNTIME_SHARE' is not modelled: it needs RT throttling" \
+	schedlab run -m smp2 --features NO_RT_RUNTIME_SHARE -- hackbench -l 10
 expect_exit 2 "'ATTACH_AGE_LOAD' is not modelled" \
 	schedlab ab -m smp2 --test ATTACH_AGE_LOAD -- hackbench -l 10
 expect_exit 2 "--sysctl tunable_scaling: value must be an integer in 0..2, got '3'" \

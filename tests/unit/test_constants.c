@@ -35,9 +35,14 @@ static void test_sysctl_defaults(void **state)
 	/* core.c: sysctl_resched_latency_warn_ms = 100, _once = 1 */
 	assert_int_equal(sysctl_sched.latency_warn_ms, 100);
 	assert_int_equal(sysctl_sched.latency_warn_once, 1);
-	/* deadline.c fair_server_init(): runtime 50 * NSEC_PER_MSEC, period 1000 * NSEC_PER_MSEC */
+	/* deadline.c sched_init_dl_servers(): runtime 50 * NSEC_PER_MSEC, period 1000 * NSEC_PER_MSEC */
 	assert_int_equal(sysctl_sched.fair_server_runtime_ns, 50000000);
 	assert_int_equal(sysctl_sched.fair_server_period_ns, 1000000000);
+	/* sched.h: BW_SHIFT 20, DL_SCALE 10; ENQUEUE_REPLENISH 0x20 */
+	assert_int_equal(BW_SHIFT, 20);
+	assert_int_equal(BW_UNIT, 1 << 20);
+	assert_int_equal(DL_SCALE, 10);
+	assert_int_equal(ENQUEUE_REPLENISH, 0x20);
 	/* Debian's and most distributions' CONFIG_HZ_250 */
 	assert_int_equal(sysctl_sched.hz, 250);
 	assert_int_equal(sysctl_sched.preempt, PREEMPT_VOLUNTARY_MODEL);

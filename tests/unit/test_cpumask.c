@@ -208,6 +208,36 @@ static void test_next_small_machine(void **state)
 	free_cpumask(a);
 }
 
+/*
+ * cpumask_next_and_wrap() (include/linux/cpumask.h, find_next_and_bit_wrap()):
+ * after @n, wrapping round to 0 and up to @n itself; -1 starts at 0.
+ */
+static void test_next_and_wrap(void **state)
+{
+	struct cpumask *a, *b;
+
+	(void)state;
+	cpumask_setup(8);
+	a = alloc_cpumask();
+	b = alloc_cpumask();
+	cpumask_setall(a);
+	cpumask_set_cpu(2, b);
+	cpumask_set_cpu(5, b);
+	assert_int_equal(cpumask_next_and_wrap(-1, a, b), 2);
+	assert_int_equal(cpumask_next_and_wrap(0, a, b), 2);
+	assert_int_equal(cpumask_next_and_wrap(2, a, b), 5);
+	assert_int_equal(cpumask_next_and_wrap(5, a, b), 2);
+	assert_int_equal(cpumask_next_and_wrap(7, a, b), 2);
+	cpumask_clear_cpu(2, b);
+	/* the only one: found again after itself */
+	assert_int_equal(cpumask_next_and_wrap(5, a, b), 5);
+	assert_int_equal(cpumask_next_wrap(6, b), 5);
+	cpumask_clear_cpu(5, a);
+	assert_int_equal(cpumask_next_and_wrap(3, a, b), 8);
+	free_cpumask(a);
+	free_cpumask(b);
+}
+
 static void test_print_list(void **state)
 {
 	struct cpumask *m;
@@ -294,6 +324,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_setup_sizes),
+		cmocka_unit_test(test_next_and_wrap),
 		cmocka_unit_test(test_set_clear_boundaries),
 		cmocka_unit_test(test_setall_stays_inside),
 		cmocka_unit_test(test_binary_ops),

@@ -2,9 +2,10 @@
 /*
  * Scheduling policies: SCHED_IDLE and SCHED_BATCH in the fair class, the RT
  * class (SCHED_FIFO, SCHED_RR: preemption, RR rotation, push, pull,
- * affinity), sched_setattr_nocheck() on running and queued tasks, the fair
- * server's share under an RT hog, the chrt and nice prefixes, and the
- * invariant checker under a random mix of policies.
+ * affinity), sched_setattr_nocheck() on running and queued tasks, RT
+ * pressure on fair placement, the chrt and nice prefixes, and the invariant
+ * checker under a random mix of policies. The fair server's tests are in
+ * test_fair_server.c.
  */
 #include "test_sched_helpers.h"
 
@@ -86,6 +87,53 @@ static void test_sched_idle_cpu_takes_wakeups(void **state)
 	assert_int_equal(task_cpu(w), 1);
 	/* and it preempts the SCHED_IDLE curr there */
 	assert_true(cpu_rq(1)->need_resched);
+	tl_check();
+	tl_teardown();
+}
+
+/*
+ * The balancer's SCHED_IDLE rules: task_hot() never keeps a SCHED_IDLE
+ * task for its cache, so one that ran just now moves where a normal task
+ * that ran as recently is refused as cache hot; and a dequeue that leaves
+ * only SCHED_IDLE tasks on an rq sets its next_balance to now
+ * (dequeue_entities(): "balance early to pull high priority tasks").
+ */
+static void test_sched_idle_balance_rules(void **state)
+{
+	static const struct sched_attr idle = { .sched_policy = SCHED_IDLE };
+
+	(void)state;
+	for (int v = 0; v < 2; v++) {
+		bool is_idle = v == 0;
+		struct task_struct *q;
+		struct sched_domain *sd;
+		int cont;
+
+		tl_setup("smp4", TL_ZERO_COST, 0, NULL);
+		tl_fork_running("run", 0);
+		q = fork_attr("queued", 0, is_idle ? &idle : NULL, NULL);
+		/* q ran 100 us ago: well within migration_cost (500 us) */
+		tl_cpu(0);
+		tl_advance(100 * NSEC_PER_USEC);
+		q->se.exec_start = cpu_rq(0)->clock_task - 100 * NSEC_PER_USEC;
+		sd = tl_sd(1, "MC");
+		assert_int_equal(tl_balance(1, sd, CPU_IDLE, &cont), is_idle ? 1 : 0);
+		assert_int_equal(task_cpu(q), is_idle ? 1 : 0);
+		tl_check();
+		tl_teardown();
+	}
+
+	/* (without DELAY_DEQUEUE: the sleeper leaves at once, not when next picked) */
+	tl_setup("smp2", TL_ZERO_COST, 0, "NO_DELAY_DEQUEUE");
+	tl_fork_running("normal", 0);
+	fork_attr("idler", 0, &idle, NULL);
+	tl_cpu(0);
+	tl_advance(10 * TICK_NSEC);
+	cpu_rq(0)->next_balance = jiffies + 100;
+	assert_false(sched_idle_rq(cpu_rq(0)));
+	tl_block_current();
+	assert_true(sched_idle_rq(cpu_rq(0)));
+	assert_int_equal(cpu_rq(0)->next_balance, jiffies);
 	tl_check();
 	tl_teardown();
 }
@@ -359,7 +407,7 @@ static void test_push_to_idle_cpu_and_affinity(void **state)
 	tl_cpu(0);
 	__schedule(SM_NONE);
 	c = fork_attr("pinned", 0, &fifo50, only0);
-	assert_false(c->rt.pushable);
+	assert_false(task_pushable_queued(c));
 	assert_true(cpu_rq(0)->need_resched);
 	tl_check();
 	assert_ptr_equal(tl_schedule(), c);
@@ -369,55 +417,78 @@ static void test_push_to_idle_cpu_and_affinity(void **state)
 	/* a third: nowhere lower to go (both CPUs at prio 49), so it waits here */
 	b = fork_attr("b", 0, &fifo50, NULL);
 	assert_int_equal(task_cpu(b), 0);
-	assert_true(b->rt.pushable);
+	assert_true(task_pushable_queued(b));
 	assert_true(cpu_rq(0)->rt.overloaded);
 	tl_check();
 	free_cpumask(only0);
 	tl_teardown();
 }
 
-/* a CPU whose RT task blocks, leaving only fair work, pulls a waiting RT task */
+/*
+ * A CPU whose RT task blocks, leaving only fair work, gets a waiting RT
+ * task (balance_rt() -> pull_rt_task()): with NO_RT_PUSH_IPI it pulls it
+ * at once; with RT_PUSH_IPI (the default) it runs its fair task and sends
+ * the overloaded CPU the push irq_work (tell_cpu_to_push()), whose
+ * push_rt_task() moves the task over and reschedules it.
+ */
 static void test_pull_when_cpu_drops_to_fair(void **state)
 {
 	static const struct sched_attr f40 = { .sched_policy = SCHED_FIFO, .sched_priority = 40 };
 	static const struct sched_attr f60 = { .sched_policy = SCHED_FIFO, .sched_priority = 60 };
-	struct task_struct *a, *b, *d, *pinned;
+	static const char *const modes[] = { "NO_RT_PUSH_IPI", "RT_PUSH_IPI" };
+	struct task_struct *a, *b, *d, *pinned, *fair;
 	struct cpumask *only0;
 
 	(void)state;
-	tl_setup("smp2", TL_ZERO_COST, 0, NULL);
-	only0 = alloc_cpumask();
-	cpumask_set_cpu(0, only0);
-	d = fork_attr("d60", 1, &f60, NULL);
-	tl_cpu(1);
-	__schedule(SM_NONE);
-	assert_ptr_equal(cpu_rq(1)->curr, d);
-	tl_fork("fair", 1);
-	a = fork_attr("a50", 0, &fifo50, NULL);
-	tl_cpu(0);
-	__schedule(SM_NONE);
-	assert_ptr_equal(cpu_rq(0)->curr, a);
-	/* a pinned RT task of higher priority than b: never pulled */
-	pinned = fork_attr("pinned45", 0,
-			   &(struct sched_attr){ .sched_policy = SCHED_FIFO, .sched_priority = 45 },
-			   only0);
-	/* b (prio 40) has nowhere lower to go: CPU 1 runs prio 60 */
-	b = fork_attr("b40", 0, &f40, NULL);
-	assert_int_equal(task_cpu(b), 0);
-	assert_true(cpu_rq(0)->rt.overloaded);
-	assert_int_equal(cpu_rd(0)->rto_count, 1);
-	tl_check();
-	/* d blocks: CPU 1 would drop to fair, so it pulls b */
-	tl_cpu(1);
-	tl_block_current();
-	assert_ptr_equal(cpu_rq(1)->curr, b);
-	assert_int_equal(task_cpu(b), 1);
-	assert_int_equal(task_cpu(pinned), 0);
-	assert_false(cpu_rq(0)->rt.overloaded);
-	assert_int_equal(cpu_rd(0)->rto_count, 0);
-	tl_check();
-	free_cpumask(only0);
-	tl_teardown();
+	for (size_t m = 0; m < ARRAY_SIZE(modes); m++) {
+		bool ipi = m == 1;
+
+		tl_setup("smp2", TL_ZERO_COST, 0, modes[m]);
+		only0 = alloc_cpumask();
+		cpumask_set_cpu(0, only0);
+		d = fork_attr("d60", 1, &f60, NULL);
+		tl_cpu(1);
+		__schedule(SM_NONE);
+		assert_ptr_equal(cpu_rq(1)->curr, d);
+		fair = tl_fork("fair", 1);
+		a = fork_attr("a50", 0, &fifo50, NULL);
+		tl_cpu(0);
+		__schedule(SM_NONE);
+		assert_ptr_equal(cpu_rq(0)->curr, a);
+		/* a pinned RT task of higher priority than b: never pulled */
+		pinned = fork_attr("pinned45", 0,
+				   &(struct sched_attr){ .sched_policy = SCHED_FIFO,
+							 .sched_priority = 45 },
+				   only0);
+		/* b (prio 40) has nowhere lower to go: CPU 1 runs prio 60 */
+		b = fork_attr("b40", 0, &f40, NULL);
+		assert_int_equal(task_cpu(b), 0);
+		assert_true(cpu_rq(0)->rt.overloaded);
+		assert_int_equal(cpu_rd(0)->rto_count, 1);
+		tl_check();
+		/* d blocks: CPU 1 would drop to fair, so it gets b */
+		tl_cpu(1);
+		tl_block_current();
+		if (ipi) {
+			/* the fair task runs meanwhile; CPU 0 has the push work */
+			assert_ptr_equal(cpu_rq(1)->curr, fair);
+			assert_int_equal(task_cpu(b), 0);
+			assert_non_null(cpu_rq(0)->csd_list);
+			tl_check();
+			tl_deliver_ipis();
+			assert_true(cpu_rq(1)->need_resched);
+			tl_cpu(1);
+			tl_schedule();
+		}
+		assert_ptr_equal(cpu_rq(1)->curr, b);
+		assert_int_equal(task_cpu(b), 1);
+		assert_int_equal(task_cpu(pinned), 0);
+		assert_false(cpu_rq(0)->rt.overloaded);
+		assert_int_equal(cpu_rd(0)->rto_count, 0);
+		tl_check();
+		free_cpumask(only0);
+		tl_teardown();
+	}
 }
 
 /* ---- sched_setattr on running and queued tasks ---- */
@@ -561,38 +632,6 @@ static void test_spawn_attr_and_op_setattr(void **state)
 	tl_teardown();
 }
 
-/* ---- the fair server ---- */
-
-static void test_fair_server_share_under_fifo_hog(void **state)
-{
-	struct task_struct *rt, *fair;
-	u64 fair_rt;
-
-	(void)state;
-	tl_setup("smp1", TL_ZERO_COST, 0, NULL);
-	rt = start_hog("rt-hog", &fifo50, 0);
-	fair = start_hog("fair-hog", NULL, 0);
-	tl_run_until(3 * NSEC_PER_SEC, true);
-	tl_account_now();
-	fair_rt = tl_runtime(fair);
-	/* 50 ms of each 1 s period, within a tick of the zero-laxity point */
-	assert_true(fair_rt >= 140 * NSEC_PER_MSEC && fair_rt <= 160 * NSEC_PER_MSEC);
-	assert_true(tl_runtime(rt) >= 2840 * NSEC_PER_MSEC);
-	assert_true(cpu_rq(0)->fair_server.nr_runs >= 2);
-	tl_teardown();
-
-	/* without the server (runtime 0), the RT hog takes everything */
-	tl_setup("smp1", TL_ZERO_COST, 0, NULL);
-	sysctl_sched.fair_server_runtime_ns = 0;
-	rt = start_hog("rt-hog", &fifo50, 0);
-	fair = start_hog("fair-hog", NULL, 0);
-	tl_run_until(2 * NSEC_PER_SEC, false);
-	tl_account_now();
-	assert_int_equal(tl_runtime(fair), 0);
-	(void)rt;
-	tl_teardown();
-}
-
 /*
  * RT pressure: a fair hog sharing CPU 0 with a pinned FIFO hog while
  * another fair hog runs on CPU 1 is moved to CPU 1 once CPU 0's RT
@@ -699,6 +738,13 @@ static void mix_next(struct work_task *w, struct op_desc *op)
 
 static const struct program mix_prog = { .next = mix_next };
 
+/*
+ * Twelve tasks switching among every policy at random, forking, sleeping
+ * and running, some pinned, under the invariant checker after every event,
+ * with RT_PUSH_IPI (the default: RT tasks move by push only, asked for by
+ * tell_cpu_to_push()'s IPIs) and without it (pull_rt_task() takes them
+ * too), for 1.5 s: both push RT tasks, only the second pulls.
+ */
 static void test_random_mix_under_check(void **state)
 {
 	static const struct sched_attr start[] = {
@@ -709,34 +755,54 @@ static void test_random_mix_under_check(void **state)
 		{ .sched_policy = SCHED_IDLE },
 		{ .sched_policy = SCHED_FIFO, .sched_priority = 80 },
 	};
+	static const char *const modes[] = { "RT_PUSH_IPI", "NO_RT_PUSH_IPI" };
 	struct mixer m[12];
 	struct cpumask *pin;
 
 	(void)state;
-	tl_setup("smt2-2s-16", TL_REAL_COST, 0, NULL);
-	mix_pool_used = 0;
-	pin = alloc_cpumask();
-	cpumask_set_cpu(2, pin);
-	cpumask_set_cpu(5, pin);
-	for (int i = 0; i < 12; i++) {
-		struct task_struct *p;
+	for (size_t mode = 0; mode < ARRAY_SIZE(modes); mode++) {
+		u64 pushed = 0, pulled = 0;
 
-		m[i] = (struct mixer){ .rng = 0x9e3779b97f4a7c15ULL * (u64)(i + 1), .left = 400 };
-		work_set_sched_attr(&start[i % 6]);
-		if (i % 4 == 3)
-			p = work_start_allowed("mixpin", &mix_prog, &m[i], (unsigned int)i % 16, pin);
-		else
-			p = work_start("mix", &mix_prog, &m[i], (unsigned int)i % 16);
-		(void)p;
+		tl_setup("smt2-2s-16", TL_REAL_COST, 0, modes[mode]);
+		mix_pool_used = 0;
+		pin = alloc_cpumask();
+		cpumask_set_cpu(2, pin);
+		cpumask_set_cpu(5, pin);
+		for (int i = 0; i < 12; i++) {
+			struct task_struct *p;
+
+			m[i] = (struct mixer){ .rng = 0x9e3779b97f4a7c15ULL * (u64)(i + 1),
+					       .left = 400 };
+			work_set_sched_attr(&start[i % 6]);
+			if (i % 4 == 3)
+				p = work_start_allowed("mixpin", &mix_prog, &m[i],
+						       (unsigned int)i % 16, pin);
+			else
+				p = work_start("mix", &mix_prog, &m[i], (unsigned int)i % 16);
+			(void)p;
+		}
+		work_set_sched_attr(NULL);
+		/* the checker runs after every event: lists, bitmap, counts, affinity */
+		tl_run_until(1500 * NSEC_PER_MSEC, true);
+		/* it did fork, and RT tasks did move between CPUs */
+		assert_true(mix_pool_used > 20);
+		assert_true(sched_world.nr_forks > 20);
+		for (unsigned int cpu = 0; cpu < machine.nr_cpus; cpu++) {
+			pushed += cpu_rq(cpu)->rt.nr_pushed;
+			pulled += cpu_rq(cpu)->rt.nr_pulled;
+		}
+		assert_true(pushed > 0);
+		if (mode == 0) {
+			/* a CPU dropping to fair asks by IPI: nobody pulls */
+			assert_int_equal(pulled, 0);
+			assert_true(cpu_rd(0)->rto_push->nr_ipis > 0);
+		} else {
+			assert_true(pulled > 0);
+			assert_int_equal(cpu_rd(0)->rto_push->nr_ipis, 0);
+		}
+		free_cpumask(pin);
+		tl_teardown();
 	}
-	work_set_sched_attr(NULL);
-	/* the checker runs after every event: lists, bitmap, counts, affinity */
-	tl_run_until(300 * NSEC_PER_MSEC, true);
-	/* it did fork, and RT tasks did move between CPUs */
-	assert_true(mix_pool_used > 20);
-	assert_true(sched_world.nr_forks > 20);
-	free_cpumask(pin);
-	tl_teardown();
 }
 
 /* ---- the chrt and nice prefixes ---- */
@@ -814,6 +880,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_idle_weight_and_sched_idle_cpu),
 		cmocka_unit_test(test_sched_idle_cpu_takes_wakeups),
+		cmocka_unit_test(test_sched_idle_balance_rules),
 		cmocka_unit_test(test_batch_and_idle_wakeup_preemption),
 		cmocka_unit_test(test_fifo_preempts_fair_and_runs_to_completion),
 		cmocka_unit_test(test_fifo_does_not_rotate_rr_does),
@@ -823,7 +890,6 @@ int main(void)
 		cmocka_unit_test(test_pull_when_cpu_drops_to_fair),
 		cmocka_unit_test(test_setscheduler_running_and_queued),
 		cmocka_unit_test(test_spawn_attr_and_op_setattr),
-		cmocka_unit_test(test_fair_server_share_under_fifo_hog),
 		cmocka_unit_test(test_rt_pressure_moves_fair_tasks),
 		cmocka_unit_test(test_random_mix_under_check),
 		cmocka_unit_test(test_chrt_and_nice_prefixes),

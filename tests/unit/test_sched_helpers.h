@@ -243,6 +243,30 @@ static inline struct task_struct *tl_block_current(void)
 	return rq->curr;
 }
 
+/*
+ * Hand-driven: take the call-function IPIs in flight, as their interrupts
+ * would (flush_smp_call_function_queue() on each CPU with entries), until
+ * none is left (an irq_work may queue itself on the next CPU).
+ */
+static inline void tl_deliver_ipis(void)
+{
+	bool more = true;
+
+	while (more) {
+		more = false;
+		for (unsigned int cpu = 0; cpu < machine.nr_cpus; cpu++) {
+			struct rq *rq = cpu_rq(cpu);
+
+			if (!rq->csd_list && !rq->wake_list)
+				continue;
+			more = true;
+			tl_cpu(cpu);
+			sim_cancel(&rq->csd_ev);
+			flush_smp_call_function_queue(rq);
+		}
+	}
+}
+
 /* Run the invariant checker on the current state (hand-driven tests). */
 static inline void tl_check(void)
 {

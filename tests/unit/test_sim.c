@@ -524,6 +524,28 @@ static void test_sim_run(void **state)
 	assert_int_equal(machine.now, 100);
 	assert_int_equal(machine.nr_events, 7);
 	assert_int_equal(sim_run(NULL), 0);
+
+	/*
+	 * Background events (housekeeping timers) run while others are
+	 * queued, and a queue of background events alone is a finished run.
+	 */
+	for (int i = 0; i < 3; i++)
+		ev_init(&e[i].ev, rec_fn, (u32)(10 + i));
+	e[0].ev.background = e[2].ev.background = true;
+	sim_schedule(&e[0].ev, 150);
+	sim_schedule(&e[1].ev, 200);
+	sim_schedule(&e[2].ev, 300);
+	assert_int_equal(machine.eq.nr_background, 2);
+	nr_order = 0;
+	assert_int_equal(sim_run(NULL), 2);
+	assert_int_equal(order[0], 10);
+	assert_int_equal(order[1], 11);
+	assert_int_equal(machine.now, 200);
+	assert_true(ev_queued(&e[2].ev));
+	assert_int_equal(machine.eq.nr_background, 1);
+	sim_cancel(&e[2].ev);
+	assert_int_equal(machine.eq.nr_background, 0);
+	assert_int_equal(machine.eq.nr, 0);
 	machine_destroy();
 	topology_free(t);
 }

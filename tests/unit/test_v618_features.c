@@ -31,7 +31,7 @@ static const struct {
 /* the ones whose subsystem the model does not have */
 static const char *const not_modelled[] = {
 	"HRTICK", "HRTICK_DL", "NONTASK_CAPACITY", "WARN_DOUBLE_CLOCK",
-	"RT_PUSH_IPI", "RT_RUNTIME_SHARE", "ATTACH_AGE_LOAD",
+	"RT_RUNTIME_SHARE", "ATTACH_AGE_LOAD",
 };
 
 static bool is_not_modelled(const char *name)
@@ -91,8 +91,8 @@ static void test_every_name_accepted_or_rejected_with_reason(void **state)
 	}
 	sched_feat_reset();
 	/* the reason names the subsystem */
-	assert_int_equal(sched_feat_apply("NO_RT_PUSH_IPI", err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "RT scheduling class"));
+	assert_int_equal(sched_feat_apply("NO_RT_RUNTIME_SHARE", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "RT throttling"));
 	assert_int_equal(sched_feat_apply("HRTICK", err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "hrtick"));
 }

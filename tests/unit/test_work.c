@@ -37,9 +37,13 @@ static void sim_go(void)
 
 static void sim_end(void)
 {
+	/*
+	 * the event queue first: it still points into runqueues (the fair
+	 * servers' timers outlive a finished run)
+	 */
+	machine_destroy();
 	work_free_all();
 	sched_exit();
-	machine_destroy();
 	topology_free(topo);
 }
 
