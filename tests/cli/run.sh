@@ -22,6 +22,9 @@
 #                                      (determinism)
 
 SCHEDLAB=${SCHEDLAB:-./schedlab}
+# perf stat prints in the environment's locale, as perf does: the goldens are C's
+LC_ALL=C
+export LC_ALL
 case $SCHEDLAB in
 /*) ;;
 */*) SCHEDLAB=$(pwd)/$SCHEDLAB ;;
