@@ -10,3 +10,23 @@ case $last in
 *schedutil*) ok "runnable-boost's note: rt-app is modelled, schedutil is what is missing" ;;
 *) not_ok "runnable-boost's note names schedutil" "status $status: $last" ;;
 esac
+
+# topo's header: a cluster count only where there is a cluster level
+bad=
+for m in $("$SCHEDLAB" machines | awk '{ print $1 }'); do
+	h=$("$SCHEDLAB" topo -m "$m" | sed -n 2p)
+	case $h in
+	*" clusters, "*"cluster level no"* | *" cluster, "*"cluster level no"*) bad="$bad $m" ;;
+	*"cluster level yes"*) case $h in *" cluster"[s,]*) ;; *) bad="$bad $m" ;; esac ;;
+	*"cluster level no"*) ;;
+	*) bad="$bad $m(no-header)" ;;
+	esac
+done
+if [ -z "$bad" ]; then ok "topo: a cluster count only with a cluster level"; else not_ok "topo header contradicts itself:$bad"; fi
+# machines -v: the host's idle states come from sysfs, as topo -m host shows
+run_cmd schedlab machines -v
+if grep -q 'idle states are the x86 server defaults\|costs and idle states are' "$tmp/out"; then
+	not_ok "machines -v: the host's idle states are read from sysfs" "$(grep -A2 '^host' "$tmp/out")"
+else
+	ok "machines -v: the host's idle states are read from sysfs"
+fi
