@@ -30,3 +30,17 @@ if grep -q 'idle states are the x86 server defaults\|costs and idle states are' 
 else
 	ok "machines -v: the host's idle states are read from sysfs"
 fi
+
+# ab and study refuse perf stat workloads, blaming the workload and saying what to use
+expect_exit 2 "ab: perf stat: ab does not take a perf stat workload: it runs the command itself" \
+	schedlab ab -m smp2 --test NO_SM_IDLE -- perf stat -r 2 hackbench -l 10
+expect_exit 2 "or a study with 'runner perf-stat'" \
+	schedlab ab -m smp2 --base NO_SM_IDLE -- nice -n 5 perf stat -r 2 -- hackbench -l 10
+printf 'name ps\ntitle t\nvariant a -\nvariant b NO_SM_IDLE\nmachine smp2\nworkload perf stat -r 2 -- hackbench -g 1 -l 5\nmetric time_s\n' >"$tmp/ps.study"
+expect_exit 2 "ps.study:6: workload: perf stat: a study runs the command itself" \
+	schedlab study --file "$tmp/ps.study"
+printf 'name ps\ntitle t\nvariant a -\nvariant b NO_SM_IDLE\nmachine smp2\nworkload hackbench -g 1 -l 5\nquick-workload taskset -c 0 perf  stat hackbench -l 5\nmetric time_s\n' >"$tmp/ps2.study"
+expect_exit 2 "ps2.study:7: quick-workload: perf stat: " schedlab study --file "$tmp/ps2.study"
+# a word that only starts with perf is not perf stat
+printf 'name ps\ntitle t\nvariant a -\nvariant b NO_SM_IDLE\nmachine smp2\nworkload perf bench sched pipe -l 50\nmetric time_s\nruns 2\n' >"$tmp/ps3.study"
+expect_exit 0 "" schedlab study --file "$tmp/ps3.study" -j 1
