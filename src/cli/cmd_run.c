@@ -34,8 +34,9 @@
 static const char run_usage[] =
 	"usage: schedlab run [-m MACHINE] [--features LIST] [--seed N] [--json FILE] [--check]\n"
 	"                    [--cost NAME=NS]... [--sysctl NAME=VALUE]... [--funclatency F,...]\n"
-	"                    [--probe-overhead on|off] [--hz 100|250|300|1000] [--trace FILE [--trace-window S:E]\n"
-	"                    [--trace-events LIST]] [--schedstat FILE] [--latency] [--plot DIR]\n"
+	"                    [--probe-overhead on|off] [--preempt MODEL] [--hz 100|250|300|1000]\n"
+	"                    [--trace FILE [--trace-window S:E] [--trace-events LIST]]\n"
+	"                    [--schedstat FILE] [--latency] [--plot DIR]\n"
 	"                    [--max-events N] [--max-time S] [--also 'COMMAND']... -- COMMAND...\n"
 	"\n"
 	SESSION_OPTIONS_HELP

@@ -44,3 +44,14 @@ expect_exit 2 "ps2.study:7: quick-workload: perf stat: " schedlab study --file "
 # a word that only starts with perf is not perf stat
 printf 'name ps\ntitle t\nvariant a -\nvariant b NO_SM_IDLE\nmachine smp2\nworkload perf bench sched pipe -l 50\nmetric time_s\nruns 2\n' >"$tmp/ps3.study"
 expect_exit 0 "" schedlab study --file "$tmp/ps3.study" -j 1
+
+# run --help: every option it explains is in its synopsis (--preempt was not)
+run_cmd schedlab run --help
+syn=$(awk 'NR == 1, /^$/' "$tmp/out")
+missing=
+for o in $(awk 'NR > 1 && /^$/ { body = 1 } body' "$tmp/out" | grep -o '^  *\(-[a-z], \)\{0,1\}--[a-z-]*' | sed 's/.*--/--/' | sort -u); do
+	case $o in --machine) o=-m ;; esac
+	case $syn in *"[$o "* | *"[$o]"* | *"[$o="*) ;; *) missing="$missing $o" ;; esac
+done
+if [ "$status" -eq 0 ] && [ -z "$missing" ]; then ok "run --help: the synopsis names every option"; else
+	not_ok "run --help: the synopsis lacks:$missing"; fi
