@@ -118,6 +118,8 @@ static int parse_opts(int argc, char **argv, struct sweep_opts *o)
 
 		switch (c) {
 		case 'o':
+			if (!strcmp(optarg, "-"))
+				return usage_error("sweep: -o -: a sweep's points are files in a directory; standard output cannot hold them (give a directory)");
 			o->out = optarg;
 			break;
 		case 'j':
