@@ -55,3 +55,33 @@ for o in $(awk 'NR > 1 && /^$/ { body = 1 } body' "$tmp/out" | grep -o '^  *\(-[
 done
 if [ "$status" -eq 0 ] && [ -z "$missing" ]; then ok "run --help: the synopsis names every option"; else
 	not_ok "run --help: the synopsis lacks:$missing"; fi
+
+# sweep --emit slurm with nothing left to run writes a script that runs
+# nothing, so '--emit slurm && sbatch DIR/slurm/sweep.sbatch' still works
+# and an older array's script is not left to be submitted again
+sn=$tmp/sweep-nothing
+mkdir -p "$sn"
+cp "$root/tests/sweep/grid.plan" "$sn/"
+(cd "$sn" && "$SCHEDLAB" sweep grid.plan --emit slurm >/dev/null 2>&1 && "$SCHEDLAB" sweep grid.plan -j 2 >/dev/null 2>&1)
+grep -q '^#SBATCH --array=' "$sn/grid.sweep/slurm/sweep.sbatch" || not_ok "sweep: the first emit wrote an array"
+run_cmd sh -c "cd '$sn' && '$SCHEDLAB' sweep grid.plan --emit slurm"
+s=$sn/grid.sweep/slurm/sweep.sbatch
+if [ "$status" -eq 0 ] && grep -q "nothing to run (8 points done or failed); wrote .*sweep.sbatch, which runs nothing" "$tmp/out" &&
+	! grep -q '^#SBATCH --array=' "$s" && sh -n "$s" && [ -x "$s" ]; then
+	ok "sweep --emit slurm, nothing to run: a script that runs nothing, exit 0"
+else
+	not_ok "sweep --emit slurm, nothing to run" "status $status: $(cat "$tmp/out")" "$(head -3 "$s")"
+fi
+out=$(sh "$s" 2>&1)
+st=$?
+case $st:$out in
+0:*"nothing to run"*) ok "sweep: the script that runs nothing exits 0 and says so" ;;
+*) not_ok "sweep: the script that runs nothing" "status $st: $out" ;;
+esac
+if [ -w /dev/full ]; then
+	rm -f "$s"
+	status=0
+	(cd "$sn" && "$SCHEDLAB" sweep grid.plan --emit slurm >/dev/full 2>/dev/null) || status=$?
+	if [ "$status" -eq 1 ] && [ ! -e "$s" ]; then ok "sweep: nothing to run > /dev/full: exit 1, no script"; else
+		not_ok "sweep: nothing to run > /dev/full" "status $status, script: $([ -e "$s" ] && echo yes || echo no)"; fi
+fi
