@@ -186,14 +186,14 @@ static int same_outputs(const struct run_opts *o)
 	return 0;
 }
 
-/* the benchmark's output, and what run prints after it, for one run */
-static bool run_one(struct session *s, const struct run_opts *o)
+/* the benchmark's output, and what run prints after it, for run @i of @runs */
+static bool run_one(struct session *s, const struct run_opts *o, int i, int runs)
 {
 	bool finished;
 
 	bench_print_header(s->bench, stdout);
 	fflush(stdout);
-	progress_start(s->bench);
+	progress_start(s->bench, i, runs);
 	finished = session_run(s, o->so.check);
 	progress_end();
 	if (interrupt_signal || !finished)
@@ -313,7 +313,7 @@ int cmd_run(int argc, char **argv)
 				return 1;
 			}
 		}
-		finished = run_one(&s, &o);
+		finished = run_one(&s, &o, i, runs);
 		if (interrupt_signal)
 			break;
 		if (!finished)
