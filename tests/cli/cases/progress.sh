@@ -34,3 +34,16 @@ if command -v script >/dev/null 2>&1; then
 		not_ok "progress: perf stat -r 3 says which run" "$(grep 'run 2 of 3' "$tmp/pl" | sed -n '1p;$p')"
 	fi
 fi
+
+# bench/fidelity.sh: which measurement of how many, and the time left, on a terminal
+if command -v script >/dev/null 2>&1; then
+	script -qec "sh '$root/bench/fidelity.sh' --only sm-idle '$SCHEDLAB' >'$tmp/fid.out'" /dev/null 2>&1 </dev/null |
+		tr '\r' '\n' >"$tmp/fid.err"
+	if grep -q '^\[fidelity\] 2 of 2: SM_IDLE, ipistorm on epyc-milan-2s-256 | [0-9]* s | ETA [0-9]* s' "$tmp/fid.err" &&
+		grep -q '^| SM_IDLE: ipistorm, icelake-2s-128' "$tmp/fid.out" && ! grep -q 'fidelity\]' "$tmp/fid.out"; then
+		ok "bench/fidelity.sh: progress on stderr, the table alone on stdout"
+	else
+		not_ok "bench/fidelity.sh: progress on stderr" "$(cat "$tmp/fid.err" | head -5)" "$(grep -c '^|' "$tmp/fid.out") table lines"
+	fi
+fi
+expect_exit 2 "fidelity.sh: --only: unknown group 'nosuch'" sh "$root/bench/fidelity.sh" --only sm-idle,nosuch "$SCHEDLAB"

@@ -85,3 +85,20 @@ if [ -w /dev/full ]; then
 	if [ "$status" -eq 1 ] && [ ! -e "$s" ]; then ok "sweep: nothing to run > /dev/full: exit 1, no script"; else
 		not_ok "sweep: nothing to run > /dev/full" "status $status, script: $([ -e "$s" ] && echo yes || echo no)"; fi
 fi
+
+# RT_PUSH_IPI is modelled (issue 19): NO_RT_PUSH_IPI runs, and nothing says there is no RT class
+expect_exit 0 "" schedlab run -m smp4 --features NO_RT_PUSH_IPI -- chrt -f 10 hackbench -g 1 -l 10
+run_cmd schedlab features
+if grep -qi 'no RT scheduling class\|no RT class' "$tmp/out" "$root/docs/features.md"; then
+	not_ok "features: nothing claims there is no RT class" "$(grep -i 'no RT' "$tmp/out" "$root/docs/features.md")"
+else
+	ok "features: nothing claims there is no RT class"
+fi
+# the JSON's sysctl object records the fair server's values in effect, as the README says
+run_cmd schedlab run -m smp2 --sysctl fair_server_runtime_ns=40000000 --json "$tmp/fs.json" -- hackbench -g 1 -l 10
+if [ "$status" -eq 0 ] && grep -q '"fair_server_runtime_ns": 40000000,' "$tmp/fs.json" &&
+	grep -q '"fair_server_period_ns": 1000000000' "$tmp/fs.json"; then
+	ok "--sysctl fair_server_runtime_ns: in the JSON's sysctl object"
+else
+	not_ok "--sysctl fair_server_runtime_ns: in the JSON's sysctl object" "status $status"
+fi
