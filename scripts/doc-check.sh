@@ -144,7 +144,7 @@ for page in "$@"; do
 		ln -s "$root/$e" "$sc/$e"
 	done
 	ln -s "$bin" "$sc/schedlab"
-	while IFS="$tab" read -r n kind mline first last indent exitspec fname ncmd; do
+	while IFS="$tab" read -r n kind mline first _last indent exitspec fname ncmd; do
 		where="$page:$first"
 		if [ "$kind" = skip ]; then
 			skipped=$((skipped + 1))

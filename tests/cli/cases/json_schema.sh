@@ -39,8 +39,11 @@ js_compare() {
 			}
 		}
 		exit bad
-	}' "$3" "$2" >"$js/$1.diff"
-	if [ $? -eq 0 ]; then ok "json-schema.md: $1, both ways"; else
+	}' "$3" "$2" >"$js/$1.diff" && return 0
+	return 1
+}
+js_check() {
+	if js_compare "$@"; then ok "json-schema.md: $1, both ways"; else
 		not_ok "json-schema.md: $1" "$(sort "$js/$1.diff")"; fi
 }
 
@@ -57,7 +60,7 @@ js_compare() {
 keys "$js/a.json" "$js/b.json" "$js/c.json" "$js/d.json" "$js/e.json" | sort -u >"$js/run.prog"
 schema_block 1 | keys | sort -u >"$js/run.doc"
 if [ -s "$js/a.json" ] && [ -s "$js/c.json" ] && grep -q '"failure"' "$js/c.json" && grep -q '"rtapp"' "$js/e.json"; then
-	js_compare "run --json" "$js/run.prog" "$js/run.doc"
+	js_check "run --json" "$js/run.prog" "$js/run.doc"
 else
 	not_ok "json-schema.md: the runs for run --json" "$(ls "$js")"
 fi
@@ -69,6 +72,7 @@ for c in "hackbench -g 1 -l 5" "perf bench sched messaging -g 1 -l 5" "perf benc
 	# shellcheck disable=SC2086
 	"$SCHEDLAB" run -m smp2 --json "$js/r.json" -- $c >/dev/null 2>&1
 	for k in $(keys "$js/r.json" | sed -n 's/^result\.//p'); do
+		# shellcheck disable=SC2016
 		sed -n '/^`result` by benchmark/,/^Which way/p' "$schema" | grep -qF "\`$k\`" || missing="$missing ${c%% *}:$k"
 	done
 done
@@ -84,14 +88,15 @@ if [ -z "$missing" ]; then ok "json-schema.md: every benchmark's result keys"; e
 ) >/dev/null 2>&1
 keys "$js/ab.json" "$js/study.json" | sort -u >"$js/ab.prog"
 schema_block 2 | keys | sort -u >"$js/ab.doc"
-js_compare "ab and study --json" "$js/ab.prog" "$js/ab.doc"
+js_check "ab and study --json" "$js/ab.prog" "$js/ab.doc"
 
 # sweep: a point's keys and --collect --json's, in their tables
 cp "$root/tests/sweep/grid.plan" "$js/"
 (cd "$js" && "$SCHEDLAB" sweep grid.plan -j 2 && "$SCHEDLAB" sweep grid.plan --collect --json col.json) >/dev/null 2>&1
 missing=
 for k in $(keys "$js"/grid.sweep/points/*.json "$js/col.json" | sed 's/^\(rows\[\]\.\)\{0,1\}\([^.]*\).*/\2/' | sort -u); do
-	sed -n '/^# `schedlab sweep`/,$p' "$schema" | grep -qF -e "\`$k\`" -e "\`$k[]\`" -e "\`.$k\`" -e "\`rows[].$k\`" || missing="$missing $k"
+	# shellcheck disable=SC2016
+	sed -n '/^# `schedlab sweep`/,$p' "$schema" | grep -qF -e "\`$k\`" -e "\`${k}[]\`" -e "\`.$k\`" -e "\`rows[].$k\`" || missing="$missing $k"
 done
 if [ -n "$(ls "$js"/grid.sweep/points/*.json 2>/dev/null)" ] && [ -z "$missing" ]; then ok "json-schema.md: sweep's point and --collect keys"; else
 	not_ok "json-schema.md: sweep keys missing:$missing"; fi

@@ -43,7 +43,7 @@ if command -v script >/dev/null 2>&1; then
 		grep -q '^| SM_IDLE: ipistorm, icelake-2s-128' "$tmp/fid.out" && ! grep -q 'fidelity\]' "$tmp/fid.out"; then
 		ok "bench/fidelity.sh: progress on stderr, the table alone on stdout"
 	else
-		not_ok "bench/fidelity.sh: progress on stderr" "$(cat "$tmp/fid.err" | head -5)" "$(grep -c '^|' "$tmp/fid.out") table lines"
+		not_ok "bench/fidelity.sh: progress on stderr" "$(head -5 "$tmp/fid.err")" "$(grep -c '^|' "$tmp/fid.out") table lines"
 	fi
 fi
 expect_exit 2 "fidelity.sh: --only: unknown group 'nosuch'" sh "$root/bench/fidelity.sh" --only sm-idle,nosuch "$SCHEDLAB"

@@ -49,6 +49,7 @@ expect_exit 0 "" schedlab study --file "$tmp/ps3.study" -j 1
 run_cmd schedlab run --help
 syn=$(awk 'NR == 1, /^$/' "$tmp/out")
 missing=
+# shellcheck disable=SC2013
 for o in $(awk 'NR > 1 && /^$/ { body = 1 } body' "$tmp/out" | grep -o '^  *\(-[a-z], \)\{0,1\}--[a-z-]*' | sed 's/.*--/--/' | sort -u); do
 	case $o in --machine) o=-m ;; esac
 	case $syn in *"[$o "* | *"[$o]"* | *"[$o="*) ;; *) missing="$missing $o" ;; esac
