@@ -132,3 +132,20 @@ doc_check "--update rewrites the row" 0 "1 outputs rewritten" --update "$dc_dir/
 if cmp -s "$dc_dir/rows.md" "$dc_dir/rowsbad.md"; then ok "doc-check: the row is back"; else
 	not_ok "doc-check: the row is back" "$(cat "$dc_dir/rowsbad.md")"; fi
 doc_check "a page that does not exist" 2 "no page" "$dc_dir/none.md"
+
+# reduced: the page shows the long command, the check runs the reduced one it names
+cat >"$dc_dir/reduced.md" <<'EOF2'
+# p
+
+Shown here for one second (the check runs `context1 1`; `context1 10` takes ten):
+
+<!-- doc-check: reduced
+cmd: schedlab run -m smp2 -- context1 1
+-->
+    $ schedlab run -m smp2 -- context1 10
+    COUNT|104869|1|lps
+    COUNT|104870|1|lps
+EOF2
+doc_check "reduced runs the command the marker names" 0 "1 outputs and 0 figures checked" "$dc_dir/reduced.md"
+printf '# p\n\n<!-- doc-check: reduced -->\n    $ schedlab run -m smp2 -- context1 10\n    x\n' >"$dc_dir/reduced-bad.md"
+doc_check "reduced needs its command" 1 "give the reduced command on a cmd: line" "$dc_dir/reduced-bad.md"
