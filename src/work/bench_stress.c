@@ -166,6 +166,7 @@ static void worker_next(struct work_task *wt, struct op_desc *op)
 	if (w->in_op) {
 		w->in_op = false;
 		w->ops++;
+		w->st->b->progress_done++;
 		w->slice_left--;
 		if (b->load_pct == 100) {
 			/* do { method } while (stress_continue(args)) */
@@ -269,6 +270,8 @@ void stress_start(struct bench *b)
 	b->nr_workers = b->workers ? b->workers : machine.nr_cpus;
 	/* stress_parallel_setup(): the budget shared equally, rounding up */
 	b->worker_max_ops = DIV_ROUND_UP(b->max_ops, b->nr_workers);
+	/* the op budget, when given (else only --timeout ends it) */
+	b->progress_total = b->worker_max_ops * b->nr_workers;
 	st->w = xcalloc(b->nr_workers, sizeof(*st->w));
 	b->priv = st;
 	st->b = b;
