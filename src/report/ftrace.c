@@ -6,6 +6,11 @@
  * (timestamp, arrival) until the event clock passes them (no later line
  * can be stamped earlier than the event being processed) and then go out
  * through one large stdio buffer, so tracing makes no syscall per event.
+ *
+ * The header goes first, as the kernel's print_func_help_header_irq()
+ * writes it, and it says how many entries follow ("entries-in-buffer/
+ * entries-written"): the lines are written to an anonymous temporary file
+ * and copied after the header when the trace is closed.
  */
 #include "report/ftrace.h"
 
@@ -52,13 +57,15 @@ static const struct {
 };
 
 static struct {
-	FILE *out;
+	FILE *out;			/* the --trace file: the header, then the body */
+	FILE *body;			/* the lines, until ftrace_close() */
 	char *buf;
 	unsigned int mask;
 	u64 start, end;
 	struct trace_line *heap;
 	size_t nr, cap;
 	u64 seq;
+	unsigned long long written;	/* lines in the body */
 	unsigned long long count[NR_TRACE_EVENTS];
 	bool failed;
 } tr;
@@ -88,8 +95,9 @@ static void heap_swap(size_t i, size_t j)
 
 static void write_line(const struct trace_line *l)
 {
-	if (fputs(l->text, tr.out) == EOF)
+	if (fputs(l->text, tr.body) == EOF)
 		tr.failed = true;
+	tr.written++;
 }
 
 static void heap_pop(void)
@@ -377,19 +385,16 @@ int ftrace_open(const char *path, const char *window, const char *events, char *
 		snprintf(err, errlen, "--trace: cannot write '%s': %s", path, strerror(errno));
 		return -1;
 	}
+	tr.body = tmpfile();
+	if (!tr.body) {
+		snprintf(err, errlen, "--trace: cannot create a temporary file: %s", strerror(errno));
+		outfile_close(tr.out);
+		tr.out = NULL;
+		return -1;
+	}
 	tr.buf = malloc(OUT_BUFFER);
 	if (tr.buf)
-		setvbuf(tr.out, tr.buf, _IOFBF, OUT_BUFFER);
-	fputs("# tracer: nop\n#\n"
-	      "#                                _-----=> irqs-off/BH-disabled\n"
-	      "#                               / _----=> need-resched\n"
-	      "#                              | / _---=> hardirq/softirq\n"
-	      "#                              || / _--=> preempt-depth\n"
-	      "#                              ||| / _-=> migrate-disable\n"
-	      "#                              |||| /     delay\n"
-	      "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
-	      "#              | |         |   |||||     |         |\n",
-	      tr.out);
+		setvbuf(tr.body, tr.buf, _IOFBF, OUT_BUFFER);
 	register_sched_trace_hooks(&ftrace_hooks);
 	/* each CPU's frequency as the trace starts, as a tracer attached now would see it */
 	unsigned int this_cpu = machine.this_cpu;
@@ -403,6 +408,43 @@ int ftrace_open(const char *path, const char *window, const char *events, char *
 	return 0;
 }
 
+/*
+ * The header of a tracefs `trace` file with the nop tracer and the default
+ * options (irq-info on, record-tgid off): the kernel's print_event_info()
+ * and print_func_help_header_irq(). Every line written stays "in the
+ * buffer" (a simulated buffer overruns nothing), so both counts are equal.
+ */
+static void write_header(FILE *out)
+{
+	fprintf(out, "# tracer: nop\n#\n"
+		     "# entries-in-buffer/entries-written: %llu/%llu   #P:%u\n#\n",
+		tr.written, tr.written, machine.nr_cpus);
+	fputs("#                                _-----=> irqs-off/BH-disabled\n"
+	      "#                               / _----=> need-resched\n"
+	      "#                              | / _---=> hardirq/softirq\n"
+	      "#                              || / _--=> preempt-depth\n"
+	      "#                              ||| / _-=> migrate-disable\n"
+	      "#                              |||| /     delay\n"
+	      "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
+	      "#              | |         |   |||||     |         |\n",
+	      out);
+}
+
+/* the header, then the body's lines */
+static int copy_body(void)
+{
+	static char chunk[1 << 16];
+	size_t n;
+
+	write_header(tr.out);
+	if (fflush(tr.body) || fseek(tr.body, 0, SEEK_SET))
+		return -1;
+	while ((n = fread(chunk, 1, sizeof(chunk), tr.body)) > 0)
+		if (fwrite(chunk, 1, n, tr.out) != n)
+			return -1;
+	return ferror(tr.body) ? -1 : 0;
+}
+
 int ftrace_close(void)
 {
 	int rc;
@@ -411,7 +453,11 @@ int ftrace_close(void)
 		return 0;
 	register_sched_trace_hooks(NULL);
 	flush_until(UINT64_MAX);
-	rc = outfile_close(tr.out) ? -1 : 0;
+	rc = copy_body();
+	fclose(tr.body);
+	tr.body = NULL;
+	if (outfile_close(tr.out))
+		rc = -1;
 	if (tr.failed)
 		rc = -1;
 	free(tr.buf);
