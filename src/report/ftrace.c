@@ -261,15 +261,31 @@ static const char *const ipi_reason[] = {
 	[TRACE_IPI_CALL_FUNC] = "Function call interrupts",
 };
 
-static const char *const ipi_callsite[] = {
-	[TRACE_IPI_RESCHEDULE] = "resched_curr",
-	[TRACE_IPI_CALL_FUNC] = "__smp_call_single_queue",
+/*
+ * ipi_send_cpu's callsite and callback print as %pS does, "symbol+0xOFF/
+ * 0xSIZE". The simulated kernel has no machine code: the symbols are the
+ * kernel's, the offsets and sizes fixed placeholders of that form.
+ */
+static const struct {
+	const char *sym;
+	unsigned int off, size;
+} ipi_site[] = {
+	[TRACE_SITE_RESCHED_CURR] = { "resched_curr", 0x4c, 0x120 },
+	[TRACE_SITE_TTWU_QUEUE_WAKELIST] = { "ttwu_queue_wakelist", 0x19c, 0x248 },
+	[TRACE_SITE_GENERIC_EXEC_SINGLE] = { "generic_exec_single", 0xa4, 0x1a0 },
+	[TRACE_SITE_IRQ_WORK_QUEUE_ON] = { "irq_work_queue_on", 0xb8, 0x150 },
 };
 
-static void probe_ipi_send_cpu(unsigned int cpu, enum trace_ipi why)
+static void probe_ipi_send_cpu(unsigned int cpu, enum trace_ipi why, enum trace_ipi_site site)
 {
-	emit(TRACE_IPI_SEND_CPU, "d..2.", "cpu=%u callsite=%s callback=%s", cpu, ipi_callsite[why],
-	     why == TRACE_IPI_RESCHEDULE ? "0x0" : "generic_smp_call_function_single_interrupt");
+	/* a reschedule IPI has no callback: %pS of NULL is "0x0" */
+	if (why == TRACE_IPI_RESCHEDULE)
+		emit(TRACE_IPI_SEND_CPU, "d..2.", "cpu=%u callsite=%s+0x%x/0x%x callback=0x0", cpu,
+		     ipi_site[site].sym, ipi_site[site].off, ipi_site[site].size);
+	else
+		emit(TRACE_IPI_SEND_CPU, "d..2.",
+		     "cpu=%u callsite=%s+0x%x/0x%x callback=generic_smp_call_function_single_interrupt+0x0/0x48",
+		     cpu, ipi_site[site].sym, ipi_site[site].off, ipi_site[site].size);
 }
 
 static void probe_ipi_irq(enum trace_event ev, enum trace_ipi why)

@@ -932,7 +932,7 @@ fields="(sched_switch: prev_comm=$comm prev_pid=[0-9]+ prev_prio=[0-9]+ prev_sta
 fields="$fields|(sched_waking|sched_wakeup|sched_wakeup_new): comm=$comm pid=[0-9]+ prio=[0-9]+ target_cpu=[0-9]{3}"
 fields="$fields|sched_migrate_task: comm=$comm pid=[0-9]+ prio=[0-9]+ orig_cpu=[0-9]+ dest_cpu=[0-9]+"
 fields="$fields|(cpu_idle|cpu_frequency): state=[0-9]+ cpu_id=[0-9]+"
-fields="$fields|ipi_send_cpu: cpu=[0-9]+ callsite=[A-Za-z_]+ callback=[A-Za-z0-9_]+"
+fields="$fields|ipi_send_cpu: cpu=[0-9]+ callsite=[A-Za-z_]+\\+0x[0-9a-f]+/0x[0-9a-f]+ callback=(0x0|[A-Za-z_]+\\+0x0/0x[0-9a-f]+)"
 fields="$fields|(ipi_entry|ipi_exit): \((Rescheduling interrupts|Function call interrupts)\))\$"
 grep -v '^#' "$tmp/tr.txt" >"$tmp/tr.lines"
 nlines=$(wc -l <"$tmp/tr.lines")
