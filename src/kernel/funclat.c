@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "kernel/funclat.h"
 
+#include "sim/alloc.h"
+
 #include <errno.h>
 #include <regex.h>
 #include <stdlib.h>
@@ -17,16 +19,22 @@ const char *const funclat_names[NR_FUNCLAT] = {
 };
 
 /*
- * The intervals with calls, in time order: iv_k[i] is the i-th's index,
- * iv_sum[i * NR_FUNCLAT + id] its figures. Calls reach funclat_record()
- * in the order their CPUs' cursors run, not quite in time order, so one
- * can land in an interval before the last.
+ * The intervals with calls, in time order: k[i] is the i-th's index,
+ * sum[i * width + slot[id]] its figures for each enabled function (width
+ * of them). Calls reach funclat_record() in the order their CPUs' cursors
+ * run, not quite in time order, so one can land in an interval before the
+ * last.
  */
 static struct {
 	u64 *k;
 	struct funclat_sum *sum;
 	size_t nr, cap;
+	unsigned int width;
+	unsigned int slot[NR_FUNCLAT];
 } iv;
+
+/* what a function not traced has in every interval */
+static const struct funclat_sum no_calls;
 
 void funclat_reset(void)
 {
@@ -115,7 +123,11 @@ static int enable_globs(const char *list, char *err, size_t errlen)
 	return 0;
 }
 
-/* -i/-d SECONDS: bcc takes whole seconds; fractions too, as simulated runs are short */
+/*
+ * -i/-d SECONDS: bcc takes whole seconds; fractions too, as simulated runs
+ * are short, down to a millisecond (each interval with calls keeps a
+ * histogram per function until the run ends)
+ */
 static int parse_secs(const char *opt, const char *arg, u64 *ns, char *err, size_t errlen)
 {
 	char *end;
@@ -130,9 +142,9 @@ static int parse_secs(const char *opt, const char *arg, u64 *ns, char *err, size
 		return -1;
 	}
 	*ns = (u64)(v * 1e9 + 0.5);
-	if (!*ns) {
-		snprintf(err, errlen, "--funclatency: %s needs a number of seconds above 0, got '%s'",
-			 opt, arg);
+	if (*ns < NSEC_PER_MSEC) {
+		snprintf(err, errlen, "--funclatency: %s: at least 0.001 seconds, got '%s'", opt,
+			 arg);
 		return -1;
 	}
 	return 0;
@@ -266,7 +278,9 @@ int funclat_enable(const char *spec, char *err, size_t errlen)
 	if (rc)
 		return rc;
 	for (int i = 0; i < NR_FUNCLAT; i++)
-		funclat_opts.matched += funclat[i].enabled;
+		if (funclat[i].enabled)
+			iv.slot[i] = funclat_opts.matched++;
+	iv.width = funclat_opts.matched;
 	if (!funclat_opts.matched) {
 		snprintf(err, errlen, "--funclatency: 0 functions matched by \"%s\" (traceable:",
 			 pattern);
@@ -295,7 +309,7 @@ const struct funclat_sum *funclat_interval(size_t i, enum funclat_id id, u64 *k)
 	if (i >= iv.nr)
 		return NULL;
 	*k = iv.k[i];
-	return &iv.sum[i * NR_FUNCLAT + id];
+	return funclat[id].enabled ? &iv.sum[i * iv.width + iv.slot[id]] : &no_calls;
 }
 
 /* the figures of interval @k, made if it had none */
@@ -306,28 +320,21 @@ static struct funclat_sum *interval_sum(u64 k)
 	while (i && iv.k[i - 1] > k)
 		i--;
 	if (i && iv.k[i - 1] == k)
-		return &iv.sum[(i - 1) * NR_FUNCLAT];
+		return &iv.sum[(i - 1) * iv.width];
 	if (iv.nr == iv.cap) {
 		size_t cap = iv.cap ? 2 * iv.cap : 64;
-		u64 *nk = realloc(iv.k, cap * sizeof(*nk));
-		struct funclat_sum *ns;
 
-		if (!nk)
-			return NULL;
-		iv.k = nk;
-		ns = realloc(iv.sum, cap * NR_FUNCLAT * sizeof(*ns));
-		if (!ns)
-			return NULL;
-		iv.sum = ns;
+		iv.k = xrealloc(iv.k, cap * sizeof(*iv.k));
+		iv.sum = xrealloc(iv.sum, cap * iv.width * sizeof(*iv.sum));
 		iv.cap = cap;
 	}
 	memmove(&iv.k[i + 1], &iv.k[i], (iv.nr - i) * sizeof(*iv.k));
-	memmove(&iv.sum[(i + 1) * NR_FUNCLAT], &iv.sum[i * NR_FUNCLAT],
-		(iv.nr - i) * NR_FUNCLAT * sizeof(*iv.sum));
+	memmove(&iv.sum[(i + 1) * iv.width], &iv.sum[i * iv.width],
+		(iv.nr - i) * iv.width * sizeof(*iv.sum));
 	iv.k[i] = k;
-	memset(&iv.sum[i * NR_FUNCLAT], 0, NR_FUNCLAT * sizeof(*iv.sum));
+	memset(&iv.sum[i * iv.width], 0, iv.width * sizeof(*iv.sum));
 	iv.nr++;
-	return &iv.sum[i * NR_FUNCLAT];
+	return &iv.sum[i * iv.width];
 }
 
 static void add(u64 *calls, u64 *total, u64 *hist, u64 ns)
@@ -363,10 +370,8 @@ void funclat_record(enum funclat_id id, u64 ns)
 	}
 	add(&f->calls, &f->total_ns, f->hist, ns);
 	f->probe_ns += probe;
-	if (funclat_opts.interval_ns)
-		s = interval_sum(now / funclat_opts.interval_ns);
-	if (s) {
-		s += id;
+	if (funclat_opts.interval_ns) {
+		s = interval_sum(now / funclat_opts.interval_ns) + iv.slot[id];
 		add(&s->calls, &s->total_ns, s->hist, ns);
 		s->probe_ns += probe;
 	}

@@ -1301,7 +1301,7 @@ run_cmd schedlab run -m smp2 --json "$tmp/seed010.json" --seed 010 -- hackbench 
 if [ "$status" -eq 0 ] && grep -q '"seed": 10,' "$tmp/seed010.json"; then ok "--seed 010 is ten (decimal)"; else not_ok "--seed 010 is ten" "status $status" "$(grep '"seed"' "$tmp/seed010.json")"; fi
 expect_exit 2 "--trace-events: empty event name in 'sched,,'" schedlab run -m smp2 --trace "$tmp/t.trace" --trace-events sched,, -- hackbench -g 1 -l 1
 expect_exit 2 "--trace-events: empty event name in ',sched'" schedlab run -m smp2 --trace "$tmp/t.trace" --trace-events ,sched -- hackbench -g 1 -l 1
-expect_exit 2 "--funclatency: empty function name in ''" schedlab run -m smp2 --funclatency '' -- hackbench -g 1 -l 1
+expect_exit 2 "--funclatency: no function pattern in ''" schedlab run -m smp2 --funclatency '' -- hackbench -g 1 -l 1
 expect_exit 2 "--funclatency: empty function name in '__schedule,'" schedlab run -m smp2 --funclatency __schedule, -- hackbench -g 1 -l 1
 expect_exit 2 "empty scheduler feature name in 'SM_IDLE,'" schedlab run -m smp2 --features SM_IDLE, -- hackbench -g 1 -l 1
 expect_exit 2 "empty scheduler feature name in ','" schedlab run -m smp2 --features , -- hackbench -g 1 -l 1

@@ -37,6 +37,7 @@ expect_exit 2 "--funclatency: unknown option '-x'" schedlab run -m smp2 --funcla
 expect_exit 2 "--funclatency: unknown option '--bogus'" schedlab run -m smp2 --funclatency '--bogus __schedule' -- hackbench -g 1 -l 1
 expect_exit 2 "--funclatency: -p is not modelled" schedlab run -m smp2 --funclatency '-p 1 __schedule' -- hackbench -g 1 -l 1
 expect_exit 2 "--funclatency: -i needs a number of seconds above 0, got '0'" schedlab run -m smp2 --funclatency '-i 0 __schedule' -- hackbench -g 1 -l 1
+expect_exit 2 "--funclatency: -i: at least 0.001 seconds, got '0.0001'" schedlab run -m smp2 --funclatency '-i 0.0001 __schedule' -- hackbench -g 1 -l 1
 expect_exit 2 "--funclatency: -d needs a number of seconds above 0, got 'x'" schedlab run -m smp2 --funclatency '-d x __schedule' -- hackbench -g 1 -l 1
 expect_exit 2 "--funclatency: -i needs a number of seconds above 0, got ''" schedlab run -m smp2 --funclatency '__schedule -i' -- hackbench -g 1 -l 1
 expect_exit 2 "--funclatency: one pattern only, got '__schedule' and 'sched_tick'" schedlab run -m smp2 --funclatency '__schedule sched_tick' -- hackbench -g 1 -l 1
