@@ -165,6 +165,18 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 	return 0;
 }
 
+/* --plot's titles: "MACHINE: COMMAND", with the background workloads as ab's tables say them */
+static void plot_title(char *buf, size_t len, const struct run_opts *o, int argc, char **argv)
+{
+	size_t n = (size_t)snprintf(buf, len, "%s:", o->so.machine);
+
+	for (int i = 0; i < argc && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, " %s", argv[i]);
+	for (int i = 0; i < o->so.nr_also && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s --also '%s'", i ? "" : ", with",
+				      o->so.also[i]);
+}
+
 /* two outputs named the same would overwrite each other: refuse before the run */
 static int same_outputs(const struct run_opts *o)
 {
@@ -213,7 +225,7 @@ int cmd_run(int argc, char **argv)
 	struct perf_stat_opts ps;
 	struct perf_stat_summary pss = { 0 };
 	bool perf_stat = false;
-	char err[512];
+	char err[512], title[1024];
 	struct session_failure failure;
 	FILE *json = NULL, *schedstat = NULL;
 	bool finished = false, bad = false;
@@ -274,7 +286,8 @@ int cmd_run(int argc, char **argv)
 		goto fail;
 	}
 	if ((o.trace && ftrace_open(o.trace, o.trace_window, o.trace_events, err, sizeof(err))) ||
-	    (o.plot && plot_start(o.plot, err, sizeof(err)))) {
+	    (o.plot && (plot_title(title, sizeof(title), &o, given_argc, given_argv),
+			plot_start(o.plot, title, err, sizeof(err))))) {
 		rc = usage_error("run: %s", err);
 		goto fail;
 	}

@@ -46,7 +46,8 @@ struct session_opts {
 	"  --check              validate scheduler invariants after every event\n"             \
 	"  --cost NAME=NS       override a cost-model parameter (see docs/cost-model.md)\n"    \
 	"  --sysctl NAME=VALUE  set a scheduler tunable (base_slice_ns, migration_cost_ns, ...)\n" \
-	"  --funclatency F,G    log2 histograms of the simulated time per call of kernel functions\n" \
+	"  --funclatency '[-u|-m] [-F] [-T] [-r] [-i S] [-d S] PATTERN'  bcc funclatency's log2\n" \
+	"                       histograms of the simulated time per call of kernel functions\n" \
 	"  --probe-overhead on|off  charge bcc funclatency's kprobe+kretprobe cost on every traced\n" \
 	"                       call and print the figure with it beside the raw one (default off)\n" \
 	"  --preempt MODEL      none, voluntary (default), full or lazy\n"                     \

@@ -267,7 +267,9 @@ static void kick_ilb(unsigned int flags)
 		return;
 	}
 	ilb_rq->nohz_flags |= flags;
-	trace_sched(__trace_ipi_send_cpu((unsigned int)ilb_cpu, TRACE_IPI_CALL_FUNC));
+	/* kick_ilb(): smp_call_function_single_async() */
+	trace_sched(__trace_ipi_send_cpu((unsigned int)ilb_cpu, TRACE_IPI_CALL_FUNC,
+					 TRACE_SITE_GENERIC_EXEC_SINGLE));
 	charge(cost->ipi_send);
 	this_rq()->ipi_sent++;
 	if (!ev_queued(&ilb_rq->csd_ev))

@@ -1,7 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Simulated time per call of selected kernel functions, for
- * `--funclatency FUNC[,FUNC]` (bcc funclatency's log2 histograms).
+ * `--funclatency '[OPTIONS] PATTERN'` (bcc funclatency's log2 histograms):
+ * the value is funclatency's own command line, -u, -m, -F, -T, -r, -i and
+ * -d as bcc's tools/funclatency.py takes them; the pattern is a function
+ * name, a '*' glob, a regular expression with -r, or (schedlab's) a
+ * comma-separated list of them.
+ *
+ * With -i (or -d), the calls are also kept per interval of simulated time
+ * since the machine started, by the time they returned, for the summary
+ * funclatency prints every interval; -d ends the tracing where bcc's would
+ * (the first interval end at or after the duration).
  *
  * A traced function reads the running CPU's cursor on entry and exit: the
  * difference is the simulated time it took, costs it charged and lock spins
@@ -52,24 +61,59 @@ enum funclat_id {
 
 #define FUNCLAT_BUCKETS 65
 
-struct funclat {
-	bool enabled;
+/* what one function's calls came to, over the run or one interval */
+struct funclat_sum {
 	u64 calls;
 	u64 total_ns;
 	u64 probe_ns;			/* --probe-overhead: probe time inside the intervals */
-	u64 hist[FUNCLAT_BUCKETS];	/* bcc's bpf_log2l() buckets */
+	u64 hist[FUNCLAT_BUCKETS];	/* bcc's bpf_log2l() buckets, of the time in -u/-m units */
+};
+
+struct funclat {
+	bool enabled;
+	/* the whole traced run: struct funclat_sum's members */
+	u64 calls;
+	u64 total_ns;
+	u64 probe_ns;
+	u64 hist[FUNCLAT_BUCKETS];
+};
+
+/* funclatency's command line */
+struct funclat_opts {
+	u64 interval_ns;		/* -i: a summary every interval; 0: one, at the end */
+	u64 duration_ns;		/* -d: trace this long; 0: to the end of the run */
+	u64 until_ns;			/* tracing stops here (-d), else UINT64_MAX */
+	u64 unit_ns;			/* 1, -u 1000, -m 1000000 */
+	const char *unit;		/* "nsecs", "usecs", "msecs" */
+	bool per_function;		/* -F: a histogram per function */
+	bool timestamp;			/* -T: the time above each summary */
+	bool regexp;			/* -r */
+	unsigned int matched;		/* functions the pattern matched */
+	char pattern[128];		/* as given */
 };
 
 extern struct funclat funclat[NR_FUNCLAT];
+extern struct funclat_opts funclat_opts;
 /* --probe-overhead on: traced calls pay bcc's kprobe + kretprobe cost */
 extern bool funclat_probe_overhead;
 extern const char *const funclat_names[NR_FUNCLAT];
 
-/* Disable all and clear the counters. */
+/* Disable all and clear the counters (and free the intervals). */
 void funclat_reset(void);
-/* Enable "a,b,c"; 0, or -1 with "unknown function 'x'" in @err. */
-int funclat_enable(const char *list, char *err, size_t errlen);
+/*
+ * Parse funclatency's command line @spec and enable what its pattern
+ * matches; 0, or -1 with a one-line message in @err.
+ */
+int funclat_enable(const char *spec, char *err, size_t errlen);
+/* a traced call of @id took @ns and returns now */
 void funclat_record(enum funclat_id id, u64 ns);
+/* bcc's bpf_log2l(): the histogram bucket of @v */
+unsigned int funclat_log2l(u64 v);
+/*
+ * The intervals that had calls, in time order: the @i-th's index
+ * (time / interval) in @k and @id's figures in it. NULL past the last.
+ */
+const struct funclat_sum *funclat_interval(size_t i, enum funclat_id id, u64 *k);
 
 /* the probe time per call that falls inside bcc's measured interval */
 static inline u64 funclat_probe_in_interval(const struct cost_model *c)
@@ -84,7 +128,6 @@ static inline u64 funclat_probe_per_call(const struct cost_model *c)
 }
 
 void funclat_probe_entry(void);
-void funclat_probe_return(enum funclat_id id);
 
 static inline u64 funclat_entry(enum funclat_id id)
 {
@@ -95,11 +138,8 @@ static inline u64 funclat_entry(enum funclat_id id)
 
 static inline void funclat_exit(enum funclat_id id, u64 t0)
 {
-	if (unlikely(funclat[id].enabled)) {
+	if (unlikely(funclat[id].enabled))
 		funclat_record(id, cpu_now() - t0);
-		if (funclat_probe_overhead)
-			funclat_probe_return(id);
-	}
 }
 
 #endif

@@ -61,19 +61,19 @@ void send_reschedule(unsigned int cpu)
 		return;
 	}
 	this_rq()->ipi_resched_sent++;
-	trace_sched(__trace_ipi_send_cpu(cpu, TRACE_IPI_RESCHEDULE));
+	trace_sched(__trace_ipi_send_cpu(cpu, TRACE_IPI_RESCHEDULE, TRACE_SITE_RESCHED_CURR));
 	send_ipi(cpu, &rq->ipi_ev);
 }
 
-/* send_call_function_single_ipi() */
-static void send_call_function_single_ipi(unsigned int cpu)
+/* send_call_function_single_ipi(), inlined into __smp_call_single_queue(), called from @site */
+static void send_call_function_single_ipi(unsigned int cpu, enum trace_ipi_site site)
 {
 	struct rq *rq = cpu_rq(cpu);
 
 	if (set_nr_if_polling(rq))
 		return;
 	this_rq()->ipi_call_sent++;
-	trace_sched(__trace_ipi_send_cpu(cpu, TRACE_IPI_CALL_FUNC));
+	trace_sched(__trace_ipi_send_cpu(cpu, TRACE_IPI_CALL_FUNC, site));
 	send_ipi(cpu, &rq->csd_ev);
 }
 
@@ -100,7 +100,7 @@ void __ttwu_queue_wakelist(struct task_struct *p, unsigned int cpu, int wake_fla
 	queue_entry_cost(cpu);
 	this_rq()->nr_ttwu_queued++;
 	if (was_empty)
-		send_call_function_single_ipi(cpu);
+		send_call_function_single_ipi(cpu, TRACE_SITE_TTWU_QUEUE_WAKELIST);
 }
 
 void smp_call_function_single_async(unsigned int cpu, struct call_single_data *csd)
@@ -120,7 +120,7 @@ void smp_call_function_single_async(unsigned int cpu, struct call_single_data *c
 	rq->csd_list_tail = &csd->next;
 	queue_entry_cost(cpu);
 	if (was_empty)
-		send_call_function_single_ipi(cpu);
+		send_call_function_single_ipi(cpu, TRACE_SITE_GENERIC_EXEC_SINGLE);
 }
 
 bool irq_work_queue_on(struct irq_work *work, unsigned int cpu)
@@ -146,7 +146,7 @@ bool irq_work_queue_on(struct irq_work *work, unsigned int cpu)
 	rq->csd_list_tail = &csd->next;
 	queue_entry_cost(cpu);
 	if (was_empty)
-		send_call_function_single_ipi(cpu);
+		send_call_function_single_ipi(cpu, TRACE_SITE_IRQ_WORK_QUEUE_ON);
 	return true;
 }
 

@@ -39,6 +39,17 @@ enum trace_ipi {
 	TRACE_IPI_CALL_FUNC,
 };
 
+/*
+ * where an IPI was sent from: ipi_send_cpu's callsite, the _RET_IP_ of the
+ * function the send is inlined into, so its caller
+ */
+enum trace_ipi_site {
+	TRACE_SITE_RESCHED_CURR,	/* smp_send_reschedule() in __resched_curr() */
+	TRACE_SITE_TTWU_QUEUE_WAKELIST,	/* __smp_call_single_queue() from ttwu_queue_wakelist() */
+	TRACE_SITE_GENERIC_EXEC_SINGLE,	/* ... from smp_call_function_single_async() */
+	TRACE_SITE_IRQ_WORK_QUEUE_ON,	/* ... from irq_work_queue_on() */
+};
+
 /* the probes of one trace consumer; every member must be set */
 struct sched_trace_hooks {
 	void (*sched_switch)(bool preempt, struct task_struct *prev, struct task_struct *next);
@@ -46,7 +57,7 @@ struct sched_trace_hooks {
 	void (*sched_wake)(enum trace_event ev, struct task_struct *p, unsigned int target_cpu);
 	void (*sched_migrate_task)(struct task_struct *p, unsigned int dest_cpu);
 	void (*cpu_idle)(unsigned int state, unsigned int cpu);
-	void (*ipi_send_cpu)(unsigned int cpu, enum trace_ipi why);
+	void (*ipi_send_cpu)(unsigned int cpu, enum trace_ipi why, enum trace_ipi_site site);
 	/* ipi_entry and ipi_exit */
 	void (*ipi_irq)(enum trace_event ev, enum trace_ipi why);
 };
@@ -90,9 +101,10 @@ static inline void __trace_cpu_idle(unsigned int state, unsigned int cpu)
 	sched_trace_hooks->cpu_idle(state, cpu);
 }
 
-static inline void __trace_ipi_send_cpu(unsigned int cpu, enum trace_ipi why)
+static inline void __trace_ipi_send_cpu(unsigned int cpu, enum trace_ipi why,
+					enum trace_ipi_site site)
 {
-	sched_trace_hooks->ipi_send_cpu(cpu, why);
+	sched_trace_hooks->ipi_send_cpu(cpu, why, site);
 }
 
 static inline void __trace_ipi_irq(enum trace_event ev, enum trace_ipi why)

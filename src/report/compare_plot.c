@@ -89,12 +89,21 @@ static void write_cdf(const char *dir, const char *prefix, const struct comparis
 	plot_dir_close(f, failed);
 }
 
+/* "MACHINE: COMMAND" inside the script's quotes (an --also's quotes doubled) */
+static void title(FILE *f, const struct comparison *cmp, int c)
+{
+	plot_dir_quote(f, cmp->cases[c].machine);
+	fputs(": ", f);
+	plot_dir_quote(f, cmp->cases[c].command);
+}
+
 static void script_case(FILE *f, const char *prefix, const struct comparison *cmp, int c,
 			const char *metric, int nr_bars, const char *ext)
 {
 	fprintf(f, "set output '%s-bars.%s'\n", prefix, ext);
-	fprintf(f, "reset; set termoption noenhanced\n"
-		   "set title '%s: %s'\n", cmp->cases[c].machine, cmp->cases[c].command);
+	fprintf(f, "reset; set termoption noenhanced\nset title '");
+	title(f, cmp, c);
+	fputs("'\n", f);
 	fprintf(f, "set ylabel '%% of %s mean (error bars: %g%% interval)'\n",
 		cmp->variant_name[0], cmp->conf * 100);
 	fputs("set style data histograms; set style histogram errorbars gap 2 lw 1\n"
@@ -117,9 +126,10 @@ static void script_case(FILE *f, const char *prefix, const struct comparison *cm
 	if (!metric)
 		return;
 	fprintf(f, "set output '%s-cdf.%s'\n", prefix, ext);
-	fprintf(f, "reset; set termoption noenhanced\n"
-		   "set title '%s over %d runs: %s: %s'\n", metric, cmp->nr_runs,
-		cmp->cases[c].machine, cmp->cases[c].command);
+	fprintf(f, "reset; set termoption noenhanced\nset title '%s over %d runs: ", metric,
+		cmp->nr_runs);
+	title(f, cmp, c);
+	fputs("'\n", f);
 	fprintf(f, "set xlabel '%s'; set ylabel 'fraction of runs'; set yrange [0:1.05]; set grid\n"
 		   "set key bottom right\nplot ", metric);
 	for (int v = 0; v < cmp->nr_variants; v++)

@@ -6,6 +6,11 @@
  * (timestamp, arrival) until the event clock passes them (no later line
  * can be stamped earlier than the event being processed) and then go out
  * through one large stdio buffer, so tracing makes no syscall per event.
+ *
+ * The header goes first, as the kernel's print_func_help_header_irq()
+ * writes it, and it says how many entries follow ("entries-in-buffer/
+ * entries-written"): the lines are written to an anonymous temporary file
+ * and copied after the header when the trace is closed.
  */
 #include "report/ftrace.h"
 
@@ -52,13 +57,15 @@ static const struct {
 };
 
 static struct {
-	FILE *out;
+	FILE *out;			/* the --trace file: the header, then the body */
+	FILE *body;			/* the lines, until ftrace_close() */
 	char *buf;
 	unsigned int mask;
 	u64 start, end;
 	struct trace_line *heap;
 	size_t nr, cap;
 	u64 seq;
+	unsigned long long written;	/* lines in the body */
 	unsigned long long count[NR_TRACE_EVENTS];
 	bool failed;
 } tr;
@@ -88,8 +95,9 @@ static void heap_swap(size_t i, size_t j)
 
 static void write_line(const struct trace_line *l)
 {
-	if (fputs(l->text, tr.out) == EOF)
+	if (fputs(l->text, tr.body) == EOF)
 		tr.failed = true;
+	tr.written++;
 }
 
 static void heap_pop(void)
@@ -253,15 +261,31 @@ static const char *const ipi_reason[] = {
 	[TRACE_IPI_CALL_FUNC] = "Function call interrupts",
 };
 
-static const char *const ipi_callsite[] = {
-	[TRACE_IPI_RESCHEDULE] = "resched_curr",
-	[TRACE_IPI_CALL_FUNC] = "__smp_call_single_queue",
+/*
+ * ipi_send_cpu's callsite and callback print as %pS does, "symbol+0xOFF/
+ * 0xSIZE". The simulated kernel has no machine code: the symbols are the
+ * kernel's, the offsets and sizes fixed placeholders of that form.
+ */
+static const struct {
+	const char *sym;
+	unsigned int off, size;
+} ipi_site[] = {
+	[TRACE_SITE_RESCHED_CURR] = { "resched_curr", 0x4c, 0x120 },
+	[TRACE_SITE_TTWU_QUEUE_WAKELIST] = { "ttwu_queue_wakelist", 0x19c, 0x248 },
+	[TRACE_SITE_GENERIC_EXEC_SINGLE] = { "generic_exec_single", 0xa4, 0x1a0 },
+	[TRACE_SITE_IRQ_WORK_QUEUE_ON] = { "irq_work_queue_on", 0xb8, 0x150 },
 };
 
-static void probe_ipi_send_cpu(unsigned int cpu, enum trace_ipi why)
+static void probe_ipi_send_cpu(unsigned int cpu, enum trace_ipi why, enum trace_ipi_site site)
 {
-	emit(TRACE_IPI_SEND_CPU, "d..2.", "cpu=%u callsite=%s callback=%s", cpu, ipi_callsite[why],
-	     why == TRACE_IPI_RESCHEDULE ? "0x0" : "generic_smp_call_function_single_interrupt");
+	/* a reschedule IPI has no callback: %pS of NULL is "0x0" */
+	if (why == TRACE_IPI_RESCHEDULE)
+		emit(TRACE_IPI_SEND_CPU, "d..2.", "cpu=%u callsite=%s+0x%x/0x%x callback=0x0", cpu,
+		     ipi_site[site].sym, ipi_site[site].off, ipi_site[site].size);
+	else
+		emit(TRACE_IPI_SEND_CPU, "d..2.",
+		     "cpu=%u callsite=%s+0x%x/0x%x callback=generic_smp_call_function_single_interrupt+0x0/0x48",
+		     cpu, ipi_site[site].sym, ipi_site[site].off, ipi_site[site].size);
 }
 
 static void probe_ipi_irq(enum trace_event ev, enum trace_ipi why)
@@ -377,19 +401,16 @@ int ftrace_open(const char *path, const char *window, const char *events, char *
 		snprintf(err, errlen, "--trace: cannot write '%s': %s", path, strerror(errno));
 		return -1;
 	}
+	tr.body = tmpfile();
+	if (!tr.body) {
+		snprintf(err, errlen, "--trace: cannot create a temporary file: %s", strerror(errno));
+		outfile_close(tr.out);
+		tr.out = NULL;
+		return -1;
+	}
 	tr.buf = malloc(OUT_BUFFER);
 	if (tr.buf)
-		setvbuf(tr.out, tr.buf, _IOFBF, OUT_BUFFER);
-	fputs("# tracer: nop\n#\n"
-	      "#                                _-----=> irqs-off/BH-disabled\n"
-	      "#                               / _----=> need-resched\n"
-	      "#                              | / _---=> hardirq/softirq\n"
-	      "#                              || / _--=> preempt-depth\n"
-	      "#                              ||| / _-=> migrate-disable\n"
-	      "#                              |||| /     delay\n"
-	      "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
-	      "#              | |         |   |||||     |         |\n",
-	      tr.out);
+		setvbuf(tr.body, tr.buf, _IOFBF, OUT_BUFFER);
 	register_sched_trace_hooks(&ftrace_hooks);
 	/* each CPU's frequency as the trace starts, as a tracer attached now would see it */
 	unsigned int this_cpu = machine.this_cpu;
@@ -403,6 +424,43 @@ int ftrace_open(const char *path, const char *window, const char *events, char *
 	return 0;
 }
 
+/*
+ * The header of a tracefs `trace` file with the nop tracer and the default
+ * options (irq-info on, record-tgid off): the kernel's print_event_info()
+ * and print_func_help_header_irq(). Every line written stays "in the
+ * buffer" (a simulated buffer overruns nothing), so both counts are equal.
+ */
+static void write_header(FILE *out)
+{
+	fprintf(out, "# tracer: nop\n#\n"
+		     "# entries-in-buffer/entries-written: %llu/%llu   #P:%u\n#\n",
+		tr.written, tr.written, machine.nr_cpus);
+	fputs("#                                _-----=> irqs-off/BH-disabled\n"
+	      "#                               / _----=> need-resched\n"
+	      "#                              | / _---=> hardirq/softirq\n"
+	      "#                              || / _--=> preempt-depth\n"
+	      "#                              ||| / _-=> migrate-disable\n"
+	      "#                              |||| /     delay\n"
+	      "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
+	      "#              | |         |   |||||     |         |\n",
+	      out);
+}
+
+/* the header, then the body's lines */
+static int copy_body(void)
+{
+	static char chunk[1 << 16];
+	size_t n;
+
+	write_header(tr.out);
+	if (fflush(tr.body) || fseek(tr.body, 0, SEEK_SET))
+		return -1;
+	while ((n = fread(chunk, 1, sizeof(chunk), tr.body)) > 0)
+		if (fwrite(chunk, 1, n, tr.out) != n)
+			return -1;
+	return ferror(tr.body) ? -1 : 0;
+}
+
 int ftrace_close(void)
 {
 	int rc;
@@ -411,7 +469,11 @@ int ftrace_close(void)
 		return 0;
 	register_sched_trace_hooks(NULL);
 	flush_until(UINT64_MAX);
-	rc = outfile_close(tr.out) ? -1 : 0;
+	rc = copy_body();
+	fclose(tr.body);
+	tr.body = NULL;
+	if (outfile_close(tr.out))
+		rc = -1;
 	if (tr.failed)
 		rc = -1;
 	free(tr.buf);

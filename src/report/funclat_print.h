@@ -2,9 +2,13 @@
 #ifndef SCHEDLAB_REPORT_FUNCLAT_PRINT_H
 #define SCHEDLAB_REPORT_FUNCLAT_PRINT_H
 
+#include "sim/types.h"
+
 #include <stdio.h>
 
-/* Each enabled function's histogram in bcc funclatency's format. */
+/* What bcc funclatency prints for the traced functions (--funclatency). */
 void funclat_print(FILE *out);
+/* bcc's print_log2_hist() of @hist (FUNCLAT_BUCKETS buckets) under the column @unit */
+void funclat_print_log2_hist(FILE *out, const u64 *hist, const char *unit);
 
 #endif

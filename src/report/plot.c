@@ -31,6 +31,7 @@
 
 static struct {
 	char *dir;
+	char *title;		/* "MACHINE: COMMAND" */
 	unsigned int nr_cpus;
 	u64 interval;
 	unsigned int nr; /* samples taken */
@@ -112,6 +113,7 @@ static void sample_event(struct sim_event *ev)
 static void free_recorder(void)
 {
 	free(pl.dir);
+	free(pl.title);
 	free(pl.time);
 	free(pl.busy);
 	free(pl.nr_running);
@@ -119,12 +121,13 @@ static void free_recorder(void)
 	memset(&pl, 0, sizeof(pl));
 }
 
-int plot_start(const char *dir, char *err, size_t errlen)
+int plot_start(const char *dir, const char *title, char *err, size_t errlen)
 {
 	memset(&pl, 0, sizeof(pl));
 	if (plot_dir_prepare(dir, err, errlen))
 		return -1;
 	pl.dir = xstrdup(dir);
+	pl.title = xstrdup(title);
 	pl.nr_cpus = machine.nr_cpus;
 	pl.interval = PLOT_FIRST_INTERVAL_NS;
 	pl.time = xcalloc(PLOT_MAX_SAMPLES, sizeof(*pl.time));
@@ -237,20 +240,26 @@ static void write_script(void)
 	for (size_t t = 0; t < sizeof(terms) / sizeof(terms[0]); t++) {
 		fprintf(f, "\n%s\n", terms[t][1]);
 		fprintf(f, "set output 'cpu-util.%s'\n", terms[t][0]);
-		fputs("reset; set title 'CPU utilisation'; set xlabel 'simulated time (ms)'\n"
+		fputs("reset; set termoption noenhanced; set title 'CPU utilisation: ", f);
+		plot_dir_quote(f, pl.title);
+		fputs("'\nset xlabel 'simulated time (ms)'\n"
 		      "set ylabel 'CPU'; set yrange [-0.5:cpus-0.5]; set cbrange [0:1]\n"
 		      "set cblabel 'busy fraction'; set palette defined (0 'white', 1 'dark-blue')\n"
 		      "plot 'cpu-util.dat' using 1:2:3 with image notitle\n",
 		      f);
 		fprintf(f, "set output 'nr-running.%s'\n", terms[t][0]);
-		fputs("reset; set title 'nr\\_running per CPU'; set xlabel 'simulated time (ms)'\n"
+		fputs("reset; set termoption noenhanced; set title 'nr_running per CPU: ", f);
+		plot_dir_quote(f, pl.title);
+		fputs("'\nset xlabel 'simulated time (ms)'\n"
 		      "set ylabel 'CPU'; set yrange [-0.5:cpus-0.5]; set cbrange [0:*]\n"
 		      "set cblabel 'runnable tasks'; set palette defined (0 'white', 1 'orange', 2 'dark-red')\n"
 		      "plot 'nr-running.dat' using 1:2:3 with image notitle\n",
 		      f);
 		fprintf(f, "set output 'wakeup-latency-cdf.%s'\n", terms[t][0]);
-		fputs("reset; set title 'Wakeup latency (wakeup to running)'\n"
-		      "set xlabel 'latency (us)'; set ylabel 'fraction of wakeups'; set logscale x\n"
+		fputs("reset; set termoption noenhanced\n"
+		      "set title 'Wakeup latency (wakeup to running): ", f);
+		plot_dir_quote(f, pl.title);
+		fputs("'\nset xlabel 'latency (us)'; set ylabel 'fraction of wakeups'; set logscale x\n"
 		      "set yrange [0:1]; set grid\n"
 		      "plot 'wakeup-latency.dat' using 1:2 with steps lw 2 notitle\n",
 		      f);

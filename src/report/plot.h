@@ -11,8 +11,11 @@
 
 #include <stddef.h>
 
-/* Start recording (after the machine is set up); 0, or -1 with a message. */
-int plot_start(const char *dir, char *err, size_t errlen);
+/*
+ * Start recording (after the machine is set up); @title, "MACHINE: COMMAND",
+ * goes on every picture. 0, or -1 with a message.
+ */
+int plot_start(const char *dir, const char *title, char *err, size_t errlen);
 /*
  * Stop recording and write DIR's files, as temporaries until
  * outfile_commit() (report/outfile.h); then plot_dir_render(DIR, "plots.gp")

@@ -11,6 +11,19 @@
 
 extern char **environ;
 
+void plot_dir_quote(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		/* a newline would end the script's line: a title is one line */
+		if (*s == '\n')
+			fputc(' ', f);
+		else if (*s == '\'')
+			fputs("''", f);
+		else
+			fputc(*s, f);
+	}
+}
+
 int plot_dir_prepare(const char *dir, char *err, size_t errlen)
 {
 	struct stat st;

@@ -16,6 +16,11 @@
 #define PLOT_TERM_PNG "set terminal png size 1000,600 font ',10'"
 #define PLOT_TERM_SVG "set terminal svg size 1000,600 dynamic font ',10'"
 
+/*
+ * @s inside a gnuplot single-quoted string ('...'), where a quote is
+ * written twice; with "set termoption noenhanced", nothing else is special.
+ */
+void plot_dir_quote(FILE *f, const char *s);
 /* Create @dir if needed; 0, or -1 with "--plot: ..." in @err. */
 int plot_dir_prepare(const char *dir, char *err, size_t errlen);
 /* Open @dir/@name for writing; NULL (a message printed, *@failed set) if it cannot. */

@@ -347,9 +347,42 @@ static void file_name(char *buf, size_t len, const char *metric, const char *axi
 
 #define SWEEP_PLOT_MAX_LINES 64
 
+/* the value axis @name takes in every row, or NULL if it varies or is not an axis */
+static const char *one_value(const struct sweep_table *t, const char *name)
+{
+	for (int c = 0; c < t->nr_axes; c++)
+		if (!strcmp(t->axis_names[c], name))
+			return t->nr_rows && !varies(t, c) ? t->rows[0].axis[c] : NULL;
+	return NULL;
+}
+
+/*
+ * "NAME: METRIC against AXIS (error bars ...)", then the machine and the
+ * command where every point has the same one, as the other plots are
+ * titled; where they vary, they are the lines' names.
+ */
+static void plot_title(FILE *gp, const struct sweep_table *t, int x, int m)
+{
+	const char *machine = one_value(t, "machine"), *workload = one_value(t, "workload");
+
+	if (t->name)
+		fprintf(gp, "%s: ", t->name);
+	fprintf(gp, "%s against %s (error bars: %g%% interval over the seeds)", t->metrics[m],
+		t->axis_names[x], t->conf * 100);
+	if (machine || workload)
+		fputs(" on ", gp);
+	if (machine)
+		plot_dir_quote(gp, machine);
+	if (machine && workload)
+		fputs(": ", gp);
+	if (workload)
+		plot_dir_quote(gp, workload);
+}
+
 int sweep_table_plot(const char *dir, const struct sweep_table *t, int *nr_plots, char *err,
 		     size_t errlen)
 {
+	static const char *const terms[][2] = { { ".png", PLOT_TERM_PNG }, { ".svg", PLOT_TERM_SVG } };
 	char(*labels)[256] = xcalloc(SWEEP_PLOT_MAX_LINES, sizeof(*labels));
 	bool failed = false;
 	FILE *gp = plot_dir_open(dir, "plots.gp", &failed);
@@ -363,34 +396,40 @@ int sweep_table_plot(const char *dir, const struct sweep_table *t, int *nr_plots
 	fprintf(gp,
 		"# Render with: gnuplot %s/plots.gp (written by schedlab sweep --collect --plot)\n",
 		dir);
-	fprintf(gp, "cd '%s'\n%s\n", dir, PLOT_TERM_PNG);
+	fprintf(gp, "cd '%s'\n", dir);
 	for (int x = 0; x < t->nr_axes; x++) {
 		if (!numeric_axis(t, x))
 			continue;
 		for (int m = 0; m < t->nr_metrics; m++) {
-			char dat[256], png[256];
+			char dat[256], pic[256];
 			int n;
 
 			file_name(dat, sizeof(dat), t->metrics[m], t->axis_names[x], ".dat");
-			file_name(png, sizeof(png), t->metrics[m], t->axis_names[x], ".png");
 			n = write_data(dir, dat, t, x, m, labels, SWEEP_PLOT_MAX_LINES, &failed);
-			fprintf(gp, "\nset output '%s'\nreset; set termoption noenhanced\n", png);
-			fprintf(gp,
-				"set title '%s%s%s against %s (error bars: %g%% interval over the seeds)'\n",
-				t->name ? t->name : "", t->name ? ": " : "", t->metrics[m],
-				t->axis_names[x], t->conf * 100);
-			fprintf(gp,
-				"set xlabel '%s'; set ylabel '%s'; set grid; set key outside top center horizontal\n",
-				t->axis_names[x], t->metrics[m]);
-			fputs("set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05\nplot ",
-			      gp);
-			for (int b = 0; b < n; b++)
+			/* the same picture as PNG and SVG, as run's, ab's and study's */
+			for (size_t k = 0; k < sizeof(terms) / sizeof(terms[0]); k++) {
+				file_name(pic, sizeof(pic), t->metrics[m], t->axis_names[x],
+					  terms[k][0]);
+				fprintf(gp, "\n%s\nset output '%s'\nreset; set termoption noenhanced\n",
+					terms[k][1], pic);
+				fputs("set title '", gp);
+				plot_title(gp, t, x, m);
+				fputs("'\n", gp);
 				fprintf(gp,
-					"%s'%s' index %d using 1:2:3 with yerrorlines lw 2 title '%s'",
-					b ? ", " : "", dat, b, labels[b]);
-			if (!n)
-				fputs("NaN notitle", gp);
-			fputs("\nunset output\n", gp);
+					"set xlabel '%s'; set ylabel '%s'; set grid; set key outside top center horizontal\n",
+					t->axis_names[x], t->metrics[m]);
+				fputs("set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05\nplot ",
+				      gp);
+				for (int b = 0; b < n; b++) {
+					fprintf(gp, "%s'%s' index %d using 1:2:3 with yerrorlines lw 2 title '",
+						b ? ", " : "", dat, b);
+					plot_dir_quote(gp, labels[b]);
+					fputc('\'', gp);
+				}
+				if (!n)
+					fputs("NaN notitle", gp);
+				fputs("\nunset output\n", gp);
+			}
 			++*nr_plots;
 		}
 	}

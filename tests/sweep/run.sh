@@ -237,6 +237,18 @@ if command -v gnuplot >/dev/null; then
 	sweep "$plan" -o "$tmp/j1" --collect --plot "$tmp/plots" >/dev/null 2>&1
 	check "--plot draws time_s against groups" [ -s "$tmp/plots/sweep-time_s-vs-groups.png" ]
 	check "--plot: a line per feature set" [ "$(grep -c '^# base$\|^# nowakeup$' "$tmp/plots/sweep-time_s-vs-groups.dat")" -eq 2 ]
+	# the same pictures as SVG, well-formed XML (xmllint where installed)
+	svg=$tmp/plots/sweep-time_s-vs-groups.svg
+	check "--plot draws the SVG too" [ -s "$svg" ]
+	if command -v xmllint >/dev/null; then
+		check "--plot: the SVG is well-formed XML" xmllint --noout "$svg"
+	else
+		check "--plot: the SVG is an <svg> document" \
+			sh -c 'head -c 5 "$1" | grep -q "<?xml" && grep -q "<svg" "$1" && tail -3 "$1" | grep -q "</svg>"' sh "$svg"
+	fi
+	# titled with the machine and the command every point shares
+	check "--plot: titled with the machine and the command" \
+		grep -q "on smp2: hackbench -g {groups} -l 50" "$svg"
 fi
 
 # ---- --list of a big grid is linear (issue 18: a 1..99999 axis took 12.6 s of CPU,

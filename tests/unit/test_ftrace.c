@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The ftrace writer: comms that would break the line format are cleaned
- * (no spaces, no '='), window and event filters hold, and a trace in a
- * constructed run shows the switches it should.
+ * (no spaces, no '='), window and event filters hold, a trace in a
+ * constructed run shows the switches it should, and the header is the
+ * kernel's, counting the lines that follow it.
  */
 #include "test_sched_helpers.h"
 
@@ -119,12 +120,61 @@ static void test_bad_options(void **state)
 	tl_teardown();
 }
 
+/* print_event_info() and print_func_help_header_irq(); the count is the lines' */
+static void test_header(void **state)
+{
+	char err[256], path[] = "/tmp/schedlab-test-ftrace-XXXXXX";
+	int fd = mkstemp(path);
+	char *text, *line, *save, want[128];
+	unsigned int lines = 0;
+	static const char columns[] =
+		"#\n"
+		"#                                _-----=> irqs-off/BH-disabled\n"
+		"#                               / _----=> need-resched\n"
+		"#                              | / _---=> hardirq/softirq\n"
+		"#                              || / _--=> preempt-depth\n"
+		"#                              ||| / _-=> migrate-disable\n"
+		"#                              |||| /     delay\n"
+		"#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
+		"#              | |         |   |||||     |         |\n";
+
+	(void)state;
+	assert_true(fd >= 0);
+	tl_setup("smp2", TL_REAL_COST, 0, NULL);
+	assert_int_equal(ftrace_open(path, NULL, NULL, err, sizeof(err)), 0);
+	tl_work_task("a", &tl_busy_prog, 0);
+	tl_work_task("b", &tl_busy_prog, 0);
+	tl_work_task("c", &tl_busy_prog, 0);
+	tl_run_until(10 * NSEC_PER_MSEC, true);
+	assert_int_equal(ftrace_close(), 0);
+	assert_int_equal(outfile_commit(), 0);
+	text = slurp(path);
+	assert_true(!strncmp(text, "# tracer: nop\n#\n# entries-in-buffer/entries-written: ",
+			     strlen("# tracer: nop\n#\n# entries-in-buffer/entries-written: ")));
+	assert_non_null(strstr(text, columns));
+	/* the body: every line after the header's nine '#' lines and none before */
+	for (line = strtok_r(strchr(text, '\n') + 1, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		lines += line[0] != '#';
+	free(text);
+	text = slurp(path);
+	snprintf(want, sizeof(want), "# entries-in-buffer/entries-written: %u/%u   #P:2\n#\n#  ",
+		 lines, lines);
+	assert_non_null(strstr(text, want));
+	assert_true(lines > 10);
+	free(text);
+	tl_teardown();
+	close(fd);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_comm_is_cleaned),
 		cmocka_unit_test(test_window),
 		cmocka_unit_test(test_bad_options),
+		cmocka_unit_test(test_header),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
