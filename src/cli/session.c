@@ -3,6 +3,7 @@
 
 #include "cli/perf_stat_opts.h"
 #include "cli/study_file.h"
+#include "kernel/cpuidle_ctl.h"
 #include "kernel/funclat.h"
 #include "sim/alloc.h"
 
@@ -96,6 +97,8 @@ static int check_also(struct session *s, const struct session_config *cfg, char 
 
 int session_start(struct session *s, const struct session_config *cfg, char *err, size_t errlen)
 {
+	unsigned int *idle_disable = NULL;	/* --idle-states: each CPU's stateK/disable bits */
+
 	memset(s, 0, sizeof(*s));
 	sched_feat_reset();
 	sched_sysctl_reset();
@@ -152,11 +155,27 @@ int session_start(struct session *s, const struct session_config *cfg, char *err
 			return -1;
 		}
 	}
+	if (cfg->nr_idle_states) {
+		idle_disable = xcalloc(s->topo->nr_cpus, sizeof(*idle_disable));
+		for (int i = 0; i < cfg->nr_idle_states; i++) {
+			if (cpuidle_ctl_apply(cfg->idle_states[i], s->topo, idle_disable, err,
+					      errlen)) {
+				free(idle_disable);
+				free_benches(s);
+				topology_free(s->topo);
+				return -1;
+			}
+		}
+	}
 
 	sysctl_sched.hz = cfg->hz ? cfg->hz : s->topo->hz;
 	machine_init(s->topo, &s->cost, cfg->seed);
 	machine.max_events = cfg->max_events ? cfg->max_events : SESSION_DEFAULT_MAX_EVENTS;
 	sched_init(sched_tick_phase(cfg->seed));
+	if (idle_disable) {
+		cpuidle_ctl_install(idle_disable);
+		free(idle_disable);
+	}
 	/* from the start, which the tick phase puts a little after 0 */
 	machine.stop_at = machine.now +
 			  (cfg->max_time_ns ? cfg->max_time_ns : SESSION_DEFAULT_MAX_TIME_NS);

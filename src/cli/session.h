@@ -18,6 +18,8 @@ struct session_config {
 	int nr_costs;
 	const char *const *sysctls;	/* NAME=VALUE tunables */
 	int nr_sysctls;
+	const char *const *idle_states;	/* --idle-states SPECs, applied in order */
+	int nr_idle_states;
 	const char *funclatency;	/* functions to trace, "a,b" */
 	bool probe_overhead;		/* traced calls pay bcc's probe cost (needs funclatency) */
 	const char *preempt;		/* none|voluntary|full|lazy, NULL: the default */

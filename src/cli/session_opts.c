@@ -48,6 +48,11 @@ int session_opt(const char *cmd, int c, const char *arg, struct session_opts *o)
 			return usage_error("%s: too many --sysctl options", cmd);
 		o->sysctls[o->nr_sysctls++] = arg;
 		return 0;
+	case 'I':
+		if (o->nr_idle_states == SESSION_MAX_REPEATS)
+			return usage_error("%s: too many --idle-states options", cmd);
+		o->idle_states[o->nr_idle_states++] = arg;
+		return 0;
 	case 'L':
 		o->funclatency = arg;
 		return 0;
@@ -91,6 +96,8 @@ void session_opts_config(const struct session_opts *o, const char *features, int
 		.nr_costs = o->nr_costs,
 		.sysctls = o->sysctls,
 		.nr_sysctls = o->nr_sysctls,
+		.idle_states = o->idle_states,
+		.nr_idle_states = o->nr_idle_states,
 		.funclatency = o->funclatency,
 		.probe_overhead = o->probe_overhead,
 		.preempt = o->preempt,

@@ -22,6 +22,8 @@ struct session_opts {
 	int nr_costs;
 	const char *sysctls[SESSION_MAX_REPEATS]; /* --sysctl NAME=VALUE, in order */
 	int nr_sysctls;
+	const char *idle_states[SESSION_MAX_REPEATS]; /* --idle-states SPEC, in order */
+	int nr_idle_states;
 	const char *funclatency;
 	bool probe_overhead;			/* --probe-overhead on */
 	const char *preempt;
@@ -37,7 +39,8 @@ struct session_opts {
 	{ "funclatency", required_argument, NULL, 'L' },                                       \
 	{ "probe-overhead", required_argument, NULL, 'O' },                                    \
 	{ "preempt", required_argument, NULL, 'P' },                                           \
-	{ "also", required_argument, NULL, 'A' }
+	{ "also", required_argument, NULL, 'A' },                                              \
+	{ "idle-states", required_argument, NULL, 'I' }
 
 /* the usage lines for them */
 #define SESSION_OPTIONS_HELP                                                                  \
@@ -52,6 +55,8 @@ struct session_opts {
 	"                       call and print the figure with it beside the raw one (default off)\n" \
 	"  --preempt MODEL      none, voluntary (default), full or lazy\n"                     \
 	"  --hz N               CONFIG_HZ of the simulated kernel (default: the machine's)\n"   \
+	"  --idle-states SPEC   disable=STATE[,STATE...], enable=... or max=STATE, each with an\n" \
+	"                       optional @CPUS: cpuidle's stateK/disable, intel_idle.max_cstate=\n" \
 	"  --also 'COMMAND'     a background workload (any COMMAND below) started with the\n"  \
 	"                       benchmark and stopped when it ends; repeatable, up to 16\n"
 

@@ -272,6 +272,7 @@ static const struct {
 	{ "--cost", 'C' },
 	{ "--hz", 'H' },
 	{ "--preempt", 'P' },
+	{ "--idle-states", 'I' },
 };
 
 static int check_settings(struct directive_parser *ps, const char *value)
@@ -288,7 +289,8 @@ static int check_settings(struct directive_parser *ps, const char *value)
 		if (!ok)
 			rc = directive_fail(
 				ps,
-				"settings: unknown option '%s' (--sysctl, --cost, --hz or --preempt)",
+				"settings: unknown option '%s' (--sysctl, --cost, --hz, --preempt or "
+				"--idle-states)",
 				w.v[i]);
 		else if (i + 1 == w.n)
 			rc = directive_fail(ps, "settings: option '%s' needs a value", w.v[i]);

@@ -7,7 +7,8 @@
  * the idle state a governor picks from the machine's states (POLL, C1, C6,
  * WFI, snooze, CEDE, ...): the deepest whose target residency fits the idle
  * time it predicts, an average of this CPU's recent idle periods (the spirit
- * of menu/teo without their timer and pattern heuristics). Leaving a state
+ * of menu/teo without their timer and pattern heuristics), passing over the
+ * states --idle-states disabled (cpuidle_ctl.c). Leaving a state
  * costs its exit latency. In states that keep TIF_POLLING_NRFLAG (polling
  * loops, x86 MWAIT) a remote CPU wakes it by setting need_resched; in the
  * others it takes an IPI. A CPU polls no longer than the next state's
@@ -44,21 +45,56 @@ static bool is_poll_state(const struct idle_state *st)
 	return st->polls && st->target_residency_ns == 0 && st->exit_latency_ns == 0;
 }
 
+static bool state_disabled(const struct rq *rq, unsigned int idx)
+{
+	return rq->idle_state_disable & (1U << idx);
+}
+
+/*
+ * The deepest enabled state whose target residency fits the predicted
+ * idle time, else the shallowest enabled one; with every state disabled,
+ * state 0, as menu and teo fall back to.
+ */
 static int governor_select(struct rq *rq, bool no_poll)
 {
 	const struct topology *t = machine.topo;
 	u64 predicted = rq->idle_duration_avg;
-	int idx = -1;
+	int idx = -1, first = -1;
 
 	for (unsigned int i = 0; i < t->nr_idle_states; i++) {
 		const struct idle_state *st = &t->idle_states[i];
 
+		if (state_disabled(rq, i))
+			continue;
+		if (first < 0)
+			first = (int)i;
 		if (no_poll && is_poll_state(st))
 			continue;
 		if (idx < 0 || st->target_residency_ns <= predicted)
 			idx = (int)i;
 	}
+	if (idx < 0 && t->nr_idle_states)
+		idx = first < 0 ? 0 : first;
 	return idx;
+}
+
+/*
+ * cpuidle_poll_time(): poll no longer than the next enabled state's target
+ * residency. With no deeper state enabled (--idle-states max=0, or a
+ * machine with a poll state alone) the kernel polls for a tick, and the
+ * governor picks the poll state again, and again: here the CPU polls on
+ * until it is woken, one entry in the state's usage instead of one per
+ * tick, and no event per tick that would keep a finished run from ending.
+ * 0: no limit.
+ */
+static u64 poll_time_limit(const struct rq *rq, unsigned int idx)
+{
+	const struct topology *t = machine.topo;
+
+	for (unsigned int i = idx + 1; i < t->nr_idle_states; i++)
+		if (!state_disabled(rq, i))
+			return t->idle_states[i].target_residency_ns;
+	return 0;
 }
 
 static void enter_state(struct rq *rq, int idx)
@@ -77,12 +113,11 @@ static void enter_state(struct rq *rq, int idx)
 	rq->polling = t->idle_states[idx].polls;
 	rq->idle_state_usage[idx]++;
 	if (is_poll_state(&t->idle_states[idx])) {
-		/* poll for at most the next state's target residency, else a tick */
-		u64 limit = TICK_NSEC;
+		/* poll for at most the next enabled state's target residency */
+		u64 limit = poll_time_limit(rq, (unsigned int)idx);
 
-		if ((unsigned int)idx + 1 < t->nr_idle_states)
-			limit = t->idle_states[idx + 1].target_residency_ns;
-		sim_schedule(&rq->step_ev, c->t + max(limit, 1ULL));
+		if (limit)
+			sim_schedule(&rq->step_ev, c->t + max(limit, 1ULL));
 	}
 }
 

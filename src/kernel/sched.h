@@ -545,6 +545,8 @@ struct rq {
 	bool polling;
 	/* the idle state the CPU is in (-1 when not idle) and the governor's history */
 	int idle_state;
+	/* cpuidle's stateK/disable for this CPU, bit K (--idle-states) */
+	unsigned int idle_state_disable;
 	u64 idle_since;
 	u64 idle_duration_avg;
 	/* the call-single queue: wakelist tasks and function calls */

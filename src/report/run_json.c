@@ -150,6 +150,9 @@ static void write_sched(struct json_writer *w)
 			json_kv_str(w, "name", machine.topo->idle_states[i].name);
 			json_kv_u64(w, "usage", rq->idle_state_usage[i]);
 			json_kv_u64(w, "time_ns", rq->idle_state_time[i]);
+			/* only where --idle-states disabled it, as stateK/disable reads 1 */
+			if (rq->idle_state_disable & (1U << i))
+				json_kv_bool(w, "disabled", true);
 			json_end_object(w);
 		}
 		json_end_array(w);
