@@ -29,7 +29,10 @@ STUDY_FILES := $(sort $(wildcard studies/*.study))
 # reaim's workfiles (data/reaim/), compiled in as strings (scripts/embed-reaim.sh);
 # the object sits with src/work's so the layer check links it with them
 REAIM_FILES := $(sort $(wildcard data/reaim/*))
-GEN_OBJS := $(BUILD)/gen/studies.o $(BUILD)/src/work/reaim_files_gen.o
+# the version and commit (scripts/version.sh), with src/report's objects for
+# the same reason
+GEN_OBJS := $(BUILD)/gen/studies.o $(BUILD)/src/work/reaim_files_gen.o \
+	$(BUILD)/src/report/version_gen.o
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(GEN_OBJS)
 TEST_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 TEST_BINS := $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
@@ -40,7 +43,7 @@ DEPS     := $(LIB_OBJS:.o=.d) $(BUILD)/$(MAIN_SRC:.c=.d) $(TEST_BINS:=.d) $(FUZZ
 
 BIN := $(if $(filter build,$(BUILD)),schedlab,$(BUILD)/schedlab)
 
-.PHONY: all check unit cli-test layers asan bench clean format fuzz fuzz-build fuzz-bins fuzz-regress
+.PHONY: all check unit cli-test layers asan bench clean format fuzz fuzz-build fuzz-bins fuzz-regress FORCE
 all: $(BIN)
 
 $(BUILD)/%.o: %.c
@@ -61,6 +64,19 @@ $(BUILD)/gen/reaim_files.c: $(REAIM_FILES) scripts/embed-reaim.sh
 $(BUILD)/src/work/reaim_files_gen.o: $(BUILD)/gen/reaim_files.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+# asked of git on every make, but rewritten only when it changes, so that a
+# new commit (or a change to a tracked file) relinks and nothing else does
+$(BUILD)/gen/version.c: VERSION scripts/version.sh FORCE
+	@mkdir -p $(dir $@)
+	@sh scripts/version.sh VERSION > $@.tmp && \
+		if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+
+$(BUILD)/src/report/version_gen.o: $(BUILD)/gen/version.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+FORCE:
 
 $(BUILD)/libschedlab.a: $(LIB_OBJS)
 	@rm -f $@

@@ -4,6 +4,7 @@
 
 #include "cli/quote.h"
 #include "report/outfile.h"
+#include "report/version.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -36,7 +37,7 @@ int usage_error(const char *fmt, ...)
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: schedlab COMMAND [OPTIONS]\n\ncommands:\n");
+	fprintf(out, "usage: schedlab COMMAND [OPTIONS]\n       schedlab --version\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].help);
 	fprintf(out, "\n'schedlab COMMAND --help' describes a command's options.\n");
@@ -48,7 +49,13 @@ int main(int argc, char **argv)
 		return usage_error("missing command (see 'schedlab --help')");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		usage(stdout);
-		return 0;
+		return outfile_check_stdout() ? 1 : 0;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		if (argc > 2)
+			return usage_error("%s takes no arguments, got '%s'", argv[1], argv[2]);
+		printf("schedlab %s (commit %s)\n", schedlab_version, schedlab_commit);
+		return outfile_check_stdout() ? 1 : 0;
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name)) {

@@ -5,6 +5,7 @@
 #include "report/ftrace.h"
 #include "report/json.h"
 #include "report/sched_totals.h"
+#include "report/version.h"
 #include "work/rtapp.h"
 #include "work/work.h"
 
@@ -316,6 +317,7 @@ int write_run_json(FILE *out, const struct run_info *ri, const struct bench *b)
 
 	json_init(&w, out);
 	json_begin_object(&w);
+	json_kv_schedlab(&w);
 
 	json_key(&w, "machine");
 	json_begin_object(&w);
