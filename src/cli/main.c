@@ -22,6 +22,7 @@ static const struct {
 	{ "machines", cmd_machines, "list the machine presets" },
 	{ "topo", cmd_topo, "print a machine's topology" },
 	{ "features", cmd_features, "list the scheduler features and their defaults" },
+	{ "benchmarks", cmd_benchmarks, "list the modelled benchmark command lines and their options" },
 };
 
 int usage_error(const char *fmt, ...)
@@ -39,7 +40,7 @@ static void usage(FILE *out)
 {
 	fprintf(out, "usage: schedlab COMMAND [OPTIONS]\n       schedlab --version\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].help);
+		fprintf(out, "  %-11s %s\n", commands[i].name, commands[i].help);
 	fprintf(out, "\n'schedlab COMMAND --help' describes a command's options.\n");
 }
 

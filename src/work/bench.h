@@ -94,6 +94,7 @@ struct bench {
 	unsigned int datasize;
 	bool threads;
 	bool pipes;
+	bool fifo_main;		/* hackbench -F: the main process turns SCHED_FIFO 1 */
 	/* stress-ng --cpu */
 	unsigned int workers;	/* as given: 0 = one per CPU */
 	unsigned int nr_workers; /* as run */
