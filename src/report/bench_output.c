@@ -234,6 +234,29 @@ static void print_reaim(const struct bench *b, FILE *out)
 	}
 }
 
+/*
+ * schbench's pipe mode: the wakeup histogram with its 20th percentile,
+ * then "avg worker transfer" with the byte rate as pretty_size() writes it
+ * (divided by 1024 while at least 1024, up to EB)
+ */
+static void print_schbench_pipe(const struct bench *b, FILE *out)
+{
+	static const char *const units[] = { "B", "KB", "MB", "GB", "TB", "PB", "EB" };
+	double ops, rate;
+	u64 bytes;
+	size_t u = 0;
+
+	schbench_show_latencies(out, b->sb_stats, "Wakeup Latencies", "usec", b->sb_runtime_s,
+				SCHBENCH_PLIST_20 | SCHBENCH_PLIST_FOR_LAT, SCHBENCH_PLIST_99);
+	schbench_pipe_rates(b, &ops, &bytes);
+	rate = (double)bytes;
+	while (rate >= 1024 && u + 1 < sizeof(units) / sizeof(units[0])) {
+		rate /= 1024;
+		u++;
+	}
+	fprintf(out, "avg worker transfer: %.2f ops/sec %.2f%s/s\n", ops, rate, units[u]);
+}
+
 void bench_print_result(const struct bench *b, FILE *out)
 {
 	u64 us = bench_elapsed_us(b);
@@ -280,6 +303,10 @@ void bench_print_result(const struct bench *b, FILE *out)
 		break;
 	}
 	case BENCH_SCHBENCH:
+		if (b->sb_pipe) {
+			print_schbench_pipe(b, out);
+			break;
+		}
 		/* sleep_for_runtime()'s interval reports, then main()'s */
 		if (b->sb_log)
 			fputs(b->sb_log, out);

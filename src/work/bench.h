@@ -126,6 +126,9 @@ struct bench {
 	 */
 	unsigned int sb_footprint_kb, sb_ops, sb_interval_s;
 	bool sb_no_lock;
+	/* -p: pipe mode's transfer size in bytes (0: off); its workers' run times summed */
+	unsigned int sb_pipe;
+	u64 sb_loop_runtime_us;
 	struct schbench_stats *sb_req_stats, *sb_rps_stats;
 	u64 sb_loops;
 	char *sb_log;
@@ -240,10 +243,17 @@ void unixbench_free(struct bench *b);
 int unixbench_parse(struct bench *b, int argc, char **argv, char *err, size_t errlen);
 void schbench_start(struct bench *b);
 void schbench_free(struct bench *b);
-/* the current schbench (work/bench_schbench_now.c) */
+/* the current schbench (work/bench_schbench_now.c); -p's PIPE_TRANSFER_BUFFER */
+#define SCHBENCH_PIPE_MAX (1024u * 1024)
 unsigned int schbench_now_workers(const struct bench *b);	/* -t, or ceil(CPUs / m) */
 unsigned long schbench_now_matrix_size(const struct bench *b);	/* sqrt(F KiB / 3 / 8) */
 void schbench_now_start(struct bench *b);
+/*
+ * pipe mode's "avg worker transfer": loops per second and loops * -p bytes
+ * per second (whole bytes, as the tool's integer division) of the workers'
+ * summed run times
+ */
+void schbench_pipe_rates(const struct bench *b, double *ops_per_sec, u64 *bytes_per_sec);
 void schbench_now_free(struct bench *b);
 /* reaim (work/bench_reaim.c): 0 or -1 + message */
 int reaim_parse(struct bench *b, int argc, char **argv, char *err, size_t errlen);

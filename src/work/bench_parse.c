@@ -542,6 +542,18 @@ static int parse_schbench(struct bench *b, int argc, char **argv, char *err, siz
 		case 'L':
 			b->sb_no_lock = true;
 			break;
+		case 'p':
+			if (parse_uint(tool, "-p", optarg, 0, UINT32_MAX, &b->sb_pipe, err, errlen))
+				return -1;
+			/* the tool warns "pipe size too big, using 1048576" and goes on */
+			if (b->sb_pipe > SCHBENCH_PIPE_MAX) {
+				snprintf(err, errlen,
+					 "%s: -p %u is more than the tool's %u-byte pipe buffer (it would use %u): give at most %u",
+					 tool, b->sb_pipe, SCHBENCH_PIPE_MAX, SCHBENCH_PIPE_MAX,
+					 SCHBENCH_PIPE_MAX);
+				return -1;
+			}
+			break;
 		default:
 			return bad_option(tool, schbench_opts, argv, err, errlen);
 		}
@@ -865,6 +877,20 @@ bool bench_finish(struct bench *b)
 		add_metric(b, "p99_us", v[2], METRIC_LOWER);
 		add_metric(b, "p99_9_us", v[3], METRIC_LOWER);
 		add_metric(b, "max_us", b->sb_stats->max, METRIC_LOWER);
+	} else if (b->kind == BENCH_SCHBENCH && b->sb_pipe) {
+		unsigned int w[SCHBENCH_PLIST_LEN];
+		double ops;
+		u64 bytes;
+
+		schbench_percentiles(b->sb_stats, schbench_plist, SCHBENCH_PLIST_LEN, w, NULL);
+		schbench_pipe_rates(b, &ops, &bytes);
+		add_metric(b, "wakeup_p20_us", w[0], METRIC_LOWER);
+		add_metric(b, "wakeup_p50_us", w[1], METRIC_LOWER);
+		add_metric(b, "wakeup_p90_us", w[2], METRIC_LOWER);
+		add_metric(b, "wakeup_p99_us", w[3], METRIC_LOWER);
+		add_metric(b, "wakeup_p99_9_us", w[4], METRIC_LOWER);
+		add_metric(b, "ops_per_sec", ops, METRIC_HIGHER);
+		add_metric(b, "bytes_per_sec", (double)bytes, METRIC_HIGHER);
 	} else if (b->kind == BENCH_SCHBENCH) {
 		static const double pl[] = { 50.0, 99.0, 99.9 };
 		static const double p50[] = { 50.0 };

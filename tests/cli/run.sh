@@ -347,7 +347,7 @@ golden run-schbench-altra80 schedlab run -m altra-80 -- schbench -m 2 -r 5
 expect_exit 2 "schbench: -r needs an integer in 1..86400, got '0'" schedlab run -m smp4 -- schbench -r 0
 expect_exit 2 "schbench: -F needs an integer" schedlab run -m smp4 -- schbench -F x
 expect_exit 2 "schbench: -R is not modelled" schedlab run -m smp4 -- schbench -R 100
-expect_exit 2 "schbench: -p is not modelled" schedlab run -m smp4 -- schbench -p 4096
+expect_exit 2 "schbench: -p 2000000 is more than the tool's 1048576-byte pipe buffer" schedlab run -m smp4 -- schbench -p 2000000
 expect_exit 2 "schbench: -w is not modelled" schedlab run -m smp4 -- schbench -w 5
 expect_exit 2 "schbench: --cache_footprint is ignored by the real tool" schedlab run -m smp4 -- schbench --cache_footprint 64
 expect_exit 2 "schbench: unknown option '--nope'" schedlab run -m smp4 -- schbench --nope
