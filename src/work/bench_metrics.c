@@ -51,7 +51,7 @@ const char *const *bench_metric_names(const struct bench *b)
 		return pipe_names;
 	case BENCH_IPISTORM:
 		return ipistorm_names;
-	case BENCH_STRESS_CPU:
+	case BENCH_STRESS_NG:
 		return stress_names;
 	case BENCH_CONTEXT1:
 		return context1_names;

@@ -248,120 +248,6 @@ static int parse_pipe(struct bench *b, int argc, char **argv, char *err, size_t 
 	return 0;
 }
 
-/* stress-ng time values: plain seconds or with an s/m/h/d suffix */
-static int parse_timeout(const char *s, u64 *ns, char *err, size_t errlen)
-{
-	char *end;
-	unsigned long long v;
-	u64 mult = 1;
-
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (end != s && end[0] && !end[1]) {
-		switch (*end) {
-		case 's': mult = 1; end++; break;
-		case 'm': mult = 60; end++; break;
-		case 'h': mult = 3600; end++; break;
-		case 'd': mult = 86400; end++; break;
-		}
-	}
-	if (!*s || *end || errno || s[0] == '-' || v == 0 || v * mult > 7ULL * 86400) {
-		snprintf(err, errlen, "stress-ng: --timeout needs a time of 1 s to 7 days (e.g. 10, 30s, 2m), got '%s'", s);
-		return -1;
-	}
-	*ns = v * mult * NSEC_PER_SEC;
-	return 0;
-}
-
-/* stress-ng.h: STRESS_PROCS_MAX instances of a stressor, MIN_OPS..MAX_OPS */
-#define STRESS_PROCS_MAX 8192u
-#define STRESS_MIN_OPS 1u
-#define STRESS_MAX_OPS 100000000u
-
-static int parse_stress(struct bench *b, int argc, char **argv, char *err, size_t errlen)
-{
-	static const char tool[] = "stress-ng";
-	struct bench_getopt g;
-	bool have_cpu = false;
-	unsigned int v;
-	int c;
-
-	b->kind = BENCH_STRESS_CPU;
-	b->load_pct = 100;
-	b->load_slice = -64;
-	for_each_bench_opt(c, g, stress_opts, argc, argv) {
-		if (bench_opt_special(tool, stress_opts, c, argc, argv, err, errlen))
-			return -1;
-		switch (c) {
-		case 'c':
-			if (parse_uint(tool, "--cpu", optarg, 0, STRESS_PROCS_MAX, &b->workers, err,
-				       errlen))
-				return -1;
-			have_cpu = true;
-			break;
-		case 'l':
-			if (parse_uint(tool, "--cpu-load", optarg, 0, 100, &b->load_pct, err, errlen))
-				return -1;
-			break;
-		case BOPT_LONG + 0:
-			if (parse_uint(tool, "--cpu-ops", optarg, STRESS_MIN_OPS, STRESS_MAX_OPS, &v,
-				       err, errlen))
-				return -1;
-			/*
-			 * stress-ng gives the budget to the stressor named last;
-			 * before any, it is dropped and the run lasts a day.
-			 */
-			if (!have_cpu) {
-				snprintf(err, errlen, "stress-ng: --cpu-ops before --cpu is ignored by stress-ng (it applies to the stressor named before it): put it after --cpu");
-				return -1;
-			}
-			b->max_ops = v;
-			break;
-		case 't':
-			if (parse_timeout(optarg, &b->timeout_ns, err, errlen))
-				return -1;
-			break;
-		case BOPT_LONG + 1: {
-			char *end;
-			long s = strtol(optarg, &end, 10);
-
-			if (!*optarg || *end || s < -100000 || s > 100000) {
-				snprintf(err, errlen, "stress-ng: --cpu-load-slice needs an integer in -100000..100000, got '%s'", optarg);
-				return -1;
-			}
-			b->load_slice = (int)s;
-			break;
-		}
-		case BOPT_LONG + 2:
-			if (strcmp(optarg, "all")) {
-				snprintf(err, errlen, "stress-ng: --cpu-method '%s' is not modelled (only 'all')", optarg);
-				return -1;
-			}
-			break;
-		case BOPT_LONG + 3:
-		case 'M':
-			break;
-		default:
-			return bad_option(tool, stress_opts, argv, err, errlen);
-		}
-	}
-	if (optind < argc) {
-		snprintf(err, errlen, "stress-ng: unexpected argument '%s' (usage: %s)", argv[optind],
-			 usage_line(tool, stress_opts));
-		return -1;
-	}
-	if (!have_cpu) {
-		snprintf(err, errlen, "stress-ng: only the cpu stressor is modelled: give --cpu N (usage: %s)",
-			 usage_line(tool, stress_opts));
-		return -1;
-	}
-	if (!b->max_ops && !b->timeout_ns && !parsing_background) {
-		snprintf(err, errlen, "stress-ng: give --timeout or --cpu-ops (stress-ng's own default runs for a day)");
-		return -1;
-	}
-	return 0;
-}
-
 /* the module's parameters, NAME=VALUE, the names those of ipistorm_opts */
 static int parse_ipistorm(struct bench *b, int argc, char **argv, char *err, size_t errlen)
 {
@@ -690,7 +576,7 @@ struct bench *bench_parse(int argc, char **argv, char *err, size_t errlen)
 	} else if (!strcmp(argv[0], "reaim") || !strcmp(argv[0], "./reaim")) {
 		rc = reaim_parse(b, argc, argv, err, errlen);
 	} else if (!strcmp(argv[0], "stress-ng")) {
-		rc = parse_stress(b, argc, argv, err, errlen);
+		rc = stress_parse(b, argc, argv, parsing_background, err, errlen);
 	} else if (!strcmp(argv[0], "perf")) {
 		if (argc >= 2 && !strcmp(argv[1], "stat"))
 			/*
@@ -724,6 +610,8 @@ struct bench *bench_parse(int argc, char **argv, char *err, size_t errlen)
 		rtapp_config_free(b->rtapp);
 		if (b->kind == BENCH_REAIM)
 			reaim_free(b);
+		if (b->kind == BENCH_STRESS_NG)
+			stress_free(b);
 		free(b);
 		return NULL;
 	}
@@ -750,7 +638,7 @@ void bench_start(struct bench *b)
 	case BENCH_PERF_PIPE:
 		pipe_start(b);
 		break;
-	case BENCH_STRESS_CPU:
+	case BENCH_STRESS_NG:
 		stress_start(b);
 		break;
 	case BENCH_IPISTORM:
@@ -929,7 +817,7 @@ bool bench_finish(struct bench *b)
 		add_metric(b, "jti", r ? r->jti : 0, METRIC_HIGHER);
 		add_metric(b, "max_jobs_per_min", isfinite(max) ? max : 0, METRIC_HIGHER);
 		add_metric(b, "mean_jobs_per_min", isfinite(mean) ? mean : 0, METRIC_HIGHER);
-	} else if (b->kind == BENCH_STRESS_CPU) {
+	} else if (b->kind == BENCH_STRESS_NG) {
 		add_metric(b, "workers", b->nr_workers, METRIC_INFO);
 		add_metric(b, "bogo_ops", (double)b->bogo_ops, METRIC_HIGHER);
 		add_metric(b, "usr_s", (double)b->utime_ns / 1e9, METRIC_INFO);
@@ -975,7 +863,7 @@ void bench_free(struct bench *b)
 	taskset_free(b);
 	free(b->failure);
 	free(b->ipi_cpulist_str);
-	if (b->kind == BENCH_STRESS_CPU)
+	if (b->kind == BENCH_STRESS_NG)
 		stress_free(b);
 	else if (b->kind == BENCH_IPISTORM)
 		ipistorm_free(b);

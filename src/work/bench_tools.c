@@ -8,6 +8,8 @@
  */
 #include "work/bench_opts.h"
 
+#include "work/stress.h"
+
 #define NOARG no_argument
 #define ARG required_argument
 #define OPTARG optional_argument
@@ -81,19 +83,62 @@ const struct bench_opt sched_pipe_opts[] = {
 };
 
 const struct bench_opt stress_opts[] = {
-	OPT('c', "cpu", ARG, "N", "N cpu stressors (0: one per CPU)"),
-	OPT('l', "cpu-load", ARG, "P", "load percentage of each cpu stressor (default 100)"),
-	OPT(BOPT_LONG + 0, "cpu-ops", ARG, "N", "stop the cpu stressors after N bogo ops in all"),
-	OPT('t', "timeout", ARG, "T",
-	    "stop each stressor after T seconds (suffix s, m, h, d; default 1 day)"),
-	OPT(BOPT_LONG + 1, "cpu-load-slice", ARG, "S",
-	    "busy slice: S < 0 bogo ops, S > 0 milliseconds, 0 random (default -64)"),
-	OPT(BOPT_LONG + 2, "cpu-method", ARG, "all", "only all, the default"),
-	OPT(BOPT_LONG + 3, "metrics-brief", NOARG, NULL,
-	    "accepted: the metrics table is always printed"),
-	OPT('M', "metrics", NOARG, NULL, "accepted: the metrics table is always printed"),
-	HELP('h', "help",
-	     "print stress-ng's usage (the options of the modelled stressors) on stdout and exit 0"),
+	/* the stressors: N instances (0: one per CPU) */
+	OPT(SO_CPU, "cpu", ARG, "N", "N instances of the cpu stressor: bogo ops of the all method"),
+	OPT(SO_SWITCH, "switch", ARG, "N",
+	    "N instances of the switch stressor: 1-byte writes to a child through a one-buffer pipe"),
+	OPT(SO_YIELD, "yield", ARG, "N",
+	    "N instances of the yield stressor: processes calling sched_yield()"),
+	OPT(SO_PIPE, "pipe", ARG, "N", "N instances of the pipe stressor: a writer and a reader"),
+	OPT(SO_AFFINITY, "affinity", ARG, "N",
+	    "N instances of the affinity stressor: processes moving themselves CPU to CPU"),
+	REFUSED(SO_FUTEX, "futex", ARG, "N",
+		"is not modelled yet: needs futexes with timeouts (its waits are FUTEX_WAIT of 5 us and futex_waitv(); issue 22)"),
+	/* their bogo-op budgets, shared by the instances, each for the stressor named last */
+	OPT(SO_CPU_OPS, "cpu-ops", ARG, "N", "stop the cpu stressor after N bogo ops in all"),
+	OPT(SO_SWITCH_OPS, "switch-ops", ARG, "N", "stop the switch stressor after N writes in all"),
+	OPT(SO_YIELD_OPS, "yield-ops", ARG, "N",
+	    "each yielder stops after N / instances / yielders calls (the run still lasts --timeout)"),
+	OPT(SO_PIPE_OPS, "pipe-ops", ARG, "N", "stop the pipe stressor after N writes in all"),
+	OPT(SO_AFFINITY_OPS, "affinity-ops", ARG, "N", "stop the affinity stressor after N moves in all"),
+	REFUSED(SO_FUTEX_OPS, "futex-ops", ARG, "N", "is not modelled yet: see --futex"),
+	/* the stressors' settings */
+	OPT(SO_CPU_LOAD, "cpu-load", ARG, "P", "load percentage of each cpu instance (default 100)"),
+	OPT(SO_CPU_LOAD_SLICE, "cpu-load-slice", ARG, "S",
+	    "busy slice below 100% load: S < 0 bogo ops, S > 0 milliseconds, 0 random (default -64)"),
+	OPT(SO_CPU_METHOD, "cpu-method", ARG, "all", "only all, the default"),
+	REFUSED(SO_CPU_OLD_METRICS, "cpu-old-metrics", NOARG, NULL,
+		"is not modelled: the bogo op is one call of the all method"),
+	OPT(SO_SWITCH_FREQ, "switch-freq", ARG, "F",
+	    "F writes a second: a delay after each, adjusted 100 times a second (default 0: no delay)"),
+	OPT(SO_SWITCH_METHOD, "switch-method", ARG, "pipe", "only pipe, the default (not mq, sem-sysv)"),
+	OPT(SO_YIELD_PROCS, "yield-procs", ARG, "P",
+	    "yielders per instance (default: two per CPU stress-ng may use, over the instances)"),
+	OPT(SO_YIELD_SCHED, "yield-sched", ARG, "POLICY",
+	    "the yielders' policy: other, batch, idle, fifo or rr (a random priority); not deadline or ext"),
+	OPT(SO_PIPE_DATA_SIZE, "pipe-data-size", ARG, "B", "bytes per write, 8 to 4096 (default 4096)"),
+	OPT(SO_PIPE_SIZE, "pipe-size", ARG, "S",
+	    "the pipe's size, a page to 1 MiB, rounded up to a power of two pages (default 64 KiB)"),
+	OPT(SO_PIPE_READERS, "pipe-readers", ARG, "R", "readers per instance, 1 to 64 (default 1)"),
+	OPT(SO_PIPE_WRITERS, "pipe-writers", ARG, "W", "writers per instance, 1 to 64 (default 1)"),
+	REFUSED(SO_PIPE_VMSPLICE, "pipe-vmsplice", NOARG, NULL, "is not modelled: vmsplice()"),
+	OPT(SO_AFFINITY_PROCS, "affinity-procs", ARG, "P",
+	    "processes per instance, itself included, 2 to 1024 (default 16)"),
+	OPT(SO_AFFINITY_RAND, "affinity-rand", NOARG, NULL, "a random CPU each time, not the next one"),
+	OPT(SO_AFFINITY_DELAY, "affinity-delay", ARG, "NS", "sched_yield() for NS after each move"),
+	OPT(SO_AFFINITY_SLEEP, "affinity-sleep", ARG, "NS", "nanosleep(NS) after each move"),
+	REFUSED(SO_AFFINITY_PIN, "affinity-pin", NOARG, NULL,
+		"is not modelled: instance 0 steering every process's CPU"),
+	/* global */
+	OPT(SO_TIMEOUT, "timeout", ARG, "T",
+	    "each instance stops after T seconds (suffix s, m, h, d; default 1 day)"),
+	OPT(SO_SCHED, "sched", ARG, "POLICY",
+	    "each instance's policy: other, batch, idle, fifo or rr (not deadline or ext)"),
+	OPT(SO_SCHED_PRIO, "sched-prio", ARG, "N", "its priority, 1..99 (default for fifo and rr: 49)"),
+	OPT(SO_METRICS, "metrics", NOARG, NULL,
+	    "print the metrics table, with CPU use and (0, not modelled) RSS, and each stressor's own metric"),
+	OPT(SO_METRICS_BRIEF, "metrics-brief", NOARG, NULL, "print the metrics table, short"),
+	HELP(SO_HELP, "help", "print stress-ng's usage (the options of the modelled stressors) on stdout and exit 0"),
 	{ 0 },
 };
 
@@ -271,11 +316,11 @@ const struct bench_tool bench_tools[] = {
 	  .notes = NULL },
 	{ .name = "stress-ng",
 	  .aliases = NULL,
-	  .summary = "workers that load the CPUs",
-	  .follows = "stress-ng 0.22.00 stress-cpu.c",
-	  .synopsis = "stress-ng --cpu N [OPTIONS]",
+	  .summary = "stressors: CPU load, context switches, sched_yield(), pipe I/O, affinity changes",
+	  .follows = "stress-ng 0.22.00 stress-cpu.c, stress-switch.c, stress-yield.c, stress-pipe.c, stress-affinity.c",
+	  .synopsis = "stress-ng STRESSOR N [STRESSOR N]... [OPTIONS]",
 	  .opts = stress_opts,
-	  .notes = "a --timeout or --cpu-ops is needed" },
+	  .notes = "a --timeout, or a NAME-ops for each stressor (yield excepted), is needed; each stressor once" },
 	{ .name = "ipistorm",
 	  .aliases = "insmod",
 	  .summary = "kernel threads sending function-call IPIs (the SM_IDLE variant with numipi=)",

@@ -274,11 +274,11 @@ golden run-hackbench-smt2 schedlab run -m smt2-2s-16 -- hackbench -g 2 -l 100
 golden run-hackbench-pipe-threads schedlab run -m smt2-2s-16 -- hackbench -p -T -g 1 -l 100 -s 512
 golden run-hackbench-seed7 schedlab run -m smp4 --seed 7 -- hackbench -g 1 -l 200
 golden run-hackbench-features schedlab run -m smp4 --features NO_RUN_TO_PARITY,NO_DELAY_DEQUEUE -- hackbench -g 1 -l 200
-golden run-stress-smp4 schedlab run -m smp4 -- stress-ng --cpu 8 --timeout 2
-golden run-stress-load50 schedlab run -m smp4 -- stress-ng --cpu 4 -l 50 --cpu-ops 100
+golden run-stress-smp4 schedlab run -m smp4 -- stress-ng --cpu 8 --timeout 2 --metrics-brief
+golden run-stress-load50 schedlab run -m smp4 -- stress-ng --cpu 4 -l 50 --cpu-ops 100 --metrics-brief
 # --cpu-ops is shared, ceil(10 / 4) = 3 each: 12 bogo ops; no --timeout: "defaulting to a 1 day run"
-golden run-stress-ops-shared schedlab run -m smp4 -- stress-ng --cpu 4 --cpu-ops 10
-golden run-stress-slice-ms schedlab run -m smp2 -- stress-ng --cpu 0 --cpu-load 25 --cpu-load-slice 10 --timeout 1
+golden run-stress-ops-shared schedlab run -m smp4 -- stress-ng --cpu 4 --cpu-ops 10 --metrics-brief
+golden run-stress-slice-ms schedlab run -m smp2 -- stress-ng --cpu 0 --cpu-load 25 --cpu-load-slice 10 --timeout 1 --metrics-brief
 expect_exit 0 "" schedlab run -m smt2-2s-16 --check -- stress-ng --cpu 20 -l 30 --timeout 1
 expect_exit 0 "" schedlab run -m smp2 --check -- stress-ng --cpu 2 -l 0 --timeout 1
 expect_exit 0 "" schedlab run -m smp2 --check -- stress-ng --cpu 2 -l 40 --cpu-load-slice 0 --timeout 2
@@ -1334,7 +1334,7 @@ expect_exit 2 "run: unknown option '-f'" schedlab run -f NO_SM_IDLE -- hackbench
 expect_exit 2 "run: option '--features' needs a value" schedlab run --features
 expect_exit 2 "cannot write --json file" schedlab run -m smp2 --json /nonexistent/dir/o.json -- hackbench -g 1 -l 1
 expect_exit 2 "give --timeout or --cpu-ops" schedlab run -m smp2 -- stress-ng --cpu 2
-expect_exit 2 "only the cpu stressor" schedlab run -m smp2 -- stress-ng --timeout 2
+expect_exit 2 "stress-ng: no stressor: give --cpu, --switch, --yield, --pipe or --affinity N" schedlab run -m smp2 -- stress-ng --timeout 2
 expect_exit 2 "--cpu-load needs an integer in 0..100" schedlab run -m smp2 -- stress-ng --cpu 2 -l 101 --timeout 1
 expect_exit 2 "--timeout needs a time" schedlab run -m smp2 -- stress-ng --cpu 2 --timeout 0
 expect_exit 2 "--timeout needs a time" schedlab run -m smp2 -- stress-ng --cpu 2 --timeout 5x
