@@ -1304,7 +1304,7 @@ expect_exit 2 "empty scheduler feature name in ','" schedlab run -m smp2 --featu
 expect_exit 2 "stress-ng: --cpu needs an integer in 0..8192, got '100000'" schedlab run -m smp2 -- stress-ng --cpu 100000 -t 1
 # 8192 workers (stress-ng's limit) with -t 1: bounded, and each worker stops at its timeout
 # (the parent's total also holds the fork phase, stretched by sharing a CPU with the workers)
-run_cmd schedlab run -m epyc-milan-2s-256 -- stress-ng --cpu 8192 -t 1
+run_cmd schedlab run -m epyc-milan-2s-256 -- stress-ng --cpu 8192 -t 1 --metrics-brief
 real=$(sed -n 's/^stress-ng: metrc: \[1\] cpu  *[0-9]*  *\([0-9.]*\) .*/\1/p' "$tmp/out")
 total=$(sed -n 's/.*successful run completed in \([0-9.]*\) sec.*/\1/p' "$tmp/out")
 if [ "$status" -eq 0 ] && [ -n "$real" ] && [ -n "$total" ] &&
