@@ -7,6 +7,10 @@
 #   make fuzz     build the libFuzzer targets (clang) and run each for FUZZ_SECONDS
 #   make fuzz-regress  replay each target's corpus and regression inputs once
 #                 (part of `make check` when clang can build them)
+#   make man      the man pages, BUILD/man/*.1, rendered from each command's --help
+#                 (scripts/mkman.sh; part of `make`)
+#   make install  the binary, man pages, bash completion and docs under
+#                 DESTDIR/PREFIX (default /usr/local); `make uninstall` removes them
 
 CC      ?= gcc
 BUILD   ?= build
@@ -43,8 +47,41 @@ DEPS     := $(LIB_OBJS:.o=.d) $(BUILD)/$(MAIN_SRC:.c=.d) $(TEST_BINS:=.d) $(FUZZ
 
 BIN := $(if $(filter build,$(BUILD)),schedlab,$(BUILD)/schedlab)
 
-.PHONY: all check unit cli-test layers asan bench clean format fuzz fuzz-build fuzz-bins fuzz-regress FORCE
-all: $(BIN)
+.PHONY: all check unit cli-test layers asan bench clean format fuzz fuzz-build fuzz-bins fuzz-regress \
+	man install uninstall FORCE
+all: $(BIN) man
+
+# one page per command, from its --help (scripts/mkman.sh), whenever the binary changes
+MAN_DIR := $(BUILD)/man
+man: $(MAN_DIR)/.stamp
+$(MAN_DIR)/.stamp: $(BIN) scripts/mkman.sh
+	@sh scripts/mkman.sh ./$(BIN) $(MAN_DIR) && touch $@
+
+# make install [PREFIX=/usr/local] [DESTDIR=]: GNU's directory variables
+PREFIX     ?= /usr/local
+BINDIR     ?= $(PREFIX)/bin
+DATAROOTDIR ?= $(PREFIX)/share
+MANDIR     ?= $(DATAROOTDIR)/man
+DOCDIR     ?= $(DATAROOTDIR)/doc/schedlab
+BASHCOMPDIR ?= $(DATAROOTDIR)/bash-completion/completions
+INSTALL    ?= install
+
+install: all
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) \
+		$(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(DOCDIR)/examples
+	$(INSTALL) -m 755 $(BIN) $(DESTDIR)$(BINDIR)/schedlab
+	$(INSTALL) -m 644 $(MAN_DIR)/*.1 $(DESTDIR)$(MANDIR)/man1/
+	$(INSTALL) -m 644 completion/schedlab.bash $(DESTDIR)$(BASHCOMPDIR)/schedlab
+	$(INSTALL) -m 644 README.md COPYING $(DESTDIR)$(DOCDIR)/
+	$(INSTALL) -m 644 docs/*.md $(DESTDIR)$(DOCDIR)/docs/
+	$(INSTALL) -m 644 examples/* $(DESTDIR)$(DOCDIR)/examples/
+
+# what install wrote (the man pages: every schedlab*.1 there), then the
+# directories of its own that are left empty
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/schedlab $(DESTDIR)$(MANDIR)/man1/schedlab.1 \
+		$(DESTDIR)$(MANDIR)/man1/schedlab-*.1 $(DESTDIR)$(BASHCOMPDIR)/schedlab
+	rm -rf $(DESTDIR)$(DOCDIR)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -100,7 +137,7 @@ cli-test: $(BIN)
 # the layer check links $(BUILD)'s objects as they were built, sanitizers and all;
 # FUZZ_IN_CHECK=yes adds the fuzz regression replay (skipped without clang)
 FUZZ_IN_CHECK ?= yes
-check: $(BIN) $(TEST_BINS)
+check: $(BIN) man $(TEST_BINS)
 	@BUILD=$(BUILD) CC="$(CC)" LDFLAGS="$(LDFLAGS)" LDLIBS="$(LDLIBS)" FUZZ_IN_CHECK=$(FUZZ_IN_CHECK) \
 		FUZZ_CC="$(FUZZ_CC)" MAKE="$(MAKE)" sh tests/run-all.sh ./$(BIN) $(TEST_BINS)
 

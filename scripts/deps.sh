@@ -4,14 +4,15 @@
 # `rt-app FILE.json`), cmocka for the unit tests, gnuplot (no X) to
 # render --plot's pictures, and clang with its libFuzzer and sanitizer
 # runtime for the fuzz targets (make fuzz, make fuzz-regress;
-# docs/reliability.md), and GNU parallel for sweep's parallel path
-# (docs/sweeps.md).
+# docs/reliability.md), GNU parallel for sweep's parallel path
+# (docs/sweeps.md), and groff-base (man, to check the man pages render)
+# with bash (to check the bash completion).
 #
 #   sh scripts/deps.sh          the packages above
 #   sh scripts/deps.sh slurm    also Slurm and munge, for tests/sweep/slurm.sh
 #                               (a single-node cluster on this machine)
 set -e
-pkgs="gcc make pkg-config libcmocka-dev libjson-c-dev gnuplot-nox procps clang parallel"
+pkgs="gcc make pkg-config libcmocka-dev libjson-c-dev gnuplot-nox procps clang parallel groff-base bash"
 for group in "$@"; do
 	case $group in
 	slurm) pkgs="$pkgs slurm-wlm munge" ;;
