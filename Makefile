@@ -1,8 +1,10 @@
 # schedlab — GNU make build.
 #   make          build ./schedlab
 #   make check    build and run the whole test suite (cmocka unit tests, CLI/golden tests,
-#                 layer boundaries)
+#                 layer boundaries, the documentation's examples)
 #   make asan     build and run the test suite with AddressSanitizer + UBSan
+#   make doc-check  run every command README.md and docs/*.md show with their
+#                 output and compare (scripts/doc-check.sh, docs/doc-check.md)
 #   make bench    the simulator's own speed benchmark (bench/speed.sh)
 #   make fuzz     build the libFuzzer targets (clang) and run each for FUZZ_SECONDS
 #   make fuzz-regress  replay each target's corpus and regression inputs once
@@ -48,7 +50,7 @@ DEPS     := $(LIB_OBJS:.o=.d) $(BUILD)/$(MAIN_SRC:.c=.d) $(TEST_BINS:=.d) $(FUZZ
 BIN := $(if $(filter build,$(BUILD)),schedlab,$(BUILD)/schedlab)
 
 .PHONY: all check unit cli-test layers asan bench clean format fuzz fuzz-build fuzz-bins fuzz-regress \
-	man install uninstall FORCE
+	man install uninstall doc-check FORCE
 all: $(BIN) man
 
 # one page per command, from its --help (scripts/mkman.sh), whenever the binary changes
@@ -135,17 +137,24 @@ cli-test: $(BIN)
 	@SCHEDLAB=./$(BIN) sh tests/cli/run.sh
 
 # the layer check links $(BUILD)'s objects as they were built, sanitizers and all;
-# FUZZ_IN_CHECK=yes adds the fuzz regression replay (skipped without clang)
+# FUZZ_IN_CHECK=yes adds the fuzz regression replay (skipped without clang);
+# DOC_CHECK_IN_CHECK=yes the documentation's examples (scripts/doc-check.sh)
 FUZZ_IN_CHECK ?= yes
+DOC_CHECK_IN_CHECK ?= yes
 check: $(BIN) man $(TEST_BINS)
 	@BUILD=$(BUILD) CC="$(CC)" LDFLAGS="$(LDFLAGS)" LDLIBS="$(LDLIBS)" FUZZ_IN_CHECK=$(FUZZ_IN_CHECK) \
+		DOC_CHECK_IN_CHECK=$(DOC_CHECK_IN_CHECK) \
 		FUZZ_CC="$(FUZZ_CC)" MAKE="$(MAKE)" sh tests/run-all.sh ./$(BIN) $(TEST_BINS)
+
+doc-check: $(BIN)
+	@SCHEDLAB=./$(BIN) sh scripts/doc-check.sh
 
 layers: $(BIN)
 	@BUILD=$(BUILD) CC="$(CC)" LDFLAGS="$(LDFLAGS)" LDLIBS="$(LDLIBS)" sh tests/layers/check.sh
 
+# (the documentation's examples are checked by make check, not again here)
 asan:
-	$(MAKE) BUILD=build-asan OPT=-O1 FUZZ_IN_CHECK=no \
+	$(MAKE) BUILD=build-asan OPT=-O1 FUZZ_IN_CHECK=no DOC_CHECK_IN_CHECK=no \
 		SANFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" check
 
 # ---- fuzzing (docs/reliability.md) ----

@@ -6,10 +6,16 @@
 # and whether the two agree.  Prints a markdown table; docs/fidelity.md
 # holds its output and explains each row.
 #
-#   sh bench/fidelity.sh [--quick] [--only swb] [SCHEDLAB]   (SCHEDLAB: ./schedlab)
+#   sh bench/fidelity.sh [--quick] [--only GROUP[,GROUP...]] [SCHEDLAB]   (SCHEDLAB: ./schedlab)
 #
-# --only swb measures and prints only the should_we_balance() rows (raw and
-# with --probe-overhead on).
+# --only measures and prints only the rows of the groups named: wakelist,
+# power10-hackbench, swb (the should_we_balance() rows, raw and with
+# --probe-overhead on), stress-ng, sm-idle, runnable-boost.  make doc-check
+# checks docs/fidelity.md's sm-idle and runnable-boost rows this way.
+#
+# On a terminal, stderr shows which measurement runs, the time so far and an
+# estimate of the time left (from each measurement's share of a full run on
+# a 2-core VM, scaled by the pace so far).
 #
 # Every run is deterministic: fixed seeds (run: --seed 1; ab: seeds 1..N).
 # At most two simulations run at once (two `run`s in parallel, or one
@@ -33,16 +39,23 @@ set -u
 QUICK=0
 ONLY=
 SL=./schedlab
-USAGE="usage: sh bench/fidelity.sh [--quick] [--only swb] [SCHEDLAB]"
+FGROUPS="wakelist power10-hackbench swb stress-ng sm-idle runnable-boost"
+USAGE="usage: sh bench/fidelity.sh [--quick] [--only GROUP[,GROUP...]] [SCHEDLAB]
+groups: $FGROUPS"
 while [ $# -gt 0 ]; do
 	case $1 in
 	--quick) QUICK=1 ;;
 	--only)
-		if [ "${2:-}" != swb ]; then
-			echo "fidelity.sh: --only takes 'swb' (the should_we_balance rows)" >&2
-			exit 2
-		fi
-		ONLY=swb
+		ONLY=$(echo "${2:-}" | tr ',' ' ')
+		[ -n "$ONLY" ] || { echo "fidelity.sh: --only needs groups: $FGROUPS" >&2; exit 2; }
+		for g in $ONLY; do
+			case " $FGROUPS " in
+			*" $g "*) ;;
+			*)
+				echo "fidelity.sh: --only: unknown group '$g' ($FGROUPS)" >&2
+				exit 2 ;;
+			esac
+		done
 		shift ;;
 	-h|--help)
 		echo "$USAGE"
@@ -63,6 +76,52 @@ fi
 T=$(mktemp -d "${TMPDIR:-/tmp}/fidelity.XXXXXX") || exit 1
 trap 'rm -rf "$T"' EXIT
 trap 'exit 130' INT TERM
+
+# want GROUP: is GROUP measured and printed?
+want() {
+	[ -z "$ONLY" ] && return 0
+	case " $ONLY " in
+	*" $1 "*) return 0 ;;
+	esac
+	return 1
+}
+
+# Progress on a terminal: step WHAT SECONDS before each measurement, SECONDS
+# its share of a full-size run on the 2-core VM (a tenth of it for the
+# hackbench ones under --quick); the estimate of the time left scales the
+# shares still to come by the pace of those done.
+PROGRESS=0
+[ -t 2 ] && PROGRESS=1
+P_START=$(date +%s)
+P_DONE=0
+P_TOTAL=0
+P_N=0
+P_I=0
+plan() { # plan GROUP SECONDS...: add a group's measurements to the total
+	want "$1" || return 0
+	shift
+	for w in "$@"; do
+		P_TOTAL=$((P_TOTAL + w))
+		P_N=$((P_N + 1))
+	done
+}
+step() { # step WHAT SECONDS
+	P_I=$((P_I + 1))
+	if [ "$PROGRESS" = 1 ]; then
+		el=$(($(date +%s) - P_START))
+		if [ "$P_DONE" -gt 0 ] && [ "$el" -gt 0 ]; then
+			left=$(((P_TOTAL - P_DONE) * el / P_DONE))
+		else
+			left=$P_TOTAL
+		fi
+		printf '\r[fidelity] %d of %d: %s | %d s | ETA %d s\033[K' "$P_I" "$P_N" "$1" "$el" "$left" >&2
+	fi
+	P_DONE=$((P_DONE + $2))
+}
+progress_end() {
+	[ "$PROGRESS" = 1 ] && printf '\r\033[K' >&2
+	return 0
+}
 
 if [ "$QUICK" = 1 ]; then
 	SCALE=10
@@ -179,21 +238,35 @@ fi
 
 # ---- measurements ---------------------------------------------------------
 
-if [ -z "$ONLY" ]; then
+plan wakelist $((100 / SCALE))
+plan power10-hackbench $((30 / SCALE)) $((30 / SCALE)) $((25 / SCALE)) $((25 / SCALE))
+plan swb 6 6 6 6 6 6 6 6 6 6
+plan stress-ng 10 12 15 25
+plan sm-idle 1 1
+plan runnable-boost 7
+
+if want wakelist; then
 # 1. wakelist (f3dd3f674555 + 28156108fecb) on the Xeon: before and after.
 WL="-m xeon-8269cy-2s"
 WLB="--features NO_TTWU_QUEUE_IDLE,TTWU_QUEUE_ON_CPU_LE1"
+step "wakelist, hackbench -g 1 -l $WL_LOOPS on xeon-8269cy-2s" $((100 / SCALE))
 runpair wl_b wl_a "$WL $WLB -- hackbench -g 1 -l $WL_LOOPS" "$WL -- hackbench -g 1 -l $WL_LOOPS"
 wl_b=$(hbtime wl_b) || exit 1
 wl_a=$(hbtime wl_a) || exit 1
+fi
 
+if want power10-hackbench; then
 # 2. POWER10 hackbench, 10 groups, 50000 loops (f8858d96061f's table):
 # without (NO_SWB_SMT_SKIP) and with the patch.  Sets hb_p, hb_p_b, ...
 HB="-m power10-96 -- hackbench -g 10 -l $HB_LOOPS"
 HBB="-m power10-96 --features NO_SWB_SMT_SKIP -- hackbench -g 10 -l $HB_LOOPS"
+step "POWER10 hackbench, process" $((30 / SCALE))
 runpair hb_p hb_p_b "$HB" "$HBB"
+step "POWER10 hackbench, thread" $((30 / SCALE))
 runpair hb_t hb_t_b "$HB -T" "$HBB -T"
+step "POWER10 hackbench, process, pipe" $((25 / SCALE))
 runpair hb_pp hb_pp_b "$HB -p" "$HBB -p"
+step "POWER10 hackbench, thread, pipe" $((25 / SCALE))
 runpair hb_tp hb_tp_b "$HB -T -p" "$HBB -T -p"
 for v in hb_p hb_t hb_pp hb_tp; do
 	eval "$v=\$(hbtime $v)" || exit 1
@@ -201,9 +274,11 @@ for v in hb_p hb_t hb_pp hb_tp; do
 done
 fi
 
+if want swb; then
 # 3. should_we_balance() per call on POWER10 (f8858d96061f), as the swb-smt
 # study: 3 runs, 10 s; one 10% worker stands for the idle system.
 swb() {
+	step "should_we_balance, stress-ng --cpu $2 -l $3" 6
 	ab "$1" funclat.should_we_balance_avg_ns 3 -m power10-96 --base NO_SWB_SMT_SKIP \
 		--test '' --funclatency should_we_balance -- stress-ng --cpu "$2" -l "$3" --timeout 10
 }
@@ -218,37 +293,48 @@ swb swb_96_35 96 35
 # ... and as bcc saw it: with the probes' cost (--probe-overhead on), for the
 # absolute figures (docs/observability.md)
 swbp() {
+	step "should_we_balance with probe overhead, stress-ng --cpu $2 -l $3" 6
 	ab "$1" funclat.should_we_balance_probed_ns 3 -m power10-96 --base NO_SWB_SMT_SKIP \
 		--test '' --probe-overhead on --funclatency should_we_balance \
 		-- stress-ng --cpu "$2" -l "$3" --timeout 10
 }
 swbp swbp_idle 1 10
 swbp swbp_12 12 100
+fi
 
-if [ -z "$ONLY" ]; then
-
+if want stress-ng; then
 # 4. stress-ng time taken with 100000 cpu ops on POWER10 (f8858d96061f),
 # 10 runs as the authors' 10 iterations.
 sng() {
+	step "stress-ng --cpu $2 --cpu-ops 100000 on power10-96" "$3"
 	ab "$1" time_s 10 -m power10-96 --base NO_SWB_SMT_SKIP --test '' \
 		-- stress-ng --cpu "$2" -l 100 --cpu-ops 100000
 }
-sng sng_96 96
-sng sng_48 48
-sng sng_24 24
-sng sng_12 12
+sng sng_96 96 10
+sng sng_48 48 12
+sng sng_24 24 15
+sng sng_12 12 25
+fi
 
+if want sm-idle; then
 # 5. SM_IDLE (3dcac251b066): ipistorm, 5 runs as the sm-idle study.
 IPI="ipistorm numipi=100000 single=1 offset=8 cpulist=8 wait=1"
+step "SM_IDLE, ipistorm on icelake-2s-128" 1
 # shellcheck disable=SC2086
 ab smi_icx time_s 5 -m icelake-2s-128 --base NO_SM_IDLE --test '' -- $IPI
+step "SM_IDLE, ipistorm on epyc-milan-2s-256" 1
 # shellcheck disable=SC2086
 ab smi_epyc time_s 5 -m epyc-milan-2s-256 --base NO_SM_IDLE --test '' -- $IPI
 
+fi
+
+if want runnable-boost; then
 # 6. runnable boost (7d0583cf9ec7) on the 2-socket Altra: perf stat --repeat 10.
+step "runnable boost, perf bench sched messaging on altra-2s-160" 7
 ab rb time_s 10 -m altra-2s-160 --base NO_UTIL_RUNNABLE_BOOST --test '' \
 	-- perf bench sched messaging -t -g 1 -l 2000
 fi
+progress_end
 
 m() { # m OUT N: field N of OUT's means
 	awk -v n="$2" '{ print $n }' "$T/$1.means"
@@ -270,7 +356,7 @@ echo
 echo "| figure | source | published | schedlab | comparison | agrees? | command |"
 echo "|---|---|---|---|---|---|---|"
 
-if [ -z "$ONLY" ]; then
+if want wakelist; then
 C="schedlab run -m xeon-8269cy-2s [--features NO_TTWU_QUEUE_IDLE,TTWU_QUEUE_ON_CPU_LE1] -- hackbench -g 1 -l 100000"
 S="f3dd3f674555 + 28156108fecb (Tianchen Ding, v6.0; as quoted in issue 11)"
 row_ab "wakelist: hackbench -g 1 -l 100000, xeon-8269cy-2s, v5.8 condition -> any idle target$wlnote" \
@@ -281,6 +367,7 @@ row_abs "wakelist after (defaults), absolute$wlnote" "$S" 2.251 "$wl_a" s \
 	"schedlab run -m xeon-8269cy-2s -- hackbench -g 1 -l 100000"
 fi
 
+if want swb; then
 S="f8858d96061f (Shrikanth Hegde, LKML 2023-09-02; bcc funclatency, mean of 3 x 60 s)"
 C="schedlab ab -m power10-96 --base NO_SWB_SMT_SKIP --test '' --runs 3 --funclatency should_we_balance -- stress-ng"
 swbrow() { # swbrow LABEL OUT PUB_B PUB_A ARGS
@@ -307,8 +394,9 @@ swbp_abs() { # swbp_abs LABEL OUT PUB_B PUB_A ARGS
 }
 swbp_abs "idle system" swbp_idle 809.3 695.0 "--cpu 1 -l 10 --timeout 10"
 swbp_abs "stress-ng --cpu 12 -l 100" swbp_12 1013.5 893.1 "--cpu 12 -l 100 --timeout 10"
-[ -n "$ONLY" ] && exit 0
+fi
 
+if want stress-ng; then
 S="f8858d96061f (stress_ng table: 10 iterations, 100000 cpu_ops, time taken)"
 for n in 96 48 24 12; do
 	case $n in
@@ -324,7 +412,9 @@ for n in 96 48 24 12; do
 done
 row_abs "stress-ng --cpu 96 -l 100 --cpu-ops 100000, power10-96, absolute (with the patch)" "$S" 5.01 \
 	"$(m sng_96 2)" s "schedlab run -m power10-96 -- stress-ng --cpu 96 -l 100 --cpu-ops 100000"
+fi
 
+if want power10-hackbench; then
 S="f8858d96061f (hackbench table: 20 iterations, 50000 loops)"
 C="schedlab run -m power10-96 [--features NO_SWB_SMT_SKIP] -- hackbench -g 10 -l 50000"
 CA="schedlab run -m power10-96 -- hackbench -g 10 -l 50000"
@@ -336,16 +426,21 @@ row_abs "POWER10 hackbench -g 10 -l 50000, process, absolute (with the patch)$hb
 row_abs "POWER10 hackbench -g 10 -l 50000, thread, absolute (with the patch)$hbnote" "$S" 12.79 "$hb_t" s "$CA -T"
 row_abs "POWER10 hackbench -g 10 -l 50000, process, pipe, absolute (with the patch)$hbnote" "$S" 6.34 "$hb_pp" s "$CA -p"
 row_abs "POWER10 hackbench -g 10 -l 50000, thread, pipe, absolute (with the patch)$hbnote" "$S" 6.87 "$hb_tp" s "$CA -T -p"
+fi
 
+if want sm-idle; then
 S="3dcac251b066 (K Prateek Nayak, v2 2024-08-09; ipistorm runtime normalised to before)"
 IPIC="--base NO_SM_IDLE --test '' --runs 5 -- ipistorm numipi=100000 single=1 offset=8 cpulist=8 wait=1"
 row_ab "SM_IDLE: ipistorm, icelake-2s-128 (published normalised 0.80)" "$S" 1.00 0.80 \
 	"$(m smi_icx 1)" "$(m smi_icx 2)" "" time "schedlab ab -m icelake-2s-128 $IPIC" s smi_icx
 row_ab "SM_IDLE: ipistorm, epyc-milan-2s-256 (published normalised 0.90)" "$S" 1.00 0.90 \
 	"$(m smi_epyc 1)" "$(m smi_epyc 2)" "" time "schedlab ab -m epyc-milan-2s-256 $IPIC" s smi_epyc
+fi
 
+if want runnable-boost; then
 S="7d0583cf9ec7 (Dietmar Eggemann, v2/v3 cover letters; perf stat --null --repeat 10)"
 C="schedlab ab -m altra-2s-160 --base NO_UTIL_RUNNABLE_BOOST --test '' --runs 10 -- perf bench sched messaging -t -g 1 -l 2000"
 row_ab "runnable boost: perf bench sched messaging -t -g 1 -l 2000, altra-2s-160" "$S" 0.4869 0.4377 \
 	"$(m rb 1)" "$(m rb 2)" s time "$C" s rb
 row_abs "runnable boost, absolute (with the patch)" "$S" 0.4377 "$(m rb 2)" s "$C"
+fi

@@ -6,7 +6,8 @@
 # (BUILD, CC and LDFLAGS, as `make check` sets them, tell the layer check
 # which objects to link and how; FUZZ_IN_CHECK=yes adds `$MAKE fuzz-regress`,
 # the fuzz targets' corpus and regression inputs replayed, when FUZZ_CC can
-# build libFuzzer targets)
+# build libFuzzer targets; DOC_CHECK_IN_CHECK=yes adds scripts/doc-check.sh,
+# every example of README.md and docs/ run and compared, docs/doc-check.md)
 bin=$1
 shift
 pass=0
@@ -23,6 +24,10 @@ echo "== make install and uninstall"
 if sh tests/install/check.sh; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAILED: tests/install/check.sh"; fi
 echo "== layer boundaries"
 if sh tests/layers/check.sh; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAILED: tests/layers/check.sh"; fi
+if [ "${DOC_CHECK_IN_CHECK:-no}" = yes ]; then
+	echo "== documentation examples (scripts/doc-check.sh)"
+	if sh scripts/doc-check.sh -b "$bin"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAILED: scripts/doc-check.sh (sh scripts/doc-check.sh --update rewrites the outputs; read the diff)"; fi
+fi
 if [ "${FUZZ_IN_CHECK:-no}" = yes ]; then
 	echo "== fuzz regressions"
 	if ! FUZZ_CC=${FUZZ_CC:-clang} sh tests/fuzz/run.sh probe; then

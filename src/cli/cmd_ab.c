@@ -10,6 +10,7 @@
 #include "cli/interrupt.h"
 
 #include "cli/compare_opts.h"
+#include "cli/perf_stat_opts.h"
 #include "cli/quote.h"
 #include "cli/runpool.h"
 #include "cli/session_opts.h"
@@ -188,6 +189,12 @@ int cmd_ab(int argc, char **argv)
 	cmd_argv = argv + optind;
 	if (!o.base && !o.test)
 		return usage_error("ab: give --base and/or --test feature lists to compare");
+	/*
+	 * perf stat repeats a command and prints its mean: what ab does with
+	 * --runs, with an interval for the difference
+	 */
+	if (perf_stat_anywhere(cmd_argc, cmd_argv))
+		return usage_error("ab: perf stat: ab does not take a perf stat workload: it runs the command itself, --runs times with seeds S..S+N-1, and compares the runs (Welch's t); give the command alone ('ab ... -- hackbench -l 10'), and for perf stat's own lines 'schedlab run -- perf stat -r N COMMAND' or a study with 'runner perf-stat'");
 	runs = o.co.runs ? (int)o.co.runs : AB_DEFAULT_RUNS;
 	session_opts_config(&o.so, o.base ? o.base : "", cmd_argc, cmd_argv, &side[0]);
 	session_opts_config(&o.so, o.test ? o.test : "", cmd_argc, cmd_argv, &side[1]);

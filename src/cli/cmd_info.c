@@ -163,7 +163,8 @@ int cmd_machines(int argc, char **argv)
 	printf("%-*s%s\n", width, "host",
 	       "this machine, read from /sys/devices/system/cpu and /sys/devices/system/node");
 	if (verbose)
-		print_wrapped(stdout, "Approximations: costs and idle states are the x86 server defaults",
+		print_wrapped(stdout,
+			      "Approximations: costs are the x86 server defaults; idle states, capacities, frequencies and caches are read from sysfs where it has them ('schedlab topo -m host' names what was assumed instead)",
 			      width);
 	return finish_stdout();
 }

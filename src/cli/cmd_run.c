@@ -35,8 +35,9 @@
 static const char run_usage[] =
 	"usage: schedlab run [-m MACHINE] [--features LIST] [--seed N] [--json FILE] [--check]\n"
 	"                    [--cost NAME=NS]... [--sysctl NAME=VALUE]... [--funclatency F,...]\n"
-	"                    [--probe-overhead on|off] [--hz 100|250|300|1000] [--trace FILE [--trace-window S:E]\n"
-	"                    [--trace-events LIST]] [--schedstat FILE] [--latency] [--plot DIR]\n"
+	"                    [--probe-overhead on|off] [--preempt MODEL] [--hz 100|250|300|1000]\n"
+	"                    [--trace FILE [--trace-window S:E] [--trace-events LIST]]\n"
+	"                    [--schedstat FILE] [--latency] [--plot DIR]\n"
 	"                    [--max-events N] [--max-time S] [--also 'COMMAND']... -- COMMAND...\n"
 	"\n"
 	SESSION_OPTIONS_HELP
@@ -202,14 +203,14 @@ static int print_tool_usage(const struct bench_usage *u)
 	return u->status;
 }
 
-/* the benchmark's output, and what run prints after it, for one run */
-static bool run_one(struct session *s, const struct run_opts *o)
+/* the benchmark's output, and what run prints after it, for run @i of @runs */
+static bool run_one(struct session *s, const struct run_opts *o, int i, int runs)
 {
 	bool finished;
 
 	bench_print_header(s->bench, stdout);
 	fflush(stdout);
-	progress_start(s->bench);
+	progress_start(s->bench, i, runs);
 	finished = session_run(s, o->so.check);
 	progress_end();
 	if (interrupt_signal || !finished)
@@ -334,7 +335,7 @@ int cmd_run(int argc, char **argv)
 				return 1;
 			}
 		}
-		finished = run_one(&s, &o);
+		finished = run_one(&s, &o, i, runs);
 		if (interrupt_signal)
 			break;
 		if (!finished)

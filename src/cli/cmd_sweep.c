@@ -119,6 +119,8 @@ static int parse_opts(int argc, char **argv, struct sweep_opts *o)
 
 		switch (c) {
 		case 'o':
+			if (!strcmp(optarg, "-"))
+				return usage_error("sweep: -o -: a sweep's points are files in a directory; standard output cannot hold them (give a directory)");
 			o->out = optarg;
 			break;
 		case 'j':
@@ -819,6 +821,77 @@ static void sb_add_sbatch(struct sbuf *b, const char *s)
 	}
 }
 
+/*
+ * Nothing left to run: a script that runs nothing, so that 'emit slurm &&
+ * sbatch DIR/slurm/sweep.sbatch' still works and an older array's script
+ * is not left there to be submitted again.
+ */
+static int emit_slurm_nothing(struct sweep *sw)
+{
+	char dir[PATH_MAX + 16], abs_dir[PATH_MAX], shown[4 * PATH_MAX + 1];
+	const struct sweep_plan *p = &sw->plan;
+	struct sbuf sb = { 0 }, path = { 0 };
+	const char *left = sw->o.retry_failed ? "done" : "done or failed";
+	char *q;
+	mode_t mask;
+	FILE *f;
+	int rc;
+
+	snprintf(dir, sizeof(dir), "%s/slurm", sw->out);
+	if ((rc = make_dir(sw->out)) || (rc = make_dir(dir)))
+		return rc;
+	if (!realpath(dir, abs_dir))
+		return usage_error("sweep: cannot resolve '%s': %s", dir, strerror(errno));
+	sb_add(&path, abs_dir);
+	sb_add(&path, "/sweep.sbatch");
+	f = outfile_open(path.s);
+	if (!f) {
+		cli_message("sweep: cannot write '%s': %s", path.s, strerror(errno));
+		free(path.s);
+		return 1;
+	}
+	mask = umask(0);
+	umask(mask);
+	fchmod(fileno(f), 0777 & ~mask); /* as the array's script */
+	fprintf(f, "#!/bin/sh\n");
+	fprintf(f, "# written by schedlab sweep %s --emit slurm: nothing to run, %d point%s %s\n",
+		cli_quote(shown, sizeof(shown), p->origin), sw->n, sw->n == 1 ? "" : "s", left);
+	fprintf(f, "#SBATCH --job-name=schedlab-sweep%s%s\n", p->name ? "-" : "",
+		p->name ? p->name : "");
+	fprintf(f, "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n#SBATCH --time=1\n");
+	sb_add_sbatch(&sb, abs_dir);
+	fprintf(f, "#SBATCH --output=%s/nothing-%%j.out\"\n", sb.s);
+	fprintf(f, "#\n# Every point was %s when this was written: submitted, it runs no\n"
+		   "# point and exits 0. '--collect' makes the table%s.\n",
+		left, sw->o.retry_failed ? "" : "; '--retry-failed' runs the failed ones");
+	fprintf(f, "echo \"$0: nothing to run: every point was %s when it was written\"\n"
+		   "exit 0\n",
+		left);
+	if (outfile_close(f)) {
+		outfile_commit(); /* names the file, removes the temporary */
+		rc = 1;
+		goto out;
+	}
+	printf("sweep: %s: nothing to run (%d point%s %s); wrote %s, which runs nothing\n",
+	       cli_quote(shown, sizeof(shown), p->origin), sw->n, sw->n == 1 ? "" : "s", left,
+	       path.s);
+	q = shell_word(path.s);
+	printf("submit with: sbatch %s\n", q);
+	free(q);
+	if (outfile_check_stdout()) {
+		outfile_discard();
+		rc = 1;
+	} else if (outfile_commit()) {
+		rc = 1;
+	}
+out:
+	if (rc)
+		outfile_discard();
+	free(sb.s);
+	free(path.s);
+	return rc;
+}
+
 static int emit_slurm(struct sweep *sw)
 {
 	char dir[PATH_MAX + 16], abs_dir[PATH_MAX], shown[4 * PATH_MAX + 1];
@@ -831,10 +904,8 @@ static int emit_slurm(struct sweep *sw)
 	mode_t mask;
 
 	if (!n) {
-		printf("sweep: %s: nothing to run (%d points done%s)\n", p->origin, sw->n,
-		       sw->o.retry_failed ? "" : " or failed");
 		free(idx);
-		return 0;
+		return emit_slurm_nothing(sw);
 	}
 	rc = write_cmds(sw, idx, n);
 	if (!rc)

@@ -3,6 +3,7 @@
 
 #include "work/bench_opts.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -14,6 +15,33 @@ static const char perf_stat_usage[] = "perf stat [-n|--null] [-r|--repeat N] [--
 bool perf_stat_cmdline(int argc, char **argv)
 {
 	return argc >= 2 && !strcmp(argv[0], "perf") && !strcmp(argv[1], "stat");
+}
+
+bool perf_stat_anywhere(int argc, char **argv)
+{
+	for (int i = 0; i + 1 < argc; i++)
+		if (!strcmp(argv[i], "perf") && !strcmp(argv[i + 1], "stat"))
+			return true;
+	return false;
+}
+
+bool perf_stat_in_words(const char *line)
+{
+	const char *p = line;
+
+	/* "perf" then blanks then "stat", each a whole word */
+	while ((p = strstr(p, "perf"))) {
+		const char *q = p + 4;
+
+		if ((p == line || isspace((unsigned char)p[-1])) && isspace((unsigned char)*q)) {
+			while (isspace((unsigned char)*q))
+				q++;
+			if (!strncmp(q, "stat", 4) && (!q[4] || isspace((unsigned char)q[4])))
+				return true;
+		}
+		p += 4;
+	}
+	return false;
 }
 
 static int parse_repeat(const char *s, int *out, char *err, size_t errlen)

@@ -23,6 +23,10 @@ struct perf_stat_opts {
 
 /* Does the command line start with "perf stat"? */
 bool perf_stat_cmdline(int argc, char **argv);
+/* Does it hold "perf stat" anywhere (behind a prefix: nice -n 5 perf stat ...)? */
+bool perf_stat_anywhere(int argc, char **argv);
+/* The same for a command line as one string (a study file's workload line) */
+bool perf_stat_in_words(const char *line);
 /* Parse "perf stat ..." (@argv[0] "perf"); 0, or -1 with a one-line message. */
 int perf_stat_parse(int argc, char **argv, struct perf_stat_opts *o, char *err, size_t errlen);
 

@@ -18,6 +18,8 @@ static struct {
 	const struct bench *b;
 	double start, last, after, every;
 	unsigned long long events0;
+	int run, runs;
+	double run_start;
 	bool shown;
 } pr;
 
@@ -34,31 +36,42 @@ static void show(u64 events)
 	double now = wall_now(), elapsed = now - pr.start;
 	double done = bench_progress(pr.b, machine.now);
 	double rate;
-	char pct[16] = "", eta[32] = "";
+	char which[48] = "", pct[16] = "", eta[32] = "";
 
 	if (elapsed < pr.after || now - pr.last < pr.every)
 		return;
 	pr.last = now;
-	rate = (double)(events - pr.events0) / elapsed;
+	/* this run's events over the whole time: a rate, not exact at a run's start */
+	rate = (double)(events - pr.events0) / (now - pr.run_start);
+	if (pr.runs > 1) {
+		snprintf(which, sizeof(which), "run %d of %d | ", pr.run + 1, pr.runs);
+		/* the runs before this one are done; an unknown end counts as none */
+		done = ((double)pr.run + (done > 0 ? done : 0)) / pr.runs;
+	}
 	if (done >= 0) {
 		snprintf(pct, sizeof(pct), " | %3.0f%%", done * 100);
 		if (done > 0)
 			snprintf(eta, sizeof(eta), " | ETA %.0f s", elapsed * (1 - done) / done);
 	}
-	fprintf(stderr, "\r[schedlab] simulated %.3f s%s | %.1f M events/s%s\033[K",
+	fprintf(stderr, "\r[schedlab] %ssimulated %.3f s%s | %.1f M events/s%s\033[K", which,
 		(double)machine.now / 1e9, pct, rate / 1e6, eta);
 	fflush(stderr);
 	pr.shown = true;
 }
 
-void progress_start(const struct bench *b)
+void progress_start(const struct bench *b, int run, int runs)
 {
 	const char *after = getenv("SCHEDLAB_PROGRESS_AFTER_MS");
 
 	if (!isatty(STDERR_FILENO))
 		return;
 	pr.b = b;
-	pr.start = pr.last = wall_now();
+	pr.run = run;
+	pr.runs = runs;
+	pr.run_start = wall_now();
+	/* the time so far counts from the first run (perf stat -r N) */
+	if (!run)
+		pr.start = pr.last = pr.run_start;
 	pr.after = after ? atof(after) / 1000 : PROGRESS_AFTER_S;
 	/* with the override (tests), every PROGRESS_EVENTS events */
 	pr.every = after ? 0 : PROGRESS_EVERY_S;

@@ -9,8 +9,12 @@
 
 struct bench;
 
-/* Arm the progress line for @b's run (after the machine is set up). */
-void progress_start(const struct bench *b);
+/*
+ * Arm the progress line for @b's run (after the machine is set up): run
+ * @run (0-based) of @runs (perf stat -r N: each run is one Nth of the
+ * whole, and the line says which; 1 otherwise).
+ */
+void progress_start(const struct bench *b, int run, int runs);
 /* Clear the line if one was printed. */
 void progress_end(void);
 

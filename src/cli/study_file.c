@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "cli/study_file.h"
 
+#include "cli/perf_stat_opts.h"
+
 #include "cli/compare_opts.h"
 #include "cli/quote.h"
 #include "sim/alloc.h"
@@ -251,6 +253,10 @@ static int parse_line(struct directive_parser *ps, void *arg, const char *key, s
 		return directive_add_words(ps, &d->machines, "machine", rest);
 	if (IS("quick-machine"))
 		return directive_add_words(ps, &d->quick_machines, "quick-machine", rest);
+	/* a study repeats the command itself; 'runner perf-stat' prints perf stat's line */
+	if ((IS("workload") || IS("quick-workload")) && perf_stat_in_words(rest))
+		return directive_fail(ps, "%.*s: perf stat: a study runs the command itself, 'runs' times a variant with seeds S..S+N-1: give the command alone, and add 'runner perf-stat' for perf stat's elapsed line",
+				      (int)klen, key);
 	if (IS("workload"))
 		return add_line(ps, &d->workloads, "workload", rest);
 	if (IS("quick-workload"))

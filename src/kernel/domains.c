@@ -480,8 +480,7 @@ static struct sched_domain *sd_init(struct sd_topology_level *tl, struct sched_d
 	sd->last_decay_max_lb_cost = 0;
 	/*
 	 * v6.19 sd_init() starts the newidle statistics at a 50% success
-	 * ratio (a recollection of the patch, to be checked against v6.19
-	 * when NI_RANDOM is implemented).
+	 * ratio (33cf66d88306, "sched/fair: Proportional newidle balance")
 	 */
 	sd->newidle_call = 512;
 	sd->newidle_success = 256;

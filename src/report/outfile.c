@@ -102,14 +102,22 @@ int outfile_mkdir(const char *dir)
 	return 0;
 }
 
+/* "-": standard output, as the real tools read it (perf record -o -, tee -) */
+static bool is_dash(const char *path)
+{
+	return !strcmp(path, "-");
+}
+
 /*
- * @path (links followed: /dev/stdout, /proc/self/fd/1, or the file the
- * shell redirected to) is the file standard output writes to
+ * @path is "-", or (links followed: /dev/stdout, /proc/self/fd/1, or the
+ * file the shell redirected to) the file standard output writes to
  */
 static bool is_stdout(const char *path)
 {
 	struct stat so, st;
 
+	if (is_dash(path))
+		return true;
 	return !fstat(STDOUT_FILENO, &so) && !stat(path, &st) && so.st_dev == st.st_dev &&
 	       so.st_ino == st.st_ino;
 }
@@ -128,7 +136,7 @@ static FILE *open_one(const char *path, bool check_same)
 			errno = EEXIST;
 			return NULL;
 		}
-	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
+	if (!is_dash(path) && !stat(path, &st) && S_ISDIR(st.st_mode)) {
 		errno = EISDIR;
 		return NULL;
 	}
@@ -336,6 +344,9 @@ bool outfile_same(const char *a, const char *b)
 
 	if (!strcmp(a, b))
 		return true;
+	/* "-" is standard output, whatever file that is */
+	if (is_dash(a) || is_dash(b))
+		return is_stdout(is_dash(a) ? b : a);
 	if (!stat(a, &sa) && !stat(b, &sb))
 		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 	ca = canonical(a);

@@ -7,9 +7,10 @@
  * otherwise. Until the commit nothing existing is touched, so a failed or
  * interrupted run leaves neither a partial file nor a truncated old one.
  *
- * A path that is standard output's file (/dev/stdout, /proc/self/fd/1, the
- * file stdout is redirected to: same device and inode) is written to
- * standard output by the commit, whole, after everything printed there.
+ * The path "-", and a path that is standard output's file (/dev/stdout,
+ * /proc/self/fd/1, the file stdout is redirected to: same device and
+ * inode), is written to standard output by the commit, whole, after
+ * everything printed there.
  * Another path that names something other than a regular file (a symbolic
  * link, a device, a FIFO) is written directly, as fopen() would: a rename
  * would replace the link or the device.

@@ -7,12 +7,21 @@
  * print_metric_std, print_noise_pct_std, print_table, print_footer) and
  * util/stat-shadow.c (print_nsecs: "CPUs utilized"; the per-second rate of
  * the other software counters, scaled by convert_unit_double()).
+ *
+ * The locale: cmd_stat() calls setlocale(LC_ALL, ""), so perf stat prints
+ * in the locale the environment names (LC_ALL, else LC_NUMERIC, else LANG),
+ * and the counts with "%'": 3,999 in en_US, 3.999 with 0,604 in de_DE,
+ * 3999 in C and POSIX, whose grouping is empty. A locale that is not
+ * installed leaves perf in C, and so here. perf_stat_print() does the same
+ * for its own lines only (uselocale()): the benchmark's lines before it and
+ * schedlab's own are in C.
  */
 #include "report/perf_stat.h"
 
 #include "kernel/sched.h"
 #include "sim/alloc.h"
 
+#include <locale.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,29 +140,8 @@ int perf_stat_precision(double sd)
 
 void perf_stat_group(char *buf, size_t len, double val, int decimals)
 {
-	char raw[64];
-	const char *dot, *digits = raw;
-	size_t used = 0, intlen;
-
-	snprintf(raw, sizeof(raw), "%.*f", decimals, val);
-	if (*digits == '-') {
-		if (used + 1 < len)
-			buf[used++] = '-';
-		digits++;
-	}
-	dot = strchr(digits, '.');
-	intlen = dot ? (size_t)(dot - digits) : strlen(digits);
-	for (size_t i = 0; i < intlen && used + 1 < len; i++) {
-		if (i && (intlen - i) % 3 == 0 && used + 2 < len)
-			buf[used++] = ',';
-		buf[used++] = digits[i];
-	}
-	if (dot)
-		used += (size_t)snprintf(buf + used, len > used ? len - used : 0, "%s", dot);
-	if (used < len)
-		buf[used] = '\0';
-	else if (len)
-		buf[len - 1] = '\0';
+	/* perf's "%'*.0f" and "%'*.2f": the locale's grouping, if any */
+	snprintf(buf, len, "%'.*f", decimals, val);
 }
 
 /* print_metric_std(): " # " then the value, the unit padded to METRIC_LEN */
@@ -304,6 +292,11 @@ static void print_footer(FILE *out, const struct perf_stat_summary *s)
 
 void perf_stat_print(FILE *out, const struct perf_stat_summary *s, int argc, char **argv)
 {
+	/* setlocale(LC_ALL, "") for this thread's printing only */
+	locale_t loc = newlocale(LC_ALL_MASK, "", (locale_t)0), old = (locale_t)0;
+
+	if (loc)
+		old = uselocale(loc);
 	fprintf(out, "\n Performance counter stats for '");
 	for (int i = 0; i < argc; i++)
 		fprintf(out, "%s%s", i ? " " : "", argv[i]);
@@ -314,4 +307,8 @@ void perf_stat_print(FILE *out, const struct perf_stat_summary *s, int argc, cha
 	if (!s->null_run)
 		print_counters(out, s);
 	print_footer(out, s);
+	if (loc) {
+		uselocale(old);
+		freelocale(loc);
+	}
 }

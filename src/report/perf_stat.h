@@ -63,7 +63,10 @@ void perf_stat_print(FILE *out, const struct perf_stat_summary *s, int argc, cha
 
 /* perf's get_precision(): decimals to show for a standard deviation @sd */
 int perf_stat_precision(double sd);
-/* a count with thousands separators as perf's "%'18.0f" prints in en_US */
+/*
+ * a count as perf's "%'.Nf" prints it: with the thousands separator of the
+ * current (thread's) locale, none in C; perf_stat_print() sets perf's
+ */
 void perf_stat_group(char *buf, size_t len, double val, int decimals);
 
 #endif

@@ -15,6 +15,11 @@ int plot_dir_prepare(const char *dir, char *err, size_t errlen)
 {
 	struct stat st;
 
+	if (!strcmp(dir, "-")) {
+		snprintf(err, errlen,
+			 "--plot -: the pictures are files in a directory; standard output cannot hold them (give a directory)");
+		return -1;
+	}
 	/* the scripts quote the directory with '...' */
 	if (strchr(dir, '\'') || strchr(dir, '\n')) {
 		snprintf(err, errlen,

@@ -25,6 +25,14 @@ void sample_summarize(const double *x, int n, struct sample_summary *s)
 		s->max = fmax(s->max, x[i]);
 	}
 	s->mean = sum / n;
+	/*
+	 * every run the same: sum / n can miss x by an ulp, which would make a
+	 * spread of 1e-18 and print as "± 0.0000000"; none is none
+	 */
+	if (s->min == s->max) {
+		s->mean = s->min;
+		return;
+	}
 	if (n < 2)
 		return;
 	/* two passes: no cancellation when the spread is tiny next to the mean */

@@ -544,13 +544,18 @@ static void print_classes(const struct topology *t, FILE *out)
 void topology_print_tree(const struct topology *t, FILE *out)
 {
 	fprintf(out, "Machine: %s (%u CPUs) - %s\n", t->name, t->nr_cpus, t->description);
-	fprintf(out,
-		"  %u package%s, %u node%s, %u LLC%s, %u cluster%s, %u core%s; SMT %u; clusters %s; asymmetric capacity %s; HZ %u\n",
-		t->nr_packages, t->nr_packages == 1 ? "" : "s", t->nr_nodes,
-		t->nr_nodes == 1 ? "" : "s", t->nr_llcs, t->nr_llcs == 1 ? "" : "s", t->nr_clusters,
-		t->nr_clusters == 1 ? "" : "s", t->nr_cores, t->nr_cores == 1 ? "" : "s",
-		t->smt_width, t->has_clusters ? "yes" : "no", t->asym_capacity ? "yes" : "no",
-		t->hz);
+	fprintf(out, "  %u package%s, %u node%s, %u LLC%s, ", t->nr_packages,
+		t->nr_packages == 1 ? "" : "s", t->nr_nodes, t->nr_nodes == 1 ? "" : "s",
+		t->nr_llcs, t->nr_llcs == 1 ? "" : "s");
+	/*
+	 * without a cluster level each core or LLC counts as its own cluster:
+	 * "2 clusters ... clusters no" read as a contradiction
+	 */
+	if (t->has_clusters)
+		fprintf(out, "%u cluster%s, ", t->nr_clusters, t->nr_clusters == 1 ? "" : "s");
+	fprintf(out, "%u core%s; SMT %u; cluster level %s; asymmetric capacity %s; HZ %u\n",
+		t->nr_cores, t->nr_cores == 1 ? "" : "s", t->smt_width,
+		t->has_clusters ? "yes" : "no", t->asym_capacity ? "yes" : "no", t->hz);
 
 	for (unsigned int pkg = 0; pkg < t->nr_packages; pkg++) {
 		const struct cpumask *pm = t->package_mask[pkg];

@@ -178,8 +178,13 @@ struct bench {
 	 */
 	char *failure;
 	u64 failure_ns;
-	/* how far the benchmark is, for the progress line (0 total: unknown) */
+	/*
+	 * how far the benchmark is, for the progress line: a count of units
+	 * done of a total (0 total: none), and a length of simulated time
+	 * from start_ns (0: none) besides timeout_ns; the furthest of them
+	 */
 	u64 progress_done, progress_total;
+	u64 progress_span_ns;
 	void *priv;
 	/* filled by bench_finish() */
 	struct bench_metric metrics[BENCH_MAX_METRICS];

@@ -51,6 +51,7 @@ static void thread_next(struct work_task *w, struct op_desc *op)
 	}
 	t->delaying = false;
 	t->sent++;
+	t->st->b->progress_done++;
 	if (b->ipi_single)
 		*op = (struct op_desc){ .kind = OP_SMP_CALL,
 					.val = (t->cpu + b->ipi_offset) % machine.nr_cpus,
@@ -134,6 +135,8 @@ void ipistorm_start(struct bench *b)
 	}
 	st->nr = n;
 	b->nr_workers = n;
+	/* numipi from each thread (else only the timeout ends it) */
+	b->progress_total = b->max_ops * n;
 	/* insmod runs on a CPU outside the storm if it can, as a shell would */
 	work_start_allowed("insmod", &insmod_prog, st, 0, b->taskset_cpus);
 }

@@ -668,12 +668,24 @@ void bench_start(struct bench *b)
 
 double bench_progress(const struct bench *b, u64 now)
 {
-	double f = -1;
+	double f = -1, t;
 
+	/*
+	 * the furthest of the measures the benchmark has: ipistorm's IPIs and
+	 * its timeout, stress-ng's op budget and its --timeout; a length of
+	 * time (unixbench's passes) cannot say it is done before its end
+	 */
 	if (b->progress_total)
 		f = (double)b->progress_done / (double)b->progress_total;
-	else if (b->timeout_ns && b->started)
-		f = (double)(now - b->start_ns) / (double)b->timeout_ns;
+	if (b->timeout_ns && b->started) {
+		t = (double)(now - b->start_ns) / (double)b->timeout_ns;
+		f = t > f ? t : f;
+	}
+	if (b->progress_span_ns && b->started) {
+		t = (double)(now - b->start_ns) / (double)b->progress_span_ns;
+		t = t > 0.99 ? 0.99 : t;
+		f = t > f ? t : f;
+	}
 	return f > 1 ? 1 : f;
 }
 

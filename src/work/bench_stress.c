@@ -349,6 +349,18 @@ void stress_start(struct bench *b)
 			inits[s->kind](in);
 		}
 	}
+	/*
+	 * the progress line: the op budgets when every stressor has one
+	 * (the yield stressor's counts only at its end), else --timeout
+	 */
+	b->progress_total = 0;
+	for (unsigned int k = 0; k < c->nr; k++) {
+		if (!c->s[k].max_ops || c->s[k].kind == STRESS_YIELD) {
+			b->progress_total = 0;
+			break;
+		}
+		b->progress_total += c->s[k].instance_max_ops * c->s[k].nr;
+	}
 	/* the first stressor's, for bench_finish()'s metrics and the tests */
 	b->nr_workers = c->s[0].nr;
 	b->worker_max_ops = c->s[0].instance_max_ops;

@@ -462,6 +462,8 @@ void unixbench_start(struct bench *b)
 		s->nr_copies = 1;
 		copy_init(s, &s->copy[0]);
 		s->live.val = 2;
+		/* the progress line: the alarm ends it */
+		b->progress_span_ns = (u64)b->ub_seconds * NSEC_PER_SEC;
 		work_start_allowed("context1", &master_prog, &s->copy[0], 0, b->taskset_cpus);
 		return;
 	}
@@ -479,6 +481,12 @@ void unixbench_start(struct bench *b)
 	}
 	s->copy = xcalloc(max, sizeof(*s->copy));
 	b->progress_total = (u64)b->ub_nr_copies * b->ub_iterations;
+	/*
+	 * and by simulated time, as the passes are 13 s each: their sleeps and
+	 * context1's duration (a pass ends a little after; the count catches up)
+	 */
+	b->progress_span_ns = b->progress_total *
+			      (UB_PASS_SLEEP1_NS + UB_PASS_SLEEP2_NS + (u64)b->ub_seconds * NSEC_PER_SEC);
 	/* the perl process running Run */
 	work_start_allowed("Run", &run_prog, s, 0, b->taskset_cpus);
 }

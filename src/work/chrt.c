@@ -117,15 +117,24 @@ struct bench *chrt_parse(int argc, char **argv, char *err, size_t errlen)
 	lo = rt_policy((unsigned int)sp.policy) ? 1 : 0;
 	hi = rt_policy((unsigned int)sp.policy) ? MAX_RT_PRIO - 1 : 0;
 	if (sp.prio < lo || sp.prio > hi) {
+		const char *name = sp.policy == SCHED_FIFO  ? "SCHED_FIFO" :
+				   sp.policy == SCHED_RR    ? "SCHED_RR" :
+				   sp.policy == SCHED_BATCH ? "SCHED_BATCH" :
+				   sp.policy == SCHED_IDLE  ? "SCHED_IDLE" :
+							      "SCHED_OTHER";
+		char range[32];
+
+		if (lo == hi)
+			snprintf(range, sizeof(range), "only %d", lo);
+		else
+			snprintf(range, sizeof(range), "%d..%d", lo, hi);
+		/*
+		 * chrt's "see --max for valid range" cannot be followed here
+		 * (--max runs no benchmark): give what --max would list
+		 */
 		snprintf(err, errlen,
-			 "chrt: unsupported priority value for the policy: %d: see --max for valid range (%s: %d..%d)",
-			 sp.prio,
-			 sp.policy == SCHED_FIFO ? "SCHED_FIFO" :
-			 sp.policy == SCHED_RR	 ? "SCHED_RR" :
-			 sp.policy == SCHED_BATCH ? "SCHED_BATCH" :
-			 sp.policy == SCHED_IDLE ? "SCHED_IDLE" :
-						   "SCHED_OTHER",
-			 lo, hi);
+			 "chrt: unsupported priority value for the policy: %d: %s takes %s (what chrt --max lists: SCHED_FIFO and SCHED_RR 1..99, the other policies 0)",
+			 sp.prio, name, range);
 		return NULL;
 	}
 	b = bench_parse(argc - optind - 1, argv + optind + 1, err, errlen);

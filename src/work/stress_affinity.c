@@ -93,6 +93,7 @@ static bool affinity_step(struct affinity_proc *ap, struct op_desc *op)
 		case A_COUNT:
 			/* stress_bogo_inc_lock(): false once the counter reached the budget */
 			in->counter++;
+			in->b->progress_done++;
 			if (s->instance_max_ops && in->counter >= s->instance_max_ops)
 				return false;
 			ap->spin_end = cpu_now() + s->affinity_delay_ns;

@@ -129,6 +129,7 @@ static void cpu_next(struct work_task *wt, struct op_desc *op)
 	if (c->in_op) {
 		c->in_op = false;
 		in->counter++;
+		in->b->progress_done++;
 		c->slice_left--;
 		if (load == 100) {
 			/* do { method } while (stress_continue(args)) */

@@ -95,6 +95,7 @@ static void writer_next(struct pipe_proc *pp, struct work_task *wt, struct op_de
 		/* a write returned: 0 is EPIPE (the instance closed the pipe) */
 		if (wt->result) {
 			in->counter++;
+			in->b->progress_done++;
 			pp->bytes += wt->result;
 		}
 		/* } while (stress_continue(args)) */

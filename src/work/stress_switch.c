@@ -103,6 +103,7 @@ static void switch_next(struct work_task *wt, struct op_desc *op)
 		case SW_WRITE:
 			/* do { stress_bogo_inc(); write(fd, buf, 1); ... } */
 			in->counter++;
+			in->b->progress_done++;
 			in->phase = SW_WROTE;
 			*op = (struct op_desc){ .kind = OP_WRITE, .ch = sw->pipe, .bytes = 1 };
 			return;

@@ -22,6 +22,9 @@
 #                                      (determinism)
 
 SCHEDLAB=${SCHEDLAB:-./schedlab}
+# perf stat prints in the environment's locale, as perf does: the goldens are C's
+LC_ALL=C
+export LC_ALL
 case $SCHEDLAB in
 /*) ;;
 */*) SCHEDLAB=$(pwd)/$SCHEDLAB ;;
@@ -648,11 +651,11 @@ expect_exit 0 "" schedlab run -m smp4 --check -- chrt -i 0 hackbench -g 1 -l 50
 expect_exit 0 "" schedlab run -m smp4 --check --also 'chrt -b 0 stress-ng --cpu 2' -- nice -n -5 hackbench -g 1 -l 50
 expect_exit 0 "" schedlab run -m smp4 --check --also 'chrt -f 1 stress-ng --cpu 5 --cpu-ops 10' -- chrt -f 2 hackbench -g 1 -l 20
 same_output "chrt: the same output twice" schedlab run -m smp4 -- chrt -r 5 hackbench -g 1 -l 50
-expect_exit 2 "chrt: unsupported priority value for the policy: 0: see --max for valid range" \
+expect_exit 2 "chrt: unsupported priority value for the policy: 0: SCHED_FIFO takes 1..99 (what chrt --max lists: SCHED_FIFO and SCHED_RR 1..99, the other policies 0)" \
 	schedlab run -m smp2 -- chrt -f 0 perf bench sched pipe
-expect_exit 2 "chrt: unsupported priority value for the policy: 100: see --max for valid range" \
+expect_exit 2 "chrt: unsupported priority value for the policy: 100: SCHED_FIFO takes 1..99" \
 	schedlab run -m smp2 -- chrt -f 100 perf bench sched pipe
-expect_exit 2 "chrt: unsupported priority value for the policy: 5" schedlab run -m smp2 -- chrt -b 5 hackbench
+expect_exit 2 "chrt: unsupported priority value for the policy: 5: SCHED_BATCH takes only 0 (" schedlab run -m smp2 -- chrt -b 5 hackbench
 expect_exit 2 "chrt: invalid priority argument: 'x'" schedlab run -m smp2 -- chrt -f x hackbench
 expect_exit 2 "chrt: too few arguments" schedlab run -m smp2 -- chrt -f 50
 expect_exit 2 "chrt: -d is not modelled: SCHED_DEADLINE" schedlab run -m smp2 -- chrt -d 0 hackbench

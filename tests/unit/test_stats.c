@@ -27,6 +27,19 @@ static void test_summary(void **state)
 	assert_float_equal(mean_ci_half(&s, 0.95), 0, 0);
 }
 
+/* identical values have no spread, even where sum / n is not exactly them */
+static void test_summary_identical(void **state)
+{
+	const double x[] = { 0.007026922, 0.007026922, 0.007026922 };
+	struct sample_summary s;
+
+	(void)state;
+	sample_summarize(x, 3, &s);
+	assert_true(s.mean == x[0]);
+	assert_true(s.sd == 0);
+	assert_true(mean_ci_half(&s, 0.95) == 0);
+}
+
 static void test_incomplete_beta(void **state)
 {
 	(void)state;
@@ -105,6 +118,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_summary),
+		cmocka_unit_test(test_summary_identical),
 		cmocka_unit_test(test_incomplete_beta),
 		cmocka_unit_test(test_t_quantiles),
 		cmocka_unit_test(test_welch),
