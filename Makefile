@@ -9,6 +9,10 @@
 #   make fuzz     build the libFuzzer targets (clang) and run each for FUZZ_SECONDS
 #   make fuzz-regress  replay each target's corpus and regression inputs once
 #                 (part of `make check` when clang can build them)
+#   make man      the man pages, BUILD/man/*.1, rendered from each command's --help
+#                 (scripts/mkman.sh; part of `make`)
+#   make install  the binary, man pages, bash completion and docs under
+#                 DESTDIR/PREFIX (default /usr/local); `make uninstall` removes them
 
 CC      ?= gcc
 BUILD   ?= build
@@ -31,7 +35,10 @@ STUDY_FILES := $(sort $(wildcard studies/*.study))
 # reaim's workfiles (data/reaim/), compiled in as strings (scripts/embed-reaim.sh);
 # the object sits with src/work's so the layer check links it with them
 REAIM_FILES := $(sort $(wildcard data/reaim/*))
-GEN_OBJS := $(BUILD)/gen/studies.o $(BUILD)/src/work/reaim_files_gen.o
+# the version and commit (scripts/version.sh), with src/report's objects for
+# the same reason
+GEN_OBJS := $(BUILD)/gen/studies.o $(BUILD)/src/work/reaim_files_gen.o \
+	$(BUILD)/src/report/version_gen.o
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(GEN_OBJS)
 TEST_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 TEST_BINS := $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
@@ -43,8 +50,40 @@ DEPS     := $(LIB_OBJS:.o=.d) $(BUILD)/$(MAIN_SRC:.c=.d) $(TEST_BINS:=.d) $(FUZZ
 BIN := $(if $(filter build,$(BUILD)),schedlab,$(BUILD)/schedlab)
 
 .PHONY: all check unit cli-test layers asan bench clean format fuzz fuzz-build fuzz-bins fuzz-regress \
-	doc-check
-all: $(BIN)
+	man install uninstall doc-check FORCE
+all: $(BIN) man
+
+# one page per command, from its --help (scripts/mkman.sh), whenever the binary changes
+MAN_DIR := $(BUILD)/man
+man: $(MAN_DIR)/.stamp
+$(MAN_DIR)/.stamp: $(BIN) scripts/mkman.sh
+	@sh scripts/mkman.sh ./$(BIN) $(MAN_DIR) && touch $@
+
+# make install [PREFIX=/usr/local] [DESTDIR=]: GNU's directory variables
+PREFIX     ?= /usr/local
+BINDIR     ?= $(PREFIX)/bin
+DATAROOTDIR ?= $(PREFIX)/share
+MANDIR     ?= $(DATAROOTDIR)/man
+DOCDIR     ?= $(DATAROOTDIR)/doc/schedlab
+BASHCOMPDIR ?= $(DATAROOTDIR)/bash-completion/completions
+INSTALL    ?= install
+
+install: all
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) \
+		$(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(DOCDIR)/examples
+	$(INSTALL) -m 755 $(BIN) $(DESTDIR)$(BINDIR)/schedlab
+	$(INSTALL) -m 644 $(MAN_DIR)/*.1 $(DESTDIR)$(MANDIR)/man1/
+	$(INSTALL) -m 644 completion/schedlab.bash $(DESTDIR)$(BASHCOMPDIR)/schedlab
+	$(INSTALL) -m 644 README.md COPYING $(DESTDIR)$(DOCDIR)/
+	$(INSTALL) -m 644 docs/*.md $(DESTDIR)$(DOCDIR)/docs/
+	$(INSTALL) -m 644 examples/* $(DESTDIR)$(DOCDIR)/examples/
+
+# what install wrote (the man pages: every schedlab*.1 there), then the
+# directories of its own that are left empty
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/schedlab $(DESTDIR)$(MANDIR)/man1/schedlab.1 \
+		$(DESTDIR)$(MANDIR)/man1/schedlab-*.1 $(DESTDIR)$(BASHCOMPDIR)/schedlab
+	rm -rf $(DESTDIR)$(DOCDIR)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -64,6 +103,19 @@ $(BUILD)/gen/reaim_files.c: $(REAIM_FILES) scripts/embed-reaim.sh
 $(BUILD)/src/work/reaim_files_gen.o: $(BUILD)/gen/reaim_files.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+# asked of git on every make, but rewritten only when it changes, so that a
+# new commit (or a change to a tracked file) relinks and nothing else does
+$(BUILD)/gen/version.c: VERSION scripts/version.sh FORCE
+	@mkdir -p $(dir $@)
+	@sh scripts/version.sh VERSION > $@.tmp && \
+		if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+
+$(BUILD)/src/report/version_gen.o: $(BUILD)/gen/version.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+FORCE:
 
 $(BUILD)/libschedlab.a: $(LIB_OBJS)
 	@rm -f $@
@@ -89,7 +141,7 @@ cli-test: $(BIN)
 # DOC_CHECK_IN_CHECK=yes the documentation's examples (scripts/doc-check.sh)
 FUZZ_IN_CHECK ?= yes
 DOC_CHECK_IN_CHECK ?= yes
-check: $(BIN) $(TEST_BINS)
+check: $(BIN) man $(TEST_BINS)
 	@BUILD=$(BUILD) CC="$(CC)" LDFLAGS="$(LDFLAGS)" LDLIBS="$(LDLIBS)" FUZZ_IN_CHECK=$(FUZZ_IN_CHECK) \
 		DOC_CHECK_IN_CHECK=$(DOC_CHECK_IN_CHECK) \
 		FUZZ_CC="$(FUZZ_CC)" MAKE="$(MAKE)" sh tests/run-all.sh ./$(BIN) $(TEST_BINS)

@@ -5,14 +5,15 @@
 # render --plot's pictures, and clang with its libFuzzer and sanitizer
 # runtime for the fuzz targets (make fuzz, make fuzz-regress;
 # docs/reliability.md), GNU parallel for sweep's parallel path
-# (docs/sweeps.md), and xmllint (libxml2-utils), with which the tests check
-# that --plot's SVGs are well-formed XML.
+# (docs/sweeps.md), xmllint (libxml2-utils), with which the tests check
+# that --plot's SVGs are well-formed XML, groff-base (man, to check the man
+# pages render) and bash (to check the bash completion).
 #
 #   sh scripts/deps.sh          the packages above
 #   sh scripts/deps.sh slurm    also Slurm and munge, for tests/sweep/slurm.sh
 #                               (a single-node cluster on this machine)
 set -e
-pkgs="gcc make pkg-config libcmocka-dev libjson-c-dev gnuplot-nox procps clang parallel libxml2-utils"
+pkgs="gcc make pkg-config libcmocka-dev libjson-c-dev gnuplot-nox procps clang parallel libxml2-utils groff-base bash"
 for group in "$@"; do
 	case $group in
 	slurm) pkgs="$pkgs slurm-wlm munge" ;;

@@ -1,6 +1,7 @@
 #!/bin/sh
-# Runs every cmocka unit test binary, the CLI/golden tests and the layer
-# boundary check, then prints one summary line "N passed, M failed".
+# Runs every cmocka unit test binary, the CLI/golden tests, `make install`
+# into a scratch DESTDIR (tests/install/check.sh) and the layer boundary
+# check, then prints one summary line "N passed, M failed".
 # usage: tests/run-all.sh ./schedlab build/tests/test_a build/tests/test_b ...
 # (BUILD, CC and LDFLAGS, as `make check` sets them, tell the layer check
 # which objects to link and how; FUZZ_IN_CHECK=yes adds `$MAKE fuzz-regress`,
@@ -19,6 +20,8 @@ echo "== CLI and golden tests"
 if SCHEDLAB=$bin sh tests/cli/run.sh; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAILED: tests/cli/run.sh"; fi
 echo "== sweep tests"
 if sh tests/sweep/run.sh "$bin"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAILED: tests/sweep/run.sh"; fi
+echo "== make install and uninstall"
+if sh tests/install/check.sh; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAILED: tests/install/check.sh"; fi
 echo "== layer boundaries"
 if sh tests/layers/check.sh; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAILED: tests/layers/check.sh"; fi
 if [ "${DOC_CHECK_IN_CHECK:-no}" = yes ]; then

@@ -24,6 +24,7 @@
 #include "cli/session_opts.h"
 #include "cli/perf_stat_opts.h"
 #include "report/perf_stat.h"
+#include "work/bench_usage.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -199,6 +200,22 @@ static int same_outputs(const struct run_opts *o)
 	return 0;
 }
 
+/*
+ * `run -- TOOL --help`: the tool's usage on the streams it uses, schedlab's
+ * note on what the model does differently on stderr after it, and the
+ * tool's exit status.
+ */
+static int print_tool_usage(const struct bench_usage *u)
+{
+	fputs(u->out, stdout);
+	if (fflush(stdout) || ferror(stdout))
+		return 1;
+	fputs(u->err, stderr);
+	if (u->note[0])
+		fprintf(stderr, "schedlab: %s\n", u->note);
+	return u->status;
+}
+
 /* the benchmark's output, and what run prints after it, for run @i of @runs */
 static bool run_one(struct session *s, const struct run_opts *o, int i, int runs)
 {
@@ -268,6 +285,11 @@ int cmd_run(int argc, char **argv)
 	cfg.max_events = o.max_events;
 	cfg.max_time_ns = o.max_time_ns;
 	if (session_start(&s, &cfg, err, sizeof(err))) {
+		const struct bench_usage *u = bench_usage_requested();
+
+		/* TOOL --help: what the tool prints, as it exits */
+		if (u)
+			return print_tool_usage(u);
 		/* feature errors are prefixed so the user knows which option */
 		return usage_error("%s", err);
 	}

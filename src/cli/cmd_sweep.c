@@ -28,6 +28,7 @@
 #include "report/outfile.h"
 #include "report/plot_dir.h"
 #include "report/sweep_table.h"
+#include "report/version.h"
 #include "sim/alloc.h"
 
 #include <errno.h>
@@ -494,6 +495,7 @@ static int write_point(const struct sweep *sw, const struct sweep_point *pt,
 	json_init(&w, f);
 	json_begin_object(&w);
 	json_kv_str(&w, "kind", "sweep-point");
+	json_kv_schedlab(&w);
 	json_kv_str(&w, "hash", pt->hash);
 	json_key(&w, "command");
 	{

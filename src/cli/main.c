@@ -4,6 +4,7 @@
 
 #include "cli/quote.h"
 #include "report/outfile.h"
+#include "report/version.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -21,6 +22,7 @@ static const struct {
 	{ "machines", cmd_machines, "list the machine presets" },
 	{ "topo", cmd_topo, "print a machine's topology" },
 	{ "features", cmd_features, "list the scheduler features and their defaults" },
+	{ "benchmarks", cmd_benchmarks, "list the modelled benchmark command lines and their options" },
 };
 
 int usage_error(const char *fmt, ...)
@@ -36,9 +38,10 @@ int usage_error(const char *fmt, ...)
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: schedlab COMMAND [OPTIONS]\n\ncommands:\n");
+	fprintf(out, "usage: schedlab COMMAND [OPTIONS]\n       schedlab help [COMMAND]\n"
+		     "       schedlab --version\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].help);
+		fprintf(out, "  %-11s %s\n", commands[i].name, commands[i].help);
 	fprintf(out, "\n'schedlab COMMAND --help' describes a command's options.\n");
 }
 
@@ -46,9 +49,29 @@ int main(int argc, char **argv)
 {
 	if (argc < 2)
 		return usage_error("missing command (see 'schedlab --help')");
+	if (!strcmp(argv[1], "help") && argc > 2) {
+		/* git's convention: 'schedlab help run' is 'schedlab run --help' */
+		char *help_argv[] = { argv[2], "--help", NULL };
+
+		if (argc > 3)
+			return usage_error("help takes one command, got '%s' too", argv[3]);
+		for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+			if (!strcmp(argv[2], commands[i].name)) {
+				int rc = commands[i].fn(2, help_argv);
+
+				return outfile_check_stdout() && !rc ? 1 : rc;
+			}
+		return usage_error("help: unknown command '%s' (see 'schedlab --help')", argv[2]);
+	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		usage(stdout);
-		return 0;
+		return outfile_check_stdout() ? 1 : 0;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		if (argc > 2)
+			return usage_error("%s takes no arguments, got '%s'", argv[1], argv[2]);
+		printf("schedlab %s (commit %s)\n", schedlab_version, schedlab_commit);
+		return outfile_check_stdout() ? 1 : 0;
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name)) {

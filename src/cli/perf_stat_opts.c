@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "cli/perf_stat_opts.h"
 
+#include "work/bench_opts.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
@@ -75,12 +77,7 @@ static int parse_repeat(const char *s, int *out, char *err, size_t errlen)
 
 int perf_stat_parse(int argc, char **argv, struct perf_stat_opts *o, char *err, size_t errlen)
 {
-	static const struct option opts[] = {
-		{ "null", no_argument, NULL, 'n' },
-		{ "repeat", required_argument, NULL, 'r' },
-		{ "table", no_argument, NULL, 't' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct bench_getopt g;
 	/* getopt sees "stat" as its program name */
 	int sargc = argc - 1, c;
 	char **sargv = argv + 1;
@@ -90,7 +87,8 @@ int perf_stat_parse(int argc, char **argv, struct perf_stat_opts *o, char *err, 
 	optind = 0;
 	opterr = 0;
 	optopt = 0;
-	while ((c = getopt_long(sargc, sargv, "+:nr:", opts, NULL)) != -1) {
+	bench_getopt_init(&g, perf_stat_prefix_opts, "+:");
+	while ((c = getopt_long(sargc, sargv, g.shortopts, g.longopts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
 			o->null_run = true;
@@ -99,7 +97,7 @@ int perf_stat_parse(int argc, char **argv, struct perf_stat_opts *o, char *err, 
 			if (parse_repeat(optarg, &o->repeat, err, errlen))
 				return -1;
 			break;
-		case 't':
+		case BOPT_LONG + 0: /* --table */
 			o->table = true;
 			break;
 		case ':':

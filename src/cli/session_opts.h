@@ -62,15 +62,16 @@ struct session_opts {
 
 /* the benchmark command lines schedlab models */
 #define BENCH_COMMANDS_HELP                                                             \
-	"COMMAND: hackbench ..., perf bench sched messaging|pipe ..., stress-ng --cpu N ...,\n" \
+	"COMMAND: hackbench ..., perf bench sched messaging|pipe ...,\n" \
+	"         stress-ng --cpu|--switch|--yield|--pipe|--affinity N ...,\n" \
 	"         ipistorm key=value ..., context1 SECONDS, unixbench context1 [-i N] [-c N]...,\n" \
 	"         schbench-2016 [-m N] [-t N] [-r S] [-s US] [-c US],\n" \
-	"         schbench [-m N] [-t N] [-r S] [-F KB] [-n N] [-s US] [-i S] [-L],\n" \
+	"         schbench [-m N] [-t N] [-r S] [-F KB] [-n N] [-s US] [-i S] [-L] [-p BYTES],\n" \
 	"         rt-app [-l LEVEL] FILE.json (examples/),\n" \
 	"         reaim [-s N] [-e N] [-i N] [-j N] [-f WORKFILE] [-c CONFIG] [-x|-q|-g] [-t] [-r N] [-y];\n" \
 	"         any of them after taskset [-a] [-c] MASK|LIST, chrt [-f|-r|-b|-i|-o] PRIO\n" \
 	"         (SCHED_FIFO/RR 1..99, BATCH/IDLE/OTHER 0; default -r) and nice [-n N]\n" \
-	"         (default 10), in any order\n"
+	"         (default 10), in any order; 'schedlab benchmarks' lists them and their options\n"
 
 #define DEFAULT_MACHINE "xeon-8269cy-2s"
 #define DEFAULT_SEED 1

@@ -2,13 +2,14 @@
 /*
  * Output formats, from the tools' sources: rt-tests hackbench.c (main),
  * tools/perf/bench/sched-messaging.c and sched-pipe.c (BENCH_FORMAT_DEFAULT),
- * with perf bench's "# Running 'sched/NAME' benchmark:" banner; stress-ng
- * 0.22.00 stress-ng.c (stress_default_timeout_set, stress_metrics_dump with
- * --metrics-brief, main) and core-time.c (stress_time_duration_to_str); byte-unixbench 6.0.0
+ * with perf bench's "# Running 'sched/NAME' benchmark:" banner; stress-ng's
+ * in report/stress_output.c; byte-unixbench 6.0.0
  * context1.c (report) and Run (logResults, logIndexCat, summarizeRun);
  * schbench 2016 (masoncl/schbench 3d16b23) show_latencies().
  */
 #include "report/bench_output.h"
+
+#include "report/stress_output.h"
 
 #include "sim/machine.h"
 #include "work/rtapp.h"
@@ -16,50 +17,6 @@
 #include "work/schbench_hist.h"
 
 #include <time.h>
-
-#define STRESS_SECS_PER_MIN 60.0
-#define STRESS_SECS_PER_HOUR (60 * STRESS_SECS_PER_MIN)
-#define STRESS_SECS_PER_DAY (24 * STRESS_SECS_PER_HOUR)
-#define STRESS_SECS_PER_YEAR (365.2425 * STRESS_SECS_PER_DAY)
-
-/*
- * stress-ng's stress_time_duration_to_str(): "1 day", "2 secs", "1 min
- * 27.72 secs". Units above seconds print when nonzero, as integers; seconds
- * print as an integer, or with 2 decimals when @frac_secs, and only when
- * nonzero; nothing at all is "0 secs". A unit is plural when its integer
- * part is above 1 ("1.93 sec").
- */
-static void stress_duration(char *buf, size_t len, double dur, bool frac_secs)
-{
-	static const struct {
-		double secs;
-		const char *name;
-	} units[] = {
-		{ STRESS_SECS_PER_YEAR, "year" }, { STRESS_SECS_PER_DAY, "day" },
-		{ STRESS_SECS_PER_HOUR, "hour" }, { STRESS_SECS_PER_MIN, "min" }, { 1, "sec" },
-	};
-	size_t used = 0;
-
-	buf[0] = '\0';
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		unsigned long v = (unsigned long)(dur / units[i].secs);
-		bool last = i == sizeof(units) / sizeof(units[0]) - 1;
-
-		if (v > 0 && used < len) {
-			const char *plural = v > 1 ? "s" : "";
-
-			if (last && frac_secs)
-				used += (size_t)snprintf(buf + used, len - used, "%s%.2f %s%s",
-							 used ? " " : "", dur, units[i].name, plural);
-			else
-				used += (size_t)snprintf(buf + used, len - used, "%s%lu %s%s",
-							 used ? " " : "", v, units[i].name, plural);
-		}
-		dur -= units[i].secs * (double)v;
-	}
-	if (!buf[0])
-		snprintf(buf, len, "0 secs");
-}
 
 void bench_print_header(const struct bench *b, FILE *out)
 {
@@ -89,18 +46,9 @@ void bench_print_header(const struct bench *b, FILE *out)
 		if (!b->sb_workers)
 			fprintf(out, "setting worker threads to %u\n", schbench_now_workers(b));
 		break;
-	case BENCH_STRESS_CPU: {
-		char d[64];
-
-		/* without --timeout: stress-ng's DEFAULT_TIMEOUT, a day */
-		stress_duration(d, sizeof(d), b->timeout_ns ? (double)(b->timeout_ns / NSEC_PER_SEC) :
-				STRESS_SECS_PER_DAY, false);
-		fprintf(out, "stress-ng: info:  [1] %s to a %s run per stressor\n",
-			b->timeout_ns ? "setting" : "defaulting", d);
-		fprintf(out, "stress-ng: info:  [1] dispatching hogs: %u cpu\n",
-			b->workers ? b->workers : machine.nr_cpus);
+	case BENCH_STRESS_NG:
+		stress_print_header(b, out);
 		break;
-	}
 	}
 }
 
@@ -234,6 +182,29 @@ static void print_reaim(const struct bench *b, FILE *out)
 	}
 }
 
+/*
+ * schbench's pipe mode: the wakeup histogram with its 20th percentile,
+ * then "avg worker transfer" with the byte rate as pretty_size() writes it
+ * (divided by 1024 while at least 1024, up to EB)
+ */
+static void print_schbench_pipe(const struct bench *b, FILE *out)
+{
+	static const char *const units[] = { "B", "KB", "MB", "GB", "TB", "PB", "EB" };
+	double ops, rate;
+	u64 bytes;
+	size_t u = 0;
+
+	schbench_show_latencies(out, b->sb_stats, "Wakeup Latencies", "usec", b->sb_runtime_s,
+				SCHBENCH_PLIST_20 | SCHBENCH_PLIST_FOR_LAT, SCHBENCH_PLIST_99);
+	schbench_pipe_rates(b, &ops, &bytes);
+	rate = (double)bytes;
+	while (rate >= 1024 && u + 1 < sizeof(units) / sizeof(units[0])) {
+		rate /= 1024;
+		u++;
+	}
+	fprintf(out, "avg worker transfer: %.2f ops/sec %.2f%s/s\n", ops, rate, units[u]);
+}
+
 void bench_print_result(const struct bench *b, FILE *out)
 {
 	u64 us = bench_elapsed_us(b);
@@ -280,6 +251,10 @@ void bench_print_result(const struct bench *b, FILE *out)
 		break;
 	}
 	case BENCH_SCHBENCH:
+		if (b->sb_pipe) {
+			print_schbench_pipe(b, out);
+			break;
+		}
 		/* sleep_for_runtime()'s interval reports, then main()'s */
 		if (b->sb_log)
 			fputs(b->sb_log, out);
@@ -293,22 +268,9 @@ void bench_print_result(const struct bench *b, FILE *out)
 		/* the threads are joined: their /proc/TID/schedstat is gone, read as 0 */
 		fprintf(out, "sched delay: message 0 (usec) worker 0 (usec)\n");
 		break;
-	case BENCH_STRESS_CPU: {
-		/* real time: the workers' mean; the run itself took @us */
-		double real = (double)b->real_ns / 1e9, usr = (double)b->utime_ns / 1e9;
-		double sys = (double)b->stime_ns / 1e9;
-		char d[64];
-
-		fprintf(out, "stress-ng: metrc: [1] stressor       bogo ops real time  usr time  sys time   bogo ops/s     bogo ops/s\n");
-		fprintf(out, "stress-ng: metrc: [1]                           (secs)    (secs)    (secs)   (real time) (usr+sys time)\n");
-		fprintf(out, "stress-ng: metrc: [1] %-13s %9llu %9.2f %9.2f %9.2f %12.2f %14.2f\n", "cpu",
-			(unsigned long long)b->bogo_ops, real, usr, sys,
-			real > 0 ? b->bogo_ops / real : 0.0,
-			usr + sys > 0 ? b->bogo_ops / (usr + sys) : 0.0);
-		stress_duration(d, sizeof(d), (double)us / 1e6, true);
-		fprintf(out, "stress-ng: info:  [1] successful run completed in %s\n", d);
+	case BENCH_STRESS_NG:
+		stress_print_result(b, out);
 		break;
-	}
 	case BENCH_CONTEXT1:
 		/* context1 writes its COUNT lines to stderr: the parent's, then the child's */
 		for (unsigned int i = 0; i < b->ub_nr_count; i++)

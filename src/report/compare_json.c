@@ -2,6 +2,7 @@
 /* --json of `ab` and `study`: the runs' values and the rows' statistics. */
 #include "report/compare.h"
 #include "report/json.h"
+#include "report/version.h"
 #include "sim/alloc.h"
 
 #include <stdlib.h>
@@ -59,6 +60,7 @@ int cmp_write_json(FILE *out, const struct comparison *cmp)
 	json_init(&w, out);
 	json_begin_object(&w);
 	json_kv_str(&w, "kind", cmp->kind);
+	json_kv_schedlab(&w);
 	if (cmp->name)
 		json_kv_str(&w, "study", cmp->name);
 	json_kv_str(&w, "title", cmp->title);

@@ -5,7 +5,9 @@
 #include "report/ftrace.h"
 #include "report/json.h"
 #include "report/sched_totals.h"
+#include "report/version.h"
 #include "work/rtapp.h"
+#include "work/stress.h"
 #include "work/work.h"
 
 #include <string.h>
@@ -274,6 +276,39 @@ static void write_also(struct json_writer *w, const struct run_info *ri)
 }
 
 /* rt-app: each thread's loops, as the summary prints them */
+/* stress-ng: every stressor's row of the metrics table, and its own metric */
+static void write_stress(struct json_writer *w, const struct bench *b)
+{
+	const struct stress_conf *c = b->stress;
+
+	json_key(w, "stress");
+	json_begin_object(w);
+	json_key(w, "stressors");
+	json_begin_array(w);
+	for (unsigned int i = 0; i < c->nr; i++) {
+		const struct stressor *s = &c->s[i];
+		double real = (double)s->real_ns / 1e9, cpu = (double)(s->utime_ns + s->stime_ns) / 1e9;
+
+		json_begin_object(w);
+		json_kv_str(w, "name", stressor_names[s->kind]);
+		json_kv_u64(w, "instances", s->nr);
+		json_kv_u64(w, "bogo_ops", s->bogo_ops);
+		json_kv_double(w, "real_s", real);
+		json_kv_double(w, "usr_s", (double)s->utime_ns / 1e9);
+		json_kv_double(w, "sys_s", (double)s->stime_ns / 1e9);
+		json_kv_double(w, "bogo_ops_per_s_real", real > 0 ? (double)s->bogo_ops / real : 0);
+		json_kv_double(w, "bogo_ops_per_s_cpu", cpu > 0 ? (double)s->bogo_ops / cpu : 0);
+		json_kv_str(w, "metric", stress_metric_name(s->kind));
+		if (stress_metric_name(s->kind))
+			json_kv_double(w, "metric_value", s->metric);
+		else
+			json_kv_str(w, "metric_value", NULL);
+		json_end_object(w);
+	}
+	json_end_array(w);
+	json_end_object(w);
+}
+
 static void write_rtapp(struct json_writer *w, const struct bench *b)
 {
 	const struct rtapp_result *r = rtapp_result(b);
@@ -319,6 +354,7 @@ int write_run_json(FILE *out, const struct run_info *ri, const struct bench *b)
 
 	json_init(&w, out);
 	json_begin_object(&w);
+	json_kv_schedlab(&w);
 
 	json_key(&w, "machine");
 	json_begin_object(&w);
@@ -393,6 +429,8 @@ int write_run_json(FILE *out, const struct run_info *ri, const struct bench *b)
 
 	if (b->kind == BENCH_RTAPP)
 		write_rtapp(&w, b);
+	if (b->kind == BENCH_STRESS_NG)
+		write_stress(&w, b);
 
 	write_sched(&w);
 

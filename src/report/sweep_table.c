@@ -5,6 +5,7 @@
 #include "report/json.h"
 #include "report/plot_dir.h"
 #include "report/stats.h"
+#include "report/version.h"
 #include "sim/alloc.h"
 
 #include <math.h>
@@ -180,6 +181,7 @@ int sweep_table_json(FILE *out, const struct sweep_table *t)
 	json_init(&w, out);
 	json_begin_object(&w);
 	json_kv_str(&w, "kind", "sweep");
+	json_kv_schedlab(&w);
 	json_kv_str(&w, "name", t->name);
 	json_kv_double(&w, "confidence", t->conf);
 	json_kv_u64(&w, "seeds", (u64)t->nr_seeds);

@@ -10,6 +10,7 @@
 #include "work/work.h"
 
 struct schbench_stats;
+struct stress_conf;
 struct rtapp_config;
 struct reaim_conf;
 
@@ -17,7 +18,7 @@ enum bench_kind {
 	BENCH_HACKBENCH,	/* rt-tests hackbench */
 	BENCH_PERF_MESSAGING,	/* perf bench sched messaging */
 	BENCH_PERF_PIPE,	/* perf bench sched pipe */
-	BENCH_STRESS_CPU,	/* stress-ng --cpu */
+	BENCH_STRESS_NG,	/* stress-ng's modelled stressors (work/stress.h) */
 	BENCH_IPISTORM,		/* the ipistorm kernel module */
 	BENCH_CONTEXT1,		/* UnixBench's context1 SECONDS */
 	BENCH_UNIXBENCH,	/* UnixBench's Run context1 [-i N] [-c COPIES]... */
@@ -94,16 +95,18 @@ struct bench {
 	unsigned int datasize;
 	bool threads;
 	bool pipes;
-	/* stress-ng --cpu */
-	unsigned int workers;	/* as given: 0 = one per CPU */
-	unsigned int nr_workers; /* as run */
-	unsigned int load_pct;
-	u64 max_ops;		/* --cpu-ops, 0 = unlimited */
-	u64 worker_max_ops;	/* as run: each worker's share, ceil(max_ops / nr_workers) */
+	bool fifo_main;		/* hackbench -F: the main process turns SCHED_FIFO 1 */
+	/*
+	 * stress-ng: its stressors and options (work/stress.h); the first
+	 * stressor's row as run, which its metrics are
+	 */
+	struct stress_conf *stress;
+	unsigned int nr_workers; /* instances as run */
+	u64 max_ops;		/* ipistorm's numipi */
+	u64 worker_max_ops;	/* each instance's share of the budget, ceil(max_ops / nr) */
 	u64 timeout_ns;		/* --timeout, 0 = none */
-	int load_slice;		/* --cpu-load-slice: <0 ops, 0 random, >0 ms */
 	u64 bogo_ops, utime_ns, stime_ns;
-	u64 real_ns;		/* stress-ng's "real time": the workers' mean run time */
+	u64 real_ns;		/* stress-ng's "real time": the instances' mean run time */
 	/* ipistorm (max_ops = numipi, timeout_ns = timeout, bogo_ops = IPIs sent) */
 	bool ipi_single;
 	bool ipi_wait;
@@ -125,6 +128,9 @@ struct bench {
 	 */
 	unsigned int sb_footprint_kb, sb_ops, sb_interval_s;
 	bool sb_no_lock;
+	/* -p: pipe mode's transfer size in bytes (0: off); its workers' run times summed */
+	unsigned int sb_pipe;
+	u64 sb_loop_runtime_us;
 	struct schbench_stats *sb_req_stats, *sb_rps_stats;
 	u64 sb_loops;
 	char *sb_log;
@@ -236,6 +242,9 @@ void messaging_free(struct bench *b);
 void pipe_start(struct bench *b);
 void stress_start(struct bench *b);
 void stress_free(struct bench *b);
+/* stress-ng COMMAND-LINE (work/stress_parse.c); 0, or -1 and a message */
+int stress_parse(struct bench *b, int argc, char **argv, bool background, char *err,
+		 size_t errlen);
 void ipistorm_start(struct bench *b);
 void ipistorm_free(struct bench *b);
 void unixbench_start(struct bench *b);
@@ -244,10 +253,17 @@ void unixbench_free(struct bench *b);
 int unixbench_parse(struct bench *b, int argc, char **argv, char *err, size_t errlen);
 void schbench_start(struct bench *b);
 void schbench_free(struct bench *b);
-/* the current schbench (work/bench_schbench_now.c) */
+/* the current schbench (work/bench_schbench_now.c); -p's PIPE_TRANSFER_BUFFER */
+#define SCHBENCH_PIPE_MAX (1024u * 1024)
 unsigned int schbench_now_workers(const struct bench *b);	/* -t, or ceil(CPUs / m) */
 unsigned long schbench_now_matrix_size(const struct bench *b);	/* sqrt(F KiB / 3 / 8) */
 void schbench_now_start(struct bench *b);
+/*
+ * pipe mode's "avg worker transfer": loops per second and loops * -p bytes
+ * per second (whole bytes, as the tool's integer division) of the workers'
+ * summed run times
+ */
+void schbench_pipe_rates(const struct bench *b, double *ops_per_sec, u64 *bytes_per_sec);
 void schbench_now_free(struct bench *b);
 /* reaim (work/bench_reaim.c): 0 or -1 + message */
 int reaim_parse(struct bench *b, int argc, char **argv, char *err, size_t errlen);

@@ -10,7 +10,9 @@
  * releases every child at once, reaps them all and reads the clock again.
  * A sender loops `loops` times writing one datasize message to each of the
  * group's channels in turn; a receiver reads fds*loops messages. Writers
- * block on full buffers, readers on empty ones.
+ * block on full buffers, readers on empty ones. hackbench -F makes the
+ * parent SCHED_FIFO priority 1 once every child exists, before it waits
+ * for them to be ready.
  */
 #include "work/bench.h"
 
@@ -41,6 +43,7 @@ struct msg_state {
 	unsigned int spawned;
 	unsigned int ready_got;
 	unsigned int phase;
+	bool fifo_done;		/* hackbench -F: the main process is SCHED_FIFO */
 };
 
 static void mark_start(struct work_task *w, void *arg)
@@ -126,6 +129,18 @@ static void parent_next(struct work_task *w, struct op_desc *op)
 			/* a sender writes to each of the group's fds channels, a receiver reads one */
 			op->spawn.footprint =
 				FOOTPRINT_TASK + (u64)(c->sender ? b->fds : 1) * FOOTPRINT_CHANNEL;
+			return;
+		}
+		/*
+		 * hackbench -F: with every worker created (they stay
+		 * SCHED_OTHER), sched_setscheduler(0, SCHED_FIFO, 1) "so
+		 * that we can manage the workers"
+		 */
+		if (b->fifo_main && !m->fifo_done) {
+			m->fifo_done = true;
+			*op = (struct op_desc){ .kind = OP_SCHED_SETATTR,
+						.attr = { .sched_policy = SCHED_FIFO,
+							  .sched_priority = 1 } };
 			return;
 		}
 		m->phase = 1;

@@ -26,6 +26,12 @@ static const char *const schbench_names[] = {
 	"request_p99_us", "request_p99_9_us", "rps_p50", "average_rps", NULL,
 };
 
+/* schbench -p: the wakeup percentiles and "avg worker transfer" */
+static const char *const schbench_pipe_names[] = {
+	"time_s", "wakeup_p20_us", "wakeup_p50_us", "wakeup_p90_us", "wakeup_p99_us",
+	"wakeup_p99_9_us", "ops_per_sec", "bytes_per_sec", NULL,
+};
+
 static const char *const rtapp_names[] = {
 	"time_s", "threads", "loops", "util_pct", "slack_min_us", "missed",
 	"wu_lat_mean_us", "wu_lat_max_us", NULL,
@@ -45,7 +51,7 @@ const char *const *bench_metric_names(const struct bench *b)
 		return pipe_names;
 	case BENCH_IPISTORM:
 		return ipistorm_names;
-	case BENCH_STRESS_CPU:
+	case BENCH_STRESS_NG:
 		return stress_names;
 	case BENCH_CONTEXT1:
 		return context1_names;
@@ -54,7 +60,7 @@ const char *const *bench_metric_names(const struct bench *b)
 	case BENCH_SCHBENCH_2016:
 		return schbench2016_names;
 	case BENCH_SCHBENCH:
-		return schbench_names;
+		return b->sb_pipe ? schbench_pipe_names : schbench_names;
 	case BENCH_RTAPP:
 		return rtapp_names;
 	case BENCH_HACKBENCH:

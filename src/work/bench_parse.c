@@ -11,6 +11,8 @@
  */
 #include "work/bench.h"
 
+#include "work/bench_opts.h"
+#include "work/bench_usage.h"
 #include "work/rtapp.h"
 #include "work/reaim.h"
 #include "work/schbench_hist.h"
@@ -52,30 +54,75 @@ static int parse_uint(const char *tool, const char *opt, const char *s, unsigned
 	return 0;
 }
 
-static int bad_option(const char *tool, const char *usage, char **argv, char *err, size_t errlen)
+/*
+ * "TOOL [-a|--all] [-s|--size N]...": the modelled options of @opts, for
+ * the parsers' messages (refused and help options left out)
+ */
+static const char *usage_line(const char *tool, const struct bench_opt *opts)
+{
+	static char buf[1024];
+	size_t n = (size_t)snprintf(buf, sizeof(buf), "%s", tool);
+
+	for (const struct bench_opt *o = opts; o->code && n < sizeof(buf); o++) {
+		if (o->refused || (o->flags & BOPT_HELP))
+			continue;
+		if (o->code < BOPT_LONG && o->long_name)
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, " [-%c|--%s", o->code,
+					      o->long_name);
+		else if (o->code < BOPT_LONG)
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, " [-%c", o->code);
+		else
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, " [--%s", o->long_name);
+		if (n < sizeof(buf) && o->has_arg != no_argument)
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, " %s", o->arg);
+		if (n < sizeof(buf))
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "]");
+	}
+	return buf;
+}
+
+static int bad_option(const char *tool, const struct bench_opt *opts, char **argv, char *err,
+		      size_t errlen)
 {
 	const char *opt = argv[optind - 1];
 
-	if (optopt && optopt != '?')
+	if (optopt && optopt != '?' && optopt < BOPT_LONG)
 		snprintf(err, errlen, "%s: bad or incomplete option '-%c' (usage: %s)", tool, optopt,
-			 usage);
+			 usage_line(tool, opts));
 	else
-		snprintf(err, errlen, "%s: unknown option '%s' (usage: %s)", tool, opt, usage);
+		snprintf(err, errlen, "%s: unknown option '%s' (usage: %s)", tool, opt,
+			 usage_line(tool, opts));
 	return -1;
 }
 
-static const char hackbench_usage[] =
-	"hackbench [-p|--pipe] [-s|--datasize <bytes>] [-l|--loops <num loops>] "
-	"[-g|--groups <num groups>] [-f|--fds <num fds>] [-T|--threads] [-P|--process]";
+int bench_opt_special(const char *tool, const struct bench_opt *opts, int c, int argc,
+		      char **argv, char *err, size_t errlen)
+{
+	const struct bench_opt *o = bench_opt_find(opts, c);
+
+	if (!o)
+		return 0;
+	if (o->refused)
+		return bench_opt_refuse(tool, o, err, errlen);
+	if (!(o->flags & BOPT_HELP))
+		return 0;
+	if (parsing_background) {
+		snprintf(err, errlen, "%s: %s prints the tool's usage: not in a background workload",
+			 tool, argv[optind - 1]);
+		return -1;
+	}
+	return bench_usage_request(tool, argc, argv, optind - 1, err, errlen);
+}
+
+/* the getopt loop's head: tables from @opts, state reset ("+": stop at the first operand) */
+#define for_each_bench_opt(c, g, opts, argc, argv)                                              \
+	for (bench_getopt_init(&(g), (opts), "+");                                             \
+	     ((c) = getopt_long((argc), (argv), (g).shortopts, (g).longopts, NULL)) != -1;)
 
 static int parse_hackbench(struct bench *b, int argc, char **argv, char *err, size_t errlen)
 {
-	static const struct option opts[] = {
-		{ "pipe", no_argument, NULL, 'p' },	{ "datasize", required_argument, NULL, 's' },
-		{ "loops", required_argument, NULL, 'l' }, { "groups", required_argument, NULL, 'g' },
-		{ "fds", required_argument, NULL, 'f' }, { "threads", no_argument, NULL, 'T' },
-		{ "process", no_argument, NULL, 'P' },	{ NULL, 0, NULL, 0 },
-	};
+	static const char tool[] = "hackbench";
+	struct bench_getopt g;
 	int c;
 
 	b->kind = BENCH_HACKBENCH;
@@ -83,29 +130,32 @@ static int parse_hackbench(struct bench *b, int argc, char **argv, char *err, si
 	b->fds = 20;
 	b->loops = 100;
 	b->datasize = 100;
-	while ((c = getopt_long(argc, argv, "+ps:l:g:f:TP", opts, NULL)) != -1) {
+	for_each_bench_opt(c, g, hackbench_opts, argc, argv) {
+		if (bench_opt_special(tool, hackbench_opts, c, argc, argv, err, errlen))
+			return -1;
 		switch (c) {
 		case 'p':
 			b->pipes = true;
 			break;
 		case 's':
-			if (parse_uint("hackbench", "--datasize", optarg, 1, MAX_DATASIZE, &b->datasize,
-				       err, errlen))
+			if (parse_uint(tool, "--datasize", optarg, 1, MAX_DATASIZE, &b->datasize, err,
+				       errlen))
 				return -1;
 			break;
 		case 'l':
-			if (parse_uint("hackbench", "--loops", optarg, 1, MAX_LOOPS, &b->loops, err,
-				       errlen))
+			if (parse_uint(tool, "--loops", optarg, 1, MAX_LOOPS, &b->loops, err, errlen))
 				return -1;
 			break;
 		case 'g':
-			if (parse_uint("hackbench", "--groups", optarg, 1, MAX_GROUPS, &b->groups, err,
-				       errlen))
+			if (parse_uint(tool, "--groups", optarg, 1, MAX_GROUPS, &b->groups, err, errlen))
 				return -1;
 			break;
 		case 'f':
-			if (parse_uint("hackbench", "--fds", optarg, 1, MAX_FDS, &b->fds, err, errlen))
+			if (parse_uint(tool, "--fds", optarg, 1, MAX_FDS, &b->fds, err, errlen))
 				return -1;
+			break;
+		case 'F':
+			b->fifo_main = true;
 			break;
 		case 'T':
 			b->threads = true;
@@ -114,29 +164,21 @@ static int parse_hackbench(struct bench *b, int argc, char **argv, char *err, si
 			b->threads = false;
 			break;
 		default:
-			return bad_option("hackbench", hackbench_usage, argv, err, errlen);
+			return bad_option(tool, hackbench_opts, argv, err, errlen);
 		}
 	}
 	if (optind < argc) {
-		snprintf(err, errlen, "hackbench: unexpected argument '%s' (usage: %s)", argv[optind],
-			 hackbench_usage);
+		snprintf(err, errlen, "%s: unexpected argument '%s' (usage: %s)", tool, argv[optind],
+			 usage_line(tool, hackbench_opts));
 		return -1;
 	}
 	return 0;
 }
 
-static const char messaging_usage[] =
-	"perf bench sched messaging [-p|--pipe] [-t|--thread] [-g|--group <n>] [-l|--nr_loops <n>]";
-
 static int parse_messaging(struct bench *b, int argc, char **argv, char *err, size_t errlen)
 {
-	static const struct option opts[] = {
-		{ "pipe", no_argument, NULL, 'p' },
-		{ "thread", no_argument, NULL, 't' },
-		{ "group", required_argument, NULL, 'g' },
-		{ "nr_loops", required_argument, NULL, 'l' },
-		{ NULL, 0, NULL, 0 },
-	};
+	static const char tool[] = "perf bench sched messaging";
+	struct bench_getopt g;
 	int c;
 
 	b->kind = BENCH_PERF_MESSAGING;
@@ -144,7 +186,9 @@ static int parse_messaging(struct bench *b, int argc, char **argv, char *err, si
 	b->fds = 20;
 	b->loops = 100;
 	b->datasize = 100;
-	while ((c = getopt_long(argc, argv, "+ptg:l:", opts, NULL)) != -1) {
+	for_each_bench_opt(c, g, messaging_opts, argc, argv) {
+		if (bench_opt_special(tool, messaging_opts, c, argc, argv, err, errlen))
+			return -1;
 		switch (c) {
 		case 'p':
 			b->pipes = true;
@@ -153,268 +197,131 @@ static int parse_messaging(struct bench *b, int argc, char **argv, char *err, si
 			b->threads = true;
 			break;
 		case 'g':
-			if (parse_uint("perf bench sched messaging", "--group", optarg, 1, MAX_GROUPS,
-				       &b->groups, err, errlen))
+			if (parse_uint(tool, "--group", optarg, 1, MAX_GROUPS, &b->groups, err, errlen))
 				return -1;
 			break;
 		case 'l':
-			if (parse_uint("perf bench sched messaging", "--nr_loops", optarg, 1, MAX_LOOPS,
-				       &b->loops, err, errlen))
+			if (parse_uint(tool, "--nr_loops", optarg, 1, MAX_LOOPS, &b->loops, err,
+				       errlen))
 				return -1;
 			break;
 		default:
-			return bad_option("perf bench sched messaging", messaging_usage, argv, err,
-					  errlen);
+			return bad_option(tool, messaging_opts, argv, err, errlen);
 		}
 	}
 	if (optind < argc) {
-		snprintf(err, errlen, "perf bench sched messaging: unexpected argument '%s'",
-			 argv[optind]);
+		snprintf(err, errlen, "%s: unexpected argument '%s'", tool, argv[optind]);
 		return -1;
 	}
 	return 0;
 }
 
-static const char pipe_usage[] = "perf bench sched pipe [-l|--loop <n>] [-T|--threaded]";
-
 static int parse_pipe(struct bench *b, int argc, char **argv, char *err, size_t errlen)
 {
-	static const struct option opts[] = {
-		{ "loop", required_argument, NULL, 'l' },
-		{ "threaded", no_argument, NULL, 'T' },
-		{ NULL, 0, NULL, 0 },
-	};
+	static const char tool[] = "perf bench sched pipe";
+	struct bench_getopt g;
 	int c;
 
 	b->kind = BENCH_PERF_PIPE;
 	b->loops = 1000000;
 	b->datasize = sizeof(int);
 	b->pipes = true;
-	while ((c = getopt_long(argc, argv, "+l:T", opts, NULL)) != -1) {
+	for_each_bench_opt(c, g, sched_pipe_opts, argc, argv) {
+		if (bench_opt_special(tool, sched_pipe_opts, c, argc, argv, err, errlen))
+			return -1;
 		switch (c) {
 		case 'l':
-			if (parse_uint("perf bench sched pipe", "--loop", optarg, 1, MAX_LOOPS,
-				       &b->loops, err, errlen))
+			if (parse_uint(tool, "--loop", optarg, 1, MAX_LOOPS, &b->loops, err, errlen))
 				return -1;
 			break;
 		case 'T':
 			b->threads = true;
 			break;
 		default:
-			return bad_option("perf bench sched pipe", pipe_usage, argv, err, errlen);
+			return bad_option(tool, sched_pipe_opts, argv, err, errlen);
 		}
 	}
 	if (optind < argc) {
-		snprintf(err, errlen, "perf bench sched pipe: unexpected argument '%s'", argv[optind]);
+		snprintf(err, errlen, "%s: unexpected argument '%s'", tool, argv[optind]);
 		return -1;
 	}
 	return 0;
 }
 
-static const char stress_usage[] =
-	"stress-ng --cpu N [-l|--cpu-load P] [--cpu-ops N] [-t|--timeout T[s|m|h]] "
-	"[--cpu-load-slice S] [--cpu-method all] [--metrics-brief]";
-
-/* stress-ng time values: plain seconds or with an s/m/h/d suffix */
-static int parse_timeout(const char *s, u64 *ns, char *err, size_t errlen)
-{
-	char *end;
-	unsigned long long v;
-	u64 mult = 1;
-
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (end != s && end[0] && !end[1]) {
-		switch (*end) {
-		case 's': mult = 1; end++; break;
-		case 'm': mult = 60; end++; break;
-		case 'h': mult = 3600; end++; break;
-		case 'd': mult = 86400; end++; break;
-		}
-	}
-	if (!*s || *end || errno || s[0] == '-' || v == 0 || v * mult > 7ULL * 86400) {
-		snprintf(err, errlen, "stress-ng: --timeout needs a time of 1 s to 7 days (e.g. 10, 30s, 2m), got '%s'", s);
-		return -1;
-	}
-	*ns = v * mult * NSEC_PER_SEC;
-	return 0;
-}
-
-/* stress-ng.h: STRESS_PROCS_MAX instances of a stressor, MIN_OPS..MAX_OPS */
-#define STRESS_PROCS_MAX 8192u
-#define STRESS_MIN_OPS 1u
-#define STRESS_MAX_OPS 100000000u
-
-static int parse_stress(struct bench *b, int argc, char **argv, char *err, size_t errlen)
-{
-	static const struct option opts[] = {
-		{ "cpu", required_argument, NULL, 'c' },
-		{ "cpu-load", required_argument, NULL, 'l' },
-		{ "cpu-ops", required_argument, NULL, 'o' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "cpu-load-slice", required_argument, NULL, 'S' },
-		{ "cpu-method", required_argument, NULL, 'M' },
-		{ "metrics-brief", no_argument, NULL, 'B' },
-		{ "metrics", no_argument, NULL, 'B' },
-		{ NULL, 0, NULL, 0 },
-	};
-	bool have_cpu = false;
-	unsigned int v;
-	int c;
-
-	b->kind = BENCH_STRESS_CPU;
-	b->load_pct = 100;
-	b->load_slice = -64;
-	while ((c = getopt_long(argc, argv, "+c:l:t:", opts, NULL)) != -1) {
-		switch (c) {
-		case 'c':
-			if (parse_uint("stress-ng", "--cpu", optarg, 0, STRESS_PROCS_MAX, &b->workers, err,
-				       errlen))
-				return -1;
-			have_cpu = true;
-			break;
-		case 'l':
-			if (parse_uint("stress-ng", "--cpu-load", optarg, 0, 100, &b->load_pct, err,
-				       errlen))
-				return -1;
-			break;
-		case 'o':
-			if (parse_uint("stress-ng", "--cpu-ops", optarg, STRESS_MIN_OPS, STRESS_MAX_OPS, &v,
-				       err, errlen))
-				return -1;
-			/*
-			 * stress-ng gives the budget to the stressor named last;
-			 * before any, it is dropped and the run lasts a day.
-			 */
-			if (!have_cpu) {
-				snprintf(err, errlen, "stress-ng: --cpu-ops before --cpu is ignored by stress-ng (it applies to the stressor named before it): put it after --cpu");
-				return -1;
-			}
-			b->max_ops = v;
-			break;
-		case 't':
-			if (parse_timeout(optarg, &b->timeout_ns, err, errlen))
-				return -1;
-			break;
-		case 'S': {
-			char *end;
-			long s = strtol(optarg, &end, 10);
-
-			if (!*optarg || *end || s < -100000 || s > 100000) {
-				snprintf(err, errlen, "stress-ng: --cpu-load-slice needs an integer in -100000..100000, got '%s'", optarg);
-				return -1;
-			}
-			b->load_slice = (int)s;
-			break;
-		}
-		case 'M':
-			if (strcmp(optarg, "all")) {
-				snprintf(err, errlen, "stress-ng: --cpu-method '%s' is not modelled (only 'all')", optarg);
-				return -1;
-			}
-			break;
-		case 'B':
-			break;
-		default:
-			return bad_option("stress-ng", stress_usage, argv, err, errlen);
-		}
-	}
-	if (optind < argc) {
-		snprintf(err, errlen, "stress-ng: unexpected argument '%s' (usage: %s)", argv[optind],
-			 stress_usage);
-		return -1;
-	}
-	if (!have_cpu) {
-		snprintf(err, errlen, "stress-ng: only the cpu stressor is modelled: give --cpu N (usage: %s)",
-			 stress_usage);
-		return -1;
-	}
-	if (!b->max_ops && !b->timeout_ns && !parsing_background) {
-		snprintf(err, errlen, "stress-ng: give --timeout or --cpu-ops (stress-ng's own default runs for a day)");
-		return -1;
-	}
-	return 0;
-}
-
-static const char ipistorm_usage[] =
-	"ipistorm [numipi=N] [single=0|1] [offset=K] [cpulist=LIST] [wait=0|1] [delay=US] [timeout=S]";
-
+/* the module's parameters, NAME=VALUE, the names those of ipistorm_opts */
 static int parse_ipistorm(struct bench *b, int argc, char **argv, char *err, size_t errlen)
 {
+	static const char tool[] = "ipistorm";
+
 	b->kind = BENCH_IPISTORM;
 	b->ipi_wait = true;
 	b->ipi_offset = 1;
 	b->timeout_ns = 30 * NSEC_PER_SEC;	/* the module's default timeout */
 	b->ipi_cpulist_all = true;
 	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *eq = strchr(a, '=');
+		const char *a = argv[i], *eq = strchr(a, '='), *val;
+		const struct bench_opt *o;
+		char key[32];
 		unsigned int v;
-		size_t klen;
 
 		if (!eq) {
-			snprintf(err, errlen, "ipistorm: parameter '%s' is not NAME=VALUE (usage: %s)", a,
-				 ipistorm_usage);
+			snprintf(err, errlen, "%s: parameter '%s' is not NAME=VALUE (usage: %s)", tool, a,
+				 usage_line(tool, ipistorm_opts));
 			return -1;
 		}
-		klen = (size_t)(eq - a);
-#define KEY(k) (klen == strlen(k) && !strncmp(a, k, klen))
-		if (KEY("numipi")) {
-			if (parse_uint("ipistorm", "numipi", eq + 1, 0, MAX_LOOPS, &v, err, errlen))
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - a) < 31 ? (int)(eq - a) : 31, a);
+		o = (size_t)(eq - a) < sizeof(key) ? bench_opt_find_long(ipistorm_opts, key) : NULL;
+		if (!o) {
+			snprintf(err, errlen, "%s: unknown parameter '%.*s' (usage: %s)", tool,
+				 (int)(eq - a), a, usage_line(tool, ipistorm_opts));
+			return -1;
+		}
+		val = eq + 1;
+		switch (o->code) {
+		case BOPT_LONG + 0: /* numipi */
+			if (parse_uint(tool, "numipi", val, 0, MAX_LOOPS, &v, err, errlen))
 				return -1;
 			b->max_ops = v;
-		} else if (KEY("single") || KEY("wait")) {
-			if (parse_uint("ipistorm", KEY("single") ? "single" : "wait", eq + 1, 0, 1, &v,
-				       err, errlen))
+			break;
+		case BOPT_LONG + 1: /* single */
+			if (parse_uint(tool, "single", val, 0, 1, &v, err, errlen))
 				return -1;
-			if (KEY("single"))
-				b->ipi_single = v;
-			else
-				b->ipi_wait = v;
-		} else if (KEY("offset")) {
-			if (parse_uint("ipistorm", "offset", eq + 1, 0, NR_CPUS, &b->ipi_offset, err,
-				       errlen))
+			b->ipi_single = v;
+			break;
+		case BOPT_LONG + 2: /* offset */
+			if (parse_uint(tool, "offset", val, 0, NR_CPUS, &b->ipi_offset, err, errlen))
 				return -1;
-		} else if (KEY("delay")) {
-			if (parse_uint("ipistorm", "delay", eq + 1, 0, 10000000, &v, err, errlen))
+			break;
+		case BOPT_LONG + 3: /* cpulist */
+			free(b->ipi_cpulist_str);
+			b->ipi_cpulist_str = xstrdup(val);
+			b->ipi_cpulist_all = false;
+			break;
+		case BOPT_LONG + 4: /* wait */
+			if (parse_uint(tool, "wait", val, 0, 1, &v, err, errlen))
+				return -1;
+			b->ipi_wait = v;
+			break;
+		case BOPT_LONG + 5: /* delay */
+			if (parse_uint(tool, "delay", val, 0, 10000000, &v, err, errlen))
 				return -1;
 			b->ipi_delay_ns = (u64)v * NSEC_PER_USEC;
-		} else if (KEY("timeout")) {
-			if (parse_uint("ipistorm", "timeout", eq + 1, 1, 7 * 86400, &v, err, errlen))
+			break;
+		case BOPT_LONG + 6: /* timeout */
+			if (parse_uint(tool, "timeout", val, 1, 7 * 86400, &v, err, errlen))
 				return -1;
 			b->timeout_ns = (u64)v * NSEC_PER_SEC;
-		} else if (KEY("cpulist")) {
-			free(b->ipi_cpulist_str);
-			b->ipi_cpulist_str = xstrdup(eq + 1);
-			b->ipi_cpulist_all = false;
-		} else {
-			snprintf(err, errlen, "ipistorm: unknown parameter '%.*s' (usage: %s)", (int)klen, a,
-				 ipistorm_usage);
-			return -1;
+			break;
 		}
-#undef KEY
 	}
 	return 0;
 }
-
-static const char schbench2016_usage[] =
-	"schbench-2016 [-m|--message-threads <n>] [-t|--threads <n>] [-r|--runtime <s>] "
-	"[-s|--sleeptime <usec>] [-c|--cputime <usec>]";
 
 /* schbench as of 2016 (masoncl/schbench 3d16b23), its -m -t -r -s -c mode */
 static int parse_schbench2016(struct bench *b, int argc, char **argv, char *err, size_t errlen)
 {
 	static const char tool[] = "schbench-2016";
-	static const struct option opts[] = {
-		{ "message-threads", required_argument, NULL, 'm' },
-		{ "threads", required_argument, NULL, 't' },
-		{ "runtime", required_argument, NULL, 'r' },
-		{ "sleeptime", required_argument, NULL, 's' },
-		{ "cputime", required_argument, NULL, 'c' },
-		{ "auto", no_argument, NULL, 'a' },
-		{ "pipe", required_argument, NULL, 'p' },
-		{ "rps", required_argument, NULL, 'R' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct bench_getopt g;
 	int c;
 
 	b->kind = BENCH_SCHBENCH_2016;
@@ -423,7 +330,9 @@ static int parse_schbench2016(struct bench *b, int argc, char **argv, char *err,
 	b->sb_runtime_s = 30;
 	b->sb_sleep_us = 30000;
 	b->sb_cpu_us = 30000;
-	while ((c = getopt_long(argc, argv, "+m:t:r:s:c:ap:R:", opts, NULL)) != -1) {
+	for_each_bench_opt(c, g, schbench2016_opts, argc, argv) {
+		if (bench_opt_special(tool, schbench2016_opts, c, argc, argv, err, errlen))
+			return -1;
 		switch (c) {
 		case 'm':
 			if (parse_uint(tool, "-m", optarg, 1, MAX_GROUPS, &b->sb_msg_threads, err, errlen))
@@ -451,18 +360,13 @@ static int parse_schbench2016(struct bench *b, int argc, char **argv, char *err,
 			if (parse_uint(tool, "-c", optarg, 0, 10000000, &b->sb_cpu_us, err, errlen))
 				return -1;
 			break;
-		case 'a':
-		case 'p':
-		case 'R':
-			snprintf(err, errlen, "%s: -%c is not modelled (only -m -t -r -s -c)", tool, c);
-			return -1;
 		default:
-			return bad_option(tool, schbench2016_usage, argv, err, errlen);
+			return bad_option(tool, schbench2016_opts, argv, err, errlen);
 		}
 	}
 	if (optind < argc) {
 		snprintf(err, errlen, "%s: unexpected argument '%s' (usage: %s)", tool, argv[optind],
-			 schbench2016_usage);
+			 usage_line(tool, schbench2016_opts));
 		return -1;
 	}
 	if ((u64)b->sb_msg_threads * (b->sb_workers + 1) > MAX_TASKS) {
@@ -474,38 +378,11 @@ static int parse_schbench2016(struct bench *b, int argc, char **argv, char *err,
 	return 0;
 }
 
-static const char schbench_usage[] =
-	"schbench [-m|--message-threads <n>] [-t|--threads <n>] [-r|--runtime <s>] "
-	"[-F <KiB>] [-n|--operations <n>] [-s|--sleep_usec <usec>] [-i|--intervaltime <s>] "
-	"[-L|--no-locking]";
-
-/* the current schbench (masoncl/schbench 24e32b8) in its default mode */
+/* the current schbench (masoncl/schbench 24e32b8) */
 static int parse_schbench(struct bench *b, int argc, char **argv, char *err, size_t errlen)
 {
 	static const char tool[] = "schbench";
-	static const struct option opts[] = {
-		{ "message-threads", required_argument, NULL, 'm' },
-		{ "threads", required_argument, NULL, 't' },
-		{ "runtime", required_argument, NULL, 'r' },
-		{ "operations", required_argument, NULL, 'n' },
-		{ "sleep_usec", required_argument, NULL, 's' },
-		{ "intervaltime", required_argument, NULL, 'i' },
-		{ "no-locking", no_argument, NULL, 'L' },
-		/* the tool maps it to 'f', which its switch ignores */
-		{ "cache_footprint", required_argument, NULL, 'f' },
-		{ "rps", required_argument, NULL, 'R' },
-		{ "auto-rps", required_argument, NULL, 'A' },
-		{ "pipe", required_argument, NULL, 'p' },
-		{ "calibrate", no_argument, NULL, 'C' },
-		{ "warmuptime", required_argument, NULL, 'w' },
-		{ "zerotime", required_argument, NULL, 'z' },
-		{ "message-cpus", required_argument, NULL, 'M' },
-		{ "worker-cpus", required_argument, NULL, 'W' },
-		{ "json", required_argument, NULL, 'j' },
-		{ "jobname", required_argument, NULL, 'J' },
-		{ "split", required_argument, NULL, 'S' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct bench_getopt g;
 	int c;
 
 	b->kind = BENCH_SCHBENCH;
@@ -516,7 +393,9 @@ static int parse_schbench(struct bench *b, int argc, char **argv, char *err, siz
 	b->sb_ops = 5;
 	b->sb_sleep_us = 100;
 	b->sb_interval_s = 10;
-	while ((c = getopt_long(argc, argv, "+m:t:r:F:n:s:i:LR:A:p:Cw:z:M:W:j:J:S:", opts, NULL)) != -1) {
+	for_each_bench_opt(c, g, schbench_opts, argc, argv) {
+		if (bench_opt_special(tool, schbench_opts, c, argc, argv, err, errlen))
+			return -1;
 		switch (c) {
 		case 'm':
 			if (parse_uint(tool, "-m", optarg, 1, MAX_GROUPS, &b->sb_msg_threads, err, errlen))
@@ -549,31 +428,25 @@ static int parse_schbench(struct bench *b, int argc, char **argv, char *err, siz
 		case 'L':
 			b->sb_no_lock = true;
 			break;
-		case 'f':
-			snprintf(err, errlen, "%s: --cache_footprint is ignored by the real tool (it maps to 'f', which it does not handle): give -F",
-				 tool);
-			return -1;
-		case 'R':
-		case 'A':
 		case 'p':
-		case 'C':
-		case 'w':
-		case 'z':
-		case 'M':
-		case 'W':
-		case 'j':
-		case 'J':
-		case 'S':
-			snprintf(err, errlen, "%s: -%c is not modelled (only -m -t -r -F -n -s -i -L)", tool,
-				 c);
-			return -1;
+			if (parse_uint(tool, "-p", optarg, 0, UINT32_MAX, &b->sb_pipe, err, errlen))
+				return -1;
+			/* the tool warns "pipe size too big, using 1048576" and goes on */
+			if (b->sb_pipe > SCHBENCH_PIPE_MAX) {
+				snprintf(err, errlen,
+					 "%s: -p %u is more than the tool's %u-byte pipe buffer (it would use %u): give at most %u",
+					 tool, b->sb_pipe, SCHBENCH_PIPE_MAX, SCHBENCH_PIPE_MAX,
+					 SCHBENCH_PIPE_MAX);
+				return -1;
+			}
+			break;
 		default:
-			return bad_option(tool, schbench_usage, argv, err, errlen);
+			return bad_option(tool, schbench_opts, argv, err, errlen);
 		}
 	}
 	if (optind < argc) {
 		snprintf(err, errlen, "%s: unexpected argument '%s' (usage: %s)", tool, argv[optind],
-			 schbench_usage);
+			 usage_line(tool, schbench_opts));
 		return -1;
 	}
 	if ((u64)b->sb_msg_threads * (b->sb_workers + 1) > MAX_TASKS) {
@@ -587,8 +460,6 @@ static int parse_schbench(struct bench *b, int argc, char **argv, char *err, siz
 	return 0;
 }
 
-static const char rtapp_usage[] = "rt-app [-l <debug_level>] <taskset.json>";
-
 /*
  * rt-app [-l LEVEL] FILE (rt-app_args.c): the file is read and checked
  * now; "-" (stdin) is not taken. The level decides whether rt-app's
@@ -597,33 +468,33 @@ static const char rtapp_usage[] = "rt-app [-l <debug_level>] <taskset.json>";
  */
 static int parse_rtapp(struct bench *b, int argc, char **argv, char *err, size_t errlen)
 {
-	static const struct option opts[] = {
-		{ "log", required_argument, NULL, 'l' },
-		{ NULL, 0, NULL, 0 },
-	};
+	static const char tool[] = "rt-app";
+	struct bench_getopt g;
 	char *end;
 	long level = 50;
 	int c;
 
 	b->kind = BENCH_RTAPP;
-	while ((c = getopt_long(argc, argv, "+l:", opts, NULL)) != -1) {
+	for_each_bench_opt(c, g, rtapp_opts, argc, argv) {
+		if (bench_opt_special(tool, rtapp_opts, c, argc, argv, err, errlen))
+			return -1;
 		switch (c) {
 		case 'l':
 			level = strtol(optarg, &end, 10);
 			if (!*optarg || *end) {
 				snprintf(err, errlen, "rt-app: -l needs a number, got '%s' (usage: %s)",
-					 optarg, rtapp_usage);
+					 optarg, usage_line(tool, rtapp_opts));
 				return -1;
 			}
 			break;
 		default:
-			return bad_option("rt-app", rtapp_usage, argv, err, errlen);
+			return bad_option(tool, rtapp_opts, argv, err, errlen);
 		}
 	}
 	if (optind != argc - 1) {
-		snprintf(err, errlen, "rt-app: %s (usage: %s)",
+		snprintf(err, errlen, "rt-app: %s (usage: %s FILE.json)",
 			 optind >= argc ? "no workload file given" : "more than one file given",
-			 rtapp_usage);
+			 usage_line(tool, rtapp_opts));
 		return -1;
 	}
 	if (!strcmp(argv[optind], "-")) {
@@ -667,6 +538,8 @@ struct bench *bench_parse(int argc, char **argv, char *err, size_t errlen)
 	struct bench *b;
 	int rc = -1;
 
+	/* a TOOL --help of an earlier parse is forgotten */
+	bench_usage_reset();
 	/* a prefix: parses its own options, then the command with this function */
 	if (argc >= 1 && !strcmp(argv[0], "taskset"))
 		return taskset_parse(argc, argv, err, errlen);
@@ -703,7 +576,7 @@ struct bench *bench_parse(int argc, char **argv, char *err, size_t errlen)
 	} else if (!strcmp(argv[0], "reaim") || !strcmp(argv[0], "./reaim")) {
 		rc = reaim_parse(b, argc, argv, err, errlen);
 	} else if (!strcmp(argv[0], "stress-ng")) {
-		rc = parse_stress(b, argc, argv, err, errlen);
+		rc = stress_parse(b, argc, argv, parsing_background, err, errlen);
 	} else if (!strcmp(argv[0], "perf")) {
 		if (argc >= 2 && !strcmp(argv[1], "stat"))
 			/*
@@ -737,6 +610,8 @@ struct bench *bench_parse(int argc, char **argv, char *err, size_t errlen)
 		rtapp_config_free(b->rtapp);
 		if (b->kind == BENCH_REAIM)
 			reaim_free(b);
+		if (b->kind == BENCH_STRESS_NG)
+			stress_free(b);
 		free(b);
 		return NULL;
 	}
@@ -763,7 +638,7 @@ void bench_start(struct bench *b)
 	case BENCH_PERF_PIPE:
 		pipe_start(b);
 		break;
-	case BENCH_STRESS_CPU:
+	case BENCH_STRESS_NG:
 		stress_start(b);
 		break;
 	case BENCH_IPISTORM:
@@ -902,6 +777,20 @@ bool bench_finish(struct bench *b)
 		add_metric(b, "p99_us", v[2], METRIC_LOWER);
 		add_metric(b, "p99_9_us", v[3], METRIC_LOWER);
 		add_metric(b, "max_us", b->sb_stats->max, METRIC_LOWER);
+	} else if (b->kind == BENCH_SCHBENCH && b->sb_pipe) {
+		unsigned int w[SCHBENCH_PLIST_LEN];
+		double ops;
+		u64 bytes;
+
+		schbench_percentiles(b->sb_stats, schbench_plist, SCHBENCH_PLIST_LEN, w, NULL);
+		schbench_pipe_rates(b, &ops, &bytes);
+		add_metric(b, "wakeup_p20_us", w[0], METRIC_LOWER);
+		add_metric(b, "wakeup_p50_us", w[1], METRIC_LOWER);
+		add_metric(b, "wakeup_p90_us", w[2], METRIC_LOWER);
+		add_metric(b, "wakeup_p99_us", w[3], METRIC_LOWER);
+		add_metric(b, "wakeup_p99_9_us", w[4], METRIC_LOWER);
+		add_metric(b, "ops_per_sec", ops, METRIC_HIGHER);
+		add_metric(b, "bytes_per_sec", (double)bytes, METRIC_HIGHER);
 	} else if (b->kind == BENCH_SCHBENCH) {
 		static const double pl[] = { 50.0, 99.0, 99.9 };
 		static const double p50[] = { 50.0 };
@@ -940,7 +829,7 @@ bool bench_finish(struct bench *b)
 		add_metric(b, "jti", r ? r->jti : 0, METRIC_HIGHER);
 		add_metric(b, "max_jobs_per_min", isfinite(max) ? max : 0, METRIC_HIGHER);
 		add_metric(b, "mean_jobs_per_min", isfinite(mean) ? mean : 0, METRIC_HIGHER);
-	} else if (b->kind == BENCH_STRESS_CPU) {
+	} else if (b->kind == BENCH_STRESS_NG) {
 		add_metric(b, "workers", b->nr_workers, METRIC_INFO);
 		add_metric(b, "bogo_ops", (double)b->bogo_ops, METRIC_HIGHER);
 		add_metric(b, "usr_s", (double)b->utime_ns / 1e9, METRIC_INFO);
@@ -986,7 +875,7 @@ void bench_free(struct bench *b)
 	taskset_free(b);
 	free(b->failure);
 	free(b->ipi_cpulist_str);
-	if (b->kind == BENCH_STRESS_CPU)
+	if (b->kind == BENCH_STRESS_NG)
 		stress_free(b);
 	else if (b->kind == BENCH_IPISTORM)
 		ipistorm_free(b);

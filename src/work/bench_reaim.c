@@ -27,6 +27,8 @@
 #include "work/bench.h"
 #include "work/reaim.h"
 
+#include "work/bench_opts.h"
+
 #include "sim/alloc.h"
 #include "sim/prng.h"
 
@@ -611,29 +613,7 @@ static int opt_uint(const char *opt, const char *s, unsigned int hi, unsigned in
 
 int reaim_parse(struct bench *b, int argc, char **argv, char *err, size_t errlen)
 {
-	static const struct option opts[] = {
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "startusers", required_argument, NULL, 's' },
-		{ "endusers", required_argument, NULL, 'e' },
-		{ "increment", required_argument, NULL, 'i' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "debug", optional_argument, NULL, 'd' },
-		{ "logprefix", required_argument, NULL, 'l' },
-		{ "file", required_argument, NULL, 'f' },
-		{ "crossover", no_argument, NULL, 'x' },
-		{ "multiuser", no_argument, NULL, 'm' },
-		{ "brief", no_argument, NULL, 'b' },
-		{ "quick", no_argument, NULL, 'q' },
-		{ "oneuser", no_argument, NULL, 'o' },
-		{ "timeroff", no_argument, NULL, 't' },
-		{ "repeat", required_argument, NULL, 'r' },
-		{ "period", required_argument, NULL, 'p' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "config", required_argument, NULL, 'c' },
-		{ "nosync", no_argument, NULL, 'y' },
-		{ "guesspeak", no_argument, NULL, 'g' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct bench_getopt g;
 	struct reaim_conf *c = xcalloc(1, sizeof(*c));
 	unsigned int t_minu = 0, t_maxu = 0, t_incr = 0, t_jobs = 0, dummy;
 	bool t_xover = false, t_maxjobs = false;
@@ -650,8 +630,10 @@ int reaim_parse(struct bench *b, int argc, char **argv, char *err, size_t errlen
 	c->jobs = 100;
 	c->repeat = 1;
 	c->xover_threshold = REAIM_XOVER;
-	while ((ch = getopt_long(argc, argv, "+bvs:e:i:j:d::f:l:p:r:c:Z:z:mqothxyg", opts, NULL)) !=
-	       -1) {
+	bench_getopt_init(&g, reaim_opts, "+");
+	while ((ch = getopt_long(argc, argv, g.shortopts, g.longopts, NULL)) != -1) {
+		if (bench_opt_special("reaim", reaim_opts, ch, argc, argv, err, errlen))
+			return -1;
 		switch (ch) {
 		case 's':
 			if (opt_uint("-s", optarg, REAIM_MAX_USERS, &t_minu, err, errlen))
@@ -707,14 +689,6 @@ int reaim_parse(struct bench *b, int argc, char **argv, char *err, size_t errlen
 		case 'l': /* the log files' prefix: no log files are written */
 		case 'd': /* debug output goes to a file */
 			break;
-		case 'o':
-		case 'b':
-		case 'v':
-		case 'Z':
-		case 'z':
-			snprintf(err, errlen, "reaim: -%c is not modelled (usage: %s)", ch,
-				 usage_line);
-			return -1;
 		default:
 			if (optopt == 'u')
 				snprintf(
@@ -725,8 +699,6 @@ int reaim_parse(struct bench *b, int argc, char **argv, char *err, size_t errlen
 				snprintf(err, errlen,
 					 "reaim: bad or incomplete option '-%c' (usage: %s)",
 					 optopt, usage_line);
-			else if (ch == 'h')
-				snprintf(err, errlen, "reaim: usage: %s", usage_line);
 			else
 				snprintf(err, errlen, "reaim: unknown option '%s' (usage: %s)",
 					 argv[optind - 1], usage_line);

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * schbench -m M -t T -r R -F KB -n N -s US -i S [-L]
+ * schbench -m M -t T -r R -F KB -n N -s US -i S [-L] [-p BYTES]
  *
  * The current schbench (masoncl/schbench 24e32b8, December 2025) in its
- * default mode: no -R, -A, -p, -C, -w, -z, pinning or --split. main()
+ * default mode and its pipe mode (-p): no -R, -A, -C, -w, -z, pinning or
+ * --split. main()
  * starts M message threads and each starts T workers (T = 0: ceil(CPUs /
  * M)), all threads of one process.
  *
@@ -28,6 +29,16 @@
  * last look, per second, are one RPS sample; every -i seconds it prints
  * the three histograms as they stand, the sched delay and the current RPS.
  * After R s it sets stopping, posts and joins the message threads.
+ *
+ * Pipe mode (-p BYTES) is the same handoff without the request: before it
+ * queues itself a worker memset()s BYTES of its page, and the message
+ * thread, taking its list whole, memset()s each worker's page and reads
+ * the clock for that worker just before posting it. The wakeup latency is
+ * then post to run; the request is two clock reads with nothing between,
+ * a 0 us sample the tool drops. main() only sleeps out -r; the result is
+ * the wakeup histogram (with its 20th percentile) and "avg worker
+ * transfer": loops per second of a worker's run time, and loops * BYTES
+ * per second of it.
  */
 #include "work/bench.h"
 #include "work/schbench_futex.h"
@@ -79,6 +90,8 @@ struct sbn_worker {
 	bool locked;
 	u32 wake_min, wake_max;		/* this thread's wakeup_stats min and max */
 	u32 req_min, req_max;		/* and its request_stats' */
+	u64 start_us;			/* pipe mode: its start, for its runtime */
+	bool started;
 	int phase;
 };
 
@@ -92,6 +105,8 @@ struct sbn_msg {
 	unsigned int posted;
 	u64 wake_now_us;		/* xlist_wake_all()'s clock read */
 	int wake_runs;			/* xlist_wake_all() passes left before the exit */
+	struct sbn_worker *spliced;	/* pipe mode: the list this pass took whole */
+	bool page_written;		/* pipe mode: the next worker's page is written */
 	int phase;
 };
 
@@ -102,6 +117,7 @@ struct sbn_state {
 	unsigned int nr_locks;
 	unsigned int workers;		/* per message thread */
 	u64 matrix_ns;			/* one do_some_math() */
+	u64 pipe_ns;			/* pipe mode: one memset() of a worker's page */
 	u64 footprint;			/* a worker's working set */
 	unsigned int spawned;
 	unsigned int posted;
@@ -130,7 +146,10 @@ static u32 clamp_us(u64 us)
 	return (u32)min(us, (u64)UINT32_MAX);
 }
 
-enum { W_LOOP, W_POST, W_WAIT, W_FWAIT, W_SAMPLE, W_SLEEP, W_LOCK, W_SPIN, W_MATH, W_DONE };
+enum {
+	W_LOOP, W_PAGE, W_POST, W_WAIT, W_FWAIT, W_SAMPLE, W_SLEEP, W_LOCK, W_SPIN, W_MATH, W_DONE,
+	W_PIPE_DONE,
+};
 
 static void worker_next(struct work_task *wt, struct op_desc *op)
 {
@@ -141,15 +160,26 @@ static void worker_next(struct work_task *wt, struct op_desc *op)
 	u64 now;
 
 	w->task = wt->task;
+	if (!w->started) {
+		w->started = true;
+		w->start_us = gtod_us();
+	}
 	for (;;) {
 		switch (w->phase) {
 		case W_LOOP:
 			if (st->stopping) {
+				/* the thread's runtime, which pipe mode's rate divides by */
+				b->sb_loop_runtime_us += gtod_us() - w->start_us;
 				*op = (struct op_desc){ .kind = OP_EXIT };
 				return;
 			}
-			w->phase = W_POST;
+			w->phase = b->sb_pipe ? W_PAGE : W_POST;
 			break;
+		case W_PAGE:
+			/* pipe mode: memset(td->pipe_page, 2, pipe_test) */
+			w->phase = W_POST;
+			*op = (struct op_desc){ .kind = OP_RUN, .ns = st->pipe_ns };
+			return;
 		case W_POST:
 			/* msg_and_wait() */
 			w->futex.val = FUTEX_BLOCKED;
@@ -177,8 +207,14 @@ static void worker_next(struct work_task *wt, struct op_desc *op)
 				schbench_add_lat_cur(b->sb_stats, us);
 				schbench_combine_minmax(&w->wake_min, &w->wake_max, us, us);
 			}
-			/* a request follows even when stopping */
-			w->phase = W_SLEEP;
+			/* a request follows even when stopping; in pipe mode an empty one */
+			w->phase = b->sb_pipe ? W_PIPE_DONE : W_SLEEP;
+			break;
+		case W_PIPE_DONE:
+			/* gettimeofday() twice, nothing between: a 0 us request, not recorded */
+			w->loops++;
+			b->sb_loops++;
+			w->phase = W_LOOP;
 			break;
 		case W_SLEEP:
 			w->work_start_us = gtod_us();
@@ -246,9 +282,42 @@ static const struct program worker_prog = { .next = worker_next };
 
 enum { M_SPAWN, M_LOOP, M_WAKE, M_AFTER_WAKE, M_WAIT, M_POST_ALL, M_JOIN };
 
-/* xlist_wake_all(), one fpost at a time: true with a FUTEX_WAKE in @op */
+/*
+ * pipe mode's xlist_wake_all(): the list taken whole (xlist_splice()),
+ * then for each worker, its page written (memset(list->pipe_page, 1,
+ * pipe_test)), its wake_time read after that, and an fpost. True with the
+ * next operation in @op.
+ */
+static bool wake_next_pipe(struct sbn_msg *m, struct op_desc *op)
+{
+	while (m->spliced) {
+		struct sbn_worker *w = m->spliced;
+
+		if (!m->page_written) {
+			m->page_written = true;
+			*op = (struct op_desc){ .kind = OP_RUN, .ns = m->st->pipe_ns };
+			return true;
+		}
+		m->page_written = false;
+		m->spliced = w->next;
+		w->next = NULL;
+		w->wake_time_us = gtod_us();
+		if (fpost(&w->futex, op))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * xlist_wake_all(), one fpost at a time: true with a FUTEX_WAKE in @op.
+ * The tool takes the list whole first; here a worker that queues while
+ * the posts go on is posted in this pass rather than the next (posts are
+ * short; pipe mode, whose page writes are not, splices: wake_next_pipe()).
+ */
 static bool wake_next(struct sbn_msg *m, u64 now_us, struct op_desc *op)
 {
+	if (m->st->b->sb_pipe)
+		return wake_next_pipe(m, op);
 	while (m->list) {
 		struct sbn_worker *w = m->list;
 
@@ -287,6 +356,10 @@ static void msg_next(struct work_task *wt, struct op_desc *op)
 			m->wake_runs = 1;
 			m->phase = M_WAKE;
 			m->wake_now_us = gtod_us();
+			if (st->b->sb_pipe) {
+				m->spliced = m->list;
+				m->list = NULL;
+			}
 			break;
 		case M_WAKE:
 			if (wake_next(m, m->wake_now_us, op))
@@ -297,6 +370,10 @@ static void msg_next(struct work_task *wt, struct op_desc *op)
 			if (st->stopping && m->wake_runs) {
 				m->wake_runs--;
 				m->wake_now_us = gtod_us();
+				if (st->b->sb_pipe) {
+					m->spliced = m->list;
+					m->list = NULL;
+				}
 				m->phase = M_WAKE;
 				break;
 			}
@@ -399,6 +476,9 @@ static bool tick(struct sbn_state *st)
 	bool done = runtime_delta >= (u64)b->sb_runtime_s * 1000000;
 	double rps;
 
+	/* pipe mode only sleeps out the runtime */
+	if (b->sb_pipe)
+		return done;
 	/* (loops * USEC_PER_SEC) / delta: 0 / 0 or x / 0 is not finite, 0 */
 	rps = (double)((b->sb_loops - st->last_loops) * 1000000) / (double)delta;
 	st->last_loops = b->sb_loops;
@@ -430,6 +510,10 @@ static void main_next(struct work_task *wt, struct op_desc *op)
 				op->spawn.state = &st->msgs[st->spawned++];
 				op->spawn.thread = true;
 				op->spawn.comm = "schbench-msg";
+				/* pipe mode: it writes each of its workers' pages */
+				if (b->sb_pipe)
+					op->spawn.footprint = FOOTPRINT_TASK +
+							      (u64)st->workers * b->sb_pipe;
 				return;
 			}
 			st->start_us = st->last_calc_us = st->last_rps_us = gtod_us();
@@ -469,6 +553,15 @@ static void main_next(struct work_task *wt, struct op_desc *op)
 
 static const struct program main_prog = { .next = main_next };
 
+void schbench_pipe_rates(const struct bench *b, double *ops_per_sec, u64 *bytes_per_sec)
+{
+	u64 runtime = b->sb_loop_runtime_us;
+
+	/* loops * USEC_PER_SEC / the workers' summed runtime, the bytes in integers */
+	*ops_per_sec = runtime ? (double)(b->sb_loops * 1000000) / (double)runtime : 0;
+	*bytes_per_sec = runtime ? b->sb_loops * b->sb_pipe * 1000000 / runtime : 0;
+}
+
 void schbench_now_start(struct bench *b)
 {
 	struct sbn_state *st = xcalloc(1, sizeof(*st));
@@ -483,6 +576,16 @@ void schbench_now_start(struct bench *b)
 	st->matrix_ns = (u64)size * size * size * SCHBENCH_MAC_PS / 1000;
 	/* its three matrices (malloc'd per worker), and the task's own part */
 	st->footprint = FOOTPRINT_TASK + 3 * sizeof(unsigned long) * size * size;
+	if (b->sb_pipe) {
+		/*
+		 * pipe mode: no matrix is touched, only pipe_test bytes of the
+		 * worker's page, by it and by its message thread in turn: each
+		 * memset() at the speed of a user copy of data another CPU
+		 * wrote last (copy_ns_per_kb, docs/cost-model.md)
+		 */
+		st->footprint = FOOTPRINT_TASK + b->sb_pipe;
+		st->pipe_ns = cost_copy(machine.cost, b->sb_pipe);
+	}
 	st->msgs = xcalloc(b->sb_msg_threads, sizeof(*st->msgs));
 	for (unsigned int i = 0; i < b->sb_msg_threads; i++) {
 		struct sbn_msg *m = &st->msgs[i];

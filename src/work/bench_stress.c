@@ -1,208 +1,261 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * stress-ng --cpu N [-l P] [--cpu-ops M] [--timeout T] [--cpu-load-slice S]
+ * stress-ng's main process and what its instances share (stress-ng.c
+ * 0.22.00: stress_run(), stress_run_child(), stress_metrics_dump()'s sums).
  *
- * As stress-ng 0.22.00 does it (stress-ng.c stress_parallel_setup() and
- * stress_run_child(), stress-cpu.c stress_cpu(); stress-ng 0.15.06, Debian
- * 12's, does the same for everything modelled here):
+ * The main process reads the clock and forks every instance, stressor by
+ * stressor in the order the command line named them, then waits for all of
+ * them and reads the clock again ("successful run completed in"). An
+ * instance applies --sched, reads the clock and arms alarm(T) (T the
+ * --timeout, else a day), runs its stressor (work/stress_NAME.c), reads the
+ * clock again: its duration. The NAME-ops budget M of a stressor with N
+ * instances is shared, ceil(M / N) each (stress_parallel_setup()).
  *
- * The parent forks N workers (N = 0: one per CPU) and waits for them. The
- * --cpu-ops budget M is shared: each worker gets ceil(M / N) bogo ops, so the
- * total is N * ceil(M / N), not M. Each worker arms its own alarm(T) when it
- * starts its stressor; the SIGALRM handler clears the continue flag and
- * re-arms alarm(1) until the worker has stopped.
- *
- * -l 100: the worker runs bogo ops of the default "all" method and checks the
- * flag and its budget after every op. -l 0: it sleeps T. Otherwise a cycle
- * is a busy slice (S < 0: -S ops, default 64; S > 0: S ms; S = 0: a random
- * slice up to 0.5 s) in which only the flag is checked after each op, then a
- * sleep of (100-P)/P times the slice's time less the previous oversleep,
- * ended early by a SIGALRM; the budget is checked only at the end of a cycle,
- * so a worker below 100% load finishes its slice and its sleep first.
+ * A stressor's row: the sum of its instances' bogo ops; their user and
+ * system time with that of the processes they forked (RUSAGE_SELF +
+ * RUSAGE_CHILDREN); the mean of their durations ("real time"); and the
+ * harmonic mean of their own metric, where the stressor sets one.
  */
-#include "work/bench.h"
+#include "work/stress.h"
 
 #include "sim/alloc.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 
-/* stress-ng's DEFAULT_TIMEOUT: without --timeout a stressor runs for a day */
-#define STRESS_DEFAULT_TIMEOUT_NS (24ULL * 60 * 60 * NSEC_PER_SEC)
-/* stress-ng's SIGALRM handler in a worker re-arms alarm(1) */
-#define STRESS_REALARM_NS NSEC_PER_SEC
-
-/*
- * A worker's working set: the largest data of the "all" method's cycle,
- * stress-cpu.c's matrix product (3 matrices of MATRIX_PROD_SIZE 128 x 128
- * long doubles, 16 bytes each: 768 KiB), plus the task's own part.
- * docs/benchmarks.md, "Cache footprints", lists the other methods.
- */
-#define STRESS_CPU_FOOTPRINT (3ULL * 128 * 128 * 16 + FOOTPRINT_TASK)
-
-struct stress_state;
-
-struct stress_worker {
-	struct stress_state *st;
-	struct task_struct *task;
-	unsigned int idx;
-	u64 ops;
-	u64 start_ns, finish_ns;	/* around the stressor, as stats->start/finish */
-	u64 deadline;		/* start + timeout: the first SIGALRM */
-	bool in_op;		/* a bogo op's user work was issued */
-	bool sleeping;		/* the load sleep was issued */
-	s64 slice_left;		/* bogo ops (S < 0) of the current slice */
-	u64 slice_end;		/* or its end time (S >= 0) */
-	u64 t1, t2;		/* slice start and end */
-	s64 delay, bias;	/* ns */
-	struct prng rnd;
+const char *const stressor_names[NR_STRESSOR_KINDS] = {
+	[STRESS_CPU] = "cpu",	[STRESS_SWITCH] = "switch",	[STRESS_YIELD] = "yield",
+	[STRESS_PIPE] = "pipe", [STRESS_AFFINITY] = "affinity",
 };
 
-struct stress_state {
+const char *stress_metric_name(enum stressor_kind kind)
+{
+	switch (kind) {
+	case STRESS_SWITCH:
+		return "nanosecs per context switch (pipe method)";
+	case STRESS_YIELD:
+		return "ns duration per sched_yield call";
+	case STRESS_PIPE:
+		return "MB per sec pipe write rate";
+	default:
+		return NULL;
+	}
+}
+
+static const struct program *const programs[NR_STRESSOR_KINDS] = {
+	[STRESS_CPU] = &stress_cpu_prog,	   [STRESS_SWITCH] = &stress_switch_prog,
+	[STRESS_YIELD] = &stress_yield_prog,	   [STRESS_PIPE] = &stress_pipe_prog,
+	[STRESS_AFFINITY] = &stress_affinity_prog,
+};
+
+static void (*const inits[NR_STRESSOR_KINDS])(struct stress_instance *) = {
+	[STRESS_CPU] = stress_cpu_init,		  [STRESS_SWITCH] = stress_switch_init,
+	[STRESS_YIELD] = stress_yield_init,	  [STRESS_PIPE] = stress_pipe_init,
+	[STRESS_AFFINITY] = stress_affinity_init,
+};
+
+static const char *const comms[NR_STRESSOR_KINDS] = {
+	[STRESS_CPU] = "stress-ng-cpu",		[STRESS_SWITCH] = "stress-ng-switch",
+	[STRESS_YIELD] = "stress-ng-yield",	[STRESS_PIPE] = "stress-ng-pipe",
+	[STRESS_AFFINITY] = "stress-ng-affini",
+};
+
+struct stress_main {
 	struct bench *b;
-	struct stress_worker *w;
-	unsigned int nr;
-	unsigned int spawned;
+	struct stress_conf *c;
+	unsigned int stressor, spawned; /* the next instance to fork */
 	int phase;
 };
 
-/* stress_continue_flag(): no SIGALRM yet */
-static bool keep_flag(const struct stress_worker *w)
+bool stress_flag(const struct stress_instance *in)
 {
-	return cpu_now() < w->deadline;
+	return !in->alarmed && cpu_now() < in->deadline;
 }
 
-/* stress_continue(args): the flag, and the worker's share of --cpu-ops */
-static bool keep_stressing(const struct stress_worker *w)
+bool stress_continue(const struct stress_instance *in)
 {
-	const struct bench *b = w->st->b;
-
-	return keep_flag(w) && (!b->worker_max_ops || w->ops < b->worker_max_ops);
+	return stress_flag(in) &&
+	       (!in->s->instance_max_ops || in->counter < in->s->instance_max_ops);
 }
 
-/* When the next SIGALRM arrives: the alarm, then every re-armed second. */
-static u64 next_alarm(const struct stress_worker *w, u64 now)
+static void alarm_fn(struct hrtimer *t)
 {
-	if (now < w->deadline)
-		return w->deadline;
-	return w->deadline + ((now - w->deadline) / STRESS_REALARM_NS + 1) * STRESS_REALARM_NS;
+	struct stress_instance *in = container_of(t, struct stress_instance, alarm);
+
+	/* the handler clears the flag; a blocked syscall returns EINTR */
+	in->alarmed = true;
+	work_signal(in->wt);
 }
 
-static void new_slice(struct stress_worker *w)
+struct sched_attr stress_sched_attr(int policy, int prio)
 {
-	const struct bench *b = w->st->b;
+	struct sched_attr a = { .sched_policy = (u32)policy };
 
-	w->t1 = cpu_now();
-	if (b->load_slice < 0)
-		w->slice_left = -b->load_slice;
-	else if (b->load_slice == 0)
-		/* stress-ng: a random slice of up to 0.5 s (mwc16 / 131072 s) */
-		w->slice_end = w->t1 + prng_below(&w->rnd, 65536) * NSEC_PER_SEC / 131072;
-	else
-		w->slice_end = w->t1 + (u64)b->load_slice * NSEC_PER_MSEC;
+	if (policy == SCHED_FIFO || policy == SCHED_RR)
+		a.sched_priority = (u32)prio;
+	return a;
 }
 
-static bool slice_over(const struct stress_worker *w)
+void stress_log(struct stress_instance *in, const char *fmt, ...)
 {
-	if (!keep_flag(w))
+	struct stress_conf *c = in->b->stress;
+	va_list ap;
+
+	if (!c->logf) {
+		c->logf = open_memstream(&c->log, &c->log_len);
+		if (!c->logf)
+			return;
+	}
+	fprintf(c->logf, "stress-ng: info:  [%d] ", in->task->pid);
+	va_start(ap, fmt);
+	vfprintf(c->logf, fmt, ap);
+	va_end(ap);
+	fflush(c->logf);
+}
+
+bool stress_instance_begin(struct stress_instance *in, struct work_task *wt, struct op_desc *op)
+{
+	const struct stress_conf *c = in->b->stress;
+	u64 timeout = in->b->timeout_ns ? in->b->timeout_ns : STRESS_DEFAULT_TIMEOUT_NS;
+
+	in->wt = wt;
+	in->task = wt->task;
+	/* stress_sched_settings_apply(false): the instance's own policy */
+	if (c->sched_policy != STRESS_SCHED_NONE && !in->sched_done) {
+		bool rt = c->sched_policy == SCHED_FIFO || c->sched_policy == SCHED_RR;
+		int prio = c->sched_prio;
+
+		in->sched_done = true;
+		if (rt && prio < 0) {
+			/* (max - min) / 2 of SCHED_FIFO/RR's 1..99 */
+			prio = (99 - 1) / 2;
+			stress_log(in,
+				   "sched: priority not given (or set to -1), defaulting to %d\n",
+				   prio);
+		} else if (!rt && prio >= 0) {
+			stress_log(in, "sched: ignoring priority level for scheduler class '%s'\n",
+				   c->sched_policy == SCHED_BATCH ? "batch" :
+				   c->sched_policy == SCHED_IDLE  ? "idle" :
+								    "other");
+		}
+		*op = (struct op_desc){ .kind = OP_SCHED_SETATTR,
+					.attr = stress_sched_attr(c->sched_policy, prio) };
 		return true;
-	return w->st->b->load_slice < 0 ? w->slice_left <= 0 : cpu_now() >= w->slice_end;
+	}
+	in->started = true;
+	in->start_ns = cpu_now();
+	in->deadline = in->start_ns + timeout;
+	/* the cpu stressor checks the flag between bogo ops: no signal needed */
+	if (in->s->kind != STRESS_CPU) {
+		hrtimer_init(&in->alarm, alarm_fn);
+		hrtimer_start(&in->alarm, in->deadline);
+	}
+	return false;
 }
 
-static void worker_exit(struct stress_worker *w, struct op_desc *op)
+void stress_instance_exit(struct stress_instance *in, struct op_desc *op)
 {
-	w->finish_ns = cpu_now();
+	in->finish_ns = cpu_now();
+	if (in->s->kind != STRESS_CPU)
+		hrtimer_cancel(&in->alarm);
 	*op = (struct op_desc){ .kind = OP_EXIT };
 }
 
-static void worker_op(struct stress_worker *w, struct op_desc *op)
+void stress_spawn(struct stress_instance *in, const struct program *prog, void *state,
+		  u64 footprint, struct op_desc *op)
 {
-	w->in_op = true;
-	*op = (struct op_desc){ .kind = OP_RUN, .ns = STRESS_CPU_BOGO_OP_NS };
+	*op = (struct op_desc){ .kind = OP_SPAWN };
+	op->spawn.prog = prog;
+	op->spawn.state = state;
+	op->spawn.thread = false;
+	op->spawn.comm = in->task->comm;
+	op->spawn.footprint = footprint;
 }
 
-/* The busy slice is over: sleep (100-P)/P of it, less the last oversleep. */
-static bool start_sleep(struct stress_worker *w, struct op_desc *op)
+void stress_child_started(struct stress_instance *in, struct task_struct *p)
 {
-	const struct bench *b = w->st->b;
-	u64 now = cpu_now();
-
-	w->t2 = now;
-	w->delay = (s64)((100 - b->load_pct) * (w->t2 - w->t1) / b->load_pct) - w->bias;
-	if (w->delay <= 0) {
-		/* clock warps aside, nothing to sleep */
-		w->bias = 0;
-		return false;
+	if (in->nr_children == in->children_cap) {
+		in->children_cap = in->children_cap ? 2 * in->children_cap : 4;
+		in->children = xrealloc(in->children, in->children_cap * sizeof(*in->children));
 	}
-	/* select() returns early when a SIGALRM comes */
-	w->sleeping = true;
-	*op = (struct op_desc){ .kind = OP_SLEEP,
-				.ns = min((u64)w->delay, next_alarm(w, now) - now) };
+	in->children[in->nr_children++] = p;
+}
+
+void stress_op_syscall(struct op_desc *op)
+{
+	/* clock_nanosleep() of a time past: entry and exit, nothing else */
+	*op = (struct op_desc){ .kind = OP_SLEEP_UNTIL, .ns = 0 };
+}
+
+struct channel *stress_packet_pipe(unsigned int slots, unsigned int packet)
+{
+	struct channel *ch = channel_new(CH_PIPE);
+
+	/* a buffer per write: the pipe is full with @slots packets in it */
+	ch->capacity = (u64)slots * packet;
+	return ch;
+}
+
+static void wake_writer(struct work_task *wt, void *arg)
+{
+	struct channel *ch = arg;
+
+	(void)wt;
+	/* pipe_read(): wake_up_interruptible_sync_poll(&pipe->wr_wait) when it was full */
+	if (wq_has_sleeper(&ch->wr_wait))
+		__wake_up(&ch->wr_wait, TASK_INTERRUPTIBLE, 1, WF_SYNC);
+}
+
+bool stress_packet_read_done(struct channel *ch, unsigned int packet, struct op_desc *op)
+{
+	if (packet >= 4096)
+		return false;
+	*op = (struct op_desc){ .kind = OP_CALL, .call = wake_writer, .arg = ch };
 	return true;
 }
 
-static void worker_next(struct work_task *wt, struct op_desc *op)
+/* @p's user and system time, as getrusage() splits its runtime */
+static void add_times(struct stressor *s, const struct task_struct *p)
 {
-	struct stress_worker *w = wt->state;
-	const struct bench *b = w->st->b;
-	u64 now = cpu_now();
-
-	if (!w->task) {
-		w->task = wt->task;
-		w->start_ns = now;
-		w->deadline = now + (b->timeout_ns ? b->timeout_ns : STRESS_DEFAULT_TIMEOUT_NS);
-		if (b->load_pct == 0) {
-			/* sleep(timeout): the alarm comes at the same time */
-			*op = (struct op_desc){ .kind = OP_SLEEP, .ns = w->deadline - now };
-			return;
-		}
-		new_slice(w);
-		worker_op(w, op);
-		return;
-	}
-	if (b->load_pct == 0) {
-		worker_exit(w, op);
-		return;
-	}
-	if (w->in_op) {
-		w->in_op = false;
-		w->ops++;
-		w->st->b->progress_done++;
-		w->slice_left--;
-		if (b->load_pct == 100) {
-			/* do { method } while (stress_continue(args)) */
-			if (keep_stressing(w))
-				worker_op(w, op);
-			else
-				worker_exit(w, op);
-			return;
-		}
-		if (!slice_over(w)) {
-			worker_op(w, op);
-			return;
-		}
-		if (start_sleep(w, op))
-			return;
-	} else if (w->sleeping) {
-		w->sleeping = false;
-		/* the bias takes account of the time the sleep overran */
-		w->bias = (s64)(now - w->t2) - w->delay;
-	}
-	/* the end of a cycle: } while (stress_continue(args)) */
-	if (!keep_stressing(w)) {
-		worker_exit(w, op);
-		return;
-	}
-	new_slice(w);
-	worker_op(w, op);
+	s->utime_ns += p->utime;
+	s->stime_ns += p->se.sum_exec_runtime - min(p->utime, p->se.sum_exec_runtime);
 }
 
-static const struct program worker_prog = { .next = worker_next };
+/* the rows, once every instance has been reaped */
+static void collect(struct stress_conf *c)
+{
+	for (unsigned int k = 0; k < c->nr; k++) {
+		struct stressor *s = &c->s[k];
+		double recip = 0;
+		unsigned int n = 0;
+		u64 real = 0;
+
+		s->bogo_ops = s->utime_ns = s->stime_ns = 0;
+		for (unsigned int i = 0; i < s->nr; i++) {
+			const struct stress_instance *in = &s->inst[i];
+
+			s->bogo_ops += in->counter;
+			real += in->finish_ns - in->start_ns;
+			if (in->task)
+				add_times(s, in->task);
+			for (unsigned int j = 0; j < in->nr_children; j++)
+				add_times(s, in->children[j]);
+			/* STRESS_METRIC_HARMONIC_MEAN over the nonzero values */
+			if (in->metric != 0) {
+				recip += 1.0 / in->metric;
+				n++;
+			}
+		}
+		s->real_ns = real / s->nr;
+		s->metric = recip > 0 ? n / recip : 0;
+	}
+}
 
 static void mark(struct work_task *wt, void *arg)
 {
-	struct stress_state *st = arg;
-	struct bench *b = st->b;
-	u64 real;
+	struct stress_main *m = arg;
+	struct bench *b = m->b;
+	const struct stressor *first = &m->c->s[0];
 
 	(void)wt;
 	if (!b->started) {
@@ -212,48 +265,53 @@ static void mark(struct work_task *wt, void *arg)
 	}
 	b->stop_ns = cpu_now();
 	b->stopped = true;
-	b->bogo_ops = 0;
-	b->utime_ns = b->stime_ns = 0;
-	real = 0;
-	for (unsigned int i = 0; i < st->nr; i++) {
-		struct task_struct *p = st->w[i].task;
-
-		b->bogo_ops += st->w[i].ops;
-		real += st->w[i].finish_ns - st->w[i].start_ns;
-		if (p) {
-			b->utime_ns += p->utime;
-			b->stime_ns += p->se.sum_exec_runtime - min(p->utime, p->se.sum_exec_runtime);
-		}
+	collect(m->c);
+	/* the benchmark's metrics are the first stressor's row (JSON "stress" has all) */
+	b->bogo_ops = first->bogo_ops;
+	b->utime_ns = first->utime_ns;
+	b->stime_ns = first->stime_ns;
+	b->real_ns = first->real_ns;
+	if (m->c->logf) {
+		fclose(m->c->logf);
+		m->c->logf = NULL;
 	}
-	/* "real time": the mean of the workers' finish - start */
-	b->real_ns = real / st->nr;
 }
 
-static void parent_next(struct work_task *wt, struct op_desc *op)
+static void main_next(struct work_task *wt, struct op_desc *op)
 {
-	struct stress_state *st = wt->state;
+	struct stress_main *m = wt->state;
+	struct stress_conf *c = m->c;
 
-	switch (st->phase) {
+	switch (m->phase) {
 	case 0:
-		st->phase = 1;
-		*op = (struct op_desc){ .kind = OP_CALL, .call = mark, .arg = st };
+		m->phase = 1;
+		*op = (struct op_desc){ .kind = OP_CALL, .call = mark, .arg = m };
 		return;
 	case 1:
-		if (st->spawned < st->nr) {
+		while (m->stressor < c->nr && m->spawned == c->s[m->stressor].nr) {
+			m->stressor++;
+			m->spawned = 0;
+		}
+		if (m->stressor < c->nr) {
+			struct stressor *s = &c->s[m->stressor];
+			struct stress_instance *in = &s->inst[m->spawned++];
+
 			*op = (struct op_desc){ .kind = OP_SPAWN };
-			op->spawn.prog = &worker_prog;
-			op->spawn.state = &st->w[st->spawned++];
+			op->spawn.prog = programs[s->kind];
+			op->spawn.state = in;
 			op->spawn.thread = false;
-			op->spawn.comm = "stress-ng-cpu";
-			op->spawn.footprint = STRESS_CPU_FOOTPRINT;
+			/* stress_set_proc_name(): "stress-ng-NAME", cut to TASK_COMM_LEN */
+			op->spawn.comm = comms[s->kind];
+			op->spawn.footprint = s->kind == STRESS_CPU ? stress_cpu_footprint() :
+								      FOOTPRINT_TASK;
 			return;
 		}
-		st->phase = 2;
+		m->phase = 2;
 		*op = (struct op_desc){ .kind = OP_WAIT_CHILDREN };
 		return;
 	case 2:
-		st->phase = 3;
-		*op = (struct op_desc){ .kind = OP_CALL, .call = mark, .arg = st };
+		m->phase = 3;
+		*op = (struct op_desc){ .kind = OP_CALL, .call = mark, .arg = m };
 		return;
 	default:
 		*op = (struct op_desc){ .kind = OP_EXIT };
@@ -261,35 +319,74 @@ static void parent_next(struct work_task *wt, struct op_desc *op)
 	}
 }
 
-static const struct program parent_prog = { .next = parent_next };
+static const struct program main_prog = { .next = main_next };
 
 void stress_start(struct bench *b)
 {
-	struct stress_state *st = xcalloc(1, sizeof(*st));
+	struct stress_conf *c = b->stress;
+	struct stress_main *m = xcalloc(1, sizeof(*m));
 
-	b->nr_workers = b->workers ? b->workers : machine.nr_cpus;
-	/* stress_parallel_setup(): the budget shared equally, rounding up */
-	b->worker_max_ops = DIV_ROUND_UP(b->max_ops, b->nr_workers);
-	/* the op budget, when given (else only --timeout ends it) */
-	b->progress_total = b->worker_max_ops * b->nr_workers;
-	st->w = xcalloc(b->nr_workers, sizeof(*st->w));
-	b->priv = st;
-	st->b = b;
-	st->nr = b->nr_workers;
-	for (unsigned int i = 0; i < st->nr; i++) {
-		st->w[i].st = st;
-		st->w[i].idx = i;
-		/* a background stress-ng (--also) draws its own numbers */
-		prng_init(&st->w[i].rnd, machine.seed,
-			  PRNG_STREAM_WORKLOAD + 1000 + i + (u64)b->group * 100000);
+	b->priv = m;
+	m->b = b;
+	m->c = c;
+	for (unsigned int k = 0; k < c->nr; k++) {
+		struct stressor *s = &c->s[k];
+
+		s->nr = s->instances ? s->instances : machine.nr_cpus;
+		/* stress_parallel_setup(): the budget shared equally, rounding up */
+		s->instance_max_ops = DIV_ROUND_UP(s->max_ops, s->nr);
+		s->inst = xcalloc(s->nr, sizeof(*s->inst));
+		for (unsigned int i = 0; i < s->nr; i++) {
+			struct stress_instance *in = &s->inst[i];
+
+			in->b = b;
+			in->s = s;
+			in->idx = i;
+			/* a background stress-ng (--also) draws its own numbers */
+			prng_init(&in->rnd, machine.seed,
+				  PRNG_STREAM_WORKLOAD + 1000 + (u64)s->kind * 10000 + i +
+					  (u64)b->group * 100000);
+			inits[s->kind](in);
+		}
 	}
-	work_start_allowed("stress-ng", &parent_prog, st, 0, b->taskset_cpus);
+	/*
+	 * the progress line: the op budgets when every stressor has one
+	 * (the yield stressor's counts only at its end), else --timeout
+	 */
+	b->progress_total = 0;
+	for (unsigned int k = 0; k < c->nr; k++) {
+		if (!c->s[k].max_ops || c->s[k].kind == STRESS_YIELD) {
+			b->progress_total = 0;
+			break;
+		}
+		b->progress_total += c->s[k].instance_max_ops * c->s[k].nr;
+	}
+	/* the first stressor's, for bench_finish()'s metrics and the tests */
+	b->nr_workers = c->s[0].nr;
+	b->worker_max_ops = c->s[0].instance_max_ops;
+	work_start_allowed("stress-ng", &main_prog, m, 0, b->taskset_cpus);
 }
 
 void stress_free(struct bench *b)
 {
-	struct stress_state *st = b->priv;
+	struct stress_conf *c = b->stress;
 
-	if (st)
-		free(st->w);
+	if (!c)
+		return;
+	for (unsigned int k = 0; k < c->nr; k++) {
+		struct stressor *s = &c->s[k];
+
+		for (unsigned int i = 0; s->inst && i < s->nr; i++) {
+			if (s->inst[i].free_priv)
+				s->inst[i].free_priv(&s->inst[i]);
+			free(s->inst[i].priv);
+			free(s->inst[i].children);
+		}
+		free(s->inst);
+	}
+	if (c->logf)
+		fclose(c->logf);
+	free(c->log);
+	free(c);
+	b->stress = NULL;
 }

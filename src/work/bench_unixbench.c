@@ -21,6 +21,7 @@
  * count / time over the rest; the index is score / 4000 * 10.
  */
 #include "work/bench.h"
+#include "work/bench_opts.h"
 
 #include "sim/alloc.h"
 
@@ -122,8 +123,12 @@ static int parse_run(struct bench *b, int argc, char **argv, char *err, size_t e
 	b->ub_iterations = UB_LONG_ITERATIONS;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
+		const struct bench_opt *o =
+			a[0] == '-' && a[1] && !a[2] ? bench_opt_find(unixbench_run_opts, a[1]) : NULL;
 
-		if (!strcmp(a, "-i")) {
+		if (o && o->refused) {
+			return bench_opt_refuse("Run", o, err, errlen);
+		} else if (!strcmp(a, "-i")) {
 			if (ub_uint("Run", "-i (iterations)", argv[i + 1], 1, UB_MAX_ITERATIONS,
 				    &b->ub_iterations, err, errlen))
 				return -1;
@@ -138,9 +143,6 @@ static int parse_run(struct bench *b, int argc, char **argv, char *err, size_t e
 				return -1;
 			b->ub_nr_copies++;
 			i++;
-		} else if (!strcmp(a, "-q") || !strcmp(a, "-v") || !strcmp(a, "-b")) {
-			snprintf(err, errlen, "Run: option %s is not modelled (-i N, -c N)", a);
-			return -1;
 		} else if (a[0] == '-') {
 			snprintf(err, errlen, "Run: unknown option %s (usage: Run context1 [-i N] [-c N]...)", a);
 			return -1;

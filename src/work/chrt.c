@@ -18,6 +18,7 @@
  * Prefixes nest in any order with taskset; the outermost runs first.
  */
 #include "work/bench.h"
+#include "work/bench_opts.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -58,25 +59,7 @@ static struct bench *add_prefix(struct bench *b, const struct sched_prefix *sp, 
 
 struct bench *chrt_parse(int argc, char **argv, char *err, size_t errlen)
 {
-	static const struct option opts[] = {
-		{ "all-tasks", no_argument, NULL, 'a' },
-		{ "batch", no_argument, NULL, 'b' },
-		{ "deadline", no_argument, NULL, 'd' },
-		{ "fifo", no_argument, NULL, 'f' },
-		{ "idle", no_argument, NULL, 'i' },
-		{ "other", no_argument, NULL, 'o' },
-		{ "rr", no_argument, NULL, 'r' },
-		{ "reset-on-fork", no_argument, NULL, 'R' },
-		{ "sched-runtime", required_argument, NULL, 'T' },
-		{ "sched-period", required_argument, NULL, 'P' },
-		{ "sched-deadline", required_argument, NULL, 'D' },
-		{ "max", no_argument, NULL, 'm' },
-		{ "pid", no_argument, NULL, 'p' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct bench_getopt g;
 	struct sched_prefix sp = { .policy = SCHED_RR };
 	struct bench *b;
 	int c, lo, hi;
@@ -84,7 +67,10 @@ struct bench *chrt_parse(int argc, char **argv, char *err, size_t errlen)
 	optind = 0;
 	opterr = 0;
 	optopt = 0;
-	while ((c = getopt_long(argc, argv, "+abdD:fiphmoP:T:rRvV", opts, NULL)) != -1) {
+	bench_getopt_init(&g, chrt_opts, "+");
+	while ((c = getopt_long(argc, argv, g.shortopts, g.longopts, NULL)) != -1) {
+		if (bench_opt_special("chrt", chrt_opts, c, argc, argv, err, errlen))
+			return NULL;
 		switch (c) {
 		case 'a':
 			/* all threads of the -p pid: a command's threads inherit anyway */
@@ -104,31 +90,6 @@ struct bench *chrt_parse(int argc, char **argv, char *err, size_t errlen)
 		case 'r':
 			sp.policy = SCHED_RR;
 			break;
-		case 'd':
-		case 'T':
-		case 'P':
-		case 'D':
-			snprintf(err, errlen,
-				 "chrt: SCHED_DEADLINE is not modelled (usage: %s)", chrt_usage);
-			return NULL;
-		case 'R':
-			snprintf(err, errlen,
-				 "chrt: --reset-on-fork is not modelled: children inherit the policy (usage: %s)",
-				 chrt_usage);
-			return NULL;
-		case 'p':
-			snprintf(err, errlen,
-				 "chrt: -p (an existing pid) is not modelled: there are no pids before the run; give the command after the priority (usage: %s)",
-				 chrt_usage);
-			return NULL;
-		case 'm':
-		case 'v':
-		case 'h':
-		case 'V':
-			snprintf(err, errlen,
-				 "chrt: -m, -v, -h and -V print chrt's own information and run no benchmark (usage: %s)",
-				 chrt_usage);
-			return NULL;
 		default:
 			if (optopt && optopt != '?' && strncmp(argv[optind - 1], "--", 2))
 				snprintf(err, errlen, "chrt: invalid option '-%c' (usage: %s)", optopt,
@@ -220,6 +181,14 @@ struct bench *nice_parse(int argc, char **argv, char *err, size_t errlen)
 		i += 2;
 	} else if (i < argc && !strcmp(argv[i], "--")) {
 		i++;
+	} else if (i < argc && !strncmp(argv[i], "--", 2) &&
+		   bench_opt_find_long(nice_opts, argv[i] + 2)) {
+		const struct bench_opt *o = bench_opt_find_long(nice_opts, argv[i] + 2);
+
+		/* --help or --version */
+		optind = i + 1;
+		bench_opt_special("nice", nice_opts, o->code, argc, argv, err, errlen);
+		return NULL;
 	} else if (i < argc && argv[i][0] == '-' && argv[i][1]) {
 		snprintf(err, errlen, "nice: invalid option '%s' (usage: %s)", argv[i], nice_usage);
 		return NULL;

@@ -11,6 +11,7 @@
  * -p itself has nothing to act on before the run and is refused.
  */
 #include "work/bench.h"
+#include "work/bench_opts.h"
 
 #include "sim/alloc.h"
 
@@ -137,14 +138,7 @@ static const char *what(const struct bench *b)
 
 struct bench *taskset_parse(int argc, char **argv, char *err, size_t errlen)
 {
-	static const struct option opts[] = {
-		{ "all-tasks", no_argument, NULL, 'a' },
-		{ "pid", no_argument, NULL, 'p' },
-		{ "cpu-list", no_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct bench_getopt g;
 	struct bench tmp = { 0 }, *b;
 	struct cpumask *given;
 	const char *arg;
@@ -153,7 +147,10 @@ struct bench *taskset_parse(int argc, char **argv, char *err, size_t errlen)
 	optind = 0;
 	opterr = 0;
 	optopt = 0;
-	while ((c = getopt_long(argc, argv, "+apchV", opts, NULL)) != -1) {
+	bench_getopt_init(&g, taskset_opts, "+");
+	while ((c = getopt_long(argc, argv, g.shortopts, g.longopts, NULL)) != -1) {
+		if (bench_opt_special("taskset", taskset_opts, c, argc, argv, err, errlen))
+			return NULL;
 		switch (c) {
 		case 'a':
 			/* all threads of the -p pid: a command's threads inherit anyway */
@@ -161,17 +158,6 @@ struct bench *taskset_parse(int argc, char **argv, char *err, size_t errlen)
 		case 'c':
 			tmp.taskset_list = true;
 			break;
-		case 'p':
-			snprintf(err, errlen,
-				 "taskset: -p (an existing pid) is not modelled: there are no pids before the run; give the command after the mask (usage: %s)",
-				 taskset_usage);
-			return NULL;
-		case 'h':
-		case 'V':
-			snprintf(err, errlen,
-				 "taskset: -h and -V print taskset's help or version and run no benchmark (usage: %s)",
-				 taskset_usage);
-			return NULL;
 		default:
 			if (optopt && optopt != '?' && strncmp(argv[optind - 1], "--", 2))
 				snprintf(err, errlen, "taskset: invalid option '-%c' (usage: %s)",

@@ -277,11 +277,11 @@ golden run-hackbench-smt2 schedlab run -m smt2-2s-16 -- hackbench -g 2 -l 100
 golden run-hackbench-pipe-threads schedlab run -m smt2-2s-16 -- hackbench -p -T -g 1 -l 100 -s 512
 golden run-hackbench-seed7 schedlab run -m smp4 --seed 7 -- hackbench -g 1 -l 200
 golden run-hackbench-features schedlab run -m smp4 --features NO_RUN_TO_PARITY,NO_DELAY_DEQUEUE -- hackbench -g 1 -l 200
-golden run-stress-smp4 schedlab run -m smp4 -- stress-ng --cpu 8 --timeout 2
-golden run-stress-load50 schedlab run -m smp4 -- stress-ng --cpu 4 -l 50 --cpu-ops 100
+golden run-stress-smp4 schedlab run -m smp4 -- stress-ng --cpu 8 --timeout 2 --metrics-brief
+golden run-stress-load50 schedlab run -m smp4 -- stress-ng --cpu 4 -l 50 --cpu-ops 100 --metrics-brief
 # --cpu-ops is shared, ceil(10 / 4) = 3 each: 12 bogo ops; no --timeout: "defaulting to a 1 day run"
-golden run-stress-ops-shared schedlab run -m smp4 -- stress-ng --cpu 4 --cpu-ops 10
-golden run-stress-slice-ms schedlab run -m smp2 -- stress-ng --cpu 0 --cpu-load 25 --cpu-load-slice 10 --timeout 1
+golden run-stress-ops-shared schedlab run -m smp4 -- stress-ng --cpu 4 --cpu-ops 10 --metrics-brief
+golden run-stress-slice-ms schedlab run -m smp2 -- stress-ng --cpu 0 --cpu-load 25 --cpu-load-slice 10 --timeout 1 --metrics-brief
 expect_exit 0 "" schedlab run -m smt2-2s-16 --check -- stress-ng --cpu 20 -l 30 --timeout 1
 expect_exit 0 "" schedlab run -m smp2 --check -- stress-ng --cpu 2 -l 0 --timeout 1
 expect_exit 0 "" schedlab run -m smp2 --check -- stress-ng --cpu 2 -l 40 --cpu-load-slice 0 --timeout 2
@@ -350,7 +350,7 @@ golden run-schbench-altra80 schedlab run -m altra-80 -- schbench -m 2 -r 5
 expect_exit 2 "schbench: -r needs an integer in 1..86400, got '0'" schedlab run -m smp4 -- schbench -r 0
 expect_exit 2 "schbench: -F needs an integer" schedlab run -m smp4 -- schbench -F x
 expect_exit 2 "schbench: -R is not modelled" schedlab run -m smp4 -- schbench -R 100
-expect_exit 2 "schbench: -p is not modelled" schedlab run -m smp4 -- schbench -p 4096
+expect_exit 2 "schbench: -p 2000000 is more than the tool's 1048576-byte pipe buffer" schedlab run -m smp4 -- schbench -p 2000000
 expect_exit 2 "schbench: -w is not modelled" schedlab run -m smp4 -- schbench -w 5
 expect_exit 2 "schbench: --cache_footprint is ignored by the real tool" schedlab run -m smp4 -- schbench --cache_footprint 64
 expect_exit 2 "schbench: unknown option '--nope'" schedlab run -m smp4 -- schbench --nope
@@ -658,7 +658,7 @@ expect_exit 2 "chrt: unsupported priority value for the policy: 100: SCHED_FIFO 
 expect_exit 2 "chrt: unsupported priority value for the policy: 5: SCHED_BATCH takes only 0 (" schedlab run -m smp2 -- chrt -b 5 hackbench
 expect_exit 2 "chrt: invalid priority argument: 'x'" schedlab run -m smp2 -- chrt -f x hackbench
 expect_exit 2 "chrt: too few arguments" schedlab run -m smp2 -- chrt -f 50
-expect_exit 2 "chrt: SCHED_DEADLINE is not modelled" schedlab run -m smp2 -- chrt -d 0 hackbench
+expect_exit 2 "chrt: -d is not modelled: SCHED_DEADLINE" schedlab run -m smp2 -- chrt -d 0 hackbench
 expect_exit 2 "nice: invalid adjustment 'x'" schedlab run -m smp2 -- nice -n x perf bench sched pipe
 expect_exit 2 "nice: no command" schedlab run -m smp2 -- nice -n 5
 expect_exit 2 "taskset: a taskset inside taskset is not modelled" \
@@ -1308,7 +1308,7 @@ expect_exit 2 "empty scheduler feature name in ','" schedlab run -m smp2 --featu
 expect_exit 2 "stress-ng: --cpu needs an integer in 0..8192, got '100000'" schedlab run -m smp2 -- stress-ng --cpu 100000 -t 1
 # 8192 workers (stress-ng's limit) with -t 1: bounded, and each worker stops at its timeout
 # (the parent's total also holds the fork phase, stretched by sharing a CPU with the workers)
-run_cmd schedlab run -m epyc-milan-2s-256 -- stress-ng --cpu 8192 -t 1
+run_cmd schedlab run -m epyc-milan-2s-256 -- stress-ng --cpu 8192 -t 1 --metrics-brief
 real=$(sed -n 's/^stress-ng: metrc: \[1\] cpu  *[0-9]*  *\([0-9.]*\) .*/\1/p' "$tmp/out")
 total=$(sed -n 's/.*successful run completed in \([0-9.]*\) sec.*/\1/p' "$tmp/out")
 if [ "$status" -eq 0 ] && [ -n "$real" ] && [ -n "$total" ] &&
@@ -1338,7 +1338,7 @@ expect_exit 2 "run: unknown option '-f'" schedlab run -f NO_SM_IDLE -- hackbench
 expect_exit 2 "run: option '--features' needs a value" schedlab run --features
 expect_exit 2 "cannot write --json file" schedlab run -m smp2 --json /nonexistent/dir/o.json -- hackbench -g 1 -l 1
 expect_exit 2 "give --timeout or --cpu-ops" schedlab run -m smp2 -- stress-ng --cpu 2
-expect_exit 2 "only the cpu stressor" schedlab run -m smp2 -- stress-ng --timeout 2
+expect_exit 2 "stress-ng: no stressor: give --cpu, --switch, --yield, --pipe or --affinity N" schedlab run -m smp2 -- stress-ng --timeout 2
 expect_exit 2 "--cpu-load needs an integer in 0..100" schedlab run -m smp2 -- stress-ng --cpu 2 -l 101 --timeout 1
 expect_exit 2 "--timeout needs a time" schedlab run -m smp2 -- stress-ng --cpu 2 --timeout 0
 expect_exit 2 "--timeout needs a time" schedlab run -m smp2 -- stress-ng --cpu 2 --timeout 5x

@@ -44,6 +44,7 @@ static void test_names_match_finish(void **state)
 	check_names("unixbench context1 -i 2 -c 2");
 	check_names("schbench-2016 -m 1 -t 2 -r 1");
 	check_names("schbench -m 1 -t 2 -r 1");
+	check_names("schbench -m 1 -t 2 -r 1 -p 4096");
 	check_names("reaim -s 1 -e 1");
 }
 

@@ -5,6 +5,7 @@
  */
 #include "test_util.h"
 #include "report/json.h"
+#include "report/version.h"
 
 #include <locale.h>
 #include <math.h>
@@ -50,6 +51,25 @@ static void doc_check(struct doc *d, int want_rc, const char *want)
 		call;                     \
 		doc_check(&d, 0, want "\n"); \
 	} while (0)
+
+/* every record's "schedlab" member: the build's version and commit */
+static void test_schedlab_member(void **state)
+{
+	struct doc d;
+	char want[256];
+
+	(void)state;
+	assert_true(schedlab_version[0] && schedlab_commit[0]);
+	snprintf(want, sizeof(want),
+		 "{\n  \"schedlab\": {\n    \"version\": \"%s\",\n    \"commit\": \"%s\"\n  },\n  \"x\": 1\n}\n",
+		 schedlab_version, schedlab_commit);
+	doc_open(&d);
+	json_begin_object(&d.w);
+	json_kv_schedlab(&d.w);
+	json_kv_u64(&d.w, "x", 1);
+	json_end_object(&d.w);
+	doc_check(&d, 0, want);
+}
 
 static void test_strings(void **state)
 {
@@ -398,6 +418,7 @@ int main(void)
 		cmocka_unit_test(test_misuse),
 		cmocka_unit_test(test_write_error),
 		cmocka_unit_test(test_golden_document),
+		cmocka_unit_test(test_schedlab_member),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -868,7 +868,7 @@ static void test_chrt_and_nice_prefixes(void **state)
 	expect_refused("chrt -o 1 hackbench", "unsupported priority value for the policy: 1");
 	expect_refused("chrt -f x hackbench", "chrt: invalid priority argument: 'x'");
 	expect_refused("chrt -f 50", "too few arguments");
-	expect_refused("chrt -d 0 hackbench", "SCHED_DEADLINE is not modelled");
+	expect_refused("chrt -d 0 hackbench", "chrt: -d is not modelled: SCHED_DEADLINE");
 	expect_refused("nice -n x hackbench", "nice: invalid adjustment 'x'");
 	expect_refused("nice -n 5", "nice: no command");
 	expect_refused("chrt -f 50 nosuchbench", "unknown benchmark 'nosuchbench'");

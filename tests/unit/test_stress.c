@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * stress-ng --cpu: how --cpu-ops and --timeout bound the workers, as
+ * stress-ng: how --cpu-ops and --timeout bound the cpu workers, as
  * stress-ng 0.22.00 (and Debian 12's 0.15.06) does it. The --cpu-ops budget
  * is shared, each of N workers getting ceil(M / N) bogo ops; at 100% load the
  * budget and the alarm are checked after every bogo op; below it only the
@@ -11,6 +11,7 @@
 #include "test_util.h"
 
 #include "cli/session.h"
+#include "work/stress.h"
 
 #include <stdlib.h>
 
@@ -145,6 +146,128 @@ static void test_timeout_below_full_load(void **state)
 	assert_true(r.real_ns >= NSEC_PER_SEC && r.real_ns < NSEC_PER_SEC + NSEC_PER_MSEC);
 }
 
+/* a stress-ng run held open for inspection: call session_end() after */
+static struct stress_conf *start_stress(struct session *s, const char *machine, const char *args)
+{
+	static char buf[256];
+	char err[256];
+	static char *argv[32];
+	int argc = 0;
+	struct session_config cfg = { .machine = machine, .seed = 1 };
+
+	snprintf(buf, sizeof(buf), "stress-ng %s", args);
+	for (char *t = strtok(buf, " "); t && argc < 31; t = strtok(NULL, " "))
+		argv[argc++] = t;
+	argv[argc] = NULL;
+	cfg.argc = argc;
+	cfg.argv = argv;
+	if (session_start(s, &cfg, err, sizeof(err)))
+		fail_msg("stress-ng %s: %s", args, err);
+	assert_true(session_run(s, true));
+	return s->bench->stress;
+}
+
+/* --switch-ops: exactly the budget, one write a bogo op; a reader each */
+static void test_switch_budget(void **state)
+{
+	struct session s;
+	struct stress_conf *c;
+
+	(void)state;
+	c = start_stress(&s, "smp4", "--switch 2 --switch-ops 100");
+	assert_int_equal(c->s[0].bogo_ops, 100);
+	for (unsigned int i = 0; i < 2; i++) {
+		const struct stress_instance *in = &c->s[0].inst[i];
+
+		assert_int_equal(in->counter, 50);
+		assert_int_equal(in->nr_children, 1);
+		/* each write is a switch to the reader and back */
+		assert_true(in->task->stats.nr_switches + in->children[0]->stats.nr_switches >= 50);
+		/* nanosecs per switch: the instance's time over its writes */
+		assert_true(in->metric > 100 && in->metric < 1e6);
+	}
+	session_end(&s);
+}
+
+/* two yielders per CPU over the instances, instance 0 taking the remainder */
+static void test_yield_default_yielders(void **state)
+{
+	struct session s;
+	struct stress_conf *c;
+
+	(void)state;
+	c = start_stress(&s, "smp4", "--yield 3 --timeout 1");
+	assert_int_equal(c->s[0].inst[0].nr_children, 4);
+	assert_int_equal(c->s[0].inst[1].nr_children, 2);
+	assert_int_equal(c->s[0].inst[2].nr_children, 2);
+	/* the counts come in at the end; the time between the clock reads per call */
+	assert_true(c->s[0].bogo_ops > 1000);
+	assert_true(c->s[0].metric > 0);
+	/* the instances stop at their alarm: 1 s, and the yielders with them */
+	assert_true(c->s[0].real_ns >= NSEC_PER_SEC && c->s[0].real_ns < NSEC_PER_SEC + NSEC_PER_MSEC);
+	session_end(&s);
+}
+
+/* the pipe: a write a bogo op, its bytes over its time the metric */
+static void test_pipe_budget_and_rate(void **state)
+{
+	struct session s;
+	struct stress_conf *c;
+	const struct stress_instance *in;
+
+	(void)state;
+	c = start_stress(&s, "smp4", "--pipe 1 --pipe-data-size 512 --pipe-ops 1000");
+	in = &c->s[0].inst[0];
+	/* the writer stops at the budget; the parent notices at its next second */
+	assert_int_equal(in->counter, 1000);
+	assert_int_equal(in->nr_children, 2);
+	assert_true(in->finish_ns - in->start_ns >= NSEC_PER_SEC);
+	assert_true(in->metric > 0);
+	session_end(&s);
+}
+
+/* --sched: every instance runs under the policy; FIFO/RR default to 49 */
+static void test_sched_policy(void **state)
+{
+	struct session s;
+	struct stress_conf *c;
+
+	(void)state;
+	c = start_stress(&s, "smp4", "--cpu 2 --switch 1 --sched rr --timeout 1");
+	for (unsigned int k = 0; k < c->nr; k++) {
+		for (unsigned int i = 0; i < c->s[k].nr; i++) {
+			const struct task_struct *p = c->s[k].inst[i].task;
+
+			assert_int_equal(p->policy, SCHED_RR);
+			/* MAX_RT_PRIO - 1 - rt_priority */
+			assert_int_equal(p->prio, 100 - 1 - 49);
+		}
+	}
+	/* the switch instance's reader inherited it */
+	assert_int_equal(c->s[1].inst[0].children[0]->policy, SCHED_RR);
+	session_end(&s);
+}
+
+/* affinity: each move is to the next CPU, so the processes migrate */
+static void test_affinity_moves(void **state)
+{
+	struct session s;
+	struct stress_conf *c;
+	const struct stress_instance *in;
+	u64 migrations;
+
+	(void)state;
+	c = start_stress(&s, "smp4", "--affinity 1 --affinity-procs 3 --affinity-ops 300");
+	in = &c->s[0].inst[0];
+	assert_true(in->counter >= 300 && in->counter < 303);
+	assert_int_equal(in->nr_children, 2);
+	migrations = in->task->stats.nr_migrations;
+	for (unsigned int j = 0; j < in->nr_children; j++)
+		migrations += in->children[j]->stats.nr_migrations;
+	assert_true(migrations >= in->counter - 3);
+	session_end(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -152,6 +275,11 @@ int main(void)
 		cmocka_unit_test(test_ops_budget_below_full_load_ends_slices),
 		cmocka_unit_test(test_timeout_ends_within_one_op),
 		cmocka_unit_test(test_timeout_below_full_load),
+		cmocka_unit_test(test_switch_budget),
+		cmocka_unit_test(test_yield_default_yielders),
+		cmocka_unit_test(test_pipe_budget_and_rate),
+		cmocka_unit_test(test_sched_policy),
+		cmocka_unit_test(test_affinity_moves),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,41 @@
+# shellcheck shell=sh
+# `schedlab benchmarks` (issue 24): the modelled command lines and their
+# options, from the parsers' own tables. Sourced by tests/cli/run.sh.
+
+golden benchmarks-list schedlab benchmarks
+golden benchmarks-hackbench schedlab benchmarks hackbench
+golden benchmarks-stress-ng schedlab benchmarks stress-ng
+golden benchmarks-schbench schedlab benchmarks schbench
+golden benchmarks-perf-pipe schedlab benchmarks perf bench sched pipe
+# a name of several words, as one argument or as words; an alias
+run_cmd schedlab benchmarks 'perf bench sched pipe'
+cp "$tmp/out" "$tmp/bm-one"
+run_cmd schedlab benchmarks perf bench sched pipe
+if cmp -s "$tmp/out" "$tmp/bm-one"; then ok "benchmarks: a name as one argument or as words"; else not_ok "benchmarks: a name as one argument or as words"; fi
+run_cmd schedlab benchmarks ./schbench
+if grep -q '^schbench: ' "$tmp/out"; then ok "benchmarks: an alias (./schbench)"; else not_ok "benchmarks: an alias (./schbench)"; fi
+expect_exit 0 "" schedlab benchmarks --help
+expect_exit 2 "benchmarks: unknown benchmark 'nosuch' (see 'schedlab benchmarks')" schedlab benchmarks nosuch
+expect_exit 2 "benchmarks: unknown option '--bogus'" schedlab benchmarks --bogus
+expect_exit 2 "benchmarks: --names goes alone" schedlab benchmarks --names hackbench
+# every name --names gives is described, and the list shows each one
+run_cmd schedlab benchmarks --names
+names_ok=yes
+while IFS= read -r n; do
+	"$SCHEDLAB" benchmarks "$n" >"$tmp/bm-one" 2>&1 || names_ok="no: '$n'"
+	grep -q "^$n: " "$tmp/bm-one" || names_ok="no: '$n' not described"
+	"$SCHEDLAB" benchmarks | grep -q "^$n  " || names_ok="no: '$n' not listed"
+done <"$tmp/out"
+if [ "$names_ok" = yes ] && [ "$(wc -l <"$tmp/out")" -ge 15 ]; then ok "benchmarks --names: each described and listed"; else not_ok "benchmarks --names" "$names_ok"; fi
+# every refused option the listing names is refused by run, with that reason
+run_cmd schedlab benchmarks hackbench
+expect_exit 2 "hackbench: -w is not an option of rt-tests hackbench 2.10" schedlab run -m smp2 -- hackbench -w
+expect_exit 2 "hackbench: -i is not modelled: TCP connections over loopback" schedlab run -m smp2 -- hackbench --inet
+expect_exit 2 "perf bench sched pipe: -G is not modelled: cgroups" schedlab run -m smp2 -- perf bench sched pipe -G a,b
+expect_exit 2 "perf bench sched pipe: -n is not modelled" schedlab run -m smp2 -- perf bench sched pipe --nonblocking
+expect_exit 2 "chrt: -e is not modelled: SCHED_EXT" schedlab run -m smp2 -- chrt -e 0 hackbench
+expect_exit 2 "rt-app: -v is not modelled" schedlab run -m smp2 -- rt-app -v examples/periodic.json
+expect_exit 2 "Run: -q is not modelled (-i N, -c N)" schedlab run -m smp2 -- unixbench context1 -q
+expect_exit 2 "nice: --version prints nice's version and runs no benchmark" schedlab run -m smp2 -- nice --version
+# getopt takes an unambiguous prefix of a long option, as the tools' getopt does
+expect_exit 0 "" schedlab run -m smp2 -- hackbench --process -g 1 -l 10
