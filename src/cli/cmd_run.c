@@ -53,8 +53,8 @@ static const char run_usage[] =
 	"  --max-time S         stop with an error after S simulated seconds (default 2592000, 30 days)\n"
 	"\n"
 	BENCH_COMMANDS_HELP
-	"         perf stat [-n|--null] [-r|--repeat N] [--table] [--] COMMAND: N runs, seeds\n"
-	"         SEED..SEED+N-1, then perf stat's summary\n";
+	"         perf stat [-n|--null] [-r|--repeat N] [--table] [-e EVENTS] [-a] [-C CPUS]\n"
+	"         [-x SEP] [--] COMMAND: N runs, seeds SEED..SEED+N-1, then perf stat's summary\n";
 
 struct run_opts {
 	struct session_opts so;
@@ -212,7 +212,7 @@ int cmd_run(int argc, char **argv)
 	struct session s;
 	struct perf_stat_opts ps;
 	struct perf_stat_summary pss = { 0 };
-	bool perf_stat = false;
+	bool perf_stat = false, *ps_cpus = NULL;
 	char err[512];
 	struct session_failure failure;
 	FILE *json = NULL, *schedstat = NULL;
@@ -295,8 +295,16 @@ int cmd_run(int argc, char **argv)
 	}
 
 	rc = 0;
-	if (perf_stat)
+	if (perf_stat && ps.has_config && ps.config.cpu_list &&
+	    !(ps_cpus = perf_stat_parse_cpus(ps.config.cpu_list, machine.nr_cpus, err, sizeof(err)))) {
+		rc = usage_error("%s", err);
+		goto fail;
+	}
+	if (perf_stat) {
 		perf_stat_summary_init(&pss, runs, ps.null_run, ps.table);
+		if (ps.has_config)
+			pss.config = &ps.config;
+	}
 	for (int i = 0; i < runs; i++) {
 		struct perf_stat_run pr;
 
@@ -310,16 +318,22 @@ int cmd_run(int argc, char **argv)
 				ftrace_close();
 				outfile_discard();
 				perf_stat_summary_free(&pss);
+				free(ps_cpus);
 				return 1;
 			}
 		}
+		if (perf_stat && ps.has_config)
+			perf_stat_count_start(&ps.config, ps_cpus);
 		finished = run_one(&s, &o, i, runs);
-		if (interrupt_signal)
+		if (interrupt_signal || !finished) {
+			perf_stat_count_stop();
 			break;
-		if (!finished)
-			break;
+		}
 		if (perf_stat) {
-			if (!perf_stat_collect(&pr)) {
+			bool collected = perf_stat_collect(&pr);
+
+			perf_stat_count_stop();
+			if (!collected) {
 				fprintf(stderr, "schedlab: perf stat: the command's first task did not exit\n");
 				rc = 1;
 				goto fail;
@@ -406,6 +420,7 @@ int cmd_run(int argc, char **argv)
 	rtapp_logs_reset();
 	session_end(&s);
 	perf_stat_summary_free(&pss);
+	free(ps_cpus);
 	return rc;
 
 fail:
@@ -414,5 +429,6 @@ fail:
 	rtapp_logs_reset();
 	session_end(&s);
 	perf_stat_summary_free(&pss);
+	free(ps_cpus);
 	return rc;
 }

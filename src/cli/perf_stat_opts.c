@@ -8,7 +8,45 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char perf_stat_usage[] = "perf stat [-n|--null] [-r|--repeat N] [--table] [--] COMMAND...";
+static const char perf_stat_usage[] =
+	"perf stat [-n|--null] [-r|--repeat N] [--table] [-e|--event LIST]... [-a|--all-cpus] "
+	"[-C|--cpu LIST] [-x|--field-separator SEP] [--] COMMAND...";
+
+/* perf's default events, as -e lists them */
+static const char *const default_events[] = {
+	"task-clock", "context-switches", "cpu-migrations", "page-faults",
+};
+
+/* -e LIST: comma separated, each one perf_stat_event_lookup() knows */
+static int parse_events(const char *list, struct perf_stat_config *c, char *err, size_t errlen)
+{
+	const char *p = list;
+
+	for (;;) {
+		size_t len = strcspn(p, ",");
+
+		if (!len) {
+			snprintf(err, errlen, "perf stat: event syntax error: '%s': empty event name",
+				 list);
+			return -1;
+		}
+		if (c->nr_events == PERF_STAT_MAX_EVENTS) {
+			snprintf(err, errlen, "perf stat: more than %d events", PERF_STAT_MAX_EVENTS);
+			return -1;
+		}
+		if (perf_stat_event_lookup(p, len, &c->events[c->nr_events])) {
+			snprintf(err, errlen,
+				 "perf stat: event syntax error: '%.*s': Bad event name (schedlab counts %s)",
+				 (int)len, p, perf_stat_event_names);
+			return -1;
+		}
+		c->nr_events++;
+		p += len;
+		if (!*p)
+			return 0;
+		p++;
+	}
+}
 
 bool perf_stat_cmdline(int argc, char **argv)
 {
@@ -79,6 +117,10 @@ int perf_stat_parse(int argc, char **argv, struct perf_stat_opts *o, char *err, 
 		{ "null", no_argument, NULL, 'n' },
 		{ "repeat", required_argument, NULL, 'r' },
 		{ "table", no_argument, NULL, 't' },
+		{ "event", required_argument, NULL, 'e' },
+		{ "all-cpus", no_argument, NULL, 'a' },
+		{ "cpu", required_argument, NULL, 'C' },
+		{ "field-separator", required_argument, NULL, 'x' },
 		{ NULL, 0, NULL, 0 },
 	};
 	/* getopt sees "stat" as its program name */
@@ -90,7 +132,7 @@ int perf_stat_parse(int argc, char **argv, struct perf_stat_opts *o, char *err, 
 	optind = 0;
 	opterr = 0;
 	optopt = 0;
-	while ((c = getopt_long(sargc, sargv, "+:nr:", opts, NULL)) != -1) {
+	while ((c = getopt_long(sargc, sargv, "+:nr:e:aC:x:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
 			o->null_run = true;
@@ -101,6 +143,24 @@ int perf_stat_parse(int argc, char **argv, struct perf_stat_opts *o, char *err, 
 			break;
 		case 't':
 			o->table = true;
+			break;
+		case 'e':
+			o->has_config = true;
+			if (parse_events(optarg, &o->config, err, errlen))
+				return -1;
+			break;
+		case 'a':
+			o->has_config = true;
+			o->config.system_wide = true;
+			break;
+		case 'C':
+			o->has_config = true;
+			o->config.cpu_list = optarg;
+			break;
+		case 'x':
+			o->has_config = true;
+			/* perf turns the two characters \t into a tab */
+			o->config.csv_sep = strcmp(optarg, "\\t") ? optarg : "\t";
 			break;
 		case ':':
 			snprintf(err, errlen, "perf stat: option '%s' needs a value (usage: %s)",
@@ -121,6 +181,10 @@ int perf_stat_parse(int argc, char **argv, struct perf_stat_opts *o, char *err, 
 		snprintf(err, errlen, "perf stat: --table is only supported with -r");
 		return -1;
 	}
+	if (o->has_config && !o->config.nr_events)
+		for (size_t i = 0; i < sizeof(default_events) / sizeof(default_events[0]); i++)
+			perf_stat_event_lookup(default_events[i], strlen(default_events[i]),
+					       &o->config.events[o->config.nr_events++]);
 	o->cmd_argc = sargc - optind;
 	o->cmd_argv = sargv + optind;
 	if (perf_stat_cmdline(o->cmd_argc, o->cmd_argv)) {
