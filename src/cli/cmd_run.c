@@ -23,7 +23,9 @@
 #include "cli/progress.h"
 #include "cli/session_opts.h"
 #include "cli/perf_stat_opts.h"
+#include "cli/perf_sched_opts.h"
 #include "report/perf_stat.h"
+#include "report/perf_sched.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -54,7 +56,9 @@ static const char run_usage[] =
 	"\n"
 	BENCH_COMMANDS_HELP
 	"         perf stat [-n|--null] [-r|--repeat N] [--table] [-e EVENTS] [-a] [-C CPUS]\n"
-	"         [-x SEP] [--] COMMAND: N runs, seeds SEED..SEED+N-1, then perf stat's summary\n";
+	"         [-x SEP] [--] COMMAND: N runs, seeds SEED..SEED+N-1, then perf stat's summary\n"
+	"         perf sched record [-o FILE] [--] COMMAND: the run's sched events to FILE\n"
+	"         (perf.data) for 'schedlab perf sched latency|timehist|map'\n";
 
 struct run_opts {
 	struct session_opts so;
@@ -205,6 +209,25 @@ static bool run_one(struct session *s, const struct run_opts *o, int i, int runs
 	return true;
 }
 
+/* perf sched record's end: the capture to its file, perf record's line on stderr */
+static void record_finish(struct session *s, const struct perf_sched_record_opts *psr, FILE *f,
+			  bool *bad)
+{
+	struct psched_capture cap;
+	long bytes;
+
+	perf_sched_record_stop(&cap, s->topo->name, machine.nr_cpus);
+	if (psched_write(f, &cap) || fflush(f)) {
+		fprintf(stderr, "schedlab: writing '%s' failed\n", psr->output);
+		*bad = true;
+	} else {
+		bytes = ftell(f);
+		fprintf(stderr, "[ perf record: Captured and wrote %.3f MB %s (%zu samples) ]\n",
+			(double)(bytes > 0 ? bytes : 0) / 1024 / 1024, psr->output, cap.nr);
+	}
+	psched_capture_free(&cap);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_opts o = { 0 };
@@ -212,7 +235,9 @@ int cmd_run(int argc, char **argv)
 	struct session s;
 	struct perf_stat_opts ps;
 	struct perf_stat_summary pss = { 0 };
-	bool perf_stat = false, *ps_cpus = NULL;
+	bool perf_stat = false, *ps_cpus = NULL, perf_sched = false;
+	struct perf_sched_record_opts psr;
+	FILE *perf_data = NULL;
 	char err[512];
 	struct session_failure failure;
 	FILE *json = NULL, *schedstat = NULL;
@@ -251,6 +276,16 @@ int cmd_run(int argc, char **argv)
 		cmd_argc = ps.cmd_argc;
 		cmd_argv = ps.cmd_argv;
 	}
+	/* perf sched record COMMAND: one run, recorded */
+	if (perf_sched_record_cmdline(cmd_argc, cmd_argv)) {
+		if (perf_sched_record_parse(cmd_argc, cmd_argv, &psr, err, sizeof(err)))
+			return usage_error("%s", err);
+		perf_sched = true;
+		cmd_argc = psr.cmd_argc;
+		cmd_argv = psr.cmd_argv;
+		if (perf_stat_cmdline(cmd_argc, cmd_argv))
+			return usage_error("perf sched record: a nested 'perf stat' is not modelled");
+	}
 	session_opts_config(&o.so, o.features, cmd_argc, cmd_argv, &cfg);
 	cfg.max_events = o.max_events;
 	cfg.max_time_ns = o.max_time_ns;
@@ -266,6 +301,11 @@ int cmd_run(int argc, char **argv)
 	 */
 	if (o.json && !(json = outfile_open(o.json))) {
 		rc = usage_error("run: cannot write --json file '%s': %s", o.json, strerror(errno));
+		goto fail;
+	}
+	if (perf_sched && !(perf_data = outfile_open(psr.output))) {
+		rc = usage_error("run: perf sched record: cannot write '%s': %s", psr.output,
+				 strerror(errno));
 		goto fail;
 	}
 	if (o.schedstat && !(schedstat = outfile_open(o.schedstat))) {
@@ -324,7 +364,11 @@ int cmd_run(int argc, char **argv)
 		}
 		if (perf_stat && ps.has_config)
 			perf_stat_count_start(&ps.config, ps_cpus);
+		if (perf_sched)
+			perf_sched_record_start();
 		finished = run_one(&s, &o, i, runs);
+		if (perf_sched)
+			record_finish(&s, &psr, perf_data, &bad);
 		if (interrupt_signal || !finished) {
 			perf_stat_count_stop();
 			break;
@@ -362,6 +406,11 @@ int cmd_run(int argc, char **argv)
 		bad = true;
 	}
 	schedstat = NULL;
+	if (perf_data && outfile_close(perf_data)) {
+		fprintf(stderr, "schedlab: writing '%s' failed\n", psr.output);
+		bad = true;
+	}
+	perf_data = NULL;
 	if (o.trace && ftrace_close()) {
 		fprintf(stderr, "schedlab: writing the trace '%s' failed\n", o.trace);
 		bad = true;

@@ -21,6 +21,7 @@ static const struct {
 	{ "machines", cmd_machines, "list the machine presets" },
 	{ "topo", cmd_topo, "print a machine's topology" },
 	{ "features", cmd_features, "list the scheduler features and their defaults" },
+	{ "perf", cmd_perf, "perf sched latency|timehist|map of a 'run -- perf sched record' capture" },
 };
 
 int usage_error(const char *fmt, ...)
