@@ -207,9 +207,10 @@ static int latency(int argc, char **argv, const char *input)
 		errno = 0;
 		v = strtol(cpu, &end, 10);
 		if (*cpu < '0' || *cpu > '9' || *end || errno || v >= (long)cap.nr_cpus) {
+			rc = usage_error("perf sched latency: -C needs a CPU of the capture's machine (0..%u), got '%s'",
+					 cap.nr_cpus - 1, cpu);
 			psched_capture_free(&cap);
-			return usage_error("perf sched latency: -C needs a CPU of the capture's machine (0..%u), got '%s'",
-					   cap.nr_cpus - 1, cpu);
+			return rc;
 		}
 		o.profile_cpu = (int)v;
 	}

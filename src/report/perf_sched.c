@@ -92,10 +92,13 @@ static void rec_switch(bool preempt, struct task_struct *prev, struct task_struc
 
 static void rec_wake(enum trace_event ev, struct task_struct *p, unsigned int target_cpu)
 {
-	/* perf sched record takes sched_wakeup and sched_wakeup_new, not sched_waking */
-	if (ev == TRACE_SCHED_WAKEUP || ev == TRACE_SCHED_WAKEUP_NEW) {
+	/*
+	 * perf sched record takes sched_waking where the kernel has it (it
+	 * does), not sched_wakeup, and sched_wakeup_new
+	 */
+	if (ev == TRACE_SCHED_WAKING || ev == TRACE_SCHED_WAKEUP_NEW) {
 		struct psched_event e = {
-			.type = ev == TRACE_SCHED_WAKEUP ? PSCHED_WAKEUP : PSCHED_WAKEUP_NEW,
+			.type = ev == TRACE_SCHED_WAKING ? PSCHED_WAKING : PSCHED_WAKEUP_NEW,
 			.target_cpu = target_cpu,
 		};
 
@@ -249,7 +252,7 @@ int psched_write(FILE *f, const struct psched_capture *cap)
 	fprintf(f, "%s\n# machine %s cpus %u events %zu\n", capture_magic, cap->machine,
 		cap->nr_cpus, cap->nr);
 	fputs("# S ts cpu prev(pid tgid prio comm) prev_state next(pid tgid prio comm)\n"
-	      "# W|N ts cpu pid tgid prio comm target_cpu\n"
+	      "# W (sched_waking), N (sched_wakeup_new): ts cpu pid tgid prio comm target_cpu\n"
 	      "# M ts cpu pid tgid prio comm orig_cpu dest_cpu\n",
 	      f);
 	for (size_t i = 0; i < cap->nr; i++) {
@@ -262,7 +265,7 @@ int psched_write(FILE *f, const struct psched_capture *cap)
 			fprintf(f, " %c", e->prev_state);
 			put_task(f, &e->next);
 			break;
-		case PSCHED_WAKEUP:
+		case PSCHED_WAKING:
 		case PSCHED_WAKEUP_NEW:
 			fprintf(f, " %u", e->target_cpu);
 			break;
@@ -341,7 +344,7 @@ static int parse_line(char *line, const struct psched_capture *cap, struct psche
 			return -1;
 		e->prev_state = w[0];
 		break;
-	case PSCHED_WAKEUP:
+	case PSCHED_WAKING:
 	case PSCHED_WAKEUP_NEW:
 		if (get_long(&p, 0, (long)cap->nr_cpus - 1, &a))
 			return -1;
@@ -649,7 +652,7 @@ size_t psched_latency_rows(const struct psched_capture *cap, const struct psched
 			lat_in(in, e->ts);
 			break;
 		}
-		case PSCHED_WAKEUP:
+		case PSCHED_WAKING:
 		case PSCHED_WAKEUP_NEW:
 			th = tid_slot(&t, e->task.pid);
 			if (!th->seen || !th->has_atom) {
@@ -874,7 +877,7 @@ void psched_timehist_print(FILE *out, const struct psched_capture *cap)
 		u64 t = e->ts, tprev;
 		char tstr[64];
 
-		if (e->type == PSCHED_WAKEUP || e->type == PSCHED_WAKEUP_NEW) {
+		if (e->type == PSCHED_WAKING || e->type == PSCHED_WAKEUP_NEW) {
 			r = tid_slot(&tt, e->task.pid);
 			if (!r->ready_to_run)
 				r->ready_to_run = e->ts;

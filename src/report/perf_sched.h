@@ -2,8 +2,8 @@
 /*
  * `perf sched record` and its reports: `perf sched latency`, `perf sched
  * timehist` and `perf sched map`, all from one capture of the sched
- * tracepoints (sched_switch, sched_wakeup, sched_wakeup_new,
- * sched_migrate_task) as tools/perf/builtin-sched.c of Linux v6.18 reads
+ * tracepoints perf sched record takes (sched_switch, sched_waking,
+ * sched_wakeup_new, sched_migrate_task) as tools/perf/builtin-sched.c of Linux v6.18 reads
  * them from perf.data. The capture is a text file of its own (not perf's
  * binary perf.data), written by `schedlab run -- perf sched record` and
  * read by `schedlab perf sched REPORT -i FILE`. docs/observability.md,
@@ -19,7 +19,7 @@
 
 enum psched_type {
 	PSCHED_SWITCH,
-	PSCHED_WAKEUP,
+	PSCHED_WAKING,
 	PSCHED_WAKEUP_NEW,
 	PSCHED_MIGRATE,
 };
