@@ -222,6 +222,8 @@ static void record_finish(struct session *s, const struct perf_sched_record_opts
 		*bad = true;
 	} else {
 		bytes = ftell(f);
+		/* after the command's output, as perf's when the command exits */
+		fflush(stdout);
 		fprintf(stderr, "[ perf record: Captured and wrote %.3f MB %s (%zu samples) ]\n",
 			(double)(bytes > 0 ? bytes : 0) / 1024 / 1024, psr->output, cap.nr);
 	}
