@@ -311,7 +311,8 @@ static int get_task(char **p, struct psched_task *t)
 	long pid, tgid, prio;
 	char *c;
 
-	if (get_long(p, 0, 0x7fffffff, &pid) || get_long(p, 0, 0x7fffffff, &tgid) ||
+	/* PID_MAX_LIMIT: a pid no kernel hands out is no capture's */
+	if (get_long(p, 0, 4194304, &pid) || get_long(p, 0, 4194304, &tgid) ||
 	    get_long(p, -1000, 1000, &prio) || !(c = word(p)) || get_comm(c, t->comm))
 		return -1;
 	t->pid = (int)pid;

@@ -31,10 +31,12 @@ else
 	not_ok "perf sched record: byte-identical captures of the same run"
 fi
 # perf.data in the current directory by default, as perf's
-( cd "$ps_dir" && "$SCHEDLAB" run -m smp2 -- perf sched record hackbench -g 1 -l 5 >/dev/null 2>&1 &&
-	"$SCHEDLAB" perf sched latency >/dev/null 2>&1 ) &&
-	[ -f "$ps_dir/perf.data" ] && ok "perf sched record: perf.data by default" ||
+if (cd "$ps_dir" && "$SCHEDLAB" run -m smp2 -- perf sched record hackbench -g 1 -l 5 >/dev/null 2>&1 &&
+	"$SCHEDLAB" perf sched latency >/dev/null 2>&1) && [ -f "$ps_dir/perf.data" ]; then
+	ok "perf sched record: perf.data by default"
+else
 	not_ok "perf sched record: perf.data by default"
+fi
 
 golden perf-sched-latency-smp4 schedlab perf sched latency -i "$ps_dir/a.data"
 golden perf-sched-latency-sort-p-smp4 schedlab perf sched -i "$ps_dir/a.data" latency -s max,pid -p
