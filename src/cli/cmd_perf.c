@@ -4,7 +4,7 @@
  *
  *   schedlab run -m MACHINE -- perf sched record [-o FILE] [--] COMMAND...
  *   schedlab perf sched [-i FILE] latency [-s KEYS] [-p] [-C CPU]
- *   schedlab perf sched [-i FILE] timehist
+ *   schedlab perf sched [-i FILE] timehist [-w] [-M]
  *   schedlab perf sched [-i FILE] map [--compact] [--cpus LIST]
  *
  * The record step is parsed here and run by cmd_run.c; FILE is perf.data
@@ -23,7 +23,7 @@
 
 static const char perf_usage[] =
 	"usage: schedlab perf sched [-i FILE] latency [-s|--sort KEYS] [-p|--pids] [-C|--CPU CPU]\n"
-	"       schedlab perf sched [-i FILE] timehist\n"
+	"       schedlab perf sched [-i FILE] timehist [-w|--wakeups] [-M|--migrations]\n"
 	"       schedlab perf sched [-i FILE] map [--compact] [--cpus LIST]\n"
 	"\n"
 	"Reports on a capture that 'schedlab run -- perf sched record [-o FILE] -- COMMAND'\n"
@@ -31,6 +31,7 @@ static const char perf_usage[] =
 	"  -s KEYS   latency's sort keys: pid, avg, max, switch, runtime (default avg,max,switch,runtime)\n"
 	"  -p        latency: a row per task, not per command name\n"
 	"  -C CPU    latency: account wakeups and migrations as for a recording of CPU alone\n"
+	"  -w, -M    timehist: a line per wakeup, per migration too\n"
 	"  --compact map: only the CPUs that switched, in the order they first did\n"
 	"  --cpus L  map: only the lines of CPUs in L\n";
 
@@ -223,18 +224,27 @@ static int timehist(int argc, char **argv, const char *input)
 {
 	static const struct option opts[] = {
 		{ "input", required_argument, NULL, 'i' },
+		{ "wakeups", no_argument, NULL, 'w' },
+		{ "migrations", no_argument, NULL, 'M' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct psched_timehist_opts o = { 0 };
 	struct psched_capture cap;
 	int c, rc;
 
 	optind = 0;
 	opterr = 0;
 	optopt = 0;
-	while ((c = getopt_long(argc, argv, "+:i:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:i:wM", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			input = optarg;
+			break;
+		case 'w':
+			o.wakeups = true;
+			break;
+		case 'M':
+			o.migrations = true;
 			break;
 		case ':':
 			return usage_error("perf sched timehist: option '%s' needs a value",
@@ -250,7 +260,7 @@ static int timehist(int argc, char **argv, const char *input)
 	/* perf sched record takes no call chains; timehist says so on stderr (pr_info) */
 	fflush(stdout);
 	fprintf(stderr, "Samples of sched_switch event do not have callchains.\n");
-	psched_timehist_print(stdout, &cap);
+	psched_timehist_print(stdout, &cap, &o);
 	psched_capture_free(&cap);
 	return 0;
 }

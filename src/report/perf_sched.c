@@ -103,6 +103,7 @@ static void rec_wake(enum trace_event ev, struct task_struct *p, unsigned int ta
 		};
 
 		rec_task(&e.task, p);
+		rec_task(&e.next, cpu_rq(machine.this_cpu)->curr);
 		rec_add(&e);
 	}
 	if (rec.chained)
@@ -118,6 +119,7 @@ static void rec_migrate(struct task_struct *p, unsigned int dest_cpu)
 	};
 
 	rec_task(&e.task, p);
+	rec_task(&e.next, cpu_rq(machine.this_cpu)->curr);
 	rec_add(&e);
 	if (rec.chained)
 		rec.chained->sched_migrate_task(p, dest_cpu);
@@ -252,8 +254,8 @@ int psched_write(FILE *f, const struct psched_capture *cap)
 	fprintf(f, "%s\n# machine %s cpus %u events %zu\n", capture_magic, cap->machine,
 		cap->nr_cpus, cap->nr);
 	fputs("# S ts cpu prev(pid tgid prio comm) prev_state next(pid tgid prio comm)\n"
-	      "# W (sched_waking), N (sched_wakeup_new): ts cpu pid tgid prio comm target_cpu\n"
-	      "# M ts cpu pid tgid prio comm orig_cpu dest_cpu\n",
+	      "# W (sched_waking), N (sched_wakeup_new): ts cpu task(pid tgid prio comm) target_cpu running(pid tgid prio comm)\n"
+	      "# M ts cpu task(pid tgid prio comm) orig_cpu dest_cpu running(pid tgid prio comm)\n",
 	      f);
 	for (size_t i = 0; i < cap->nr; i++) {
 		const struct psched_event *e = &cap->ev[i];
@@ -268,9 +270,11 @@ int psched_write(FILE *f, const struct psched_capture *cap)
 		case PSCHED_WAKING:
 		case PSCHED_WAKEUP_NEW:
 			fprintf(f, " %u", e->target_cpu);
+			put_task(f, &e->next);
 			break;
 		case PSCHED_MIGRATE:
 			fprintf(f, " %u %u", e->target_cpu, e->dest_cpu);
+			put_task(f, &e->next);
 			break;
 		}
 		fputc('\n', f);
@@ -347,13 +351,13 @@ static int parse_line(char *line, const struct psched_capture *cap, struct psche
 		break;
 	case PSCHED_WAKING:
 	case PSCHED_WAKEUP_NEW:
-		if (get_long(&p, 0, (long)cap->nr_cpus - 1, &a))
+		if (get_long(&p, 0, (long)cap->nr_cpus - 1, &a) || get_task(&p, &e->next))
 			return -1;
 		e->target_cpu = (unsigned int)a;
 		break;
 	case PSCHED_MIGRATE:
 		if (get_long(&p, 0, (long)cap->nr_cpus - 1, &a) ||
-		    get_long(&p, 0, (long)cap->nr_cpus - 1, &b))
+		    get_long(&p, 0, (long)cap->nr_cpus - 1, &b) || get_task(&p, &e->next))
 			return -1;
 		e->target_cpu = (unsigned int)a;
 		e->dest_cpu = (unsigned int)b;
@@ -851,7 +855,26 @@ static void sched_time(FILE *out, u64 ns, int width)
 		(unsigned long long)(ns % NSEC_PER_MSEC / 1000));
 }
 
-void psched_timehist_print(FILE *out, const struct psched_capture *cap)
+/* a wakeup or migration line: timehist_print_wakeup_event(), _migration_event() */
+static void timehist_event_line(FILE *out, struct th_state *s, const struct psched_event *e)
+{
+	char tstr[64];
+
+	fmt_usec(tstr, sizeof(tstr), e->ts);
+	fprintf(out, "%15s [%04u] ", tstr, e->cpu);
+	/* the running task: pid 0 is perf's thread 0, "swapper" */
+	commstr(s, e->next.pid ? e->next.comm : "swapper", e->next.pid, e->next.tgid);
+	fprintf(out, " %-*s ", s->comm_width, s->str);
+	fprintf(out, "  %9s  %9s  %9s ", "", "", "");
+	commstr(s, e->task.comm, e->task.pid, e->task.tgid);
+	if (e->type == PSCHED_MIGRATE)
+		fprintf(out, "migrated: %s cpu %u => %u\n", s->str, e->target_cpu, e->dest_cpu);
+	else
+		fprintf(out, "awakened: %s\n", s->str);
+}
+
+void psched_timehist_print(FILE *out, const struct psched_capture *cap,
+			   const struct psched_timehist_opts *o)
 {
 	struct tid_table tt = { .size = sizeof(struct th_runtime) };
 	struct th_runtime *idle = xcalloc(cap->nr_cpus, sizeof(*idle));
@@ -882,11 +905,17 @@ void psched_timehist_print(FILE *out, const struct psched_capture *cap)
 			r = tid_slot(&tt, e->task.pid);
 			if (!r->ready_to_run)
 				r->ready_to_run = e->ts;
+			if (o->wakeups)
+				timehist_event_line(out, &s, e);
 			continue;
 		}
 		if (e->type == PSCHED_MIGRATE) {
-			r = tid_slot(&tt, e->task.pid);
-			r->migrated = e->ts;
+			/* perf reads migrations only for -M (and --pre-migrations) */
+			if (o->migrations) {
+				r = tid_slot(&tt, e->task.pid);
+				r->migrated = e->ts;
+				timehist_event_line(out, &s, e);
+			}
 			continue;
 		}
 		/* sched_switch: the sample is prev's; the idle task has one per CPU */
@@ -912,6 +941,8 @@ void psched_timehist_print(FILE *out, const struct psched_capture *cap)
 		sched_time(out, r->dt_wait, 6);
 		sched_time(out, r->dt_delay, 6);
 		sched_time(out, r->dt_run, 6);
+		if (o->wakeups)
+			fprintf(out, "  %-*s", s.comm_width, "");
 		fprintf(out, "\n");
 
 		r->last_time = e->ts;

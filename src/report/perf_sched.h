@@ -40,7 +40,7 @@ struct psched_event {
 	enum psched_type type;
 	/* switch: prev; wakeup, wakeup_new, migrate: the task */
 	struct psched_task task;
-	/* switch: next */
+	/* switch: next; wakeup, wakeup_new, migrate: the task running (the waker) */
 	struct psched_task next;
 	char prev_state;	/* switch: R (R+ too), S, D, Z, as perf's evsel__taskstate() */
 	unsigned int target_cpu;	/* wakeup: target_cpu; migrate: orig_cpu */
@@ -110,7 +110,13 @@ size_t psched_latency_rows(const struct psched_capture *cap, const struct psched
 			   long *switch_bugs);
 void psched_latency_print(FILE *out, const struct psched_capture *cap,
 			  const struct psched_latency_opts *o);
-void psched_timehist_print(FILE *out, const struct psched_capture *cap);
+struct psched_timehist_opts {
+	bool wakeups;		/* -w: a line per wakeup */
+	bool migrations;	/* -M: a line per migration */
+};
+
+void psched_timehist_print(FILE *out, const struct psched_capture *cap,
+			   const struct psched_timehist_opts *o);
 
 struct psched_map_opts {
 	bool compact;

@@ -17,6 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct psched_capture cap;
 	struct psched_latency_opts lat = { .profile_cpu = -1 };
 	struct psched_map_opts map = { 0 };
+	struct psched_timehist_opts th = { 0 };
 	char err[512];
 	FILE *f;
 
@@ -36,7 +37,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	lat.profile_cpu = 0;
 	psched_parse_sort("pid,runtime", &lat, err, sizeof(err));
 	psched_latency_print(devnull, &cap, &lat);
-	psched_timehist_print(devnull, &cap);
+	psched_timehist_print(devnull, &cap, &th);
+	th.wakeups = th.migrations = true;
+	psched_timehist_print(devnull, &cap, &th);
 	psched_map_print(devnull, &cap, &map);
 	map.compact = true;
 	psched_map_print(devnull, &cap, &map);

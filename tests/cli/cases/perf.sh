@@ -42,6 +42,7 @@ golden perf-sched-latency-smp4 schedlab perf sched latency -i "$ps_dir/a.data"
 golden perf-sched-latency-sort-p-smp4 schedlab perf sched -i "$ps_dir/a.data" latency -s max,pid -p
 golden perf-sched-latency-C1-smp4 schedlab perf sched latency -i "$ps_dir/a.data" -C 1 --sort switch
 golden perf-sched-timehist-smp4 schedlab perf sched timehist -i "$ps_dir/a.data"
+golden perf-sched-timehist-w-M-smp4 schedlab perf sched timehist -i "$ps_dir/a.data" -w --migrations
 golden perf-sched-map-smp4 schedlab perf sched map -i "$ps_dir/a.data"
 golden perf-sched-map-compact-smp4 schedlab perf sched map -i "$ps_dir/a.data" --compact --cpus 1-2
 # timehist's note on stderr, as perf's pr_info()
@@ -64,7 +65,7 @@ expect_exit 2 "bad.data:3: not an event of a perf sched capture" schedlab perf s
 expect_exit 2 "Unknown --sort key: \`bogus'" schedlab perf sched latency -i "$ps_dir/a.data" -s avg,bogus
 expect_exit 2 "-C needs a CPU of the capture's machine (0..3), got '4'" schedlab perf sched latency -i "$ps_dir/a.data" -C 4
 expect_exit 2 "--cpus needs a list of the capture's CPUs (0-3), got '9'" schedlab perf sched map -i "$ps_dir/a.data" --cpus 9
-expect_exit 2 "perf sched timehist: option '-w' is not modelled" schedlab perf sched timehist -i "$ps_dir/a.data" -w
+expect_exit 2 "perf sched timehist: option '-s' is not modelled" schedlab perf sched timehist -i "$ps_dir/a.data" -s
 expect_exit 2 "perf sched: 'replay' is not modelled" schedlab perf sched replay
 expect_exit 2 "perf sched record: runs a command, so under run" schedlab perf sched record
 expect_exit 2 "perf: only 'perf sched latency|timehist|map'" schedlab perf stat
