@@ -70,3 +70,14 @@ expect_exit 2 "perf sched: 'replay' is not modelled" schedlab perf sched replay
 expect_exit 2 "perf sched record: runs a command, so under run" schedlab perf sched record
 expect_exit 2 "perf: only 'perf sched latency|timehist|map'" schedlab perf stat
 expect_exit 0 "" schedlab perf --help
+
+# perf stat -a counts the stream --trace writes: the same switches and wakings
+run_cmd schedlab run -m smp2 --trace "$ps_dir/stat.trace" -- perf stat -a -e sched:sched_switch,sched:sched_waking -- hackbench -l 5
+ps_sw=$(awk '$2 == "sched:sched_switch" { print $1 }' "$tmp/out")
+ps_wk=$(awk '$2 == "sched:sched_waking" { print $1 }' "$tmp/out")
+if [ "$status" -eq 0 ] && [ -n "$ps_sw" ] && [ "$ps_sw" -eq "$(grep -c ' sched_switch: ' "$ps_dir/stat.trace")" ] &&
+	[ "$ps_wk" -eq "$(grep -c ' sched_waking: ' "$ps_dir/stat.trace")" ]; then
+	ok "perf stat -a -e sched:...: the counts of the trace written alongside"
+else
+	not_ok "perf stat -a -e sched:...: the counts of the trace written alongside" "status $status, switches '$ps_sw', wakings '$ps_wk'"
+fi
