@@ -287,6 +287,19 @@ int cmd_run(int argc, char **argv)
 		cmd_argv = psr.cmd_argv;
 		if (perf_stat_cmdline(cmd_argc, cmd_argv))
 			return usage_error("perf sched record: a nested 'perf stat' is not modelled");
+		{
+			const char *others[][2] = {
+				{ "--json", o.json },
+				{ "--schedstat", o.schedstat },
+				{ "--trace", o.trace },
+				{ "--plot", o.plot },
+			};
+
+			for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++)
+				if (others[i][1] && outfile_same(others[i][1], psr.output))
+					return usage_error("run: %s and perf sched record -o name the same file '%s'",
+							   others[i][0], psr.output);
+		}
 	}
 	session_opts_config(&o.so, o.features, cmd_argc, cmd_argv, &cfg);
 	cfg.max_events = o.max_events;

@@ -81,3 +81,4 @@ if [ "$status" -eq 0 ] && [ -n "$ps_sw" ] && [ "$ps_sw" -eq "$(grep -c ' sched_s
 else
 	not_ok "perf stat -a -e sched:...: the counts of the trace written alongside" "status $status, switches '$ps_sw', wakings '$ps_wk'"
 fi
+expect_exit 2 "--json and perf sched record -o name the same file" schedlab run -m smp2 --json "$ps_dir/same" -- perf sched record -o "$ps_dir/same" -- hackbench -l 5
