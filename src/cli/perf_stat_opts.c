@@ -12,7 +12,7 @@ static const char perf_stat_usage[] =
 	"perf stat [-n|--null] [-r|--repeat N] [--table] [-e|--event LIST]... [-a|--all-cpus] "
 	"[-C|--cpu LIST] [-x|--field-separator SEP] [--] COMMAND...";
 
-/* perf's default events, as -e lists them */
+/* perf's default events that schedlab prints, as -e lists them (the hardware ones are skipped) */
 static const char *const default_events[] = {
 	"task-clock", "context-switches", "cpu-migrations", "page-faults",
 };
@@ -181,10 +181,16 @@ int perf_stat_parse(int argc, char **argv, struct perf_stat_opts *o, char *err, 
 		snprintf(err, errlen, "perf stat: --table is only supported with -r");
 		return -1;
 	}
-	if (o->has_config && !o->config.nr_events)
-		for (size_t i = 0; i < sizeof(default_events) / sizeof(default_events[0]); i++)
-			perf_stat_event_lookup(default_events[i], strlen(default_events[i]),
+	if (o->has_config && !o->config.nr_events) {
+		for (size_t i = 0; i < sizeof(default_events) / sizeof(default_events[0]); i++) {
+			/* add_default_events(): cpu-clock first when counting CPUs */
+			const char *name = !i && (o->config.system_wide || o->config.cpu_list) ?
+						   "cpu-clock" : default_events[i];
+
+			perf_stat_event_lookup(name, strlen(name),
 					       &o->config.events[o->config.nr_events++]);
+		}
+	}
 	o->cmd_argc = sargc - optind;
 	o->cmd_argv = sargv + optind;
 	if (perf_stat_cmdline(o->cmd_argc, o->cmd_argv)) {

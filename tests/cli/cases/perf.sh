@@ -82,3 +82,5 @@ else
 	not_ok "perf stat -a -e sched:...: the counts of the trace written alongside" "status $status, switches '$ps_sw', wakings '$ps_wk'"
 fi
 expect_exit 2 "--json and perf sched record -o name the same file" schedlab run -m smp2 --json "$ps_dir/same" -- perf sched record -o "$ps_dir/same" -- hackbench -l 5
+# -a without -e: perf's defaults with cpu-clock in place of task-clock
+golden run-perf-stat-a-default-smp2 schedlab run -m smp2 -- perf stat -a -r 2 -- hackbench -g 1 -l 10
