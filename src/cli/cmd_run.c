@@ -23,7 +23,9 @@
 #include "cli/progress.h"
 #include "cli/session_opts.h"
 #include "cli/perf_stat_opts.h"
+#include "cli/perf_sched_opts.h"
 #include "report/perf_stat.h"
+#include "report/perf_sched.h"
 #include "work/bench_usage.h"
 
 #include <errno.h>
@@ -55,8 +57,10 @@ static const char run_usage[] =
 	"  --max-time S         stop with an error after S simulated seconds (default 2592000, 30 days)\n"
 	"\n"
 	BENCH_COMMANDS_HELP
-	"         perf stat [-n|--null] [-r|--repeat N] [--table] [--] COMMAND: N runs, seeds\n"
-	"         SEED..SEED+N-1, then perf stat's summary\n";
+	"         perf stat [-n|--null] [-r|--repeat N] [--table] [-e EVENTS] [-a] [-C CPUS]\n"
+	"         [-x SEP] [--] COMMAND: N runs, seeds SEED..SEED+N-1, then perf stat's summary\n"
+	"         perf sched record [-o FILE] [--] COMMAND: the run's sched events to FILE\n"
+	"         (perf.data) for 'schedlab perf sched latency|timehist|map'\n";
 
 struct run_opts {
 	struct session_opts so;
@@ -235,6 +239,27 @@ static bool run_one(struct session *s, const struct run_opts *o, int i, int runs
 	return true;
 }
 
+/* perf sched record's end: the capture to its file, perf record's line on stderr */
+static void record_finish(struct session *s, const struct perf_sched_record_opts *psr, FILE *f,
+			  bool *bad)
+{
+	struct psched_capture cap;
+	long bytes;
+
+	perf_sched_record_stop(&cap, s->topo->name, machine.nr_cpus);
+	if (psched_write(f, &cap) || fflush(f)) {
+		fprintf(stderr, "schedlab: writing '%s' failed\n", psr->output);
+		*bad = true;
+	} else {
+		bytes = ftell(f);
+		/* after the command's output, as perf's when the command exits */
+		fflush(stdout);
+		fprintf(stderr, "[ perf record: Captured and wrote %.3f MB %s (%zu samples) ]\n",
+			(double)(bytes > 0 ? bytes : 0) / 1024 / 1024, psr->output, cap.nr);
+	}
+	psched_capture_free(&cap);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_opts o = { 0 };
@@ -242,7 +267,9 @@ int cmd_run(int argc, char **argv)
 	struct session s;
 	struct perf_stat_opts ps;
 	struct perf_stat_summary pss = { 0 };
-	bool perf_stat = false;
+	bool perf_stat = false, *ps_cpus = NULL, perf_sched = false;
+	struct perf_sched_record_opts psr;
+	FILE *perf_data = NULL;
 	char err[512], title[1024];
 	struct session_failure failure;
 	FILE *json = NULL, *schedstat = NULL;
@@ -281,6 +308,29 @@ int cmd_run(int argc, char **argv)
 		cmd_argc = ps.cmd_argc;
 		cmd_argv = ps.cmd_argv;
 	}
+	/* perf sched record COMMAND: one run, recorded */
+	if (perf_sched_record_cmdline(cmd_argc, cmd_argv)) {
+		if (perf_sched_record_parse(cmd_argc, cmd_argv, &psr, err, sizeof(err)))
+			return usage_error("%s", err);
+		perf_sched = true;
+		cmd_argc = psr.cmd_argc;
+		cmd_argv = psr.cmd_argv;
+		if (perf_stat_cmdline(cmd_argc, cmd_argv))
+			return usage_error("perf sched record: a nested 'perf stat' is not modelled");
+		{
+			const char *others[][2] = {
+				{ "--json", o.json },
+				{ "--schedstat", o.schedstat },
+				{ "--trace", o.trace },
+				{ "--plot", o.plot },
+			};
+
+			for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++)
+				if (others[i][1] && outfile_same(others[i][1], psr.output))
+					return usage_error("run: %s and perf sched record -o name the same file '%s'",
+							   others[i][0], psr.output);
+		}
+	}
 	session_opts_config(&o.so, o.features, cmd_argc, cmd_argv, &cfg);
 	cfg.max_events = o.max_events;
 	cfg.max_time_ns = o.max_time_ns;
@@ -301,6 +351,11 @@ int cmd_run(int argc, char **argv)
 	 */
 	if (o.json && !(json = outfile_open(o.json))) {
 		rc = usage_error("run: cannot write --json file '%s': %s", o.json, strerror(errno));
+		goto fail;
+	}
+	if (perf_sched && !(perf_data = outfile_open(psr.output))) {
+		rc = usage_error("run: perf sched record: cannot write '%s': %s", psr.output,
+				 strerror(errno));
 		goto fail;
 	}
 	if (o.schedstat && !(schedstat = outfile_open(o.schedstat))) {
@@ -331,8 +386,16 @@ int cmd_run(int argc, char **argv)
 	}
 
 	rc = 0;
-	if (perf_stat)
+	if (perf_stat && ps.has_config && ps.config.cpu_list &&
+	    !(ps_cpus = perf_stat_parse_cpus(ps.config.cpu_list, machine.nr_cpus, err, sizeof(err)))) {
+		rc = usage_error("%s", err);
+		goto fail;
+	}
+	if (perf_stat) {
 		perf_stat_summary_init(&pss, runs, ps.null_run, ps.table);
+		if (ps.has_config)
+			pss.config = &ps.config;
+	}
 	for (int i = 0; i < runs; i++) {
 		struct perf_stat_run pr;
 
@@ -346,16 +409,26 @@ int cmd_run(int argc, char **argv)
 				ftrace_close();
 				outfile_discard();
 				perf_stat_summary_free(&pss);
+				free(ps_cpus);
 				return 1;
 			}
 		}
+		if (perf_stat && ps.has_config)
+			perf_stat_count_start(&ps.config, ps_cpus);
+		if (perf_sched)
+			perf_sched_record_start();
 		finished = run_one(&s, &o, i, runs);
-		if (interrupt_signal)
+		if (perf_sched)
+			record_finish(&s, &psr, perf_data, &bad);
+		if (interrupt_signal || !finished) {
+			perf_stat_count_stop();
 			break;
-		if (!finished)
-			break;
+		}
 		if (perf_stat) {
-			if (!perf_stat_collect(&pr)) {
+			bool collected = perf_stat_collect(&pr);
+
+			perf_stat_count_stop();
+			if (!collected) {
 				fprintf(stderr, "schedlab: perf stat: the command's first task did not exit\n");
 				rc = 1;
 				goto fail;
@@ -384,6 +457,11 @@ int cmd_run(int argc, char **argv)
 		bad = true;
 	}
 	schedstat = NULL;
+	if (perf_data && outfile_close(perf_data)) {
+		fprintf(stderr, "schedlab: writing '%s' failed\n", psr.output);
+		bad = true;
+	}
+	perf_data = NULL;
 	if (o.trace && ftrace_close()) {
 		fprintf(stderr, "schedlab: writing the trace '%s' failed\n", o.trace);
 		bad = true;
@@ -442,6 +520,7 @@ int cmd_run(int argc, char **argv)
 	rtapp_logs_reset();
 	session_end(&s);
 	perf_stat_summary_free(&pss);
+	free(ps_cpus);
 	return rc;
 
 fail:
@@ -450,5 +529,6 @@ fail:
 	rtapp_logs_reset();
 	session_end(&s);
 	perf_stat_summary_free(&pss);
+	free(ps_cpus);
 	return rc;
 }

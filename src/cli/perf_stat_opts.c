@@ -10,7 +10,45 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char perf_stat_usage[] = "perf stat [-n|--null] [-r|--repeat N] [--table] [--] COMMAND...";
+static const char perf_stat_usage[] =
+	"perf stat [-n|--null] [-r|--repeat N] [--table] [-e|--event LIST]... [-a|--all-cpus] "
+	"[-C|--cpu LIST] [-x|--field-separator SEP] [--] COMMAND...";
+
+/* perf's default events that schedlab prints, as -e lists them (the hardware ones are skipped) */
+static const char *const default_events[] = {
+	"task-clock", "context-switches", "cpu-migrations", "page-faults",
+};
+
+/* -e LIST: comma separated, each one perf_stat_event_lookup() knows */
+static int parse_events(const char *list, struct perf_stat_config *c, char *err, size_t errlen)
+{
+	const char *p = list;
+
+	for (;;) {
+		size_t len = strcspn(p, ",");
+
+		if (!len) {
+			snprintf(err, errlen, "perf stat: event syntax error: '%s': empty event name",
+				 list);
+			return -1;
+		}
+		if (c->nr_events == PERF_STAT_MAX_EVENTS) {
+			snprintf(err, errlen, "perf stat: more than %d events", PERF_STAT_MAX_EVENTS);
+			return -1;
+		}
+		if (perf_stat_event_lookup(p, len, &c->events[c->nr_events])) {
+			snprintf(err, errlen,
+				 "perf stat: event syntax error: '%.*s': Bad event name (schedlab counts %s)",
+				 (int)len, p, perf_stat_event_names);
+			return -1;
+		}
+		c->nr_events++;
+		p += len;
+		if (!*p)
+			return 0;
+		p++;
+	}
+}
 
 bool perf_stat_cmdline(int argc, char **argv)
 {
@@ -100,6 +138,24 @@ int perf_stat_parse(int argc, char **argv, struct perf_stat_opts *o, char *err, 
 		case BOPT_LONG + 0: /* --table */
 			o->table = true;
 			break;
+		case 'e':
+			o->has_config = true;
+			if (parse_events(optarg, &o->config, err, errlen))
+				return -1;
+			break;
+		case 'a':
+			o->has_config = true;
+			o->config.system_wide = true;
+			break;
+		case 'C':
+			o->has_config = true;
+			o->config.cpu_list = optarg;
+			break;
+		case 'x':
+			o->has_config = true;
+			/* perf turns the two characters \t into a tab */
+			o->config.csv_sep = strcmp(optarg, "\\t") ? optarg : "\t";
+			break;
 		case ':':
 			snprintf(err, errlen, "perf stat: option '%s' needs a value (usage: %s)",
 				 sargv[optind - 1], perf_stat_usage);
@@ -118,6 +174,16 @@ int perf_stat_parse(int argc, char **argv, struct perf_stat_opts *o, char *err, 
 	if (o->table && o->repeat <= 1) {
 		snprintf(err, errlen, "perf stat: --table is only supported with -r");
 		return -1;
+	}
+	if (o->has_config && !o->config.nr_events) {
+		for (size_t i = 0; i < sizeof(default_events) / sizeof(default_events[0]); i++) {
+			/* add_default_events(): cpu-clock first when counting CPUs */
+			const char *name = !i && (o->config.system_wide || o->config.cpu_list) ?
+						   "cpu-clock" : default_events[i];
+
+			perf_stat_event_lookup(name, strlen(name),
+					       &o->config.events[o->config.nr_events++]);
+		}
 	}
 	o->cmd_argc = sargc - optind;
 	o->cmd_argv = sargv + optind;

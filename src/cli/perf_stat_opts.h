@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * `perf stat [-n|--null] [-r|--repeat N] [--table] [--] COMMAND...` in front
- * of a benchmark command line: perf's own option names (tools/perf
+ * `perf stat [-n|--null] [-r|--repeat N] [--table] [-e|--event LIST]...
+ * [-a|--all-cpus] [-C|--cpu LIST] [-x|--field-separator SEP] [--] COMMAND...`
+ * in front of a benchmark command line: perf's own option names (tools/perf
  * builtin-stat.c); the rest of perf stat's options are not modelled.
  */
 #ifndef SCHEDLAB_CLI_PERF_STAT_OPTS_H
 #define SCHEDLAB_CLI_PERF_STAT_OPTS_H
+
+#include "report/perf_stat.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -17,6 +20,9 @@ struct perf_stat_opts {
 	int repeat;
 	bool null_run;
 	bool table;
+	/* -e, -a, -C or -x given: count and print the perf_stat_config way */
+	bool has_config;
+	struct perf_stat_config config;
 	int cmd_argc;		/* the command perf stat runs */
 	char **cmd_argv;
 };

@@ -19,8 +19,11 @@
 #include "report/perf_stat.h"
 
 #include "kernel/sched.h"
+#include "kernel/trace.h"
 #include "sim/alloc.h"
+#include "topo/cpumask.h"
 
+#include <errno.h>
 #include <locale.h>
 #include <math.h>
 #include <stdlib.h>
@@ -54,6 +57,255 @@ double perf_stats_rel(double stddev, double avg)
 	return avg ? 100.0 * stddev / avg : 0.0;
 }
 
+/*
+ * perf's names for the events (the software PMU's aliases, the sched
+ * tracepoints as tracefs names them); what the simulated kernel does not
+ * count is PERF_EV_NOT_SUPPORTED, as perf prints a counter it cannot open
+ */
+static const struct {
+	const char *name;
+	enum perf_event_id id;
+} event_table[] = {
+	{ "task-clock", PERF_EV_TASK_CLOCK },
+	{ "cpu-clock", PERF_EV_CPU_CLOCK },
+	{ "context-switches", PERF_EV_CONTEXT_SWITCHES },
+	{ "cs", PERF_EV_CONTEXT_SWITCHES },
+	{ "cpu-migrations", PERF_EV_CPU_MIGRATIONS },
+	{ "migrations", PERF_EV_CPU_MIGRATIONS },
+	{ "sched:sched_switch", PERF_EV_SCHED_SWITCH },
+	{ "sched:sched_waking", PERF_EV_SCHED_WAKING },
+	{ "sched:sched_wakeup", PERF_EV_SCHED_WAKEUP },
+	{ "sched:sched_wakeup_new", PERF_EV_SCHED_WAKEUP_NEW },
+	{ "sched:sched_migrate_task", PERF_EV_SCHED_MIGRATE_TASK },
+	{ "sched:sched_process_fork", PERF_EV_SCHED_PROCESS_FORK },
+	{ "sched:sched_process_exit", PERF_EV_SCHED_PROCESS_EXIT },
+	/* perf knows them; the simulated machine has no memory or PMU model */
+	{ "page-faults", PERF_EV_NOT_SUPPORTED },
+	{ "faults", PERF_EV_NOT_SUPPORTED },
+	{ "minor-faults", PERF_EV_NOT_SUPPORTED },
+	{ "major-faults", PERF_EV_NOT_SUPPORTED },
+	{ "alignment-faults", PERF_EV_NOT_SUPPORTED },
+	{ "emulation-faults", PERF_EV_NOT_SUPPORTED },
+	{ "cycles", PERF_EV_NOT_SUPPORTED },
+	{ "cpu-cycles", PERF_EV_NOT_SUPPORTED },
+	{ "instructions", PERF_EV_NOT_SUPPORTED },
+	{ "branches", PERF_EV_NOT_SUPPORTED },
+	{ "branch-instructions", PERF_EV_NOT_SUPPORTED },
+	{ "branch-misses", PERF_EV_NOT_SUPPORTED },
+	{ "cache-references", PERF_EV_NOT_SUPPORTED },
+	{ "cache-misses", PERF_EV_NOT_SUPPORTED },
+};
+
+const char perf_stat_event_names[] =
+	"task-clock, cpu-clock, context-switches (cs), cpu-migrations (migrations), "
+	"sched:sched_switch, sched:sched_waking, sched:sched_wakeup, sched:sched_wakeup_new, "
+	"sched:sched_migrate_task, sched:sched_process_fork, sched:sched_process_exit; "
+	"<not supported>: page-faults, faults, minor-faults, major-faults, cycles, "
+	"instructions, branches, branch-misses, cache-references, cache-misses";
+
+int perf_stat_event_lookup(const char *name, size_t len, struct perf_stat_event *ev)
+{
+	for (size_t i = 0; i < sizeof(event_table) / sizeof(event_table[0]); i++) {
+		if (strlen(event_table[i].name) == len && !strncmp(event_table[i].name, name, len)) {
+			ev->id = event_table[i].id;
+			snprintf(ev->name, sizeof(ev->name), "%s", event_table[i].name);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+bool *perf_stat_parse_cpus(const char *list, unsigned int nr_cpus, char *err, size_t errlen)
+{
+	bool *cpus = xcalloc(nr_cpus, sizeof(*cpus));
+	const char *p = list;
+
+	/* perf's cpu list: N, N-M, comma separated */
+	while (*p) {
+		char *end;
+		unsigned long a, b;
+
+		errno = 0;
+		if (*p < '0' || *p > '9')
+			goto bad;
+		a = b = strtoul(p, &end, 10);
+		if (errno)
+			goto bad;
+		if (*end == '-') {
+			p = end + 1;
+			if (*p < '0' || *p > '9')
+				goto bad;
+			b = strtoul(p, &end, 10);
+			if (errno || b < a)
+				goto bad;
+		}
+		if (b >= nr_cpus) {
+			snprintf(err, errlen,
+				 "perf stat: -C %s: CPU %lu is not on this machine (CPUs 0-%u)", list,
+				 b, nr_cpus - 1);
+			free(cpus);
+			return NULL;
+		}
+		for (unsigned long c = a; c <= b; c++)
+			cpus[c] = true;
+		p = end;
+		if (*p == ',' && p[1])
+			p++;
+		else if (*p)
+			goto bad;
+	}
+	if (!*list)
+		goto bad;
+	return cpus;
+bad:
+	snprintf(err, errlen, "perf stat: -C: expected a CPU list such as 0,2-3, got '%s'", list);
+	free(cpus);
+	return NULL;
+}
+
+/* the counts of the run going on: sched tracepoints and, with -a/-C, per-CPU counts */
+static struct {
+	const struct perf_stat_config *config;
+	const bool *cpus;		/* -C: the CPUs counted; NULL: all */
+	const struct sched_trace_hooks *chained;	/* the trace writer, if one is open */
+	struct task_struct *root;
+	u64 count[NR_PERF_EV];
+} pc;
+
+static bool in_command(const struct task_struct *p, const struct task_struct *root);
+
+static struct task_struct *command_task(void)
+{
+	struct task_struct *p;
+
+	if (pc.root)
+		return pc.root;
+	list_for_each_entry(p, &sched_world.tasks, tasks) {
+		if (!p->parent && !is_idle_task(p) && !p->is_stopper && !p->kthread) {
+			pc.root = p;
+			break;
+		}
+	}
+	return pc.root;
+}
+
+/*
+ * Does an event the running task hits on this CPU count? System-wide
+ * (-a, -C): on a counted CPU while the command runs. Otherwise, perf's
+ * inherited task counters: the running task is the command or one of its
+ * descendants, not yet past perf_event_exit_task() (@exiting: the
+ * tracepoint fires before it, as sched_process_exit's does).
+ */
+static bool counted_in(const struct task_struct *curr, bool exiting)
+{
+	struct task_struct *root = command_task();
+
+	if (!root)
+		return false;
+	if (pc.config->system_wide || pc.config->cpu_list) {
+		if (pc.cpus && !pc.cpus[machine.this_cpu])
+			return false;
+		return root->__state != TASK_DEAD || curr == root;
+	}
+	if (is_idle_task(curr) || curr->kthread || !in_command(curr, root))
+		return false;
+	return exiting || curr->__state != TASK_DEAD;
+}
+
+static bool counted(void)
+{
+	return counted_in(cpu_rq(machine.this_cpu)->curr, false);
+}
+
+static void count_switch(bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	bool dead = prev->__state == TASK_DEAD && !is_idle_task(prev);
+
+	if (counted_in(prev, false)) {
+		pc.count[PERF_EV_SCHED_SWITCH]++;
+		pc.count[PERF_EV_CONTEXT_SWITCHES]++;
+	}
+	/* a dead task's last switch: do_exit() has hit sched_process_exit */
+	if (dead && counted_in(prev, true))
+		pc.count[PERF_EV_SCHED_PROCESS_EXIT]++;
+	if (pc.chained)
+		pc.chained->sched_switch(preempt, prev, next);
+}
+
+static void count_wake(enum trace_event ev, struct task_struct *p, unsigned int target_cpu)
+{
+	if (counted()) {
+		if (ev == TRACE_SCHED_WAKING)
+			pc.count[PERF_EV_SCHED_WAKING]++;
+		else if (ev == TRACE_SCHED_WAKEUP)
+			pc.count[PERF_EV_SCHED_WAKEUP]++;
+		else if (ev == TRACE_SCHED_WAKEUP_NEW) {
+			/* wake_up_new_task() right after the fork, in the parent */
+			pc.count[PERF_EV_SCHED_WAKEUP_NEW]++;
+			pc.count[PERF_EV_SCHED_PROCESS_FORK]++;
+		}
+	}
+	if (pc.chained)
+		pc.chained->sched_wake(ev, p, target_cpu);
+}
+
+static void count_migrate(struct task_struct *p, unsigned int dest_cpu)
+{
+	if (counted())
+		pc.count[PERF_EV_SCHED_MIGRATE_TASK]++;
+	/* -a: the migration counts on the CPU the task moves to */
+	if ((pc.config->system_wide || pc.config->cpu_list) && command_task() &&
+	    (!pc.cpus || pc.cpus[dest_cpu]) &&
+	    (command_task()->__state != TASK_DEAD))
+		pc.count[PERF_EV_CPU_MIGRATIONS]++;
+	if (pc.chained)
+		pc.chained->sched_migrate_task(p, dest_cpu);
+}
+
+static void count_cpu_idle(unsigned int state, unsigned int cpu)
+{
+	if (pc.chained)
+		pc.chained->cpu_idle(state, cpu);
+}
+
+static void count_ipi_send(unsigned int cpu, enum trace_ipi why, enum trace_ipi_site site)
+{
+	if (pc.chained)
+		pc.chained->ipi_send_cpu(cpu, why, site);
+}
+
+static void count_ipi_irq(enum trace_event ev, enum trace_ipi why)
+{
+	if (pc.chained)
+		pc.chained->ipi_irq(ev, why);
+}
+
+static const struct sched_trace_hooks count_hooks = {
+	.sched_switch = count_switch,
+	.sched_wake = count_wake,
+	.sched_migrate_task = count_migrate,
+	.cpu_idle = count_cpu_idle,
+	.ipi_send_cpu = count_ipi_send,
+	.ipi_irq = count_ipi_irq,
+};
+
+void perf_stat_count_start(const struct perf_stat_config *c, const bool *cpus)
+{
+	memset(&pc, 0, sizeof(pc));
+	pc.config = c;
+	pc.cpus = cpus;
+	/* the trace writer keeps its events: ours are counted, then passed on */
+	pc.chained = sched_trace_hooks;
+	register_sched_trace_hooks(&count_hooks);
+}
+
+void perf_stat_count_stop(void)
+{
+	if (sched_trace_hooks == &count_hooks)
+		register_sched_trace_hooks(pc.chained);
+	pc.chained = NULL;
+}
+
 /* is @p the command or forked by it (perf's inherited counters follow forks) */
 static bool in_command(const struct task_struct *p, const struct task_struct *root)
 {
@@ -61,6 +313,46 @@ static bool in_command(const struct task_struct *p, const struct task_struct *ro
 		if (p == root)
 			return true;
 	return false;
+}
+
+/* the configured events' counts and their running time (-x's run column) */
+static void collect_events(struct perf_stat_run *r)
+{
+	const struct perf_stat_config *c = pc.config;
+	bool wide = c->system_wide || c->cpu_list;
+	unsigned int nr = machine.nr_cpus;
+
+	if (wide && pc.cpus) {
+		nr = 0;
+		for (unsigned int cpu = 0; cpu < machine.nr_cpus; cpu++)
+			nr += pc.cpus[cpu];
+	}
+	/* a CPU counter runs the whole time on each CPU; a task's while its tasks run */
+	r->run_ns = wide ? (u64)nr * r->elapsed_ns : r->task_clock_ns;
+	for (int i = 0; i < c->nr_events; i++) {
+		double v;
+
+		switch (c->events[i].id) {
+		case PERF_EV_TASK_CLOCK:
+		case PERF_EV_CPU_CLOCK:
+			/* system-wide, both clocks tick through idle time too */
+			v = (double)r->run_ns;
+			break;
+		case PERF_EV_CONTEXT_SWITCHES:
+			v = (double)(wide ? pc.count[PERF_EV_CONTEXT_SWITCHES] : r->context_switches);
+			break;
+		case PERF_EV_CPU_MIGRATIONS:
+			v = (double)(wide ? pc.count[PERF_EV_CPU_MIGRATIONS] : r->cpu_migrations);
+			break;
+		case PERF_EV_NOT_SUPPORTED:
+			v = 0;
+			break;
+		default:
+			v = (double)pc.count[c->events[i].id];
+			break;
+		}
+		r->val[i] = v;
+	}
 }
 
 bool perf_stat_collect(struct perf_stat_run *r)
@@ -97,6 +389,8 @@ bool perf_stat_collect(struct perf_stat_run *r)
 	}
 	r->task_clock_ns = runtime;
 	r->stime_ns = runtime > r->utime_ns ? runtime - r->utime_ns : 0;
+	if (pc.config)
+		collect_events(r);
 	return true;
 }
 
@@ -116,6 +410,9 @@ void perf_stat_summary_add(struct perf_stat_summary *s, int idx, const struct pe
 	perf_stats_update(&s->context_switches, (double)r->context_switches);
 	perf_stats_update(&s->cpu_migrations, (double)r->cpu_migrations);
 	s->walltime_run[idx] = r->elapsed_ns;
+	if (s->config)
+		for (int i = 0; i < s->config->nr_events; i++)
+			perf_stats_update(&s->val[i], r->val[i]);
 	s->last = *r;
 }
 
@@ -238,6 +535,139 @@ static void print_counters(FILE *out, const struct perf_stat_summary *s)
 	fputc('\n', out);
 }
 
+static bool is_clock(enum perf_event_id id)
+{
+	return id == PERF_EV_TASK_CLOCK || id == PERF_EV_CPU_CLOCK;
+}
+
+/* find_stat(STAT_NSECS): the first clock event of the list but @self, 0 if none */
+static double list_nsecs(const struct perf_stat_summary *s, int self)
+{
+	for (int i = 0; i < s->config->nr_events; i++)
+		if (i != self && is_clock(s->config->events[i].id))
+			return s->val[i].mean;
+	return 0;
+}
+
+/* print_metric_csv(): the value cut at its first character not a digit or '.' */
+static void print_metric_csv(FILE *out, const char *sep, const char *fmt, const char *unit,
+			     double val)
+{
+	char buf[64], *v, *e;
+
+	if (!fmt || !unit) {
+		fprintf(out, "%s%s", sep, sep);
+		return;
+	}
+	snprintf(buf, sizeof(buf), fmt, val);
+	for (v = buf; *v == ' '; v++)
+		;
+	for (e = v; (*e >= '0' && *e <= '9') || *e == '.'; e++)
+		;
+	*e = '\0';
+	while (*unit == ' ')
+		unit++;
+	fprintf(out, "%s%s%s%s", sep, v, sep, unit);
+}
+
+/* the shadow metric of event @i: perf_stat__print_shadow_stats() for software events */
+static void event_metric(FILE *out, const struct perf_stat_summary *s, int i)
+{
+	const char *sep = s->config->csv_sep;
+	double mean = s->val[i].mean, wall = s->walltime_ns.mean, nsecs;
+	char unit_buf[10] = "/sec";
+	double ratio;
+
+	if (s->config->events[i].id == PERF_EV_NOT_SUPPORTED) {
+		if (sep)
+			print_metric_csv(out, sep, NULL, NULL, 0);
+		else
+			print_metric(out, NULL, NULL, 0);
+		return;
+	}
+	if (is_clock(s->config->events[i].id)) {
+		/* print_nsecs() */
+		if (sep)
+			print_metric_csv(out, sep, wall ? "%8.3f" : NULL, "CPUs utilized",
+					 wall ? mean / wall : 0);
+		else if (wall)
+			print_metric(out, "%8.3f", "CPUs utilized", mean / wall);
+		else
+			print_metric(out, NULL, "CPUs utilized", 0);
+		return;
+	}
+	nsecs = list_nsecs(s, i);
+	if (!nsecs) {
+		if (sep)
+			print_metric_csv(out, sep, NULL, NULL, 0);
+		else
+			print_metric(out, NULL, NULL, 0);
+		return;
+	}
+	ratio = 1e9 * mean / nsecs;
+	/* convert_unit_double() */
+	if (ratio > 1000.0) {
+		ratio /= 1000.0;
+		strcpy(unit_buf, "K/sec");
+	}
+	if (ratio > 1000.0) {
+		ratio /= 1000.0;
+		strcpy(unit_buf, "M/sec");
+	}
+	if (ratio > 1000.0) {
+		ratio /= 1000.0;
+		strcpy(unit_buf, "G/sec");
+	}
+	if (sep)
+		print_metric_csv(out, sep, "%8.3f", unit_buf, ratio);
+	else
+		print_metric(out, "%8.3f", unit_buf, ratio);
+}
+
+/*
+ * printout() for an -e list, -a, -C or -x: print_counter_value_std() or
+ * _csv(), the noise and running columns where each mode has them, the
+ * shadow metric
+ */
+static void print_event_counters(FILE *out, const struct perf_stat_summary *s)
+{
+	const struct perf_stat_config *c = s->config;
+	const char *sep = c->csv_sep;
+
+	for (int i = 0; i < c->nr_events; i++) {
+		const struct perf_stat_event *ev = &c->events[i];
+		bool ok = ev->id != PERF_EV_NOT_SUPPORTED, clock = is_clock(ev->id);
+		double val = clock ? s->val[i].mean / 1e6 : s->val[i].mean;
+		const char *unit = clock ? "msec" : "";
+		/* the last run's enabled and running times; 0 for a counter never opened */
+		u64 run = ok ? s->last.run_ns : 0;
+
+		if (sep) {
+			if (ok)
+				fprintf(out, clock ? "%.2f%s" : "%.0f%s", val, sep);
+			else
+				fprintf(out, "<not supported>%s", sep);
+			fprintf(out, "%s%s%s", unit, sep, ev->name);
+			if (s->runs > 1)
+				fprintf(out, "%s%.2f%%", sep,
+					perf_stats_rel(perf_stats_stddev(&s->val[i]), s->val[i].mean));
+			fprintf(out, "%s%llu%s%.2f", sep, (unsigned long long)run, sep, 100.0);
+			event_metric(out, s, i);
+		} else {
+			if (ok) {
+				print_value(out, val, clock ? 2 : 0, unit, ev->name);
+			} else {
+				fprintf(out, "%*s ", COUNTS_LEN, "<not supported>");
+				fprintf(out, "%-*s ", UNIT_WIDTH, unit);
+				fprintf(out, "%-*s", EVNAME_LEN, ev->name);
+			}
+			event_metric(out, s, i);
+			print_noise(out, s, &s->val[i]);
+		}
+		fputc('\n', out);
+	}
+}
+
 /* print_table(): each run's elapsed time and its distance from the mean */
 static void print_table(FILE *out, const struct perf_stat_summary *s, int precision, double avg)
 {
@@ -264,9 +694,14 @@ static void print_footer(FILE *out, const struct perf_stat_summary *s)
 {
 	double avg = s->walltime_ns.mean / 1e9;
 
+	bool wide = s->config && (s->config->system_wide || s->config->cpu_list);
+
 	if (!s->null_run)
 		fputc('\n', out);
-	if (s->runs == 1) {
+	if (s->runs == 1 && wide) {
+		/* ru_display is only for a command perf stat runs on its own */
+		fprintf(out, " %17.9f seconds time elapsed", avg);
+	} else if (s->runs == 1) {
 		/* rusage has microseconds */
 		double ut = (double)(s->last.utime_ns / 1000) / 1e6;
 		double st = (double)(s->last.stime_ns / 1000) / 1e6;
@@ -297,16 +732,32 @@ void perf_stat_print(FILE *out, const struct perf_stat_summary *s, int argc, cha
 
 	if (loc)
 		old = uselocale(loc);
+	if (s->config && s->config->csv_sep) {
+		/* -x: no header, no footer (print_header_csv(), print_footer()) */
+		if (!s->null_run)
+			print_event_counters(out, s);
+		goto out;
+	}
 	fprintf(out, "\n Performance counter stats for '");
-	for (int i = 0; i < argc; i++)
-		fprintf(out, "%s%s", i ? " " : "", argv[i]);
+	if (s->config && s->config->system_wide)
+		fprintf(out, "system wide");
+	else if (s->config && s->config->cpu_list)
+		fprintf(out, "CPU(s) %s", s->config->cpu_list);
+	else
+		for (int i = 0; i < argc; i++)
+			fprintf(out, "%s%s", i ? " " : "", argv[i]);
 	fprintf(out, "'");
 	if (s->runs > 1)
 		fprintf(out, " (%d runs)", s->runs);
 	fprintf(out, ":\n\n");
-	if (!s->null_run)
-		print_counters(out, s);
+	if (!s->null_run) {
+		if (s->config)
+			print_event_counters(out, s);
+		else
+			print_counters(out, s);
+	}
 	print_footer(out, s);
+out:
 	if (loc) {
 		uselocale(old);
 		freelocale(loc);

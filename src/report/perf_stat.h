@@ -25,6 +25,52 @@ double perf_stats_stddev(const struct perf_stats *s);
 /* 100 * stddev / avg, 0 for avg 0 */
 double perf_stats_rel(double stddev, double avg);
 
+/*
+ * The events perf stat -e takes that schedlab counts: the software
+ * counters and the sched tracepoints the simulated kernel fires. Events
+ * perf knows that schedlab does not model print "<not supported>".
+ */
+enum perf_event_id {
+	PERF_EV_TASK_CLOCK,
+	PERF_EV_CPU_CLOCK,
+	PERF_EV_CONTEXT_SWITCHES,
+	PERF_EV_CPU_MIGRATIONS,
+	PERF_EV_SCHED_SWITCH,
+	PERF_EV_SCHED_WAKING,
+	PERF_EV_SCHED_WAKEUP,
+	PERF_EV_SCHED_WAKEUP_NEW,
+	PERF_EV_SCHED_MIGRATE_TASK,
+	PERF_EV_SCHED_PROCESS_FORK,
+	PERF_EV_SCHED_PROCESS_EXIT,
+	PERF_EV_NOT_SUPPORTED,	/* page-faults, cycles, ...: not modelled */
+	NR_PERF_EV
+};
+
+#define PERF_STAT_MAX_EVENTS 64
+#define PERF_EVENT_NAME_LEN 48
+
+struct perf_stat_event {
+	enum perf_event_id id;
+	char name[PERF_EVENT_NAME_LEN];	/* as perf prints it: as given */
+};
+
+/*
+ * Look up event @name (@len bytes): 0 and *@ev, or -1 for an event perf
+ * would not parse either (its "event syntax error").
+ */
+int perf_stat_event_lookup(const char *name, size_t len, struct perf_stat_event *ev);
+/* the names perf_stat_event_lookup() takes, for messages and docs */
+extern const char perf_stat_event_names[];
+
+/* What is counted and how it is printed: perf stat's -e, -a, -C, -x. */
+struct perf_stat_config {
+	int nr_events;			/* 0: perf's default list */
+	struct perf_stat_event events[PERF_STAT_MAX_EVENTS];
+	bool system_wide;		/* -a */
+	const char *cpu_list;		/* -C, as given; NULL for all CPUs */
+	const char *csv_sep;		/* -x; NULL for perf's columns */
+};
+
 /* One run's counts, as perf stat reads them for the command's tasks. */
 struct perf_stat_run {
 	u64 elapsed_ns;		/* fork of the command's first task to its exit */
@@ -32,7 +78,24 @@ struct perf_stat_run {
 	u64 context_switches;	/* switches out of its tasks, the exits' last one not counted */
 	u64 cpu_migrations;	/* set_task_cpu() to another CPU of its tasks */
 	u64 utime_ns, stime_ns;	/* rusage of the reaped tasks */
+	/* with a perf_stat_config: each event's count and running time */
+	double val[PERF_STAT_MAX_EVENTS];
+	u64 run_ns;
 };
+
+/*
+ * Count the configured events through the run about to start (after
+ * session_start(), before session_run()): the tracepoint counts and, with
+ * -a/-C, the per-CPU counts. @cpus is the -C selection (NULL: every CPU).
+ * perf_stat_count_stop() detaches; perf_stat_collect() reads them.
+ */
+void perf_stat_count_start(const struct perf_stat_config *c, const bool *cpus);
+void perf_stat_count_stop(void);
+/*
+ * -C LIST for a machine of @nr_cpus: a new array of @nr_cpus flags, or NULL
+ * with a message in @err
+ */
+bool *perf_stat_parse_cpus(const char *list, unsigned int nr_cpus, char *err, size_t errlen);
 
 /*
  * Read the counts of the run that just ended: the command is the first task
@@ -45,6 +108,8 @@ struct perf_stat_summary {
 	int runs;
 	bool null_run;		/* -n: no counters, only the elapsed time */
 	bool table;		/* --table: each run's elapsed time */
+	const struct perf_stat_config *config;	/* NULL: the defaults */
+	struct perf_stats val[PERF_STAT_MAX_EVENTS];
 	struct perf_stats walltime_ns, task_clock_ns, context_switches, cpu_migrations;
 	u64 *walltime_run;	/* each run's elapsed ns, for --table and the JSON */
 	struct perf_stat_run last;

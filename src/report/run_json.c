@@ -204,6 +204,28 @@ static void write_perf_stat(struct json_writer *w, const struct run_info *ri)
 	for (int i = 0; i < s->runs; i++)
 		json_u64(w, s->walltime_run[i]);
 	json_end_array(w);
+	/* -e, -a, -C or -x: the counter lines as printed, in their order and units */
+	if (s->config && !s->null_run) {
+		json_kv_bool(w, "system_wide", s->config->system_wide);
+		json_kv_str(w, "cpus", s->config->cpu_list);
+		json_key(w, "events");
+		json_begin_array(w);
+		for (int i = 0; i < s->config->nr_events; i++) {
+			const struct perf_stat_event *ev = &s->config->events[i];
+			bool clock = ev->id == PERF_EV_TASK_CLOCK || ev->id == PERF_EV_CPU_CLOCK;
+			double sd = perf_stats_stddev(&s->val[i]);
+
+			json_begin_object(w);
+			json_kv_str(w, "event", ev->name);
+			json_kv_bool(w, "supported", ev->id != PERF_EV_NOT_SUPPORTED);
+			json_kv_str(w, "unit", clock ? "msec" : "");
+			json_kv_double(w, "mean", s->val[i].mean * (clock ? 1e-6 : 1));
+			json_kv_double(w, "stddev_mean", sd * (clock ? 1e-6 : 1));
+			json_kv_double(w, "pct", perf_stats_rel(sd, s->val[i].mean));
+			json_end_object(w);
+		}
+		json_end_array(w);
+	}
 	json_end_object(w);
 }
 

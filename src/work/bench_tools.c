@@ -288,6 +288,12 @@ const struct bench_opt perf_stat_prefix_opts[] = {
 	OPT('n', "null", NOARG, NULL, "no counters: only the elapsed time"),
 	OPT('r', "repeat", ARG, "N", "run the command N times, seeds SEED..SEED+N-1 (default 1)"),
 	OPT(BOPT_LONG + 0, "table", NOARG, NULL, "with -r: each run's elapsed time in a table"),
+	REPEATED('e', "event", ARG, "LIST",
+	    "count these events: task-clock, cpu-clock, context-switches, cpu-migrations, "
+	    "sched:* tracepoints (page-faults and hardware events: <not supported>)"),
+	OPT('a', "all-cpus", NOARG, NULL, "system-wide: every CPU, idle time included"),
+	OPT('C', "cpu", ARG, "LIST", "count on these CPUs only (implies -a)"),
+	OPT('x', "field-separator", ARG, "SEP", "CSV output, fields separated by SEP"),
 	{ 0 },
 };
 

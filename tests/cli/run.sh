@@ -543,8 +543,8 @@ expect_exit 2 "--repeat needs an integer in 1..1000, got '5x'" schedlab run -m s
 expect_exit 2 "option '-r' needs a value" schedlab run -m smp2 -- perf stat -r
 expect_exit 2 "perf stat: no command to run" schedlab run -m smp2 -- perf stat --null
 expect_exit 2 "a nested 'perf stat'" schedlab run -m smp2 -- perf stat -r 2 -- perf stat -- perf bench sched pipe
-expect_exit 2 "option '-e' is not modelled" schedlab run -m smp2 -- perf stat -e cycles -- perf bench sched pipe
-expect_exit 2 "option '--all-cpus' is not modelled" schedlab run -m smp2 -- perf stat --all-cpus -- perf bench sched pipe
+expect_exit 2 "option '-I' is not modelled" schedlab run -m smp2 -- perf stat -I 100 -- perf bench sched pipe
+expect_exit 2 "option '--per-thread' is not modelled" schedlab run -m smp2 -- perf stat --per-thread -- perf bench sched pipe
 expect_exit 2 "--table is only supported with -r" schedlab run -m smp2 -- perf stat --table -- perf bench sched pipe
 expect_exit 2 "hackbench: unknown option '--bogus'" schedlab run -m smp2 -- perf stat -r 2 -- hackbench --bogus
 expect_exit 2 "not with perf stat --repeat 2" schedlab run -m smp2 --trace "$tmp/ps.trace" -- perf stat -r 2 -- perf bench sched pipe -l 10

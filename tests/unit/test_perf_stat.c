@@ -150,6 +150,67 @@ static void test_print_single(void **state)
 	perf_stat_summary_free(&s);
 }
 
+/* -e's names: perf's aliases, the tracepoints, the unsupported ones, and what perf refuses */
+static void test_events(void **state)
+{
+	struct perf_stat_event ev;
+
+	(void)state;
+	assert_int_equal(perf_stat_event_lookup("cs,x", 2, &ev), 0);
+	assert_int_equal(ev.id, PERF_EV_CONTEXT_SWITCHES);
+	assert_string_equal(ev.name, "cs");
+	assert_int_equal(perf_stat_event_lookup("sched:sched_switch", 18, &ev), 0);
+	assert_int_equal(ev.id, PERF_EV_SCHED_SWITCH);
+	assert_int_equal(perf_stat_event_lookup("page-faults", 11, &ev), 0);
+	assert_int_equal(ev.id, PERF_EV_NOT_SUPPORTED);
+	assert_int_equal(perf_stat_event_lookup("sched:sched_switc", 17, &ev), -1);
+	assert_int_equal(perf_stat_event_lookup("bogus", 5, &ev), -1);
+}
+
+static void test_cpus(void **state)
+{
+	char err[128];
+	bool *c;
+
+	(void)state;
+	c = perf_stat_parse_cpus("0,2-3", 4, err, sizeof(err));
+	assert_non_null(c);
+	assert_true(c[0] && !c[1] && c[2] && c[3]);
+	free(c);
+	assert_null(perf_stat_parse_cpus("4", 4, err, sizeof(err)));
+	assert_non_null(strstr(err, "CPU 4 is not on this machine (CPUs 0-3)"));
+	assert_null(perf_stat_parse_cpus("1-", 4, err, sizeof(err)));
+	assert_null(perf_stat_parse_cpus("3-1", 4, err, sizeof(err)));
+	assert_null(perf_stat_parse_cpus("", 4, err, sizeof(err)));
+	assert_null(perf_stat_parse_cpus("1,", 4, err, sizeof(err)));
+}
+
+/* -x,: perf's CSV fields, a rate per second of the list's clock, <not supported> */
+static void test_print_csv(void **state)
+{
+	struct perf_stat_config c = { .nr_events = 3, .csv_sep = "," };
+	struct perf_stat_run r = { .elapsed_ns = 4000000, .task_clock_ns = 2000000 };
+	struct perf_stat_summary s;
+	char *out;
+
+	(void)state;
+	perf_stat_event_lookup("cs", 2, &c.events[0]);
+	perf_stat_event_lookup("task-clock", 10, &c.events[1]);
+	perf_stat_event_lookup("cycles", 6, &c.events[2]);
+	r.val[0] = 3000;
+	r.val[1] = 2000000;
+	r.run_ns = 2000000;
+	perf_stat_summary_init(&s, 1, false, false);
+	s.config = &c;
+	perf_stat_summary_add(&s, 0, &r);
+	out = print(&s);
+	assert_string_equal(out, "3000,,cs,2000000,100.00,1.500,M/sec\n"
+				 "2.00,msec,task-clock,2000000,100.00,0.500,CPUs utilized\n"
+				 "<not supported>,,cycles,0,100.00,,\n");
+	free(out);
+	perf_stat_summary_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -158,6 +219,9 @@ int main(void)
 		cmocka_unit_test(test_group),
 		cmocka_unit_test(test_print_repeat),
 		cmocka_unit_test(test_print_single),
+		cmocka_unit_test(test_events),
+		cmocka_unit_test(test_cpus),
+		cmocka_unit_test(test_print_csv),
 	};
 
 	/* perf stat prints in the environment's locale: these are C's */

@@ -54,7 +54,7 @@ js_check() {
 	"$SCHEDLAB" run -m smp4 --trace t.trace --json b.json --idle-states 'max=0@1' --also 'taskset -c 0 chrt -f 50 stress-ng --cpu 2' \
 		-- taskset -c 0-3 chrt -f 50 hackbench -g 1 -l 10
 	"$SCHEDLAB" run -m smp4 --json c.json --also "rt-app $root/tests/cli/rtapp/fork-limit.json" -- hackbench -g 1 -l 10
-	"$SCHEDLAB" run -m smp4 --json d.json -- perf stat -r 2 perf bench sched pipe -l 100
+	"$SCHEDLAB" run -m smp4 --json d.json -- perf stat -r 2 -e task-clock,cs perf bench sched pipe -l 100
 	"$SCHEDLAB" run -m smp4 --json e.json -- rt-app "$root/examples/periodic.json"
 	"$SCHEDLAB" run -m smp2 --json f.json -- stress-ng --cpu 1 --cpu-ops 10 --switch 1 --switch-ops 100
 ) >/dev/null 2>&1
