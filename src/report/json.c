@@ -249,6 +249,9 @@ void json_double(struct json_writer *w, double v)
 		if (strtod(buf, NULL) == v)
 			break;
 	}
+	/* a whole number reads as one: 1000, not the shortest form 1e+03 */
+	if (strchr(buf, 'e') && v == floor(v) && fabs(v) < 1e17)
+		snprintf(buf, sizeof(buf), "%.0f", v);
 	dp = localeconv()->decimal_point;
 	dplen = dp ? strlen(dp) : 0;
 	if (dplen && strcmp(dp, ".")) {

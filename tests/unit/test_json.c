@@ -123,6 +123,10 @@ static void test_doubles(void **state)
 	SCALAR_DOC(json_double(w, -2.5), "-2.5");
 	SCALAR_DOC(json_double(w, 1.0 / 3.0), "0.3333333333333333");
 	SCALAR_DOC(json_double(w, 0.1 + 0.2), "0.30000000000000004");
+	/* whole numbers read as such, not in the shortest form 1e+03 */
+	SCALAR_DOC(json_double(w, 1000.0), "1000");
+	SCALAR_DOC(json_double(w, -3000000.0), "-3000000");
+	SCALAR_DOC(json_double(w, 1e20), "1e+20");
 	SCALAR_DOC(json_double(w, 1e21), "1e+21");
 	SCALAR_DOC(json_double(w, 6.02214076e23), "6.02214076e+23");
 	SCALAR_DOC(json_double(w, 5e-324), "5e-324");
