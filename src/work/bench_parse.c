@@ -586,6 +586,10 @@ struct bench *bench_parse(int argc, char **argv, char *err, size_t errlen)
 			 */
 			snprintf(err, errlen,
 				 "perf stat: only as the outermost command of run (it repeats the whole run): write 'perf stat [OPTIONS] -- nice|chrt|taskset ... COMMAND' instead of a prefix in front of perf stat");
+		else if (argc >= 3 && !strcmp(argv[1], "sched") && !strcmp(argv[2], "record"))
+			/* likewise: run records the whole run's tracepoints */
+			snprintf(err, errlen,
+				 "perf sched record: only as the outermost command of run (it records the whole run): write 'perf sched record [-o FILE] -- nice|chrt|taskset ... COMMAND'");
 		else if (argc < 4 || strcmp(argv[1], "bench") || strcmp(argv[2], "sched"))
 			snprintf(err, errlen,
 				 "perf: only 'perf bench sched messaging' and 'perf bench sched pipe' are modelled");

@@ -8,3 +8,8 @@ expect_exit 2 "perf stat: only as the outermost command of run" \
 expect_exit 2 "write 'perf stat [OPTIONS] -- nice|chrt|taskset ... COMMAND'" \
 	schedlab run -m smp4 -- taskset -c 0 perf stat -r 2 -- hackbench -g 1 -l 10
 expect_exit 0 "" schedlab run -m smp4 -- perf stat -r 2 -- nice -n 5 hackbench -g 1 -l 10
+# perf sched record likewise records the whole run
+expect_exit 2 "perf sched record: only as the outermost command of run" \
+	schedlab run -m smp4 -- nice -n 5 perf sched record -- hackbench -g 1 -l 10
+expect_exit 2 "--also 'perf sched record -- hackbench': perf sched record: only as the outermost" \
+	schedlab run -m smp4 --also 'perf sched record -- hackbench' -- hackbench -g 1 -l 10
