@@ -117,7 +117,7 @@ struct lb_env {
 	unsigned int src_cpu;
 	unsigned int dst_cpu;
 	struct rq *dst_rq;
-	struct cpumask *dst_grpmask;
+	const struct cpumask *dst_grpmask;
 	unsigned int new_dst_cpu;
 	enum cpu_idle_type idle;
 	long imbalance;
