@@ -163,7 +163,7 @@ u64 sim_run(void (*after_event)(struct sim_event *ev))
 		    (q->nr == q->nr_background + 1 && machine.observer &&
 		     ev_queued(machine.observer)))
 			break;
-		if (q->slot[0].time > machine.stop_at) {
+		if (eq_peek_time(q) > machine.stop_at) {
 			machine.limit_hit = SIM_LIMIT_TIME;
 			break;
 		}
