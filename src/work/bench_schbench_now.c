@@ -145,7 +145,7 @@ static void worker_next(struct work_task *wt, struct op_desc *op)
 		switch (w->phase) {
 		case W_LOOP:
 			if (st->stopping) {
-				*op = (struct op_desc){ .kind = OP_EXIT };
+				op_simple(op, OP_EXIT);
 				return;
 			}
 			w->phase = W_POST;
@@ -184,8 +184,7 @@ static void worker_next(struct work_task *wt, struct op_desc *op)
 			w->work_start_us = gtod_us();
 			w->phase = W_LOCK;
 			if (b->sb_sleep_us) {
-				*op = (struct op_desc){ .kind = OP_SLEEP,
-							.ns = (u64)b->sb_sleep_us * NSEC_PER_USEC };
+				op_sleep(op, (u64)b->sb_sleep_us * NSEC_PER_USEC);
 				return;
 			}
 			break;
@@ -201,7 +200,7 @@ static void worker_next(struct work_task *wt, struct op_desc *op)
 			break;
 		case W_SPIN:
 			if (st->cpu_locked[w->lock_cpu]) {
-				*op = (struct op_desc){ .kind = OP_RUN, .ns = SCHBENCH_LOCK_SPIN_NS };
+				op_run(op, SCHBENCH_LOCK_SPIN_NS);
 				return;
 			}
 			st->cpu_locked[w->lock_cpu] = true;
@@ -217,7 +216,7 @@ static void worker_next(struct work_task *wt, struct op_desc *op)
 		case W_MATH:
 			if (w->ops_left && st->matrix_ns) {
 				w->ops_left--;
-				*op = (struct op_desc){ .kind = OP_RUN, .ns = st->matrix_ns };
+				op_run(op, st->matrix_ns);
 				return;
 			}
 			if (w->locked) {
@@ -317,11 +316,11 @@ static void msg_next(struct work_task *wt, struct op_desc *op)
 				if (fpost(&m->workers[m->posted++].futex, op))
 					return;
 			m->phase = M_JOIN;
-			*op = (struct op_desc){ .kind = OP_WAIT_CHILDREN };
+			op_simple(op, OP_WAIT_CHILDREN);
 			return;
 		case M_JOIN:
 		default:
-			*op = (struct op_desc){ .kind = OP_EXIT };
+			op_simple(op, OP_EXIT);
 			return;
 		}
 	}
@@ -437,7 +436,7 @@ static void main_next(struct work_task *wt, struct op_desc *op)
 			break;
 		case P_TICK:
 			if (!tick(st)) {
-				*op = (struct op_desc){ .kind = OP_SLEEP, .ns = NSEC_PER_SEC };
+				op_sleep(op, NSEC_PER_SEC);
 				return;
 			}
 			st->stopping = true;
@@ -448,7 +447,7 @@ static void main_next(struct work_task *wt, struct op_desc *op)
 				if (fpost(&st->msgs[st->posted++].futex, op))
 					return;
 			st->phase = P_JOIN;
-			*op = (struct op_desc){ .kind = OP_WAIT_CHILDREN };
+			op_simple(op, OP_WAIT_CHILDREN);
 			return;
 		case P_JOIN:
 			b->stop_ns = cpu_now();
@@ -461,7 +460,7 @@ static void main_next(struct work_task *wt, struct op_desc *op)
 			st->phase = P_DONE;
 			break;
 		default:
-			*op = (struct op_desc){ .kind = OP_EXIT };
+			op_simple(op, OP_EXIT);
 			return;
 		}
 	}

@@ -111,13 +111,13 @@ static bool slice_over(const struct stress_worker *w)
 static void worker_exit(struct stress_worker *w, struct op_desc *op)
 {
 	w->finish_ns = cpu_now();
-	*op = (struct op_desc){ .kind = OP_EXIT };
+	op_simple(op, OP_EXIT);
 }
 
 static void worker_op(struct stress_worker *w, struct op_desc *op)
 {
 	w->in_op = true;
-	*op = (struct op_desc){ .kind = OP_RUN, .ns = STRESS_CPU_BOGO_OP_NS };
+	op_run(op, STRESS_CPU_BOGO_OP_NS);
 }
 
 /* The busy slice is over: sleep (100-P)/P of it, less the last oversleep. */
@@ -135,8 +135,7 @@ static bool start_sleep(struct stress_worker *w, struct op_desc *op)
 	}
 	/* select() returns early when a SIGALRM comes */
 	w->sleeping = true;
-	*op = (struct op_desc){ .kind = OP_SLEEP,
-				.ns = min((u64)w->delay, next_alarm(w, now) - now) };
+	op_sleep(op, min((u64)w->delay, next_alarm(w, now) - now));
 	return true;
 }
 
@@ -152,7 +151,7 @@ static void worker_next(struct work_task *wt, struct op_desc *op)
 		w->deadline = now + (b->timeout_ns ? b->timeout_ns : STRESS_DEFAULT_TIMEOUT_NS);
 		if (b->load_pct == 0) {
 			/* sleep(timeout): the alarm comes at the same time */
-			*op = (struct op_desc){ .kind = OP_SLEEP, .ns = w->deadline - now };
+			op_sleep(op, w->deadline - now);
 			return;
 		}
 		new_slice(w);
@@ -235,7 +234,7 @@ static void parent_next(struct work_task *wt, struct op_desc *op)
 	switch (st->phase) {
 	case 0:
 		st->phase = 1;
-		*op = (struct op_desc){ .kind = OP_CALL, .call = mark, .arg = st };
+		op_call(op, mark, st);
 		return;
 	case 1:
 		if (st->spawned < st->nr) {
@@ -248,14 +247,14 @@ static void parent_next(struct work_task *wt, struct op_desc *op)
 			return;
 		}
 		st->phase = 2;
-		*op = (struct op_desc){ .kind = OP_WAIT_CHILDREN };
+		op_simple(op, OP_WAIT_CHILDREN);
 		return;
 	case 2:
 		st->phase = 3;
-		*op = (struct op_desc){ .kind = OP_CALL, .call = mark, .arg = st };
+		op_call(op, mark, st);
 		return;
 	default:
-		*op = (struct op_desc){ .kind = OP_EXIT };
+		op_simple(op, OP_EXIT);
 		return;
 	}
 }
