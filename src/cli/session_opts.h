@@ -44,8 +44,9 @@ struct session_opts {
 
 /* the usage lines for them */
 #define SESSION_OPTIONS_HELP                                                                  \
-	"  -m, --machine NAME   machine preset (see 'schedlab machines'), default " DEFAULT_MACHINE \
+	"  -m, --machine NAME   machine preset (see 'schedlab machines'), default " DEFAULT_MACHINE ","  \
 	"\n"                                                                                   \
+	"                       or 'synthetic:pack:N numa:N l3:N core:N pu:N' (hwloc's syntax)\n" \
 	"  --check              validate scheduler invariants after every event\n"             \
 	"  --cost NAME=NS       override a cost-model parameter (see docs/cost-model.md)\n"    \
 	"  --sysctl NAME=VALUE  set a scheduler tunable (base_slice_ns, migration_cost_ns, ...)\n" \

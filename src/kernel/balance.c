@@ -117,7 +117,7 @@ struct lb_env {
 	unsigned int src_cpu;
 	unsigned int dst_cpu;
 	struct rq *dst_rq;
-	struct cpumask *dst_grpmask;
+	const struct cpumask *dst_grpmask;
 	unsigned int new_dst_cpu;
 	enum cpu_idle_type idle;
 	long imbalance;
@@ -142,40 +142,35 @@ struct sd_lb_stats {
 	struct sg_lb_stats local_stat;
 };
 
-/* per-CPU scratch masks, as the kernel's load_balance_mask and should_we_balance_tmpmask */
-static struct cpumask **load_balance_mask;
-static struct cpumask **should_we_balance_tmpmask;
-static unsigned int balance_masks_nr;
+/*
+ * The scratch masks of the kernel's load_balance_mask and
+ * should_we_balance_tmpmask. The kernel keeps them per CPU because CPUs
+ * balance concurrently; here a balancing pass runs to completion at one
+ * event instant (the nohz idle balancer yields only between CPUs), and
+ * every user fills its mask before reading it, so one of each serves all
+ * CPUs: per-CPU masks of nr_cpus bits would be quadratic memory (16 MB at
+ * 8192 CPUs).
+ */
+static struct cpumask *load_balance_mask;
+static struct cpumask *should_we_balance_tmpmask;
+static unsigned int balance_masks_width;	/* the nr_cpu_ids they were made for */
 
 static void balance_masks_alloc(void)
 {
-	if (balance_masks_nr == machine.nr_cpus)
+	if (balance_masks_width == nr_cpu_ids)
 		return;
-	for (unsigned int i = 0; i < balance_masks_nr; i++) {
-		free_cpumask(load_balance_mask[i]);
-		free_cpumask(should_we_balance_tmpmask[i]);
-	}
-	free(load_balance_mask);
-	free(should_we_balance_tmpmask);
-	balance_masks_nr = machine.nr_cpus;
-	load_balance_mask = xcalloc(balance_masks_nr, sizeof(*load_balance_mask));
-	should_we_balance_tmpmask = xcalloc(balance_masks_nr, sizeof(*should_we_balance_tmpmask));
-	for (unsigned int i = 0; i < balance_masks_nr; i++) {
-		load_balance_mask[i] = alloc_cpumask();
-		should_we_balance_tmpmask[i] = alloc_cpumask();
-	}
+	balance_masks_free();
+	load_balance_mask = alloc_cpumask();
+	should_we_balance_tmpmask = alloc_cpumask();
+	balance_masks_width = nr_cpu_ids;
 }
 
 void balance_masks_free(void)
 {
-	for (unsigned int i = 0; i < balance_masks_nr; i++) {
-		free_cpumask(load_balance_mask[i]);
-		free_cpumask(should_we_balance_tmpmask[i]);
-	}
-	free(load_balance_mask);
-	free(should_we_balance_tmpmask);
+	free_cpumask(load_balance_mask);
+	free_cpumask(should_we_balance_tmpmask);
 	load_balance_mask = should_we_balance_tmpmask = NULL;
-	balance_masks_nr = 0;
+	balance_masks_width = 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -183,7 +178,7 @@ void balance_masks_free(void)
 
 static int __should_we_balance(struct lb_env *env)
 {
-	struct cpumask *swb_cpus = should_we_balance_tmpmask[env->dst_cpu];
+	struct cpumask *swb_cpus = should_we_balance_tmpmask;
 	struct sched_group *sg = env->sd->groups;
 	unsigned int cpu;
 	int idle_smt = -1;
@@ -893,7 +888,7 @@ static int __sched_balance_rq(unsigned int this_cpu, struct rq *this_rq, struct 
 			      enum cpu_idle_type idle, int *continue_balancing)
 {
 	struct sched_domain *sd_parent = sd->parent;
-	struct cpumask *cpus = load_balance_mask[this_cpu];
+	struct cpumask *cpus = load_balance_mask;
 	int ld_moved = 0, cur_ld_moved, active_balance = 0;
 	struct sched_group *group;
 	struct rq *busiest;
@@ -1075,7 +1070,7 @@ void active_load_balance_cpu_stop(struct rq *busiest_rq)
 			.src_rq = busiest_rq,
 			.idle = CPU_IDLE,
 			.flags = LBF_ACTIVE_LB,
-			.cpus = load_balance_mask[busiest_cpu],
+			.cpus = load_balance_mask,
 			.dst_grpmask = group_balance_mask(sd->groups),
 		};
 

@@ -244,7 +244,7 @@ void sched_check_invariants(struct sim_event *ev)
 		rq = task_rq(p);
 		if (rt_task(p)) {
 			check_rt_task(p, &tally[p->cpu]);
-			goto curr_elsewhere;
+			continue;
 		}
 		if (p->rt.on_rq || p->rt.on_list || task_pushable_queued(p))
 			violation(p->cpu, "fair task %s-%d is on an rt_rq", p->comm, p->pid);
@@ -278,11 +278,6 @@ void sched_check_invariants(struct sim_event *ev)
 			violation(p->cpu, "task %s-%d not on_rq but in the tree or curr", p->comm,
 				  p->pid);
 		}
-curr_elsewhere:
-		for (unsigned int c = 0; c < machine.nr_cpus; c++)
-			if (c != p->cpu && cpu_rq(c)->curr == p)
-				violation(c, "task %s-%d is curr here but its CPU is %u", p->comm,
-					  p->pid, p->cpu);
 	}
 
 	unsigned int nr_overloaded = 0;
@@ -311,6 +306,10 @@ curr_elsewhere:
 		if (rq->cfs.avg_load != t->avg_load)
 			violation(c, "avg_load %llu but the tree weighs %llu",
 				  (unsigned long long)rq->cfs.avg_load, (unsigned long long)t->avg_load);
+		/*
+		 * A task curr on a CPU not its own: asked here once per CPU, not
+		 * of every CPU for every task (O(tasks x CPUs) per event).
+		 */
 		if (!is_idle_task(rq->curr) && rq->curr->cpu != c)
 			violation(c, "curr %s-%d belongs to CPU %u", rq->curr->comm, rq->curr->pid,
 				  rq->curr->cpu);

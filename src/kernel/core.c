@@ -74,7 +74,12 @@ static unsigned int __cpumask_any_and_distribute(struct rq *rq, const struct cpu
 /* ------------------------------------------------------------------ */
 /* tasks and runqueues                                                 */
 
-static struct task_struct *alloc_task(const char *comm)
+/*
+ * @bound: a per-CPU kthread's read-only cpumask_of() its CPU, shared rather
+ * than a mask of nr_cpus bits per CPU (two such threads per CPU); NULL: a
+ * mask of the task's own.
+ */
+static struct task_struct *alloc_task(const char *comm, const struct cpumask *bound)
 {
 	struct task_struct *p = xcalloc(1, sizeof(*p));
 	p->pid = sched_world.next_pid++;
@@ -87,7 +92,8 @@ static struct task_struct *alloc_task(const char *comm)
 	for (char *c = p->comm; *c; c++)
 		if (*c == ' ' || *c == '=')
 			*c = '_';
-	p->cpus_mask = alloc_cpumask();
+	/* never written: an idle or stopper thread's affinity does not change */
+	p->cpus_mask = bound ? (struct cpumask *)bound : alloc_cpumask();
 	p->static_prio = p->normal_prio = p->prio = DEFAULT_PRIO;
 	p->policy = SCHED_NORMAL;
 	INIT_LIST_HEAD(&p->rt.run_list);
@@ -209,13 +215,12 @@ void sched_release_dead(void)
 /* a per-CPU kernel thread (idle, stopper): bound to @cpu, no mm, pid 0 */
 static struct task_struct *alloc_percpu_kthread(const char *comm, unsigned int cpu)
 {
-	struct task_struct *p = alloc_task(comm);
+	struct task_struct *p = alloc_task(comm, cpumask_of(cpu));
 
 	p->pid = 0;
 	p->kthread = true;
 	p->cpu = cpu;
 	p->mm = -1;
-	cpumask_set_cpu(cpu, p->cpus_mask);
 	return p;
 }
 
@@ -316,7 +321,9 @@ void sched_exit(void)
 	sched_balance_exit();
 	free_sched_domains();
 	list_for_each_entry_safe(p, n, &sched_world.tasks, tasks) {
-		free_cpumask(p->cpus_mask);
+		/* the idle and stopper threads have cpumask_of() their CPU */
+		if (!is_idle_task(p) && !p->is_stopper)
+			free_cpumask(p->cpus_mask);
 		free(p);
 	}
 	INIT_LIST_HEAD(&sched_world.tasks);
@@ -998,7 +1005,7 @@ static struct task_struct *__sched_fork_task(struct task_struct *parent, bool th
 					     const struct cpumask *allowed,
 					     const struct sched_attr *attr)
 {
-	struct task_struct *p = alloc_task(comm);
+	struct task_struct *p = alloc_task(comm, NULL);
 
 	p->exec = exec;
 	p->exec_data = exec_data;

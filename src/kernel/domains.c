@@ -21,6 +21,16 @@
  * The kernel allocates a domain, group and group capacity per CPU and
  * level up front and frees the unused ones; here they are allocated when
  * first used and all freed together by free_sched_domains().
+ *
+ * Memory is linear in CPUs x levels. The kernel's structures are too, but
+ * each carries an nr_cpus-wide mask, so its masks grow as n^2: a span per
+ * CPU and level, and per CPU a mask for every overlapping NUMA group (at
+ * 8192 CPUs, 50 MB of spans and 150 MB of NUMA group masks). Here a mask
+ * is made once per distinct span of a level and shared, read-only, by
+ * every domain, group and group capacity with that span, the way the
+ * kernel shares one sched_group among the CPUs of a span; single-CPU
+ * groups use cpumask_of(). The balance mask of identical overlapping
+ * groups is worked out once, not once per CPU (quadratic time).
  */
 #include "kernel/domains.h"
 #include "kernel/sched.h"
@@ -73,6 +83,13 @@ struct sd_data {
 	 * cpumask comparisons (which made large machines slow to build).
 	 */
 	unsigned int *key;
+	/* per key: the one shared span of the domains with that key */
+	struct cpumask **span;
+	/*
+	 * NUMA levels, per key of the child level: the capacity (and balance
+	 * mask) of the overlapping groups that stand for that child span.
+	 */
+	struct sched_group_capacity **overlap_sgc;
 };
 
 struct sd_topology_level;
@@ -102,7 +119,7 @@ static struct {
 	int node_reclaim_distance;
 	struct sched_domain **base;	/* d.sd: each CPU's bottom domain as built */
 	struct cpumask *tmpmask, *tmpmask2;
-	struct cpumask **cls_mask;	/* per CPU: the CLS level's span */
+	const struct cpumask **cls_mask; /* per CPU: the CLS level's span */
 	struct cpumask *core_leaders;	/* the first CPU of every core */
 	unsigned int **numa_key;	/* [numa level][node]: first node with the same mask */
 	unsigned long *cpu_capacity;	/* rq->cpu_capacity as the build sets it */
@@ -110,6 +127,8 @@ static struct {
 	unsigned int nr_asym_caps;
 	struct sched_group **overlap_sg; /* groups built per CPU on NUMA levels */
 	size_t nr_overlap_sg, cap_overlap_sg;
+	struct cpumask **masks;		/* every mask the build made (shared, read-only after) */
+	size_t nr_masks, cap_masks;
 	struct root_domain rd;
 	bool built;
 } sdt;
@@ -193,10 +212,9 @@ static void setup_cls_masks(void)
 	for (unsigned int cpu = 0; cpu < sdt.nr_cpus; cpu++) {
 		const struct cpumask *cls = topology_cluster_cpumask(t, cpu);
 
-		sdt.cls_mask[cpu] = alloc_cpumask();
 		if (cpumask_subset(topology_llc_cpumask(t, cpu), cls))
 			cls = topology_sibling_cpumask(t, cpu);
-		cpumask_copy(sdt.cls_mask[cpu], cls);
+		sdt.cls_mask[cpu] = cls;
 	}
 	sdt.core_leaders = alloc_cpumask();
 	for (unsigned int core = 0; core < t->nr_cores; core++)
@@ -331,6 +349,10 @@ static void add_level(sd_mask_fn mask, int flags, const char *name, int numa_lev
 	tl->data.sg = xcalloc(sdt.nr_cpus, sizeof(*tl->data.sg));
 	tl->data.sgc = xcalloc(sdt.nr_cpus, sizeof(*tl->data.sgc));
 	tl->data.key = xcalloc(sdt.nr_cpus, sizeof(*tl->data.key));
+	/* keys are CPU numbers, or node numbers on NUMA-distance levels: < nr_cpus */
+	tl->data.span = xcalloc(sdt.nr_cpus, sizeof(*tl->data.span));
+	if (flags & SD_NUMA)
+		tl->data.overlap_sgc = xcalloc(sdt.nr_cpus, sizeof(*tl->data.overlap_sgc));
 }
 
 /*
@@ -410,6 +432,16 @@ static int asym_cpu_capacity_classify(const struct cpumask *span)
 
 /* ---- domains ---- */
 
+/* A mask for the domains' shared use; free_sched_domains() frees them all. */
+static struct cpumask *sd_alloc_mask(void)
+{
+	if (sdt.nr_masks == sdt.cap_masks) {
+		sdt.cap_masks = sdt.cap_masks ? 2 * sdt.cap_masks : 64;
+		sdt.masks = xreallocarray(sdt.masks, sdt.cap_masks, sizeof(*sdt.masks));
+	}
+	return sdt.masks[sdt.nr_masks++] = alloc_cpumask();
+}
+
 static struct sched_domain_shared *sdd_sds(struct sd_data *sdd, unsigned int cpu)
 {
 	if (!sdd->sds[cpu]) {
@@ -425,7 +457,6 @@ static struct sched_group *sdd_sg(struct sd_data *sdd, unsigned int cpu)
 
 	if (!sg) {
 		sg = xcalloc(1, sizeof(*sg));
-		sg->cpumask = alloc_cpumask();
 		sg->next = sg;
 		sdd->sg[cpu] = sg;
 	}
@@ -438,7 +469,6 @@ static struct sched_group_capacity *sdd_sgc(struct sd_data *sdd, unsigned int cp
 
 	if (!sgc) {
 		sgc = xcalloc(1, sizeof(*sgc));
-		sgc->cpumask = alloc_cpumask();
 		sgc->id = (int)cpu;
 		sdd->sgc[cpu] = sgc;
 	}
@@ -458,10 +488,9 @@ static struct sched_domain *sd_init(struct sd_topology_level *tl, struct sched_d
 	const struct cpumask *tl_mask = tl->mask(tl, cpu);
 	unsigned int sd_weight = cpumask_weight(tl_mask);
 	struct sched_domain *sd = xcalloc(1, sizeof(*sd));
-	unsigned int sd_id;
+	unsigned int sd_id, key;
 
 	tl->data.sd[cpu] = sd;
-	sd->span = alloc_cpumask();
 	sd->min_interval = sd_weight;
 	sd->max_interval = 2 * sd_weight;
 	sd->busy_factor = 16;
@@ -488,15 +517,29 @@ static struct sched_domain *sd_init(struct sd_topology_level *tl, struct sched_d
 	sd->child = child;
 	sd->name = tl->name;
 
-	cpumask_and(sd->span, sdt.cpu_map, tl_mask);
-	sd_id = cpumask_first(sd->span);
 	/*
 	 * NUMA-distance levels: spans of nodes with equal masks are equal.
 	 * Other levels partition the CPUs (topology_span_sane() checks that
 	 * before any group is built), so the first CPU names the span.
 	 */
-	tl->data.key[cpu] = tl->mask == sd_numa_mask ?
-		sdt.numa_key[tl->numa_level][sdt.t->cpus[cpu].node] : sd_id;
+	sd_id = cpumask_first_and(sdt.cpu_map, tl_mask);
+	key = tl->mask == sd_numa_mask ? sdt.numa_key[tl->numa_level][sdt.t->cpus[cpu].node] :
+					 sd_id;
+	tl->data.key[cpu] = key;
+	sd->span = tl->data.span[key];
+	/*
+	 * A span not holding @cpu means the level does not partition the CPUs:
+	 * give the domain a span of its own, and topology_span_sane() refuses
+	 * the machine once every domain is built, as before the sharing.
+	 */
+	if (!sd->span || !cpumask_test_cpu(cpu, sd->span)) {
+		struct cpumask *span = sd_alloc_mask();
+
+		cpumask_and(span, sdt.cpu_map, tl_mask);
+		if (!tl->data.span[key])
+			tl->data.span[key] = span;
+		sd->span = span;
+	}
 
 	sd->flags |= asym_cpu_capacity_classify(sd->span);
 
@@ -616,14 +659,14 @@ static struct sched_group *get_group(unsigned int cpu, struct sd_data *sdd)
 	if (already_visited)
 		return sg;
 
+	/* the span is the child's (or the CPU's); so is the balance mask */
 	if (child) {
-		cpumask_copy(sg->cpumask, child->span);
-		cpumask_copy(group_balance_mask(sg), sg->cpumask);
+		sg->cpumask = child->span;
 		sg->flags = child->flags;
 	} else {
-		cpumask_set_cpu(cpu, sg->cpumask);
-		cpumask_set_cpu(cpu, group_balance_mask(sg));
+		sg->cpumask = cpumask_of(cpu);
 	}
+	sg->sgc->cpumask = sg->cpumask;
 	sg->sgc->capacity = SCHED_CAPACITY_SCALE * cpumask_weight(sg->cpumask);
 	sg->sgc->min_capacity = SCHED_CAPACITY_SCALE;
 	sg->sgc->max_capacity = SCHED_CAPACITY_SCALE;
@@ -665,7 +708,7 @@ static void build_sched_groups(struct sched_domain *sd, unsigned int cpu)
  * the CPUs that would arrive at this group when they balance.
  */
 static void build_balance_mask(struct sched_domain *sd, unsigned int owner,
-			       struct sched_group *sg, struct cpumask *mask)
+			       const struct sched_group *sg, struct cpumask *mask)
 {
 	struct sd_data *sdd = &sd_tl(sd)->data;
 	const unsigned int *child_keys;
@@ -695,12 +738,12 @@ static struct sched_group *build_group_from_child_sched_domain(struct sched_doma
 {
 	struct sched_group *sg = xcalloc(1, sizeof(*sg));
 
-	sg->cpumask = alloc_cpumask();
+	/* the kernel copies the span into the group; the span is shared here */
 	if (sd->child) {
-		cpumask_copy(sg->cpumask, sd->child->span);
+		sg->cpumask = sd->child->span;
 		sg->flags = sd->child->flags;
 	} else {
-		cpumask_copy(sg->cpumask, sd->span);
+		sg->cpumask = sd->span;
 	}
 	sg->ref = 1;
 	if (sdt.nr_overlap_sg == sdt.cap_overlap_sg) {
@@ -719,16 +762,39 @@ static struct sched_group *build_group_from_child_sched_domain(struct sched_doma
 static void init_overlap_sched_group(struct sched_domain *sd, unsigned int owner,
 				     struct sched_group *sg)
 {
+	struct sd_data *sdd = &sd_tl(sd)->data;
+	struct sched_group_capacity **known = NULL;
 	struct cpumask *mask = sdt.tmpmask2;
 	unsigned int cpu;
 
+	/*
+	 * Every CPU builds its own copy of a group, but the balance mask
+	 * (and so the capacity) depends only on the level and the child span
+	 * the group stands for: work it out for the first copy only. The
+	 * kernel walks the group's span for each copy, O(n^2) at boot.
+	 */
+	if (sd->child && sdd->overlap_sgc) {
+		known = &sdd->overlap_sgc[sdt.tl[sd->level - 1].data.key[owner]];
+		if (*known) {
+			sg->sgc = *known;
+			goto found;
+		}
+	}
 	build_balance_mask(sd, owner, sg, mask);
 	cpu = cpumask_first(mask);
 	if (cpu >= nr_cpu_ids)		/* the kernel warns; cannot happen on sane tables */
 		cpu = cpumask_first(sg->cpumask);
-	sg->sgc = sdd_sgc(&sd_tl(sd)->data, cpu);
-	if (++sg->sgc->ref == 1)
-		cpumask_copy(group_balance_mask(sg), mask);
+	sg->sgc = sdd_sgc(sdd, cpu);
+	if (known)
+		*known = sg->sgc;
+	if (!sg->sgc->cpumask) {
+		struct cpumask *balance = sd_alloc_mask();
+
+		cpumask_copy(balance, mask);
+		sg->sgc->cpumask = balance;
+	}
+found:
+	++sg->sgc->ref;
 	/* until the first update_group_capacity(): never a division by zero */
 	sg->sgc->capacity = SCHED_CAPACITY_SCALE * cpumask_weight(sg->cpumask);
 	sg->sgc->min_capacity = SCHED_CAPACITY_SCALE;
@@ -1161,13 +1227,6 @@ fail:
 	return -1;
 }
 
-static void free_group(struct sched_group *sg)
-{
-	if (!sg)
-		return;
-	free_cpumask(sg->cpumask);
-	free(sg);
-}
 
 void free_sched_domains(void)
 {
@@ -1176,31 +1235,28 @@ void free_sched_domains(void)
 	for (int l = 0; l < sdt.nr_tl; l++) {
 		struct sd_data *sdd = &sdt.tl[l].data;
 
+		/* the masks they point to are in sdt.masks */
 		for (unsigned int cpu = 0; cpu < sdt.nr_cpus; cpu++) {
-			if (sdd->sd[cpu]) {
-				free_cpumask(sdd->sd[cpu]->span);
-				free(sdd->sd[cpu]);
-			}
+			free(sdd->sd[cpu]);
 			free(sdd->sds[cpu]);
-			free_group(sdd->sg[cpu]);
-			if (sdd->sgc[cpu]) {
-				free_cpumask(sdd->sgc[cpu]->cpumask);
-				free(sdd->sgc[cpu]);
-			}
+			free(sdd->sg[cpu]);
+			free(sdd->sgc[cpu]);
 		}
 		free(sdd->sd);
 		free(sdd->sds);
 		free(sdd->sg);
 		free(sdd->sgc);
 		free(sdd->key);
+		free(sdd->span);
+		free(sdd->overlap_sgc);
 	}
 	free(sdt.tl);
 	for (size_t k = 0; k < sdt.nr_overlap_sg; k++)
-		free_group(sdt.overlap_sg[k]);
+		free(sdt.overlap_sg[k]);
 	free(sdt.overlap_sg);
-	if (sdt.cls_mask)
-		for (unsigned int cpu = 0; cpu < sdt.nr_cpus; cpu++)
-			free_cpumask(sdt.cls_mask[cpu]);
+	for (size_t k = 0; k < sdt.nr_masks; k++)
+		free_cpumask(sdt.masks[k]);
+	free(sdt.masks);
 	free(sdt.cls_mask);
 	free_cpumask(sdt.core_leaders);
 	for (unsigned int k = 0; k < sdt.nr_asym_caps; k++)

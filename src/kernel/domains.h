@@ -118,9 +118,10 @@ struct sched_group_capacity {
 	/*
 	 * The balance mask: the CPUs of the group that reach this group from
 	 * their own domain tree. Equal to the span except for overlapping
-	 * (NUMA) groups; see build_balance_mask() in domains.c.
+	 * (NUMA) groups; see build_balance_mask() in domains.c. Read-only
+	 * and shared: the group's own span where the two are equal.
 	 */
-	struct cpumask *cpumask;
+	const struct cpumask *cpumask;
 };
 
 struct sched_group {
@@ -131,16 +132,21 @@ struct sched_group {
 	struct sched_group_capacity *sgc;
 	int asym_prefer_cpu;		/* SD_ASYM_PACKING: highest priority CPU */
 	int flags;			/* the flags of the child domain it stands for */
-	struct cpumask *cpumask;	/* the span */
+	/*
+	 * The span: read-only and shared, the child domain's span (or
+	 * cpumask_of() the CPU at the bottom level) that the group stands
+	 * for, never a copy of its own.
+	 */
+	const struct cpumask *cpumask;
 };
 
-static inline struct cpumask *sched_group_span(const struct sched_group *sg)
+static inline const struct cpumask *sched_group_span(const struct sched_group *sg)
 {
 	return sg->cpumask;
 }
 
 /* The kernel's group_balance_mask(): sg->sgc->cpumask. */
-static inline struct cpumask *group_balance_mask(const struct sched_group *sg)
+static inline const struct cpumask *group_balance_mask(const struct sched_group *sg)
 {
 	return sg->sgc->cpumask;
 }
@@ -221,10 +227,16 @@ struct sched_domain {
 	struct sched_domain_shared *shared;	/* SD_SHARE_LLC levels only */
 
 	unsigned int span_weight;
-	struct cpumask *span;
+	/*
+	 * Read-only and shared by every CPU whose domain at this level has
+	 * the same span (one mask per distinct span and level), so that the
+	 * masks do not multiply by the CPUs: the kernel gives each domain a
+	 * span of its own, n^2 bits per level.
+	 */
+	const struct cpumask *span;
 };
 
-static inline struct cpumask *sched_domain_span(const struct sched_domain *sd)
+static inline const struct cpumask *sched_domain_span(const struct sched_domain *sd)
 {
 	return sd->span;
 }

@@ -431,7 +431,7 @@ struct task_struct {
 	int mm;				/* address space id: threads of a process share it */
 	int tgid;
 	struct sched_entity se;
-	struct cpumask *cpus_mask;	/* allowed CPUs */
+	struct cpumask *cpus_mask;	/* allowed CPUs; cpumask_of() for idle, stopper: read-only */
 	unsigned int nr_cpus_allowed;
 
 	/* the program it runs and its user work in progress */

@@ -20,29 +20,36 @@ void cache_line_init(struct cache_line *l, unsigned int lines)
 
 /*
  * @lines lines that each take @one ns: the first pays in full, the rest
- * overlap line_mlp at a time (a core keeps several misses in flight).
+ * overlap line_mlp at a time (a core keeps several misses in flight). The
+ * division is by a constant of the machine: a multiply by its reciprocal
+ * (machine.line_mlp_inv) when the dividend allows, exact either way.
  */
-static u64 group_cost(u64 one, unsigned int lines)
+static inline u64 group_cost(u64 one, unsigned int lines)
 {
-	u64 mlp;
+	u64 mlp, n;
 
 	if (lines <= 1)
 		return lines ? one : 0;
 	mlp = machine.cost->line_mlp ? machine.cost->line_mlp : 1;
-	return one + (one * (lines - 1) + mlp - 1) / mlp;
+	n = one * (lines - 1) + mlp - 1;
+	if (mlp == machine.line_mlp && machine.line_mlp_inv && n < (1ULL << 32))
+		return one + (u64)(((unsigned __int128)n * machine.line_mlp_inv) >> 64);
+	return one + n / mlp;
 }
 
-static void add_sharer(struct cache_line *l, unsigned int cpu)
+/* @cpu reads the line: the newest sharer, the oldest forgotten if full */
+static inline void add_sharer(struct cache_line *l, unsigned int cpu)
 {
 	if (l->nr_sharers == CL_MAX_SHARERS) {
-		memmove(&l->sharer[0], &l->sharer[1], (CL_MAX_SHARERS - 1) * sizeof(l->sharer[0]));
+		for (unsigned int i = 0; i < CL_MAX_SHARERS - 1; i++)
+			l->sharer[i] = l->sharer[i + 1];
 		l->nr_sharers--;
 	}
 	l->sharer[l->nr_sharers++] = cpu;
 }
 
 /* the nearest sharer of a clean line, as a distance from @cpu */
-static enum cpu_dist nearest_sharer(const struct cache_line *l, unsigned int cpu)
+static inline enum cpu_dist nearest_sharer(const struct cache_line *l, unsigned int cpu)
 {
 	enum cpu_dist best = NR_DIST;
 
@@ -56,7 +63,7 @@ static enum cpu_dist nearest_sharer(const struct cache_line *l, unsigned int cpu
 }
 
 /* the farthest other holder: a write waits for its invalidation */
-static enum cpu_dist farthest_sharer(const struct cache_line *l, unsigned int cpu)
+static inline enum cpu_dist farthest_sharer(const struct cache_line *l, unsigned int cpu)
 {
 	enum cpu_dist worst = DIST_SELF;
 
@@ -69,7 +76,7 @@ static enum cpu_dist farthest_sharer(const struct cache_line *l, unsigned int cp
 	return worst;
 }
 
-static u64 stall(u64 one, unsigned int lines)
+static inline u64 stall(u64 one, unsigned int lines)
 {
 	u64 ns = group_cost(one, lines);
 
@@ -78,7 +85,7 @@ static u64 stall(u64 one, unsigned int lines)
 	return ns;
 }
 
-static u64 transfer(enum cpu_dist d, unsigned int lines)
+static inline u64 transfer(enum cpu_dist d, unsigned int lines)
 {
 	coherence_stats.transfers++;
 	return stall(machine.cost->cacheline[d], lines);
@@ -108,7 +115,7 @@ static u64 move_line(struct cache_line *l, enum cpu_dist d, unsigned int lines)
 }
 
 /* a clean copy held elsewhere: from the shared LLC if a sharer is in ours */
-static u64 clean_fetch(enum cpu_dist d, unsigned int lines)
+static inline u64 clean_fetch(enum cpu_dist d, unsigned int lines)
 {
 	if (d <= DIST_LLC) {
 		coherence_stats.llc_hits++;
@@ -117,7 +124,7 @@ static u64 clean_fetch(enum cpu_dist d, unsigned int lines)
 	return transfer(d, lines);
 }
 
-static u64 memory_fetch(unsigned int lines)
+static inline u64 memory_fetch(unsigned int lines)
 {
 	coherence_stats.mem_reads++;
 	return stall(machine.cost->mem_latency, lines);

@@ -121,6 +121,14 @@ void sim_core_busy_changed(struct sim_cpu *c, bool busy)
 		core->nr_busy--;
 	if (!machine.smt_sharing)
 		return;
+	/* every thread's speed first: a re-timed sibling's work uses its own */
+	for (unsigned int i = 0; i < core->nr_threads; i++) {
+		struct sim_cpu *s = sim_cpu(core->cpus[i]);
+		unsigned int k = core->nr_busy + (s->act == ACT_IDLE);
+
+		s->speed = machine.smt_speed[k];
+		s->speed_inv = machine.smt_inv[k];
+	}
 	for (unsigned int i = 0; i < core->nr_threads; i++) {
 		struct sim_cpu *s = sim_cpu(core->cpus[i]);
 
@@ -193,6 +201,8 @@ void sim_cpu_bind_events(unsigned int cpu, struct sim_event *step, struct sim_ev
 {
 	sim_cpu(cpu)->step_ev = step;
 	ev_init(step, cpu_step_event, cpu);
+	/* the event moved at almost every step: a slot of its own (sim/event.h) */
+	eq_bind_slot(&machine.eq, step, cpu);
 	ev_init(tick, tick_event, cpu);
 	ev_init(ipi, ipi_event, cpu);
 	ev_init(csd, csd_event, cpu);

@@ -1,4 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The event queue (see event.h): a winner tree over the slot events and a
+ * 4-ary heap for the rest, both keyed by (time, seq). Keys are unique, so
+ * any correct priority queue pops events in the same order: which
+ * structure holds an event never changes a run.
+ */
 #include "sim/event.h"
 
 #include "sim/alloc.h"
@@ -11,20 +17,144 @@
 void eq_init(struct event_queue *q)
 {
 	q->nr = 0;
+	q->nr_heap = 0;
 	q->nr_background = 0;
 	q->cap = 256;
 	q->next_seq = 0;
 	q->slot = xreallocarray(NULL, q->cap, sizeof(*q->slot));
+	q->nr_leaves = 0;
+	q->win = NULL;
+	q->key = NULL;
+	q->leaf_ev = NULL;
+	q->dirty = EQ_NO_LEAF;
 }
 
 void eq_destroy(struct event_queue *q)
 {
-	for (u32 i = 0; i < q->nr; i++)
-		q->slot[i].ev->heap_idx = 0;
+	for (u32 i = 0; i < q->nr_heap; i++)
+		q->slot[i].ev->pos = 0;
+	for (u32 i = 0; i < q->nr_leaves; i++)
+		if (q->leaf_ev[i])
+			q->leaf_ev[i]->pos = 0;
 	free(q->slot);
+	free(q->win);
+	free(q->key);
+	free(q->leaf_ev);
 	q->slot = NULL;
-	q->nr = q->cap = q->nr_background = 0;
+	q->win = NULL;
+	q->key = NULL;
+	q->leaf_ev = NULL;
+	q->nr = q->nr_heap = q->cap = q->nr_background = q->nr_leaves = 0;
+	q->dirty = EQ_NO_LEAF;
 }
+
+static inline eq_key mkkey(u64 time, u64 seq)
+{
+	return (eq_key)time << 64 | seq;
+}
+
+/* ---- the slot tree ---- */
+
+/* Leaf @leaf's key changed: recompute the winners on its path to the root. */
+static inline void climb(struct event_queue *q, u32 leaf)
+{
+	u32 n = q->nr_leaves + leaf, w = leaf;
+	eq_key k = q->key[leaf];
+
+	while (n > 1) {
+		u32 s = q->win[n ^ 1];
+		eq_key ks = q->key[s];
+
+		if (ks < k) {
+			w = s;
+			k = ks;
+		}
+		n >>= 1;
+		q->win[n] = w;
+	}
+}
+
+/* the climb a pop left for later (see eq_pop()) */
+static inline void flush_dirty(struct event_queue *q)
+{
+	if (q->dirty != EQ_NO_LEAF) {
+		climb(q, q->dirty);
+		q->dirty = EQ_NO_LEAF;
+	}
+}
+
+void eq_bind_slot(struct event_queue *q, struct sim_event *ev, u32 slot)
+{
+	if (ev_queued(ev)) {
+		fprintf(stderr, "schedlab: BUG: an event is given a slot while queued\n");
+		abort();
+	}
+	if (slot >= q->nr_leaves) {
+		u32 n = q->nr_leaves ? q->nr_leaves : 2, old = q->nr_leaves;
+
+		while (n <= slot)
+			n *= 2;
+		flush_dirty(q);
+		q->key = xreallocarray(q->key, n, sizeof(*q->key));
+		q->leaf_ev = xreallocarray(q->leaf_ev, n, sizeof(*q->leaf_ev));
+		for (u32 i = old; i < n; i++) {
+			q->key[i] = EQ_KEY_NONE;
+			q->leaf_ev[i] = NULL;
+		}
+		free(q->win);
+		q->win = xreallocarray(NULL, 2 * n, sizeof(*q->win));
+		q->nr_leaves = n;
+		for (u32 i = 0; i < n; i++)
+			q->win[n + i] = i;
+		for (u32 i = n - 1; i >= 1; i--) {
+			u32 l = q->win[2 * i], r = q->win[2 * i + 1];
+
+			q->win[i] = q->key[r] < q->key[l] ? r : l;
+		}
+	}
+	q->leaf_ev[slot] = ev;
+	ev->slot = slot + 1;
+}
+
+static void slot_schedule(struct event_queue *q, struct sim_event *ev, u64 time, u64 seq)
+{
+	u32 leaf = ev->slot - 1;
+
+	if (!ev->pos) {
+		ev->pos = ev->slot;
+		q->nr++;
+		q->nr_background += ev->background;
+	}
+	q->key[leaf] = mkkey(time, seq);
+	/* a pop's climb is merged into this one when it popped this leaf */
+	if (q->dirty != leaf)
+		flush_dirty(q);
+	q->dirty = EQ_NO_LEAF;
+	climb(q, leaf);
+}
+
+static void slot_cancel(struct event_queue *q, struct sim_event *ev)
+{
+	u32 leaf = ev->slot - 1;
+
+	ev->pos = 0;
+	q->nr--;
+	q->nr_background -= ev->background;
+	q->key[leaf] = EQ_KEY_NONE;
+	flush_dirty(q);
+	climb(q, leaf);
+}
+
+/* the earliest slot event's key (EQ_KEY_NONE: none), with the tree up to date */
+static inline eq_key slot_min(struct event_queue *q)
+{
+	if (!q->nr_leaves)
+		return EQ_KEY_NONE;
+	flush_dirty(q);
+	return q->key[q->win[1]];
+}
+
+/* ---- the heap ---- */
 
 static inline bool slot_before(const struct heap_slot *a, const struct heap_slot *b)
 {
@@ -34,7 +164,7 @@ static inline bool slot_before(const struct heap_slot *a, const struct heap_slot
 static inline void place(struct event_queue *q, u32 i, struct heap_slot s)
 {
 	q->slot[i] = s;
-	s.ev->heap_idx = i + 1;
+	s.ev->pos = i + 1;
 }
 
 static void sift_up(struct event_queue *q, u32 i, struct heap_slot s)
@@ -53,11 +183,11 @@ static void sift_down(struct event_queue *q, u32 i, struct heap_slot s)
 {
 	for (;;) {
 		u32 first = i * HEAP_D + 1;
-		if (first >= q->nr)
+		if (first >= q->nr_heap)
 			break;
 		u32 last = first + HEAP_D;
-		if (last > q->nr)
-			last = q->nr;
+		if (last > q->nr_heap)
+			last = q->nr_heap;
 		u32 best = first;
 		for (u32 c = first + 1; c < last; c++)
 			if (slot_before(&q->slot[c], &q->slot[best]))
@@ -74,12 +204,13 @@ static void remove_at(struct event_queue *q, u32 i)
 {
 	struct sim_event *ev = q->slot[i].ev;
 
-	ev->heap_idx = 0;
+	ev->pos = 0;
 	q->nr_background -= ev->background;
 	q->nr--;
-	if (i == q->nr)
+	q->nr_heap--;
+	if (i == q->nr_heap)
 		return;
-	struct heap_slot last = q->slot[q->nr];
+	struct heap_slot last = q->slot[q->nr_heap];
 	if (i > 0 && slot_before(&last, &q->slot[(i - 1) / HEAP_D]))
 		sift_up(q, i, last);
 	else
@@ -88,17 +219,15 @@ static void remove_at(struct event_queue *q, u32 i)
 
 /*
  * A queued event is moved in place (its slot sifted up or down with the
- * new key) rather than removed and inserted again: a CPU's step event is
- * rescheduled at almost every step. Keys (time, seq) are unique, so the
- * order events come out in is the same either way.
+ * new key) rather than removed and inserted again. Keys (time, seq) are
+ * unique, so the order events come out in is the same either way.
  */
-void eq_schedule(struct event_queue *q, struct sim_event *ev, u64 time)
+static void heap_schedule(struct event_queue *q, struct sim_event *ev, u64 time, u64 seq)
 {
-	struct heap_slot s = { .time = time, .seq = q->next_seq++, .ev = ev };
+	struct heap_slot s = { .time = time, .seq = seq, .ev = ev };
 
-	ev->time = time;
-	if (ev->heap_idx) {
-		u32 i = ev->heap_idx - 1;
+	if (ev->pos) {
+		u32 i = ev->pos - 1;
 
 		if (i > 0 && slot_before(&s, &q->slot[(i - 1) / HEAP_D]))
 			sift_up(q, i, s);
@@ -106,26 +235,72 @@ void eq_schedule(struct event_queue *q, struct sim_event *ev, u64 time)
 			sift_down(q, i, s);
 		return;
 	}
-	if (q->nr == q->cap) {
+	if (q->nr_heap == q->cap) {
 		q->cap *= 2;
 		q->slot = xreallocarray(q->slot, q->cap, sizeof(*q->slot));
 	}
 	q->nr++;
+	q->nr_heap++;
 	q->nr_background += ev->background;
-	sift_up(q, q->nr - 1, s);
+	sift_up(q, q->nr_heap - 1, s);
+}
+
+/* ---- the queue ---- */
+
+void eq_schedule(struct event_queue *q, struct sim_event *ev, u64 time)
+{
+	u64 seq = q->next_seq++;
+
+	ev->time = time;
+	if (ev->slot)
+		slot_schedule(q, ev, time, seq);
+	else
+		heap_schedule(q, ev, time, seq);
 }
 
 void eq_cancel(struct event_queue *q, struct sim_event *ev)
 {
-	if (ev->heap_idx)
-		remove_at(q, ev->heap_idx - 1);
+	if (!ev->pos)
+		return;
+	if (ev->slot)
+		slot_cancel(q, ev);
+	else
+		remove_at(q, ev->pos - 1);
 }
 
+u64 eq_peek_time(struct event_queue *q)
+{
+	eq_key k = slot_min(q);
+
+	if (q->nr_heap && mkkey(q->slot[0].time, q->slot[0].seq) < k)
+		return q->slot[0].time;
+	return k == EQ_KEY_NONE ? UINT64_MAX : (u64)(k >> 64);
+}
+
+/*
+ * A slot event popped leaves its leaf empty and its climb for later: the
+ * event that ran usually moves its own CPU's step, and that schedule's
+ * climb then does both at once. Any other use of the tree climbs first.
+ */
 struct sim_event *eq_pop(struct event_queue *q)
 {
-	if (!q->nr)
+	eq_key k = slot_min(q);
+	struct sim_event *ev;
+
+	if (q->nr_heap && mkkey(q->slot[0].time, q->slot[0].seq) < k) {
+		ev = q->slot[0].ev;
+		remove_at(q, 0);
+		return ev;
+	}
+	if (k == EQ_KEY_NONE)
 		return NULL;
-	struct sim_event *ev = q->slot[0].ev;
-	remove_at(q, 0);
+	u32 leaf = q->win[1];
+
+	ev = q->leaf_ev[leaf];
+	q->key[leaf] = EQ_KEY_NONE;
+	q->dirty = leaf;
+	ev->pos = 0;
+	q->nr--;
+	q->nr_background -= ev->background;
 	return ev;
 }

@@ -1,11 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The event queue: a 4-ary min-heap ordered by (time, sequence number).
+ * The event queue, ordered by (time, sequence number): every schedule takes
+ * the next sequence number, so events at the same time come out in the
+ * order they were scheduled, whatever structure holds them.
+ *
+ * Two structures share the order. Most events are a CPU's step event,
+ * popped and then moved forward by the same CPU's next step; each of
+ * those has a slot of its own (eq_bind_slot()), a leaf of a winner tree,
+ * so moving it costs one climb of log2(slots) compares with no data moved,
+ * and a pop leaves its climb to the next schedule, usually the same
+ * event's. Every other event (ticks, IPIs, timers) goes into a 4-ary
+ * min-heap. A pop takes the earlier of the tree's winner and the heap's
+ * top.
  *
  * Events are intrusive (embedded in the CPU, task or timer that owns them)
- * and remember their heap slot, so a pending event can be moved or removed
- * in O(log n) without lazy tombstones. The slot array keeps (time, seq)
- * next to the pointer so sifting never dereferences events.
+ * and remember where they are, so a pending event can be moved or removed
+ * in O(log n) without lazy tombstones. The heap keeps (time, seq) next to
+ * the pointer so sifting never dereferences events.
  */
 #ifndef SCHEDLAB_SIM_EVENT_H
 #define SCHEDLAB_SIM_EVENT_H
@@ -17,9 +28,10 @@ typedef void (*sim_event_fn)(struct sim_event *ev);
 
 struct sim_event {
 	u64 time;
-	u32 heap_idx;		/* 1-based slot while queued, 0 when not queued */
+	u32 pos;		/* while queued: heap index + 1, or slot + 1; 0 when not queued */
 	u32 arg;		/* free for the owner (e.g. an IRQ kind) */
 	sim_event_fn fn;
+	u32 slot;		/* its own slot + 1 (eq_bind_slot()), 0: it goes in the heap */
 	/*
 	 * A background event (a kernel housekeeping timer) happens when its
 	 * time comes like any other, but does not keep a run going: a queue
@@ -34,40 +46,65 @@ struct heap_slot {
 	struct sim_event *ev;
 };
 
+/* (time << 64 | seq): one compare orders two slot events */
+typedef unsigned __int128 eq_key;
+
 struct event_queue {
+	/* the heap: events without a slot */
 	struct heap_slot *slot;
-	u32 nr;
-	u32 nr_background;	/* queued events with ev->background */
+	u32 nr_heap;
 	u32 cap;
+	/*
+	 * The winner tree over the slots: nr_leaves is a power of two (or
+	 * 0), node n's children are 2n and 2n + 1, leaf i is node
+	 * nr_leaves + i, and win[n] is the leaf with the smallest key under
+	 * node n (win[nr_leaves + i] == i). An empty leaf's key is
+	 * EQ_KEY_NONE.
+	 */
+	u32 nr_leaves;
+	u32 *win;
+	eq_key *key;
+	struct sim_event **leaf_ev;
+	u32 dirty;		/* a leaf popped and not yet climbed, or EQ_NO_LEAF */
+	u32 nr;			/* queued events, heap and slots */
+	u32 nr_background;	/* queued events with ev->background */
 	u64 next_seq;
 };
+
+#define EQ_KEY_NONE (~(eq_key)0)
+#define EQ_NO_LEAF UINT32_MAX
 
 void eq_init(struct event_queue *q);
 void eq_destroy(struct event_queue *q);
 
 static inline bool ev_queued(const struct sim_event *ev)
 {
-	return ev->heap_idx != 0;
+	return ev->pos != 0;
 }
 
 static inline void ev_init(struct sim_event *ev, sim_event_fn fn, u32 arg)
 {
 	ev->time = 0;
-	ev->heap_idx = 0;
+	ev->pos = 0;
 	ev->arg = arg;
 	ev->fn = fn;
+	ev->slot = 0;
 	ev->background = false;
 }
+
+/*
+ * Give @ev (not queued) slot @slot of its own: an event that is moved
+ * often, such as a CPU's step. One event per slot; slots are numbered
+ * densely from 0 (the tree is as wide as the largest).
+ */
+void eq_bind_slot(struct event_queue *q, struct sim_event *ev, u32 slot);
 
 /* Queue @ev at @time; if it is already queued, move it (it gets a new sequence number). */
 void eq_schedule(struct event_queue *q, struct sim_event *ev, u64 time);
 void eq_cancel(struct event_queue *q, struct sim_event *ev);
 /* Remove and return the earliest event, or NULL when empty. */
 struct sim_event *eq_pop(struct event_queue *q);
-
-static inline u64 eq_peek_time(const struct event_queue *q)
-{
-	return q->nr ? q->slot[0].time : UINT64_MAX;
-}
+/* The time of the earliest event, UINT64_MAX when empty. */
+u64 eq_peek_time(struct event_queue *q);
 
 #endif

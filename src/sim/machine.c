@@ -21,6 +21,7 @@ static void smt_init(const struct topology *topo)
 	unsigned int n = 0;
 
 	machine.smt_speed = xcalloc(width + 2, sizeof(*machine.smt_speed));
+	machine.smt_inv = xcalloc(width + 2, sizeof(*machine.smt_inv));
 	for (unsigned int k = 0; k < width + 2; k++) {
 		unsigned int w = k < 1 ? 1 : k > width ? width : k;
 
@@ -32,6 +33,7 @@ static void smt_init(const struct topology *topo)
 			machine.smt_speed[k] = SMT_SPEED_FULL;
 		if (machine.smt_speed[k] != SMT_SPEED_FULL)
 			machine.smt_sharing = true;
+		machine.smt_inv[k] = smt_reciprocal(machine.smt_speed[k]);
 	}
 	machine.core_cpus = xcalloc(topo->nr_cpus ? topo->nr_cpus : 1, sizeof(*machine.core_cpus));
 	for (unsigned int k = 0; k < topo->nr_cores; k++) {
@@ -43,6 +45,86 @@ static void smt_init(const struct topology *topo)
 			core->cpus[core->nr_threads++] = cpu;
 		n += core->nr_threads;
 	}
+}
+
+/* field @level of @k: 0 core, 1 cluster, 2 LLC, 3 (package, node) */
+static u32 key_field(const struct cpu_dist_key *k, unsigned int level)
+{
+	switch (level) {
+	case 0:
+		return k->core;
+	case 1:
+		return k->cluster;
+	case 2:
+		return k->llc;
+	default:
+		return k->pkgnode;
+	}
+}
+
+/*
+ * Does every id of @level lie in one id of the level above? @up (0x10000
+ * entries) maps each id seen to the one above it.
+ */
+static bool level_nests(unsigned int level, unsigned int nr, u32 *up)
+{
+	const struct cpu_dist_key *k = machine.dist_key;
+
+	for (unsigned int i = 0; i < nr; i++)
+		up[key_field(&k[i], level)] = UINT32_MAX;
+	for (unsigned int i = 0; i < nr; i++) {
+		u32 lo = key_field(&k[i], level), hi = key_field(&k[i], level + 1);
+
+		if (up[lo] != UINT32_MAX && up[lo] != hi)
+			return false;
+		up[lo] = hi;
+	}
+	return true;
+}
+
+/*
+ * cpu_dist()'s one-compare form: when cores nest in clusters, clusters in
+ * LLCs and LLCs in (package, node) and every id fits 16 bits, two CPUs'
+ * codes first differ in the field of the widest level they do not share.
+ * Otherwise (an odd imported topology) cpu_dist() compares the keys.
+ */
+static void dist_codes_init(unsigned int nr)
+{
+	const struct cpu_dist_key *k = machine.dist_key;
+	u32 *up;
+	bool ok = true;
+
+	for (unsigned int i = 0; i < nr && ok; i++)
+		ok = k[i].core < 0x10000 && k[i].cluster < 0x10000 && k[i].llc < 0x10000 &&
+		     k[i].pkgnode < 0x10000;
+	if (!ok || !nr)
+		return;
+	up = xcalloc(0x10000, sizeof(*up));
+	ok = level_nests(0, nr, up) && level_nests(1, nr, up) && level_nests(2, nr, up);
+	free(up);
+	if (!ok)
+		return;
+	machine.dist_code = xcalloc(nr, sizeof(*machine.dist_code));
+	for (unsigned int i = 0; i < nr; i++)
+		machine.dist_code[i] = (u64)k[i].pkgnode << 48 | (u64)k[i].llc << 32 |
+				       (u64)k[i].cluster << 16 | k[i].core;
+}
+
+/* cpu_dist()'s keys: equal fields where topology_cpu_dist() finds them equal */
+static void dist_keys_init(const struct topology *topo)
+{
+	machine.dist_key = xcalloc(topo->nr_cpus ? topo->nr_cpus : 1, sizeof(*machine.dist_key));
+	for (unsigned int i = 0; i < topo->nr_cpus; i++) {
+		const struct cpu_topo *c = &topo->cpus[i];
+		struct cpu_dist_key *k = &machine.dist_key[i];
+
+		k->core = c->core;
+		/* without clusters, a CPU's "cluster" is its core: already DIST_SMT */
+		k->cluster = topo->has_clusters ? c->cluster : c->core;
+		k->llc = c->llc;
+		k->pkgnode = c->package * (topo->nr_nodes ? topo->nr_nodes : 1) + c->node;
+	}
+	dist_codes_init(topo->nr_cpus);
 }
 
 void machine_init(const struct topology *topo, const struct cost_model *cost, u64 seed)
@@ -58,6 +140,9 @@ void machine_init(const struct topology *topo, const struct cost_model *cost, u6
 	machine.cpus = xcalloc(topo->nr_cpus, sizeof(*machine.cpus));
 	machine.cores = xcalloc(topo->nr_cores ? topo->nr_cores : 1, sizeof(*machine.cores));
 	smt_init(topo);
+	dist_keys_init(topo);
+	machine.line_mlp = machine.cost->line_mlp ? machine.cost->line_mlp : 1;
+	machine.line_mlp_inv = smt_reciprocal(machine.line_mlp);
 	for (unsigned int i = 0; i < topo->nr_cpus; i++) {
 		struct sim_cpu *c = &machine.cpus[i];
 
@@ -67,6 +152,9 @@ void machine_init(const struct topology *topo, const struct cost_model *cost, u6
 		c->capacity = topo->cpus[i].capacity;
 		c->max_freq_khz = topo->cpus[i].max_freq_khz;
 		c->freq_khz = c->max_freq_khz;
+		/* idle, on a core with no thread busy: as the only busy thread */
+		c->speed = machine.smt_speed[1];
+		c->speed_inv = machine.smt_inv[1];
 	}
 	cache_init();
 }
@@ -92,6 +180,12 @@ void machine_destroy(void)
 	machine.core_cpus = NULL;
 	free(machine.smt_speed);
 	machine.smt_speed = NULL;
+	free(machine.smt_inv);
+	machine.smt_inv = NULL;
+	free(machine.dist_key);
+	machine.dist_key = NULL;
+	free(machine.dist_code);
+	machine.dist_code = NULL;
 }
 
 void machine_account_until(u64 t)
@@ -163,7 +257,7 @@ u64 sim_run(void (*after_event)(struct sim_event *ev))
 		    (q->nr == q->nr_background + 1 && machine.observer &&
 		     ev_queued(machine.observer)))
 			break;
-		if (q->slot[0].time > machine.stop_at) {
+		if (eq_peek_time(q) > machine.stop_at) {
 			machine.limit_hit = SIM_LIMIT_TIME;
 			break;
 		}

@@ -42,6 +42,17 @@ struct sim_core {
 	unsigned int *cpus;		/* [nr_threads], in machine.core_cpus */
 };
 
+/*
+ * What topology_cpu_dist() compares, per CPU and packed: distances are
+ * asked on every cache-line miss, and struct cpu_topo is large.
+ */
+struct cpu_dist_key {
+	u32 core;
+	u32 cluster;			/* the core's own when the topology has no clusters */
+	u32 llc;
+	u32 pkgnode;			/* package and NUMA node */
+};
+
 struct sim_cpu {
 	unsigned int id;
 	struct sim_core *core;
@@ -62,6 +73,13 @@ struct sim_cpu {
 	u64 user_seg;			/* start of its current stretch at one SMT speed */
 	u64 user_speed;			/* that speed (permille) */
 	u64 tick_fired;			/* when the tick timer last expired */
+	/*
+	 * sim_cpu_speed(), kept up to date when its core's busy count
+	 * changes (sim_core_busy_changed()), and its reciprocal for
+	 * smt_scale() (machine.smt_inv).
+	 */
+	u64 speed;
+	u64 speed_inv;
 };
 
 /*
@@ -91,6 +109,16 @@ struct machine {
 	u64 nr_events;
 	struct sim_cpu *cpus;
 	unsigned int nr_cpus;
+	struct cpu_dist_key *dist_key;	/* [nr_cpus], for cpu_dist() */
+	/*
+	 * [nr_cpus] or NULL: pkgnode, llc, cluster and core ids packed 16
+	 * bits each, highest first, when each level nests in the next
+	 * (machine.c): the highest differing bit of two CPUs' codes is then
+	 * their distance.
+	 */
+	u64 *dist_code;
+	u64 line_mlp;			/* cost->line_mlp, at least 1 */
+	u64 line_mlp_inv;		/* smt_reciprocal(line_mlp) */
 	struct sim_core *cores;		/* [topo->nr_cores] */
 	unsigned int *core_cpus;	/* [nr_cpus]: the cores' CPUs, core by core */
 	/*
@@ -100,6 +128,7 @@ struct machine {
 	 * speed, and nothing is scaled.
 	 */
 	u64 *smt_speed;
+	u64 *smt_inv;			/* [same]: smt_reciprocal(smt_speed[k]) */
 	bool smt_sharing;
 	unsigned int this_cpu;		/* CPU whose kernel path is running */
 	u64 seed;
@@ -148,19 +177,40 @@ static inline struct sim_cpu *sim_enter_cpu(unsigned int cpu)
 
 /*
  * The speed (permille) of @c's compute now: its core's busy threads share
- * the core, @c counted as busy (it is running the code that asks).
+ * the core, @c counted as busy (it is running the code that asks):
+ * machine.smt_speed[c->core->nr_busy + (c->act == ACT_IDLE)], cached.
  */
 static inline u64 sim_cpu_speed(const struct sim_cpu *c)
 {
-	return machine.smt_speed[c->core->nr_busy + (c->act == ACT_IDLE)];
+	return c->speed;
 }
 
-/* @ns of compute at full speed, as wall time at @speed permille */
-static inline u64 smt_scale(u64 ns, u64 speed)
+/*
+ * ceil(2^64 / @d) for 1 < @d < 2^32: then for any n < 2^32,
+ * n / d == (n * smt_reciprocal(d)) >> 64 exactly (Lemire, Kaser and Kurz,
+ * "Faster Remainder by Direct Computation", 2019). 0 for d <= 1.
+ */
+static inline u64 smt_reciprocal(u64 d)
 {
+	return d > 1 && d < (1ULL << 32) ? UINT64_MAX / d + 1 : 0;
+}
+
+/*
+ * @ns of compute at full speed, as wall time at @speed permille, rounded
+ * up; @inv is smt_reciprocal(@speed). Charges are small, so the division
+ * is almost always the multiply (a 64-bit divide costs tens of cycles, and
+ * every kernel path on an SMT machine charges several times).
+ */
+static inline u64 smt_scale_inv(u64 ns, u64 speed, u64 inv)
+{
+	u64 n;
+
 	if (speed == SMT_SPEED_FULL)
 		return ns;
-	return (ns * SMT_SPEED_FULL + speed - 1) / speed;
+	n = ns * SMT_SPEED_FULL + speed - 1;
+	if (likely(inv && n < (1ULL << 32)))
+		return (u64)(((unsigned __int128)n * inv) >> 64);
+	return n / speed;
 }
 
 /*
@@ -172,7 +222,7 @@ static inline void charge(u64 ns)
 	struct sim_cpu *c = &machine.cpus[machine.this_cpu];
 
 	if (unlikely(machine.smt_sharing))
-		ns = smt_scale(ns, sim_cpu_speed(c));
+		ns = smt_scale_inv(ns, c->speed, c->speed_inv);
 	c->t += ns;
 }
 
@@ -213,9 +263,31 @@ static inline void cpu_set_activity(struct sim_cpu *c, enum cpu_activity act)
 /* Account activities up to @t (end of run) without changing them. */
 void machine_account_until(u64 t);
 
+/* topology_cpu_dist(machine.topo, a, b), from the packed keys */
 static inline enum cpu_dist cpu_dist(unsigned int a, unsigned int b)
 {
-	return topology_cpu_dist(machine.topo, a, b);
+	static const enum cpu_dist by_field[4] = { DIST_NUMA, DIST_PACKAGE, DIST_LLC,
+						   DIST_CLUSTER };
+	const struct cpu_dist_key *ka, *kb;
+
+	if (a == b)
+		return DIST_SELF;
+	if (likely(machine.dist_code)) {
+		u64 x = machine.dist_code[a] ^ machine.dist_code[b];
+
+		return x ? by_field[__builtin_clzll(x) >> 4] : DIST_SMT;
+	}
+	ka = &machine.dist_key[a];
+	kb = &machine.dist_key[b];
+	if (ka->core == kb->core)
+		return DIST_SMT;
+	if (ka->cluster == kb->cluster)
+		return DIST_CLUSTER;
+	if (ka->llc == kb->llc)
+		return DIST_LLC;
+	if (ka->pkgnode == kb->pkgnode)
+		return DIST_PACKAGE;
+	return DIST_NUMA;
 }
 
 void sim_lock_init(struct sim_lock *l);
@@ -269,9 +341,10 @@ u64 sim_run(void (*after_event)(struct sim_event *ev));
 
 /* ---- cache-line ownership (sim/coherence.h): the hits, inline ---- */
 
+/* newest first: a CPU that reads a line again is most often its last reader */
 static inline bool cl_held_clean(const struct cache_line *l, unsigned int cpu)
 {
-	for (unsigned int i = 0; i < l->nr_sharers; i++)
+	for (unsigned int i = l->nr_sharers; i-- > 0;)
 		if (l->sharer[i] == cpu)
 			return true;
 	return false;

@@ -43,6 +43,33 @@ void free_cpumask(struct cpumask *m)
 	free(m);
 }
 
+/*
+ * cpumask_of() as the kernel builds it (cpu_bit_bitmap in kernel/cpu.c):
+ * row r (1..64) of this table has bit r - 1 set in its first word and
+ * zeros after it; row 0 is all zeros. The mask of CPU c starts c / 64
+ * words before row 1 + c % 64, so its word c / 64 is that row's first
+ * word and every other word it has is a zero of that row or of the one
+ * before. 65 rows of NR_CPUS bits stand for all NR_CPUS single-CPU masks.
+ */
+#define CPUMASK_LONGS (NR_CPUS / BITS_PER_LONG)
+#define ROW(r) [(1 + (r)) * CPUMASK_LONGS] = 1UL << (r)
+#define ROW4(r) ROW(r), ROW((r) + 1), ROW((r) + 2), ROW((r) + 3)
+#define ROW16(r) ROW4(r), ROW4((r) + 4), ROW4((r) + 8), ROW4((r) + 12)
+
+static const unsigned long cpu_bit_bitmap[(BITS_PER_LONG + 1) * CPUMASK_LONGS] = {
+	ROW16(0),
+	ROW16(16),
+	ROW16(32),
+	ROW16(48),
+};
+
+const struct cpumask *cpumask_of(unsigned int cpu)
+{
+	const unsigned long *p = &cpu_bit_bitmap[(1 + cpu % BITS_PER_LONG) * CPUMASK_LONGS];
+
+	return (const struct cpumask *)(p - cpu / BITS_PER_LONG);
+}
+
 void cpumask_clear(struct cpumask *m)
 {
 	memset(m->bits, 0, nr_cpumask_longs * sizeof(unsigned long));
@@ -114,7 +141,24 @@ bool cpumask_empty(const struct cpumask *m)
 	return true;
 }
 
-unsigned int cpumask_weight(const struct cpumask *m)
+/*
+ * Without -mpopcnt, gcc turns __builtin_popcountl() into a call to libgcc's
+ * table-driven __popcountdi2. On x86-64 these two get a popcnt clone as well,
+ * picked once at load time (an ifunc), as the kernel patches hweight64()
+ * to the instruction at boot (ALTERNATIVE with X86_FEATURE_POPCNT).
+ */
+/*
+ * gcc only: clang 14 emits the ifunc of a target_clones function only in a
+ * file that calls it, so the fuzz build (clang) failed to link every caller
+ * elsewhere; clang builds get the plain builtin.
+ */
+#if defined(__x86_64__) && !defined(__clang__) && __GNUC__ >= 6
+#define POPCNT_CLONES __attribute__((target_clones("popcnt", "default")))
+#else
+#define POPCNT_CLONES
+#endif
+
+POPCNT_CLONES unsigned int cpumask_weight(const struct cpumask *m)
 {
 	unsigned int w = 0;
 
@@ -123,7 +167,7 @@ unsigned int cpumask_weight(const struct cpumask *m)
 	return w;
 }
 
-unsigned int cpumask_weight_and(const struct cpumask *a, const struct cpumask *b)
+POPCNT_CLONES unsigned int cpumask_weight_and(const struct cpumask *a, const struct cpumask *b)
 {
 	unsigned int w = 0;
 

@@ -29,6 +29,13 @@ void cpumask_setup(unsigned int nr);
 struct cpumask *alloc_cpumask(void); /* zeroed */
 void free_cpumask(struct cpumask *m);
 
+/*
+ * The kernel's cpumask_of(): a read-only mask holding only @cpu, shared by
+ * everyone who needs one (a bottom-level sched group, a per-CPU kthread's
+ * affinity), so that such masks cost nothing per CPU. Never write to it.
+ */
+const struct cpumask *cpumask_of(unsigned int cpu);
+
 static inline void cpumask_set_cpu(unsigned int cpu, struct cpumask *m)
 {
 	m->bits[cpu / BITS_PER_LONG] |= 1UL << (cpu % BITS_PER_LONG);

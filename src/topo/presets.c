@@ -784,6 +784,31 @@ static const struct preset_spec arm64_2x4_spec = {
 		"WFI as the only idle state and the default (x86 server) costs are assumptions",
 };
 
+int topology_build_regular(struct topology *t, const struct regular_shape *shape, char *err,
+			   size_t errlen)
+{
+	const struct preset_spec spec = {
+		.packages = shape->packages,
+		.nodes_per_package = shape->nodes_per_package,
+		.llcs_per_node = shape->llcs_per_node,
+		.clusters_per_llc = shape->cores_per_llc,
+		.cores_per_cluster = 1,
+		.threads_per_core = shape->threads_per_core,
+		.numbering = NUM_CONSECUTIVE,
+		.classes = synthetic_class,
+		/* hwloc's string has no distances: SNC-like inside a package, ACPI's default beyond */
+		.dist_same_package = 12,
+		.dist_remote = 20,
+		.idle = simple_idle,
+		.nr_idle = ARRAY_SIZE(simple_idle),
+		.approximations = "generated machine (hwloc's synthetic syntax), not a real part: "
+				  "the synthetic CPU class, POLL and C1 idle states, SLIT 10 local, "
+				  "12 inside a package, 20 between packages, default costs",
+	};
+
+	return build_from_spec(t, &spec, err, errlen);
+}
+
 #define PRESET_BUILDER(fn, spec)                                    \
 	static int fn(struct topology *t, char *err, size_t errlen) \
 	{                                                           \

@@ -396,6 +396,8 @@ struct topology *topology_load(const char *name, char *err, size_t errlen)
 
 	if (name && !strcmp(name, "host"))
 		return topology_load_sysfs("/sys", err, errlen);
+	if (name && !strncmp(name, "synthetic:", strlen("synthetic:")))
+		return topology_load_synthetic(name, err, errlen);
 	for (unsigned int i = 0; name && i < nr_machine_presets; i++)
 		if (!strcmp(machine_presets[i].name, name))
 			p = &machine_presets[i];

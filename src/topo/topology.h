@@ -173,6 +173,34 @@ int topology_alloc_cpus(struct topology *t, unsigned int nr, char *err, size_t e
 int topology_finish(struct topology *t, char *err, size_t errlen);
 
 /*
+ * A machine from a string in hwloc's synthetic syntax (a subset: pack, numa,
+ * l3, core and pu levels; docs/machines.md), as -m 'synthetic:pack:4 l3:16
+ * core:8 pu:2' names it. @desc is the whole name, "synthetic:" included.
+ * NULL with a one-line message in @err if the string is malformed or the
+ * machine impossible.
+ */
+struct topology *topology_load_synthetic(const char *desc, char *err, size_t errlen);
+
+/* The shape of a regular machine, outermost level first (all >= 1). */
+struct regular_shape {
+	unsigned int packages;
+	unsigned int nodes_per_package;
+	unsigned int llcs_per_node;
+	unsigned int cores_per_llc;
+	unsigned int threads_per_core;
+};
+
+/*
+ * Fill @t (named already) with a regular machine of that shape by the
+ * presets' generic builder: CPUs numbered as hwloc numbers a synthetic
+ * topology's PUs (the threads of a core consecutive), the synthetic CPU
+ * class and idle states, default costs, SLIT 10 local, 12 between nodes of
+ * one package, 20 between packages. 0, or -1 with a message.
+ */
+int topology_build_regular(struct topology *t, const struct regular_shape *shape, char *err,
+			   size_t errlen);
+
+/*
  * Build a machine from a sysfs tree. @root is the directory that holds
  * devices/system/cpu (and devices/system/node): "/sys" for this host, or a
  * copy of it. Missing files fall back to one package, one LLC, one node;

@@ -40,13 +40,13 @@ static void thread_next(struct work_task *w, struct op_desc *op)
 	if (!t->deadline)
 		t->deadline = cpu_now() + b->timeout_ns;
 	if ((b->max_ops && t->sent >= b->max_ops) || cpu_now() >= t->deadline) {
-		*op = (struct op_desc){ .kind = OP_EXIT };
+		op_simple(op, OP_EXIT);
 		return;
 	}
 	if (b->ipi_delay_ns && !t->delaying && t->sent) {
 		/* udelay(): a busy loop */
 		t->delaying = true;
-		*op = (struct op_desc){ .kind = OP_RUN, .ns = b->ipi_delay_ns };
+		op_run(op, b->ipi_delay_ns);
 		return;
 	}
 	t->delaying = false;
@@ -88,7 +88,7 @@ static void insmod_next(struct work_task *w, struct op_desc *op)
 	switch (st->phase) {
 	case 0:
 		st->phase = 1;
-		*op = (struct op_desc){ .kind = OP_CALL, .call = mark, .arg = st };
+		op_call(op, mark, st);
 		return;
 	case 1:
 		if (st->spawned < st->nr) {
@@ -104,14 +104,14 @@ static void insmod_next(struct work_task *w, struct op_desc *op)
 			return;
 		}
 		st->phase = 2;
-		*op = (struct op_desc){ .kind = OP_WAIT_CHILDREN };
+		op_simple(op, OP_WAIT_CHILDREN);
 		return;
 	case 2:
 		st->phase = 3;
-		*op = (struct op_desc){ .kind = OP_CALL, .call = mark, .arg = st };
+		op_call(op, mark, st);
 		return;
 	default:
-		*op = (struct op_desc){ .kind = OP_EXIT };
+		op_simple(op, OP_EXIT);
 		return;
 	}
 }

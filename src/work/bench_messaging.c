@@ -30,6 +30,14 @@ struct msg_child {
 	unsigned int phase;
 	u64 count;		/* messages fully sent or received */
 	u32 done;		/* bytes of the current message moved */
+	/*
+	 * Decoded once at the start, so that a step is a few compares: the
+	 * messages to move (fds x loops), the group's channels, and the one
+	 * used next (a sender's goes round them, count % fds).
+	 */
+	u64 total;
+	struct channel **chan;
+	unsigned int next;
 };
 
 struct msg_state {
@@ -69,15 +77,17 @@ static void child_next(struct work_task *w, struct op_desc *op)
 	struct msg_child *c = w->state;
 	struct msg_state *m = c->m;
 	struct bench *b = m->b;
-	u64 total = (u64)b->fds * b->loops;
 
 	switch (c->phase) {
 	case 0: /* ready(): tell the parent */
-		*op = (struct op_desc){ .kind = OP_WRITE, .ch = m->ready, .bytes = 1 };
+		c->total = (u64)b->fds * b->loops;
+		c->chan = &m->chan[c->group * b->fds];
+		c->next = c->sender ? 0 : c->idx;
+		op_rw(op, OP_WRITE, m->ready, 1);
 		c->phase = 1;
 		return;
 	case 1: /* and wait for "GO" */
-		*op = (struct op_desc){ .kind = OP_POLL_IN, .ch = m->wake };
+		op_poll_in(op, m->wake);
 		c->phase = 2;
 		return;
 	case 2:
@@ -89,24 +99,16 @@ static void child_next(struct work_task *w, struct op_desc *op)
 			c->done = 0;
 			c->count++;
 			b->progress_done++;
+			if (c->sender && ++c->next == b->fds)
+				c->next = 0;
 		}
 		break;
 	}
-	if (c->count == total) {
-		*op = (struct op_desc){ .kind = OP_EXIT };
+	if (c->count == c->total) {
+		op_simple(op, OP_EXIT);
 		return;
 	}
-	if (c->sender) {
-		unsigned int j = (unsigned int)(c->count % b->fds);
-
-		*op = (struct op_desc){ .kind = OP_WRITE,
-					.ch = m->chan[c->group * b->fds + j],
-					.bytes = b->datasize - c->done };
-	} else {
-		*op = (struct op_desc){ .kind = OP_READ,
-					.ch = m->chan[c->group * b->fds + c->idx],
-					.bytes = b->datasize - c->done };
-	}
+	op_rw(op, c->sender ? OP_WRITE : OP_READ, c->chan[c->next], b->datasize - c->done);
 }
 
 static const struct program child_prog = { .next = child_next };
@@ -147,7 +149,7 @@ static void parent_next(struct work_task *w, struct op_desc *op)
 		/* fall through */
 	case 1: /* wait for everyone to be ready */
 		if (m->ready_got < m->nr_children) {
-			*op = (struct op_desc){ .kind = OP_READ, .ch = m->ready, .bytes = 1 };
+			op_rw(op, OP_READ, m->ready, 1);
 			m->phase = 2;
 			return;
 		}
@@ -156,7 +158,7 @@ static void parent_next(struct work_task *w, struct op_desc *op)
 	case 2:
 		m->ready_got += (unsigned int)w->result;
 		if (m->ready_got < m->nr_children) {
-			*op = (struct op_desc){ .kind = OP_READ, .ch = m->ready, .bytes = 1 };
+			op_rw(op, OP_READ, m->ready, 1);
 			return;
 		}
 		m->phase = 3;
@@ -164,23 +166,23 @@ static void parent_next(struct work_task *w, struct op_desc *op)
 	}
 	switch (m->phase) {
 	case 3:
-		*op = (struct op_desc){ .kind = OP_CALL, .call = mark_start, .arg = b };
+		op_call(op, mark_start, b);
 		m->phase = 4;
 		return;
 	case 4: /* kick them off */
-		*op = (struct op_desc){ .kind = OP_WRITE, .ch = m->wake, .bytes = 1 };
+		op_rw(op, OP_WRITE, m->wake, 1);
 		m->phase = 5;
 		return;
 	case 5: /* reap them all */
-		*op = (struct op_desc){ .kind = OP_WAIT_CHILDREN };
+		op_simple(op, OP_WAIT_CHILDREN);
 		m->phase = 6;
 		return;
 	case 6:
-		*op = (struct op_desc){ .kind = OP_CALL, .call = mark_stop, .arg = b };
+		op_call(op, mark_stop, b);
 		m->phase = 7;
 		return;
 	default:
-		*op = (struct op_desc){ .kind = OP_EXIT };
+		op_simple(op, OP_EXIT);
 		return;
 	}
 }

@@ -43,7 +43,7 @@ static bool worker_op(struct pipe_worker *pw, struct op_desc *op)
 	bool do_read = pw->nr == 0 ? first : !first;
 	struct channel *ch = (pw->nr == 0) == do_read ? s->pipe1 : s->pipe2;
 
-	*op = (struct op_desc){ .kind = do_read ? OP_READ : OP_WRITE, .ch = ch, .bytes = sizeof(int) };
+	op_rw(op, do_read ? OP_READ : OP_WRITE, ch, sizeof(int));
 	if (++pw->step == 2) {
 		pw->step = 0;
 		pw->i++;
@@ -55,7 +55,7 @@ static bool worker_op(struct pipe_worker *pw, struct op_desc *op)
 static void worker_next(struct work_task *w, struct op_desc *op)
 {
 	if (!worker_op(w->state, op))
-		*op = (struct op_desc){ .kind = OP_EXIT };
+		op_simple(op, OP_EXIT);
 }
 
 static const struct program worker_prog = { .next = worker_next };
@@ -93,7 +93,7 @@ static void parent_next(struct work_task *w, struct op_desc *op)
 	switch (s->phase) {
 	case 0:
 		s->phase = 1;
-		*op = (struct op_desc){ .kind = OP_CALL, .call = mark, .arg = b };
+		op_call(op, mark, b);
 		return;
 	case 1:
 		s->phase = 2;
@@ -112,14 +112,14 @@ static void parent_next(struct work_task *w, struct op_desc *op)
 		/* fall through */
 	case 3:
 		s->phase = 4;
-		*op = (struct op_desc){ .kind = OP_WAIT_CHILDREN };
+		op_simple(op, OP_WAIT_CHILDREN);
 		return;
 	case 4:
 		s->phase = 5;
-		*op = (struct op_desc){ .kind = OP_CALL, .call = mark, .arg = b };
+		op_call(op, mark, b);
 		return;
 	default:
-		*op = (struct op_desc){ .kind = OP_EXIT };
+		op_simple(op, OP_EXIT);
 		return;
 	}
 }

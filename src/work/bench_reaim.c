@@ -846,7 +846,7 @@ static double tdelta_s(u64 start_ns, u64 now_ns)
 static void run_op(struct rm_state *s, struct op_desc *op, u64 user, u64 sys)
 {
 	s->decl_sys_ns += sys;
-	*op = (struct op_desc){ .kind = OP_RUN, .ns = user + sys };
+	op_run(op, user + sys);
 }
 
 /*
@@ -909,7 +909,7 @@ static void child_next(struct work_task *w, struct op_desc *op)
 			return;
 		}
 		if (step == 2) {
-			*op = (struct op_desc){ .kind = OP_WAIT_CHILDREN };
+			op_simple(op, OP_WAIT_CHILDREN);
 			return;
 		}
 		break;
@@ -932,17 +932,17 @@ static void child_next(struct work_task *w, struct op_desc *op)
 			return;
 		}
 		if (step == 1) {
-			*op = (struct op_desc){ .kind = OP_SLEEP, .ns = REAIM_SLEEP5_NS };
+			op_sleep(op, REAIM_SLEEP5_NS);
 			return;
 		}
 		break;
 	}
 	if (c->step < 100) {
 		c->step = 100;
-		*op = (struct op_desc){ .kind = OP_CALL, .call = child_exit, .arg = s };
+		op_call(op, child_exit, s);
 		return;
 	}
-	*op = (struct op_desc){ .kind = OP_EXIT };
+	op_simple(op, OP_EXIT);
 }
 
 static const struct program child_prog = { .next = child_next };
@@ -957,7 +957,7 @@ static bool system_step(struct rm_user *u, struct op_desc *op, int step, enum rm
 		return true;
 	}
 	if (step == 1) {
-		*op = (struct op_desc){ .kind = OP_WAIT_CHILDREN };
+		op_simple(op, OP_WAIT_CHILDREN);
 		return true;
 	}
 	return false;
@@ -985,7 +985,7 @@ static bool job_next(struct rm_user *u, struct op_desc *op)
 			u->child[0].kind = j->kind == RJ_FORK ? RC_FORK_EXIT : RC_EXEC_TRUE;
 			spawn_child(op, &u->child[0], j->kind == RJ_FORK ? "aim_fork" : "true");
 		} else {
-			*op = (struct op_desc){ .kind = OP_WAIT_CHILDREN };
+			op_simple(op, OP_WAIT_CHILDREN);
 			u->iter++;
 		}
 		return true;
@@ -1016,10 +1016,10 @@ static bool job_next(struct rm_user *u, struct op_desc *op)
 				u->ch = NULL;
 				return false;
 			}
-			*op = (struct op_desc){ .kind = OP_WRITE, .ch = u->ch, .bytes = size };
+			op_rw(op, OP_WRITE, u->ch, size);
 			return true;
 		}
-		*op = (struct op_desc){ .kind = OP_READ, .ch = u->ch, .bytes = size };
+		op_rw(op, OP_READ, u->ch, size);
 		u->size_idx++;
 		u->iter++;
 		return true;
@@ -1042,20 +1042,15 @@ static bool job_next(struct rm_user *u, struct op_desc *op)
 			if (u->sem.val) {
 				u->sem.val--;
 				u->iter++;
-				*op = (struct op_desc){ .kind = OP_FUTEX_WAKE,
-							.futex = &s->nobody,
-							.val = 1 };
+				op_futex(op, OP_FUTEX_WAKE, &s->nobody, 1);
 			} else {
-				*op = (struct op_desc){ .kind = OP_FUTEX_WAIT,
-							.futex = &u->sem,
-							.val = 0 };
+				op_futex(op, OP_FUTEX_WAIT, &u->sem, 0);
 			}
 			return true;
 		}
 		if (k == 1 || k == 4) {
 			u->iter++;
-			*op = (struct op_desc){ .kind = OP_RUN,
-						.ns = (u64)size * REAIM_COPY_NS_PER_KB / 1024 };
+			op_run(op, (u64)size * REAIM_COPY_NS_PER_KB / 1024);
 			return true;
 		}
 		/* semop(+1) */
@@ -1063,7 +1058,7 @@ static bool job_next(struct rm_user *u, struct op_desc *op)
 		u->iter++;
 		if (k == 5)
 			u->size_idx++;
-		*op = (struct op_desc){ .kind = OP_FUTEX_WAKE, .futex = &u->sem, .val = 1 };
+		op_futex(op, OP_FUTEX_WAKE, &u->sem, 1);
 		return true;
 	}
 	case RJ_DISK: {
@@ -1088,7 +1083,7 @@ static bool job_next(struct rm_user *u, struct op_desc *op)
 			if (k % 2 == 0)
 				run_op(s, op, 0, REAIM_DISK_BLOCK_NS);
 			else
-				*op = (struct op_desc){ .kind = OP_SLEEP, .ns = REAIM_DEVICE_NS };
+				op_sleep(op, REAIM_DEVICE_NS);
 			return true;
 		}
 		return system_step(u, op, (int)(k - (dev ? 2 * s->disk_kb : 1)), RC_SYNC);
@@ -1136,14 +1131,12 @@ static void user_next(struct work_task *w, struct op_desc *op)
 		case 0:
 			/* tell the parent it is forked and ready */
 			u->phase = 1;
-			*op = (struct op_desc){ .kind = OP_WRITE, .ch = s->umbilical, .bytes = 4 };
+			op_rw(op, OP_WRITE, s->umbilical, 4);
 			return;
 		case 1:
 			/* pause() until SIGUSR1 */
 			if (!s->start.val) {
-				*op = (struct op_desc){ .kind = OP_FUTEX_WAIT,
-							.futex = &s->start,
-							.val = 0 };
+				op_futex(op, OP_FUTEX_WAIT, &s->start, 0);
 				return;
 			}
 			u->phase = 2;
@@ -1164,9 +1157,7 @@ static void user_next(struct work_task *w, struct op_desc *op)
 			}
 			if (u->done == s->procs_per_user) {
 				u->phase = 3;
-				*op = (struct op_desc){ .kind = OP_CALL,
-							.call = user_end,
-							.arg = u };
+				op_call(op, user_end, u);
 				return;
 			}
 			u->job = pick_job(u);
@@ -1174,7 +1165,7 @@ static void user_next(struct work_task *w, struct op_desc *op)
 			u->iter = 0;
 			continue;
 		default:
-			*op = (struct op_desc){ .kind = OP_EXIT };
+			op_simple(op, OP_EXIT);
 			return;
 		}
 	}
@@ -1428,37 +1419,33 @@ static void parent_next(struct work_task *w, struct op_desc *op)
 			/* one word from each child */
 			if (s->ready < s->runnum) {
 				s->ready++;
-				*op = (struct op_desc){ .kind = OP_READ,
-							.ch = s->umbilical,
-							.bytes = 4 };
+				op_rw(op, OP_READ, s->umbilical, 4);
 				return;
 			}
 			s->phase = RP_START;
-			*op = (struct op_desc){ .kind = OP_SLEEP, .ns = REAIM_START_SLEEP_NS };
+			op_sleep(op, REAIM_START_SLEEP_NS);
 			return;
 		case RP_START:
-			*op = (struct op_desc){ .kind = OP_CALL, .call = parent_call, .arg = s };
+			op_call(op, parent_call, s);
 			return;
 		case RP_WAKE:
 			/* kill(0, SIGUSR1): every paused child */
 			s->phase = RP_WAIT;
-			*op = (struct op_desc){ .kind = OP_FUTEX_WAKE,
-						.futex = &s->start,
-						.val = s->runnum };
+			op_futex(op, OP_FUTEX_WAKE, &s->start, s->runnum);
 			return;
 		case RP_WAIT:
 			s->phase = RP_DONE;
-			*op = (struct op_desc){ .kind = OP_WAIT_CHILDREN };
+			op_simple(op, OP_WAIT_CHILDREN);
 			return;
 		case RP_DONE:
-			*op = (struct op_desc){ .kind = OP_CALL, .call = parent_call, .arg = s };
+			op_call(op, parent_call, s);
 			return;
 		case RP_SLEEP:
 			s->phase = RP_BEGIN;
-			*op = (struct op_desc){ .kind = OP_SLEEP, .ns = REAIM_START_SLEEP_NS };
+			op_sleep(op, REAIM_START_SLEEP_NS);
 			return;
 		default:
-			*op = (struct op_desc){ .kind = OP_EXIT };
+			op_simple(op, OP_EXIT);
 			return;
 		}
 	}

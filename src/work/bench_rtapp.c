@@ -393,8 +393,7 @@ static bool event_step(struct rt_thread *th, const struct rtapp_event *e, struct
 		return true;
 	case RTAPP_EV_SLEEP:
 		if (th->step++ == 0) {
-			*op = (struct op_desc){ .kind = OP_SLEEP,
-						.ns = (u64)e->duration * NSEC_PER_USEC };
+			op_sleep(op, (u64)e->duration * NSEC_PER_USEC);
 			return true;
 		}
 		return false;
@@ -531,7 +530,7 @@ static bool event_step(struct rt_thread *th, const struct rtapp_event *e, struct
 	case RTAPP_EV_YIELD:
 		if (th->step++)
 			return false;
-		*op = (struct op_desc){ .kind = OP_YIELD };
+		op_simple(op, OP_YIELD);
 		return true;
 	case RTAPP_EV_FORK: {
 		struct rt_thread *c;
@@ -544,7 +543,7 @@ static bool event_step(struct rt_thread *th, const struct rtapp_event *e, struct
 				   "rt-app: %s:%u: thread %s: %s: task %s reached rt-app's fork limit (%d forks of it): rt-app exits",
 				   st->c->file, e->line, th->s->name, e->key, e->ref,
 				   RTAPP_FORKS_LIMIT);
-			*op = (struct op_desc){ .kind = OP_SLEEP, .ns = NSEC_PER_SEC };
+			op_sleep(op, NSEC_PER_SEC);
 			return true;
 		}
 		c = thread_new(st, e->fork_task, true);
@@ -734,7 +733,7 @@ static void thread_next(struct work_task *wt, struct op_desc *op)
 				}
 			}
 			th->state = T_LOOP;
-			*op = (struct op_desc){ .kind = OP_RUN, .ns = RTAPP_LOOP_OVERHEAD_NS };
+			op_run(op, RTAPP_LOOP_OVERHEAD_NS);
 			return;
 		case T_FINISH:
 			/*
@@ -766,7 +765,7 @@ static void thread_next(struct work_task *wt, struct op_desc *op)
 			}
 			break;
 		default:
-			*op = (struct op_desc){ .kind = OP_EXIT };
+			op_simple(op, OP_EXIT);
 			return;
 		}
 	}
@@ -851,8 +850,7 @@ static void main_next(struct work_task *wt, struct op_desc *op)
 		case P_SLEEP:
 			/* sleep(duration) */
 			st->phase = P_STOP;
-			*op = (struct op_desc){ .kind = OP_SLEEP,
-						.ns = (u64)c->duration_s * NSEC_PER_SEC };
+			op_sleep(op, (u64)c->duration_s * NSEC_PER_SEC);
 			return;
 		case P_STOP:
 			/* __shutdown(true): stop, cancel each thread at its cancellation point */
@@ -876,10 +874,10 @@ static void main_next(struct work_task *wt, struct op_desc *op)
 			b->stop_ns = cpu_now();
 			b->stopped = true;
 			st->phase = P_DONE;
-			*op = (struct op_desc){ .kind = OP_WAIT_CHILDREN };
+			op_simple(op, OP_WAIT_CHILDREN);
 			return;
 		default:
-			*op = (struct op_desc){ .kind = OP_EXIT };
+			op_simple(op, OP_EXIT);
 			return;
 		}
 	}

@@ -100,7 +100,7 @@ static void worker_next(struct work_task *wt, struct op_desc *op)
 		switch (w->phase) {
 		case W_LOOP:
 			if (st->stopping) {
-				*op = (struct op_desc){ .kind = OP_EXIT };
+				op_simple(op, OP_EXIT);
 				return;
 			}
 			/* usec_spin(): until gettimeofday() is more than C us on */
@@ -113,8 +113,7 @@ static void worker_next(struct work_task *wt, struct op_desc *op)
 				w->phase = W_POST;
 				break;
 			}
-			*op = (struct op_desc){ .kind = OP_RUN,
-						.ns = min(w->spin_end_ns - now, SCHBENCH_SPIN_CHUNK_NS) };
+			op_run(op, min(w->spin_end_ns - now, SCHBENCH_SPIN_CHUNK_NS));
 			return;
 		case W_POST:
 			/* msg_and_wait() */
@@ -221,8 +220,7 @@ static void msg_next(struct work_task *wt, struct op_desc *op)
 			if (b->sb_sleep_us) {
 				u64 jitter = prng_below(&m->rnd, b->sb_sleep_us / 4);
 
-				*op = (struct op_desc){ .kind = OP_SLEEP,
-							.ns = (b->sb_sleep_us + jitter) * NSEC_PER_USEC };
+				op_sleep(op, (b->sb_sleep_us + jitter) * NSEC_PER_USEC);
 				return;
 			}
 			break;
@@ -234,11 +232,11 @@ static void msg_next(struct work_task *wt, struct op_desc *op)
 				if (fpost(&m->workers[m->posted++].futex, op))
 					return;
 			m->phase = M_JOIN;
-			*op = (struct op_desc){ .kind = OP_WAIT_CHILDREN };
+			op_simple(op, OP_WAIT_CHILDREN);
 			return;
 		case M_JOIN:
 		default:
-			*op = (struct op_desc){ .kind = OP_EXIT };
+			op_simple(op, OP_EXIT);
 			return;
 		}
 	}
@@ -272,12 +270,11 @@ static void main_next(struct work_task *wt, struct op_desc *op)
 			/* sleep_for_runtime() */
 			st->sleep_start_us = gtod_us();
 			st->phase = P_CHECK;
-			*op = (struct op_desc){ .kind = OP_SLEEP,
-						.ns = (u64)b->sb_runtime_s * NSEC_PER_SEC };
+			op_sleep(op, (u64)b->sb_runtime_s * NSEC_PER_SEC);
 			return;
 		case P_CHECK:
 			if (gtod_us() - st->sleep_start_us < (u64)b->sb_runtime_s * 1000000) {
-				*op = (struct op_desc){ .kind = OP_SLEEP, .ns = NSEC_PER_SEC };
+				op_sleep(op, NSEC_PER_SEC);
 				return;
 			}
 			st->stopping = true;
@@ -288,7 +285,7 @@ static void main_next(struct work_task *wt, struct op_desc *op)
 				if (fpost(&st->msgs[st->posted++].futex, op))
 					return;
 			st->phase = P_JOIN;
-			*op = (struct op_desc){ .kind = OP_WAIT_CHILDREN };
+			op_simple(op, OP_WAIT_CHILDREN);
 			return;
 		case P_JOIN:
 			b->stop_ns = cpu_now();
@@ -296,7 +293,7 @@ static void main_next(struct work_task *wt, struct op_desc *op)
 			st->phase = P_DONE;
 			break;
 		default:
-			*op = (struct op_desc){ .kind = OP_EXIT };
+			op_simple(op, OP_EXIT);
 			return;
 		}
 	}

@@ -170,7 +170,7 @@ static void worker_next(struct work_task *wt, struct op_desc *op)
 			if (st->stopping) {
 				/* the thread's runtime, which pipe mode's rate divides by */
 				b->sb_loop_runtime_us += gtod_us() - w->start_us;
-				*op = (struct op_desc){ .kind = OP_EXIT };
+				op_simple(op, OP_EXIT);
 				return;
 			}
 			w->phase = b->sb_pipe ? W_PAGE : W_POST;
@@ -178,7 +178,7 @@ static void worker_next(struct work_task *wt, struct op_desc *op)
 		case W_PAGE:
 			/* pipe mode: memset(td->pipe_page, 2, pipe_test) */
 			w->phase = W_POST;
-			*op = (struct op_desc){ .kind = OP_RUN, .ns = st->pipe_ns };
+			op_run(op, st->pipe_ns);
 			return;
 		case W_POST:
 			/* msg_and_wait() */
@@ -220,8 +220,7 @@ static void worker_next(struct work_task *wt, struct op_desc *op)
 			w->work_start_us = gtod_us();
 			w->phase = W_LOCK;
 			if (b->sb_sleep_us) {
-				*op = (struct op_desc){ .kind = OP_SLEEP,
-							.ns = (u64)b->sb_sleep_us * NSEC_PER_USEC };
+				op_sleep(op, (u64)b->sb_sleep_us * NSEC_PER_USEC);
 				return;
 			}
 			break;
@@ -237,7 +236,7 @@ static void worker_next(struct work_task *wt, struct op_desc *op)
 			break;
 		case W_SPIN:
 			if (st->cpu_locked[w->lock_cpu]) {
-				*op = (struct op_desc){ .kind = OP_RUN, .ns = SCHBENCH_LOCK_SPIN_NS };
+				op_run(op, SCHBENCH_LOCK_SPIN_NS);
 				return;
 			}
 			st->cpu_locked[w->lock_cpu] = true;
@@ -253,7 +252,7 @@ static void worker_next(struct work_task *wt, struct op_desc *op)
 		case W_MATH:
 			if (w->ops_left && st->matrix_ns) {
 				w->ops_left--;
-				*op = (struct op_desc){ .kind = OP_RUN, .ns = st->matrix_ns };
+				op_run(op, st->matrix_ns);
 				return;
 			}
 			if (w->locked) {
@@ -394,11 +393,11 @@ static void msg_next(struct work_task *wt, struct op_desc *op)
 				if (fpost(&m->workers[m->posted++].futex, op))
 					return;
 			m->phase = M_JOIN;
-			*op = (struct op_desc){ .kind = OP_WAIT_CHILDREN };
+			op_simple(op, OP_WAIT_CHILDREN);
 			return;
 		case M_JOIN:
 		default:
-			*op = (struct op_desc){ .kind = OP_EXIT };
+			op_simple(op, OP_EXIT);
 			return;
 		}
 	}
@@ -521,7 +520,7 @@ static void main_next(struct work_task *wt, struct op_desc *op)
 			break;
 		case P_TICK:
 			if (!tick(st)) {
-				*op = (struct op_desc){ .kind = OP_SLEEP, .ns = NSEC_PER_SEC };
+				op_sleep(op, NSEC_PER_SEC);
 				return;
 			}
 			st->stopping = true;
@@ -532,7 +531,7 @@ static void main_next(struct work_task *wt, struct op_desc *op)
 				if (fpost(&st->msgs[st->posted++].futex, op))
 					return;
 			st->phase = P_JOIN;
-			*op = (struct op_desc){ .kind = OP_WAIT_CHILDREN };
+			op_simple(op, OP_WAIT_CHILDREN);
 			return;
 		case P_JOIN:
 			b->stop_ns = cpu_now();
@@ -545,7 +544,7 @@ static void main_next(struct work_task *wt, struct op_desc *op)
 			st->phase = P_DONE;
 			break;
 		default:
-			*op = (struct op_desc){ .kind = OP_EXIT };
+			op_simple(op, OP_EXIT);
 			return;
 		}
 	}

@@ -262,10 +262,10 @@ static void loop_next(struct work_task *w, struct ub_copy *c, struct op_desc *op
 	if (c->reported[me]) {
 		if (c->wake_run[me]) {
 			c->wake_run[me] = false;
-			*op = (struct op_desc){ .kind = OP_FUTEX_WAKE, .futex = &c->s->live, .val = 1 };
+			op_futex(op, OP_FUTEX_WAKE, &c->s->live, 1);
 			return;
 		}
-		*op = (struct op_desc){ .kind = OP_EXIT };
+		op_simple(op, OP_EXIT);
 		return;
 	}
 	if (c->pending[me] && !broken) {
@@ -279,13 +279,12 @@ static void loop_next(struct work_task *w, struct ub_copy *c, struct op_desc *op
 		}
 	}
 	if (broken) {
-		*op = (struct op_desc){ .kind = OP_CALL, .call = report, .arg = c };
+		op_call(op, report, c);
 		return;
 	}
 	first = c->step[me] == 0;
 	do_read = me == 0 ? !first : first;
-	*op = (struct op_desc){ .kind = do_read ? OP_READ : OP_WRITE,
-				.ch = first ? c->p1 : c->p2, .bytes = UB_COUNTER_BYTES };
+	op_rw(op, do_read ? OP_READ : OP_WRITE, first ? c->p1 : c->p2, UB_COUNTER_BYTES);
 	c->pending[me] = true;
 }
 
@@ -319,7 +318,7 @@ static void master_next(struct work_task *w, struct op_desc *op)
 	case 0:
 		c->master = w;
 		c->mphase = 1;
-		*op = (struct op_desc){ .kind = OP_CALL, .call = master_start, .arg = c };
+		op_call(op, master_start, c);
 		return;
 	case 1:
 		c->mphase = 2;
@@ -389,7 +388,7 @@ static void run_next(struct work_task *w, struct op_desc *op)
 		switch (s->phase) {
 		case P_RUN_BEGIN:
 			if (!r) {
-				*op = (struct op_desc){ .kind = OP_EXIT };
+				op_simple(op, OP_EXIT);
 				return;
 			}
 			/* runTests(): start = time() */
@@ -404,11 +403,11 @@ static void run_next(struct work_task *w, struct op_desc *op)
 		case P_SLEEP1:
 			/* system("sync; sleep 1; sync; sleep 2") */
 			s->phase = P_SLEEP2;
-			*op = (struct op_desc){ .kind = OP_SLEEP, .ns = UB_PASS_SLEEP1_NS };
+			op_sleep(op, UB_PASS_SLEEP1_NS);
 			return;
 		case P_SLEEP2:
 			s->phase = P_SPAWN;
-			*op = (struct op_desc){ .kind = OP_SLEEP, .ns = UB_PASS_SLEEP2_NS };
+			op_sleep(op, UB_PASS_SLEEP2_NS);
 			return;
 		case P_SPAWN:
 			if (!s->spawned) {
@@ -429,8 +428,7 @@ static void run_next(struct work_task *w, struct op_desc *op)
 			continue;
 		case P_WAIT:
 			if (s->live.val) {
-				*op = (struct op_desc){ .kind = OP_FUTEX_WAIT, .futex = &s->live,
-							.val = s->live.val };
+				op_futex(op, OP_FUTEX_WAIT, &s->live, s->live.val);
 				return;
 			}
 			s->spawned = 0;

@@ -39,7 +39,11 @@ enum op_kind {
 struct program {
 	/*
 	 * Fill @op with the task's next operation. w->result holds what the
-	 * previous one returned (bytes moved, or 0).
+	 * previous one returned (bytes moved, or 0). The executor reads only
+	 * the fields of op->kind, so a step may set just those (the op_*()
+	 * setters below) and leave the others as they were: zeroing the whole
+	 * op_desc (a compound literal) costs more than the rest of a step's
+	 * interpretation.
 	 */
 	void (*next)(struct work_task *w, struct op_desc *op);
 };
@@ -94,6 +98,54 @@ struct op_desc {
 	void *arg;
 	const struct cpumask *cpus;	/* OP_SETAFFINITY */
 };
+
+/* Set the operations of the steps that repeat, and only their fields (see struct program). */
+static inline void op_run(struct op_desc *op, u64 ns)
+{
+	op->kind = OP_RUN;
+	op->ns = ns;
+}
+
+static inline void op_sleep(struct op_desc *op, u64 ns)
+{
+	op->kind = OP_SLEEP;
+	op->ns = ns;
+}
+
+/* OP_READ or OP_WRITE */
+static inline void op_rw(struct op_desc *op, enum op_kind kind, struct channel *ch, u32 bytes)
+{
+	op->kind = kind;
+	op->ch = ch;
+	op->bytes = bytes;
+}
+
+static inline void op_poll_in(struct op_desc *op, struct channel *ch)
+{
+	op->kind = OP_POLL_IN;
+	op->ch = ch;
+}
+
+/* OP_FUTEX_WAIT (@val: the expected value) or OP_FUTEX_WAKE (@val: waiters) */
+static inline void op_futex(struct op_desc *op, enum op_kind kind, struct futex *f, u32 val)
+{
+	op->kind = kind;
+	op->futex = f;
+	op->val = val;
+}
+
+static inline void op_call(struct op_desc *op, void (*call)(struct work_task *w, void *arg),
+			   void *arg)
+{
+	op->kind = OP_CALL;
+	op->call = call;
+	op->arg = arg;
+}
+
+static inline void op_simple(struct op_desc *op, enum op_kind kind)
+{
+	op->kind = kind;
+}
 
 struct work_task {
 	struct task_struct *task;

@@ -194,6 +194,31 @@ for m in $("$SCHEDLAB" machines | awk '$1 != "host" { print $1 }'); do
 	golden "domains-$m-cpu0" schedlab topo -m "$m" --domains --cpu 0
 done
 golden domains-pixel6-cpu7 schedlab topo -m pixel6 --domains --cpu 7
+# Generated machines in hwloc's synthetic syntax (docs/machines.md): the 1024-
+# and 8192-CPU ones of bench/speed.sh, a small one whole, and what is refused
+golden domains-synthetic-1024-cpu0 schedlab topo -m 'synthetic:pack:4 l3:16 core:8 pu:2' \
+	--domains --cpu 0
+golden domains-synthetic-8192-cpu0 schedlab topo -m 'synthetic:pack:16 numa:2 l3:8 core:16 pu:2' \
+	--domains --cpu 0
+golden topo-synthetic-small schedlab topo -m 'synthetic:Package:2 numa:2 L3:2 core:2 pu:2'
+golden domains-synthetic-small schedlab topo -m 'synthetic:pack:2 numa:2 l3:2 core:2 pu:2' --domains
+expect_exit 2 "machine 'synthetic:': no levels" schedlab topo -m 'synthetic:'
+expect_exit 2 "unknown level 'l2' (this subset of hwloc's synthetic syntax has pack, numa, l3, core, pu)" \
+	schedlab topo -m 'synthetic:pack:2 l2:2 pu:2'
+expect_exit 2 "'pack' after 'core': the levels go outermost first" \
+	schedlab topo -m 'synthetic:core:2 pack:2'
+expect_exit 2 "'core' after 'core'" schedlab topo -m 'synthetic:core:2 core:2'
+expect_exit 2 "pack: count 0 is not in 1..8192" schedlab run -m 'synthetic:pack:0' -- hackbench
+expect_exit 2 "core: count 99999999999999999999 is not in 1..8192" \
+	schedlab topo -m 'synthetic:core:99999999999999999999'
+expect_exit 2 "core: 'x' is not a count" schedlab topo -m 'synthetic:core:x'
+expect_exit 2 "expected TYPE:COUNT (pack, numa, l3, core, pu), got 'pack'" \
+	schedlab topo -m 'synthetic:pack core:2'
+expect_exit 2 "pu:2: unexpected '(' (attributes in parentheses" \
+	schedlab topo -m 'synthetic:core:2 pu:2(indexes=0,1)'
+expect_exit 2 "2 x 1 x 1 x 4096 x 2 is more than 8192 CPUs, the most schedlab simulates" \
+	schedlab ab -m 'synthetic:pack:2 core:4096 pu:2' --test SM_IDLE -- hackbench
+expect_exit 2 "pack:2: unexpected '?'" schedlab topo -m "$(printf 'synthetic:pack:2\ncore:2')"
 same_output domains-westmere-ex-8s-160 schedlab topo -m westmere-ex-8s-160 --domains
 
 same_output topo-epyc-milan-2s-256 schedlab topo -m epyc-milan-2s-256

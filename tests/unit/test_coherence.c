@@ -5,6 +5,8 @@
  */
 #include "test_util.h"
 
+#include <stdlib.h>
+
 #include "sim/coherence.h"
 #include "sim/machine.h"
 
@@ -209,9 +211,42 @@ static void test_stats_count_what_was_charged(void **state)
 			 cost.mem_latency + cost.cacheline[DIST_NUMA] + cost.llc_hit);
 }
 
+/*
+ * cpu_dist() (packed keys, and the one-compare codes where levels nest)
+ * agrees with topology_cpu_dist() for every pair of CPUs of every shape
+ * of preset: SMT, clusters, CCXs, several nodes per package, no SMT.
+ */
+static void test_cpu_dist_matches_topology(void **state)
+{
+	static const char *const presets[] = { "smp1", "smt2-2s-16", "power10-96", "pixel6",
+					       "arm64-2x4", "epyc-milan-2s-256",
+					       "westmere-ex-8s-80-noht", "altra-2s-160" };
+	char err[256];
+
+	(void)state;
+	for (unsigned int p = 0; p < ARRAY_SIZE(presets); p++) {
+		struct topology *t = topology_load(presets[p], err, sizeof(err));
+
+		assert_non_null(t);
+		machine_init(t, NULL, 1);
+		for (int pass = 0; pass < 2; pass++) {
+			for (unsigned int a = 0; a < t->nr_cpus; a++)
+				for (unsigned int b = 0; b < t->nr_cpus; b++)
+					assert_int_equal(cpu_dist(a, b),
+							 topology_cpu_dist(t, a, b));
+			/* the second pass without the codes: the keys alone */
+			free(machine.dist_code);
+			machine.dist_code = NULL;
+		}
+		machine_destroy();
+		topology_free(t);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cpu_dist_matches_topology),
 		cmocka_unit_test_setup_teardown(test_first_touch_and_local_hits, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_transfer_priced_by_distance, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_clean_lines_come_from_the_llc, setup,

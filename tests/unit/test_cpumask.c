@@ -320,6 +320,171 @@ static void test_parse_errors(void **state)
 	free_cpumask(m);
 }
 
+/*
+ * Every operation against a naive reference (one bool per CPU), on random
+ * masks of several widths: full words, a partial last word, one word.
+ */
+struct ref {
+	bool b[NR_CPUS];
+};
+
+static unsigned long long lcg_state;
+
+static unsigned int lcg(void)
+{
+	lcg_state = lcg_state * 6364136223846793005ULL + 1442695040888963407ULL;
+	return (unsigned int)(lcg_state >> 33);
+}
+
+/* random bits with density @pct percent, into both the mask and the reference */
+static void random_mask(struct cpumask *m, struct ref *r, unsigned int pct)
+{
+	cpumask_clear(m);
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++) {
+		r->b[cpu] = lcg() % 100 < pct;
+		if (r->b[cpu])
+			cpumask_set_cpu(cpu, m);
+	}
+}
+
+static void assert_same(const struct cpumask *m, const struct ref *r)
+{
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
+		if (cpumask_test_cpu(cpu, m) != r->b[cpu])
+			fail_msg("%u CPUs: bit %u is %d, the reference has %d", nr_cpu_ids, cpu,
+				 cpumask_test_cpu(cpu, m), r->b[cpu]);
+}
+
+/* the first CPU >= @n with @want(a, b) in the reference, or nr_cpu_ids */
+static unsigned int ref_next(const struct ref *a, const struct ref *b, int op, unsigned int n)
+{
+	for (unsigned int cpu = n; cpu < nr_cpu_ids; cpu++) {
+		bool in = op == 0 ? a->b[cpu] :
+			  op == 1 ? a->b[cpu] && b->b[cpu] :
+				    a->b[cpu] && !b->b[cpu];
+
+		if (in)
+			return cpu;
+	}
+	return nr_cpu_ids;
+}
+
+static void test_against_reference(void **state)
+{
+	static const unsigned int sizes[] = { 1, 7, 64, 65, 130, 1000, 1024, 8191, 8192 };
+	static const unsigned int density[] = { 0, 1, 10, 50, 90, 100 };
+	static struct ref ra, rb, rd;
+	struct cpumask *a, *b, *d;
+
+	(void)state;
+	lcg_state = 42;
+	for (unsigned int s = 0; s < ARRAY_SIZE(sizes); s++) {
+		cpumask_setup(sizes[s]);
+		a = alloc_cpumask();
+		b = alloc_cpumask();
+		d = alloc_cpumask();
+		for (unsigned int round = 0; round < 12; round++) {
+			unsigned int wa = 0, wab = 0, n, cpu;
+			bool eq = true, inter = false, sub = true, empty = true;
+
+			random_mask(a, &ra, density[round % ARRAY_SIZE(density)]);
+			random_mask(b, &rb, density[(round / 2) % ARRAY_SIZE(density)]);
+			if (round == 11) {
+				/* equal masks */
+				cpumask_copy(b, a);
+				rb = ra;
+			}
+			for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
+				wa += ra.b[cpu];
+				wab += ra.b[cpu] && rb.b[cpu];
+				eq &= ra.b[cpu] == rb.b[cpu];
+				inter |= ra.b[cpu] && rb.b[cpu];
+				sub &= !ra.b[cpu] || rb.b[cpu];
+				empty &= !ra.b[cpu];
+			}
+			assert_int_equal(cpumask_weight(a), wa);
+			assert_int_equal(cpumask_weight_and(a, b), wab);
+			assert_int_equal(cpumask_equal(a, b), eq);
+			assert_int_equal(cpumask_intersects(a, b), inter);
+			assert_int_equal(cpumask_subset(a, b), sub);
+			assert_int_equal(cpumask_empty(a), empty);
+
+			cpumask_and(d, a, b);
+			for (cpu = 0; cpu < nr_cpu_ids; cpu++)
+				rd.b[cpu] = ra.b[cpu] && rb.b[cpu];
+			assert_same(d, &rd);
+			cpumask_or(d, a, b);
+			for (cpu = 0; cpu < nr_cpu_ids; cpu++)
+				rd.b[cpu] = ra.b[cpu] || rb.b[cpu];
+			assert_same(d, &rd);
+			cpumask_andnot(d, a, b);
+			for (cpu = 0; cpu < nr_cpu_ids; cpu++)
+				rd.b[cpu] = ra.b[cpu] && !rb.b[cpu];
+			assert_same(d, &rd);
+
+			/* the searches from every position, and the walks */
+			for (n = 0; n <= nr_cpu_ids; n += 1 + n / 61) {
+				assert_int_equal(cpumask_next_from(a, n), ref_next(&ra, &rb, 0, n));
+				assert_int_equal(cpumask_next_and_from(a, b, n),
+						 ref_next(&ra, &rb, 1, n));
+				assert_int_equal(cpumask_next_andnot_from(a, b, n),
+						 ref_next(&ra, &rb, 2, n));
+			}
+			n = 0;
+			for_each_cpu_and(cpu, a, b) {
+				assert_true(ra.b[cpu] && rb.b[cpu]);
+				n++;
+			}
+			assert_int_equal(n, wab);
+			/* a wrapped walk from anywhere visits each CPU of the mask once */
+			{
+				unsigned int start = lcg() % nr_cpu_ids, prev = 0, laps = 0;
+
+				n = 0;
+				for_each_cpu_wrap(cpu, a, start) {
+					assert_true(ra.b[cpu]);
+					if (n && cpu < prev)
+						laps++;
+					prev = cpu;
+					n++;
+				}
+				assert_int_equal(n, wa);
+				assert_true(laps <= 1);
+			}
+		}
+		free_cpumask(a);
+		free_cpumask(b);
+		free_cpumask(d);
+	}
+}
+
+/* cpumask_of(): one CPU, for every CPU, at any machine width */
+static void test_cpumask_of(void **state)
+{
+	static const unsigned int sizes[] = { 1, 64, 65, 1024, 8192 };
+
+	(void)state;
+	for (unsigned int s = 0; s < ARRAY_SIZE(sizes); s++) {
+		cpumask_setup(sizes[s]);
+		for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++) {
+			const struct cpumask *m = cpumask_of(cpu);
+
+			assert_int_equal(cpumask_weight(m), 1);
+			assert_int_equal(cpumask_first(m), cpu);
+			assert_true(cpumask_test_cpu(cpu, m));
+			assert_int_equal(cpumask_next_from(m, cpu + 1), nr_cpu_ids);
+			assert_true(cpumask_subset(m, cpumask_of(cpu)));
+			if (cpu)
+				assert_false(cpumask_intersects(m, cpumask_of(cpu - 1)));
+		}
+	}
+	/* the widest machine: the mask of the last CPU ends where NR_CPUS ends */
+	cpumask_setup(NR_CPUS);
+	assert_string_equal(list_of(cpumask_of(NR_CPUS - 1)), "8191");
+	assert_string_equal(list_of(cpumask_of(0)), "0");
+	assert_string_equal(list_of(cpumask_of(4160)), "4160");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -333,6 +498,8 @@ int main(void)
 		cmocka_unit_test(test_print_list),
 		cmocka_unit_test(test_parse_round_trip),
 		cmocka_unit_test(test_parse_errors),
+		cmocka_unit_test(test_against_reference),
+		cmocka_unit_test(test_cpumask_of),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

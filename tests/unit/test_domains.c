@@ -400,6 +400,132 @@ static void test_preset_invariants(void **state)
 	}
 }
 
+/*
+ * The speed benchmark's generated machines (docs/machines.md): every CPU of
+ * the 1024-CPU one, and on the 8192-CPU one a CPU in 61 and the last (all
+ * 8192 take seconds: the top level's groups span every CPU).
+ */
+static void test_synthetic_invariants(void **state)
+{
+	static const struct {
+		const char *machine;
+		unsigned int stride;
+	} m[] = {
+		{ "synthetic:pack:4 l3:16 core:8 pu:2", 1 },
+		{ "synthetic:pack:16 numa:2 l3:8 core:16 pu:2", 61 },
+	};
+
+	(void)state;
+	for (unsigned int i = 0; i < ARRAY_SIZE(m); i++) {
+		struct topology *t = load(m[i].machine);
+		struct cpumask *covered;
+
+		build(t);
+		covered = alloc_cpumask();
+		for (unsigned int cpu = 0; cpu < t->nr_cpus; cpu += m[i].stride)
+			check_cpu_invariants(t, cpu, covered);
+		check_cpu_invariants(t, t->nr_cpus - 1, covered);
+		assert_true(cpumask_equal(cpu_rd(0)->span, t->all));
+		free_cpumask(covered);
+		free_sched_domains();
+		topology_free(t);
+	}
+}
+
+/* pointers seen, for counting distinct masks (open addressing) */
+struct ptr_set {
+	const void **slot;
+	size_t cap, n;
+};
+
+static void ptr_set_add(struct ptr_set *s, const void *p)
+{
+	size_t h = ((uintptr_t)p >> 4) * 0x9E3779B97F4A7C15ULL % s->cap;
+
+	while (s->slot[h] && s->slot[h] != p)
+		h = (h + 1) % s->cap;
+	if (!s->slot[h]) {
+		s->slot[h] = p;
+		s->n++;
+	}
+	assert_true(s->n < s->cap / 2);
+}
+
+/*
+ * Masks are shared, the way the kernel shares groups: one span per level and
+ * distinct span, cpumask_of() for single CPUs, one balance mask per distinct
+ * overlapping group. So the masks are fewer than the CPUs, whatever the
+ * levels, instead of one per CPU per level and per NUMA group.
+ */
+static void test_mask_sharing(void **state)
+{
+	struct topology *t = load("synthetic:pack:16 numa:2 l3:8 core:16 pu:2");
+	struct ptr_set set = { 0 };
+	struct sched_group *g0, *g1;
+
+	(void)state;
+	build(t);
+	/* spans: the same mask for every CPU whose domain has that span */
+	assert_ptr_equal(domain_at(0, 0)->span, domain_at(1, 0)->span);
+	assert_ptr_not_equal(domain_at(0, 0)->span, domain_at(2, 0)->span);
+	assert_ptr_equal(domain_at(0, 1)->span, domain_at(31, 1)->span);
+	assert_ptr_equal(domain_at(0, 4)->span, domain_at(8191, 4)->span);
+	assert_string_equal(list_of(domain_at(0, 3)->span), "0-511");
+	assert_ptr_equal(domain_at(0, 3)->span, domain_at(511, 3)->span);
+	/* groups of ordinary levels: shared objects, their masks the child spans */
+	assert_ptr_equal(sched_group_span(domain_at(0, 0)->groups), cpumask_of(0));
+	assert_ptr_equal(sched_group_span(domain_at(0, 0)->groups->next), cpumask_of(1));
+	assert_ptr_equal(sched_group_span(domain_at(0, 1)->groups->next), domain_at(2, 0)->span);
+	assert_ptr_equal(group_balance_mask(domain_at(0, 1)->groups->next),
+			 domain_at(2, 0)->span);
+	assert_ptr_equal(domain_at(0, 1)->groups->next, domain_at(3, 1)->groups);
+	/* NUMA groups: one per CPU, sharing the span, capacity and balance mask */
+	g0 = domain_at(0, 4)->groups->next;
+	g1 = domain_at(1, 4)->groups->next;
+	assert_ptr_not_equal(g0, g1);
+	assert_string_equal(list_of(sched_group_span(g0)), "512-1023");
+	assert_ptr_equal(sched_group_span(g0), sched_group_span(g1));
+	assert_ptr_equal(sched_group_span(g0), domain_at(512, 3)->span);
+	assert_ptr_equal(g0->sgc, g1->sgc);
+	assert_ptr_equal(group_balance_mask(g0), group_balance_mask(g1));
+	assert_int_equal(g0->sgc->id, 512);
+
+	/* every mask any domain, group or capacity points to */
+	set.cap = 1 << 17;
+	set.slot = calloc(set.cap, sizeof(*set.slot));
+	assert_non_null(set.slot);
+	for (unsigned int cpu = 0; cpu < t->nr_cpus; cpu++) {
+		struct sched_domain *sd;
+
+		for_each_domain(cpu, sd) {
+			const struct sched_group *sg = sd->groups;
+
+			ptr_set_add(&set, sd->span);
+			do {
+				const struct cpumask *span = sched_group_span(sg);
+				const struct cpumask *bal = group_balance_mask(sg);
+
+				/* cpumask_of() is a static table, not a mask per CPU */
+				if (span != cpumask_of(cpumask_first(span)))
+					ptr_set_add(&set, span);
+				if (bal != cpumask_of(cpumask_first(bal)))
+					ptr_set_add(&set, bal);
+				sg = sg->next;
+			} while (sg != sd->groups);
+		}
+	}
+	/*
+	 * Spans of 4096 cores, 256 LLCs, 32 nodes (twice: PKG's, and NODE's,
+	 * which the first NUMA level's groups were built from before NODE
+	 * collapsed into PKG), 16 packages and the machine; the balance masks
+	 * of the two NUMA levels' 32 + 16 groups. Not one per CPU and level.
+	 */
+	assert_int_equal(set.n, 4096 + 256 + 2 * 32 + 16 + 1 + 32 + 16);
+	free(set.slot);
+	free_sched_domains();
+	topology_free(t);
+}
+
 /* ---- degenerate levels ---- */
 
 static void test_degenerate(void **state)
@@ -739,6 +865,8 @@ int main(void)
 		cmocka_unit_test(test_preset_invariants),
 		cmocka_unit_test(test_degenerate),
 		cmocka_unit_test(test_group_sharing),
+		cmocka_unit_test(test_synthetic_invariants),
+		cmocka_unit_test(test_mask_sharing),
 		cmocka_unit_test(test_numa_ring_overlap),
 		cmocka_unit_test(test_numa_chain_descend),
 		cmocka_unit_test(test_westmere_numa),

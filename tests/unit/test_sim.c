@@ -18,13 +18,14 @@ static void nop_event(struct sim_event *ev)
 	(void)ev;
 }
 
-/* Heap shape and back pointers: every slot's event points back at it. */
+/* Heap shape and back pointers: every heap slot's event points back at it. */
 static void check_heap(const struct event_queue *q)
 {
-	for (u32 i = 0; i < q->nr; i++) {
+	for (u32 i = 0; i < q->nr_heap; i++) {
 		const struct heap_slot *s = &q->slot[i];
 
-		assert_int_equal(s->ev->heap_idx, i + 1);
+		assert_int_equal(s->ev->slot, 0);
+		assert_int_equal(s->ev->pos, i + 1);
 		assert_int_equal(s->ev->time, s->time);
 		if (i) {
 			const struct heap_slot *p = &q->slot[(i - 1) / 4];
@@ -35,7 +36,40 @@ static void check_heap(const struct event_queue *q)
 	}
 }
 
-#define NR_EV 600
+/* The slot tree: each node's winner is the smaller of its children's. */
+static void check_tree(struct event_queue *q)
+{
+	/* a pop leaves one climb pending: what a peek would do first */
+	eq_peek_time(q);
+	for (u32 n = 1; n < q->nr_leaves; n++) {
+		u32 l = q->win[2 * n], r = q->win[2 * n + 1];
+
+		/* (two empty leaves tie: either may stand for both) */
+		assert_true(q->win[n] == l || q->win[n] == r);
+		assert_true(q->key[q->win[n]] == (q->key[r] < q->key[l] ? q->key[r] : q->key[l]));
+	}
+	for (u32 i = 0; i < q->nr_leaves; i++) {
+		struct sim_event *ev = q->leaf_ev[i];
+
+		if (!ev)
+			continue;
+		assert_int_equal(ev->slot, i + 1);
+		assert_int_equal(ev_queued(ev), q->key[i] != EQ_KEY_NONE);
+		if (ev_queued(ev))
+			assert_int_equal((u64)(q->key[i] >> 64), ev->time);
+	}
+}
+
+/* the sequence number @ev was queued with */
+static u64 queued_seq(const struct event_queue *q, const struct sim_event *ev)
+{
+	if (ev->slot)
+		return (u64)q->key[ev->slot - 1];
+	assert_ptr_equal(q->slot[ev->pos - 1].ev, ev);
+	return q->slot[ev->pos - 1].seq;
+}
+
+#define NR_EV 900
 
 struct ref_ev {
 	bool queued;
@@ -47,10 +81,12 @@ struct ref_ev {
  * 100000 random schedule / move / cancel / pop operations against a
  * reference: a flat array searched for the minimum (time, sequence). Pop
  * order must be exactly the reference's; a move takes a new sequence number
- * (so it goes after events already queued at the same time); heap_idx and
- * ev_queued() follow every operation. Times come from a small range so that
- * ties are common, and the mix alternates between growing and shrinking
- * phases so the queue outgrows its initial 256 slots.
+ * (so it goes after events already queued at the same time); the events'
+ * positions and ev_queued() follow every operation. Times come from a small
+ * range so that ties are common, and the mix alternates between growing and
+ * shrinking phases so the heap outgrows its initial 256 slots. A third of
+ * the events have slots of their own (the slot tree), the rest go in the
+ * heap, so the two structures' order is checked against each other.
  */
 static void test_event_queue_random(void **state)
 {
@@ -67,6 +103,9 @@ static void test_event_queue_random(void **state)
 	prng_init(&r, 12345, 99);
 	for (int i = 0; i < NR_EV; i++) {
 		ev_init(&ev[i], nop_event, (u32)i);
+		/* slots bound out of order, with gaps: the tree grows twice */
+		if (i % 3 == 0)
+			eq_bind_slot(&q, &ev[i], (u32)((NR_EV - 1 - i) / 2));
 		ref[i] = (struct ref_ev){ 0 };
 	}
 	assert_null(eq_pop(&q));
@@ -118,24 +157,22 @@ static void test_event_queue_random(void **state)
 		}
 		assert_int_equal(q.nr, nr);
 		assert_int_equal(ev_queued(&ev[i]), ref[i].queued);
-		if (ref[i].queued) {
-			assert_ptr_equal(q.slot[ev[i].heap_idx - 1].ev, &ev[i]);
-			assert_int_equal(q.slot[ev[i].heap_idx - 1].seq, ref[i].seq);
-		}
+		if (ref[i].queued)
+			assert_int_equal(queued_seq(&q, &ev[i]), ref[i].seq);
 		max_nr = max(max_nr, nr);
 		if (op % 997 == 0) {
 			check_heap(&q);
+			check_tree(&q);
 			for (int k = 0; k < NR_EV; k++) {
 				assert_int_equal(ev_queued(&ev[k]), ref[k].queued);
 				if (ref[k].queued)
-					assert_int_equal(q.slot[ev[k].heap_idx - 1].seq,
-							 ref[k].seq);
+					assert_int_equal(queued_seq(&q, &ev[k]), ref[k].seq);
 			}
 		}
 	}
 	/* the sequence counter counts every schedule, moves included */
 	assert_int_equal(q.next_seq, seq);
-	assert_true(max_nr > 256);
+	assert_true(max_nr > 256 && q.cap > 256 && q.nr_leaves == 512);
 	assert_true(pops > 20000 && moves > 5000 && cancels > 2000);
 
 	/* drain: (time, seq) order */
@@ -190,6 +227,49 @@ static void test_event_queue_ties(void **state)
 	eq_schedule(&q, &e[2], 8);
 	eq_destroy(&q);
 	assert_false(ev_queued(&e[1]));
+	assert_false(ev_queued(&e[2]));
+}
+
+/*
+ * Slot events and heap events at the same time pop in the order they were
+ * scheduled, across the two structures; a popped slot event moved again at
+ * once (a CPU's next step) takes its place by its new sequence number.
+ */
+static void test_event_queue_slot_ties(void **state)
+{
+	struct sim_event e[6];
+	struct event_queue q;
+
+	(void)state;
+	eq_init(&q);
+	for (int i = 0; i < 6; i++)
+		ev_init(&e[i], nop_event, (u32)i);
+	/* e[0], e[2], e[4] have slots 5, 0, 2; e[1], e[3], e[5] are heap events */
+	eq_bind_slot(&q, &e[0], 5);
+	eq_bind_slot(&q, &e[2], 0);
+	eq_bind_slot(&q, &e[4], 2);
+	assert_int_equal(q.nr_leaves, 8);
+	for (int i = 0; i < 6; i++)
+		eq_schedule(&q, &e[i], 7);
+	assert_ptr_equal(eq_pop(&q), &e[0]);
+	eq_schedule(&q, &e[0], 7);
+	assert_ptr_equal(eq_pop(&q), &e[1]);
+	assert_ptr_equal(eq_pop(&q), &e[2]);
+	/* cancelled before its turn, then queued again: last */
+	eq_cancel(&q, &e[4]);
+	assert_false(ev_queued(&e[4]));
+	assert_int_equal(q.nr, 3);
+	eq_schedule(&q, &e[4], 7);
+	assert_ptr_equal(eq_pop(&q), &e[3]);
+	assert_ptr_equal(eq_pop(&q), &e[5]);
+	assert_ptr_equal(eq_pop(&q), &e[0]);
+	assert_int_equal(eq_peek_time(&q), 7);
+	assert_ptr_equal(eq_pop(&q), &e[4]);
+	assert_null(eq_pop(&q));
+	assert_int_equal(eq_peek_time(&q), UINT64_MAX);
+	/* eq_destroy() leaves slot events unqueued too */
+	eq_schedule(&q, &e[2], 9);
+	eq_destroy(&q);
 	assert_false(ev_queued(&e[2]));
 }
 
@@ -704,6 +784,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_event_queue_random),
 		cmocka_unit_test(test_event_queue_ties),
+		cmocka_unit_test(test_event_queue_slot_ties),
 		cmocka_unit_test(test_prng_reference),
 		cmocka_unit_test(test_prng_streams),
 		cmocka_unit_test(test_prng_below),

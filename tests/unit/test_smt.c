@@ -242,6 +242,34 @@ static void test_charge_scaled_stall_not(void **state)
 	tl_teardown();
 }
 
+/*
+ * charge()'s scaling by a reciprocal is the division it replaces: ceil(ns *
+ * 1000 / speed) for every speed a cost model can give, small charges (the
+ * multiply) and large ones (the division) alike.
+ */
+static void test_smt_scale_reciprocal(void **state)
+{
+	static const u64 ns[] = { 0, 1, 2, 3, 7, 99, 100, 999, 1000, 1001, 4294966, 4294967,
+				  4294968, 4294969, 123456789, 1ULL << 40 };
+
+	(void)state;
+	for (u64 speed = 1; speed <= SMT_SPEED_FULL; speed++) {
+		u64 inv = smt_reciprocal(speed);
+
+		for (unsigned int i = 0; i < ARRAY_SIZE(ns); i++)
+			assert_int_equal(smt_scale_inv(ns[i], speed, inv),
+					 speed == SMT_SPEED_FULL ?
+						 ns[i] :
+						 (ns[i] * SMT_SPEED_FULL + speed - 1) / speed);
+		/* every charge below 4.29 ms, in steps that cover each residue */
+		for (u64 n = speed; n < 4294967; n += 7919)
+			assert_int_equal(smt_scale_inv(n, speed, inv),
+					 speed == SMT_SPEED_FULL ?
+						 n :
+						 (n * SMT_SPEED_FULL + speed - 1) / speed);
+	}
+}
+
 static void test_smt_speed_parameters(void **state)
 {
 	struct cost_model c;
@@ -292,6 +320,7 @@ int main(void)
 		cmocka_unit_test(test_no_smt_preset_is_unchanged),
 		cmocka_unit_test(test_charge_scaled_stall_not),
 		cmocka_unit_test(test_smt_speed_parameters),
+		cmocka_unit_test(test_smt_scale_reciprocal),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

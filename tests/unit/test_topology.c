@@ -847,6 +847,87 @@ static void test_host(void **state)
 	topology_free(t);
 }
 
+/* ---- generated machines: hwloc's synthetic syntax ---- */
+
+static void expect_synthetic_error(const char *desc, const char *needle)
+{
+	char err[512] = "";
+	struct topology *t = topology_load(desc, err, sizeof(err));
+
+	if (t)
+		fail_msg("'%s' loaded as %s", desc, t->name);
+	if (!strstr(err, needle))
+		fail_msg("'%s': message '%s' does not mention '%s'", desc, err, needle);
+	assert_null(strchr(err, '\n'));
+}
+
+static void test_synthetic(void **state)
+{
+	struct topology *t;
+
+	(void)state;
+	/* the 1024-CPU machine of bench/speed.sh: hwloc numbers PUs depth first */
+	t = load("synthetic:pack:4 l3:16 core:8 pu:2");
+	assert_string_equal(t->name, "synthetic:pack:4 numa:1 l3:16 core:8 pu:2");
+	assert_int_equal(t->nr_cpus, 1024);
+	assert_int_equal(t->nr_packages, 4);
+	assert_int_equal(t->nr_nodes, 4);
+	assert_int_equal(t->nr_llcs, 64);
+	assert_int_equal(t->nr_cores, 512);
+	assert_int_equal(t->smt_width, 2);
+	assert_false(t->has_clusters);
+	assert_string_equal(list_of(topology_sibling_cpumask(t, 0)), "0-1");
+	assert_string_equal(list_of(topology_llc_cpumask(t, 17)), "16-31");
+	assert_string_equal(list_of(topology_core_cpumask(t, 1023)), "768-1023");
+	assert_int_equal(t->node_distance[0 * 4 + 1], 20);
+	topology_free(t);
+
+	/* two nodes per package: 12 between them, 20 to other packages */
+	t = load("synthetic:PACK:2 Node:2 core:3");
+	assert_string_equal(t->name, "synthetic:pack:2 numa:2 l3:1 core:3 pu:1");
+	assert_int_equal(t->nr_cpus, 12);
+	assert_false(t->has_smt);
+	assert_string_equal(list_of(topology_node_cpumask(t, 3)), "3-5");
+	assert_string_equal(list_of(topology_core_cpumask(t, 3)), "0-5");
+	assert_int_equal(t->node_distance[0 * 4 + 1], 12);
+	assert_int_equal(t->node_distance[1 * 4 + 2], 20);
+	assert_int_equal(t->node_distance[3 * 4 + 3], 10);
+	topology_free(t);
+
+	/* one level only, tabs and spaces around the items */
+	t = load("synthetic:\tcore:4  ");
+	assert_int_equal(t->nr_cpus, 4);
+	assert_int_equal(t->nr_nodes, 1);
+	topology_free(t);
+
+	/* the widest machine there is */
+	t = load("synthetic:pack:16 numa:2 l3:8 core:16 pu:2");
+	assert_int_equal(t->nr_cpus, NR_CPUS);
+	assert_int_equal(t->nr_nodes, 32);
+	topology_free(t);
+
+	expect_synthetic_error("synthetic:", "no levels");
+	expect_synthetic_error("synthetic:   ", "no levels");
+	expect_synthetic_error("synthetic:l2:2", "unknown level 'l2'");
+	expect_synthetic_error("synthetic:group:2 core:2", "unknown level 'group'");
+	expect_synthetic_error("synthetic:core:2 pack:2", "'pack' after 'core'");
+	expect_synthetic_error("synthetic:numa:2 pack:2", "'pack' after 'numa'");
+	expect_synthetic_error("synthetic:pu:2 pu:2", "'pu' after 'pu'");
+	expect_synthetic_error("synthetic:core", "expected TYPE:COUNT");
+	expect_synthetic_error("synthetic::2", "unknown level ''");
+	expect_synthetic_error("synthetic:core:", "'' is not a count");
+	expect_synthetic_error("synthetic:core:-1", "'-1' is not a count");
+	expect_synthetic_error("synthetic:core:0", "count 0 is not in 1..8192");
+	expect_synthetic_error("synthetic:core:8193", "count 8193 is not in 1..8192");
+	expect_synthetic_error("synthetic:core:18446744073709551617", "count 18446744073709551617");
+	expect_synthetic_error("synthetic:core:2x", "unexpected 'x'");
+	expect_synthetic_error("synthetic:pu:2(indexes=0,1)", "unexpected '('");
+	expect_synthetic_error("synthetic:core:2\npu:2", "unexpected '?'");
+	expect_synthetic_error("synthetic:pack:8192 numa:8192 l3:8192 core:8192 pu:8192",
+			       "8192 x 8192 x 8192 x 8192 x 8192 is more than 8192 CPUs");
+	expect_synthetic_error("synthetic:pack:2 core:4096 pu:2", "is more than 8192 CPUs");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -867,6 +948,7 @@ int main(void)
 		cmocka_unit_test(test_sysfs_siblings_disagree),
 		cmocka_unit_test(test_sysfs_empty_online),
 		cmocka_unit_test(test_host),
+		cmocka_unit_test(test_synthetic),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
