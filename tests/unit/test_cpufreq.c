@@ -209,6 +209,38 @@ static void test_runnable_boost(void **state)
 	sched_feat_reset();
 }
 
+/*
+ * The hardware: user work half done at 2 GHz when the clock drops to
+ * 1 GHz takes twice as long for the other half; the residency counts
+ * each part at its frequency.
+ */
+static void test_retime_user_work(void **state)
+{
+	struct sim_cpu *c;
+	u64 t0, work = 4 * NSEC_PER_MSEC;
+
+	(void)state;
+	cpufreq_boot_setup = (struct cpufreq_setup){ .governor = CPUFREQ_GOV_PERFORMANCE };
+	tl_setup("smp1", TL_ZERO_COST, 0, NULL);
+	c = sim_cpu(0);
+	t0 = machine.now;
+	machine.this_cpu = 0;
+	sim_cpu_run_user(0, work);
+	assert_int_equal(c->step_ev->time, t0 + work);
+	machine.now = t0 + work / 2;
+	sim_cpu_set_freq(0, 1000000, 0);
+	assert_int_equal(c->freq_khz, 1000000);
+	assert_int_equal(c->step_ev->time, t0 + work / 2 + work);
+	assert_int_equal(c->nr_freq_transitions, 1);
+	assert_int_equal(c->opp_time[machine.topo->cpus[0].nr_opps - 1], work / 2);
+	/* back, and out of user mode, for the teardown's checks */
+	sim_cpu_set_freq(0, c->max_freq_khz, machine.topo->cpus[0].nr_opps - 1);
+	assert_int_equal(c->step_ev->time, t0 + work);
+	sim_cancel(c->step_ev);
+	cpu_set_activity(c, ACT_IDLE);
+	tl_teardown();
+}
+
 static void test_parse(void **state)
 {
 	struct cpufreq_setup s;
@@ -241,6 +273,7 @@ int main(void)
 		cmocka_unit_test(test_rate_limit),
 		cmocka_unit_test(test_shared_policy_max),
 		cmocka_unit_test(test_runnable_boost),
+		cmocka_unit_test(test_retime_user_work),
 		cmocka_unit_test(test_parse),
 	};
 
