@@ -310,7 +310,8 @@ static int parse_option(struct directive_parser *ps, struct sweep_plan *p, const
 	if (!study_option_code(name))
 		rc = directive_fail(
 			ps,
-			"unknown option '%s' (funclatency, sysctl, cost, hz, preempt, probe-overhead or also)",
+			"unknown option '%s' (funclatency, sysctl, cost, hz, preempt, probe-overhead, also or "
+			"cpufreq)",
 			name);
 	else if (!*value)
 		rc = directive_fail(ps, "option '%s' needs a value", name);

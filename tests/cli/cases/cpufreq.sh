@@ -76,3 +76,20 @@ if [ "$status" -eq 0 ] && [ "$nf" -gt 8 ]; then ok "--cpufreq schedutil: $nf cpu
 # a sweep's settings take --cpufreq
 printf 'name cf\nmachine smp2\nworkload hackbench -g 1 -l 5\nsettings perf -\nsettings su --cpufreq schedutil\n' >"$tmp/cf.plan"
 expect_exit 0 "" schedlab sweep "$tmp/cf.plan" -o "$tmp/cf.out" -j 1
+
+# --plot adds the frequency heatmap's data only under --cpufreq
+run_cmd schedlab run -m pixel6 --cpufreq schedutil --plot "$tmp/cfplot" -- rt-app "$root/examples/periodic.json"
+run_cmd schedlab run -m pixel6 --plot "$tmp/cfplot0" -- rt-app "$root/examples/periodic.json"
+lowf=$(awk '$2 == 0 && $3 < 1000 { n++ } END { print n + 0 }' "$tmp/cfplot/cpu-freq.dat" 2>/dev/null)
+if [ -s "$tmp/cfplot/cpu-freq.dat" ] && [ ! -e "$tmp/cfplot0/cpu-freq.dat" ] && [ "$lowf" -gt 0 ] &&
+	grep -q "cpu-freq.svg" "$tmp/cfplot/plots.gp"; then
+	ok "--plot with --cpufreq: cpu-freq.dat ($lowf samples of CPU 0 below 1 GHz) and its plot"
+else
+	not_ok "--plot with --cpufreq: cpu-freq.dat" "$(ls "$tmp/cfplot" "$tmp/cfplot0" 2>&1 | tr '\n' ' ')"
+fi
+
+# study files and sweep plans take option cpufreq
+printf 'name cf\nmachine smp2\nworkload hackbench -g 1 -l 5\noption cpufreq userspace:1000000\n' >"$tmp/cf2.plan"
+expect_exit 0 "" schedlab sweep "$tmp/cf2.plan" -o "$tmp/cf2.out" -j 1
+printf 'name cf\nmachine smp2\nworkload hackbench -g 1 -l 5\noption cpufreq turbo\n' >"$tmp/cf3.plan"
+expect_exit 2 "--cpufreq 'turbo': unknown governor" schedlab sweep "$tmp/cf3.plan" -o "$tmp/cf3.out" -j 1
