@@ -434,7 +434,7 @@ static void policy_set_now(struct cpufreq_policy *policy, unsigned int freq)
 void cpufreq_init(const struct cpufreq_setup *setup)
 {
 	const struct topology *t = machine.topo;
-	unsigned int nr = t->nr_cpus, *key_policy;
+	unsigned int nr = t->nr_cpus, *key_policy, *cpu_key, *key_cpus;
 
 	cur_setup = setup ? *setup : (struct cpufreq_setup){ .governor = CPUFREQ_GOV_PERFORMANCE };
 	cpufreq_hooks_active = false;
@@ -444,20 +444,26 @@ void cpufreq_init(const struct cpufreq_setup *setup)
 	cpufreq_policies = xcalloc(nr, sizeof(*cpufreq_policies));
 	nr_cpufreq_policies = 0;
 	key_policy = xcalloc(nr, sizeof(*key_policy));	/* policy index + 1 by span key */
-
+	cpu_key = xcalloc(nr, sizeof(*cpu_key));
+	key_cpus = xcalloc(nr, sizeof(*key_cpus));	/* CPUs per key: each policy's array */
 	for (unsigned int cpu = 0; cpu < nr; cpu++) {
 		unsigned int key = span_key(t, cpu);
+
+		cpu_key[cpu] = key < nr ? key : cpu;
+		key_cpus[cpu_key[cpu]]++;
+	}
+
+	for (unsigned int cpu = 0; cpu < nr; cpu++) {
+		unsigned int key = cpu_key[cpu];
 		struct cpufreq_policy *policy;
 
-		if (key >= nr)
-			key = cpu;
 		if (!key_policy[key]) {
 			const struct cpu_topo *c = &t->cpus[cpu];
 
 			policy = &cpufreq_policies[nr_cpufreq_policies++];
 			key_policy[key] = nr_cpufreq_policies;
 			policy->cpu = cpu;
-			policy->cpus = xcalloc(nr, sizeof(unsigned int));
+			policy->cpus = xcalloc(key_cpus[key], sizeof(unsigned int));
 			policy->freq_table = c->opp_khz;
 			policy->nr_freqs = c->nr_opps;
 			policy->min = c->opp_khz[0];
@@ -479,6 +485,8 @@ void cpufreq_init(const struct cpufreq_setup *setup)
 		sugov_cpus[cpu].policy = policy;
 	}
 	free(key_policy);
+	free(cpu_key);
+	free(key_cpus);
 
 	for (unsigned int i = 0; i < nr_cpufreq_policies; i++) {
 		struct cpufreq_policy *policy = &cpufreq_policies[i];
