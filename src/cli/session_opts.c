@@ -71,6 +71,15 @@ int session_opt(const char *cmd, int c, const char *arg, struct session_opts *o)
 					   SESSION_MAX_ALSO, arg);
 		o->also[o->nr_also++] = arg;
 		return 0;
+	case 'G': {
+		struct cpufreq_setup setup;
+		char err[256];
+
+		if (cpufreq_parse(arg, &setup, err, sizeof(err)))
+			return usage_error("%s: %s", cmd, err);
+		o->cpufreq = arg;
+		return 0;
+	}
 	case 'H': {
 		char *end;
 		unsigned long hz = strtoul(arg, &end, 10);
@@ -102,6 +111,7 @@ void session_opts_config(const struct session_opts *o, const char *features, int
 		.probe_overhead = o->probe_overhead,
 		.preempt = o->preempt,
 		.hz = o->hz,
+		.cpufreq = o->cpufreq,
 		.argc = argc,
 		.argv = argv,
 		.also = o->also,

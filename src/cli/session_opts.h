@@ -18,6 +18,7 @@ struct session_opts {
 	u64 seed;
 	bool check;
 	unsigned int hz;
+	const char *cpufreq;			/* --cpufreq GOVERNOR[:KHZ] */
 	const char *costs[SESSION_MAX_REPEATS];	/* --cost NAME=NS, in order */
 	int nr_costs;
 	const char *sysctls[SESSION_MAX_REPEATS]; /* --sysctl NAME=VALUE, in order */
@@ -40,7 +41,8 @@ struct session_opts {
 	{ "probe-overhead", required_argument, NULL, 'O' },                                    \
 	{ "preempt", required_argument, NULL, 'P' },                                           \
 	{ "also", required_argument, NULL, 'A' },                                              \
-	{ "idle-states", required_argument, NULL, 'I' }
+	{ "idle-states", required_argument, NULL, 'I' },                                       \
+	{ "cpufreq", required_argument, NULL, 'G' }
 
 /* the usage lines for them */
 #define SESSION_OPTIONS_HELP                                                                  \
@@ -56,6 +58,8 @@ struct session_opts {
 	"                       call and print the figure with it beside the raw one (default off)\n" \
 	"  --preempt MODEL      none, voluntary (default), full or lazy\n"                     \
 	"  --hz N               CONFIG_HZ of the simulated kernel (default: the machine's)\n"   \
+	"  --cpufreq GOVERNOR   performance (default), powersave, userspace:KHZ or schedutil\n" \
+	"                       (docs/cpufreq.md; rate limit: --sysctl schedutil_rate_limit_us=N)\n" \
 	"  --idle-states SPEC   disable=STATE[,STATE...], enable=... or max=STATE, each with an\n" \
 	"                       optional @CPUS: cpuidle's stateK/disable, intel_idle.max_cstate=\n" \
 	"  --also 'COMMAND'     a background workload (any COMMAND below) started with the\n"  \

@@ -273,6 +273,7 @@ static const struct {
 	{ "--hz", 'H' },
 	{ "--preempt", 'P' },
 	{ "--idle-states", 'I' },
+	{ "--cpufreq", 'G' },
 };
 
 static int check_settings(struct directive_parser *ps, const char *value)
@@ -289,8 +290,8 @@ static int check_settings(struct directive_parser *ps, const char *value)
 		if (!ok)
 			rc = directive_fail(
 				ps,
-				"settings: unknown option '%s' (--sysctl, --cost, --hz, --preempt or "
-				"--idle-states)",
+				"settings: unknown option '%s' (--sysctl, --cost, --hz, --preempt, "
+				"--idle-states or --cpufreq)",
 				w.v[i]);
 		else if (i + 1 == w.n)
 			rc = directive_fail(ps, "settings: option '%s' needs a value", w.v[i]);
@@ -309,7 +310,8 @@ static int parse_option(struct directive_parser *ps, struct sweep_plan *p, const
 	if (!study_option_code(name))
 		rc = directive_fail(
 			ps,
-			"unknown option '%s' (funclatency, sysctl, cost, hz, preempt, probe-overhead or also)",
+			"unknown option '%s' (funclatency, sysctl, cost, hz, preempt, probe-overhead, also or "
+			"cpufreq)",
 			name);
 	else if (!*value)
 		rc = directive_fail(ps, "option '%s' needs a value", name);
@@ -674,6 +676,10 @@ static char *canonical_cmd(const struct session_config *cfg)
 		append_word(&buf, &cap, "--hz");
 		snprintf(num, sizeof(num), "%u", cfg->hz);
 		append_word(&buf, &cap, num);
+	}
+	if (cfg->cpufreq) {
+		append_word(&buf, &cap, "--cpufreq");
+		append_word(&buf, &cap, cfg->cpufreq);
 	}
 	if (cfg->preempt) {
 		append_word(&buf, &cap, "--preempt");

@@ -312,12 +312,14 @@ void sched_init(u64 start)
 		rq->idle->se.exec_start = start;
 	}
 	sched_init_dl_servers();
+	cpufreq_init(&cpufreq_boot_setup);
 }
 
 void sched_exit(void)
 {
 	struct task_struct *p, *n;
 
+	cpufreq_exit();
 	sched_balance_exit();
 	free_sched_domains();
 	list_for_each_entry_safe(p, n, &sched_world.tasks, tasks) {

@@ -420,18 +420,29 @@ static int update_cfs_rq_load_avg(u64 now, struct cfs_rq *cfs_rq)
 	return decayed;
 }
 
+/*
+ * Without task groups every cfs_rq is the root one, so cfs_rq_util_change()
+ * always kicks cpufreq.
+ */
 static void update_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags)
 {
 	u64 now = cfs_rq_clock_pelt(cfs_rq);
+	int decayed;
 
 	if (se->avg.last_update_time && !(flags & SKIP_AGE_LOAD))
 		pelt_update_group_se(now, &se->avg, se_weight(se), se->on_rq,
 				     se->on_rq && !se->sched_delayed, cfs_rq->curr == se);
-	update_cfs_rq_load_avg(now, cfs_rq);
-	if (!se->avg.last_update_time && (flags & DO_ATTACH))
+	decayed = update_cfs_rq_load_avg(now, cfs_rq);
+	/* attach_entity_load_avg(), detach_entity_load_avg(): cfs_rq_util_change() */
+	if (!se->avg.last_update_time && (flags & DO_ATTACH)) {
 		pelt_attach(&cfs_rq->avg, &se->avg, se_weight(se));
-	else if (flags & DO_DETACH)
+		cpufreq_update_util(rq_of(cfs_rq), 0);
+	} else if (flags & DO_DETACH) {
 		pelt_detach(&cfs_rq->avg, &se->avg, se_weight(se));
+		cpufreq_update_util(rq_of(cfs_rq), 0);
+	} else if (decayed) {
+		cpufreq_update_util(rq_of(cfs_rq), 0);
+	}
 }
 
 /* bring a dequeued entity's averages to its cfs_rq's last update */
@@ -483,13 +494,18 @@ void post_init_entity_util_avg(struct task_struct *p)
 void update_blocked_averages(unsigned int cpu)
 {
 	struct rq *rq = cpu_rq(cpu);
+	int decayed;
 
 	rq_lock(rq);
 	update_rq_clock(rq);
-	update_cfs_rq_load_avg(cfs_rq_clock_pelt(&rq->cfs), &rq->cfs);
+	/* __update_blocked_others(), __update_blocked_fair(): decayed or not */
+	decayed = update_cfs_rq_load_avg(cfs_rq_clock_pelt(&rq->cfs), &rq->cfs);
 	/* update_other_load_avgs(): the RT average decays (or grows) too */
-	update_rt_rq_load_avg(rq->clock_pelt, rq,
-			      rt_task(rq->curr) && !is_idle_task(rq->curr) && !rq->curr->is_stopper);
+	decayed |= update_rt_rq_load_avg(rq->clock_pelt, rq,
+					 rt_task(rq->curr) && !is_idle_task(rq->curr) &&
+						 !rq->curr->is_stopper);
+	if (decayed)
+		cpufreq_update_util(rq, 0);
 	rq_unlock(rq);
 }
 

@@ -133,6 +133,8 @@ void do_idle(void)
 	 */
 	charge(machine.cost->idle_enter);
 	cpu_set_activity(c, ACT_IDLE);
+	/* tick_nohz_idle_stop_tick(): idle_calls, which sugov_hold_freq() reads */
+	cpufreq_idle_enter(cpu_of(rq));
 	tick_stop_idle(rq);
 	/* tickless idle: the idle load balancer balances for us now */
 	nohz_balance_enter_idle(rq);

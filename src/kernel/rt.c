@@ -218,6 +218,8 @@ void enqueue_task_rt(struct rq *rq, struct task_struct *p, int flags)
 		cpu_rd(cpu_of(rq))->overloaded = true;
 	if (!task_current(rq, p) && p->nr_cpus_allowed > 1)
 		enqueue_pushable_task(rq, p);
+	/* enqueue_top_rt_rq(): "Kick cpufreq" */
+	cpufreq_update_util(rq, 0);
 }
 
 void dequeue_task_rt(struct rq *rq, struct task_struct *p, int flags)
@@ -243,6 +245,8 @@ void dequeue_task_rt(struct rq *rq, struct task_struct *p, int flags)
 	if (rt_rq->highest_prio.curr != prev_prio)
 		cpupri_set(rq, rt_rq->highest_prio.curr);
 	rq->nr_running--;
+	/* dequeue_rt_entity() requeues the rest through enqueue_top_rt_rq(): its kick */
+	cpufreq_update_util(rq, 0);
 }
 
 /* to the tail of its list (or the head): RR rotation, yield */
@@ -269,9 +273,9 @@ void yield_task_rt(struct rq *rq)
 /* ------------------------------------------------------------------ */
 /* accounting, picking, tick                                           */
 
-void update_rt_rq_load_avg(u64 now, struct rq *rq, int running)
+int update_rt_rq_load_avg(u64 now, struct rq *rq, int running)
 {
-	pelt_update_running(now, &rq->avg_rt, running);
+	return pelt_update_running(now, &rq->avg_rt, running);
 }
 
 /*

@@ -11,6 +11,7 @@
 #ifndef SCHEDLAB_KERNEL_SCHED_H
 #define SCHEDLAB_KERNEL_SCHED_H
 
+#include "kernel/cpufreq.h"
 #include "kernel/domains.h"
 #include "kernel/features.h"
 #include "kernel/list.h"
@@ -138,6 +139,9 @@ struct sched_tunables {
 	u64 fair_server_period_ns;	/* 1 s */
 	unsigned int hz;		/* CONFIG_HZ */
 	int preempt;			/* PREEMPT_* model */
+	/* schedutil's rate_limit_us (every policy's); unless written, the driver's delay */
+	unsigned int schedutil_rate_limit_us;
+	bool schedutil_rate_limit_written;
 };
 
 /* preemption models (CONFIG_PREEMPT_NONE/VOLUNTARY, full, PREEMPT_LAZY) */
@@ -1177,7 +1181,7 @@ void task_woken_rt(struct rq *rq, struct task_struct *p);
 void update_curr_rt(struct rq *rq);
 void yield_task_rt(struct rq *rq);
 /* update_rt_rq_load_avg(): rq->avg_rt up to @now, @running an RT task or not */
-void update_rt_rq_load_avg(u64 now, struct rq *rq, int running);
+int update_rt_rq_load_avg(u64 now, struct rq *rq, int running);
 /* cpu_util_rt(): the CPU's RT utilization */
 static inline unsigned long cpu_util_rt(const struct rq *rq)
 {

@@ -57,6 +57,7 @@ struct sched_trace_hooks {
 	void (*sched_wake)(enum trace_event ev, struct task_struct *p, unsigned int target_cpu);
 	void (*sched_migrate_task)(struct task_struct *p, unsigned int dest_cpu);
 	void (*cpu_idle)(unsigned int state, unsigned int cpu);
+	void (*cpu_frequency)(unsigned int state, unsigned int cpu);
 	void (*ipi_send_cpu)(unsigned int cpu, enum trace_ipi why, enum trace_ipi_site site);
 	/* ipi_entry and ipi_exit */
 	void (*ipi_irq)(enum trace_event ev, enum trace_ipi why);
@@ -99,6 +100,11 @@ static inline void __trace_sched_migrate_task(struct task_struct *p, unsigned in
 static inline void __trace_cpu_idle(unsigned int state, unsigned int cpu)
 {
 	sched_trace_hooks->cpu_idle(state, cpu);
+}
+
+static inline void __trace_cpu_frequency(unsigned int state, unsigned int cpu)
+{
+	sched_trace_hooks->cpu_frequency(state, cpu);
 }
 
 static inline void __trace_ipi_send_cpu(unsigned int cpu, enum trace_ipi why,

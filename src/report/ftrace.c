@@ -256,6 +256,11 @@ static void probe_cpu_idle(unsigned int state, unsigned int cpu)
 	emit(TRACE_CPU_IDLE, "d..1.", "state=%u cpu_id=%u", state, cpu);
 }
 
+static void probe_cpu_frequency(unsigned int state, unsigned int cpu)
+{
+	emit(TRACE_CPU_FREQUENCY, "d..1.", "state=%u cpu_id=%u", state, cpu);
+}
+
 static const char *const ipi_reason[] = {
 	[TRACE_IPI_RESCHEDULE] = "Rescheduling interrupts",
 	[TRACE_IPI_CALL_FUNC] = "Function call interrupts",
@@ -298,6 +303,7 @@ static const struct sched_trace_hooks ftrace_hooks = {
 	.sched_wake = probe_sched_wake,
 	.sched_migrate_task = probe_sched_migrate_task,
 	.cpu_idle = probe_cpu_idle,
+	.cpu_frequency = probe_cpu_frequency,
 	.ipi_send_cpu = probe_ipi_send_cpu,
 	.ipi_irq = probe_ipi_irq,
 };

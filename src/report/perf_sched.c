@@ -131,6 +131,12 @@ static void rec_cpu_idle(unsigned int state, unsigned int cpu)
 		rec.chained->cpu_idle(state, cpu);
 }
 
+static void rec_cpu_frequency(unsigned int state, unsigned int cpu)
+{
+	if (rec.chained)
+		rec.chained->cpu_frequency(state, cpu);
+}
+
 static void rec_ipi_send(unsigned int cpu, enum trace_ipi why, enum trace_ipi_site site)
 {
 	if (rec.chained)
@@ -148,6 +154,7 @@ static const struct sched_trace_hooks rec_hooks = {
 	.sched_wake = rec_wake,
 	.sched_migrate_task = rec_migrate,
 	.cpu_idle = rec_cpu_idle,
+	.cpu_frequency = rec_cpu_frequency,
 	.ipi_send_cpu = rec_ipi_send,
 	.ipi_irq = rec_ipi_irq,
 };

@@ -268,6 +268,12 @@ static void count_cpu_idle(unsigned int state, unsigned int cpu)
 		pc.chained->cpu_idle(state, cpu);
 }
 
+static void count_cpu_frequency(unsigned int state, unsigned int cpu)
+{
+	if (pc.chained)
+		pc.chained->cpu_frequency(state, cpu);
+}
+
 static void count_ipi_send(unsigned int cpu, enum trace_ipi why, enum trace_ipi_site site)
 {
 	if (pc.chained)
@@ -285,6 +291,7 @@ static const struct sched_trace_hooks count_hooks = {
 	.sched_wake = count_wake,
 	.sched_migrate_task = count_migrate,
 	.cpu_idle = count_cpu_idle,
+	.cpu_frequency = count_cpu_frequency,
 	.ipi_send_cpu = count_ipi_send,
 	.ipi_irq = count_ipi_irq,
 };

@@ -14,6 +14,7 @@
  */
 #include "report/plot.h"
 
+#include "kernel/cpufreq.h"
 #include "kernel/sched.h"
 #include "kernel/trace.h"
 #include "report/plot_dir.h"
@@ -38,6 +39,7 @@ static struct {
 	u64 *time; /* [PLOT_MAX_SAMPLES] */
 	u64 *busy; /* [PLOT_MAX_SAMPLES][nr_cpus], cumulative ns */
 	double *nr_running; /* [PLOT_MAX_SAMPLES][nr_cpus] */
+	unsigned int *freq; /* [PLOT_MAX_SAMPLES][nr_cpus] kHz, only with --cpufreq */
 	u64 *lat; /* wakeup latencies, ns */
 	size_t nr_lat, cap_lat;
 	bool failed;
@@ -83,6 +85,8 @@ static void decimate(void)
 		pl.time[i] = pl.time[from];
 		for (unsigned int cpu = 0; cpu < pl.nr_cpus; cpu++) {
 			pl.busy[i * pl.nr_cpus + cpu] = pl.busy[from * pl.nr_cpus + cpu];
+			if (pl.freq)
+				pl.freq[i * pl.nr_cpus + cpu] = pl.freq[from * pl.nr_cpus + cpu];
 			/* nr_running: the mean of the two samples the new one stands for */
 			pl.nr_running[i * pl.nr_cpus + cpu] =
 				(pl.nr_running[(from - 1) * pl.nr_cpus + cpu] +
@@ -104,6 +108,8 @@ static void sample_event(struct sim_event *ev)
 	for (unsigned int cpu = 0; cpu < pl.nr_cpus; cpu++) {
 		pl.busy[pl.nr * pl.nr_cpus + cpu] = cpu_busy_ns(cpu, now);
 		pl.nr_running[pl.nr * pl.nr_cpus + cpu] = cpu_rq(cpu)->nr_running;
+		if (pl.freq)
+			pl.freq[pl.nr * pl.nr_cpus + cpu] = sim_cpu(cpu)->freq_khz;
 	}
 	pl.nr++;
 	if (pl.recording)
@@ -117,6 +123,7 @@ static void free_recorder(void)
 	free(pl.time);
 	free(pl.busy);
 	free(pl.nr_running);
+	free(pl.freq);
 	free(pl.lat);
 	memset(&pl, 0, sizeof(pl));
 }
@@ -133,6 +140,9 @@ int plot_start(const char *dir, const char *title, char *err, size_t errlen)
 	pl.time = xcalloc(PLOT_MAX_SAMPLES, sizeof(*pl.time));
 	pl.busy = xcalloc((size_t)PLOT_MAX_SAMPLES * pl.nr_cpus, sizeof(*pl.busy));
 	pl.nr_running = xcalloc((size_t)PLOT_MAX_SAMPLES * pl.nr_cpus, sizeof(*pl.nr_running));
+	/* the frequency over time only when a governor was asked for (the default is fixed) */
+	if (cpufreq_current_setup()->given)
+		pl.freq = xcalloc((size_t)PLOT_MAX_SAMPLES * pl.nr_cpus, sizeof(*pl.freq));
 	ev_init(&pl.ev, sample_event, 0);
 	machine.observer = &pl.ev;
 	sim_schedule(&pl.ev, machine.now);
@@ -192,6 +202,26 @@ static void write_nr_running(void)
 		for (unsigned int cpu = 0; cpu < pl.nr_cpus; cpu++)
 			fprintf(f, "%.6f %u %.3f\n", (double)pl.time[i] / NSEC_PER_MSEC, cpu,
 				pl.nr_running[i * pl.nr_cpus + cpu]);
+		fputc('\n', f);
+	}
+	close_file(f);
+}
+
+/* each CPU's clock at each sample, in MHz (--cpufreq only) */
+static void write_freq(void)
+{
+	FILE *f;
+
+	if (!pl.freq)
+		return;
+	f = open_in_dir("cpu-freq.dat");
+	if (!f)
+		return;
+	fputs("# time_ms cpu frequency_mhz at each sample\n", f);
+	for (unsigned int i = 0; i < pl.nr; i++) {
+		for (unsigned int cpu = 0; cpu < pl.nr_cpus; cpu++)
+			fprintf(f, "%.6f %u %.1f\n", (double)pl.time[i] / NSEC_PER_MSEC, cpu,
+				pl.freq[i * pl.nr_cpus + cpu] / 1000.0);
 		fputc('\n', f);
 	}
 	close_file(f);
@@ -263,6 +293,16 @@ static void write_script(void)
 		      "set yrange [0:1]; set grid\n"
 		      "plot 'wakeup-latency.dat' using 1:2 with steps lw 2 notitle\n",
 		      f);
+		if (pl.freq) {
+			fprintf(f, "set output 'cpu-freq.%s'\n", terms[t][0]);
+			fputs("reset; set termoption noenhanced; set title 'CPU frequency: ", f);
+			plot_dir_quote(f, pl.title);
+			fputs("'\nset xlabel 'simulated time (ms)'\n"
+			      "set ylabel 'CPU'; set yrange [-0.5:cpus-0.5]; set cbrange [0:*]\n"
+			      "set cblabel 'MHz'; set palette defined (0 'white', 1 'dark-green')\n"
+			      "plot 'cpu-freq.dat' using 1:2:3 with image notitle\n",
+			      f);
+		}
 		fputs("unset output\n", f);
 	}
 	close_file(f);
@@ -286,6 +326,7 @@ int plot_finish(void)
 	}
 	write_util();
 	write_nr_running();
+	write_freq();
 	write_latency_cdf();
 	write_script();
 	rc = pl.failed ? -1 : 0;

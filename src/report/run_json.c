@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "report/run_json.h"
 
+#include "kernel/cpufreq.h"
 #include "kernel/sched.h"
 #include "report/ftrace.h"
 #include "report/json.h"
@@ -370,6 +371,73 @@ static void write_rtapp(struct json_writer *w, const struct bench *b)
 	json_end_object(w);
 }
 
+/*
+ * "cpufreq": only when --cpufreq was given (the default, performance,
+ * keeps every CPU at its maximum and the document as it was): the
+ * governor, the policies, and per CPU the time at each frequency and the
+ * number of frequency changes (docs/json-schema.md).
+ */
+static void write_cpufreq(struct json_writer *w)
+{
+	const struct cpufreq_setup *setup = cpufreq_current_setup();
+	const struct topology *t = machine.topo;
+
+	json_key(w, "cpufreq");
+	json_begin_object(w);
+	json_kv_str(w, "governor", cpufreq_governor_names[setup->governor]);
+	if (setup->governor == CPUFREQ_GOV_USERSPACE)
+		json_kv_u64(w, "setspeed_khz", setup->setspeed_khz);
+	json_kv_str(w, "driver", t->cpufreq.driver[0] ? t->cpufreq.driver : "unknown");
+	json_kv_u64(w, "transition_latency_ns", t->cpufreq.transition_latency_ns);
+	json_key(w, "policies");
+	json_begin_array(w);
+	for (unsigned int i = 0; i < nr_cpufreq_policies; i++) {
+		const struct cpufreq_policy *p = &cpufreq_policies[i];
+
+		json_begin_object(w);
+		json_key(w, "cpus");
+		json_begin_array(w);
+		for (unsigned int k = 0; k < p->nr_cpus; k++)
+			json_u64(w, p->cpus[k]);
+		json_end_array(w);
+		if (setup->governor == CPUFREQ_GOV_SCHEDUTIL)
+			json_kv_u64(w, "rate_limit_us",
+				    (u64)p->sg.freq_update_delay_ns / NSEC_PER_USEC);
+		json_kv_u64(w, "requests", p->nr_requests);
+		json_end_object(w);
+	}
+	json_end_array(w);
+	json_key(w, "per_cpu");
+	json_begin_array(w);
+	for (unsigned int cpu = 0; cpu < machine.nr_cpus; cpu++) {
+		const struct sim_cpu *c = sim_cpu(cpu);
+		const struct cpu_topo *ct = &t->cpus[cpu];
+		unsigned __int128 khz_ns = 0;
+		u64 total = 0;
+
+		json_begin_object(w);
+		json_kv_u64(w, "cpu", cpu);
+		json_key(w, "residency_ns");
+		json_begin_object(w);
+		for (unsigned int k = 0; k < ct->nr_opps; k++) {
+			char name[16];
+
+			if (!c->opp_time[k])
+				continue;
+			snprintf(name, sizeof(name), "%u", ct->opp_khz[k]);
+			json_kv_u64(w, name, c->opp_time[k]);
+			khz_ns += (unsigned __int128)c->opp_time[k] * ct->opp_khz[k];
+			total += c->opp_time[k];
+		}
+		json_end_object(w);
+		json_kv_u64(w, "mean_khz", total ? (u64)(khz_ns / total) : c->freq_khz);
+		json_kv_u64(w, "transitions", c->nr_freq_transitions);
+		json_end_object(w);
+	}
+	json_end_array(w);
+	json_end_object(w);
+}
+
 int write_run_json(FILE *out, const struct run_info *ri, const struct bench *b)
 {
 	struct json_writer w;
@@ -471,6 +539,9 @@ int write_run_json(FILE *out, const struct run_info *ri, const struct bench *b)
 	json_kv_u64(&w, "queued_ns", coherence_stats.queued_ns);
 	json_end_object(&w);
 	json_end_object(&w);
+
+	if (cpufreq_current_setup()->given)
+		write_cpufreq(&w);
 
 	if (ri->perf_stat)
 		write_perf_stat(&w, ri);

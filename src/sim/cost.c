@@ -38,6 +38,8 @@ void cost_model_default(struct cost_model *c)
 	c->csd_entry = 50;
 	c->idle_enter = 500;
 	c->idle_exit = 300;
+	c->sugov_update = 300;
+	c->cpufreq_switch = 500;
 
 	c->lb_base = 200;
 	c->lb_cpu_visit = 5;
@@ -148,6 +150,8 @@ static const struct cost_field cost_fields[] = {
 	F(csd_entry, KPATH_MAX),
 	F(idle_enter, KPATH_MAX),
 	F(idle_exit, KPATH_MAX),
+	F(sugov_update, KPATH_MAX),
+	F(cpufreq_switch, KPATH_MAX),
 	F(lb_base, KPATH_MAX),
 	F(lb_cpu_visit, KPATH_MAX),
 	F(lb_sibling_test, KPATH_MAX),

@@ -111,6 +111,34 @@ static void user_work_retime(struct sim_cpu *c, u64 t)
 	sim_schedule(c->step_ev, c->user_seg + work_to_wall_at(c, c->user_work, speed));
 }
 
+void sim_cpu_set_freq(unsigned int cpu, unsigned int khz, unsigned int opp)
+{
+	struct sim_cpu *c = sim_cpu(cpu);
+	u64 t = machine.now;
+
+	if (khz == c->freq_khz)
+		return;
+	if (t > c->freq_since) {
+		c->opp_time[c->opp] += t - c->freq_since;
+		c->freq_since = t;
+	}
+	c->nr_freq_transitions++;
+	/* the user work's progress up to @t at the old clock, the rest at the new */
+	if (c->act == ACT_USER && ev_queued(c->step_ev) && c->step_ev->time > t) {
+		if (t > c->user_seg) {
+			c->user_work = user_work_left(c, t);
+			c->user_seg = t;
+		}
+		c->freq_khz = khz;
+		c->opp = opp;
+		sim_schedule(c->step_ev,
+			     c->user_seg + work_to_wall_at(c, c->user_work, c->user_speed));
+		return;
+	}
+	c->freq_khz = khz;
+	c->opp = opp;
+}
+
 void sim_core_busy_changed(struct sim_cpu *c, bool busy)
 {
 	struct sim_core *core = c->core;

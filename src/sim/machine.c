@@ -152,6 +152,9 @@ void machine_init(const struct topology *topo, const struct cost_model *cost, u6
 		c->capacity = topo->cpus[i].capacity;
 		c->max_freq_khz = topo->cpus[i].max_freq_khz;
 		c->freq_khz = c->max_freq_khz;
+		c->opp = topo->cpus[i].nr_opps ? topo->cpus[i].nr_opps - 1 : 0;
+		c->opp_time = xcalloc(topo->cpus[i].nr_opps ? topo->cpus[i].nr_opps : 1,
+				      sizeof(u64));
 		/* idle, on a core with no thread busy: as the only busy thread */
 		c->speed = machine.smt_speed[1];
 		c->speed_inv = machine.smt_inv[1];
@@ -165,6 +168,7 @@ void machine_start_at(u64 t)
 	for (unsigned int i = 0; i < machine.nr_cpus; i++) {
 		machine.cpus[i].t = t;
 		machine.cpus[i].act_since = t;
+		machine.cpus[i].freq_since = t;
 	}
 }
 
@@ -172,6 +176,8 @@ void machine_destroy(void)
 {
 	eq_destroy(&machine.eq);
 	cache_destroy();
+	for (unsigned int i = 0; machine.cpus && i < machine.nr_cpus; i++)
+		free(machine.cpus[i].opp_time);
 	free(machine.cpus);
 	machine.cpus = NULL;
 	free(machine.cores);
@@ -195,6 +201,10 @@ void machine_account_until(u64 t)
 		u64 end = max(t, c->t);
 		c->time_in[c->act] += end - c->act_since;
 		c->act_since = end;
+		if (t > c->freq_since) {
+			c->opp_time[c->opp] += t - c->freq_since;
+			c->freq_since = t;
+		}
 	}
 }
 

@@ -63,6 +63,11 @@ struct sim_cpu {
 	unsigned long capacity;		/* from the topology */
 	unsigned int freq_khz;		/* current frequency */
 	unsigned int max_freq_khz;
+	/* frequency residency (sim_cpu_set_freq()): since when at which OPP */
+	unsigned int opp;		/* index of freq_khz in the topology's opp_khz[] */
+	u64 freq_since;
+	u64 *opp_time;			/* [nr_opps]: time spent at each OPP */
+	u64 nr_freq_transitions;
 
 	/* the step machine (sim/cpu.c) */
 	struct sim_event *step_ev;	/* the next step: end of a kernel path or of user work */
@@ -223,6 +228,9 @@ static inline void charge(u64 ns)
 
 	if (unlikely(machine.smt_sharing))
 		ns = smt_scale_inv(ns, c->speed, c->speed_inv);
+	/* costs are at the maximum frequency: a slower clock takes longer */
+	if (unlikely(c->freq_khz != c->max_freq_khz))
+		ns = (ns * c->max_freq_khz + c->freq_khz - 1) / c->freq_khz;
 	c->t += ns;
 }
 
@@ -260,8 +268,15 @@ static inline void cpu_set_activity(struct sim_cpu *c, enum cpu_activity act)
 		sim_core_busy_changed(c, act != ACT_IDLE);
 }
 
-/* Account activities up to @t (end of run) without changing them. */
+/* Account activities (and frequency residency) up to @t (end of run) without changing them. */
 void machine_account_until(u64 t);
+
+/*
+ * @cpu's clock is @khz (OPP index @opp) from machine.now on: a cpufreq
+ * transition has completed. User work in progress goes on at the new
+ * speed, what it did so far at the old one (sim/cpu.c).
+ */
+void sim_cpu_set_freq(unsigned int cpu, unsigned int khz, unsigned int opp);
 
 /* topology_cpu_dist(machine.topo, a, b), from the packed keys */
 static inline enum cpu_dist cpu_dist(unsigned int a, unsigned int b)

@@ -73,7 +73,10 @@ struct preset_spec {
 	/* what the footprint model's private and shared caches span (0: core, LLC) */
 	enum cache_span l2_span, llc_span;
 	const char *approximations;
+	const struct cpufreq_desc *cpufreq;	/* NULL: synthetic_cpufreq */
 };
+
+static const struct cpufreq_desc synthetic_cpufreq;
 
 static unsigned int cluster_cores(const struct preset_spec *s, unsigned int cl)
 {
@@ -172,6 +175,7 @@ static int build_from_spec(struct topology *t, const struct preset_spec *s, char
 	t->cache_l2_span = s->l2_span;
 	t->cache_llc_span = s->llc_span;
 	t->hz = 250;
+	t->cpufreq = *(s->cpufreq ? s->cpufreq : &synthetic_cpufreq);
 	t->nr_idle_states = s->nr_idle;
 	memcpy(t->idle_states, s->idle, s->nr_idle * sizeof(s->idle[0]));
 	cost_model_default(&t->cost);
@@ -512,6 +516,98 @@ static void cost_arm64_phone(struct cost_model *c)
 	cost_arm64_probes(c);
 }
 
+/*
+ * ---- cpufreq: which CPUs share a clock, and how long a change takes ----
+ *
+ * cpufreq_policy_transition_delay_us() turns the latency into schedutil's
+ * default rate_limit_us (1.5x, or 1 ms when the driver reports none) unless
+ * the driver sets transition_delay_us itself, as intel_pstate does.
+ */
+
+/* synthetic machines: one policy per CPU, a fast-switching driver with no stated latency */
+static const struct cpufreq_desc synthetic_cpufreq = {
+	.span = CPUFREQ_SPAN_CPU,
+	.driver = "synthetic",
+	.transition_latency_ns = 0,
+	.source = "synthetic: one policy per CPU; no transition latency, so rate_limit_us is "
+		  "cpufreq's 1 ms default (cpufreq_policy_transition_delay_us())",
+};
+
+/*
+ * intel_pstate in passive mode (intel_cpufreq, what a generic governor
+ * runs on): one policy per CPU, INTEL_CPUFREQ_TRANSITION_LATENCY 20000 ns
+ * and, with HWP, transition_delay_us = INTEL_CPUFREQ_TRANSITION_DELAY_HWP
+ * (5000) (drivers/cpufreq/intel_pstate.c, v6.18).
+ */
+static const struct cpufreq_desc intel_pstate_cpufreq = {
+	.span = CPUFREQ_SPAN_CPU,
+	.driver = "intel_cpufreq",
+	.transition_latency_ns = 20000,
+	.transition_delay_us = 5000,
+	.source = "intel_pstate.c: per-CPU policies, INTEL_CPUFREQ_TRANSITION_LATENCY 20 us, "
+		  "INTEL_CPUFREQ_TRANSITION_DELAY_HWP 5000 us (passive mode with HWP)",
+};
+
+/*
+ * acpi-cpufreq on EPYC: a core's two threads share its clock (_PSD over
+ * the SMT pair); the latency is _PSS's TransitionLatency, which AMD
+ * firmware commonly gives as 10 us (estimate, not read from this part).
+ */
+static const struct cpufreq_desc epyc_cpufreq = {
+	.span = CPUFREQ_SPAN_CORE,
+	.driver = "acpi-cpufreq",
+	.transition_latency_ns = 10000,
+	.source = "acpi-cpufreq: policy->cpus from _PSD, per core (the SMT pair shares the "
+		  "core clock); _PSS TransitionLatency 10 us (estimate)",
+};
+
+/*
+ * acpi-cpufreq on Westmere-EX: all cores of a package share one
+ * voltage/frequency plane; _PSD SW_ANY gives one policy per package;
+ * _PSS TransitionLatency 10 us, Intel's usual figure (estimate).
+ */
+static const struct cpufreq_desc wsm_ex_cpufreq = {
+	.span = CPUFREQ_SPAN_PACKAGE,
+	.driver = "acpi-cpufreq",
+	.transition_latency_ns = 10000,
+	.source = "acpi-cpufreq: one frequency plane per Westmere-EX package (_PSD SW_ANY), "
+		  "_PSS TransitionLatency 10 us (Intel's usual figure; estimate)",
+};
+
+/*
+ * cppc_cpufreq on Altra: each core its own performance domain (_PSD);
+ * the desired-performance register is reached through PCC, whose nominal
+ * latency sets the transition latency. The figure is an estimate.
+ */
+static const struct cpufreq_desc altra_cpufreq = {
+	.span = CPUFREQ_SPAN_CPU,
+	.driver = "cppc_cpufreq",
+	.transition_latency_ns = 100000,
+	.source = "cppc_cpufreq: per-core _PSD domains; transition latency 100 us for a PCC "
+		  "doorbell round trip (estimate, cppc_get_transition_latency() on the part not read)",
+};
+
+/* PowerVM: the LPAR has no cpufreq driver (the hypervisor owns the clock) */
+static const struct cpufreq_desc powervm_cpufreq = {
+	.span = CPUFREQ_SPAN_NONE,
+	.driver = "none",
+	.source = "PowerVM LPARs have no cpufreq driver (powernv-cpufreq is for bare metal "
+		  "OPAL only); the frequency is the hypervisor's",
+};
+
+/*
+ * GS101: one policy per cluster (the DT's cpufreq domains, A55 x4, A76 x2,
+ * X1 x2); Android's exynos-acme driver with fast switch. The 500 us
+ * latency is an estimate.
+ */
+static const struct cpufreq_desc gs101_cpufreq = {
+	.span = CPUFREQ_SPAN_CLUSTER,
+	.driver = "exynos-acme",
+	.transition_latency_ns = 500000,
+	.source = "gs101.dtsi: one cpufreq domain per cluster; transition latency 500 us "
+		  "(estimate for an ACPM-mediated DVFS change)",
+};
+
 /* ---- the machines ---- */
 
 static const struct preset_spec smp1_spec = {
@@ -605,6 +701,7 @@ static const struct preset_spec power10_96_spec = {
 		"a dedicated LPAR has L2 per SMT4 half and an MC coregroup level instead; "
 		"one nominal 4.0 GHz (no cpufreq under PowerVM); IPI costs estimated; "
 		"SD_ASYM_PACKING of shared LPARs is not described here",
+	.cpufreq = &powervm_cpufreq,
 };
 
 static const struct preset_spec xeon_8269cy_2s_spec = {
@@ -622,6 +719,7 @@ static const struct preset_spec xeon_8269cy_2s_spec = {
 	.cost = cost_cascadelake,
 	.approximations = "frequencies as a 100 MHz ladder from 1.0 to 3.8 GHz (intel_pstate); "
 			  "turbo limits by active core count are not modelled",
+	.cpufreq = &intel_pstate_cpufreq,
 };
 
 static const struct preset_spec altra_80_spec = {
@@ -641,6 +739,7 @@ static const struct preset_spec altra_80_spec = {
 		"firmware describes 2-core clusters and no CPU-side shared cache, so the kernel's MC "
 		"level (sd_llc) is the 2-core cluster and the 32 MB SLC is invisible to it; the LLC here "
 		"is that cluster; idle state latencies, CPPC frequency steps and mesh costs estimated",
+	.cpufreq = &altra_cpufreq,
 };
 
 static const struct preset_spec altra_2s_160_spec = {
@@ -660,6 +759,7 @@ static const struct preset_spec altra_2s_160_spec = {
 	.approximations =
 		"as altra-80 per socket (sd_llc = 2-core cluster, giving domains MC, PKG, NUMA); "
 		"node distance 20 and the CCIX cross-socket costs are estimates",
+	.cpufreq = &altra_cpufreq,
 };
 
 static const struct preset_spec icelake_2s_128_spec = {
@@ -677,6 +777,7 @@ static const struct preset_spec icelake_2s_128_spec = {
 	.cost = cost_icelake,
 	.approximations = "SNC off; node distance 20 is the usual 2-socket Ice Lake SLIT; "
 			  "frequencies as a 100 MHz ladder from 0.8 to 3.4 GHz",
+	.cpufreq = &intel_pstate_cpufreq,
 };
 
 static const struct preset_spec epyc_milan_2s_256_spec = {
@@ -696,6 +797,7 @@ static const struct preset_spec epyc_milan_2s_256_spec = {
 	.cost = cost_epyc_milan,
 	.approximations = "NPS1; C2 latency and the boost frequency as one 3.5 GHz step are "
 			  "approximate; cache-line costs from published core-to-core latencies",
+	.cpufreq = &epyc_cpufreq,
 };
 
 /* SLIT of an 8-socket Xeon E7-4870 box (numactl --hardware, LKML 2019-10-08) */
@@ -720,6 +822,7 @@ static const struct preset_spec westmere_ex_8s_160_spec = {
 	.cost = cost_westmere_ex,
 	.approximations = "turbo (to 2.8 GHz) not modelled; one NUMA cost step for three SLIT "
 			  "distances (12, 17, 19)",
+	.cpufreq = &wsm_ex_cpufreq,
 };
 
 static const struct preset_spec westmere_ex_8s_80_noht_spec = {
@@ -737,6 +840,7 @@ static const struct preset_spec westmere_ex_8s_80_noht_spec = {
 	.cost = cost_westmere_ex,
 	.approximations = "westmere-ex-8s-160 with Hyper-Threading off; turbo not modelled; one "
 			  "NUMA cost step for three SLIT distances",
+	.cpufreq = &wsm_ex_cpufreq,
 };
 
 static const unsigned int gs101_cluster_cores[] = { 4, 2, 2 };
@@ -758,6 +862,7 @@ static const struct preset_spec pixel6_spec = {
 	.approximations = "idle states are machine-wide (the A76 c2 values stand for all three "
 			  "clusters); kernel-path costs are the x86 server defaults, not measured "
 			  "on the phone",
+	.cpufreq = &gs101_cpufreq,
 };
 
 /*

@@ -29,6 +29,29 @@ struct idle_state {
 	bool polls;
 };
 
+/*
+ * Which CPUs share one clock: the cpufreq driver's policy->cpus. The
+ * hardware changes the frequency of all of them at once.
+ */
+enum cpufreq_span {
+	CPUFREQ_SPAN_CPU,	/* one policy per CPU (intel_pstate, acpi-cpufreq with HW_ALL _PSD) */
+	CPUFREQ_SPAN_CORE,	/* the SMT threads of a core share its clock */
+	CPUFREQ_SPAN_CLUSTER,	/* per cluster (arm64 DT platforms) */
+	CPUFREQ_SPAN_PACKAGE,	/* per socket */
+	CPUFREQ_SPAN_NONE,	/* no cpufreq driver (PowerVM LPARs): the one nominal frequency */
+};
+
+/* The platform's cpufreq driver, as far as the scheduler sees it. */
+struct cpufreq_desc {
+	enum cpufreq_span span;
+	char driver[32];		/* scaling_driver: "acpi-cpufreq", "cppc_cpufreq", ... */
+	/* policy->cpuinfo.transition_latency: the CPU runs at the old speed this long */
+	u64 transition_latency_ns;
+	/* policy->transition_delay_us the driver sets (0: derived from the latency) */
+	unsigned int transition_delay_us;
+	char source[320];		/* where span, latency and delay come from */
+};
+
 struct cpu_topo {
 	unsigned int thread;	/* SMT thread index within its core */
 	unsigned int core;	/* machine-wide core index */
@@ -83,6 +106,7 @@ struct topology {
 	enum cache_span cache_l2_span, cache_llc_span;
 
 	unsigned int hz;		/* default CONFIG_HZ for this machine */
+	struct cpufreq_desc cpufreq;
 	unsigned int nr_idle_states;
 	struct idle_state idle_states[TOPO_MAX_IDLE_STATES];
 

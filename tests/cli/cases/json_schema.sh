@@ -57,8 +57,11 @@ js_check() {
 	"$SCHEDLAB" run -m smp4 --json d.json -- perf stat -r 2 -e task-clock,cs perf bench sched pipe -l 100
 	"$SCHEDLAB" run -m smp4 --json e.json -- rt-app "$root/examples/periodic.json"
 	"$SCHEDLAB" run -m smp2 --json f.json -- stress-ng --cpu 1 --cpu-ops 10 --switch 1 --switch-ops 100
+	"$SCHEDLAB" run -m pixel6 --cpufreq schedutil --json g.json -- rt-app "$root/examples/periodic.json"
+	"$SCHEDLAB" run -m smp2 --cpufreq userspace:1500000 --json h.json -- hackbench -g 1 -l 10
 ) >/dev/null 2>&1
-keys "$js/a.json" "$js/b.json" "$js/c.json" "$js/d.json" "$js/e.json" "$js/f.json" | sort -u >"$js/run.prog"
+keys "$js/a.json" "$js/b.json" "$js/c.json" "$js/d.json" "$js/e.json" "$js/f.json" "$js/g.json" "$js/h.json" |
+	sort -u >"$js/run.prog"
 schema_block 1 | keys | sort -u >"$js/run.doc"
 if [ -s "$js/a.json" ] && [ -s "$js/c.json" ] && grep -q '"failure"' "$js/c.json" && grep -q '"rtapp"' "$js/e.json"; then
 	js_check "run --json" "$js/run.prog" "$js/run.doc"

@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * cpufreq: policies (the CPUs that share a clock), the driver's fast
+ * switch onto the simulated hardware, and the governors performance,
+ * powersave, userspace and schedutil (kernel/sched/cpufreq_schedutil.c),
+ * with schedutil's hook called from the scheduler as cpufreq_update_util().
+ */
+#ifndef SCHEDLAB_KERNEL_CPUFREQ_H
+#define SCHEDLAB_KERNEL_CPUFREQ_H
+
+#include "sim/event.h"
+#include "sim/types.h"
+#include "topo/topology.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct rq;
+
+enum cpufreq_governor_id {
+	CPUFREQ_GOV_PERFORMANCE,	/* policy->max (today's fixed-speed machines) */
+	CPUFREQ_GOV_POWERSAVE,		/* policy->min */
+	CPUFREQ_GOV_USERSPACE,		/* scaling_setspeed: a fixed frequency */
+	CPUFREQ_GOV_SCHEDUTIL,
+	NR_CPUFREQ_GOVERNORS,
+};
+
+extern const char *const cpufreq_governor_names[NR_CPUFREQ_GOVERNORS];
+
+/* the governor a run asks for (--cpufreq) */
+struct cpufreq_setup {
+	enum cpufreq_governor_id governor;
+	unsigned int setspeed_khz;	/* userspace's scaling_setspeed */
+	bool given;			/* --cpufreq was on the command line */
+};
+
+/* struct sugov_policy: schedutil's per-policy state */
+struct sugov_policy {
+	u64 last_freq_update_time;
+	s64 freq_update_delay_ns;	/* rate_limit_us, in ns */
+	unsigned int next_freq;
+	unsigned int cached_raw_freq;
+	bool limits_changed;
+	bool need_freq_update;
+};
+
+/* struct sugov_cpu: schedutil's per-CPU state */
+struct sugov_cpu {
+	struct cpufreq_policy *policy;
+	unsigned int cpu;
+	u64 last_update;
+	unsigned long util;		/* the performance asked for, capacity units */
+	unsigned long bw_min;
+	unsigned long saved_idle_calls;	/* sugov_hold_freq() */
+};
+
+struct cpufreq_policy {
+	unsigned int cpu;		/* the policy's first CPU (policy->cpu) */
+	unsigned int *cpus;		/* policy->cpus */
+	unsigned int nr_cpus;
+	unsigned int min, max, cur;	/* kHz: scaling_min/max_freq, the current request */
+	const unsigned int *freq_table;	/* ascending, the CPUs' OPPs */
+	unsigned int nr_freqs;
+	u64 transition_latency_ns;	/* cpuinfo.transition_latency */
+	unsigned int transition_delay_us;
+	bool fast_switch_enabled;
+	bool dvfs_possible_from_any_cpu;
+	/* the hardware's transition in flight (the old speed until it ends) */
+	struct sim_event transition;
+	unsigned int hw_target;
+	/* cpufreq_driver_resolve_freq()'s cache */
+	unsigned int cached_target_freq;
+	int cached_resolved_idx;
+	struct sugov_policy sg;
+	u64 nr_requests;		/* frequency requests that reached the driver */
+};
+
+/* --cpufreq GOVERNOR[:KHZ]: 0, or -1 with one line in @err */
+int cpufreq_parse(const char *arg, struct cpufreq_setup *out, char *err, size_t errlen);
+/* whether @topo's platform can run @setup (a machine without cpufreq runs only performance) */
+int cpufreq_check(const struct cpufreq_setup *setup, const struct topology *topo, char *err,
+		  size_t errlen);
+/*
+ * The governor the next sched_init() starts (set by the session like
+ * sysctl_sched; back to performance at sched_exit()).
+ */
+extern struct cpufreq_setup cpufreq_boot_setup;
+/* at sched_init(): policies for machine.topo under @setup (NULL: performance) */
+void cpufreq_init(const struct cpufreq_setup *setup);
+void cpufreq_exit(void);
+
+extern bool cpufreq_hooks_active;	/* schedutil's update_util hooks are installed */
+void cpufreq_update_util_hook(struct rq *rq, unsigned int flags);
+
+/*
+ * cpufreq_update_util() (kernel/sched/sched.h): the scheduler tells the
+ * governor that @rq's utilisation may have changed. rq->cl.cpufreq is
+ * the hook's per-CPU data, written by enqueue and dequeue whether or not a
+ * governor listens.
+ */
+static inline void cpufreq_update_util(struct rq *rq, unsigned int flags)
+{
+	if (__builtin_expect(cpufreq_hooks_active, 0))
+		cpufreq_update_util_hook(rq, flags);
+}
+
+#define SCHED_CPUFREQ_IOWAIT (1U << 0)
+
+/* idle entries per CPU (tick_nohz_get_idle_calls_cpu()) */
+void cpufreq_idle_enter(unsigned int cpu);
+
+/* ---- exposed for the unit tests ---- */
+
+/* cpufreq_driver_resolve_freq(): clamp, then the lowest OPP at or above (RELATION_L) */
+unsigned int cpufreq_driver_resolve_freq(struct cpufreq_policy *policy, unsigned int target_freq);
+/* get_next_freq(): @util (with headroom) of @max capacity as a frequency of the table */
+unsigned int get_next_freq(struct cpufreq_policy *policy, unsigned long util, unsigned long max);
+/* map_util_perf(): 1.25x headroom */
+static inline unsigned long map_util_perf(unsigned long util)
+{
+	return util + (util >> 2);
+}
+/* map_util_freq(): @util of @cap as a share of @freq */
+static inline unsigned long map_util_freq(unsigned long util, unsigned long freq,
+					  unsigned long cap)
+{
+	return freq * util / cap;
+}
+/* sugov_should_update_freq() */
+bool sugov_should_update_freq(struct cpufreq_policy *policy, u64 time);
+/* cpufreq_policy_transition_delay_us() */
+unsigned int cpufreq_policy_transition_delay_us(const struct cpufreq_policy *policy);
+
+/* the policies, for reports and tests */
+extern struct cpufreq_policy *cpufreq_policies;
+extern unsigned int nr_cpufreq_policies;
+struct cpufreq_policy *cpufreq_cpu_get(unsigned int cpu);
+const struct cpufreq_setup *cpufreq_current_setup(void);
+
+#endif

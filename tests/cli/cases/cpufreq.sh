@@ -1,0 +1,95 @@
+# shellcheck shell=sh
+# --cpufreq: governors on the simulated clock (issue 21, Frequency; docs/cpufreq.md).
+# Sourced by tests/cli/run.sh.
+
+expect_exit 2 "--cpufreq 'ondemand': unknown governor (performance, powersave, userspace:KHZ or schedutil)" \
+	schedlab run -m smp2 --cpufreq ondemand -- hackbench -g 1 -l 5
+expect_exit 2 "--cpufreq 'userspace': userspace needs a frequency in kHz" \
+	schedlab run -m smp2 --cpufreq userspace -- hackbench -g 1 -l 5
+expect_exit 2 "--cpufreq 'userspace:1.5GHz': userspace needs a frequency in kHz" \
+	schedlab run -m smp2 --cpufreq userspace:1.5GHz -- hackbench -g 1 -l 5
+expect_exit 2 "--cpufreq 'schedutil:1000': only userspace takes a frequency" \
+	schedlab ab -m smp2 --cpufreq schedutil:1000 --test NO_TTWU_QUEUE -- hackbench -g 1 -l 5
+expect_exit 2 "--cpufreq schedutil: power10-96 has no cpufreq driver (none); only 'performance'" \
+	schedlab run -m power10-96 --cpufreq schedutil -- hackbench -g 1 -l 5
+expect_exit 2 "--sysctl schedutil_rate_limit_us: value must be an integer in 0..10000000" \
+	schedlab run -m smp2 --cpufreq schedutil --sysctl schedutil_rate_limit_us=-1 -- hackbench -l 5
+
+# the default is performance: --cpufreq performance changes nothing but the JSON's cpufreq part
+run_cmd schedlab run -m smp4 -- hackbench -g 1 -l 20
+perf_out=$(cat "$tmp/out")
+run_cmd schedlab run -m smp4 --cpufreq performance -- hackbench -g 1 -l 20
+if [ "$status" -eq 0 ] && [ "$perf_out" = "$(cat "$tmp/out")" ]; then
+	ok "--cpufreq performance: the same run as the default"
+else
+	not_ok "--cpufreq performance: differs from the default run"
+fi
+
+same_output cpufreq-schedutil-twice schedlab run -m pixel6 --cpufreq schedutil -- rt-app "$root/examples/periodic.json"
+
+# mean_khz JSON N: CPU N's time-weighted mean frequency
+mean_khz() { awk -v n="$2" '$1 == "\"mean_khz\":" { if (i++ == n) { sub(/,/, "", $2); print $2 } }' "$1"; }
+run_mean() { awk '$1 == "periodic-0" { print int($3) }' "$tmp/out"; }
+
+# a 30% periodic task on pixel6's little cluster: schedutil runs it slower
+# (each 3 ms of work at 1.8 GHz takes longer), performance at 1803 MHz
+run_cmd schedlab run -m pixel6 --json "$tmp/cf-perf.json" --cpufreq performance -- rt-app "$root/examples/periodic.json"
+perf_run=$(run_mean)
+run_cmd schedlab run -m pixel6 --json "$tmp/cf-su.json" --cpufreq schedutil -- rt-app "$root/examples/periodic.json"
+su_run=$(run_mean)
+su_khz=$(mean_khz "$tmp/cf-su.json" 0)
+perf_khz=$(mean_khz "$tmp/cf-perf.json" 0)
+if [ -n "$su_run" ] && [ -n "$su_khz" ] && [ "$perf_khz" = 1803000 ] && [ "$su_khz" -lt 1200000 ] &&
+	[ "$su_run" -gt $((perf_run * 3 / 2)) ]; then
+	ok "--cpufreq schedutil: a 30% task runs at $su_khz kHz (performance $perf_khz), run_mean $su_run us (performance $perf_run)"
+else
+	not_ok "--cpufreq schedutil on a light task" "mean kHz $su_khz vs $perf_khz, run_mean $su_run vs $perf_run"
+fi
+
+# a CPU-bound workload takes every CPU to (almost always) the maximum
+run_cmd schedlab run -m smp4 --json "$tmp/cf-busy.json" --cpufreq schedutil -- stress-ng --cpu 4 --timeout 1
+low=
+for n in 0 1 2 3; do
+	k=$(mean_khz "$tmp/cf-busy.json" $n)
+	if [ -z "$k" ] || [ "$k" -lt 1950000 ]; then low="$low cpu$n=$k"; fi
+done
+if [ "$status" -eq 0 ] && [ -z "$low" ]; then ok "--cpufreq schedutil: stress-ng --cpu keeps every CPU near 2 GHz"; else
+	not_ok "--cpufreq schedutil: stress-ng --cpu" "below 1.95 GHz:$low"; fi
+
+# powersave and userspace: a fixed clock, and work takes max/cur longer
+run_cmd schedlab run -m smp2 --json "$tmp/cf-ps.json" --cpufreq powersave -- stress-ng --cpu 1 --cpu-ops 200
+ps_t=$(awk '$1 == "\"sim_time_ns\":" { sub(/,/, "", $2); print $2 }' "$tmp/cf-ps.json")
+run_cmd schedlab run -m smp2 --json "$tmp/cf-pf.json" --cpufreq performance -- stress-ng --cpu 1 --cpu-ops 200
+pf_t=$(awk '$1 == "\"sim_time_ns\":" { sub(/,/, "", $2); print $2 }' "$tmp/cf-pf.json")
+if [ -n "$ps_t" ] && [ -n "$pf_t" ] && [ "$ps_t" -gt $((pf_t * 19 / 10)) ] && [ "$ps_t" -lt $((pf_t * 21 / 10)) ]; then
+	ok "--cpufreq powersave: 1 GHz of 2 takes twice as long ($ps_t vs $pf_t ns)"
+else
+	not_ok "--cpufreq powersave: time" "$ps_t vs $pf_t ns"
+fi
+
+# cpu_frequency trace events for each request, for every CPU of the policy
+run_cmd schedlab run -m pixel6 --cpufreq schedutil --trace "$tmp/cf.trace" -- rt-app "$root/examples/periodic.json"
+nf=$(grep -c 'cpu_frequency: state=[0-9]* cpu_id=[0-3]$' "$tmp/cf.trace")
+if [ "$status" -eq 0 ] && [ "$nf" -gt 8 ]; then ok "--cpufreq schedutil: $nf cpu_frequency events on the little cluster"; else
+	not_ok "--cpufreq schedutil: cpu_frequency events" "$nf"; fi
+
+# a sweep's settings take --cpufreq
+printf 'name cf\nmachine smp2\nworkload hackbench -g 1 -l 5\nsettings perf -\nsettings su --cpufreq schedutil\n' >"$tmp/cf.plan"
+expect_exit 0 "" schedlab sweep "$tmp/cf.plan" -o "$tmp/cf.out" -j 1
+
+# --plot adds the frequency heatmap's data only under --cpufreq
+run_cmd schedlab run -m pixel6 --cpufreq schedutil --plot "$tmp/cfplot" -- rt-app "$root/examples/periodic.json"
+run_cmd schedlab run -m pixel6 --plot "$tmp/cfplot0" -- rt-app "$root/examples/periodic.json"
+lowf=$(awk '$2 == 0 && $3 < 1000 { n++ } END { print n + 0 }' "$tmp/cfplot/cpu-freq.dat" 2>/dev/null)
+if [ -s "$tmp/cfplot/cpu-freq.dat" ] && [ ! -e "$tmp/cfplot0/cpu-freq.dat" ] && [ "$lowf" -gt 0 ] &&
+	grep -q "cpu-freq.svg" "$tmp/cfplot/plots.gp"; then
+	ok "--plot with --cpufreq: cpu-freq.dat ($lowf samples of CPU 0 below 1 GHz) and its plot"
+else
+	not_ok "--plot with --cpufreq: cpu-freq.dat" "$(ls "$tmp/cfplot" "$tmp/cfplot0" 2>&1 | tr '\n' ' ')"
+fi
+
+# study files and sweep plans take option cpufreq
+printf 'name cf\nmachine smp2\nworkload hackbench -g 1 -l 5\noption cpufreq userspace:1000000\n' >"$tmp/cf2.plan"
+expect_exit 0 "" schedlab sweep "$tmp/cf2.plan" -o "$tmp/cf2.out" -j 1
+printf 'name cf\nmachine smp2\nworkload hackbench -g 1 -l 5\noption cpufreq turbo\n' >"$tmp/cf3.plan"
+expect_exit 2 "--cpufreq 'turbo': unknown governor" schedlab sweep "$tmp/cf3.plan" -o "$tmp/cf3.out" -j 1
