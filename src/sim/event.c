@@ -97,8 +97,8 @@ static inline eq_key min_key(eq_key a, eq_key b)
 void eq_bind_slot(struct event_queue *q, struct sim_event *ev, u32 leaf, u32 sub)
 {
 	if (ev_queued(ev) || sub >= EQ_LEAF_EVENTS) {
-		fprintf(stderr, "schedlab: BUG: an event is given a slot while queued, or slot %u\n",
-			sub);
+		fprintf(stderr,
+			"schedlab: BUG: an event is given a slot while queued, or slot %u\n", sub);
 		abort();
 	}
 	if (leaf >= q->nr_leaves) {
@@ -110,8 +110,8 @@ void eq_bind_slot(struct event_queue *q, struct sim_event *ev, u32 leaf, u32 sub
 		q->key = xreallocarray(q->key, n, sizeof(*q->key));
 		q->slot_key = xreallocarray(q->slot_key, (size_t)n * EQ_LEAF_EVENTS,
 					    sizeof(*q->slot_key));
-		q->slot_ev = xreallocarray(q->slot_ev, (size_t)n * EQ_LEAF_EVENTS,
-					   sizeof(*q->slot_ev));
+		q->slot_ev =
+			xreallocarray(q->slot_ev, (size_t)n * EQ_LEAF_EVENTS, sizeof(*q->slot_ev));
 		for (u32 i = old; i < n; i++)
 			q->key[i] = EQ_KEY_NONE;
 		for (u32 i = old * EQ_LEAF_EVENTS; i < n * EQ_LEAF_EVENTS; i++) {

@@ -718,7 +718,8 @@ static void test_cost_model_set(void **state)
 	expect_set_fails(&c, "syscall=99999999999999999999999", "bad value");
 	expect_set_fails(&c, "cacheline.llc=abc", "bad value");
 	/* the documented ranges: kernel paths below a tick, delays, sizes */
-	expect_set_fails(&c, "schedule=3000000", "cost parameter 'schedule': bad value '3000000' (nanoseconds, 0..100000)");
+	expect_set_fails(&c, "schedule=3000000",
+			 "cost parameter 'schedule': bad value '3000000' (nanoseconds, 0..100000)");
 	expect_set_fails(&c, "fork=10000001", "(nanoseconds, 0..10000000)");
 	expect_set_fails(&c, "ipi_latency.numa=1000001", "(nanoseconds, 0..1000000)");
 	expect_set_fails(&c, "unix_skb_overhead=65537", "(bytes, 0..65536)");
@@ -727,7 +728,8 @@ static void test_cost_model_set(void **state)
 	expect_set_fails(&c, "mem_remote_latency=10001", "(nanoseconds, 0..10000)");
 	expect_set_fails(&c, "line_mlp=65", "0..64)");
 	/* the fixed refill constants gave way to the footprint model */
-	expect_set_fails(&c, "migration_refill.llc=1000", "unknown cost parameter 'migration_refill.llc'");
+	expect_set_fails(&c, "migration_refill.llc=1000",
+			 "unknown cost parameter 'migration_refill.llc'");
 	assert_memory_equal(&c, &d, sizeof(c));
 
 	/* every parameter takes its maximum and refuses one more */
