@@ -251,7 +251,7 @@ void sched_init(u64 start)
 	sched_init_granularity(machine.nr_cpus);
 	INIT_LIST_HEAD(&sched_world.tasks);
 	INIT_LIST_HEAD(&sched_world.dying);
-	runqueues = xcalloc(machine.nr_cpus, sizeof(*runqueues));
+	runqueues = xcalloc_aligned(machine.nr_cpus, sizeof(*runqueues), _Alignof(struct rq));
 	sim_cpu_register_ops(&sched_cpu_ops);
 	for_each_possible_cpu(cpu) {
 		struct rq *rq = cpu_rq(cpu);

@@ -411,14 +411,28 @@ struct task_lines {
 };
 
 struct task_struct {
-	struct task_lines cl;
-	int pid;
-	char comm[16];
+	/*
+	 * What a step of the running task reads (cpu_continue()) first, in
+	 * one host cache line (the simulator's order, not the kernel's; the
+	 * kernel's cache lines are cl): see struct rq.
+	 */
+	const struct task_exec *exec;
+	void *exec_data;
+	u64 work_left;			/* ns of user work at full speed still to do */
 	unsigned int __state;
 	int on_rq;			/* 0, TASK_ON_RQ_QUEUED or TASK_ON_RQ_MIGRATING */
 	int on_cpu;			/* 1 from context switch in until finish of switch out */
-	u64 on_cpu_until;		/* when the CPU switching it out is done with it */
 	unsigned int cpu;		/* task_cpu() */
+	bool in_user_work;
+	/* smp_call_function_single(wait=1) in progress: the CPU spins */
+	bool csd_spinning;
+	bool is_idle;			/* the per-CPU idle task */
+	u64 utime;			/* time spent in user work (the rest of runtime is system time) */
+
+	struct task_lines cl;
+	int pid;
+	char comm[16];
+	u64 on_cpu_until;		/* when the CPU switching it out is done with it */
 	unsigned int wake_cpu;
 	struct cache_footprint cache;	/* working set and where it last ran (sim/cache.h) */
 	int static_prio;
@@ -428,7 +442,6 @@ struct task_struct {
 	unsigned int rt_priority;	/* 1..99 for SCHED_FIFO/RR, else 0 */
 	struct sched_rt_entity rt;
 	struct list_head pushable_tasks;	/* on rq->rt.pushable_tasks (plist_node) */
-	bool is_idle;			/* the per-CPU idle task */
 	bool is_stopper;		/* the per-CPU stopper kthread */
 	bool sched_task_hot;		/* migrated although cache hot (schedstat) */
 	bool kthread;
@@ -438,18 +451,10 @@ struct task_struct {
 	struct cpumask *cpus_mask;	/* allowed CPUs; cpumask_of() for idle, stopper: read-only */
 	unsigned int nr_cpus_allowed;
 
-	/* the program it runs and its user work in progress */
-	const struct task_exec *exec;
-	void *exec_data;
-	u64 work_left;			/* ns of user work at full speed still to do */
-	u64 utime;			/* time spent in user work (the rest of runtime is system time) */
-	bool in_user_work;
 
 	/* the wakelist: queued on a CPU's call-single queue */
 	struct task_struct *wake_entry_next;
 	bool sched_remote_wakeup;
-	/* smp_call_function_single(wait=1) in progress: the CPU spins */
-	bool csd_spinning;
 
 	/* wakeup CPU selection (select_task_rq_fair) */
 	unsigned int wakee_flips;
@@ -522,22 +527,17 @@ struct rq_lines {
 };
 
 struct rq {
+	/*
+	 * What every step of the CPU reads first (cpu_continue()) comes
+	 * first, and the RT and deadline parts, which a fair workload does
+	 * not touch, last: the host's cache misses on these structures are
+	 * much of a step's time on a many-CPU machine (docs/performance.md).
+	 * The order is the simulator's; the kernel's cache lines are cl.
+	 * The first host line holds what idle_cpu() reads of another CPU.
+	 */
 	unsigned int cpu;
-	struct sim_lock lock;
-	struct rq_lines cl;
 	unsigned int nr_running;	/* tasks enqueued in any class (not the idle task) */
-	u64 nr_switches;
-	u64 clock;
-	u64 clock_task;
-	u64 clock_pelt;
-	u64 clock_idle;			/* clock_pelt sync point while idle */
-
-	struct cfs_rq cfs;
-	struct rt_rq rt;
-	struct sched_avg avg_rt;	/* PELT of the time RT tasks ran (rq->avg_rt) */
-	struct dl_rq dl;
-	struct sched_dl_entity fair_server;
-	bool rt_push_pending;		/* queue_balance_callback(push_rt_tasks) */
+	bool ttwu_pending;		/* wakelist entries queued (the wakelist) */
 	struct task_struct *curr;
 	struct task_struct *idle;
 	int active_mm;			/* address space loaded on this CPU */
@@ -547,6 +547,27 @@ struct rq {
 	bool need_resched_lazy;
 	/* TIF_POLLING_NRFLAG of the idle task: set need_resched instead of an IPI */
 	bool polling;
+	struct {
+		bool active;
+		unsigned int flags;
+		unsigned int n;			/* CPUs visited so far */
+		unsigned long now, next_balance;	/* jiffies */
+		bool update_next_balance, has_blocked_load;
+	} ilb;
+	/* the events popped most: one host line of their own (aligned) */
+	struct sim_event step_ev __attribute__((aligned(64)));	/* next step: end of a kernel path or user work */
+	struct sim_event tick_ev;	/* the periodic tick */
+
+	struct sim_lock lock;
+	struct rq_lines cl;
+	u64 nr_switches;
+	u64 clock;
+	u64 clock_task;
+	u64 clock_pelt;
+	u64 clock_idle;			/* clock_pelt sync point while idle */
+
+	struct cfs_rq cfs;
+	bool rt_push_pending;		/* queue_balance_callback(push_rt_tasks) */
 	/* the idle state the CPU is in (-1 when not idle) and the governor's history */
 	int idle_state;
 	/* cpuidle's stateK/disable for this CPU, bit K (--idle-states) */
@@ -587,7 +608,6 @@ struct rq {
 	unsigned int migrate_dest;
 	unsigned int push_cpu;
 	struct task_struct *stop;	/* the stopper kthread */
-	bool ttwu_pending;		/* wakelist entries queued (wakelist lands with issue 4) */
 	/* nohz idle balancing */
 	bool nohz_tick_stopped;
 	unsigned int nohz_flags;	/* NOHZ_*_KICK pending on this CPU */
@@ -598,26 +618,22 @@ struct rq {
 	 * loop reaches the next idle CPU), so the loop yields after each CPU it
 	 * balanced and resumes at this CPU's next step.
 	 */
-	struct {
-		bool active;
-		unsigned int flags;
-		unsigned int n;			/* CPUs visited so far */
-		unsigned long now, next_balance;	/* jiffies */
-		bool update_next_balance, has_blocked_load;
-	} ilb;
 	/* NEWIDLE_RATE_LIMIT: the RFC's average interval between idle balances */
 	u64 last_idle_balance;
 	u64 avg_idle_balance_interval;
 	bool idle_balance_seen;
 
 	/* events of this CPU */
-	struct sim_event step_ev;	/* next step: end of a kernel path or user work */
-	struct sim_event tick_ev;	/* the periodic tick */
 	struct sim_event ipi_ev;	/* reschedule IPI in flight */
 	bool tick_stopped;		/* nohz: tick stopped while idle */
 	u64 next_tick;			/* the tick timer's next expiry, when re-armed */
 
 	/* schedstat counters (version 17 names) */
+	struct rt_rq rt;
+	struct sched_avg avg_rt;	/* PELT of the time RT tasks ran (rq->avg_rt) */
+	struct dl_rq dl;
+	struct sched_dl_entity fair_server;
+
 	struct {
 		u64 yld_count;
 		u64 sched_count;
@@ -637,7 +653,7 @@ struct rq {
 	u64 ipi_sent;			/* IPIs sent by this CPU */
 	u64 ipi_received;
 	u64 nr_migrations_in;
-};
+} __attribute__((aligned(64)));
 
 extern struct rq *runqueues;
 

@@ -32,6 +32,20 @@ void *xcalloc(size_t n, size_t size)
 	return checked(calloc(n, size), n > SIZE_MAX / size ? SIZE_MAX : n * size);
 }
 
+void *xcalloc_aligned(size_t n, size_t size, size_t align)
+{
+	void *p;
+
+	if (!n || !size)
+		n = 1, size = align;
+	if (n > SIZE_MAX / size)
+		out_of_memory(SIZE_MAX);
+	/* aligned_alloc() wants a multiple of the alignment: size is one */
+	p = checked(aligned_alloc(align, n * size), n * size);
+	memset(p, 0, n * size);
+	return p;
+}
+
 void *xrealloc(void *p, size_t size)
 {
 	return checked(realloc(p, size ? size : 1), size);

@@ -14,6 +14,12 @@
 
 void *xmalloc(size_t size);
 void *xcalloc(size_t n, size_t size);
+/*
+ * xcalloc() of @n elements of @size aligned to @align (a power of two
+ * dividing @size), for arrays of host-cache-line-aligned structures; free
+ * with free().
+ */
+void *xcalloc_aligned(size_t n, size_t size, size_t align);
 void *xrealloc(void *p, size_t size);
 /* xrealloc() to @n elements of @size, exiting as out of memory if n * size overflows */
 void *xreallocarray(void *p, size_t n, size_t size);

@@ -11,6 +11,8 @@
 
 struct coherence_stats coherence_stats;
 
+_Static_assert(NR_CPUS - 1 <= UINT16_MAX, "cache_line.sharer holds CPU numbers in 16 bits");
+
 void cache_line_init(struct cache_line *l, unsigned int lines)
 {
 	memset(l, 0, sizeof(*l));

@@ -27,7 +27,13 @@ struct cache_line {
 	s32 owner; /* CPU holding it modified, -1: none */
 	u16 lines; /* 64-byte lines in this group */
 	u16 nr_sharers;
-	u32 sharer[CL_MAX_SHARERS]; /* CPUs with a clean copy, oldest first */
+	/*
+	 * CPUs with a clean copy, oldest first; 16 bits hold any CPU of
+	 * NR_CPUS (8192), and keep what a hit reads in the first 16 bytes
+	 * of a 32-byte structure: the simulator's own host cache misses on
+	 * these are much of its time (docs/performance.md)
+	 */
+	u16 sharer[CL_MAX_SHARERS];
 	/*
 	 * The last transfer: from moved_at to busy_until the line is in
 	 * flight to its new holder, and a CPU that wants it meanwhile waits

@@ -229,9 +229,13 @@ void sim_cpu_bind_events(unsigned int cpu, struct sim_event *step, struct sim_ev
 {
 	sim_cpu(cpu)->step_ev = step;
 	ev_init(step, cpu_step_event, cpu);
-	/* the event moved at almost every step: a slot of its own (sim/event.h) */
-	eq_bind_slot(&machine.eq, step, cpu);
 	ev_init(tick, tick_event, cpu);
+	/*
+	 * the events moved at almost every step, and at every tick of a busy
+	 * CPU: slots of their own under the CPU's leaf (sim/event.h)
+	 */
+	eq_bind_slot(&machine.eq, step, cpu, 0);
+	eq_bind_slot(&machine.eq, tick, cpu, 1);
 	ev_init(ipi, ipi_event, cpu);
 	ev_init(csd, csd_event, cpu);
 }

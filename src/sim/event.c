@@ -25,7 +25,8 @@ void eq_init(struct event_queue *q)
 	q->nr_leaves = 0;
 	q->win = NULL;
 	q->key = NULL;
-	q->leaf_ev = NULL;
+	q->slot_key = NULL;
+	q->slot_ev = NULL;
 	q->dirty = EQ_NO_LEAF;
 }
 
@@ -33,17 +34,19 @@ void eq_destroy(struct event_queue *q)
 {
 	for (u32 i = 0; i < q->nr_heap; i++)
 		q->slot[i].ev->pos = 0;
-	for (u32 i = 0; i < q->nr_leaves; i++)
-		if (q->leaf_ev[i])
-			q->leaf_ev[i]->pos = 0;
+	for (u32 i = 0; i < q->nr_leaves * EQ_LEAF_EVENTS; i++)
+		if (q->slot_ev[i])
+			q->slot_ev[i]->pos = 0;
 	free(q->slot);
 	free(q->win);
 	free(q->key);
-	free(q->leaf_ev);
+	free(q->slot_key);
+	free(q->slot_ev);
 	q->slot = NULL;
 	q->win = NULL;
 	q->key = NULL;
-	q->leaf_ev = NULL;
+	q->slot_key = NULL;
+	q->slot_ev = NULL;
 	q->nr = q->nr_heap = q->cap = q->nr_background = q->nr_leaves = 0;
 	q->dirty = EQ_NO_LEAF;
 }
@@ -74,7 +77,7 @@ static inline void climb(struct event_queue *q, u32 leaf)
 	}
 }
 
-/* the climb a pop left for later (see eq_pop()) */
+/* the climb left for later (see event.h) */
 static inline void flush_dirty(struct event_queue *q)
 {
 	if (q->dirty != EQ_NO_LEAF) {
@@ -83,23 +86,37 @@ static inline void flush_dirty(struct event_queue *q)
 	}
 }
 
-void eq_bind_slot(struct event_queue *q, struct sim_event *ev, u32 slot)
+/* a leaf holds two slots, its CPU's step and tick: slot i's partner is i ^ 1 */
+_Static_assert(EQ_LEAF_EVENTS == 2, "leaf_key() and eq_pop() pair slots by i ^ 1");
+
+static inline eq_key min_key(eq_key a, eq_key b)
 {
-	if (ev_queued(ev)) {
-		fprintf(stderr, "schedlab: BUG: an event is given a slot while queued\n");
+	return b < a ? b : a;
+}
+
+void eq_bind_slot(struct event_queue *q, struct sim_event *ev, u32 leaf, u32 sub)
+{
+	if (ev_queued(ev) || sub >= EQ_LEAF_EVENTS) {
+		fprintf(stderr,
+			"schedlab: BUG: an event is given a slot while queued, or slot %u\n", sub);
 		abort();
 	}
-	if (slot >= q->nr_leaves) {
+	if (leaf >= q->nr_leaves) {
 		u32 n = q->nr_leaves ? q->nr_leaves : 2, old = q->nr_leaves;
 
-		while (n <= slot)
+		while (n <= leaf)
 			n *= 2;
 		flush_dirty(q);
 		q->key = xreallocarray(q->key, n, sizeof(*q->key));
-		q->leaf_ev = xreallocarray(q->leaf_ev, n, sizeof(*q->leaf_ev));
-		for (u32 i = old; i < n; i++) {
+		q->slot_key = xreallocarray(q->slot_key, (size_t)n * EQ_LEAF_EVENTS,
+					    sizeof(*q->slot_key));
+		q->slot_ev =
+			xreallocarray(q->slot_ev, (size_t)n * EQ_LEAF_EVENTS, sizeof(*q->slot_ev));
+		for (u32 i = old; i < n; i++)
 			q->key[i] = EQ_KEY_NONE;
-			q->leaf_ev[i] = NULL;
+		for (u32 i = old * EQ_LEAF_EVENTS; i < n * EQ_LEAF_EVENTS; i++) {
+			q->slot_key[i] = EQ_KEY_NONE;
+			q->slot_ev[i] = NULL;
 		}
 		free(q->win);
 		q->win = xreallocarray(NULL, 2 * n, sizeof(*q->win));
@@ -112,37 +129,39 @@ void eq_bind_slot(struct event_queue *q, struct sim_event *ev, u32 slot)
 			q->win[i] = q->key[r] < q->key[l] ? r : l;
 		}
 	}
-	q->leaf_ev[slot] = ev;
-	ev->slot = slot + 1;
+	q->slot_ev[leaf * EQ_LEAF_EVENTS + sub] = ev;
+	ev->slot = leaf * EQ_LEAF_EVENTS + sub + 1;
+}
+
+/* slot @i's key is @k now: its leaf's key follows, its climb waits (event.h) */
+static inline void slot_set(struct event_queue *q, u32 i, eq_key k)
+{
+	u32 leaf = i / EQ_LEAF_EVENTS;
+
+	if (q->dirty != leaf) {
+		flush_dirty(q);
+		q->dirty = leaf;
+	}
+	q->slot_key[i] = k;
+	q->key[leaf] = min_key(k, q->slot_key[i ^ 1]);
 }
 
 static void slot_schedule(struct event_queue *q, struct sim_event *ev, u64 time, u64 seq)
 {
-	u32 leaf = ev->slot - 1;
-
 	if (!ev->pos) {
 		ev->pos = ev->slot;
 		q->nr++;
 		q->nr_background += ev->background;
 	}
-	q->key[leaf] = mkkey(time, seq);
-	/* a pop's climb is merged into this one when it popped this leaf */
-	if (q->dirty != leaf)
-		flush_dirty(q);
-	q->dirty = EQ_NO_LEAF;
-	climb(q, leaf);
+	slot_set(q, ev->slot - 1, mkkey(time, seq));
 }
 
 static void slot_cancel(struct event_queue *q, struct sim_event *ev)
 {
-	u32 leaf = ev->slot - 1;
-
 	ev->pos = 0;
 	q->nr--;
 	q->nr_background -= ev->background;
-	q->key[leaf] = EQ_KEY_NONE;
-	flush_dirty(q);
-	climb(q, leaf);
+	slot_set(q, ev->slot - 1, EQ_KEY_NONE);
 }
 
 /* the earliest slot event's key (EQ_KEY_NONE: none), with the tree up to date */
@@ -278,9 +297,9 @@ u64 eq_peek_time(struct event_queue *q)
 }
 
 /*
- * A slot event popped leaves its leaf empty and its climb for later: the
- * event that ran usually moves its own CPU's step, and that schedule's
- * climb then does both at once. Any other use of the tree climbs first.
+ * A slot event popped leaves its slot empty and its leaf's climb for later:
+ * the event that ran usually moves its own CPU's step, and that schedule's
+ * climb then does both at once.
  */
 struct sim_event *eq_pop(struct event_queue *q)
 {
@@ -294,10 +313,14 @@ struct sim_event *eq_pop(struct event_queue *q)
 	}
 	if (k == EQ_KEY_NONE)
 		return NULL;
-	u32 leaf = q->win[1];
+	u32 leaf = q->win[1], i = leaf * EQ_LEAF_EVENTS;
 
-	ev = q->leaf_ev[leaf];
-	q->key[leaf] = EQ_KEY_NONE;
+	/* keys are unique: the leaf's key is one of its two slots' */
+	if (q->slot_key[i] != k)
+		i++;
+	ev = q->slot_ev[i];
+	q->slot_key[i] = EQ_KEY_NONE;
+	q->key[leaf] = q->slot_key[i ^ 1];
 	q->dirty = leaf;
 	ev->pos = 0;
 	q->nr--;

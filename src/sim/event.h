@@ -4,14 +4,17 @@
  * the next sequence number, so events at the same time come out in the
  * order they were scheduled, whatever structure holds them.
  *
- * Two structures share the order. Most events are a CPU's step event,
- * popped and then moved forward by the same CPU's next step; each of
- * those has a slot of its own (eq_bind_slot()), a leaf of a winner tree,
- * so moving it costs one climb of log2(slots) compares with no data moved,
- * and a pop leaves its climb to the next schedule, usually the same
- * event's. Every other event (ticks, IPIs, timers) goes into a 4-ary
- * min-heap. A pop takes the earlier of the tree's winner and the heap's
- * top.
+ * Two structures share the order. Most events are a CPU's step or tick,
+ * popped and then moved forward by the same CPU; each of those has a slot
+ * of its own (eq_bind_slot()), one of EQ_LEAF_EVENTS under its CPU's leaf
+ * of a winner tree. A leaf's key is the earliest of its slots', so moving
+ * one costs a compare of the leaf's few slots and one climb of log2(leaves)
+ * compares with no data moved. The climb waits until the tree is read (the
+ * next peek or pop) or another leaf changes, so the usual run of changes
+ * to one CPU's events (a tick popped, the step it interrupts cancelled,
+ * the tick re-armed, the step queued again) climbs once. Every other event
+ * (IPIs, timers) goes into a 4-ary min-heap. A pop takes the earlier of the
+ * tree's winner and the heap's top.
  *
  * Events are intrusive (embedded in the CPU, task or timer that owns them)
  * and remember where they are, so a pending event can be moved or removed
@@ -55,23 +58,28 @@ struct event_queue {
 	u32 nr_heap;
 	u32 cap;
 	/*
-	 * The winner tree over the slots: nr_leaves is a power of two (or
+	 * The winner tree over the leaves: nr_leaves is a power of two (or
 	 * 0), node n's children are 2n and 2n + 1, leaf i is node
 	 * nr_leaves + i, and win[n] is the leaf with the smallest key under
-	 * node n (win[nr_leaves + i] == i). An empty leaf's key is
-	 * EQ_KEY_NONE.
+	 * node n (win[nr_leaves + i] == i). Leaf i holds slots
+	 * i * EQ_LEAF_EVENTS to i * EQ_LEAF_EVENTS + EQ_LEAF_EVENTS - 1; its
+	 * key is the smallest of their slot_key. An empty slot's or leaf's
+	 * key is EQ_KEY_NONE.
 	 */
 	u32 nr_leaves;
 	u32 *win;
 	eq_key *key;
-	struct sim_event **leaf_ev;
-	u32 dirty;		/* a leaf popped and not yet climbed, or EQ_NO_LEAF */
+	eq_key *slot_key;
+	struct sim_event **slot_ev;
+	u32 dirty;		/* a leaf changed and not yet climbed, or EQ_NO_LEAF */
 	u32 nr;			/* queued events, heap and slots */
 	u32 nr_background;	/* queued events with ev->background */
 	u64 next_seq;
 };
 
 #define EQ_KEY_NONE (~(eq_key)0)
+/* slots per leaf: a CPU's step and tick (a power of two) */
+#define EQ_LEAF_EVENTS 2
 #define EQ_NO_LEAF UINT32_MAX
 
 void eq_init(struct event_queue *q);
@@ -93,11 +101,12 @@ static inline void ev_init(struct sim_event *ev, sim_event_fn fn, u32 arg)
 }
 
 /*
- * Give @ev (not queued) slot @slot of its own: an event that is moved
- * often, such as a CPU's step. One event per slot; slots are numbered
+ * Give @ev (not queued) slot @sub (< EQ_LEAF_EVENTS) of leaf @leaf: an
+ * event that is moved often, such as a CPU's step or tick, with the
+ * CPU's number as the leaf. One event per slot; leaves are numbered
  * densely from 0 (the tree is as wide as the largest).
  */
-void eq_bind_slot(struct event_queue *q, struct sim_event *ev, u32 slot);
+void eq_bind_slot(struct event_queue *q, struct sim_event *ev, u32 leaf, u32 sub);
 
 /* Queue @ev at @time; if it is already queued, move it (it gets a new sequence number). */
 void eq_schedule(struct event_queue *q, struct sim_event *ev, u64 time);

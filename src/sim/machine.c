@@ -137,7 +137,8 @@ void machine_init(const struct topology *topo, const struct cost_model *cost, u6
 	machine.seed = seed;
 	machine.stop_at = UINT64_MAX;
 	eq_init(&machine.eq);
-	machine.cpus = xcalloc(topo->nr_cpus, sizeof(*machine.cpus));
+	machine.cpus = xcalloc_aligned(topo->nr_cpus, sizeof(*machine.cpus),
+				       _Alignof(struct sim_cpu));
 	machine.cores = xcalloc(topo->nr_cores ? topo->nr_cores : 1, sizeof(*machine.cores));
 	smt_init(topo);
 	dist_keys_init(topo);

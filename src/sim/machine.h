@@ -54,30 +54,15 @@ struct cpu_dist_key {
 };
 
 struct sim_cpu {
-	unsigned int id;
-	struct sim_core *core;
+	/*
+	 * The fields every step and every charge() read come first, in one
+	 * host cache line (the array is line-aligned): a step of a CPU
+	 * that did not run recently starts with host cache misses, and one
+	 * line misses once (docs/performance.md).
+	 */
 	u64 t;				/* this CPU's time cursor */
 	enum cpu_activity act;
-	u64 act_since;			/* cursor value when act began */
-	u64 time_in[NR_ACT];		/* accounted time per activity */
-	unsigned long capacity;		/* from the topology */
-	unsigned int freq_khz;		/* current frequency */
-	unsigned int max_freq_khz;
-	/* frequency residency (sim_cpu_set_freq()): since when at which OPP */
-	unsigned int opp;		/* index of freq_khz in the topology's opp_khz[] */
-	u64 freq_since;
-	u64 *opp_time;			/* [nr_opps]: time spent at each OPP */
-	u64 nr_freq_transitions;
-
-	/* the step machine (sim/cpu.c) */
-	struct sim_event *step_ev;	/* the next step: end of a kernel path or of user work */
 	unsigned int pending_irqs;	/* interrupts raised while the CPU was in a kernel path */
-	struct hrtimer *expired_timers;	/* expired while the CPU was busy, run at irq time */
-	u64 user_start;			/* when the user work in progress (re)started */
-	u64 user_work;			/* its full-speed work left at user_seg */
-	u64 user_seg;			/* start of its current stretch at one SMT speed */
-	u64 user_speed;			/* that speed (permille) */
-	u64 tick_fired;			/* when the tick timer last expired */
 	/*
 	 * sim_cpu_speed(), kept up to date when its core's busy count
 	 * changes (sim_core_busy_changed()), and its reciprocal for
@@ -85,7 +70,29 @@ struct sim_cpu {
 	 */
 	u64 speed;
 	u64 speed_inv;
-};
+	unsigned int freq_khz;		/* current frequency */
+	unsigned int max_freq_khz;
+	struct sim_event *step_ev;	/* the next step: end of a kernel path or of user work */
+	struct sim_core *core;
+	u64 act_since;			/* cursor value when act began */
+
+	unsigned int id;
+	u64 time_in[NR_ACT];		/* accounted time per activity */
+	unsigned long capacity;		/* from the topology */
+	/* frequency residency (sim_cpu_set_freq()): since when at which OPP */
+	unsigned int opp;		/* index of freq_khz in the topology's opp_khz[] */
+	u64 freq_since;
+	u64 *opp_time;			/* [nr_opps]: time spent at each OPP */
+	u64 nr_freq_transitions;
+
+	/* the step machine (sim/cpu.c) */
+	struct hrtimer *expired_timers;	/* expired while the CPU was busy, run at irq time */
+	u64 user_start;			/* when the user work in progress (re)started */
+	u64 user_work;			/* its full-speed work left at user_seg */
+	u64 user_seg;			/* start of its current stretch at one SMT speed */
+	u64 user_speed;			/* that speed (permille) */
+	u64 tick_fired;			/* when the tick timer last expired */
+} __attribute__((aligned(64)));
 
 /*
  * A lock modelled as a resource that is "free at" a time: taking it before

@@ -151,13 +151,14 @@ struct work_task {
 	struct task_struct *task;
 	const struct program *prog;
 	void *state;			/* the program's own state */
-	struct op_desc op;
+	/* (the flags before op: a step reads them first, in the same host line) */
 	bool op_valid;
 	bool in_syscall;		/* entry cost paid; the syscall is being retried */
 	bool woken;			/* a futex/sleep wait was ended by its waker */
 	bool sig_pending;		/* work_signal(): taken at the next step */
 	bool signalled;			/* a signal was taken: the program's handler runs */
 	u64 result;
+	struct op_desc op;
 	struct hrtimer timer;
 	/*
 	 * kernel-thread IPIs: one call slot per target CPU, reused from call

@@ -48,15 +48,23 @@ static void check_tree(struct event_queue *q)
 		assert_true(q->win[n] == l || q->win[n] == r);
 		assert_true(q->key[q->win[n]] == (q->key[r] < q->key[l] ? q->key[r] : q->key[l]));
 	}
-	for (u32 i = 0; i < q->nr_leaves; i++) {
-		struct sim_event *ev = q->leaf_ev[i];
+	/* a leaf's key is the earlier of its two slots' */
+	for (u32 leaf = 0; leaf < q->nr_leaves; leaf++) {
+		eq_key a = q->slot_key[2 * leaf], b = q->slot_key[2 * leaf + 1];
 
-		if (!ev)
+		assert_true(q->key[leaf] == (b < a ? b : a));
+	}
+	for (u32 i = 0; i < q->nr_leaves * EQ_LEAF_EVENTS; i++) {
+		struct sim_event *ev = q->slot_ev[i];
+
+		if (!ev) {
+			assert_true(q->slot_key[i] == EQ_KEY_NONE);
 			continue;
+		}
 		assert_int_equal(ev->slot, i + 1);
-		assert_int_equal(ev_queued(ev), q->key[i] != EQ_KEY_NONE);
+		assert_int_equal(ev_queued(ev), q->slot_key[i] != EQ_KEY_NONE);
 		if (ev_queued(ev))
-			assert_int_equal((u64)(q->key[i] >> 64), ev->time);
+			assert_int_equal((u64)(q->slot_key[i] >> 64), ev->time);
 	}
 }
 
@@ -64,7 +72,7 @@ static void check_tree(struct event_queue *q)
 static u64 queued_seq(const struct event_queue *q, const struct sim_event *ev)
 {
 	if (ev->slot)
-		return (u64)q->key[ev->slot - 1];
+		return (u64)q->slot_key[ev->slot - 1];
 	assert_ptr_equal(q->slot[ev->pos - 1].ev, ev);
 	return q->slot[ev->pos - 1].seq;
 }
@@ -85,7 +93,7 @@ struct ref_ev {
  * positions and ev_queued() follow every operation. Times come from a small
  * range so that ties are common, and the mix alternates between growing and
  * shrinking phases so the heap outgrows its initial 256 slots. A third of
- * the events have slots of their own (the slot tree), the rest go in the
+ * the events have slots of their own (the slot tree, mostly two to a leaf), the rest go in the
  * heap, so the two structures' order is checked against each other.
  */
 static void test_event_queue_random(void **state)
@@ -103,9 +111,15 @@ static void test_event_queue_random(void **state)
 	prng_init(&r, 12345, 99);
 	for (int i = 0; i < NR_EV; i++) {
 		ev_init(&ev[i], nop_event, (u32)i);
-		/* slots bound out of order, with gaps: the tree grows twice */
-		if (i % 3 == 0)
-			eq_bind_slot(&q, &ev[i], (u32)((NR_EV - 1 - i) / 2));
+		/*
+		 * slots bound out of order, with gaps: the tree grows twice;
+		 * most leaves get both their slots, some one
+		 */
+		if (i % 3 == 0) {
+			u32 j = (u32)((NR_EV - 1 - i) / 2);
+
+			eq_bind_slot(&q, &ev[i], j / EQ_LEAF_EVENTS, j % EQ_LEAF_EVENTS);
+		}
 		ref[i] = (struct ref_ev){ 0 };
 	}
 	assert_null(eq_pop(&q));
@@ -172,7 +186,7 @@ static void test_event_queue_random(void **state)
 	}
 	/* the sequence counter counts every schedule, moves included */
 	assert_int_equal(q.next_seq, seq);
-	assert_true(max_nr > 256 && q.cap > 256 && q.nr_leaves == 512);
+	assert_true(max_nr > 256 && q.cap > 256 && q.nr_leaves == 256);
 	assert_true(pops > 20000 && moves > 5000 && cancels > 2000);
 
 	/* drain: (time, seq) order */
@@ -244,10 +258,13 @@ static void test_event_queue_slot_ties(void **state)
 	eq_init(&q);
 	for (int i = 0; i < 6; i++)
 		ev_init(&e[i], nop_event, (u32)i);
-	/* e[0], e[2], e[4] have slots 5, 0, 2; e[1], e[3], e[5] are heap events */
-	eq_bind_slot(&q, &e[0], 5);
-	eq_bind_slot(&q, &e[2], 0);
-	eq_bind_slot(&q, &e[4], 2);
+	/*
+	 * e[0], e[2], e[4] have slots under leaves 5, 0, 2 (e[4] the second
+	 * of its leaf's two); e[1], e[3], e[5] are heap events
+	 */
+	eq_bind_slot(&q, &e[0], 5, 0);
+	eq_bind_slot(&q, &e[2], 0, 0);
+	eq_bind_slot(&q, &e[4], 2, 1);
 	assert_int_equal(q.nr_leaves, 8);
 	for (int i = 0; i < 6; i++)
 		eq_schedule(&q, &e[i], 7);
@@ -701,7 +718,8 @@ static void test_cost_model_set(void **state)
 	expect_set_fails(&c, "syscall=99999999999999999999999", "bad value");
 	expect_set_fails(&c, "cacheline.llc=abc", "bad value");
 	/* the documented ranges: kernel paths below a tick, delays, sizes */
-	expect_set_fails(&c, "schedule=3000000", "cost parameter 'schedule': bad value '3000000' (nanoseconds, 0..100000)");
+	expect_set_fails(&c, "schedule=3000000",
+			 "cost parameter 'schedule': bad value '3000000' (nanoseconds, 0..100000)");
 	expect_set_fails(&c, "fork=10000001", "(nanoseconds, 0..10000000)");
 	expect_set_fails(&c, "ipi_latency.numa=1000001", "(nanoseconds, 0..1000000)");
 	expect_set_fails(&c, "unix_skb_overhead=65537", "(bytes, 0..65536)");
@@ -710,7 +728,8 @@ static void test_cost_model_set(void **state)
 	expect_set_fails(&c, "mem_remote_latency=10001", "(nanoseconds, 0..10000)");
 	expect_set_fails(&c, "line_mlp=65", "0..64)");
 	/* the fixed refill constants gave way to the footprint model */
-	expect_set_fails(&c, "migration_refill.llc=1000", "unknown cost parameter 'migration_refill.llc'");
+	expect_set_fails(&c, "migration_refill.llc=1000",
+			 "unknown cost parameter 'migration_refill.llc'");
 	assert_memory_equal(&c, &d, sizeof(c));
 
 	/* every parameter takes its maximum and refuses one more */
