@@ -9,6 +9,8 @@
  */
 #include "topo/topology.h"
 
+#include "topo/machine_file.h"
+
 #include "sim/alloc.h"
 
 #include <limits.h>
@@ -398,6 +400,12 @@ struct topology *topology_load(const char *name, char *err, size_t errlen)
 		return topology_load_sysfs("/sys", err, errlen);
 	if (name && !strncmp(name, "synthetic:", strlen("synthetic:")))
 		return topology_load_synthetic(name, err, errlen);
+	if (name && !strncmp(name, "hwloc:", strlen("hwloc:")))
+		return topology_load_hwloc(name + strlen("hwloc:"), err, errlen);
+	if (name && strlen(name) > 4 && !strcmp(name + strlen(name) - 4, ".xml"))
+		return topology_load_hwloc(name, err, errlen);
+	if (name && machine_name_is_path(name))
+		return topology_load_machine_file(name, err, errlen);
 	for (unsigned int i = 0; name && i < nr_machine_presets; i++)
 		if (!strcmp(machine_presets[i].name, name))
 			p = &machine_presets[i];

@@ -124,8 +124,10 @@ extern const struct machine_preset machine_presets[];
 extern const unsigned int nr_machine_presets;
 
 /*
- * Build the named machine (a preset name, or "host" for this machine's
- * sysfs). Sets up cpumasks for its CPU count. Returns NULL with a message
+ * Build the named machine: a preset name, "host" for this machine's sysfs,
+ * "synthetic:...", a machine file (a name with a '/' or ending in
+ * .machine), or hwloc XML ("hwloc:FILE" or a name ending in .xml). Sets up
+ * cpumasks for its CPU count. Returns NULL with a message
  * naming what is wrong in @err for an unknown name or an impossible shape.
  */
 struct topology *topology_load(const char *name, char *err, size_t errlen);
