@@ -21,9 +21,13 @@ SANFLAGS ?=
 # rt-app's JSON files are read with json-c, as rt-app reads them (scripts/deps.sh installs it)
 JSONC_CFLAGS := $(shell pkg-config --cflags json-c 2>/dev/null)
 JSONC_LIBS   := $(or $(shell pkg-config --libs json-c 2>/dev/null),-ljson-c)
-CFLAGS  := -std=c17 -Wall -Wextra -Werror $(OPT) -g -D_GNU_SOURCE -Isrc $(JSONC_CFLAGS) $(SANFLAGS) $(EXTRA_CFLAGS)
+# hwloc XML machines (-m hwloc:FILE.xml) are read with libhwloc (scripts/deps.sh installs it)
+HWLOC_CFLAGS := $(shell pkg-config --cflags hwloc 2>/dev/null)
+HWLOC_LIBS   := $(or $(shell pkg-config --libs hwloc 2>/dev/null),-lhwloc)
+CFLAGS  := -std=c17 -Wall -Wextra -Werror $(OPT) -g -D_GNU_SOURCE -Isrc $(JSONC_CFLAGS) $(HWLOC_CFLAGS) \
+	$(SANFLAGS) $(EXTRA_CFLAGS)
 LDFLAGS := $(SANFLAGS)
-LDLIBS  := -lm $(JSONC_LIBS)
+LDLIBS  := -lm $(JSONC_LIBS) $(HWLOC_LIBS)
 
 # Every .c under src/ except the program entry point goes into the library that
 # both the binary and the unit tests link against.
