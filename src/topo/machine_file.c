@@ -84,9 +84,10 @@ static int parse_u64(const char *key, const char *v, unsigned long long min, uns
 	for (const char *p = v; *p; p++) {
 		if (!isdigit((unsigned char)*p))
 			goto bad;
-		if (x > (max - (unsigned long long)(*p - '0')) / 10)
-			goto range;
+		/* max is far below 2^64 / 10, so x * 10 + 9 cannot wrap before this stops it */
 		x = x * 10 + (unsigned long long)(*p - '0');
+		if (x > max)
+			goto range;
 	}
 	if (x < min)
 		goto range;
