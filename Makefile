@@ -39,10 +39,16 @@ STUDY_FILES := $(sort $(wildcard studies/*.study))
 # reaim's workfiles (data/reaim/), compiled in as strings (scripts/embed-reaim.sh);
 # the object sits with src/work's so the layer check links it with them
 REAIM_FILES := $(sort $(wildcard data/reaim/*))
+# the machine presets (data/machines/NAME.machine), compiled in as strings
+# (scripts/embed-machines.sh) in the order `schedlab machines` lists them;
+# the object sits with src/topo's for the layer check
+PRESETS := smp1 smp2 smp4 smp8 smt2-2s-16 power10-96 xeon-8269cy-2s altra-80 altra-2s-160 \
+	icelake-2s-128 epyc-milan-2s-256 westmere-ex-8s-160 westmere-ex-8s-80-noht pixel6 arm64-2x4
+MACHINE_FILES := $(PRESETS:%=data/machines/%.machine)
 # the version and commit (scripts/version.sh), with src/report's objects for
 # the same reason
 GEN_OBJS := $(BUILD)/gen/studies.o $(BUILD)/src/work/reaim_files_gen.o \
-	$(BUILD)/src/report/version_gen.o
+	$(BUILD)/src/topo/machines_gen.o $(BUILD)/src/report/version_gen.o
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(GEN_OBJS)
 TEST_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 TEST_BINS := $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
@@ -105,6 +111,14 @@ $(BUILD)/gen/reaim_files.c: $(REAIM_FILES) scripts/embed-reaim.sh
 	sh scripts/embed-reaim.sh $(REAIM_FILES) > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/src/work/reaim_files_gen.o: $(BUILD)/gen/reaim_files.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/gen/machines.c: $(MACHINE_FILES) scripts/embed-machines.sh
+	@mkdir -p $(dir $@)
+	sh scripts/embed-machines.sh $(MACHINE_FILES) > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/src/topo/machines_gen.o: $(BUILD)/gen/machines.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 

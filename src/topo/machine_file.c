@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MF_MAX_CLASSES 64
 /* MAX_NUMNODES of a CONFIG_NODES_SHIFT=10 kernel; a SLIT beyond is no real machine */
@@ -959,9 +960,16 @@ struct topology *topology_load_machine_file(const char *path, char *err, size_t 
 {
 	char *text = mf_read_file(path, err, errlen);
 	struct topology *t;
+	size_t len;
 
-	if (!text)
+	if (!text) {
+		len = strlen(err);
+		/* "-m vax-11/780" meant as a preset name: say why it was taken for a file */
+		if (access(path, F_OK) && len < errlen)
+			snprintf(err + len, errlen - len,
+				 " (an -m value with a '/' or ending in .machine is a machine file)");
 		return NULL;
+	}
 	t = topology_parse_machine(text, path, err, errlen);
 	free(text);
 	return t;

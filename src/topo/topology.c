@@ -394,7 +394,6 @@ int topology_finish(struct topology *t, char *err, size_t errlen)
 struct topology *topology_load(const char *name, char *err, size_t errlen)
 {
 	const struct machine_preset *p = NULL;
-	struct topology *t;
 
 	if (name && !strcmp(name, "host"))
 		return topology_load_sysfs("/sys", err, errlen);
@@ -415,16 +414,7 @@ struct topology *topology_load(const char *name, char *err, size_t errlen)
 		return NULL;
 	}
 
-	t = xcalloc(1, sizeof(*t));
-	snprintf(t->name, sizeof(t->name), "%s", p->name);
-	snprintf(t->description, sizeof(t->description), "%s", p->description);
-	t->hz = 250;
-	cost_model_default(&t->cost);
-	if (p->build(t, err, errlen) || topology_finish(t, err, errlen)) {
-		topology_free(t);
-		return NULL;
-	}
-	return t;
+	return topology_load_preset(p, err, errlen);
 }
 
 /* ---- printing ---- */
