@@ -21,9 +21,13 @@ SANFLAGS ?=
 # rt-app's JSON files are read with json-c, as rt-app reads them (scripts/deps.sh installs it)
 JSONC_CFLAGS := $(shell pkg-config --cflags json-c 2>/dev/null)
 JSONC_LIBS   := $(or $(shell pkg-config --libs json-c 2>/dev/null),-ljson-c)
-CFLAGS  := -std=c17 -Wall -Wextra -Werror $(OPT) -g -D_GNU_SOURCE -Isrc $(JSONC_CFLAGS) $(SANFLAGS) $(EXTRA_CFLAGS)
+# hwloc XML machines (-m hwloc:FILE.xml) are read with libhwloc (scripts/deps.sh installs it)
+HWLOC_CFLAGS := $(shell pkg-config --cflags hwloc 2>/dev/null)
+HWLOC_LIBS   := $(or $(shell pkg-config --libs hwloc 2>/dev/null),-lhwloc)
+CFLAGS  := -std=c17 -Wall -Wextra -Werror $(OPT) -g -D_GNU_SOURCE -Isrc $(JSONC_CFLAGS) $(HWLOC_CFLAGS) \
+	$(SANFLAGS) $(EXTRA_CFLAGS)
 LDFLAGS := $(SANFLAGS)
-LDLIBS  := -lm $(JSONC_LIBS)
+LDLIBS  := -lm $(JSONC_LIBS) $(HWLOC_LIBS)
 
 # Every .c under src/ except the program entry point goes into the library that
 # both the binary and the unit tests link against.
@@ -35,10 +39,16 @@ STUDY_FILES := $(sort $(wildcard studies/*.study))
 # reaim's workfiles (data/reaim/), compiled in as strings (scripts/embed-reaim.sh);
 # the object sits with src/work's so the layer check links it with them
 REAIM_FILES := $(sort $(wildcard data/reaim/*))
+# the machine presets (data/machines/NAME.machine), compiled in as strings
+# (scripts/embed-machines.sh) in the order `schedlab machines` lists them;
+# the object sits with src/topo's for the layer check
+PRESETS := smp1 smp2 smp4 smp8 smt2-2s-16 power10-96 xeon-8269cy-2s altra-80 altra-2s-160 \
+	icelake-2s-128 epyc-milan-2s-256 westmere-ex-8s-160 westmere-ex-8s-80-noht pixel6 arm64-2x4
+MACHINE_FILES := $(PRESETS:%=data/machines/%.machine)
 # the version and commit (scripts/version.sh), with src/report's objects for
 # the same reason
 GEN_OBJS := $(BUILD)/gen/studies.o $(BUILD)/src/work/reaim_files_gen.o \
-	$(BUILD)/src/report/version_gen.o
+	$(BUILD)/src/topo/machines_gen.o $(BUILD)/src/report/version_gen.o
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(GEN_OBJS)
 TEST_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 TEST_BINS := $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
@@ -101,6 +111,14 @@ $(BUILD)/gen/reaim_files.c: $(REAIM_FILES) scripts/embed-reaim.sh
 	sh scripts/embed-reaim.sh $(REAIM_FILES) > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/src/work/reaim_files_gen.o: $(BUILD)/gen/reaim_files.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/gen/machines.c: $(MACHINE_FILES) scripts/embed-machines.sh
+	@mkdir -p $(dir $@)
+	sh scripts/embed-machines.sh $(MACHINE_FILES) > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/src/topo/machines_gen.o: $(BUILD)/gen/machines.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 

@@ -117,8 +117,10 @@ _schedlab()
 		return
 	fi
 	case $prev in
-	-m | --machine)
-		COMPREPLY=($(compgen -W "$("$bin" machines 2>/dev/null | awk '{ print $1 }')" -- "$cur"))
+	-m | --machine | --export)
+		# the presets, and files: a machine file or hwloc XML is a path
+		COMPREPLY=($(compgen -W "$("$bin" machines 2>/dev/null | awk '{ print $1 }')" -- "$cur")
+			$(compgen -f -X '!*.machine' -- "$cur") $(compgen -f -X '!*.xml' -- "$cur"))
 		return
 		;;
 	--features | --base | --test)

@@ -9,8 +9,10 @@
 #include "kernel/features.h"
 #include "report/domains_print.h"
 #include "report/outfile.h"
+#include "topo/machine_file.h"
 #include "topo/topology.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,32 +108,80 @@ static void print_wrapped(FILE *out, const char *text, int indent)
 static void machines_usage(FILE *out)
 {
 	fputs("usage: schedlab machines [-v]\n"
+	      "       schedlab machines --export MACHINE [-o FILE]\n"
 	      "\n"
 	      "List the machine presets, one per line: the name to give to -m, and a\n"
-	      "description. -m also takes 'host' (this machine's sysfs) and generated\n"
-	      "machines in hwloc's synthetic syntax, e.g. 'synthetic:pack:4 l3:16 core:8 pu:2'\n"
-	      "(docs/machines.md).\n"
+	      "description. -m also takes 'host' (this machine's sysfs), generated\n"
+	      "machines in hwloc's synthetic syntax, e.g. 'synthetic:pack:4 l3:16 core:8 pu:2',\n"
+	      "a machine file (a path with a '/' or ending in .machine) and hwloc XML\n"
+	      "('hwloc:FILE.xml', or a path ending in .xml) (docs/machines.md).\n"
 	      "\n"
-	      "  -v, --verbose   also say what about each preset is approximate\n"
-	      "  -h, --help      show this help\n",
+	      "  -v, --verbose        also say what about each preset is approximate\n"
+	      "  --export MACHINE     print MACHINE (anything -m takes) as a machine file,\n"
+	      "                       which -m PATH reads back to the same machine\n"
+	      "                       (docs/machines.md, \"Machine files\")\n"
+	      "  -o, --output FILE    with --export: write to FILE instead ('-': stdout)\n"
+	      "  -h, --help           show this help\n",
 	      out);
+}
+
+/* machines --export MACHINE [-o FILE]: the file is written whole or not at all */
+static int export_machine(const char *machine, const char *output)
+{
+	char err[512];
+	struct topology *t = topology_load(machine, err, sizeof(err));
+	FILE *f;
+
+	if (!t)
+		return usage_error("%s", err);
+	if (!output || !strcmp(output, "-")) {
+		topology_export(t, stdout);
+		topology_free(t);
+		return finish_stdout();
+	}
+	f = outfile_open(output);
+	if (!f) {
+		topology_free(t);
+		return usage_error("machines: cannot write '%s': %s", output, strerror(errno));
+	}
+	topology_export(t, f);
+	topology_free(t);
+	if (outfile_close(f) || outfile_commit())
+		return 1;
+	return finish_stdout();
 }
 
 int cmd_machines(int argc, char **argv)
 {
+	const char *export = NULL, *output = NULL;
 	bool verbose = false;
 	int width = 0;
 
 	for (int i = 1; i < argc; i++) {
+		int r;
+
 		if (is_help(argv[i])) {
 			machines_usage(stdout);
 			return finish_stdout();
 		}
-		if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose"))
+		if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose")) {
 			verbose = true;
-		else
+			continue;
+		}
+		r = opt_value("machines", argc, argv, &i, NULL, "--export", &export);
+		if (!r)
+			r = opt_value("machines", argc, argv, &i, "-o", "--output", &output);
+		if (r < 0)
+			return EXIT_BAD_INPUT;
+		if (!r)
 			return bad_arg("machines", argv[i]);
 	}
+	if (output && !export)
+		return usage_error("machines: -o goes with --export");
+	if (export && verbose)
+		return usage_error("machines: -v lists the presets; --export prints one machine: give one");
+	if (export)
+		return export_machine(export, output);
 
 	for (unsigned int i = 0; i < nr_machine_presets; i++) {
 		int len = (int)strlen(machine_presets[i].name);
@@ -181,9 +231,11 @@ static void topo_usage(FILE *out)
 	      "cores and CPUs, then CPU capacities and frequencies, idle states, node\n"
 	      "distances and what about the machine is approximate.\n"
 	      "\n"
-	      "  -m, --machine MACHINE   a preset from 'schedlab machines', 'host', or a\n"
+	      "  -m, --machine MACHINE   a preset from 'schedlab machines', 'host', a\n"
 	      "                          generated machine in hwloc's synthetic syntax,\n"
-	      "                          'synthetic:pack:N numa:N l3:N core:N pu:N'\n"
+	      "                          'synthetic:pack:N numa:N l3:N core:N pu:N', a\n"
+	      "                          machine file (a path with a '/' or ending in\n"
+	      "                          .machine), or hwloc XML ('hwloc:FILE.xml')\n"
 	      "  --domains               print the sched domains the kernel builds on the\n"
 	      "                          machine instead: per CPU each level with its span,\n"
 	      "                          flags, tunables and groups, as sched_verbose logs\n"

@@ -10,9 +10,10 @@
  * that order, each at most once and each optional (a missing level has one
  * object per parent). hwloc's other types (l2, l1, group, misc), its
  * attributes in parentheses and NUMA nodes above packages are refused with
- * a message, never read approximately. The machine itself is built by the
- * presets' generic builder (topology_build_regular()); docs/machines.md.
+ * a message, never read approximately. The machine itself is built by
+ * topology_build_regular(), below; docs/machines.md.
  */
+#include "topo/machine_file.h"
 #include "topo/topology.h"
 
 #include "sim/alloc.h"
@@ -45,6 +46,73 @@ static int syn_type(const char *s, size_t len)
 		if (strlen(syn_types[i].name) == len && !strncasecmp(s, syn_types[i].name, len))
 			return (int)syn_types[i].level;
 	return -1;
+}
+
+/* ---- the regular machine: everything but the shape is fixed ---- */
+
+/* a polling state and one shallow state, as the smp* presets have */
+static const struct idle_state simple_idle[] = {
+	{ "POLL", 0, 0, true },
+	{ "C1", 2 * NSEC_PER_USEC, 2 * NSEC_PER_USEC, true },
+};
+
+/* one policy per CPU, a fast-switching driver with no stated latency */
+static const struct cpufreq_desc synthetic_cpufreq = {
+	.span = CPUFREQ_SPAN_CPU,
+	.driver = "synthetic",
+	.transition_latency_ns = 0,
+	.source = "synthetic: one policy per CPU; no transition latency, so rate_limit_us is "
+		  "cpufreq's 1 ms default (cpufreq_policy_transition_delay_us())",
+};
+
+int topology_build_regular(struct topology *t, const struct regular_shape *shape, char *err,
+			   size_t errlen)
+{
+	/* each LLC's cores are its clusters, one core each: no CLS level */
+	const unsigned int counts[MF_NR_LEVELS] = {
+		shape->packages,
+		shape->nodes_per_package,
+		shape->llcs_per_node,
+		shape->cores_per_llc,
+		1,
+		shape->threads_per_core,
+	};
+	unsigned int nodes = shape->packages * shape->nodes_per_package;
+	unsigned int nr =
+		nodes * shape->llcs_per_node * shape->cores_per_llc * shape->threads_per_core;
+
+	if (topology_alloc_cpus(t, nr, err, errlen))
+		return -1;
+	mf_regular_ids(counts, NUMB_CONSECUTIVE, t->cpus);
+	for (unsigned int cpu = 0; cpu < nr; cpu++) {
+		struct cpu_topo *c = &t->cpus[cpu];
+
+		/* the synthetic CPU class: 1.0 to 2.0 GHz in 100 MHz steps */
+		c->capacity = SCHED_CAPACITY_SCALE;
+		c->nr_opps = 0;
+		for (unsigned int f = 1000000; f <= 2000000; f += 100000)
+			c->opp_khz[c->nr_opps++] = f;
+		c->max_freq_khz = 2000000;
+	}
+	/* hwloc's string has no distances: SNC-like inside a package, ACPI's default beyond */
+	t->nr_nodes = nodes;
+	t->node_distance = xcalloc((size_t)nodes * nodes, sizeof(int));
+	for (unsigned int a = 0; a < nodes; a++)
+		for (unsigned int b = 0; b < nodes; b++)
+			t->node_distance[a * nodes + b] =
+				a == b							     ? 10 :
+				a / shape->nodes_per_package == b / shape->nodes_per_package ? 12 :
+											       20;
+	t->hz = 250;
+	t->cpufreq = synthetic_cpufreq;
+	t->nr_idle_states = ARRAY_SIZE(simple_idle);
+	memcpy(t->idle_states, simple_idle, sizeof(simple_idle));
+	cost_model_default(&t->cost);
+	snprintf(t->approximations, sizeof(t->approximations), "%s",
+		 "generated machine (hwloc's synthetic syntax), not a real part: "
+		 "the synthetic CPU class, POLL and C1 idle states, SLIT 10 local, "
+		 "12 inside a package, 20 between packages, default costs");
+	return 0;
 }
 
 /* The description as typed, made printable, for one-line messages. */

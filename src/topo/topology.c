@@ -9,6 +9,8 @@
  */
 #include "topo/topology.h"
 
+#include "topo/machine_file.h"
+
 #include "sim/alloc.h"
 
 #include <limits.h>
@@ -392,12 +394,17 @@ int topology_finish(struct topology *t, char *err, size_t errlen)
 struct topology *topology_load(const char *name, char *err, size_t errlen)
 {
 	const struct machine_preset *p = NULL;
-	struct topology *t;
 
 	if (name && !strcmp(name, "host"))
 		return topology_load_sysfs("/sys", err, errlen);
 	if (name && !strncmp(name, "synthetic:", strlen("synthetic:")))
 		return topology_load_synthetic(name, err, errlen);
+	if (name && !strncmp(name, "hwloc:", strlen("hwloc:")))
+		return topology_load_hwloc(name + strlen("hwloc:"), err, errlen);
+	if (name && strlen(name) > 4 && !strcmp(name + strlen(name) - 4, ".xml"))
+		return topology_load_hwloc(name, err, errlen);
+	if (name && machine_name_is_path(name))
+		return topology_load_machine_file(name, err, errlen);
 	for (unsigned int i = 0; name && i < nr_machine_presets; i++)
 		if (!strcmp(machine_presets[i].name, name))
 			p = &machine_presets[i];
@@ -407,16 +414,7 @@ struct topology *topology_load(const char *name, char *err, size_t errlen)
 		return NULL;
 	}
 
-	t = xcalloc(1, sizeof(*t));
-	snprintf(t->name, sizeof(t->name), "%s", p->name);
-	snprintf(t->description, sizeof(t->description), "%s", p->description);
-	t->hz = 250;
-	cost_model_default(&t->cost);
-	if (p->build(t, err, errlen) || topology_finish(t, err, errlen)) {
-		topology_free(t);
-		return NULL;
-	}
-	return t;
+	return topology_load_preset(p, err, errlen);
 }
 
 /* ---- printing ---- */

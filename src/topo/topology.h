@@ -113,19 +113,27 @@ struct topology {
 	struct cost_model cost;
 };
 
+/*
+ * A preset: its machine file, data/machines/NAME.machine, compiled in
+ * (scripts/embed-machines.sh), and that file's description for the listing.
+ */
 struct machine_preset {
 	const char *name;
 	const char *description;
-	/* fill @t (nr_cpus, ids, capacities, costs...); 0 or -1 with a message */
-	int (*build)(struct topology *t, char *err, size_t errlen);
+	const char *text;
 };
 
 extern const struct machine_preset machine_presets[];
 extern const unsigned int nr_machine_presets;
 
+/* Build preset @p from its machine file; NULL with a message (a bug in the file). */
+struct topology *topology_load_preset(const struct machine_preset *p, char *err, size_t errlen);
+
 /*
- * Build the named machine (a preset name, or "host" for this machine's
- * sysfs). Sets up cpumasks for its CPU count. Returns NULL with a message
+ * Build the named machine: a preset name, "host" for this machine's sysfs,
+ * "synthetic:...", a machine file (a name with a '/' or ending in
+ * .machine), or hwloc XML ("hwloc:FILE" or a name ending in .xml). Sets up
+ * cpumasks for its CPU count. Returns NULL with a message
  * naming what is wrong in @err for an unknown name or an impossible shape.
  */
 struct topology *topology_load(const char *name, char *err, size_t errlen);
@@ -215,8 +223,7 @@ struct regular_shape {
 };
 
 /*
- * Fill @t (named already) with a regular machine of that shape by the
- * presets' generic builder: CPUs numbered as hwloc numbers a synthetic
+ * Fill @t (named already) with a regular machine of that shape: CPUs numbered as hwloc numbers a synthetic
  * topology's PUs (the threads of a core consecutive), the synthetic CPU
  * class and idle states, default costs, SLIT 10 local, 12 between nodes of
  * one package, 20 between packages. 0, or -1 with a message.

@@ -301,8 +301,13 @@ static void test_unknown_machine(void **state)
 	char err[256] = "";
 
 	(void)state;
+	assert_null(topology_load("vax-11", err, sizeof(err)));
+	assert_string_equal(err, "unknown machine 'vax-11' (see 'schedlab machines')");
+	/* a '/' makes it a machine file's path */
 	assert_null(topology_load("vax-11/780", err, sizeof(err)));
-	assert_string_equal(err, "unknown machine 'vax-11/780' (see 'schedlab machines')");
+	assert_string_equal(
+		err,
+		"vax-11/780: No such file or directory (an -m value with a '/' or ending in .machine is a machine file)");
 	assert_null(topology_load("", err, sizeof(err)));
 	assert_string_equal(err, "unknown machine '' (see 'schedlab machines')");
 	assert_null(topology_load("XEON-8269CY-2S", err, sizeof(err)));

@@ -28,6 +28,8 @@ if command -v bash >/dev/null 2>&1; then
 	complete_is "--domains" topo --do
 	complete_is "smp1 smp2 smp4 smp8 smt2-2s-16" run -m sm
 	complete_is "~host" topo --machine ""
+	# machine files and hwloc XML are paths (from the repository root, as make check runs)
+	complete_is "tests/hwloc/pack2-l3-core4-pu2.xml" topo -m tests/hwloc/pack2-l3
 	complete_is "NO_RUN_TO_PARITY" run --features NO_RUN
 	complete_is "UTIL_EST,NO_DELAY_DEQUEUE UTIL_EST,NO_DELAY_ZERO" ab --test UTIL_EST,NO_DELAY
 	complete_is "none voluntary full lazy" run --preempt ""

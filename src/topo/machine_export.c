@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * `schedlab machines --export`: any machine -m can name, written as a
+ * machine file that reads back to the same machine, so a preset, a
+ * generated or an imported machine can be copied and edited. Regular
+ * shapes get the compact `shape =` line; anything else the per-CPU list.
+ * Costs are written as the overrides of the defaults only, which keeps a
+ * file readable and lets a later change of a default reach it.
+ */
+#include "topo/machine_file.h"
+
+#include "sim/alloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* where a long text value is wrapped onto a repeated key */
+#define EXPORT_WRAP 88
+
+/*
+ * A text value, split at single spaces into lines of the same key: the
+ * reader joins repeated text keys with one space, which restores it.
+ */
+static void put_text(FILE *out, const char *key, const char *text)
+{
+	size_t len = strlen(text), start = 0;
+
+	if (!len)
+		return;
+	while (len - start > EXPORT_WRAP) {
+		size_t cut = 0;
+
+		for (size_t i = start + 1; i + 1 < len && i - start <= EXPORT_WRAP; i++)
+			if (text[i] == ' ' && text[i - 1] != ' ' && text[i + 1] != ' ')
+				cut = i;
+		if (!cut)
+			break;
+		fprintf(out, "%s = %.*s\n", key, (int)(cut - start), text + start);
+		start = cut + 1;
+	}
+	fprintf(out, "%s = %s\n", key, text + start);
+}
+
+static bool same_ids(const struct cpu_topo *a, const struct cpu_topo *b)
+{
+	return a->package == b->package && a->node == b->node && a->llc == b->llc &&
+	       a->cluster == b->cluster && a->core == b->core;
+}
+
+/* The shape and numbering that give exactly @t's ids, if there is one. */
+static bool find_shape(const struct topology *t, unsigned int shape[MF_NR_LEVELS], int *numbering)
+{
+	const unsigned int total[MF_NR_LEVELS] = { t->nr_packages, t->nr_nodes, t->nr_llcs,
+						   t->nr_clusters, t->nr_cores, t->nr_cpus };
+	struct cpu_topo *ids;
+	bool found = false;
+
+	shape[0] = total[0];
+	for (int l = 1; l < MF_NR_LEVELS; l++) {
+		if (total[l] % total[l - 1])
+			return false;
+		shape[l] = total[l] / total[l - 1];
+	}
+	ids = xcalloc(t->nr_cpus, sizeof(*ids));
+	for (int n = 0; n < MF_NR_NUMBERINGS && !found; n++) {
+		mf_regular_ids(shape, n, ids);
+		found = true;
+		for (unsigned int cpu = 0; cpu < t->nr_cpus && found; cpu++)
+			found = same_ids(&ids[cpu], &t->cpus[cpu]);
+		*numbering = n;
+	}
+	free(ids);
+	return found;
+}
+
+static void put_topology(FILE *out, const struct topology *t)
+{
+	unsigned int shape[MF_NR_LEVELS];
+	int numbering;
+
+	fputs("\n[topology]\n", out);
+	if (find_shape(t, shape, &numbering)) {
+		fputs("shape =", out);
+		for (int l = 0; l < MF_NR_LEVELS; l++)
+			fprintf(out, " %s:%u", mf_level_names[l], shape[l]);
+		fprintf(out, "\nnumbering = %s\n", mf_numbering_names[numbering]);
+		return;
+	}
+	fprintf(out, "nr_cpus = %u\n# cpu.N = PACKAGE NODE LLC CLUSTER CORE\n", t->nr_cpus);
+	for (unsigned int cpu = 0; cpu < t->nr_cpus; cpu++) {
+		const struct cpu_topo *c = &t->cpus[cpu];
+
+		fprintf(out, "cpu.%u = %u %u %u %u %u\n", cpu, c->package, c->node, c->llc,
+			c->cluster, c->core);
+	}
+}
+
+static void put_numa(FILE *out, const struct topology *t)
+{
+	fputs("\n[numa]\n", out);
+	if (t->node_reclaim_distance)
+		fprintf(out, "reclaim_distance = %d\n", t->node_reclaim_distance);
+	for (unsigned int a = 0; a < t->nr_nodes; a++) {
+		fprintf(out, "distance.%u =", a);
+		for (unsigned int b = 0; b < t->nr_nodes; b++)
+			fprintf(out, " %d", t->node_distance[a * t->nr_nodes + b]);
+		fputc('\n', out);
+	}
+}
+
+static bool same_class(const struct cpu_topo *a, const struct cpu_topo *b)
+{
+	return a->capacity == b->capacity && a->nr_opps == b->nr_opps &&
+	       !memcmp(a->opp_khz, b->opp_khz, a->nr_opps * sizeof(a->opp_khz[0]));
+}
+
+/* One [class.K] per distinct capacity and frequency list, in order of their first CPU. */
+static void put_classes(FILE *out, const struct topology *t)
+{
+	unsigned int *cls = xmalloc(t->nr_cpus * sizeof(*cls)), nr = 0;
+	struct cpumask *m = alloc_cpumask();
+
+	for (unsigned int cpu = 0; cpu < t->nr_cpus; cpu++) {
+		unsigned int k = 0;
+
+		while (k < nr && !same_class(&t->cpus[cpu], &t->cpus[cls[k]]))
+			k++;
+		if (k == nr)
+			cls[nr++] = cpu;
+	}
+	for (unsigned int k = 0; k < nr; k++) {
+		const struct cpu_topo *c = &t->cpus[cls[k]];
+
+		fprintf(out, "\n[class.%u]\ncapacity = %lu\nopps_khz =", k, c->capacity);
+		for (unsigned int i = 0; i < c->nr_opps; i++)
+			fprintf(out, " %u", c->opp_khz[i]);
+		fputc('\n', out);
+		if (nr > 1) {
+			char *list;
+			int len;
+
+			cpumask_clear(m);
+			for (unsigned int cpu = 0; cpu < t->nr_cpus; cpu++)
+				if (same_class(&t->cpus[cpu], c))
+					cpumask_set_cpu(cpu, m);
+			len = cpumask_print_list(NULL, 0, m);
+			list = xmalloc((size_t)len + 1);
+			cpumask_print_list(list, (size_t)len + 1, m);
+			fprintf(out, "cpus = %s\n", list);
+			free(list);
+		}
+	}
+	free_cpumask(m);
+	free(cls);
+}
+
+static void put_idle(FILE *out, const struct topology *t)
+{
+	for (unsigned int i = 0; i < t->nr_idle_states; i++) {
+		const struct idle_state *s = &t->idle_states[i];
+
+		fprintf(out,
+			"\n[idle.%u]\nname = %s\nexit_latency_ns = %llu\ntarget_residency_ns = %llu\n"
+			"polls = %s\n",
+			i, s->name, (unsigned long long)s->exit_latency_ns,
+			(unsigned long long)s->target_residency_ns, s->polls ? "yes" : "no");
+	}
+}
+
+static void put_cpufreq(FILE *out, const struct topology *t)
+{
+	const struct cpufreq_desc *d = &t->cpufreq;
+
+	fputs("\n[cpufreq]\n", out);
+	if (d->driver[0])
+		fprintf(out, "driver = %s\n", d->driver);
+	fprintf(out, "span = %s\ntransition_latency_ns = %llu\ntransition_delay_us = %u\n",
+		mf_cpufreq_span_names[d->span], (unsigned long long)d->transition_latency_ns,
+		d->transition_delay_us);
+	put_text(out, "source", d->source);
+}
+
+/* The lines of cost_model_print() that differ from the defaults, as NAME = VALUE. */
+static void put_costs(FILE *out, const struct topology *t)
+{
+	struct cost_model def;
+	char *a = NULL, *b = NULL, *pa, *pb;
+	size_t alen, blen;
+	FILE *fa = open_memstream(&a, &alen), *fb = open_memstream(&b, &blen);
+
+	cost_model_default(&def);
+	cost_model_print(&def, fa);
+	cost_model_print(&t->cost, fb);
+	fclose(fa);
+	fclose(fb);
+	fputs("\n[costs]\n", out);
+	/* both print the same names in the same order, one per line */
+	for (pa = a, pb = b; *pa && *pb;) {
+		size_t la = strcspn(pa, "\n"), lb = strcspn(pb, "\n"), n = strcspn(pb, "=");
+
+		if (la != lb || memcmp(pa, pb, la))
+			fprintf(out, "%.*s = %.*s\n", (int)n, pb, (int)(lb - n - 1), pb + n + 1);
+		pa += la + (pa[la] ? 1 : 0);
+		pb += lb + (pb[lb] ? 1 : 0);
+	}
+	free(a);
+	free(b);
+}
+
+void topology_export(const struct topology *t, FILE *out)
+{
+	/* masks for the class lists are sized by this machine */
+	cpumask_setup(t->nr_cpus);
+	fprintf(out,
+		"# schedlab machine file (docs/machines.md, \"Machine files\")\n"
+		"\n[machine]\nname = %s\n",
+		t->name);
+	put_text(out, "description", t->description);
+	put_text(out, "approximations", t->approximations);
+	fprintf(out, "hz = %u\n", t->hz);
+	put_topology(out, t);
+	put_numa(out, t);
+	fprintf(out, "\n[caches]\nl2_span = %s\nllc_span = %s\n",
+		mf_cache_span_names[t->cache_l2_span], mf_cache_span_names[t->cache_llc_span]);
+	put_classes(out, t);
+	put_idle(out, t);
+	put_cpufreq(out, t);
+	put_costs(out, t);
+}
