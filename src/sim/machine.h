@@ -247,6 +247,12 @@ static inline void charge(u64 ns)
  * which neither the core's frequency nor its SMT siblings change. charge()
  * is for the CPU's own compute.
  */
+/* Drop @l at the running CPU's now: the next taker spins until then. */
+static inline void sim_lock_release(struct sim_lock *l)
+{
+	l->free_at = machine.cpus[machine.this_cpu].t;
+}
+
 static inline void charge_stall(u64 ns)
 {
 	machine.cpus[machine.this_cpu].t += ns;
@@ -336,7 +342,6 @@ void sim_lock_init_in_path(struct sim_lock *l);
  * read it last) and pay rq_lock, the uncontended acquire and release.
  */
 void sim_lock_acquire(struct sim_lock *l);
-void sim_lock_release(struct sim_lock *l);
 
 /* An event before the clock: the model's time wrapped or a path went back. */
 void __attribute__((noreturn, cold)) sim_time_unrepresentable(u64 time);
