@@ -54,7 +54,21 @@ static inline void add_sharer(struct cache_line *l, unsigned int cpu)
 static inline enum cpu_dist nearest_sharer(const struct cache_line *l, unsigned int cpu)
 {
 	enum cpu_dist best = NR_DIST;
+	const u64 *code = machine.dist_code;
 
+	if (likely(code)) {
+		/* the nearest is the smallest XOR with @cpu's code (cpu_dist_of_xor()) */
+		u64 me = code[cpu], x = UINT64_MAX;
+
+		for (unsigned int i = 0; i < l->nr_sharers; i++) {
+			u64 y = code[l->sharer[i]] ^ me;
+
+			if (unlikely(l->sharer[i] == cpu))
+				return DIST_SELF;
+			x = y < x ? y : x;
+		}
+		return l->nr_sharers ? cpu_dist_of_xor(x) : NR_DIST;
+	}
 	for (unsigned int i = 0; i < l->nr_sharers; i++) {
 		enum cpu_dist d = cpu_dist(l->sharer[i], cpu);
 
@@ -68,7 +82,19 @@ static inline enum cpu_dist nearest_sharer(const struct cache_line *l, unsigned 
 static inline enum cpu_dist farthest_sharer(const struct cache_line *l, unsigned int cpu)
 {
 	enum cpu_dist worst = DIST_SELF;
+	const u64 *code = machine.dist_code;
 
+	if (likely(code)) {
+		/* the OR of the XORs with @cpu's code is as far as the farthest */
+		u64 me = code[cpu], x = 0;
+		bool other = false;
+
+		for (unsigned int i = 0; i < l->nr_sharers; i++) {
+			x |= code[l->sharer[i]] ^ me;
+			other |= l->sharer[i] != cpu;
+		}
+		return x ? cpu_dist_of_xor(x) : other ? DIST_SMT : DIST_SELF;
+	}
 	for (unsigned int i = 0; i < l->nr_sharers; i++) {
 		enum cpu_dist d = cpu_dist(l->sharer[i], cpu);
 
@@ -99,7 +125,8 @@ static inline u64 transfer(enum cpu_dist d, unsigned int lines)
  * than this CPU's now (its CPU ran ahead in a longer path) is not waited
  * for: in real time this CPU asked first.
  */
-static u64 move_line(struct cache_line *l, enum cpu_dist d, unsigned int lines)
+static inline __attribute__((always_inline)) u64 move_line(struct cache_line *l, enum cpu_dist d,
+							unsigned int lines)
 {
 	struct sim_cpu *c = this_sim_cpu();
 	u64 wait = 0, ns;

@@ -242,11 +242,6 @@ void sim_lock_acquire(struct sim_lock *l)
 	l->free_at = UINT64_MAX; /* held */
 }
 
-void sim_lock_release(struct sim_lock *l)
-{
-	l->free_at = this_sim_cpu()->t;
-}
-
 volatile sig_atomic_t sim_interrupted;
 
 void sim_time_unrepresentable(u64 time)

@@ -247,6 +247,12 @@ static inline void charge(u64 ns)
  * which neither the core's frequency nor its SMT siblings change. charge()
  * is for the CPU's own compute.
  */
+/* Drop @l at the running CPU's now: the next taker spins until then. */
+static inline void sim_lock_release(struct sim_lock *l)
+{
+	l->free_at = machine.cpus[machine.this_cpu].t;
+}
+
 static inline void charge_stall(u64 ns)
 {
 	machine.cpus[machine.this_cpu].t += ns;
@@ -285,20 +291,30 @@ void machine_account_until(u64 t);
  */
 void sim_cpu_set_freq(unsigned int cpu, unsigned int khz, unsigned int opp);
 
-/* topology_cpu_dist(machine.topo, a, b), from the packed keys */
-static inline enum cpu_dist cpu_dist(unsigned int a, unsigned int b)
+/*
+ * The distance of two different CPUs whose dist_code values XOR to @x: the
+ * highest differing field names the widest level they do not share (0: the
+ * same core). A smaller @x is never farther, and an OR of XORs is as far as
+ * the farthest of them, which lets a line's sharers be searched without a
+ * compare per sharer (sim/coherence.c).
+ */
+static inline enum cpu_dist cpu_dist_of_xor(u64 x)
 {
 	static const enum cpu_dist by_field[4] = { DIST_NUMA, DIST_PACKAGE, DIST_LLC,
 						   DIST_CLUSTER };
+
+	return x ? by_field[__builtin_clzll(x) >> 4] : DIST_SMT;
+}
+
+/* topology_cpu_dist(machine.topo, a, b), from the packed keys */
+static inline enum cpu_dist cpu_dist(unsigned int a, unsigned int b)
+{
 	const struct cpu_dist_key *ka, *kb;
 
 	if (a == b)
 		return DIST_SELF;
-	if (likely(machine.dist_code)) {
-		u64 x = machine.dist_code[a] ^ machine.dist_code[b];
-
-		return x ? by_field[__builtin_clzll(x) >> 4] : DIST_SMT;
-	}
+	if (likely(machine.dist_code))
+		return cpu_dist_of_xor(machine.dist_code[a] ^ machine.dist_code[b]);
 	ka = &machine.dist_key[a];
 	kb = &machine.dist_key[b];
 	if (ka->core == kb->core)
@@ -326,7 +342,6 @@ void sim_lock_init_in_path(struct sim_lock *l);
  * read it last) and pay rq_lock, the uncontended acquire and release.
  */
 void sim_lock_acquire(struct sim_lock *l);
-void sim_lock_release(struct sim_lock *l);
 
 /* An event before the clock: the model's time wrapped or a path went back. */
 void __attribute__((noreturn, cold)) sim_time_unrepresentable(u64 time);
