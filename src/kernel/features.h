@@ -67,7 +67,7 @@
 	F(SWB_SMT_SKIP, true, "f8858d96061f (v6.6)", NULL,                                    \
 	  "should_we_balance: skip the SMT siblings of a busy core")                           \
 	F(UTIL_RUNNABLE_BOOST, true, "7d0583cf9ec7 (v6.5)", NULL,                             \
-	  "busiest-rq util search uses max(util, runnable)")                                  \
+	  "busiest-rq search and schedutil use max(util, runnable)")                                  \
 	F(NEWIDLE_COST, true, "9bd721c55c8a (v3.13)", NULL, "limit newidle balance by its measured cost") \
 	F(NEWIDLE_MIGRATION_COST_BAILOUT, false, "v3.13-v5.15, removed by c5b0a7eefc70", NULL, \
 	  "skip newidle balance when avg_idle < migration_cost")                              \
