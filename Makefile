@@ -43,7 +43,7 @@ REAIM_FILES := $(sort $(wildcard data/reaim/*))
 # (scripts/embed-machines.sh) in the order `schedlab machines` lists them;
 # the object sits with src/topo's for the layer check
 PRESETS := smp1 smp2 smp4 smp8 smt2-2s-16 power10-96 xeon-8269cy-2s altra-80 altra-2s-160 \
-	icelake-2s-128 epyc-milan-2s-256 westmere-ex-8s-160 westmere-ex-8s-80-noht pixel6 arm64-2x4
+	icelake-2s-128 epyc-milan-2s-256 westmere-ex-8s-160 westmere-ex-8s-80-noht pixel6 alderlake-i9-12900k arm64-2x4
 MACHINE_FILES := $(PRESETS:%=data/machines/%.machine)
 # the version and commit (scripts/version.sh), with src/report's objects for
 # the same reason

@@ -168,6 +168,16 @@ int session_start(struct session *s, const struct session_config *cfg, char *err
 		}
 	}
 
+	/* debugfs x86/sched_itmt_enabled exists only once a driver found ITMT */
+	if (sysctl_sched.sched_itmt_written && !s->topo->asym_packing.itmt) {
+		snprintf(err, errlen,
+			 "--sysctl sched_itmt_enabled: %s has no ITMT (its machine file's [asym_packing] does not say itmt = yes)",
+			 s->topo->name);
+		free(idle_disable);
+		free_benches(s);
+		topology_free(s->topo);
+		return -1;
+	}
 	cpufreq_boot_setup = (struct cpufreq_setup){ .governor = CPUFREQ_GOV_PERFORMANCE };
 	if (cfg->cpufreq && (cpufreq_parse(cfg->cpufreq, &cpufreq_boot_setup, err, errlen) ||
 			     cpufreq_check(&cpufreq_boot_setup, s->topo, err, errlen))) {

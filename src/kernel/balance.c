@@ -14,6 +14,7 @@
 #include "kernel/sched.h"
 
 #include "kernel/funclat.h"
+#include "kernel/select.h"
 #include "sim/alloc.h"
 
 #include <stdlib.h>
@@ -82,6 +83,26 @@ unsigned long cpu_util_cfs_boost(unsigned int cpu)
 static inline bool capacity_greater(unsigned long cap1, unsigned long cap2)
 {
 	return cap1 * 1024 > cap2 * 1078;
+}
+
+/*
+ * sched_use_asym_prio(): follow @cpu's priority in @sd. Between SMT
+ * siblings always; between cores only when the whole core is idle, since a
+ * busy sibling takes from the idle thread the throughput its priority
+ * promises (sched_smt_active(): some core has siblings).
+ */
+static bool sched_use_asym_prio(struct sched_domain *sd, unsigned int cpu)
+{
+	if (!(sd->flags & SD_ASYM_PACKING))
+		return false;
+	if (!sched_smt_active())
+		return true;
+	return (sd->flags & SD_SHARE_CPUCAPACITY) || is_core_idle(cpu);
+}
+
+bool sched_asym(struct sched_domain *sd, unsigned int dst_cpu, unsigned int src_cpu)
+{
+	return sched_use_asym_prio(sd, dst_cpu) && sched_asym_prefer(dst_cpu, src_cpu);
 }
 
 void update_misfit_status(struct task_struct *p, struct rq *rq)
@@ -254,6 +275,19 @@ static inline bool smt_vs_nonsmt_groups(struct sched_group *sg1, struct sched_gr
 	return (sg1->flags & SD_SHARE_CPUCAPACITY) != (sg2->flags & SD_SHARE_CPUCAPACITY);
 }
 
+/*
+ * sched_group_asym(): @env's dst may pull from @group by priority. Not from
+ * an SMT group with more than one busy sibling: priorities say nothing
+ * about sharing a core.
+ */
+static bool sched_group_asym(struct lb_env *env, struct sg_lb_stats *sgs,
+			     struct sched_group *group)
+{
+	if ((group->flags & SD_SHARE_CPUCAPACITY) && sgs->group_weight - sgs->idle_cpus != 1)
+		return false;
+	return sched_asym(env->sd, env->dst_cpu, (unsigned int)group->asym_prefer_cpu);
+}
+
 static void update_sg_lb_stats(struct lb_env *env, struct sd_lb_stats *sds,
 			       struct sched_group *group, struct sg_lb_stats *sgs,
 			       bool *sg_overloaded)
@@ -292,6 +326,10 @@ static void update_sg_lb_stats(struct lb_env *env, struct sd_lb_stats *sds,
 	}
 	sgs->group_capacity = group->sgc->capacity;
 	sgs->group_weight = group->group_weight;
+	/* an idle dst that a busy group's preferred CPU ranks below: pack towards it */
+	if (!local_group && env->idle != CPU_NOT_IDLE && sgs->sum_h_nr_running &&
+	    sched_group_asym(env, sgs, group))
+		sgs->group_asym_packing = 1;
 	if (!local_group && smt_balance(env, sgs, group))
 		sgs->group_smt_balance = 1;
 	sgs->group_type = group_classify(env->sd->imbalance_pct, group, sgs);
@@ -326,7 +364,9 @@ static bool update_sd_pick_busiest(struct lb_env *env, struct sd_lb_stats *sds,
 	case group_imbalanced:
 		return false;
 	case group_asym_packing:
-		return false;
+		/* move the work of the lowest priority CPU first */
+		return sched_asym_prefer((unsigned int)sds->busiest->asym_prefer_cpu,
+					 (unsigned int)sg->asym_prefer_cpu);
 	case group_misfit_task:
 		if (sgs->group_misfit_task_load < busiest->group_misfit_task_load)
 			return false;
@@ -590,6 +630,12 @@ static struct rq *sched_balance_find_src_rq(struct lb_env *env, struct sched_gro
 		capacity = capacity_of(i);
 		if ((env->sd->flags & SD_ASYM_CPUCAPACITY) &&
 		    !capacity_greater(capacity_of(env->dst_cpu), capacity) && nr_running == 1)
+			continue;
+		/*
+		 * By priority, pull only from a lower priority CPU; between
+		 * cores, a core with busy siblings may be helped by any.
+		 */
+		if (nr_running == 1 && sched_asym(env->sd, i, env->dst_cpu))
 			continue;
 		switch (env->migration_type) {
 		case migrate_load:
@@ -862,10 +908,24 @@ static void update_lb_imbalance_stat(struct lb_env *env, struct sched_domain *sd
 	}
 }
 
+/*
+ * asym_active_balance(): packing moves even a lone running task from a
+ * lower priority CPU (between cores, only to a wholly idle core), or
+ * from a core with busy siblings to any idle dst.
+ */
+static bool asym_active_balance(struct lb_env *env)
+{
+	return env->idle != CPU_NOT_IDLE && sched_use_asym_prio(env->sd, env->dst_cpu) &&
+	       (sched_asym_prefer(env->dst_cpu, env->src_cpu) ||
+		!sched_use_asym_prio(env->sd, env->src_cpu));
+}
+
 static int need_active_balance(struct lb_env *env)
 {
 	struct sched_domain *sd = env->sd;
 
+	if (asym_active_balance(env))
+		return 1;
 	if (env->migration_type == migrate_task && sd->nr_balance_failed > sd->cache_nice_tries + 2)
 		return 1;
 	if (env->idle != CPU_NOT_IDLE && env->src_rq->cfs.h_nr_runnable == 1 &&

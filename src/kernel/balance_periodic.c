@@ -305,6 +305,18 @@ static void nohz_balancer_kick(struct rq *rq)
 		flags = NOHZ_STATS_KICK | NOHZ_BALANCE_KICK;
 		goto out;
 	}
+	sd = per_cpu(sd_asym_packing, cpu);
+	if (sd) {
+		unsigned int i;
+
+		/* a preferred CPU is idle (between cores: its whole core): pack onto it */
+		for_each_cpu_and(i, sched_domain_span(sd), nohz.idle_cpus_mask) {
+			if (sched_asym(sd, i, cpu)) {
+				flags = NOHZ_STATS_KICK | NOHZ_BALANCE_KICK;
+				goto out;
+			}
+		}
+	}
 	if (per_cpu(sd_asym_cpucapacity, cpu)) {
 		/* with asymmetric capacities only misfits matter */
 		if (rq->misfit_task_load)

@@ -356,6 +356,19 @@ static void add_level(sd_mask_fn mask, int flags, const char *name, int numa_lev
 }
 
 /*
+ * SD_ASYM_PACKING where the architecture's table puts it: the machine's
+ * [asym_packing] levels (x86_sched_itmt_flags(): while sched_itmt_enabled).
+ */
+static int asym_flag(enum asym_level lv)
+{
+	const struct asym_packing_desc *d = &sdt.t->asym_packing;
+
+	if (!(d->levels & (1u << lv)) || (d->itmt && !sysctl_sched.sched_itmt_enabled))
+		return 0;
+	return SD_ASYM_PACKING;
+}
+
+/*
  * The kernel's default_topology[] (x86's and arm64's tables have the same
  * levels), with the NUMA levels sched_init_numa() appends. SMT is left out
  * when no core has two threads (as x86 does) and CLS when no cluster sits
@@ -367,11 +380,12 @@ static void setup_levels(void)
 
 	sdt.tl = xcalloc(4 + (size_t)sched_domains_numa_levels, sizeof(*sdt.tl));
 	if (t->has_smt)
-		add_level(tl_smt_mask, SD_SHARE_CPUCAPACITY | SD_SHARE_LLC, "SMT", 0);
+		add_level(tl_smt_mask, SD_SHARE_CPUCAPACITY | SD_SHARE_LLC | asym_flag(ASYM_LV_SMT),
+			  "SMT", 0);
 	if (t->has_clusters)
-		add_level(tl_cls_mask, SD_CLUSTER | SD_SHARE_LLC, "CLS", 0);
-	add_level(tl_mc_mask, SD_SHARE_LLC, "MC", 0);
-	add_level(tl_pkg_mask, 0, "PKG", 0);
+		add_level(tl_cls_mask, SD_CLUSTER | SD_SHARE_LLC | asym_flag(ASYM_LV_CLS), "CLS", 0);
+	add_level(tl_mc_mask, SD_SHARE_LLC | asym_flag(ASYM_LV_MC), "MC", 0);
+	add_level(tl_pkg_mask, asym_flag(ASYM_LV_PKG), "PKG", 0);
 	/* the NUMA identity distance: the node itself */
 	add_level(sd_numa_mask, 0, "NODE", 0);
 	for (int j = 1; j < sched_domains_numa_levels; j++)
@@ -958,7 +972,17 @@ static void init_sched_groups_capacity(unsigned int cpu, struct sched_domain *sd
 		 */
 		sg->cores = sg->group_weight == 1 ? 1 :
 			cpumask_weight_and(sg->cpumask, sdt.core_leaders);
-		/* asym_prefer_cpu only matters with SD_ASYM_PACKING, never set here */
+		/* the group's most preferred CPU, the first of the highest priority */
+		if (sd->flags & SD_ASYM_PACKING) {
+			int max_cpu = -1;
+			unsigned int i;
+
+			for_each_cpu(i, sg->cpumask)
+				if (max_cpu < 0 || topology_asym_prio(sdt.t, i) >
+							   topology_asym_prio(sdt.t, (unsigned int)max_cpu))
+					max_cpu = (int)i;
+			sg->asym_prefer_cpu = max_cpu;
+		}
 		sg = sg->next;
 	} while (sg != sd->groups);
 

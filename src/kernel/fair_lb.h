@@ -21,6 +21,23 @@ static inline unsigned long cpu_load(struct rq *rq)
 	return rq->cfs.avg.load_avg;
 }
 
+static inline int arch_asym_cpu_priority(unsigned int cpu)
+{
+	return topology_asym_prio(machine.topo, cpu);
+}
+
+/* @a is preferred over @b for asym packing */
+static inline bool sched_asym_prefer(unsigned int a, unsigned int b)
+{
+	return arch_asym_cpu_priority(a) > arch_asym_cpu_priority(b);
+}
+
+/*
+ * sched_asym(): @dst_cpu may pull by asym packing priority from @src_cpu in
+ * @sd (balance.c; the nohz kick asks it too).
+ */
+bool sched_asym(struct sched_domain *sd, unsigned int dst_cpu, unsigned int src_cpu);
+
 /* util fits capacity with the 20% margin */
 static inline bool fits_capacity(unsigned long util, unsigned long capacity)
 {

@@ -142,6 +142,13 @@ struct sched_tunables {
 	/* schedutil's rate_limit_us (every policy's); unless written, the driver's delay */
 	unsigned int schedutil_rate_limit_us;
 	bool schedutil_rate_limit_written;
+	/*
+	 * x86 ITMT (arch/x86/kernel/itmt.c, debugfs x86/sched_itmt_enabled):
+	 * 1 gives the levels the machine's [asym_packing] names SD_ASYM_PACKING,
+	 * 0 takes it away; only on a machine whose file says itmt = yes.
+	 */
+	unsigned int sched_itmt_enabled;
+	bool sched_itmt_written;
 };
 
 /* preemption models (CONFIG_PREEMPT_NONE/VOLUNTARY, full, PREEMPT_LAZY) */

@@ -36,6 +36,8 @@ static const struct sched_tunables sysctl_defaults = {
 	.hz = 250,
 	/* CONFIG_PREEMPT_VOLUNTARY, what most distribution kernels run */
 	.preempt = PREEMPT_VOLUNTARY_MODEL,
+	/* itmt.c: sched_set_itmt_support() sets sysctl_sched_itmt_enabled = 1 */
+	.sched_itmt_enabled = 1,
 };
 
 /*
@@ -71,6 +73,7 @@ static const struct sysctl_entry sysctl_table[] = {
 	/* debug.c: a period of fair_server_period_min (100 us) .. _max (2^22 us); runtime <= period */
 	U64(fair_server_runtime_ns, 0, 4194304000ULL, "the fair server's runtime per period: fair tasks' share under RT load (debugfs fair_server/cpuN/runtime)"),
 	U64(fair_server_period_ns, 100000, 4194304000ULL, "the fair server's period (debugfs fair_server/cpuN/period)"),
+	U32(sched_itmt_enabled, 0, 1, "x86 ITMT: asym packing by CPU priority on, 1, or off, 0 (debugfs x86/sched_itmt_enabled; ITMT machines only)"),
 	U32(schedutil_rate_limit_us, 0, 10000000, "schedutil: least time between frequency updates (cpufreq/policyN/schedutil/rate_limit_us; default the driver's transition delay)"),
 };
 #undef U64
@@ -154,6 +157,8 @@ int sched_sysctl_set(const char *assignment, char *err, size_t errlen)
 			sysctl_sched.base_slice_written = true;
 		if (e->offset == offsetof(struct sched_tunables, schedutil_rate_limit_us))
 			sysctl_sched.schedutil_rate_limit_written = true;
+		if (e->offset == offsetof(struct sched_tunables, sched_itmt_enabled))
+			sysctl_sched.sched_itmt_written = true;
 		return 0;
 	}
 	int n = snprintf(err, errlen, "--sysctl: unknown tunable '%.*s' (known:", (int)nlen, assignment);

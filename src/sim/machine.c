@@ -150,7 +150,8 @@ void machine_init(const struct topology *topo, const struct cost_model *cost, u6
 		c->id = i;
 		c->core = &machine.cores[topo->cpus[i].core];
 		c->act = ACT_IDLE;
-		c->capacity = topo->cpus[i].capacity;
+		/* the hardware's speed; the kernel's capacity is rq->cpu_capacity */
+		c->capacity = topo->cpus[i].speed;
 		c->max_freq_khz = topo->cpus[i].max_freq_khz;
 		c->freq_khz = c->max_freq_khz;
 		c->opp = topo->cpus[i].nr_opps ? topo->cpus[i].nr_opps - 1 : 0;

@@ -110,7 +110,7 @@ static void put_numa(FILE *out, const struct topology *t)
 
 static bool same_class(const struct cpu_topo *a, const struct cpu_topo *b)
 {
-	return a->capacity == b->capacity && a->nr_opps == b->nr_opps &&
+	return a->capacity == b->capacity && a->speed == b->speed && a->nr_opps == b->nr_opps &&
 	       !memcmp(a->opp_khz, b->opp_khz, a->nr_opps * sizeof(a->opp_khz[0]));
 }
 
@@ -131,7 +131,10 @@ static void put_classes(FILE *out, const struct topology *t)
 	for (unsigned int k = 0; k < nr; k++) {
 		const struct cpu_topo *c = &t->cpus[cls[k]];
 
-		fprintf(out, "\n[class.%u]\ncapacity = %lu\nopps_khz =", k, c->capacity);
+		fprintf(out, "\n[class.%u]\ncapacity = %lu\n", k, c->capacity);
+		if (c->speed != c->capacity)
+			fprintf(out, "speed = %lu\n", c->speed);
+		fputs("opps_khz =", out);
 		for (unsigned int i = 0; i < c->nr_opps; i++)
 			fprintf(out, " %u", c->opp_khz[i]);
 		fputc('\n', out);
@@ -180,6 +183,52 @@ static void put_cpufreq(FILE *out, const struct topology *t)
 	put_text(out, "source", d->source);
 }
 
+/* [asym_packing] (machine_asym.c), when some level has SD_ASYM_PACKING */
+static void put_asym_packing(FILE *out, const struct topology *t)
+{
+	const struct asym_packing_desc *d = &t->asym_packing;
+	unsigned int cpu = 0;
+
+	if (!d->levels)
+		return;
+	fputs("\n[asym_packing]\nlevels =", out);
+	for (int i = 0; i < NR_ASYM_LV; i++)
+		if (d->levels & (1u << i))
+			fprintf(out, " %s", asym_level_names[i]);
+	fprintf(out, "\nitmt = %s\n", d->itmt ? "yes" : "no");
+	if (d->have_prio) {
+		/* runs of equal priority, as CPULIST:P (a negative one is written per step) */
+		bool neg = false;
+
+		for (unsigned int i = 0; i < t->nr_cpus; i++)
+			neg |= t->cpus[i].asym_prio < 0;
+		if (neg) {
+			/* only cpu_order makes negative priorities: find its step */
+			unsigned int step = 1;
+
+			while (step < t->nr_cpus && t->cpus[step].asym_prio == 0)
+				step++;
+			fprintf(out, "priority = cpu_order %u\n", step);
+		} else {
+			fputs("priority =", out);
+			while (cpu < t->nr_cpus) {
+				unsigned int end = cpu;
+
+				while (end + 1 < t->nr_cpus &&
+				       t->cpus[end + 1].asym_prio == t->cpus[cpu].asym_prio)
+					end++;
+				if (end == cpu)
+					fprintf(out, " %u:%d", cpu, t->cpus[cpu].asym_prio);
+				else
+					fprintf(out, " %u-%u:%d", cpu, end, t->cpus[cpu].asym_prio);
+				cpu = end + 1;
+			}
+			fputc('\n', out);
+		}
+	}
+	put_text(out, "source", d->source);
+}
+
 /* The lines of cost_model_print() that differ from the defaults, as NAME = VALUE. */
 static void put_costs(FILE *out, const struct topology *t)
 {
@@ -225,5 +274,6 @@ void topology_export(const struct topology *t, FILE *out)
 	put_classes(out, t);
 	put_idle(out, t);
 	put_cpufreq(out, t);
+	put_asym_packing(out, t);
 	put_costs(out, t);
 }

@@ -11,6 +11,8 @@
  */
 #include "topo/machine_file.h"
 
+#include "topo/machine_asym.h"
+
 #include "sim/alloc.h"
 
 #include <ctype.h>
@@ -39,6 +41,7 @@ const char *const mf_cache_span_names[4] = { "default", "core", "llc", "package"
 struct mf_class {
 	unsigned int line; /* of its [class.K] header; 0: not given */
 	unsigned long capacity;
+	unsigned long speed; /* 0: not given, the capacity */
 	unsigned int nr_opps;
 	unsigned int opps[TOPO_MAX_OPPS];
 	char *cpus; /* its cpulist, resolved once the CPU count is known */
@@ -70,6 +73,7 @@ struct mf_state {
 	unsigned int idle_line[TOPO_MAX_IDLE_STATES];
 	unsigned int idle_fields[TOPO_MAX_IDLE_STATES]; /* bitmask of keys read */
 	unsigned int cpufreq_fields, machine_text, cache_fields;
+	struct mf_asym asym;
 };
 
 /* ---- values ---- */
@@ -514,6 +518,18 @@ static int class_line(struct mf_state *s, const struct mf_line *l, char *err, si
 		c->capacity = (unsigned long)v;
 		return 0;
 	}
+	if (!strcmp(l->key, "speed")) {
+		unsigned long long v;
+
+		if (c->speed) {
+			snprintf(err, errlen, "speed given twice");
+			return -1;
+		}
+		if (parse_u64(l->key, l->value, 1, SCHED_CAPACITY_SCALE, &v, err, errlen))
+			return -1;
+		c->speed = (unsigned long)v;
+		return 0;
+	}
 	if (!strcmp(l->key, "opps_khz") || !strcmp(l->key, "ladder_khz"))
 		return class_opps(c, l, err, errlen);
 	if (!strcmp(l->key, "cpus")) {
@@ -525,7 +541,7 @@ static int class_line(struct mf_state *s, const struct mf_line *l, char *err, si
 		c->cpus_line = l->lineno;
 		return 0;
 	}
-	return unknown_key(l, "capacity, opps_khz, ladder_khz, cpus", err, errlen);
+	return unknown_key(l, "capacity, speed, opps_khz, ladder_khz, cpus", err, errlen);
 }
 
 /* ---- [idle.K] ---- */
@@ -653,12 +669,18 @@ static int section_header(struct mf_state *s, const struct mf_line *l, char *err
 		s->idle_line[s->sec_index] = l->lineno;
 		return 0;
 	}
+	if (!strcmp(sec, "asym_packing")) {
+		if (s->asym.line)
+			goto twice;
+		s->asym.line = l->lineno;
+		return 0;
+	}
 	if (!strcmp(sec, "machine") || !strcmp(sec, "topology") || !strcmp(sec, "numa") ||
 	    !strcmp(sec, "caches") || !strcmp(sec, "cpufreq") || !strcmp(sec, "costs"))
 		return 0;
 	snprintf(
 		err, errlen,
-		"unknown section [%.40s] (machine, topology, numa, caches, class.K, idle.K, cpufreq, costs)",
+		"unknown section [%.40s] (machine, topology, numa, caches, class.K, idle.K, cpufreq, asym_packing, costs)",
 		sec);
 	return -1;
 twice:
@@ -685,6 +707,8 @@ static int machine_file_line(void *arg, const struct mf_line *l, char *err, size
 		return cpufreq_line(s, l, err, errlen);
 	if (!strcmp(sec, "costs"))
 		return mf_cost_line(&s->t->cost, l->key, l->value, err, errlen);
+	if (!strcmp(sec, "asym_packing"))
+		return mf_asym_line(&s->asym, &s->t->asym_packing, l, err, errlen);
 	if (!strncmp(sec, "class.", 6))
 		return class_line(s, l, err, errlen);
 	return idle_line(s, l, err, errlen);
@@ -837,6 +861,7 @@ static int fill_classes(struct mf_state *s, char *err, size_t errlen)
 			}
 			owner[cpu] = (unsigned char)(k + 1);
 			ct->capacity = c->capacity;
+			ct->speed = c->speed;
 			ct->nr_opps = c->nr_opps;
 			memcpy(ct->opp_khz, c->opps, c->nr_opps * sizeof(c->opps[0]));
 			ct->max_freq_khz = c->opps[c->nr_opps - 1];
@@ -919,6 +944,7 @@ static void state_free(struct mf_state *s)
 	free(s->row_seen);
 	for (int k = 0; k < MF_MAX_CLASSES; k++)
 		free(s->classes[k].cpus);
+	mf_asym_free(&s->asym);
 }
 
 struct topology *topology_parse_machine(const char *text, const char *file, char *err,
@@ -933,7 +959,8 @@ struct topology *topology_parse_machine(const char *text, const char *file, char
 	t->hz = 250;
 	cost_model_default(&t->cost);
 	if (mf_lex(text, file, machine_file_line, s, err, errlen) || fill_cpus(s, err, errlen) ||
-	    fill_classes(s, err, errlen) || fill_idle(s, err, errlen) || fill_rest(s, err, errlen))
+	    fill_classes(s, err, errlen) || fill_idle(s, err, errlen) || fill_rest(s, err, errlen) ||
+	    mf_asym_finish(&s->asym, t, file, err, errlen))
 		goto fail;
 	if (topology_finish(t, msg, sizeof(msg))) {
 		snprintf(err, errlen, "%s: %s", file, msg);

@@ -384,6 +384,9 @@ int topology_finish(struct topology *t, char *err, size_t errlen)
 			t->has_clusters = true;
 	}
 
+	for (unsigned int cpu = 0; cpu < t->nr_cpus; cpu++)
+		if (!t->cpus[cpu].speed)
+			t->cpus[cpu].speed = t->cpus[cpu].capacity;
 	t->asym_capacity = false;
 	for (unsigned int cpu = 1; cpu < t->nr_cpus; cpu++)
 		if (t->cpus[cpu].capacity != t->cpus[0].capacity)
@@ -502,8 +505,8 @@ static void print_llcs(const struct topology *t, FILE *out, unsigned int pkg, un
 
 static bool same_class(const struct cpu_topo *a, const struct cpu_topo *b)
 {
-	return a->capacity == b->capacity && a->max_freq_khz == b->max_freq_khz &&
-	       a->nr_opps == b->nr_opps &&
+	return a->capacity == b->capacity && a->speed == b->speed &&
+	       a->max_freq_khz == b->max_freq_khz && a->nr_opps == b->nr_opps &&
 	       !memcmp(a->opp_khz, b->opp_khz, a->nr_opps * sizeof(a->opp_khz[0]));
 }
 
@@ -525,6 +528,8 @@ static void print_classes(const struct topology *t, FILE *out)
 		fprintf(out, "    CPUs ");
 		print_list(out, cls);
 		fprintf(out, ": capacity %lu, ", c->capacity);
+		if (c->speed != c->capacity)
+			fprintf(out, "speed %lu, ", c->speed);
 		if (c->nr_opps > 1) {
 			print_mhz(out, c->opp_khz[0]);
 			fputc('-', out);
@@ -539,6 +544,39 @@ static void print_classes(const struct topology *t, FILE *out)
 	}
 	free_cpumask(done);
 	free_cpumask(cls);
+}
+
+/* SD_ASYM_PACKING's levels and the CPUs' priorities, in runs of one value */
+static void print_asym_packing(const struct topology *t, FILE *out)
+{
+	const struct asym_packing_desc *d = &t->asym_packing;
+	struct cpumask *run = alloc_cpumask();
+	unsigned int cpu = 0;
+
+	if (!d->levels)
+		goto out;
+	fprintf(out, "  Asym packing%s on", d->itmt ? " (ITMT)" : "");
+	for (int i = 0; i < NR_ASYM_LV; i++)
+		if (d->levels & (1u << i))
+			fprintf(out, " %s", asym_level_names[i]);
+	fprintf(out, "; priorities:");
+	while (cpu < t->nr_cpus) {
+		unsigned int end = cpu;
+
+		while (end + 1 < t->nr_cpus &&
+		       topology_asym_prio(t, end + 1) == topology_asym_prio(t, cpu))
+			end++;
+		cpumask_clear(run);
+		for (unsigned int i = cpu; i <= end; i++)
+			cpumask_set_cpu(i, run);
+		fprintf(out, "%s CPUs ", cpu ? "," : "");
+		print_list(out, run);
+		fprintf(out, " %d", topology_asym_prio(t, cpu));
+		cpu = end + 1;
+	}
+	fputc('\n', out);
+out:
+	free_cpumask(run);
 }
 
 void topology_print_tree(const struct topology *t, FILE *out)
@@ -590,6 +628,7 @@ void topology_print_tree(const struct topology *t, FILE *out)
 	}
 
 	print_classes(t, out);
+	print_asym_packing(t, out);
 
 	fprintf(out, "  Idle states (exit latency/target residency, us):");
 	if (!t->nr_idle_states)

@@ -52,6 +52,31 @@ struct cpufreq_desc {
 	char source[320];		/* where span, latency and delay come from */
 };
 
+/*
+ * SD_ASYM_PACKING: the topology levels whose domains carry it, as an
+ * architecture's topology table sets it (x86 ITMT: CLS, MC and PKG;
+ * powerpc shared LPARs on big cores: CACHE, which is MC here, and PKG),
+ * and the CPUs' arch_asym_cpu_priority() (docs/balancing.md, "Asym packing").
+ */
+enum asym_level {
+	ASYM_LV_SMT,
+	ASYM_LV_CLS,
+	ASYM_LV_MC,
+	ASYM_LV_PKG,
+	NR_ASYM_LV,
+};
+
+extern const char *const asym_level_names[NR_ASYM_LV];
+
+struct asym_packing_desc {
+	unsigned int levels;		/* 1 << enum asym_level for each level that has the flag */
+	/* x86 ITMT: the flag is there while sched_itmt_enabled is 1 (its default) */
+	bool itmt;
+	/* cpus[].asym_prio holds the priorities; false: the kernel's __weak default, -cpu */
+	bool have_prio;
+	char source[320];
+};
+
 struct cpu_topo {
 	unsigned int thread;	/* SMT thread index within its core */
 	unsigned int core;	/* machine-wide core index */
@@ -60,9 +85,18 @@ struct cpu_topo {
 	unsigned int package;	/* physical package (socket) */
 	unsigned int node;	/* NUMA node */
 	unsigned long capacity;	/* arch_scale_cpu_capacity(): 1024 for the biggest CPUs */
+	/*
+	 * What the hardware does at its maximum frequency, in the same units:
+	 * user work runs at speed/1024. The capacity the kernel is told, unless
+	 * it is told otherwise: hybrid x86 with SMT on gives every CPU 1024
+	 * (intel_pstate sets capacities only without SMT) while its E-cores do
+	 * less (0 before topology_finish(): equal to capacity).
+	 */
+	unsigned long speed;
 	unsigned int max_freq_khz;
 	unsigned int nr_opps;	/* available frequencies, ascending; last == max_freq_khz */
 	unsigned int opp_khz[TOPO_MAX_OPPS];
+	int asym_prio;		/* arch_asym_cpu_priority(), when asym_packing.have_prio */
 };
 
 /* Which CPUs share one cache of the footprint model (src/sim/cache.c). */
@@ -107,11 +141,21 @@ struct topology {
 
 	unsigned int hz;		/* default CONFIG_HZ for this machine */
 	struct cpufreq_desc cpufreq;
+	struct asym_packing_desc asym_packing;
 	unsigned int nr_idle_states;
 	struct idle_state idle_states[TOPO_MAX_IDLE_STATES];
 
 	struct cost_model cost;
 };
+
+/*
+ * arch_asym_cpu_priority() of @cpu: the machine's ([asym_packing] priority),
+ * else the kernel's __weak default, lower-numbered CPUs first.
+ */
+static inline int topology_asym_prio(const struct topology *t, unsigned int cpu)
+{
+	return t->asym_packing.have_prio ? t->cpus[cpu].asym_prio : -(int)cpu;
+}
 
 /*
  * A preset: its machine file, data/machines/NAME.machine, compiled in

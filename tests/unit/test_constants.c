@@ -72,6 +72,7 @@ static const struct {
 	{ "westmere-ex-8s-160", 2800000 },
 	{ "westmere-ex-8s-80-noht", 2800000 },
 	{ "pixel6", 2800000 },
+	{ "alderlake-i9-12900k", 2800000 },
 	{ "arm64-2x4", 2800000 },
 };
 

@@ -328,7 +328,11 @@ static void check_cpu_invariants(const struct topology *t, unsigned int cpu,
 		assert_int_equal(!!(sd->flags & SD_SERIALIZE), numa);
 		if (numa)
 			assert_false(sd->flags & SD_PREFER_SIBLING);
-		assert_false(sd->flags & (SD_BALANCE_WAKE | SD_ASYM_PACKING));
+		assert_false(sd->flags & SD_BALANCE_WAKE);
+		/* ITMT's levels on an ITMT machine (ITMT leaves SMT out), else none */
+		assert_int_equal(!!(sd->flags & SD_ASYM_PACKING),
+				 t->asym_packing.itmt && strcmp(sd->name, "SMT") &&
+					 strcmp(sd->name, "NUMA") && strcmp(sd->name, "NODE"));
 		assert_int_equal(!!(sd->flags & SD_ASYM_CPUCAPACITY),
 				 t->asym_capacity && !strcmp(sd->name, "MC"));
 		assert_int_equal(!!(sd->shared), !!(sd->flags & SD_SHARE_LLC));
@@ -375,7 +379,11 @@ static void check_cpu_invariants(const struct topology *t, unsigned int cpu,
 	if (sd)
 		assert_true(sd->flags & SD_NUMA);
 	assert_int_equal(per_cpu(sd_asym_cpucapacity, cpu) != NULL, t->asym_capacity);
-	assert_null(per_cpu(sd_asym_packing, cpu));
+	/* the highest asym-packing domain: MC on ITMT machines (PKG degenerates on one package) */
+	sd = per_cpu(sd_asym_packing, cpu);
+	assert_int_equal(sd != NULL, t->asym_packing.itmt);
+	if (sd)
+		assert_true(sd->flags & SD_ASYM_PACKING);
 }
 
 static void test_preset_invariants(void **state)

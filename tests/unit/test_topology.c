@@ -68,6 +68,8 @@ static const struct expect expects[] = {
 	{ "westmere-ex-8s-80-noht", 80, "0", "0", "0-9", "0-9", "0-9", false, false, false, 1, 8, 8,
 	  8 },
 	{ "pixel6", 8, "0", "0-3", "0-7", "0-7", "0-7", false, true, true, 1, 1, 1, 1 },
+	{ "alderlake-i9-12900k", 24, "0-1", "0-1", "0-23", "0-23", "0-23", true, true, false, 2, 1,
+	  1, 1 },
 	{ "arm64-2x4", 8, "0", "0-3", "0-3", "0-7", "0-7", false, false, false, 1, 2, 1, 1 },
 };
 

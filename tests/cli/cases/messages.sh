@@ -13,3 +13,7 @@ expect_exit 2 "perf sched record: only as the outermost command of run" \
 	schedlab run -m smp4 -- nice -n 5 perf sched record -- hackbench -g 1 -l 10
 expect_exit 2 "--also 'perf sched record -- hackbench': perf sched record: only as the outermost" \
 	schedlab run -m smp4 --also 'perf sched record -- hackbench' -- hackbench -g 1 -l 10
+# ITMT's sysctl exists only on an ITMT machine (its machine file says so)
+expect_exit 2 "--sysctl sched_itmt_enabled: smp4 has no ITMT (its machine file's [asym_packing] does not say itmt = yes)" \
+	schedlab run -m smp4 --sysctl sched_itmt_enabled=0 -- hackbench -g 1 -l 10
+expect_exit 0 "" schedlab run -m alderlake-i9-12900k --sysctl sched_itmt_enabled=0 -- hackbench -g 1 -l 10
