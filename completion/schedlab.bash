@@ -155,10 +155,15 @@ _schedlab()
 		return
 		;;
 	--plot | -o | --out)
-		COMPREPLY=($(compgen -d -- "$cur"))
+		# calibrate -o writes a file (a cost profile); the others' -o is a directory
+		if [[ $cmd == calibrate ]]; then
+			COMPREPLY=($(compgen -f -- "$cur"))
+		else
+			COMPREPLY=($(compgen -d -- "$cur"))
+		fi
 		return
 		;;
-	--json | --trace | --schedstat | --file | --csv)
+	--json | --trace | --schedstat | --file | --csv | --output)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return
 		;;

@@ -41,3 +41,33 @@ fi
 "$SCHEDLAB" sweep "$root/tests/sweep/grid.plan" -o "$cp_dir/g.sweep" --list --costs "$cp_dir/slow.costs" >"$cp_dir/list" 2>&1
 if grep -q -- "--costs $cp_dir/slow.costs --" "$cp_dir/list"; then ok "sweep --costs: in every point's command"; else
 	not_ok "sweep --costs: in every point's command" "$(head -3 "$cp_dir/list")"; fi
+
+# calibrate --quick on this machine: the profile's format, never its values
+# (make check must not depend on the machine's speed or load)
+run_cmd schedlab calibrate --quick -o "$cp_dir/host.costs"
+if [ "$status" -eq 0 ] && [ -s "$cp_dir/host.costs" ]; then
+	ok "calibrate --quick -o FILE"
+	bad=$(awk '
+		/^\[costs\]$/ { sec = 1; prev = $0; next }
+		/^#/ || /^$/ { prev = $0; next }
+		{
+			if (!sec) print "value before [costs]: " $0
+			if (prev !~ /^#/) print "no comment before: " $0
+			if ($0 !~ /^[a-z_0-9.]+ = [0-9]+$/) print "not NAME = N: " $0
+			else if ($3 + 0 <= 0) print "not positive: " $0
+			n++
+		}
+		{ prev = $0 }
+		END { if (n < 20) print "only " n " values" }' "$cp_dir/host.costs")
+	for h in date cpu kernel virtualization load; do
+		grep -q "^# $h: ." "$cp_dir/host.costs" || bad="$bad no '# $h:' line;"
+	done
+	if [ -z "$bad" ]; then ok "calibrate: every value commented, positive, the header complete"; else
+		not_ok "calibrate: the profile's format" "$bad"; fi
+	expect_exit 0 "" schedlab run -m host --costs "$cp_dir/host.costs" -- perf bench sched pipe -l 100
+else
+	not_ok "calibrate --quick -o FILE" "exited with status $status"
+	show_stderr
+fi
+expect_exit 2 "calibrate: unknown option '--slow'" schedlab calibrate --slow
+expect_exit 2 "calibrate: unexpected argument 'x'" schedlab calibrate x
