@@ -18,6 +18,7 @@ int cmd_features(int argc, char **argv);
 int cmd_benchmarks(int argc, char **argv);
 int cmd_perf(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
 
 /* Print "schedlab: <message>" to stderr and return EXIT_BAD_INPUT. */
 int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -24,6 +24,7 @@ static const struct {
 	{ "features", cmd_features, "list the scheduler features and their defaults" },
 	{ "benchmarks", cmd_benchmarks, "list the modelled benchmark command lines and their options" },
 	{ "calibrate", cmd_calibrate, "measure this machine's costs, write a cost profile for --costs" },
+	{ "validate", cmd_validate, "run real benchmarks here and the same simulated on -m host, side by side" },
 	{ "perf", cmd_perf, "perf sched latency|timehist|map of a 'run -- perf sched record' capture" },
 };
 

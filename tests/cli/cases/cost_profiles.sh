@@ -71,3 +71,20 @@ else
 fi
 expect_exit 2 "calibrate: unknown option '--slow'" schedlab calibrate --slow
 expect_exit 2 "calibrate: unexpected argument 'x'" schedlab calibrate x
+
+# validate: bad input; then two pinned rows, for the table's shape (the
+# values are this machine's; without perf the rows say which package)
+expect_exit 2 "validate: --costs: $cp_dir/unknown.costs:3: unknown cost parameter 'nope'" \
+	schedlab validate --costs "$cp_dir/unknown.costs"
+expect_exit 2 "validate: --only 'no such row' matches no row" schedlab validate --only 'no such row'
+expect_exit 2 "validate: unknown option '--slow'" schedlab validate --slow
+run_cmd schedlab validate --quick --costs "$cp_dir/slow.costs" --only 'taskset -c 0 perf bench sched pipe' \
+	--json "$cp_dir/v.json"
+if [ "$status" -eq 0 ] && grep -q '^benchmark  *real s, median' "$tmp/out" &&
+	[ "$(grep -c '^taskset -c 0 perf bench sched pipe' "$tmp/out")" -eq 2 ] &&
+	grep -q '"kind": "validate"' "$cp_dir/v.json"; then
+	ok "validate --only: the table and the JSON"
+else
+	not_ok "validate --only: the table and the JSON" "status $status" "$(cat "$tmp/out")"
+	show_stderr
+fi
