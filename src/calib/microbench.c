@@ -576,8 +576,8 @@ static void *cas_pong(void *arg)
 	for (long i = 0; i < c->loops; i++) {
 		int want = 0;
 
-		while (!atomic_compare_exchange_weak_explicit(&c->flag, &want, 1, memory_order_relaxed,
-							      memory_order_relaxed))
+		while (!atomic_compare_exchange_weak_explicit(
+			&c->flag, &want, 1, memory_order_relaxed, memory_order_relaxed))
 			want = 0;
 	}
 	return NULL;
@@ -600,8 +600,8 @@ static double t_cas(void *arg)
 	for (long i = 0; i < c->loops; i++) {
 		int want = 1;
 
-		while (!atomic_compare_exchange_weak_explicit(&c->flag, &want, 0, memory_order_relaxed,
-							      memory_order_relaxed))
+		while (!atomic_compare_exchange_weak_explicit(
+			&c->flag, &want, 0, memory_order_relaxed, memory_order_relaxed))
 			want = 1;
 	}
 	t1 = now_ns();
@@ -615,8 +615,8 @@ struct wake_pp {
 	int cpu_a, cpu_b;
 	long loops;
 	_Atomic uint32_t word;
-	_Atomic uint64_t t_wake;	/* when the waker called FUTEX_WAKE */
-	_Atomic uint64_t lat;		/* the wakee's latency, 0 until it ran */
+	_Atomic uint64_t t_wake; /* when the waker called FUTEX_WAKE */
+	_Atomic uint64_t lat; /* the wakee's latency, 0 until it ran */
 	unsigned long long usage0[CALIB_MAX_IDLE], usage1[CALIB_MAX_IDLE];
 	int nr_idle;
 };
@@ -640,8 +640,8 @@ static void idle_usage(int cpu, int nr, unsigned long long *out)
 		char path[128];
 		FILE *f;
 
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpuidle/state%d/usage", cpu,
-			 s);
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpuidle/state%d/usage",
+			 cpu, s);
 		out[s] = 0;
 		f = fopen(path, "r");
 		if (f) {
@@ -835,7 +835,8 @@ static void measure_pairs(struct calib_result *res, const struct topology *t)
 		memset(c, 0, sizeof(*c));
 		c->cpu_a = p->a;
 		c->cpu_b = p->b;
-		snprintf(name, sizeof(name), "cacheline.%s (CPUs %d,%d)", cpu_dist_names[d], p->a, p->b);
+		snprintf(name, sizeof(name), "cacheline.%s (CPUs %d,%d)", cpu_dist_names[d], p->a,
+			 p->b);
 		p->line = trials(name, t_cas, c);
 		free(c);
 

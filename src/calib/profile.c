@@ -45,7 +45,8 @@ static void cpu_model(char *buf, size_t len)
 			char *colon = strchr(line, ':');
 			size_t kl = strlen(keys[k]);
 
-			if (!colon || strncmp(line, keys[k], kl) || (line[kl] != ' ' && line[kl] != '\t'))
+			if (!colon || strncmp(line, keys[k], kl) ||
+			    (line[kl] != ' ' && line[kl] != '\t'))
 				continue;
 			colon++;
 			while (*colon == ' ')
@@ -81,7 +82,8 @@ static void detect_virt(const char *flag, char *buf, size_t len)
 	FILE *p;
 
 	buf[0] = '\0';
-	if (access("/usr/bin/systemd-detect-virt", X_OK) && access("/bin/systemd-detect-virt", X_OK))
+	if (access("/usr/bin/systemd-detect-virt", X_OK) &&
+	    access("/bin/systemd-detect-virt", X_OK))
 		return;
 	snprintf(cmd, sizeof(cmd), "systemd-detect-virt %s 2>/dev/null", flag);
 	p = popen(cmd, "r");
@@ -106,7 +108,10 @@ static void virt(char *buf, size_t len)
 	detect_virt("--container", ct, sizeof(ct));
 	read_line("/sys/hypervisor/type", hv, sizeof(hv));
 	if (vm[0] || flag || hv[0])
-		snprintf(buf, len, "%s (%s%s%s%s%s)", vm[0] ? vm : hv[0] ? hv : "a VM",
+		snprintf(buf, len, "%s (%s%s%s%s%s)",
+			 vm[0] ? vm :
+			 hv[0] ? hv :
+				 "a VM",
 			 vm[0] ? "systemd-detect-virt" : "", vm[0] && flag ? ", " : "",
 			 flag ? "hypervisor flag in /proc/cpuinfo" : "",
 			 hv[0] && (vm[0] || flag) ? ", /sys/hypervisor/type " : "", hv);
@@ -155,13 +160,13 @@ static void idle_states(struct calib_host *h, int cpu)
 	for (int s = 0; s < CALIB_MAX_IDLE; s++) {
 		char path[128], v[32];
 
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpuidle/state%d/name", cpu,
-			 s);
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpuidle/state%d/name",
+			 cpu, s);
 		read_line(path, h->idle_name[s], sizeof(h->idle_name[s]));
 		if (!h->idle_name[s][0])
 			break;
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpuidle/state%d/latency",
-			 cpu, s);
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/cpu/cpu%d/cpuidle/state%d/latency", cpu, s);
 		read_line(path, v, sizeof(v));
 		h->idle_exit_us[s] = strtoul(v, NULL, 10);
 		h->nr_idle = s + 1;
@@ -181,8 +186,8 @@ void calib_host_sample(struct calib_host *h, bool end)
 		strftime(h->date, sizeof(h->date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 		cpu_model(h->cpu, sizeof(h->cpu));
 		if (!uname(&u))
-			snprintf(h->kernel, sizeof(h->kernel), "%.60s %.100s %.60s", u.sysname, u.release,
-				 u.machine);
+			snprintf(h->kernel, sizeof(h->kernel), "%.60s %.100s %.60s", u.sysname,
+				 u.release, u.machine);
 		virt(h->virt, sizeof(h->virt));
 		h->nr_cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
 		idle_states(h, h->nr_cpus > 1 ? 1 : 0);
@@ -192,16 +197,18 @@ void calib_host_sample(struct calib_host *h, bool end)
 	}
 	h->load_end = loadavg();
 	stat_cpu(&total, &steal);
-	h->steal_pct = total > total0 ? 100.0 * (double)(steal - steal0) / (double)(total - total0) : 0;
+	h->steal_pct =
+		total > total0 ? 100.0 * (double)(steal - steal0) / (double)(total - total0) : 0;
 	/*
 	 * Busy: other work was running when we started (the 1-minute load,
 	 * ours not yet in it), or the hypervisor took CPU time from us.
 	 */
 	if (h->load_start >= 0.5 * h->nr_cpus || h->steal_pct >= 2.0) {
 		h->busy = true;
-		snprintf(h->busy_why, sizeof(h->busy_why),
-			 "load average %.2f on %d CPUs at the start, steal %.1f%% of CPU time during the run",
-			 h->load_start, h->nr_cpus, h->steal_pct);
+		snprintf(
+			h->busy_why, sizeof(h->busy_why),
+			"load average %.2f on %d CPUs at the start, steal %.1f%% of CPU time during the run",
+			h->load_start, h->nr_cpus, h->steal_pct);
 	}
 }
 
@@ -210,8 +217,8 @@ void calib_host_sample(struct calib_host *h, bool end)
 struct writer {
 	FILE *out;
 	const struct calib_result *res;
-	struct cost_model def;	/* the defaults: the splits of the groups follow them */
-	struct cost_model cal;	/* the values written, for the later derivations */
+	struct cost_model def; /* the defaults: the splits of the groups follow them */
+	struct cost_model cal; /* the values written, for the later derivations */
 };
 
 static double med(const struct writer *w, enum calib_meas m)
@@ -248,7 +255,8 @@ static u64 param(struct writer *w, const char *name, double v)
 		if (!strcmp(pn, name) || !strcmp(pn, base))
 			break;
 	if (!isfinite(v) || v < 1) {
-		fprintf(w->out, "#   (the difference came out at %.0f: written as 1, the smallest)\n",
+		fprintf(w->out,
+			"#   (the difference came out at %.0f: written as 1, the smallest)\n",
 			isfinite(v) ? v : 0);
 		v = 1;
 	}
@@ -279,8 +287,8 @@ static void split(struct writer *w, double total, const char *const *names, cons
 		fprintf(w->out, "%s%llu", i ? ":" : "", (unsigned long long)defs[i]);
 	fprintf(w->out, "): user space cannot time them apart\n");
 	for (int i = 0; i < n; i++) {
-		fprintf(w->out, "# %s: %llu/%.0f of %.0f ns\n", names[i], (unsigned long long)defs[i],
-			sum, total);
+		fprintf(w->out, "# %s: %llu/%.0f of %.0f ns\n", names[i],
+			(unsigned long long)defs[i], sum, total);
 		param(w, names[i], total * (double)defs[i] / sum);
 	}
 }
@@ -289,7 +297,8 @@ static void write_host(FILE *out, const struct calib_result *res, const struct c
 {
 	const struct calib_host *h = &res->host;
 
-	fprintf(out, "# A cost profile written by schedlab calibrate%s, %s (docs/calibration.md).\n",
+	fprintf(out,
+		"# A cost profile written by schedlab calibrate%s, %s (docs/calibration.md).\n",
 		r->quick ? " --quick" : "", schedlab_version);
 	fprintf(out, "# Load it with --costs FILE (run, ab, study, sweep); every value below says\n"
 		     "# which microbenchmark it comes from and what was subtracted from what.\n");
@@ -299,8 +308,9 @@ static void write_host(FILE *out, const struct calib_result *res, const struct c
 	fprintf(out, "# virtualization: %s\n", h->virt);
 	fprintf(out, "# cpus: %d online; SMT threads per core: %d\n", h->nr_cpus, h->smt);
 	if (h->nr_idle) {
-		fprintf(out, "# cpuidle: driver %s; states of the wakee's CPU (exit latency, entries during\n"
-			     "#   the idle-wakeup test):",
+		fprintf(out,
+			"# cpuidle: driver %s; states of the wakee's CPU (exit latency, entries during\n"
+			"#   the idle-wakeup test):",
 			h->idle_driver[0] ? h->idle_driver : "?");
 		for (int s = 0; s < h->nr_idle; s++)
 			fprintf(out, "%s %s %lu us %llu", s ? "," : "", h->idle_name[s],
@@ -310,15 +320,18 @@ static void write_host(FILE *out, const struct calib_result *res, const struct c
 		fprintf(out, "# cpuidle: no idle states in sysfs (a VM often has none): the idle\n"
 			     "#   wakeups below wake a CPU in the kernel's default idle loop\n");
 	}
-	fprintf(out, "# load: %.2f at the start, %.2f at the end (1-minute average, %d CPUs); steal %.1f%%\n",
+	fprintf(out,
+		"# load: %.2f at the start, %.2f at the end (1-minute average, %d CPUs); steal %.1f%%\n",
 		h->load_start, h->load_end, h->nr_cpus, h->steal_pct);
 	if (h->busy)
 		fprintf(out, "# busy: %s; the values are disturbed by other work\n", h->busy_why);
-	fprintf(out, "# trials: %d per measurement after a warm-up, the median kept, [min, max] shown\n",
+	fprintf(out,
+		"# trials: %d per measurement after a warm-up, the median kept, [min, max] shown\n",
 		r->trials);
-	fprintf(out, "# not measured here, so the machine's own values stay: irq_entry, tick,\n"
-		     "#   ipi_send, rq_lock, idle_enter, csd_entry, softirq, the rt_*, lb_*, probe_*,\n"
-		     "#   sugov/cpufreq costs, llc_hit, mem_*, line_mlp and the cache sizes\n");
+	fprintf(out,
+		"# not measured here, so the machine's own values stay: irq_entry, tick,\n"
+		"#   ipi_send, rq_lock, idle_enter, csd_entry, softirq, the rt_*, lb_*, probe_*,\n"
+		"#   sugov/cpufreq costs, llc_hit, mem_*, line_mlp and the cache sizes\n");
 	fputs("[costs]\n", out);
 }
 
@@ -332,27 +345,31 @@ void calib_write_profile(FILE *out, const struct calib_result *res, const struct
 	cost_model_default(c);
 	write_host(out, res, r);
 
-	fprintf(out, "\n# syscall: getppid() in a loop, entry + exit with this kernel's mitigations\n");
+	fprintf(out,
+		"\n# syscall: getppid() in a loop, entry + exit with this kernel's mitigations\n");
 	stat_line(&w, "syscall.getppid", M_SYSCALL);
 	s = param(&w, "syscall", med(&w, M_SYSCALL));
 
-	fprintf(out, "\n# copy_ns_per_kb: (pipe write+read of 4096 bytes - of 4 bytes) / (2 x 4092 B):\n"
-		     "#   the kernel's copy in and out of a pipe, per KiB\n");
+	fprintf(out,
+		"\n# copy_ns_per_kb: (pipe write+read of 4096 bytes - of 4 bytes) / (2 x 4092 B):\n"
+		"#   the kernel's copy in and out of a pipe, per KiB\n");
 	stat_line(&w, "pipe.msg.4096", M_PIPE_MSG_4096);
 	stat_line(&w, "pipe.msg.4", M_PIPE_MSG_4);
 	param(&w, "copy_ns_per_kb",
 	      (med(&w, M_PIPE_MSG_4096) - med(&w, M_PIPE_MSG_4)) / (2.0 * 4092.0 / 1024.0));
 	copy100 = (double)cost_copy(c, 100);
 
-	fprintf(out, "\n# pipe_write: one 100-byte write (batches of 16, no reader waiting) - syscall - copy\n");
+	fprintf(out,
+		"\n# pipe_write: one 100-byte write (batches of 16, no reader waiting) - syscall - copy\n");
 	stat_line(&w, "pipe.write.100", M_PIPE_WRITE_100);
 	param(&w, "pipe_write", med(&w, M_PIPE_WRITE_100) - s - copy100);
 	fprintf(out, "\n# pipe_read: one 100-byte read of a non-empty pipe - syscall - copy\n");
 	stat_line(&w, "pipe.read.100", M_PIPE_READ_100);
 	param(&w, "pipe_read", med(&w, M_PIPE_READ_100) - s - copy100);
 
-	fprintf(out, "\n# unix_write, skb_alloc, skb_queue: one 100-byte unix stream write (batches of\n"
-		     "#   16, no reader waiting) - syscall - copy\n");
+	fprintf(out,
+		"\n# unix_write, skb_alloc, skb_queue: one 100-byte unix stream write (batches of\n"
+		"#   16, no reader waiting) - syscall - copy\n");
 	stat_line(&w, "unix.write.100", M_UNIX_WRITE_100);
 	{
 		static const char *const n[] = { "unix_write", "skb_alloc", "skb_queue" };
@@ -360,7 +377,8 @@ void calib_write_profile(FILE *out, const struct calib_result *res, const struct
 
 		split(&w, med(&w, M_UNIX_WRITE_100) - s - copy100, n, dv, 3);
 	}
-	fprintf(out, "\n# unix_read, skb_unlink, skb_free: one 100-byte read of a queued skb - syscall - copy\n");
+	fprintf(out,
+		"\n# unix_read, skb_unlink, skb_free: one 100-byte read of a queued skb - syscall - copy\n");
 	stat_line(&w, "unix.read.100", M_UNIX_READ_100);
 	{
 		static const char *const n[] = { "unix_read", "skb_unlink", "skb_free" };
@@ -368,14 +386,16 @@ void calib_write_profile(FILE *out, const struct calib_result *res, const struct
 
 		split(&w, med(&w, M_UNIX_READ_100) - s - copy100, n, dv, 3);
 	}
-	fprintf(out, "\n# unix_skb_overhead (bytes): SIOCOUTQ after one unread 100-byte write (the\n"
-		     "#   skb's truesize, charged to the sender) - 100\n");
+	fprintf(out,
+		"\n# unix_skb_overhead (bytes): SIOCOUTQ after one unread 100-byte write (the\n"
+		"#   skb's truesize, charged to the sender) - 100\n");
 	fprintf(out, "#   unix.truesize.100 %.0f bytes\n", med(&w, M_UNIX_TRUESIZE_100));
 	param(&w, "unix_skb_overhead", med(&w, M_UNIX_TRUESIZE_100) - 100);
 
-	fprintf(out, "\n# schedule, pick_next, context_switch, sched_yield: sched_yield() between two\n"
-		     "#   threads pinned to one CPU, time per context switch - syscall - rq_lock (%llu,\n"
-		     "#   the machine's: a user-space lock is not the kernel's irqsave one)\n",
+	fprintf(out,
+		"\n# schedule, pick_next, context_switch, sched_yield: sched_yield() between two\n"
+		"#   threads pinned to one CPU, time per context switch - syscall - rq_lock (%llu,\n"
+		"#   the machine's: a user-space lock is not the kernel's irqsave one)\n",
 		(unsigned long long)d->rq_lock);
 	stat_line(&w, "yield.threads", M_YIELD_THREADS);
 	{
@@ -387,18 +407,20 @@ void calib_write_profile(FILE *out, const struct calib_result *res, const struct
 	}
 	sw1 = (double)(c->schedule + c->pick_next + c->context_switch + d->rq_lock);
 
-	fprintf(out, "\n# switch_mm: (pipe ping-pong round trip on one CPU, two processes - two threads)\n"
-		     "#   / 2 switches; sched_yield() gives %.0f (processes - threads, per switch)\n",
+	fprintf(out,
+		"\n# switch_mm: (pipe ping-pong round trip on one CPU, two processes - two threads)\n"
+		"#   / 2 switches; sched_yield() gives %.0f (processes - threads, per switch)\n",
 		med(&w, M_YIELD_PROCS) - med(&w, M_YIELD_THREADS));
 	stat_line(&w, "pipe.rt.processes", M_PIPE_RT_PROCS);
 	stat_line(&w, "pipe.rt.threads", M_PIPE_RT_THREADS);
 	stat_line(&w, "yield.processes", M_YIELD_PROCS);
 	param(&w, "switch_mm", (med(&w, M_PIPE_RT_PROCS) - med(&w, M_PIPE_RT_THREADS)) / 2);
 
-	fprintf(out, "\n# ttwu, enqueue, dequeue, wake_walk: half a pipe round trip of two threads on one\n"
-		     "#   CPU (write, wake the reader, block in read, switch) - a write+read that never\n"
-		     "#   blocks (pipe.msg.4) - one switch (schedule + pick_next + context_switch +\n"
-		     "#   rq_lock = %.0f) - the read that finds the pipe empty (pipe_read) - rq_lock\n",
+	fprintf(out,
+		"\n# ttwu, enqueue, dequeue, wake_walk: half a pipe round trip of two threads on one\n"
+		"#   CPU (write, wake the reader, block in read, switch) - a write+read that never\n"
+		"#   blocks (pipe.msg.4) - one switch (schedule + pick_next + context_switch +\n"
+		"#   rq_lock = %.0f) - the read that finds the pipe empty (pipe_read) - rq_lock\n",
 		sw1);
 	stat_line(&w, "pipe.rt.threads", M_PIPE_RT_THREADS);
 	{
@@ -410,11 +432,13 @@ void calib_write_profile(FILE *out, const struct calib_result *res, const struct
 		split(&w, x, n, dv, 4);
 	}
 
-	fprintf(out, "\n# futex_wake: FUTEX_WAKE with no waiter (key, hash bucket, no match) - syscall\n");
+	fprintf(out,
+		"\n# futex_wake: FUTEX_WAKE with no waiter (key, hash bucket, no match) - syscall\n");
 	stat_line(&w, "futex.wake.nowaiter", M_FUTEX_WAKE_NONE);
 	param(&w, "futex_wake", med(&w, M_FUTEX_WAKE_NONE) - s);
-	fprintf(out, "\n# futex_wait: FUTEX_WAIT on a word that no longer holds the value (key, hash\n"
-		     "#   bucket lock, value check; returns EAGAIN before queueing) - syscall\n");
+	fprintf(out,
+		"\n# futex_wait: FUTEX_WAIT on a word that no longer holds the value (key, hash\n"
+		"#   bucket lock, value check; returns EAGAIN before queueing) - syscall\n");
 	stat_line(&w, "futex.wait.eagain", M_FUTEX_WAIT_EAGAIN);
 	param(&w, "futex_wait", med(&w, M_FUTEX_WAIT_EAGAIN) - s);
 	fprintf(out, "#   futex ping-pong on one CPU for comparison: ");
@@ -425,24 +449,29 @@ void calib_write_profile(FILE *out, const struct calib_result *res, const struct
 		     "#   wake_up_new_task) - syscall\n");
 	stat_line(&w, "fork.call", M_FORK_CALL);
 	param(&w, "fork", med(&w, M_FORK_CALL) - s);
-	fprintf(out, "\n# exit: fork + child _exit(0) + waitpid - the fork() call - syscall (waitpid) -\n"
-		     "#   two switches (with switch_mm) - the parent's wakeup (ttwu, enqueue, dequeue,\n"
-		     "#   wake_walk)\n");
+	fprintf(out,
+		"\n# exit: fork + child _exit(0) + waitpid - the fork() call - syscall (waitpid) -\n"
+		"#   two switches (with switch_mm) - the parent's wakeup (ttwu, enqueue, dequeue,\n"
+		"#   wake_walk)\n");
 	stat_line(&w, "fork.exit.wait", M_FORK_EXIT_WAIT);
-	x = med(&w, M_FORK_EXIT_WAIT) - med(&w, M_FORK_CALL) - s - 2 * (sw1 + (double)c->switch_mm) -
+	x = med(&w, M_FORK_EXIT_WAIT) - med(&w, M_FORK_CALL) - s -
+	    2 * (sw1 + (double)c->switch_mm) -
 	    (double)(c->ttwu + c->enqueue + c->dequeue + c->wake_walk);
 	param(&w, "exit", x);
-	fprintf(out, "\n# fork_thread: pthread_create() in the creator, to its return (clone of a thread;\n"
-		     "#   glibc reuses the stack) - syscall\n");
+	fprintf(out,
+		"\n# fork_thread: pthread_create() in the creator, to its return (clone of a thread;\n"
+		"#   glibc reuses the stack) - syscall\n");
 	stat_line(&w, "thread.create", M_THREAD_CREATE);
 	stat_line(&w, "thread.create.join", M_THREAD_CREATE_JOIN);
 	param(&w, "fork_thread", med(&w, M_THREAD_CREATE) - s);
-	fprintf(out, "# exec of %s (fork + exec + exit + waitpid - fork + exit + waitpid): %.0f ns;\n"
-		     "#   no parameter: the modelled benchmarks do not exec\n",
+	fprintf(out,
+		"# exec of %s (fork + exec + exit + waitpid - fork + exit + waitpid): %.0f ns;\n"
+		"#   no parameter: the modelled benchmarks do not exec\n",
 		res->exec_what, med(&w, M_EXEC) - med(&w, M_FORK_EXIT_WAIT));
 	stat_line(&w, "fork.exec.wait", M_EXEC);
-	fprintf(out, "# lock.uncontended %.1f ns (a user-space spinlock in L1; rq_lock adds the IRQ\n"
-		     "#   flag save/restore user space cannot execute, so it is not set from this)\n",
+	fprintf(out,
+		"# lock.uncontended %.1f ns (a user-space spinlock in L1; rq_lock adds the IRQ\n"
+		"#   flag save/restore user space cannot execute, so it is not set from this)\n",
 		med(&w, M_LOCK));
 
 	for (int dd = DIST_SMT; dd < NR_DIST; dd++) {
@@ -452,8 +481,9 @@ void calib_write_profile(FILE *out, const struct calib_result *res, const struct
 
 		if (p->a < 0)
 			continue;
-		fprintf(out, "\n# cacheline.%s: compare-and-swap ping-pong between CPUs %d and %d (%s),\n"
-			     "#   round trip / 2: one modified line's transfer\n",
+		fprintf(out,
+			"\n# cacheline.%s: compare-and-swap ping-pong between CPUs %d and %d (%s),\n"
+			"#   round trip / 2: one modified line's transfer\n",
 			cpu_dist_names[dd], p->a, p->b, cpu_dist_names[dd]);
 		fputs("#   ", out);
 		spread(out, "cas", &p->line, "ns");
@@ -464,10 +494,11 @@ void calib_write_profile(FILE *out, const struct calib_result *res, const struct
 		rest = (double)(c->futex_wake + c->ttwu + c->enqueue + d->rq_lock + c->wake_walk +
 				d->ipi_send + d->irq_entry) +
 		       sw1 - (double)d->rq_lock;
-		fprintf(out, "\n# ipi_latency.%s: FUTEX_WAKE on CPU %d to the wakee running on CPU %d, which a\n"
-			     "#   SCHED_IDLE spinner keeps busy (an IPI, no idle exit), median of the\n"
-			     "#   wakeups - futex_wake - ttwu - enqueue - rq_lock - wake_walk - ipi_send -\n"
-			     "#   irq_entry - one switch = %.0f ns subtracted\n",
+		fprintf(out,
+			"\n# ipi_latency.%s: FUTEX_WAKE on CPU %d to the wakee running on CPU %d, which a\n"
+			"#   SCHED_IDLE spinner keeps busy (an IPI, no idle exit), median of the\n"
+			"#   wakeups - futex_wake - ttwu - enqueue - rq_lock - wake_walk - ipi_send -\n"
+			"#   irq_entry - one switch = %.0f ns subtracted\n",
 			cpu_dist_names[dd], p->a, p->b, rest);
 		fputs("#   ", out);
 		spread(out, "wake.busy", &p->wake_busy, "ns");
@@ -493,22 +524,26 @@ void calib_write_profile(FILE *out, const struct calib_result *res, const struct
 		if (st >= 0)
 			exit_us = (double)h->idle_exit_us[st];
 		if (p) {
-			fprintf(out, "\n# idle_exit: the same wakeup to an idle CPU - to a busy one - the exit\n"
-				     "#   latency of the idle state entered most during the test (%s, %.0f us,\n"
-				     "#   which -m host charges from sysfs apart from this): the way out of idle\n"
-				     "#   as seen, on a VM with the halt's VM exit and the vCPU's wakeup in it\n",
+			fprintf(out,
+				"\n# idle_exit: the same wakeup to an idle CPU - to a busy one - the exit\n"
+				"#   latency of the idle state entered most during the test (%s, %.0f us,\n"
+				"#   which -m host charges from sysfs apart from this): the way out of idle\n"
+				"#   as seen, on a VM with the halt's VM exit and the vCPU's wakeup in it\n",
 				st >= 0 ? h->idle_name[st] : "no cpuidle states", exit_us);
 			fputs("#   ", out);
 			spread(out, "wake.idle", &p->wake_idle, "ns");
 			fputc('\n', out);
-			param(&w, "idle_exit", p->wake_idle.med - p->wake_busy.med - exit_us * 1000);
+			param(&w, "idle_exit",
+			      p->wake_idle.med - p->wake_busy.med - exit_us * 1000);
 		} else {
-			fprintf(out, "\n# one CPU: no cache-line transfer, IPI or idle wakeup to measure\n");
+			fprintf(out,
+				"\n# one CPU: no cache-line transfer, IPI or idle wakeup to measure\n");
 		}
 	}
 	if (res->host.smt > 1) {
-		fprintf(out, "\n# smt_speed.K: K threads of one core (CPU 0's siblings) each running an integer\n"
-			     "#   loop for a fixed time: iterations per thread against one thread alone, permille\n");
+		fprintf(out,
+			"\n# smt_speed.K: K threads of one core (CPU 0's siblings) each running an integer\n"
+			"#   loop for a fixed time: iterations per thread against one thread alone, permille\n");
 		for (int k = 1; k <= res->host.smt && k <= CALIB_MAX_SMT; k++) {
 			char name[32];
 
@@ -519,6 +554,7 @@ void calib_write_profile(FILE *out, const struct calib_result *res, const struct
 			param(&w, name, k == 1 ? 1000 : res->smt_speed[k - 1].med);
 		}
 	} else {
-		fprintf(out, "\n# no SMT on this host (one thread per core): smt_speed.* not measured\n");
+		fprintf(out,
+			"\n# no SMT on this host (one thread per core): smt_speed.* not measured\n");
 	}
 }

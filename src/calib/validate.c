@@ -29,7 +29,8 @@ const struct validate_row validate_rows[] = {
 	{ "taskset -c 0 hackbench -g 1 -l 200", "hackbench", true },
 	{ "hackbench -g 1 -l 200", "hackbench", false },
 	{ "hackbench -p -T -g 4 -l 100", "hackbench", false },
-	{ "taskset -c 0 stress-ng --switch 1 --switch-ops 100000 --metrics-brief", "stress-ng", true },
+	{ "taskset -c 0 stress-ng --switch 1 --switch-ops 100000 --metrics-brief", "stress-ng",
+	  true },
 	{ "stress-ng --switch 1 --switch-ops 100000 --metrics-brief", "stress-ng", false },
 };
 const int nr_validate_rows = sizeof(validate_rows) / sizeof(validate_rows[0]);
@@ -80,7 +81,9 @@ static void csv_line(const char *l, size_t len, struct validate_sample *s, bool 
 	else if (!strcmp(f[2], "cpu-migrations") || !strcmp(f[2], "migrations"))
 		s->migr = x;
 	else if (!strcmp(f[2], "task-clock"))
-		s->task_ms = !strcmp(f[1], "msec") || !f[1][0] ? x : !strcmp(f[1], "usec") ? x / 1e3 : x;
+		s->task_ms = !strcmp(f[1], "msec") || !f[1][0] ? x :
+			     !strcmp(f[1], "usec")	       ? x / 1e3 :
+								 x;
 	else
 		return;
 	*found = true;
@@ -111,11 +114,14 @@ int validate_parse(const char *text, double wall_s, struct validate_sample *s)
 			char name[32];
 			double ops;
 
-			if (sscanf(p + 1, "%31s %lf %lf", name, &ops, &t) == 3) {
+			/* the first such line: "switch 9845.21 nanosecs ..." reads as NaN ("nan...") */
+			if (!timed && sscanf(p + 1, "%31s %lf %lf", name, &ops, &t) == 3 &&
+			    isfinite(t)) {
 				s->time_s = t;
 				timed = true;
 			}
-		} else if (!timed && (p = strstr(l, "successful run completed in")) && p < l + len) {
+		} else if (!timed && (p = strstr(l, "successful run completed in")) &&
+			   p < l + len) {
 			/* stress-ng: "... completed in 1.02 secs" or "in 1.02s" */
 			if (sscanf(p + strlen("successful run completed in"), "%lf", &t) == 1) {
 				s->time_s = t;
@@ -174,7 +180,7 @@ static void num(FILE *out, int w, int prec, double v)
 void validate_print_table(FILE *out, const struct validate_row *rows,
 			  const struct validate_result *res, int n)
 {
-	fprintf(out, "%-56s %-25s %8s %6s  %9s %9s  %7s %7s  %9s %9s\n", "benchmark",
+	fprintf(out, "%-64s %-25s %8s %6s  %9s %9s  %7s %7s  %9s %9s\n", "benchmark",
 		"real s, median [min, max]", "sim s", "ratio", "cs real", "cs sim", "mig real",
 		"mig sim", "task ms", "sim");
 	for (int i = 0; i < n; i++) {
@@ -183,7 +189,7 @@ void validate_print_table(FILE *out, const struct validate_row *rows,
 		char real[64];
 
 		if (r->skipped) {
-			fprintf(out, "%-56s skipped: %s\n", rows[i].cmd, r->why);
+			fprintf(out, "%-64s skipped: %s\n", rows[i].cmd, r->why);
 			continue;
 		}
 		validate_stats(r->real, r->nr_real, offsetof(struct validate_sample, time_s), &med,
@@ -192,7 +198,7 @@ void validate_print_table(FILE *out, const struct validate_row *rows,
 			snprintf(real, sizeof(real), "-");
 		else
 			snprintf(real, sizeof(real), "%.3f [%.3f, %.3f]", med, min, max);
-		fprintf(out, "%-56s %-25s", rows[i].cmd, real);
+		fprintf(out, "%-64s %-25s", rows[i].cmd, real);
 		num(out, 8, 3, r->sim_ok ? r->sim.time_s : NAN);
 		num(out, 6, 2, r->sim_ok && med > 0 ? r->sim.time_s / med : NAN);
 		validate_stats(r->real, r->nr_real, offsetof(struct validate_sample, cs), &cs, &lo,
@@ -205,18 +211,19 @@ void validate_print_table(FILE *out, const struct validate_row *rows,
 		fputc(' ', out);
 		num(out, 7, 0, migr);
 		num(out, 7, 0, r->sim_ok ? r->sim.migr : NAN);
-		validate_stats(r->real, r->nr_real, offsetof(struct validate_sample, task_ms), &task,
-			       &lo, &hi);
+		validate_stats(r->real, r->nr_real, offsetof(struct validate_sample, task_ms),
+			       &task, &lo, &hi);
 		fputc(' ', out);
 		num(out, 9, 1, task);
 		num(out, 9, 1, r->sim_ok ? r->sim.task_ms : NAN);
 		fputc('\n', out);
 		if (!r->sim_ok && r->why[0])
-			fprintf(out, "%-56s   (simulated: %s)\n", "", r->why);
+			fprintf(out, "%-64s   (simulated: %s)\n", "", r->why);
 	}
-	fprintf(out, "ratio: simulated / real median of the benchmark's own time; cs: context switches,\n"
-		     "mig: CPU migrations, task ms: task-clock (perf stat -e " VALIDATE_EVENTS "),\n"
-		     "real medians beside the simulated run's\n");
+	fprintf(out,
+		"ratio: simulated / real median of the benchmark's own time; cs: context switches,\n"
+		"mig: CPU migrations, task ms: task-clock (perf stat -e " VALIDATE_EVENTS "),\n"
+		"real medians beside the simulated run's\n");
 }
 
 static void json_num(struct json_writer *w, const char *key, double v)
@@ -327,12 +334,13 @@ int validate_plot(const char *dir, const struct validate_row *rows,
 	for (int t = 0; t < 2; t++) {
 		fprintf(f, "%s\nset output '%s'\n", t ? PLOT_TERM_SVG : PLOT_TERM_PNG,
 			t ? "validate.svg" : "validate.png");
-		fprintf(f, "plot x title 'sim = real' lc rgb 'gray', x*1.2 title '+-20%%' dt 2 lc rgb 'gray', "
-			   "x/1.2 notitle dt 2 lc rgb 'gray', x*1.35 title '+-35%%' dt 3 lc rgb 'gray', "
-			   "x/1.35 notitle dt 3 lc rgb 'gray', "
-			   "'validate.dat' using 2:($6 == 1 ? $5 : 1/0):3:4 with xerrorbars pt 7 title 'pinned', "
-			   "'' using 2:($6 == 0 ? $5 : 1/0):3:4 with xerrorbars pt 5 title 'unpinned', "
-			   "'' using 2:5:1 with labels offset 1,0.5 notitle\n");
+		fprintf(f,
+			"plot x title 'sim = real' lc rgb 'gray', x*1.2 title '+-20%%' dt 2 lc rgb 'gray', "
+			"x/1.2 notitle dt 2 lc rgb 'gray', x*1.35 title '+-35%%' dt 3 lc rgb 'gray', "
+			"x/1.35 notitle dt 3 lc rgb 'gray', "
+			"'validate.dat' using 2:($6 == 1 ? $5 : 1/0):3:4 with xerrorbars pt 7 title 'pinned', "
+			"'' using 2:($6 == 0 ? $5 : 1/0):3:4 with xerrorbars pt 5 title 'unpinned', "
+			"'' using 2:5:1 with labels offset 1,0.5 notitle\n");
 	}
 	plot_dir_close(f, &failed);
 	return failed ? -1 : 0;

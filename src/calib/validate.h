@@ -19,9 +19,9 @@
 #define VALIDATE_MAX_RUNS 16
 
 struct validate_row {
-	const char *cmd;	/* the command line, words split on blanks */
-	const char *tool;	/* the program it needs besides perf: NULL, "hackbench", "stress-ng" */
-	bool pinned;		/* on one CPU (taskset -c 0) */
+	const char *cmd; /* the command line, words split on blanks */
+	const char *tool; /* the program it needs besides perf: NULL, "hackbench", "stress-ng" */
+	bool pinned; /* on one CPU (taskset -c 0) */
 };
 
 extern const struct validate_row validate_rows[];
@@ -32,13 +32,13 @@ const char *validate_package(const char *tool);
 
 /* one run: the benchmark's time and perf stat's counters; NAN where missing */
 struct validate_sample {
-	double time_s;		/* the benchmark's own time ("Total time:", "Time:"), else wall */
+	double time_s; /* the benchmark's own time ("Total time:", "Time:"), else wall */
 	double cs, migr, task_ms;
 };
 
 struct validate_result {
 	bool skipped;
-	char why[160];				/* why skipped, or why a side failed */
+	char why[160]; /* why skipped, or why a side failed */
 	int nr_real;
 	struct validate_sample real[VALIDATE_MAX_RUNS];
 	bool sim_ok;

@@ -61,7 +61,8 @@ int cmd_calibrate(int argc, char **argv)
 			fputs(calibrate_usage, stdout);
 			return 0;
 		case ':':
-			return usage_error("calibrate: option '%s' needs a value", argv[optind - 1]);
+			return usage_error("calibrate: option '%s' needs a value",
+					   argv[optind - 1]);
 		default:
 			return usage_error(
 				"calibrate: unknown option '%s' (see 'schedlab calibrate --help')",
@@ -86,9 +87,10 @@ int cmd_calibrate(int argc, char **argv)
 	}
 	calib_host_sample(&res.host, true);
 	if (res.host.busy)
-		cli_message("calibrate: warning: the machine is busy (%s): the values are disturbed, "
-			    "and the profile says so",
-			    res.host.busy_why);
+		cli_message(
+			"calibrate: warning: the machine is busy (%s): the values are disturbed, "
+			"and the profile says so",
+			res.host.busy_why);
 	calib_write_profile(f, &res, &r);
 	if (outfile_close(f) || outfile_commit())
 		return 1;

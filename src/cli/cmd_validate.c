@@ -172,8 +172,8 @@ static int real_run(const char *dir, const char *cmd, struct validate_sample *s,
 	if (rc) {
 		char *nl = strchr(text, '\n');
 
-		snprintf(why, len, "exit status %d: %.*s", rc, (int)(nl ? nl - text : (long)strlen(text)),
-			 text);
+		snprintf(why, len, "exit status %d: %.*s", rc,
+			 (int)(nl ? nl - text : (long)strlen(text)), text);
 	} else if (validate_parse(all, wall, s)) {
 		snprintf(why, len, "no time or counters in its output");
 		rc = -1;
@@ -234,9 +234,12 @@ static int sim_run(const char *dir, const char *cmd, const char *costs, struct v
 static int parse_opts(int argc, char **argv, struct validate_opts *o)
 {
 	static const struct option opts[] = {
-		{ "costs", required_argument, NULL, 'K' }, { "quick", no_argument, NULL, 'Q' },
-		{ "json", required_argument, NULL, 'J' },  { "plot", required_argument, NULL, 'p' },
-		{ "only", required_argument, NULL, 'O' },  { "help", no_argument, NULL, 'h' },
+		{ "costs", required_argument, NULL, 'K' },
+		{ "quick", no_argument, NULL, 'Q' },
+		{ "json", required_argument, NULL, 'J' },
+		{ "plot", required_argument, NULL, 'p' },
+		{ "only", required_argument, NULL, 'O' },
+		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	char err[512];
@@ -332,8 +335,8 @@ int cmd_validate(int argc, char **argv)
 	}
 	for (int t = 0; t < 3; t++)
 		missing[t] = t == 0 ? !perf_ok : !have(tools[t]);
-	printf("validate: %d rows, %d real runs each under perf stat, simulated on -m host%s%s\n", n,
-	       runs, o.costs ? " with " : " with the default costs", o.costs ? o.costs : "");
+	printf("validate: %d rows, %d real runs each under perf stat, simulated on -m host%s%s\n",
+	       n, runs, o.costs ? " with " : " with the default costs", o.costs ? o.costs : "");
 	for (int t = 0; t < 3; t++)
 		if (missing[t])
 			printf("validate: %s is not installed%s (Debian package %s): its rows are skipped\n",
@@ -354,7 +357,8 @@ int cmd_validate(int argc, char **argv)
 		for (int k = 0; k < runs; k++) {
 			if (real_run(dir, rows[i].cmd, &r->real[r->nr_real], why, sizeof(why))) {
 				r->skipped = true;
-				snprintf(r->why, sizeof(r->why), "the real run failed: %.120s", why);
+				snprintf(r->why, sizeof(r->why), "the real run failed: %.120s",
+					 why);
 				break;
 			}
 			r->nr_real++;
@@ -382,7 +386,8 @@ int cmd_validate(int argc, char **argv)
 		rc = 1;
 	if (o.json) {
 		json = outfile_open(o.json);
-		if (!json || validate_write_json(json, rows, res, n, o.costs) || outfile_close(json)) {
+		if (!json || validate_write_json(json, rows, res, n, o.costs) ||
+		    outfile_close(json)) {
 			cli_message("validate: writing '%s' failed", o.json);
 			rc = 1;
 		}

@@ -61,8 +61,7 @@ void cost_profile_describe(struct cost_profile *p, const char *text)
 	p->busy = busy[0] != '\0';
 }
 
-int cost_profile_apply(const struct cost_profile *p, struct cost_model *c, char *err,
-		       size_t errlen)
+int cost_profile_apply(const struct cost_profile *p, struct cost_model *c, char *err, size_t errlen)
 {
 	return cost_profile_parse(c, p->text, p->path, err, errlen);
 }
@@ -105,7 +104,8 @@ void cost_profile_write_all(FILE *out, const struct cost_model *c)
 	fputs("[costs]\n", out);
 	for (size_t i = 0; (name = cost_model_param(i, &per_dist, &max)); i++) {
 		if (!per_dist) {
-			fprintf(out, "%s = %llu\n", name, (unsigned long long)cost_model_value(c, i, 0));
+			fprintf(out, "%s = %llu\n", name,
+				(unsigned long long)cost_model_value(c, i, 0));
 			continue;
 		}
 		for (int d = 0; d < NR_DIST; d++)

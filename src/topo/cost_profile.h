@@ -14,13 +14,13 @@
 #include <stdio.h>
 
 struct cost_profile {
-	const char *path;	/* as given */
-	const char *text;	/* the file's contents */
-	char hash[17];		/* FNV-1a 64 of the contents, 16 hex digits */
-	char date[64];		/* the "# date:" header line's value, "" without one */
-	char cpu[128];		/* the "# cpu:" header line's value, "" without one */
-	char virt[64];		/* the "# virtualization:" header line's value, "" without one */
-	bool busy;		/* a "# busy:" header line: measured on a busy machine */
+	const char *path; /* as given */
+	const char *text; /* the file's contents */
+	char hash[17]; /* FNV-1a 64 of the contents, 16 hex digits */
+	char date[64]; /* the "# date:" header line's value, "" without one */
+	char cpu[128]; /* the "# cpu:" header line's value, "" without one */
+	char virt[64]; /* the "# virtualization:" header line's value, "" without one */
+	bool busy; /* a "# busy:" header line: measured on a busy machine */
 };
 
 /*

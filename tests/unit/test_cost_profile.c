@@ -32,10 +32,11 @@ static void test_round_trip(void **state)
 			u64 v = 1 + (i * 7919 + (size_t)d * 131) % (max < 1000 ? max : 1000);
 
 			if (per_dist)
-				snprintf(assign, sizeof(assign), "%s.%s=%llu", name, cpu_dist_names[d],
-					 (unsigned long long)v);
+				snprintf(assign, sizeof(assign), "%s.%s=%llu", name,
+					 cpu_dist_names[d], (unsigned long long)v);
 			else
-				snprintf(assign, sizeof(assign), "%s=%llu", name, (unsigned long long)v);
+				snprintf(assign, sizeof(assign), "%s=%llu", name,
+					 (unsigned long long)v);
 			/* a value below a parameter's minimum keeps the default */
 			cost_model_set(&a, assign, err, sizeof(err));
 		}
@@ -68,12 +69,17 @@ static void refused(const char *text, const char *want)
 static void test_errors(void **state)
 {
 	(void)state;
-	refused("# x\n[costs]\nsyscall = 100\nnope = 1\n", "p.costs:4: unknown cost parameter 'nope'");
+	refused("# x\n[costs]\nsyscall = 100\nnope = 1\n",
+		"p.costs:4: unknown cost parameter 'nope'");
 	refused("[costs]\nsyscall = -1\n", "p.costs:2: cost parameter 'syscall': bad value '-1'");
-	refused("[costs]\n\nsyscall = 12abc\n", "p.costs:3: cost parameter 'syscall': bad value '12abc'");
-	refused("[costs]\nsyscall = 99999999999\n", "p.costs:2: cost parameter 'syscall': bad value");
-	refused("[costs]\ncacheline.far = 3\n", "p.costs:2: cost parameter 'cacheline.far': unknown distance");
-	refused("[costs]\ncacheline = 3\n", "p.costs:2: cost parameter 'cacheline' needs a distance");
+	refused("[costs]\n\nsyscall = 12abc\n",
+		"p.costs:3: cost parameter 'syscall': bad value '12abc'");
+	refused("[costs]\nsyscall = 99999999999\n",
+		"p.costs:2: cost parameter 'syscall': bad value");
+	refused("[costs]\ncacheline.far = 3\n",
+		"p.costs:2: cost parameter 'cacheline.far': unknown distance");
+	refused("[costs]\ncacheline = 3\n",
+		"p.costs:2: cost parameter 'cacheline' needs a distance");
 	refused("[costs]\nsyscall =\n", "p.costs:2: syscall has no value");
 	refused("[topology]\nnr_cpus = 2\n", "p.costs:1: [topology] in a cost profile");
 }

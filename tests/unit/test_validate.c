@@ -13,32 +13,30 @@
 #include <string.h>
 
 /* perf stat -e context-switches,cpu-migrations,task-clock -x, -o F -- perf bench sched pipe -l 1000 */
-static const char real_pipe[] =
-	"# Running 'sched/pipe' benchmark:\n"
-	"# Executed 1000 pipe operations between two processes\n"
-	"\n"
-	"     Total time: 0.007 [sec]\n"
-	"\n"
-	"       7.870000 usecs/op\n"
-	"         127064 ops/sec\n"
-	"# started on Sun Dec  6 00:27:13 2026\n"
-	"\n"
-	"2003,,context-switches,13509641,100.00,148.264,K/sec\n"
-	"0,,cpu-migrations,13509641,100.00,0.000,/sec\n"
-	"13.51,msec,task-clock,13509641,100.00,0.282,CPUs utilized\n";
+static const char real_pipe[] = "# Running 'sched/pipe' benchmark:\n"
+				"# Executed 1000 pipe operations between two processes\n"
+				"\n"
+				"     Total time: 0.007 [sec]\n"
+				"\n"
+				"       7.870000 usecs/op\n"
+				"         127064 ops/sec\n"
+				"# started on Sun Dec  6 00:27:13 2026\n"
+				"\n"
+				"2003,,context-switches,13509641,100.00,148.264,K/sec\n"
+				"0,,cpu-migrations,13509641,100.00,0.000,/sec\n"
+				"13.51,msec,task-clock,13509641,100.00,0.282,CPUs utilized\n";
 
 /* schedlab run -m host -- perf stat -e ... -x, perf bench sched pipe -l 1000 */
-static const char sim_pipe[] =
-	"# Running 'sched/pipe' benchmark:\n"
-	"# Executed 1000 pipe operations between two processes\n"
-	"\n"
-	"     Total time: 0.010 [sec]\n"
-	"\n"
-	"      10.246000 usecs/op\n"
-	"          97599 ops/sec\n"
-	"1999,,context-switches,5970581,100.00,334.808,K/sec\n"
-	"0,,cpu-migrations,5970581,100.00,0.000,/sec\n"
-	"5.97,msec,task-clock,5970581,100.00,0.581,CPUs utilized\n";
+static const char sim_pipe[] = "# Running 'sched/pipe' benchmark:\n"
+			       "# Executed 1000 pipe operations between two processes\n"
+			       "\n"
+			       "     Total time: 0.010 [sec]\n"
+			       "\n"
+			       "      10.246000 usecs/op\n"
+			       "          97599 ops/sec\n"
+			       "1999,,context-switches,5970581,100.00,334.808,K/sec\n"
+			       "0,,cpu-migrations,5970581,100.00,0.000,/sec\n"
+			       "5.97,msec,task-clock,5970581,100.00,0.581,CPUs utilized\n";
 
 /* rt-tests hackbench, and a counter perf could not count */
 static const char real_hackbench[] =
@@ -66,25 +64,30 @@ static void test_parse(void **state)
 	assert_true(s.time_s == 1.5 && s.cs == 12);
 	assert_int_equal(validate_parse("nothing here\n", NAN, &s), -1);
 	/* stress-ng's summary line */
-	assert_int_equal(validate_parse("stress-ng: info:  [12] successful run completed in 1.02 secs\n",
-					NAN, &s),
-			 0);
+	assert_int_equal(
+		validate_parse("stress-ng: info:  [12] successful run completed in 1.02 secs\n",
+			       NAN, &s),
+		0);
 	assert_true(fabs(s.time_s - 1.02) < 1e-9);
 	/* stress-ng --metrics-brief: the stressor's real time wins over the rounded summary */
-	assert_int_equal(validate_parse("stress-ng: metrc: [28752] stressor       bogo ops real time  usr time\n"
-					"stress-ng: metrc: [28752] switch           100000      1.07      0.03\n"
-					"stress-ng: info:  [28752] successful run completed in 1s\n",
-					NAN, &s),
-			 0);
+	assert_int_equal(
+		validate_parse(
+			"stress-ng: metrc: [28752] stressor       bogo ops real time  usr time\n"
+			"stress-ng: metrc: [28752] switch           100000      1.07      0.03\n"
+			"stress-ng: metrc: [28752] miscellaneous metrics:\n"
+			"stress-ng: metrc: [28752] switch   10628.64 nanosecs per context switch\n"
+			"stress-ng: info:  [28752] successful run completed in 1s\n",
+			NAN, &s),
+		0);
 	assert_true(fabs(s.time_s - 1.07) < 1e-9);
 }
 
 static const char want_table[] =
-	"benchmark                                                real s, median [min, max]    sim s  ratio    cs real    cs sim  mig real mig sim    task ms       sim\n"
-	"taskset -c 0 perf bench sched pipe -l 1000               0.007 [0.006, 0.009]         0.010   1.43       2003      1999        0       0       13.5       6.0\n"
-	"hackbench -g 1 -l 200                                    0.125 [0.125, 0.125]             -      -       7863         -        -       -      226.1         -\n"
-	"                                                           (simulated: exit status 2: schedlab: bad)\n"
-	"stress-ng --switch 1                                     skipped: stress-ng not installed (Debian package stress-ng)\n"
+	"benchmark                                                        real s, median [min, max]    sim s  ratio    cs real    cs sim  mig real mig sim    task ms       sim\n"
+	"taskset -c 0 perf bench sched pipe -l 1000                       0.007 [0.006, 0.009]         0.010   1.43       2003      1999        0       0       13.5       6.0\n"
+	"hackbench -g 1 -l 200                                            0.125 [0.125, 0.125]             -      -       7863         -        -       -      226.1         -\n"
+	"                                                                   (simulated: exit status 2: schedlab: bad)\n"
+	"stress-ng --switch 1                                             skipped: stress-ng not installed (Debian package stress-ng)\n"
 	"ratio: simulated / real median of the benchmark's own time; cs: context switches,\n"
 	"mig: CPU migrations, task ms: task-clock (perf stat -e context-switches,cpu-migrations,task-clock),\n"
 	"real medians beside the simulated run's\n";
