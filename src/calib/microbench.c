@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -35,12 +36,41 @@ static char *fail_buf;
 static size_t fail_len;
 static bool failed;
 
-static uint64_t now_ns(void)
+static uint64_t clock_ns(clockid_t clk)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(clk, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* wall-clock time: for latencies between CPUs */
+static uint64_t now_ns(void)
+{
+	return clock_ns(CLOCK_MONOTONIC);
+}
+
+/*
+ * CPU time of this process's threads and of its waited-for children: for
+ * work on one CPU, where it equals the wall-clock time on an idle machine,
+ * and leaves out the time other work on a shared machine runs in between
+ */
+static uint64_t cpu_ns(void)
+{
+	struct rusage ru;
+	uint64_t kids = 0;
+
+	if (!getrusage(RUSAGE_CHILDREN, &ru))
+		kids = ((uint64_t)ru.ru_utime.tv_sec + (uint64_t)ru.ru_stime.tv_sec) *
+			       1000000000ull +
+		       ((uint64_t)ru.ru_utime.tv_usec + (uint64_t)ru.ru_stime.tv_usec) * 1000ull;
+	return clock_ns(CLOCK_PROCESS_CPUTIME_ID) + kids;
+}
+
+/* CPU time of the calling thread alone */
+static uint64_t thread_ns(void)
+{
+	return clock_ns(CLOCK_THREAD_CPUTIME_ID);
 }
 
 /* the first failure is reported; the measurement goes on with a value of 0 */
@@ -119,19 +149,19 @@ static struct calib_stat trials(const char *name, trial_fn fn, void *arg)
 static double t_getppid(void *arg)
 {
 	long n = iters(1000000);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = cpu_ns();
 
 	(void)arg;
 	for (long i = 0; i < n; i++)
 		syscall(SYS_getppid);
-	return (double)(now_ns() - t0) / (double)n;
+	return (double)(cpu_ns() - t0) / (double)n;
 }
 
 static double t_lock(void *arg)
 {
 	long n = iters(10000000);
 	static int lock;
-	uint64_t t0 = now_ns();
+	uint64_t t0 = cpu_ns();
 
 	(void)arg;
 	for (long i = 0; i < n; i++) {
@@ -142,7 +172,7 @@ static double t_lock(void *arg)
 			unlocked = 0;
 		__atomic_store_n(&lock, 0, __ATOMIC_RELEASE);
 	}
-	return (double)(now_ns() - t0) / (double)n;
+	return (double)(cpu_ns() - t0) / (double)n;
 }
 
 /* ---- pipe and unix-socket messages that never block ---- */
@@ -167,26 +197,26 @@ static double t_msg(void *arg)
 	}
 	memset(buf, 'x', sizeof(buf));
 	if (m->phase == 0) {
-		t0 = now_ns();
+		t0 = cpu_ns();
 		for (long i = 0; i < n; i++)
 			if (!xwrite(fd[1], buf, m->bytes) || !xread(fd[0], buf, m->bytes))
 				fail("write/read");
-		tw = now_ns() - t0;
+		tw = cpu_ns() - t0;
 	} else {
 		const int batch = 16;
 
 		n = (n + batch - 1) / batch * batch;
 		for (long i = 0; i < n; i += batch) {
-			t0 = now_ns();
+			t0 = cpu_ns();
 			for (int k = 0; k < batch; k++)
 				if (!xwrite(fd[1], buf, m->bytes))
 					fail("write");
-			t1 = now_ns();
+			t1 = cpu_ns();
 			tw += t1 - t0;
 			for (int k = 0; k < batch; k++)
 				if (!xread(fd[0], buf, m->bytes))
 					fail("read");
-			tr += now_ns() - t1;
+			tr += cpu_ns() - t1;
 		}
 	}
 	close(fd[0]);
@@ -290,10 +320,10 @@ static double t_yield(void *arg)
 	}
 	sched_yield();
 	sw0 = my_switches();
-	t0 = now_ns();
+	t0 = cpu_ns();
 	for (long i = 0; i < n; i++)
 		sched_yield();
-	t1 = now_ns();
+	t1 = cpu_ns();
 	sw1 = my_switches();
 	if (y->threads) {
 		atomic_store(&y->stop, 1);
@@ -301,6 +331,7 @@ static double t_yield(void *arg)
 	} else {
 		kill(pid, SIGKILL);
 		waitpid(pid, NULL, 0);
+		t1 = cpu_ns(); /* with the child's CPU time, now that it is reaped */
 	}
 	/* each switch away from this task is matched by one back to it */
 	if (sw1 - sw0 < n / 2)
@@ -363,15 +394,17 @@ static double t_pipe_rt(void *arg)
 	}
 	if (!xwrite(pp->p1[1], &tok, sizeof(tok)) || !xread(pp->p2[0], &tok, sizeof(tok)))
 		fail("pipe ping-pong");
-	t0 = now_ns();
+	t0 = cpu_ns();
 	for (long i = 1; i < pp->loops; i++)
 		if (!xwrite(pp->p1[1], &tok, sizeof(tok)) || !xread(pp->p2[0], &tok, sizeof(tok)))
 			fail("pipe ping-pong");
-	t1 = now_ns();
-	if (pp->threads)
+	t1 = cpu_ns();
+	if (pp->threads) {
 		pthread_join(th, NULL);
-	else
+	} else {
 		waitpid(pid, NULL, 0);
+		t1 = cpu_ns(); /* with the child's CPU time, now that it is reaped */
+	}
 	close(pp->p1[0]);
 	close(pp->p1[1]);
 	close(pp->p2[0]);
@@ -390,24 +423,24 @@ static double t_futex_wake_none(void *arg)
 {
 	static _Atomic uint32_t word;
 	long n = iters(1000000);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = cpu_ns();
 
 	(void)arg;
 	for (long i = 0; i < n; i++)
 		futex(&word, FUTEX_WAKE_PRIVATE, 1);
-	return (double)(now_ns() - t0) / (double)n;
+	return (double)(cpu_ns() - t0) / (double)n;
 }
 
 static double t_futex_wait_eagain(void *arg)
 {
 	static _Atomic uint32_t word = 1;
 	long n = iters(1000000);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = cpu_ns();
 
 	(void)arg;
 	for (long i = 0; i < n; i++)
 		futex(&word, FUTEX_WAIT_PRIVATE, 0); /* the value differs: EAGAIN */
-	return (double)(now_ns() - t0) / (double)n;
+	return (double)(cpu_ns() - t0) / (double)n;
 }
 
 struct futex_pp {
@@ -450,13 +483,13 @@ static double t_futex_rt(void *arg)
 		fail("pthread_create");
 		return 0;
 	}
-	t0 = now_ns();
+	t0 = cpu_ns();
 	for (long i = 0; i < f->loops; i++) {
 		atomic_store(&f->word, 1);
 		futex(&f->word, FUTEX_WAKE_PRIVATE, 1);
 		futex_wait_for(&f->word, 0);
 	}
-	t1 = now_ns();
+	t1 = cpu_ns();
 	pthread_join(th, NULL);
 	return (double)(t1 - t0) / (double)f->loops;
 }
@@ -470,12 +503,12 @@ static double t_fork_call(void *arg)
 
 	(void)arg;
 	for (long i = 0; i < n; i++) {
-		uint64_t t0 = now_ns();
+		uint64_t t0 = thread_ns();
 		pid_t pid = fork();
 
 		if (pid == 0)
 			_exit(0);
-		total += now_ns() - t0;
+		total += thread_ns() - t0;
 		if (pid < 0) {
 			fail("fork");
 			return 0;
@@ -488,7 +521,7 @@ static double t_fork_call(void *arg)
 static double t_fork_exit_wait(void *arg)
 {
 	long n = iters(1000);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = cpu_ns();
 
 	(void)arg;
 	for (long i = 0; i < n; i++) {
@@ -502,7 +535,7 @@ static double t_fork_exit_wait(void *arg)
 			_exit(0);
 		waitpid(pid, NULL, 0);
 	}
-	return (double)(now_ns() - t0) / (double)n;
+	return (double)(cpu_ns() - t0) / (double)n;
 }
 
 static char exec_path[4096];
@@ -510,7 +543,7 @@ static char exec_path[4096];
 static double t_exec(void *arg)
 {
 	long n = iters(200);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = cpu_ns();
 
 	(void)arg;
 	for (long i = 0; i < n; i++) {
@@ -532,7 +565,7 @@ static double t_exec(void *arg)
 		}
 		waitpid(pid, NULL, 0);
 	}
-	return (double)(now_ns() - t0) / (double)n;
+	return (double)(cpu_ns() - t0) / (double)n;
 }
 
 static void *empty_thread(void *arg)
@@ -544,20 +577,20 @@ static double t_thread(void *arg)
 {
 	bool call_only = *(bool *)arg;
 	long n = iters(10000);
-	uint64_t total = 0, t0 = now_ns();
+	uint64_t total = 0, t0 = thread_ns();
 
 	for (long i = 0; i < n; i++) {
 		pthread_t th;
-		uint64_t c0 = now_ns();
+		uint64_t c0 = thread_ns();
 
 		if (pthread_create(&th, NULL, empty_thread, NULL)) {
 			fail("pthread_create");
 			return 0;
 		}
-		total += now_ns() - c0;
+		total += thread_ns() - c0;
 		pthread_join(th, NULL);
 	}
-	return (double)(call_only ? total : now_ns() - t0) / (double)n;
+	return (double)(call_only ? total : thread_ns() - t0) / (double)n;
 }
 
 /* ---- cache-line transfer: CAS ping-pong between two CPUs ---- */
