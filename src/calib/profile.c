@@ -529,7 +529,11 @@ void calib_write_profile(FILE *out, const struct calib_result *res, const struct
 				"#   latency of the idle state entered most during the test (%s, %.0f us,\n"
 				"#   which -m host charges from sysfs apart from this): the way out of idle\n"
 				"#   as seen, on a VM with the halt's VM exit and the vCPU's wakeup in it\n",
-				st >= 0 ? h->idle_name[st] : "no cpuidle states", exit_us);
+				st >= 0 ? h->idle_name[st] :
+				h->nr_idle ?
+					  "none entered: the CPU did not go idle, a busy machine" :
+					  "no cpuidle states",
+				exit_us);
 			fputs("#   ", out);
 			spread(out, "wake.idle", &p->wake_idle, "ns");
 			fputc('\n', out);
