@@ -65,6 +65,8 @@ struct calib_host {
 	char date[32], cpu[128], kernel[256], virt[192];
 	int nr_cpus;
 	double load_start, load_end; /* 1-minute load average */
+	double load_max; /* its highest, sampled after every measurement */
+	int nr_load_samples;
 	double steal_pct; /* steal time over the run, % of CPU time */
 	bool busy;
 	char busy_why[160];
@@ -90,6 +92,9 @@ int calib_measure(const struct calib_run *r, struct calib_result *res, char *err
 
 /* The host's description and its load, at the start (@end false) and end of the run. */
 void calib_host_sample(struct calib_host *h, bool end);
+
+/* Sample the load average during the run (after each measurement). */
+void calib_host_load_sample(struct calib_host *h);
 
 /* Write the cost profile of @res to @out. */
 void calib_write_profile(FILE *out, const struct calib_result *res, const struct calib_run *r);

@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 static const struct calib_run *run;
+static struct calib_host *host; /* the load is sampled after each measurement */
 static char *fail_buf;
 static size_t fail_len;
 static bool failed;
@@ -139,6 +140,8 @@ static struct calib_stat trials(const char *name, trial_fn fn, void *arg)
 				 .min = v[0],
 				 .max = v[n - 1],
 				 .n = n };
+	if (host)
+		calib_host_load_sample(host);
 	if (run->log)
 		fprintf(run->log, "  %-28s %10.1f  [%.1f, %.1f]\n", name, s.med, s.min, s.max);
 	return s;
@@ -944,6 +947,7 @@ int calib_measure(const struct calib_run *r, struct calib_result *res, char *err
 	cpu_set_t saved;
 
 	run = r;
+	host = &res->host;
 	fail_buf = err;
 	fail_len = errlen;
 	failed = false;

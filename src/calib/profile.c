@@ -173,6 +173,15 @@ static void idle_states(struct calib_host *h, int cpu)
 	}
 }
 
+void calib_host_load_sample(struct calib_host *h)
+{
+	double l = loadavg();
+
+	if (l > h->load_max)
+		h->load_max = l;
+	h->nr_load_samples++;
+}
+
 void calib_host_sample(struct calib_host *h, bool end)
 {
 	static unsigned long long total0, steal0;
@@ -191,11 +200,12 @@ void calib_host_sample(struct calib_host *h, bool end)
 		virt(h->virt, sizeof(h->virt));
 		h->nr_cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
 		idle_states(h, h->nr_cpus > 1 ? 1 : 0);
-		h->load_start = loadavg();
+		h->load_start = h->load_max = loadavg();
 		stat_cpu(&total0, &steal0);
 		return;
 	}
 	h->load_end = loadavg();
+	calib_host_load_sample(h);
 	stat_cpu(&total, &steal);
 	h->steal_pct =
 		total > total0 ? 100.0 * (double)(steal - steal0) / (double)(total - total0) : 0;
@@ -321,8 +331,10 @@ static void write_host(FILE *out, const struct calib_result *res, const struct c
 			     "#   wakeups below wake a CPU in the kernel's default idle loop\n");
 	}
 	fprintf(out,
-		"# load: %.2f at the start, %.2f at the end (1-minute average, %d CPUs); steal %.1f%%\n",
-		h->load_start, h->load_end, h->nr_cpus, h->steal_pct);
+		"# load: %.2f at the start, %.2f at the end, at most %.2f over %d samples\n"
+		"#   (1-minute average, %d CPUs); steal %.1f%% of CPU time over the run\n",
+		h->load_start, h->load_end, h->load_max, h->nr_load_samples, h->nr_cpus,
+		h->steal_pct);
 	if (h->busy)
 		fprintf(out, "# busy: %s; the values are disturbed by other work\n", h->busy_why);
 	fprintf(out,
