@@ -4,7 +4,9 @@
  * schedlab's cost model (src/sim/cost.h) charges, so that the defaults in
  * src/sim/cost.c and docs/cost-model.md can be checked against a real
  * machine. Standalone: never linked into schedlab. Build and run with
- * bench/measure-costs.sh.
+ * bench/measure-costs.sh. `schedlab calibrate` (src/calib/) now measures
+ * these paths from inside schedlab and writes a cost profile for --costs;
+ * this program stays as the record of docs/cost-model.md's host table.
  *
  * Every timed row is the median of TRIALS trials (after one warm-up trial)
  * of many iterations, timed with clock_gettime(CLOCK_MONOTONIC). Tasks that

@@ -138,6 +138,13 @@ _schedlab()
 		compopt -o nospace 2>/dev/null
 		return
 		;;
+	--costs)
+		# a cost profile (calibrate -o writes one); topo's --costs takes no value
+		if [[ $cmd != topo ]]; then
+			COMPREPLY=($(compgen -f -X '!*.costs' -- "$cur") $(compgen -d -- "$cur"))
+			return
+		fi
+		;;
 	--preempt) COMPREPLY=($(compgen -W "none voluntary full lazy" -- "$cur")); return ;;
 	--hz) COMPREPLY=($(compgen -W "100 250 300 1000" -- "$cur")); return ;;
 	--cpufreq) COMPREPLY=($(compgen -W "performance powersave userspace: schedutil" -- "$cur")); return ;;
@@ -148,10 +155,15 @@ _schedlab()
 		return
 		;;
 	--plot | -o | --out)
-		COMPREPLY=($(compgen -d -- "$cur"))
+		# calibrate -o writes a file (a cost profile); the others' -o is a directory
+		if [[ $cmd == calibrate ]]; then
+			COMPREPLY=($(compgen -f -- "$cur"))
+		else
+			COMPREPLY=($(compgen -d -- "$cur"))
+		fi
 		return
 		;;
-	--json | --trace | --schedstat | --file | --csv)
+	--json | --trace | --schedstat | --file | --csv | --output)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return
 		;;

@@ -8,13 +8,16 @@
 # docs/reliability.md), GNU parallel for sweep's parallel path
 # (docs/sweeps.md), xmllint (libxml2-utils), with which the tests check
 # that --plot's SVGs are well-formed XML, groff-base (man, to check the man
-# pages render) and bash (to check the bash completion).
+# pages render) and bash (to check the bash completion); and the real
+# benchmarks `schedlab validate` runs beside their simulation: perf
+# (linux-perf: perf stat, perf bench sched), hackbench (rt-tests) and
+# stress-ng (docs/calibration.md).
 #
 #   sh scripts/deps.sh          the packages above
 #   sh scripts/deps.sh slurm    also Slurm and munge, for tests/sweep/slurm.sh
 #                               (a single-node cluster on this machine)
 set -e
-pkgs="gcc make pkg-config libcmocka-dev libjson-c-dev libhwloc-dev gnuplot-nox procps clang parallel libxml2-utils groff-base bash"
+pkgs="gcc make pkg-config libcmocka-dev libjson-c-dev libhwloc-dev gnuplot-nox procps clang parallel libxml2-utils groff-base bash linux-perf rt-tests stress-ng"
 for group in "$@"; do
 	case $group in
 	slurm) pkgs="$pkgs slurm-wlm munge" ;;

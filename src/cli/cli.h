@@ -17,6 +17,8 @@ int cmd_topo(int argc, char **argv);
 int cmd_features(int argc, char **argv);
 int cmd_benchmarks(int argc, char **argv);
 int cmd_perf(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
 
 /* Print "schedlab: <message>" to stderr and return EXIT_BAD_INPUT. */
 int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

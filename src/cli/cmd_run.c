@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * schedlab run [-m MACHINE] [--features LIST] [--seed N] [--json FILE] [--check]
- *              [--cost NAME=NS]... [--hz N] [--also 'COMMAND']... -- COMMAND...
+ *              [--costs FILE] [--cost NAME=NS]... [--hz N] [--also 'COMMAND']... -- COMMAND...
  *
  * Sets up the machine and the scheduler, runs the benchmark command line on
  * it and prints what the real benchmark prints.
@@ -36,8 +36,9 @@
 
 static const char run_usage[] =
 	"usage: schedlab run [-m MACHINE] [--features LIST] [--seed N] [--json FILE] [--check]\n"
-	"                    [--cost NAME=NS]... [--sysctl NAME=VALUE]... [--funclatency F,...]\n"
-	"                    [--probe-overhead on|off] [--preempt MODEL] [--hz 100|250|300|1000]\n"
+	"                    [--costs FILE] [--cost NAME=NS]... [--sysctl NAME=VALUE]...\n"
+	"                    [--funclatency F,...] [--probe-overhead on|off] [--preempt MODEL]\n"
+	"                    [--hz 100|250|300|1000]\n"
 	"                    [--idle-states SPEC]... [--cpufreq GOVERNOR]\n"
 	"                    [--trace FILE [--trace-window S:E]\n"
 	"                    [--trace-events LIST]]\n"
@@ -473,6 +474,7 @@ int cmd_run(int argc, char **argv)
 	if (json) {
 		struct run_info ri = {
 			.machine = s.topo->name,
+			.profile = cfg.profile,
 			.seed = cfg.seed,
 			.argc = cfg.argc,
 			.argv = cfg.argv,

@@ -31,6 +31,7 @@ static const char study_usage[] =
 	"usage: schedlab study [--list]\n"
 	"       schedlab study NAME|--file FILE [--quick] [--runs N] [--seed S] [-j N]\n"
 	"                      [--confidence PCT] [--json FILE] [--plot DIR] [--check]\n"
+	"                      [--costs FILE]\n"
 	"       schedlab study --show NAME\n"
 	"\n"
 	"  NAME                 a packaged study (see 'schedlab study --list')\n"
@@ -41,11 +42,13 @@ static const char study_usage[] =
 	"  --seed S             the first seed (default 1)\n"
 	COMPARE_OPTIONS_HELP
 	"  --plot DIR           per case: bars relative to the first variant, CDFs over runs\n"
-	"  --check              validate scheduler invariants after every event\n";
+	"  --check              validate scheduler invariants after every event\n"
+	"  --costs FILE         a cost profile over every case's machine, below the study's\n"
+	"                       'option cost' lines (docs/calibration.md)\n";
 
 struct study_opts {
 	struct compare_opts co;
-	const char *name, *file, *show;
+	const char *name, *file, *show, *costs;
 	bool list, quick, check;
 	u64 seed;
 };
@@ -60,6 +63,7 @@ static int parse_opts(int argc, char **argv, struct study_opts *o)
 		{ "seed", required_argument, NULL, 's' },
 		COMPARE_LONG_OPTIONS,
 		{ "check", no_argument, NULL, 'c' },
+		{ "costs", required_argument, NULL, 'K' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -94,6 +98,9 @@ static int parse_opts(int argc, char **argv, struct study_opts *o)
 			break;
 		case 'c':
 			o->check = true;
+			break;
+		case 'K':
+			o->costs = optarg;
 			break;
 		case 'h':
 			fputs(study_usage, stdout);
@@ -157,6 +164,13 @@ static int study_session_opts(const struct study_def *d, const struct study_opts
 	session_opts_init(so);
 	so->seed = o->seed;
 	so->check = o->check;
+	/* first, so that the study's own "option cost" lines go over it */
+	if (o->costs) {
+		int rc = session_opt("study", 'K', o->costs, so);
+
+		if (rc)
+			return rc;
+	}
 	for (int i = 0; i < d->opt_names.n; i++) {
 		int rc = session_opt("study", study_option_code(d->opt_names.v[i]),
 				     d->opt_values.v[i], so);

@@ -30,6 +30,7 @@
 #include "report/sweep_table.h"
 #include "report/version.h"
 #include "sim/alloc.h"
+#include "topo/cost_profile.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -40,7 +41,7 @@
 #include <unistd.h>
 
 static const char sweep_usage[] =
-	"usage: schedlab sweep PLAN [-o DIR] [-j N] [--retry-failed] [--check]\n"
+	"usage: schedlab sweep PLAN [-o DIR] [-j N] [--retry-failed] [--check] [--costs FILE]\n"
 	"       schedlab sweep PLAN [-o DIR] --emit parallel|slurm [--retry-failed] [--check]\n"
 	"       schedlab sweep PLAN [-o DIR] --point HASH [--check]\n"
 	"       schedlab sweep PLAN [-o DIR] --collect [--csv FILE] [--json FILE] [--plot DIR]\n"
@@ -52,6 +53,8 @@ static const char sweep_usage[] =
 	"  -j, --jobs N         points at once, one process each (default: the CPUs available)\n"
 	"  --retry-failed       run the points that failed before too\n"
 	"  --check              validate scheduler invariants after every event\n"
+	"  --costs FILE         a cost profile for every point, as 'option costs FILE' in the\n"
+	"                       plan; give it to every command of the sweep (docs/calibration.md)\n"
 	"  --emit parallel      print one command line per point to run, for GNU parallel\n"
 	"  --emit slurm         write DIR/slurm/sweep.sbatch, a job array over the points to run\n"
 	"  --point HASH         run one point, unless it is done (what the emitted lines do)\n"
@@ -77,6 +80,7 @@ struct sweep_opts {
 	u64 jobs;
 	double conf;
 	bool retry_failed, check;
+	char costs[PATH_MAX];	/* --costs FILE, resolved; "" if none */
 };
 
 static int set_mode(struct sweep_opts *o, enum sweep_mode m, const char *opt)
@@ -104,6 +108,7 @@ static int parse_opts(int argc, char **argv, struct sweep_opts *o)
 		{ "plot", required_argument, NULL, 'p' },
 		{ "confidence", required_argument, NULL, 'q' },
 		{ "list", no_argument, NULL, 'l' },
+		{ "costs", required_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -134,6 +139,16 @@ static int parse_opts(int argc, char **argv, struct sweep_opts *o)
 		case 'R':
 			o->retry_failed = true;
 			break;
+		case 'k': {
+			char err[512];
+
+			/* by its full path: the point hashes and the emitted lines hold it */
+			if (!realpath(optarg, o->costs))
+				return usage_error("sweep: --costs: %s: %s", optarg, strerror(errno));
+			if (!cost_profile_load(o->costs, err, sizeof(err)))
+				return usage_error("sweep: --costs: %s", err);
+			break;
+		}
 		case 'c':
 			o->check = true;
 			break;
@@ -775,6 +790,8 @@ static char *point_prefix(const struct sweep *sw, bool slurm, int *rc)
 		*rc = emit_path_ok("the plan's path", plan, slurm);
 	if (!*rc)
 		*rc = emit_path_ok("the output directory", out, slurm);
+	if (!*rc && sw->o.costs[0])
+		*rc = emit_path_ok("the cost profile's path", sw->o.costs, slurm);
 	if (*rc)
 		return NULL;
 	b.s = shell_quote(self);
@@ -785,6 +802,10 @@ static char *point_prefix(const struct sweep *sw, bool slurm, int *rc)
 	sb_add_quoted(&b, out);
 	if (sw->o.check)
 		sb_add(&b, " --check");
+	if (sw->o.costs[0]) {
+		sb_add(&b, " --costs");
+		sb_add_quoted(&b, sw->o.costs);
+	}
 	return b.s;
 }
 
@@ -1356,6 +1377,8 @@ int cmd_sweep(int argc, char **argv)
 	free(text);
 	if (rc)
 		return usage_error("sweep: %s", err);
+	if (sw.o.costs[0])
+		sweep_plan_add_option(&sw.plan, "costs", sw.o.costs);
 	if (sw.o.out)
 		snprintf(sw.out, sizeof(sw.out), "%s", sw.o.out);
 	else

@@ -23,6 +23,8 @@ static const struct {
 	{ "topo", cmd_topo, "print a machine's topology" },
 	{ "features", cmd_features, "list the scheduler features and their defaults" },
 	{ "benchmarks", cmd_benchmarks, "list the modelled benchmark command lines and their options" },
+	{ "calibrate", cmd_calibrate, "measure this machine's costs, write a cost profile for --costs" },
+	{ "validate", cmd_validate, "run real benchmarks here and the same simulated on -m host, side by side" },
 	{ "perf", cmd_perf, "perf sched latency|timehist|map of a 'run -- perf sched record' capture" },
 };
 

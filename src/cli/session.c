@@ -6,6 +6,7 @@
 #include "kernel/cpuidle_ctl.h"
 #include "kernel/funclat.h"
 #include "sim/alloc.h"
+#include "topo/cost_profile.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -148,6 +149,11 @@ int session_start(struct session *s, const struct session_config *cfg, char *err
 		return -1;
 	}
 	s->cost = s->topo->cost;
+	if (cfg->profile && cost_profile_apply(cfg->profile, &s->cost, err, errlen)) {
+		free_benches(s);
+		topology_free(s->topo);
+		return -1;
+	}
 	for (int i = 0; i < cfg->nr_costs; i++) {
 		if (cost_model_set(&s->cost, cfg->costs[i], err, errlen)) {
 			free_benches(s);

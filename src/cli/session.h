@@ -10,11 +10,14 @@
 #include "kernel/sched.h"
 #include "work/bench.h"
 
+struct cost_profile;
+
 struct session_config {
 	const char *machine;
 	const char *features;		/* NULL: defaults */
 	u64 seed;
-	const char *const *costs;	/* NAME=NS overrides */
+	const struct cost_profile *profile; /* --costs FILE, NULL: none */
+	const char *const *costs;	/* NAME=NS overrides, after the profile */
 	int nr_costs;
 	const char *const *sysctls;	/* NAME=VALUE tunables */
 	int nr_sysctls;

@@ -2,6 +2,7 @@
 #include "cli/session_opts.h"
 
 #include "cli/cli.h"
+#include "topo/cost_profile.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -38,6 +39,14 @@ int session_opt(const char *cmd, int c, const char *arg, struct session_opts *o)
 	case 'c':
 		o->check = true;
 		return 0;
+	case 'K': {
+		char err[512];
+
+		o->profile = cost_profile_load(arg, err, sizeof(err));
+		if (!o->profile)
+			return usage_error("%s: --costs: %s", cmd, err);
+		return 0;
+	}
 	case 'C':
 		if (o->nr_costs == SESSION_MAX_REPEATS)
 			return usage_error("%s: too many --cost options", cmd);
@@ -101,6 +110,7 @@ void session_opts_config(const struct session_opts *o, const char *features, int
 		.machine = o->machine,
 		.features = features,
 		.seed = o->seed,
+		.profile = o->profile,
 		.costs = o->costs,
 		.nr_costs = o->nr_costs,
 		.sysctls = o->sysctls,

@@ -19,6 +19,7 @@ struct session_opts {
 	bool check;
 	unsigned int hz;
 	const char *cpufreq;			/* --cpufreq GOVERNOR[:KHZ] */
+	const struct cost_profile *profile;	/* --costs FILE */
 	const char *costs[SESSION_MAX_REPEATS];	/* --cost NAME=NS, in order */
 	int nr_costs;
 	const char *sysctls[SESSION_MAX_REPEATS]; /* --sysctl NAME=VALUE, in order */
@@ -42,7 +43,8 @@ struct session_opts {
 	{ "preempt", required_argument, NULL, 'P' },                                           \
 	{ "also", required_argument, NULL, 'A' },                                              \
 	{ "idle-states", required_argument, NULL, 'I' },                                       \
-	{ "cpufreq", required_argument, NULL, 'G' }
+	{ "cpufreq", required_argument, NULL, 'G' },                                           \
+	{ "costs", required_argument, NULL, 'K' }
 
 /* the usage lines for them */
 #define SESSION_OPTIONS_HELP                                                                  \
@@ -53,6 +55,8 @@ struct session_opts {
 	"                       'schedlab machines --export' writes one), or hwloc XML\n"  \
 	"                       ('hwloc:FILE.xml' or a path ending in .xml)\n"            \
 	"  --check              validate scheduler invariants after every event\n"             \
+	"  --costs FILE         a cost profile ('schedlab calibrate' writes one) over the\n"   \
+	"                       machine's costs, below --cost (docs/calibration.md)\n"          \
 	"  --cost NAME=NS       override a cost-model parameter (see docs/cost-model.md)\n"    \
 	"  --sysctl NAME=VALUE  set a scheduler tunable (base_slice_ns, migration_cost_ns, ...)\n" \
 	"  --funclatency '[-u|-m] [-F] [-T] [-r] [-i S] [-d S] PATTERN'  bcc funclatency's log2\n" \

@@ -3,6 +3,7 @@
 
 #include "cli/cli.h"
 #include "cli/session_opts.h"
+#include "topo/cost_profile.h"
 #include "kernel/features.h"
 #include "sim/alloc.h"
 #include "topo/topology.h"
@@ -55,6 +56,11 @@ static void slist_add(struct sweep_list *l, const char *name, const char *value,
 	sl_add(&l->names, name);
 	if (value)
 		sl_add(&l->values, value);
+}
+
+void sweep_plan_add_option(struct sweep_plan *p, const char *name, const char *value)
+{
+	slist_add(&p->options, name, value, 0);
 }
 
 static void slist_free(struct sweep_list *l)
@@ -274,6 +280,7 @@ static const struct {
 	{ "--preempt", 'P' },
 	{ "--idle-states", 'I' },
 	{ "--cpufreq", 'G' },
+	{ "--costs", 'K' },
 };
 
 static int check_settings(struct directive_parser *ps, const char *value)
@@ -291,7 +298,7 @@ static int check_settings(struct directive_parser *ps, const char *value)
 			rc = directive_fail(
 				ps,
 				"settings: unknown option '%s' (--sysctl, --cost, --hz, --preempt, "
-				"--idle-states or --cpufreq)",
+				"--idle-states, --cpufreq or --costs)",
 				w.v[i]);
 		else if (i + 1 == w.n)
 			rc = directive_fail(ps, "settings: option '%s' needs a value", w.v[i]);
@@ -696,6 +703,10 @@ static char *canonical_cmd(const struct session_config *cfg)
 	for (int i = 0; i < cfg->nr_sysctls; i++) {
 		append_word(&buf, &cap, "--sysctl");
 		append_word(&buf, &cap, cfg->sysctls[i]);
+	}
+	if (cfg->profile) {
+		append_word(&buf, &cap, "--costs");
+		append_word(&buf, &cap, cfg->profile->path);
 	}
 	for (int i = 0; i < cfg->nr_costs; i++) {
 		append_word(&buf, &cap, "--cost");

@@ -77,6 +77,8 @@ struct sweep_point {
 int sweep_plan_parse(const char *origin, const char *text, struct sweep_plan *p, char *err,
 		     size_t errlen);
 void sweep_plan_free(struct sweep_plan *p);
+/* An option for every point, as the plan's "option NAME VALUE" (sweep --costs FILE). */
+void sweep_plan_add_option(struct sweep_plan *p, const char *name, const char *value);
 
 /*
  * Every point of the plan, in plan order (machine, workload, axes, features,

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "report/run_json.h"
+#include "topo/cost_profile.h"
 
 #include "kernel/cpufreq.h"
 #include "kernel/sched.h"
@@ -452,6 +453,19 @@ int write_run_json(FILE *out, const struct run_info *ri, const struct bench *b)
 	json_kv_u64(&w, "cpus", machine.nr_cpus);
 	json_kv_u64(&w, "hz", sysctl_sched.hz);
 	json_kv_str(&w, "preempt", preempt_model_names[sysctl_sched.preempt]);
+	if (ri->profile) {
+		const struct cost_profile *p = ri->profile;
+
+		json_key(&w, "cost_profile");
+		json_begin_object(&w);
+		json_kv_str(&w, "path", p->path);
+		json_kv_str(&w, "fnv1a64", p->hash);
+		json_kv_str(&w, "date", p->date[0] ? p->date : NULL);
+		json_kv_str(&w, "cpu", p->cpu[0] ? p->cpu : NULL);
+		json_kv_str(&w, "virtualization", p->virt[0] ? p->virt : NULL);
+		json_kv_bool(&w, "busy", p->busy);
+		json_end_object(&w);
+	}
 	json_end_object(&w);
 
 	json_key(&w, "features");

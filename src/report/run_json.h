@@ -7,8 +7,11 @@
 #include "work/bench.h"
 #include <stdio.h>
 
+struct cost_profile;
+
 struct run_info {
 	const char *machine;
+	const struct cost_profile *profile;	/* --costs FILE, NULL: none */
 	u64 seed;
 	int argc;
 	char **argv;		/* the benchmark command line */

@@ -262,6 +262,13 @@ const char *cost_model_param(size_t i, bool *per_dist, u64 *max)
 	return cost_fields[i].name;
 }
 
+u64 cost_model_value(const struct cost_model *c, size_t i, int dist)
+{
+	const u64 *p = (const u64 *)((const char *)c + cost_fields[i].offset);
+
+	return cost_fields[i].per_dist ? p[dist] : p[0];
+}
+
 void cost_model_print(const struct cost_model *c, FILE *out)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(cost_fields); i++) {

@@ -126,6 +126,9 @@ int cost_model_set(struct cost_model *c, const char *assignment, char *err, size
  */
 const char *cost_model_param(size_t i, bool *per_dist, u64 *max);
 
+/* The value of parameter @i (cost_model_param()), at distance @dist if it takes one. */
+u64 cost_model_value(const struct cost_model *c, size_t i, int dist);
+
 /* Print every parameter as name=value lines. */
 void cost_model_print(const struct cost_model *c, FILE *out);
 

@@ -28,7 +28,8 @@ allowed() {
 	kernel) echo "kernel sim topo" ;;
 	work) echo "work kernel sim topo" ;;
 	report) echo "report work kernel sim topo" ;;
-	cli) echo "cli report work kernel sim topo" ;;
+	calib) echo "calib report work kernel sim topo" ;;
+	cli) echo "cli calib report work kernel sim topo" ;;
 	*) echo "" ;;
 	esac
 }
@@ -59,7 +60,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/schedlab-layers.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 echo 'int main(void) { return 0; }' > "$tmp/stub.c"
 
-for layer in topo kernel work report; do
+for layer in topo kernel work report calib; do
 	objs=
 	for l in $(allowed "$layer"); do
 		objs="$objs $(ls "$BUILD"/src/"$l"/*.o 2>/dev/null)"
@@ -79,6 +80,6 @@ for layer in topo kernel work report; do
 done
 
 if [ "$fail" -eq 0 ]; then
-	echo "layers: includes and links follow cli -> report -> work -> kernel -> sim/topo"
+	echo "layers: includes and links follow cli -> calib -> report -> work -> kernel -> sim/topo"
 fi
 exit $fail

@@ -38,6 +38,8 @@ if command -v bash >/dev/null 2>&1; then
 	complete_is "runnable-boost" study --show r
 	complete_is "schbench schbench-2016 stress-ng" benchmarks s
 	complete_is "study sweep" help s
+	complete_is "--output" calibrate --ou
+	complete_is "tests/cli/cases/cost_profiles.sh" calibrate -o tests/cli/cases/cost_p
 	complete_is "ipi_send=" run -m smp2 --cost ipi_s
 	# the benchmark after --: its name word by word, then its options
 	complete_is "~hackbench" run -m smp4 -- ""

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * schedlab calibrate: microbenchmarks of this machine's kernel paths, each
+ * isolating what one cost-model parameter (or one group of them) stands
+ * for, and the cost profile written from them. docs/calibration.md.
+ */
+#ifndef SCHEDLAB_CALIB_CALIB_H
+#define SCHEDLAB_CALIB_CALIB_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+/* a measurement over trials: the median kept, the spread recorded */
+struct calib_stat {
+	double med, min, max;
+	int n; /* trials; 0: not measured */
+};
+
+/* how long the microbenchmarks run */
+struct calib_run {
+	bool quick; /* fewer iterations and trials */
+	int trials; /* trials per measurement, after one warm-up */
+	FILE *log; /* progress, one line per measurement; NULL: none */
+};
+
+/* the measurements, by name; each one a microbenchmark in microbench.c */
+enum calib_meas {
+	M_SYSCALL, /* getppid(): entry + exit */
+	M_PIPE_MSG_4, /* write + read of 4 bytes on a pipe, never blocking */
+	M_PIPE_MSG_4096,
+	M_PIPE_WRITE_100, /* one 100-byte write in a batch of 16 */
+	M_PIPE_READ_100,
+	M_UNIX_MSG_4, /* the same on a unix stream socket pair */
+	M_UNIX_MSG_4096,
+	M_UNIX_WRITE_100,
+	M_UNIX_READ_100,
+	M_UNIX_TRUESIZE_100, /* SIOCOUTQ after one 100-byte write: the skb's truesize */
+	M_YIELD_THREADS, /* sched_yield() between 2 threads on one CPU: ns per switch */
+	M_YIELD_PROCS, /* the same with 2 processes */
+	M_PIPE_RT_THREADS, /* pipe ping-pong on one CPU, 2 threads: ns per round trip */
+	M_PIPE_RT_PROCS, /* the same, 2 processes */
+	M_FUTEX_WAKE_NONE, /* FUTEX_WAKE with no waiter */
+	M_FUTEX_WAIT_EAGAIN, /* FUTEX_WAIT on a changed value: returns at once */
+	M_FUTEX_RT, /* futex ping-pong on one CPU, 2 threads */
+	M_FORK_CALL, /* fork() in the parent, to its return */
+	M_FORK_EXIT_WAIT, /* fork + child _exit + waitpid */
+	M_EXEC, /* fork + exec of a no-op program + waitpid */
+	M_THREAD_CREATE, /* pthread_create() in the creator, to its return */
+	M_THREAD_CREATE_JOIN, /* pthread_create + empty thread + join */
+	M_LOCK, /* uncontended user-space spinlock */
+	NR_CALIB_MEAS,
+};
+
+struct calib_pair {
+	int a, b; /* two CPUs this far apart, -1 if none */
+	struct calib_stat line; /* cache-line transfer: CAS ping-pong, rt / 2 */
+	struct calib_stat wake_idle; /* wakeup latency to an idle CPU this far */
+	struct calib_stat wake_busy; /* to a busy CPU this far */
+};
+
+#define CALIB_MAX_SMT 8
+#define CALIB_MAX_IDLE 10
+
+struct calib_host {
+	char date[32], cpu[128], kernel[256], virt[192];
+	int nr_cpus;
+	double load_start, load_end; /* 1-minute load average */
+	double load_max; /* its highest, sampled after every measurement */
+	int nr_load_samples;
+	double steal_pct; /* steal time over the run, % of CPU time */
+	bool busy;
+	char busy_why[160];
+	/* cpuidle of CPU 1 (the wakee's): driver and states, "" / 0 without */
+	char idle_driver[32];
+	int nr_idle;
+	char idle_name[CALIB_MAX_IDLE][24];
+	unsigned long idle_exit_us[CALIB_MAX_IDLE];
+	unsigned long long idle_usage[CALIB_MAX_IDLE]; /* entries during the idle wakeups */
+	int smt; /* hardware threads of CPU 0's core */
+};
+
+struct calib_result {
+	struct calib_host host;
+	struct calib_stat m[NR_CALIB_MEAS];
+	struct calib_pair pair[6]; /* by enum cpu_dist (sim/cost.h) */
+	struct calib_stat smt_speed[CALIB_MAX_SMT]; /* per-thread speed, k busy, permille */
+	const char *exec_what; /* the program exec'd */
+};
+
+/* Measure everything; 0, or -1 with a message in @err. */
+int calib_measure(const struct calib_run *r, struct calib_result *res, char *err, size_t errlen);
+
+/* The host's description and its load, at the start (@end false) and end of the run. */
+void calib_host_sample(struct calib_host *h, bool end);
+
+/* Sample the load average during the run (after each measurement). */
+void calib_host_load_sample(struct calib_host *h);
+
+/* Write the cost profile of @res to @out. */
+void calib_write_profile(FILE *out, const struct calib_result *res, const struct calib_run *r);
+
+#endif

@@ -1,0 +1,993 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The microbenchmarks of schedlab calibrate (what bench/measure-costs.c
+ * measured, moved into the program and extended). Each is one trial
+ * function returning one value (ns per operation); a measurement is the
+ * median of the trials after a warm-up, with the minimum and maximum kept.
+ * Tasks are pinned with sched_setaffinity(); the clock is CLOCK_MONOTONIC.
+ * What each isolates, and which parameter it gives: docs/calibration.md.
+ */
+#include "calib/calib.h"
+
+#include "sim/cost.h"
+#include "topo/topology.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/futex.h>
+#include <linux/sockios.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static const struct calib_run *run;
+static struct calib_host *host; /* the load is sampled after each measurement */
+static char *fail_buf;
+static size_t fail_len;
+static bool failed;
+
+static uint64_t clock_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* wall-clock time: for latencies between CPUs */
+static uint64_t now_ns(void)
+{
+	return clock_ns(CLOCK_MONOTONIC);
+}
+
+/*
+ * CPU time of this process's threads and of its waited-for children: for
+ * work on one CPU, where it equals the wall-clock time on an idle machine,
+ * and leaves out the time other work on a shared machine runs in between
+ */
+static uint64_t cpu_ns(void)
+{
+	struct rusage ru;
+	uint64_t kids = 0;
+
+	if (!getrusage(RUSAGE_CHILDREN, &ru))
+		kids = ((uint64_t)ru.ru_utime.tv_sec + (uint64_t)ru.ru_stime.tv_sec) *
+			       1000000000ull +
+		       ((uint64_t)ru.ru_utime.tv_usec + (uint64_t)ru.ru_stime.tv_usec) * 1000ull;
+	return clock_ns(CLOCK_PROCESS_CPUTIME_ID) + kids;
+}
+
+/* CPU time of the calling thread alone */
+static uint64_t thread_ns(void)
+{
+	return clock_ns(CLOCK_THREAD_CPUTIME_ID);
+}
+
+/* the first failure is reported; the measurement goes on with a value of 0 */
+static void fail(const char *what)
+{
+	if (!failed)
+		snprintf(fail_buf, fail_len, "%s: %s", what, strerror(errno));
+	failed = true;
+}
+
+static long iters(long n)
+{
+	return run->quick ? (n / 10 > 10 ? n / 10 : 10) : n;
+}
+
+static int pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+static bool xwrite(int fd, const void *buf, size_t n)
+{
+	return write(fd, buf, n) == (ssize_t)n;
+}
+
+static bool xread(int fd, void *buf, size_t n)
+{
+	size_t got = 0;
+
+	while (got < n) {
+		ssize_t r = read(fd, (char *)buf + got, n - got);
+
+		if (r <= 0)
+			return false;
+		got += (size_t)r;
+	}
+	return true;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+typedef double (*trial_fn)(void *arg);
+
+#define MAX_TRIALS 15
+
+static struct calib_stat trials(const char *name, trial_fn fn, void *arg)
+{
+	double v[MAX_TRIALS];
+	int n = run->trials < MAX_TRIALS ? run->trials : MAX_TRIALS;
+	struct calib_stat s;
+
+	fn(arg); /* warm up: page faults, caches, the first fork */
+	for (int i = 0; i < n; i++)
+		v[i] = fn(arg);
+	qsort(v, (size_t)n, sizeof(v[0]), cmp_double);
+	s = (struct calib_stat){ .med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2,
+				 .min = v[0],
+				 .max = v[n - 1],
+				 .n = n };
+	if (host)
+		calib_host_load_sample(host);
+	if (run->log)
+		fprintf(run->log, "  %-28s %10.1f  [%.1f, %.1f]\n", name, s.med, s.min, s.max);
+	return s;
+}
+
+/* ---- syscall entry and exit ---- */
+
+static double t_getppid(void *arg)
+{
+	long n = iters(1000000);
+	uint64_t t0 = cpu_ns();
+
+	(void)arg;
+	for (long i = 0; i < n; i++)
+		syscall(SYS_getppid);
+	return (double)(cpu_ns() - t0) / (double)n;
+}
+
+static double t_lock(void *arg)
+{
+	long n = iters(10000000);
+	static int lock;
+	uint64_t t0 = cpu_ns();
+
+	(void)arg;
+	for (long i = 0; i < n; i++) {
+		int unlocked = 0;
+
+		while (!__atomic_compare_exchange_n(&lock, &unlocked, 1, false, __ATOMIC_ACQUIRE,
+						    __ATOMIC_RELAXED))
+			unlocked = 0;
+		__atomic_store_n(&lock, 0, __ATOMIC_RELEASE);
+	}
+	return (double)(cpu_ns() - t0) / (double)n;
+}
+
+/* ---- pipe and unix-socket messages that never block ---- */
+
+struct msg {
+	bool unix_sock;
+	size_t bytes;
+	int phase; /* 0: write + read pairs; 1: the writes of batches of 16; 2: the reads */
+};
+
+static double t_msg(void *arg)
+{
+	struct msg *m = arg;
+	static char buf[8192];
+	long n = iters(200000);
+	uint64_t t0, t1, tw = 0, tr = 0;
+	int fd[2];
+
+	if (m->unix_sock ? socketpair(AF_UNIX, SOCK_STREAM, 0, fd) : pipe(fd)) {
+		fail(m->unix_sock ? "socketpair" : "pipe");
+		return 0;
+	}
+	memset(buf, 'x', sizeof(buf));
+	if (m->phase == 0) {
+		t0 = cpu_ns();
+		for (long i = 0; i < n; i++)
+			if (!xwrite(fd[1], buf, m->bytes) || !xread(fd[0], buf, m->bytes))
+				fail("write/read");
+		tw = cpu_ns() - t0;
+	} else {
+		const int batch = 16;
+
+		n = (n + batch - 1) / batch * batch;
+		for (long i = 0; i < n; i += batch) {
+			t0 = cpu_ns();
+			for (int k = 0; k < batch; k++)
+				if (!xwrite(fd[1], buf, m->bytes))
+					fail("write");
+			t1 = cpu_ns();
+			tw += t1 - t0;
+			for (int k = 0; k < batch; k++)
+				if (!xread(fd[0], buf, m->bytes))
+					fail("read");
+			tr += cpu_ns() - t1;
+		}
+	}
+	close(fd[0]);
+	close(fd[1]);
+	return (double)(m->phase == 2 ? tr : tw) / (double)n;
+}
+
+static double unix_truesize(void *arg)
+{
+	char buf[100];
+	int fd[2], outq = -1;
+
+	(void)arg;
+	memset(buf, 'x', sizeof(buf));
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, fd)) {
+		fail("socketpair");
+		return 0;
+	}
+	if (!xwrite(fd[1], buf, sizeof(buf)) || ioctl(fd[1], SIOCOUTQ, &outq))
+		fail("SIOCOUTQ");
+	close(fd[0]);
+	close(fd[1]);
+	return (double)outq;
+}
+
+/* ---- context switches: sched_yield() and pipe ping-pong on one CPU ---- */
+
+static long my_switches(void)
+{
+	char path[64], line[256];
+	long v = 0, total = 0;
+	FILE *f;
+
+	/* this thread's own counts (getrusage(RUSAGE_THREAD) says the same) */
+	snprintf(path, sizeof(path), "/proc/self/task/%ld/status", (long)syscall(SYS_gettid));
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "voluntary_ctxt_switches: %ld", &v) == 1 ||
+		    sscanf(line, "nonvoluntary_ctxt_switches: %ld", &v) == 1)
+			total += v;
+	fclose(f);
+	return total;
+}
+
+struct yield_pp {
+	bool threads;
+	int cpu;
+	_Atomic int stop;
+};
+
+static void *yield_thread(void *arg)
+{
+	struct yield_pp *y = arg;
+
+	pin(y->cpu);
+	while (!atomic_load_explicit(&y->stop, memory_order_relaxed))
+		sched_yield();
+	return NULL;
+}
+
+static double t_yield(void *arg)
+{
+	struct yield_pp *y = arg;
+	long n = iters(200000), sw0, sw1;
+	pthread_t th;
+	pid_t pid = 0;
+	uint64_t t0, t1;
+	int p[2];
+	char c;
+
+	pin(y->cpu);
+	atomic_store(&y->stop, 0);
+	if (y->threads) {
+		if (pthread_create(&th, NULL, yield_thread, y)) {
+			fail("pthread_create");
+			return 0;
+		}
+	} else {
+		if (pipe(p)) {
+			fail("pipe");
+			return 0;
+		}
+		pid = fork();
+		if (pid < 0) {
+			fail("fork");
+			return 0;
+		}
+		if (pid == 0) {
+			pin(y->cpu);
+			if (write(p[1], "x", 1) != 1)
+				_exit(1);
+			for (;;)
+				sched_yield();
+		}
+		if (!xread(p[0], &c, 1))
+			fail("read");
+		close(p[0]);
+		close(p[1]);
+	}
+	sched_yield();
+	sw0 = my_switches();
+	t0 = cpu_ns();
+	for (long i = 0; i < n; i++)
+		sched_yield();
+	t1 = cpu_ns();
+	sw1 = my_switches();
+	if (y->threads) {
+		atomic_store(&y->stop, 1);
+		pthread_join(th, NULL);
+	} else {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		t1 = cpu_ns(); /* with the child's CPU time, now that it is reaped */
+	}
+	/* each switch away from this task is matched by one back to it */
+	if (sw1 - sw0 < n / 2)
+		return (double)(t1 - t0) / (double)n;
+	return (double)(t1 - t0) / (2.0 * (double)(sw1 - sw0));
+}
+
+struct pingpong {
+	int cpu_a, cpu_b;
+	bool threads;
+	long loops;
+	int p1[2], p2[2];
+};
+
+static void pipe_side_b(struct pingpong *pp)
+{
+	int tok;
+
+	pin(pp->cpu_b);
+	for (long i = 0; i < pp->loops; i++)
+		if (!xread(pp->p1[0], &tok, sizeof(tok)) || !xwrite(pp->p2[1], &tok, sizeof(tok)))
+			break;
+}
+
+static void *pipe_thread_b(void *arg)
+{
+	pipe_side_b(arg);
+	return NULL;
+}
+
+static double t_pipe_rt(void *arg)
+{
+	struct pingpong *pp = arg;
+	pthread_t th;
+	pid_t pid = 0;
+	int tok = 1;
+	uint64_t t0, t1;
+
+	pp->loops = iters(100000);
+	if (pipe(pp->p1) || pipe(pp->p2)) {
+		fail("pipe");
+		return 0;
+	}
+	pin(pp->cpu_a);
+	if (pp->threads) {
+		if (pthread_create(&th, NULL, pipe_thread_b, pp)) {
+			fail("pthread_create");
+			return 0;
+		}
+	} else {
+		pid = fork();
+		if (pid < 0) {
+			fail("fork");
+			return 0;
+		}
+		if (pid == 0) {
+			pipe_side_b(pp);
+			_exit(0);
+		}
+	}
+	if (!xwrite(pp->p1[1], &tok, sizeof(tok)) || !xread(pp->p2[0], &tok, sizeof(tok)))
+		fail("pipe ping-pong");
+	t0 = cpu_ns();
+	for (long i = 1; i < pp->loops; i++)
+		if (!xwrite(pp->p1[1], &tok, sizeof(tok)) || !xread(pp->p2[0], &tok, sizeof(tok)))
+			fail("pipe ping-pong");
+	t1 = cpu_ns();
+	if (pp->threads) {
+		pthread_join(th, NULL);
+	} else {
+		waitpid(pid, NULL, 0);
+		t1 = cpu_ns(); /* with the child's CPU time, now that it is reaped */
+	}
+	close(pp->p1[0]);
+	close(pp->p1[1]);
+	close(pp->p2[0]);
+	close(pp->p2[1]);
+	return (double)(t1 - t0) / (double)(pp->loops - 1);
+}
+
+/* ---- futexes ---- */
+
+static long futex(_Atomic uint32_t *uaddr, int op, uint32_t val)
+{
+	return syscall(SYS_futex, uaddr, op, val, NULL, NULL, 0);
+}
+
+static double t_futex_wake_none(void *arg)
+{
+	static _Atomic uint32_t word;
+	long n = iters(1000000);
+	uint64_t t0 = cpu_ns();
+
+	(void)arg;
+	for (long i = 0; i < n; i++)
+		futex(&word, FUTEX_WAKE_PRIVATE, 1);
+	return (double)(cpu_ns() - t0) / (double)n;
+}
+
+static double t_futex_wait_eagain(void *arg)
+{
+	static _Atomic uint32_t word = 1;
+	long n = iters(1000000);
+	uint64_t t0 = cpu_ns();
+
+	(void)arg;
+	for (long i = 0; i < n; i++)
+		futex(&word, FUTEX_WAIT_PRIVATE, 0); /* the value differs: EAGAIN */
+	return (double)(cpu_ns() - t0) / (double)n;
+}
+
+struct futex_pp {
+	int cpu_a, cpu_b;
+	long loops;
+	_Atomic uint32_t word;
+};
+
+static void futex_wait_for(_Atomic uint32_t *w, uint32_t want)
+{
+	uint32_t v;
+
+	while ((v = atomic_load(w)) != want)
+		futex(w, FUTEX_WAIT_PRIVATE, v);
+}
+
+static void *futex_b(void *arg)
+{
+	struct futex_pp *f = arg;
+
+	pin(f->cpu_b);
+	for (long i = 0; i < f->loops; i++) {
+		futex_wait_for(&f->word, 1);
+		atomic_store(&f->word, 0);
+		futex(&f->word, FUTEX_WAKE_PRIVATE, 1);
+	}
+	return NULL;
+}
+
+static double t_futex_rt(void *arg)
+{
+	struct futex_pp *f = arg;
+	pthread_t th;
+	uint64_t t0, t1;
+
+	f->loops = iters(100000);
+	atomic_store(&f->word, 0);
+	pin(f->cpu_a);
+	if (pthread_create(&th, NULL, futex_b, f)) {
+		fail("pthread_create");
+		return 0;
+	}
+	t0 = cpu_ns();
+	for (long i = 0; i < f->loops; i++) {
+		atomic_store(&f->word, 1);
+		futex(&f->word, FUTEX_WAKE_PRIVATE, 1);
+		futex_wait_for(&f->word, 0);
+	}
+	t1 = cpu_ns();
+	pthread_join(th, NULL);
+	return (double)(t1 - t0) / (double)f->loops;
+}
+
+/* ---- fork, exec, exit, threads ---- */
+
+static double t_fork_call(void *arg)
+{
+	long n = iters(1000);
+	uint64_t total = 0;
+
+	(void)arg;
+	for (long i = 0; i < n; i++) {
+		uint64_t t0 = thread_ns();
+		pid_t pid = fork();
+
+		if (pid == 0)
+			_exit(0);
+		total += thread_ns() - t0;
+		if (pid < 0) {
+			fail("fork");
+			return 0;
+		}
+		waitpid(pid, NULL, 0);
+	}
+	return (double)total / (double)n;
+}
+
+static double t_fork_exit_wait(void *arg)
+{
+	long n = iters(1000);
+	uint64_t t0 = cpu_ns();
+
+	(void)arg;
+	for (long i = 0; i < n; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0) {
+			fail("fork");
+			return 0;
+		}
+		if (pid == 0)
+			_exit(0);
+		waitpid(pid, NULL, 0);
+	}
+	return (double)(cpu_ns() - t0) / (double)n;
+}
+
+static char exec_path[4096];
+
+static double t_exec(void *arg)
+{
+	long n = iters(200);
+	uint64_t t0 = cpu_ns();
+
+	(void)arg;
+	for (long i = 0; i < n; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0) {
+			fail("fork");
+			return 0;
+		}
+		if (pid == 0) {
+			int null = open("/dev/null", O_WRONLY);
+
+			if (null >= 0) {
+				dup2(null, 1);
+				dup2(null, 2);
+			}
+			execl(exec_path, exec_path, "--version", (char *)NULL);
+			_exit(127);
+		}
+		waitpid(pid, NULL, 0);
+	}
+	return (double)(cpu_ns() - t0) / (double)n;
+}
+
+static void *empty_thread(void *arg)
+{
+	return arg;
+}
+
+static double t_thread(void *arg)
+{
+	bool call_only = *(bool *)arg;
+	long n = iters(10000);
+	uint64_t total = 0, t0 = thread_ns();
+
+	for (long i = 0; i < n; i++) {
+		pthread_t th;
+		uint64_t c0 = thread_ns();
+
+		if (pthread_create(&th, NULL, empty_thread, NULL)) {
+			fail("pthread_create");
+			return 0;
+		}
+		total += thread_ns() - c0;
+		pthread_join(th, NULL);
+	}
+	return (double)(call_only ? total : thread_ns() - t0) / (double)n;
+}
+
+/* ---- cache-line transfer: CAS ping-pong between two CPUs ---- */
+
+struct cas_pp {
+	_Atomic int flag __attribute__((aligned(64)));
+	int cpu_a, cpu_b;
+	long loops;
+};
+
+static void *cas_pong(void *arg)
+{
+	struct cas_pp *c = arg;
+
+	pin(c->cpu_b);
+	for (long i = 0; i < c->loops; i++) {
+		int want = 0;
+
+		while (!atomic_compare_exchange_weak_explicit(
+			&c->flag, &want, 1, memory_order_relaxed, memory_order_relaxed))
+			want = 0;
+	}
+	return NULL;
+}
+
+static double t_cas(void *arg)
+{
+	struct cas_pp *c = arg;
+	pthread_t th;
+	uint64_t t0, t1;
+
+	c->loops = iters(500000);
+	atomic_store(&c->flag, 0);
+	pin(c->cpu_a);
+	if (pthread_create(&th, NULL, cas_pong, c)) {
+		fail("pthread_create");
+		return 0;
+	}
+	t0 = now_ns();
+	for (long i = 0; i < c->loops; i++) {
+		int want = 1;
+
+		while (!atomic_compare_exchange_weak_explicit(
+			&c->flag, &want, 0, memory_order_relaxed, memory_order_relaxed))
+			want = 1;
+	}
+	t1 = now_ns();
+	pthread_join(th, NULL);
+	return (double)(t1 - t0) / (double)c->loops / 2.0;
+}
+
+/* ---- wakeup latency: FUTEX_WAKE on one CPU to the wakee running on another ---- */
+
+struct wake_pp {
+	int cpu_a, cpu_b;
+	long loops;
+	_Atomic uint32_t word;
+	_Atomic uint64_t t_wake; /* when the waker called FUTEX_WAKE */
+	_Atomic uint64_t lat; /* the wakee's latency, 0 until it ran */
+	unsigned long long usage0[CALIB_MAX_IDLE], usage1[CALIB_MAX_IDLE];
+	int nr_idle;
+};
+
+static void *wakee(void *arg)
+{
+	struct wake_pp *w = arg;
+
+	pin(w->cpu_b);
+	for (long i = 0; i < w->loops; i++) {
+		futex_wait_for(&w->word, 1);
+		atomic_store(&w->lat, now_ns() - atomic_load(&w->t_wake));
+		atomic_store(&w->word, 0);
+	}
+	return NULL;
+}
+
+static void idle_usage(int cpu, int nr, unsigned long long *out)
+{
+	for (int s = 0; s < nr; s++) {
+		char path[128];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpuidle/state%d/usage",
+			 cpu, s);
+		out[s] = 0;
+		f = fopen(path, "r");
+		if (f) {
+			if (fscanf(f, "%llu", &out[s]) != 1)
+				out[s] = 0;
+			fclose(f);
+		}
+	}
+}
+
+static double t_wake(void *arg)
+{
+	struct wake_pp *w = arg;
+	double *lat;
+	pthread_t th;
+	long n;
+
+	w->loops = iters(400);
+	n = w->loops;
+	lat = calloc((size_t)n, sizeof(*lat));
+	if (!lat) {
+		fail("calloc");
+		return 0;
+	}
+	atomic_store(&w->word, 0);
+	pin(w->cpu_a);
+	if (pthread_create(&th, NULL, wakee, w)) {
+		free(lat);
+		fail("pthread_create");
+		return 0;
+	}
+	idle_usage(w->cpu_b, w->nr_idle, w->usage0);
+	for (long i = 0; i < n; i++) {
+		struct timespec gap = { 0, 200000 }; /* 200 us: the wakee's CPU goes idle */
+
+		nanosleep(&gap, NULL);
+		atomic_store(&w->lat, 0);
+		atomic_store(&w->t_wake, now_ns());
+		atomic_store(&w->word, 1);
+		futex(&w->word, FUTEX_WAKE_PRIVATE, 1);
+		/* wait for the wakee to have run: this CPU is not the wakee's */
+		while (atomic_load(&w->word) != 0)
+			sched_yield();
+		lat[i] = (double)atomic_load(&w->lat);
+	}
+	idle_usage(w->cpu_b, w->nr_idle, w->usage1);
+	pthread_join(th, NULL);
+	qsort(lat, (size_t)n, sizeof(*lat), cmp_double);
+	double med = lat[n / 2];
+
+	free(lat);
+	return med;
+}
+
+/* a SCHED_IDLE spinner pinned to @cpu: the CPU is busy, yet any wakee preempts it */
+static pid_t spinner(int cpu)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		struct sched_param sp = { 0 };
+
+		pin(cpu);
+		sched_setscheduler(0, SCHED_IDLE, &sp);
+		for (;;)
+			__asm__ volatile("" ::: "memory");
+	}
+	if (pid < 0)
+		fail("fork");
+	return pid;
+}
+
+static void stop(pid_t pid)
+{
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+	}
+}
+
+/* ---- SMT: per-thread speed with k siblings of one core busy ---- */
+
+struct smt_worker {
+	int cpu;
+	_Atomic int *go;
+	_Atomic int *stop;
+	uint64_t count;
+};
+
+static void *smt_spin(void *arg)
+{
+	struct smt_worker *w = arg;
+	uint64_t x = 88172645463325252ull, n = 0;
+
+	pin(w->cpu);
+	while (!atomic_load(w->go))
+		;
+	while (!atomic_load_explicit(w->stop, memory_order_relaxed)) {
+		for (int i = 0; i < 256; i++) {
+			/* xorshift: integer work with a dependency chain */
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+		}
+		n++;
+	}
+	w->count = n + (x == 0);
+	return NULL;
+}
+
+struct smt_arg {
+	const int *cpus;
+	int k;
+};
+
+/* iterations per thread per ms, k siblings busy */
+static double t_smt(void *arg)
+{
+	struct smt_arg *s = arg;
+	struct smt_worker w[CALIB_MAX_SMT];
+	pthread_t th[CALIB_MAX_SMT];
+	_Atomic int go = 0, stopf = 0;
+	struct timespec span = { 0, run->quick ? 20000000 : 100000000 };
+	double sum = 0;
+
+	for (int i = 0; i < s->k; i++) {
+		w[i] = (struct smt_worker){ .cpu = s->cpus[i], .go = &go, .stop = &stopf };
+		if (pthread_create(&th[i], NULL, smt_spin, &w[i])) {
+			fail("pthread_create");
+			return 0;
+		}
+	}
+	atomic_store(&go, 1);
+	nanosleep(&span, NULL);
+	atomic_store(&stopf, 1);
+	for (int i = 0; i < s->k; i++) {
+		pthread_join(th[i], NULL);
+		sum += (double)w[i].count;
+	}
+	return sum / s->k / ((double)span.tv_nsec / 1e6);
+}
+
+/* ---- all of them ---- */
+
+static void find_exec(struct calib_result *res)
+{
+	ssize_t r;
+
+	if (!access("/bin/true", X_OK)) {
+		snprintf(exec_path, sizeof(exec_path), "/bin/true");
+	} else {
+		r = readlink("/proc/self/exe", exec_path, sizeof(exec_path) - 1);
+		exec_path[r > 0 ? r : 0] = '\0';
+	}
+	res->exec_what = exec_path;
+}
+
+static void measure_pairs(struct calib_result *res, const struct topology *t)
+{
+	char name[64];
+
+	for (int d = 0; d < NR_DIST; d++)
+		res->pair[d].a = res->pair[d].b = -1;
+	if (!t)
+		return;
+	/* the first pair at each distance, from CPU 0 */
+	for (unsigned int b = 1; b < t->nr_cpus; b++) {
+		enum cpu_dist d = topology_cpu_dist(t, 0, b);
+
+		if (res->pair[d].a < 0) {
+			res->pair[d].a = 0;
+			res->pair[d].b = (int)b;
+		}
+	}
+	for (int d = DIST_SMT; d < NR_DIST; d++) {
+		struct calib_pair *p = &res->pair[d];
+		struct cas_pp *c;
+		struct wake_pp *w;
+		pid_t spin;
+
+		if (p->a < 0)
+			continue;
+		c = aligned_alloc(64, sizeof(*c));
+		w = calloc(1, sizeof(*w));
+		if (!c || !w) {
+			free(c);
+			free(w);
+			fail("allocating");
+			return;
+		}
+		memset(c, 0, sizeof(*c));
+		c->cpu_a = p->a;
+		c->cpu_b = p->b;
+		snprintf(name, sizeof(name), "cacheline.%s (CPUs %d,%d)", cpu_dist_names[d], p->a,
+			 p->b);
+		p->line = trials(name, t_cas, c);
+		free(c);
+
+		w->cpu_a = p->a;
+		w->cpu_b = p->b;
+		w->nr_idle = res->host.nr_idle;
+		snprintf(name, sizeof(name), "wake.idle.%s", cpu_dist_names[d]);
+		p->wake_idle = trials(name, t_wake, w);
+		for (int s = 0; s < w->nr_idle; s++)
+			res->host.idle_usage[s] = w->usage1[s] - w->usage0[s];
+		spin = spinner(p->b);
+		snprintf(name, sizeof(name), "wake.busy.%s", cpu_dist_names[d]);
+		p->wake_busy = trials(name, t_wake, w);
+		stop(spin);
+		free(w);
+	}
+}
+
+static void measure_smt(struct calib_result *res, const struct topology *t)
+{
+	int cpus[CALIB_MAX_SMT], k = 0;
+	const struct cpumask *sib;
+
+	res->host.smt = 1;
+	if (!t || !t->nr_cpus)
+		return;
+	sib = topology_sibling_cpumask(t, 0);
+	for (unsigned int c = 0; c < t->nr_cpus && k < CALIB_MAX_SMT; c++)
+		if (cpumask_test_cpu(c, sib))
+			cpus[k++] = (int)c;
+	res->host.smt = k;
+	if (k < 2)
+		return;
+	for (int i = 1; i <= k; i++) {
+		struct smt_arg a = { cpus, i };
+		char name[32];
+
+		snprintf(name, sizeof(name), "smt.%d (per thread)", i);
+		res->smt_speed[i - 1] = trials(name, t_smt, &a);
+	}
+	/* in permille of a lone thread */
+	for (int i = k; i >= 1; i--) {
+		struct calib_stat *s = &res->smt_speed[i - 1];
+		double one = res->smt_speed[0].med;
+
+		s->med = 1000 * s->med / one;
+		s->min = 1000 * s->min / one;
+		s->max = 1000 * s->max / one;
+	}
+}
+
+int calib_measure(const struct calib_run *r, struct calib_result *res, char *err, size_t errlen)
+{
+	static const struct {
+		enum calib_meas m;
+		const char *name;
+		trial_fn fn;
+		struct msg msg;
+	} msgs[] = {
+		{ M_PIPE_MSG_4, "pipe.msg.4", t_msg, { false, 4, 0 } },
+		{ M_PIPE_MSG_4096, "pipe.msg.4096", t_msg, { false, 4096, 0 } },
+		{ M_PIPE_WRITE_100, "pipe.write.100", t_msg, { false, 100, 1 } },
+		{ M_PIPE_READ_100, "pipe.read.100", t_msg, { false, 100, 2 } },
+		{ M_UNIX_MSG_4, "unix.msg.4", t_msg, { true, 4, 0 } },
+		{ M_UNIX_MSG_4096, "unix.msg.4096", t_msg, { true, 4096, 0 } },
+		{ M_UNIX_WRITE_100, "unix.write.100", t_msg, { true, 100, 1 } },
+		{ M_UNIX_READ_100, "unix.read.100", t_msg, { true, 100, 2 } },
+	};
+	struct topology *t;
+	char terr[256];
+	bool yes = true, no = false;
+	cpu_set_t saved;
+
+	run = r;
+	host = &res->host;
+	fail_buf = err;
+	fail_len = errlen;
+	failed = false;
+	sched_getaffinity(0, sizeof(saved), &saved);
+	t = topology_load("host", terr, sizeof(terr));
+	find_exec(res);
+
+	res->m[M_SYSCALL] = trials("syscall.getppid", t_getppid, NULL);
+	res->m[M_LOCK] = trials("lock.uncontended", t_lock, NULL);
+	for (size_t i = 0; i < sizeof(msgs) / sizeof(msgs[0]); i++) {
+		struct msg m = msgs[i].msg;
+
+		res->m[msgs[i].m] = trials(msgs[i].name, msgs[i].fn, &m);
+	}
+	res->m[M_UNIX_TRUESIZE_100] = trials("unix.truesize.100", unix_truesize, NULL);
+
+	struct yield_pp y = { .threads = true, .cpu = 0 };
+	res->m[M_YIELD_THREADS] = trials("yield.threads", t_yield, &y);
+	y.threads = false;
+	res->m[M_YIELD_PROCS] = trials("yield.processes", t_yield, &y);
+	struct pingpong pp = { .threads = true };
+	res->m[M_PIPE_RT_THREADS] = trials("pipe.rt.threads", t_pipe_rt, &pp);
+	pp = (struct pingpong){ .threads = false };
+	res->m[M_PIPE_RT_PROCS] = trials("pipe.rt.processes", t_pipe_rt, &pp);
+
+	res->m[M_FUTEX_WAKE_NONE] = trials("futex.wake.nowaiter", t_futex_wake_none, NULL);
+	res->m[M_FUTEX_WAIT_EAGAIN] = trials("futex.wait.eagain", t_futex_wait_eagain, NULL);
+	struct futex_pp fp = { 0 };
+	res->m[M_FUTEX_RT] = trials("futex.rt", t_futex_rt, &fp);
+
+	res->m[M_FORK_CALL] = trials("fork.call", t_fork_call, NULL);
+	res->m[M_FORK_EXIT_WAIT] = trials("fork.exit.wait", t_fork_exit_wait, NULL);
+	res->m[M_EXEC] = trials("fork.exec.wait", t_exec, NULL);
+	res->m[M_THREAD_CREATE] = trials("thread.create", t_thread, &yes);
+	res->m[M_THREAD_CREATE_JOIN] = trials("thread.create.join", t_thread, &no);
+
+	measure_pairs(res, t);
+	measure_smt(res, t);
+	if (t)
+		topology_free(t);
+	sched_setaffinity(0, sizeof(saved), &saved);
+	return failed ? -1 : 0;
+}

@@ -1,0 +1,576 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * schedlab calibrate: the host's description and load, and the cost
+ * profile written from the measurements. Each parameter's line says what
+ * was subtracted from what (docs/calibration.md has the same table).
+ */
+#include "calib/calib.h"
+
+#include "report/version.h"
+#include "sim/cost.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- the host ---- */
+
+static void read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+
+	buf[0] = '\0';
+	if (!f)
+		return;
+	if (fgets(buf, (int)len, f))
+		buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+}
+
+static void cpu_model(char *buf, size_t len)
+{
+	static const char *const keys[] = { "model name", "Processor", "cpu model", "cpu" };
+	char line[512];
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	snprintf(buf, len, "unknown");
+	if (!f)
+		return;
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+		rewind(f);
+		while (fgets(line, sizeof(line), f)) {
+			char *colon = strchr(line, ':');
+			size_t kl = strlen(keys[k]);
+
+			if (!colon || strncmp(line, keys[k], kl) ||
+			    (line[kl] != ' ' && line[kl] != '\t'))
+				continue;
+			colon++;
+			while (*colon == ' ')
+				colon++;
+			colon[strcspn(colon, "\n")] = '\0';
+			snprintf(buf, len, "%s", colon);
+			fclose(f);
+			return;
+		}
+	}
+	fclose(f);
+}
+
+static bool cpuinfo_hypervisor_flag(void)
+{
+	char line[4096];
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	bool yes = false;
+
+	if (!f)
+		return false;
+	while (!yes && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "flags", 5) && strstr(line, " hypervisor"))
+			yes = true;
+	fclose(f);
+	return yes;
+}
+
+/* systemd-detect-virt @flag ("--vm", "--container"): its answer, "" without it or for "none" */
+static void detect_virt(const char *flag, char *buf, size_t len)
+{
+	char cmd[64];
+	FILE *p;
+
+	buf[0] = '\0';
+	if (access("/usr/bin/systemd-detect-virt", X_OK) &&
+	    access("/bin/systemd-detect-virt", X_OK))
+		return;
+	snprintf(cmd, sizeof(cmd), "systemd-detect-virt %s 2>/dev/null", flag);
+	p = popen(cmd, "r");
+	if (!p)
+		return;
+	if (fgets(buf, (int)len, p))
+		buf[strcspn(buf, "\n")] = '\0';
+	else
+		buf[0] = '\0';
+	pclose(p);
+	if (!strcmp(buf, "none"))
+		buf[0] = '\0';
+}
+
+/* "kvm (systemd-detect-virt, the hypervisor flag); container docker", or "none" */
+static void virt(char *buf, size_t len)
+{
+	char vm[32], ct[32], hv[32];
+	bool flag = cpuinfo_hypervisor_flag();
+
+	detect_virt("--vm", vm, sizeof(vm));
+	detect_virt("--container", ct, sizeof(ct));
+	read_line("/sys/hypervisor/type", hv, sizeof(hv));
+	if (vm[0] || flag || hv[0])
+		snprintf(buf, len, "%s (%s%s%s%s%s)",
+			 vm[0] ? vm :
+			 hv[0] ? hv :
+				 "a VM",
+			 vm[0] ? "systemd-detect-virt" : "", vm[0] && flag ? ", " : "",
+			 flag ? "hypervisor flag in /proc/cpuinfo" : "",
+			 hv[0] && (vm[0] || flag) ? ", /sys/hypervisor/type " : "", hv);
+	else
+		snprintf(buf, len, "none");
+	if (ct[0])
+		snprintf(buf + strlen(buf), len - strlen(buf), "; container %s", ct);
+}
+
+/* the "cpu" line of /proc/stat: total and steal jiffies */
+static void stat_cpu(unsigned long long *total, unsigned long long *steal)
+{
+	unsigned long long v[8] = { 0 };
+	FILE *f = fopen("/proc/stat", "r");
+
+	*total = *steal = 0;
+	if (!f)
+		return;
+	if (fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
+		   &v[4], &v[5], &v[6], &v[7]) >= 4) {
+		for (int i = 0; i < 8; i++)
+			*total += v[i];
+		*steal = v[7];
+	}
+	fclose(f);
+}
+
+static double loadavg(void)
+{
+	double l = 0;
+	FILE *f = fopen("/proc/loadavg", "r");
+
+	if (f) {
+		if (fscanf(f, "%lf", &l) != 1)
+			l = 0;
+		fclose(f);
+	}
+	return l;
+}
+
+static void idle_states(struct calib_host *h, int cpu)
+{
+	read_line("/sys/devices/system/cpu/cpuidle/current_driver", h->idle_driver,
+		  sizeof(h->idle_driver));
+	h->nr_idle = 0;
+	for (int s = 0; s < CALIB_MAX_IDLE; s++) {
+		char path[128], v[32];
+
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpuidle/state%d/name",
+			 cpu, s);
+		read_line(path, h->idle_name[s], sizeof(h->idle_name[s]));
+		if (!h->idle_name[s][0])
+			break;
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/cpu/cpu%d/cpuidle/state%d/latency", cpu, s);
+		read_line(path, v, sizeof(v));
+		h->idle_exit_us[s] = strtoul(v, NULL, 10);
+		h->nr_idle = s + 1;
+	}
+}
+
+void calib_host_load_sample(struct calib_host *h)
+{
+	double l = loadavg();
+
+	if (l > h->load_max)
+		h->load_max = l;
+	h->nr_load_samples++;
+}
+
+void calib_host_sample(struct calib_host *h, bool end)
+{
+	static unsigned long long total0, steal0;
+	unsigned long long total, steal;
+
+	if (!end) {
+		struct utsname u;
+		time_t now = time(NULL);
+
+		memset(h, 0, sizeof(*h));
+		strftime(h->date, sizeof(h->date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+		cpu_model(h->cpu, sizeof(h->cpu));
+		if (!uname(&u))
+			snprintf(h->kernel, sizeof(h->kernel), "%.60s %.100s %.60s", u.sysname,
+				 u.release, u.machine);
+		virt(h->virt, sizeof(h->virt));
+		h->nr_cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+		idle_states(h, h->nr_cpus > 1 ? 1 : 0);
+		h->load_start = h->load_max = loadavg();
+		stat_cpu(&total0, &steal0);
+		return;
+	}
+	h->load_end = loadavg();
+	calib_host_load_sample(h);
+	stat_cpu(&total, &steal);
+	h->steal_pct =
+		total > total0 ? 100.0 * (double)(steal - steal0) / (double)(total - total0) : 0;
+	/*
+	 * Busy: other work was running when we started (the 1-minute load,
+	 * ours not yet in it), or the hypervisor took CPU time from us.
+	 */
+	if (h->load_start >= 0.5 * h->nr_cpus || h->steal_pct >= 2.0) {
+		h->busy = true;
+		snprintf(
+			h->busy_why, sizeof(h->busy_why),
+			"load average %.2f on %d CPUs at the start, steal %.1f%% of CPU time during the run",
+			h->load_start, h->nr_cpus, h->steal_pct);
+	}
+}
+
+/* ---- the profile ---- */
+
+struct writer {
+	FILE *out;
+	const struct calib_result *res;
+	struct cost_model def; /* the defaults: the splits of the groups follow them */
+	struct cost_model cal; /* the values written, for the later derivations */
+};
+
+static double med(const struct writer *w, enum calib_meas m)
+{
+	return w->res->m[m].med;
+}
+
+/* "name 69.5 ns [67.9, 73.3], 7 trials" */
+static void spread(FILE *out, const char *name, const struct calib_stat *s, const char *unit)
+{
+	fprintf(out, "%s %.1f %s [%.1f, %.1f], %d trials", name, s->med, unit, s->min, s->max,
+		s->n);
+}
+
+static void stat_line(const struct writer *w, const char *name, enum calib_meas m)
+{
+	fputs("#   ", w->out);
+	spread(w->out, name, &w->res->m[m], "ns");
+	fputc('\n', w->out);
+}
+
+/* write "name = value" for @v rounded and kept in the parameter's range */
+static u64 param(struct writer *w, const char *name, double v)
+{
+	const char *pn;
+	bool per_dist;
+	u64 max, val;
+	char assign[96], err[160], base[48];
+	const char *dot = strchr(name, '.');
+
+	snprintf(base, sizeof(base), "%.*s", (int)(dot ? dot - name : (long)strlen(name)), name);
+	max = 100000;
+	for (size_t i = 0; (pn = cost_model_param(i, &per_dist, &max)); i++)
+		if (!strcmp(pn, name) || !strcmp(pn, base))
+			break;
+	if (!isfinite(v) || v < 1) {
+		fprintf(w->out,
+			"#   (the difference came out at %.0f: written as 1, the smallest)\n",
+			isfinite(v) ? v : 0);
+		v = 1;
+	}
+	val = (u64)llround(v);
+	if (val > max) {
+		fprintf(w->out, "#   (%llu is above the parameter's range: written as %llu)\n",
+			(unsigned long long)val, (unsigned long long)max);
+		val = max;
+	}
+	fprintf(w->out, "%s = %llu\n", name, (unsigned long long)val);
+	snprintf(assign, sizeof(assign), "%s=%llu", name, (unsigned long long)val);
+	cost_model_set(&w->cal, assign, err, sizeof(err));
+	return val;
+}
+
+/* split @total over @n parameters in the proportions of their defaults */
+static void split(struct writer *w, double total, const char *const *names, const u64 *defs, int n)
+{
+	double sum = 0;
+
+	for (int i = 0; i < n; i++)
+		sum += (double)defs[i];
+	fprintf(w->out, "#   split over");
+	for (int i = 0; i < n; i++)
+		fprintf(w->out, "%s %s", i ? (i == n - 1 ? " and" : ",") : "", names[i]);
+	fprintf(w->out, " in the proportions of their defaults (");
+	for (int i = 0; i < n; i++)
+		fprintf(w->out, "%s%llu", i ? ":" : "", (unsigned long long)defs[i]);
+	fprintf(w->out, "): user space cannot time them apart\n");
+	for (int i = 0; i < n; i++) {
+		fprintf(w->out, "# %s: %llu/%.0f of %.0f ns\n", names[i],
+			(unsigned long long)defs[i], sum, total);
+		param(w, names[i], total * (double)defs[i] / sum);
+	}
+}
+
+static void write_host(FILE *out, const struct calib_result *res, const struct calib_run *r)
+{
+	const struct calib_host *h = &res->host;
+
+	fprintf(out,
+		"# A cost profile written by schedlab calibrate%s, %s (docs/calibration.md).\n",
+		r->quick ? " --quick" : "", schedlab_version);
+	fprintf(out, "# Load it with --costs FILE (run, ab, study, sweep); every value below says\n"
+		     "# which microbenchmark it comes from and what was subtracted from what.\n");
+	fprintf(out, "# date: %s\n", h->date);
+	fprintf(out, "# cpu: %s\n", h->cpu);
+	fprintf(out, "# kernel: %s\n", h->kernel);
+	fprintf(out, "# virtualization: %s\n", h->virt);
+	fprintf(out, "# cpus: %d online; SMT threads per core: %d\n", h->nr_cpus, h->smt);
+	if (h->nr_idle) {
+		fprintf(out,
+			"# cpuidle: driver %s; states of the wakee's CPU (exit latency, entries during\n"
+			"#   the idle-wakeup test):",
+			h->idle_driver[0] ? h->idle_driver : "?");
+		for (int s = 0; s < h->nr_idle; s++)
+			fprintf(out, "%s %s %lu us %llu", s ? "," : "", h->idle_name[s],
+				h->idle_exit_us[s], h->idle_usage[s]);
+		fputc('\n', out);
+	} else {
+		fprintf(out, "# cpuidle: no idle states in sysfs (a VM often has none): the idle\n"
+			     "#   wakeups below wake a CPU in the kernel's default idle loop\n");
+	}
+	fprintf(out,
+		"# load: %.2f at the start, %.2f at the end, at most %.2f over %d samples\n"
+		"#   (1-minute average, %d CPUs); steal %.1f%% of CPU time over the run\n",
+		h->load_start, h->load_end, h->load_max, h->nr_load_samples, h->nr_cpus,
+		h->steal_pct);
+	if (h->busy)
+		fprintf(out, "# busy: %s; the values are disturbed by other work\n", h->busy_why);
+	fprintf(out,
+		"# trials: %d per measurement after a warm-up, the median kept, [min, max] shown\n",
+		r->trials);
+	fprintf(out,
+		"# not measured here, so the machine's own values stay: irq_entry, tick,\n"
+		"#   ipi_send, rq_lock, idle_enter, csd_entry, softirq, the rt_*, lb_*, probe_*,\n"
+		"#   sugov/cpufreq costs, llc_hit, mem_*, line_mlp and the cache sizes\n");
+	fputs("[costs]\n", out);
+}
+
+void calib_write_profile(FILE *out, const struct calib_result *res, const struct calib_run *r)
+{
+	struct writer w = { .out = out, .res = res };
+	struct cost_model *d = &w.def, *c = &w.cal;
+	double s, copy100, x, sw1;
+
+	cost_model_default(d);
+	cost_model_default(c);
+	write_host(out, res, r);
+
+	fprintf(out,
+		"\n# syscall: getppid() in a loop, entry + exit with this kernel's mitigations\n");
+	stat_line(&w, "syscall.getppid", M_SYSCALL);
+	s = param(&w, "syscall", med(&w, M_SYSCALL));
+
+	fprintf(out,
+		"\n# copy_ns_per_kb: (pipe write+read of 4096 bytes - of 4 bytes) / (2 x 4092 B):\n"
+		"#   the kernel's copy in and out of a pipe, per KiB\n");
+	stat_line(&w, "pipe.msg.4096", M_PIPE_MSG_4096);
+	stat_line(&w, "pipe.msg.4", M_PIPE_MSG_4);
+	param(&w, "copy_ns_per_kb",
+	      (med(&w, M_PIPE_MSG_4096) - med(&w, M_PIPE_MSG_4)) / (2.0 * 4092.0 / 1024.0));
+	copy100 = (double)cost_copy(c, 100);
+
+	fprintf(out,
+		"\n# pipe_write: one 100-byte write (batches of 16, no reader waiting) - syscall - copy\n");
+	stat_line(&w, "pipe.write.100", M_PIPE_WRITE_100);
+	param(&w, "pipe_write", med(&w, M_PIPE_WRITE_100) - s - copy100);
+	fprintf(out, "\n# pipe_read: one 100-byte read of a non-empty pipe - syscall - copy\n");
+	stat_line(&w, "pipe.read.100", M_PIPE_READ_100);
+	param(&w, "pipe_read", med(&w, M_PIPE_READ_100) - s - copy100);
+
+	fprintf(out,
+		"\n# unix_write, skb_alloc, skb_queue: one 100-byte unix stream write (batches of\n"
+		"#   16, no reader waiting) - syscall - copy\n");
+	stat_line(&w, "unix.write.100", M_UNIX_WRITE_100);
+	{
+		static const char *const n[] = { "unix_write", "skb_alloc", "skb_queue" };
+		const u64 dv[] = { d->unix_write, d->skb_alloc, d->skb_queue };
+
+		split(&w, med(&w, M_UNIX_WRITE_100) - s - copy100, n, dv, 3);
+	}
+	fprintf(out,
+		"\n# unix_read, skb_unlink, skb_free: one 100-byte read of a queued skb - syscall - copy\n");
+	stat_line(&w, "unix.read.100", M_UNIX_READ_100);
+	{
+		static const char *const n[] = { "unix_read", "skb_unlink", "skb_free" };
+		const u64 dv[] = { d->unix_read, d->skb_unlink, d->skb_free };
+
+		split(&w, med(&w, M_UNIX_READ_100) - s - copy100, n, dv, 3);
+	}
+	fprintf(out,
+		"\n# unix_skb_overhead (bytes): SIOCOUTQ after one unread 100-byte write (the\n"
+		"#   skb's truesize, charged to the sender) - 100\n");
+	fprintf(out, "#   unix.truesize.100 %.0f bytes\n", med(&w, M_UNIX_TRUESIZE_100));
+	param(&w, "unix_skb_overhead", med(&w, M_UNIX_TRUESIZE_100) - 100);
+
+	fprintf(out,
+		"\n# schedule, pick_next, context_switch, sched_yield: sched_yield() between two\n"
+		"#   threads pinned to one CPU, time per context switch - syscall - rq_lock (%llu,\n"
+		"#   the machine's: a user-space lock is not the kernel's irqsave one)\n",
+		(unsigned long long)d->rq_lock);
+	stat_line(&w, "yield.threads", M_YIELD_THREADS);
+	{
+		static const char *const n[] = { "schedule", "pick_next", "context_switch",
+						 "sched_yield" };
+		const u64 dv[] = { d->schedule, d->pick_next, d->context_switch, d->sched_yield };
+
+		split(&w, med(&w, M_YIELD_THREADS) - s - (double)d->rq_lock, n, dv, 4);
+	}
+	sw1 = (double)(c->schedule + c->pick_next + c->context_switch + d->rq_lock);
+
+	fprintf(out,
+		"\n# switch_mm: (pipe ping-pong round trip on one CPU, two processes - two threads)\n"
+		"#   / 2 switches; sched_yield() gives %.0f (processes - threads, per switch)\n",
+		med(&w, M_YIELD_PROCS) - med(&w, M_YIELD_THREADS));
+	stat_line(&w, "pipe.rt.processes", M_PIPE_RT_PROCS);
+	stat_line(&w, "pipe.rt.threads", M_PIPE_RT_THREADS);
+	stat_line(&w, "yield.processes", M_YIELD_PROCS);
+	param(&w, "switch_mm", (med(&w, M_PIPE_RT_PROCS) - med(&w, M_PIPE_RT_THREADS)) / 2);
+
+	fprintf(out,
+		"\n# ttwu, enqueue, dequeue, wake_walk: half a pipe round trip of two threads on one\n"
+		"#   CPU (write, wake the reader, block in read, switch) - a write+read that never\n"
+		"#   blocks (pipe.msg.4) - one switch (schedule + pick_next + context_switch +\n"
+		"#   rq_lock = %.0f) - the read that finds the pipe empty (pipe_read) - rq_lock\n",
+		sw1);
+	stat_line(&w, "pipe.rt.threads", M_PIPE_RT_THREADS);
+	{
+		static const char *const n[] = { "ttwu", "enqueue", "dequeue", "wake_walk" };
+		const u64 dv[] = { d->ttwu, d->enqueue, d->dequeue, d->wake_walk };
+
+		x = med(&w, M_PIPE_RT_THREADS) / 2 - med(&w, M_PIPE_MSG_4) - sw1 -
+		    (double)c->pipe_read - (double)d->rq_lock;
+		split(&w, x, n, dv, 4);
+	}
+
+	fprintf(out,
+		"\n# futex_wake: FUTEX_WAKE with no waiter (key, hash bucket, no match) - syscall\n");
+	stat_line(&w, "futex.wake.nowaiter", M_FUTEX_WAKE_NONE);
+	param(&w, "futex_wake", med(&w, M_FUTEX_WAKE_NONE) - s);
+	fprintf(out,
+		"\n# futex_wait: FUTEX_WAIT on a word that no longer holds the value (key, hash\n"
+		"#   bucket lock, value check; returns EAGAIN before queueing) - syscall\n");
+	stat_line(&w, "futex.wait.eagain", M_FUTEX_WAIT_EAGAIN);
+	param(&w, "futex_wait", med(&w, M_FUTEX_WAIT_EAGAIN) - s);
+	fprintf(out, "#   futex ping-pong on one CPU for comparison: ");
+	spread(out, "futex.rt", &res->m[M_FUTEX_RT], "ns per round trip");
+	fputc('\n', out);
+
+	fprintf(out, "\n# fork: fork() in the parent, from the call to its return (copy_process,\n"
+		     "#   wake_up_new_task) - syscall\n");
+	stat_line(&w, "fork.call", M_FORK_CALL);
+	param(&w, "fork", med(&w, M_FORK_CALL) - s);
+	fprintf(out,
+		"\n# exit: fork + child _exit(0) + waitpid - the fork() call - syscall (waitpid) -\n"
+		"#   two switches (with switch_mm) - the parent's wakeup (ttwu, enqueue, dequeue,\n"
+		"#   wake_walk)\n");
+	stat_line(&w, "fork.exit.wait", M_FORK_EXIT_WAIT);
+	x = med(&w, M_FORK_EXIT_WAIT) - med(&w, M_FORK_CALL) - s -
+	    2 * (sw1 + (double)c->switch_mm) -
+	    (double)(c->ttwu + c->enqueue + c->dequeue + c->wake_walk);
+	param(&w, "exit", x);
+	fprintf(out,
+		"\n# fork_thread: pthread_create() in the creator, to its return (clone of a thread;\n"
+		"#   glibc reuses the stack) - syscall\n");
+	stat_line(&w, "thread.create", M_THREAD_CREATE);
+	stat_line(&w, "thread.create.join", M_THREAD_CREATE_JOIN);
+	param(&w, "fork_thread", med(&w, M_THREAD_CREATE) - s);
+	fprintf(out,
+		"# exec of %s (fork + exec + exit + waitpid - fork + exit + waitpid): %.0f ns;\n"
+		"#   no parameter: the modelled benchmarks do not exec\n",
+		res->exec_what, med(&w, M_EXEC) - med(&w, M_FORK_EXIT_WAIT));
+	stat_line(&w, "fork.exec.wait", M_EXEC);
+	fprintf(out,
+		"# lock.uncontended %.1f ns (a user-space spinlock in L1; rq_lock adds the IRQ\n"
+		"#   flag save/restore user space cannot execute, so it is not set from this)\n",
+		med(&w, M_LOCK));
+
+	for (int dd = DIST_SMT; dd < NR_DIST; dd++) {
+		const struct calib_pair *p = &res->pair[dd];
+		char name[48];
+		double rest;
+
+		if (p->a < 0)
+			continue;
+		fprintf(out,
+			"\n# cacheline.%s: compare-and-swap ping-pong between CPUs %d and %d (%s),\n"
+			"#   round trip / 2: one modified line's transfer\n",
+			cpu_dist_names[dd], p->a, p->b, cpu_dist_names[dd]);
+		fputs("#   ", out);
+		spread(out, "cas", &p->line, "ns");
+		fputc('\n', out);
+		snprintf(name, sizeof(name), "cacheline.%s", cpu_dist_names[dd]);
+		param(&w, name, p->line.med);
+
+		rest = (double)(c->futex_wake + c->ttwu + c->enqueue + d->rq_lock + c->wake_walk +
+				d->ipi_send + d->irq_entry) +
+		       sw1 - (double)d->rq_lock;
+		fprintf(out,
+			"\n# ipi_latency.%s: FUTEX_WAKE on CPU %d to the wakee running on CPU %d, which a\n"
+			"#   SCHED_IDLE spinner keeps busy (an IPI, no idle exit), median of the\n"
+			"#   wakeups - futex_wake - ttwu - enqueue - rq_lock - wake_walk - ipi_send -\n"
+			"#   irq_entry - one switch = %.0f ns subtracted\n",
+			cpu_dist_names[dd], p->a, p->b, rest);
+		fputs("#   ", out);
+		spread(out, "wake.busy", &p->wake_busy, "ns");
+		fputc('\n', out);
+		snprintf(name, sizeof(name), "ipi_latency.%s", cpu_dist_names[dd]);
+		param(&w, name, p->wake_busy.med - rest);
+	}
+	{
+		const struct calib_pair *p = NULL;
+		const struct calib_host *h = &res->host;
+		unsigned long long most = 0;
+		double exit_us = 0;
+		int st = -1;
+
+		for (int dd = DIST_SMT; dd < NR_DIST && !p; dd++)
+			if (res->pair[dd].a >= 0)
+				p = &res->pair[dd];
+		for (int i = 0; i < h->nr_idle; i++)
+			if (h->idle_usage[i] > most) {
+				most = h->idle_usage[i];
+				st = i;
+			}
+		if (st >= 0)
+			exit_us = (double)h->idle_exit_us[st];
+		if (p) {
+			fprintf(out,
+				"\n# idle_exit: the same wakeup to an idle CPU - to a busy one - the exit\n"
+				"#   latency of the idle state entered most during the test (%s, %.0f us,\n"
+				"#   which -m host charges from sysfs apart from this): the way out of idle\n"
+				"#   as seen, on a VM with the halt's VM exit and the vCPU's wakeup in it\n",
+				st >= 0 ? h->idle_name[st] :
+				h->nr_idle ?
+					  "none entered: the CPU did not go idle, a busy machine" :
+					  "no cpuidle states",
+				exit_us);
+			fputs("#   ", out);
+			spread(out, "wake.idle", &p->wake_idle, "ns");
+			fputc('\n', out);
+			param(&w, "idle_exit",
+			      p->wake_idle.med - p->wake_busy.med - exit_us * 1000);
+		} else {
+			fprintf(out,
+				"\n# one CPU: no cache-line transfer, IPI or idle wakeup to measure\n");
+		}
+	}
+	if (res->host.smt > 1) {
+		fprintf(out,
+			"\n# smt_speed.K: K threads of one core (CPU 0's siblings) each running an integer\n"
+			"#   loop for a fixed time: iterations per thread against one thread alone, permille\n");
+		for (int k = 1; k <= res->host.smt && k <= CALIB_MAX_SMT; k++) {
+			char name[32];
+
+			snprintf(name, sizeof(name), "smt_speed.%d", k);
+			fputs("#   ", out);
+			spread(out, name, &res->smt_speed[k - 1], "permille");
+			fputc('\n', out);
+			param(&w, name, k == 1 ? 1000 : res->smt_speed[k - 1].med);
+		}
+	} else {
+		fprintf(out,
+			"\n# no SMT on this host (one thread per core): smt_speed.* not measured\n");
+	}
+}

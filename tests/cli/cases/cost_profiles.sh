@@ -1,0 +1,90 @@
+# shellcheck shell=sh
+# Cost profiles (--costs FILE) in run, ab, study and sweep, and calibrate's
+# profile read back; docs/calibration.md. Sourced by tests/cli/run.sh.
+
+cp_dir=$tmp/costs
+mkdir -p "$cp_dir"
+printf '# date: 2026-12-06T00:00:00Z\n# cpu: Test CPU\n[costs]\n# a slower syscall\nsyscall = 900\n' >"$cp_dir/slow.costs"
+printf '[costs]\nsyscall = 100\nnope = 1\n' >"$cp_dir/unknown.costs"
+printf '[costs]\n\nsyscall = 12abc\n' >"$cp_dir/bad.costs"
+printf '[machine]\nname = x\n' >"$cp_dir/machine.costs"
+
+# bad profiles: exit 2, one line naming the file and line
+expect_exit 2 "run: --costs: $cp_dir/unknown.costs:3: unknown cost parameter 'nope'" \
+	schedlab run -m smp2 --costs "$cp_dir/unknown.costs" -- hackbench -l 5
+expect_exit 2 "$cp_dir/bad.costs:3: cost parameter 'syscall': bad value '12abc'" \
+	schedlab run -m smp2 --costs "$cp_dir/bad.costs" -- hackbench -l 5
+expect_exit 2 "$cp_dir/machine.costs:1: [machine] in a cost profile" \
+	schedlab ab -m smp2 --test NO_SM_IDLE --costs "$cp_dir/machine.costs" -- hackbench -l 5
+expect_exit 2 "study: --costs: $cp_dir/none.costs: No such file or directory" \
+	schedlab study sm-idle --quick --costs "$cp_dir/none.costs"
+expect_exit 2 "sweep: --costs: $cp_dir/none.costs: No such file or directory" \
+	schedlab sweep "$root/tests/sweep/grid.plan" --list --costs "$cp_dir/none.costs"
+
+# the profile moves the result; --cost goes over it; the JSON names it
+base=$("$SCHEDLAB" run -m smp2 -- perf bench sched pipe -l 200 2>&1 | grep usecs/op)
+slow=$("$SCHEDLAB" run -m smp2 --costs "$cp_dir/slow.costs" -- perf bench sched pipe -l 200 2>&1 | grep usecs/op)
+over=$("$SCHEDLAB" run -m smp2 --costs "$cp_dir/slow.costs" --cost syscall=100 -- perf bench sched pipe -l 200 2>&1 | grep usecs/op)
+if [ -n "$base" ] && [ "$base" != "$slow" ] && [ "$base" = "$over" ]; then
+	ok "--costs moves the result, --cost overrides it"
+else
+	not_ok "--costs moves the result, --cost overrides it" "base '$base'" "slow '$slow'" "over '$over'"
+fi
+"$SCHEDLAB" run -m smp2 --costs "$cp_dir/slow.costs" --json "$cp_dir/r.json" -- hackbench -l 5 >/dev/null 2>&1
+if grep -q '"cost_profile": {' "$cp_dir/r.json" && grep -q '"cpu": "Test CPU"' "$cp_dir/r.json" &&
+	grep -q '"fnv1a64": "[0-9a-f]\{16\}"' "$cp_dir/r.json"; then
+	ok "run --json records the cost profile"
+else
+	not_ok "run --json records the cost profile" "$(grep -A8 cost_profile "$cp_dir/r.json")"
+fi
+# sweep: the profile is part of every point's command line (and hash)
+"$SCHEDLAB" sweep "$root/tests/sweep/grid.plan" -o "$cp_dir/g.sweep" --list --costs "$cp_dir/slow.costs" >"$cp_dir/list" 2>&1
+if grep -q -- "--costs $cp_dir/slow.costs --" "$cp_dir/list"; then ok "sweep --costs: in every point's command"; else
+	not_ok "sweep --costs: in every point's command" "$(head -3 "$cp_dir/list")"; fi
+
+# calibrate --quick on this machine: the profile's format, never its values
+# (make check must not depend on the machine's speed or load)
+run_cmd schedlab calibrate --quick -o "$cp_dir/host.costs"
+if [ "$status" -eq 0 ] && [ -s "$cp_dir/host.costs" ]; then
+	ok "calibrate --quick -o FILE"
+	bad=$(awk '
+		/^\[costs\]$/ { sec = 1; prev = $0; next }
+		/^#/ || /^$/ { prev = $0; next }
+		{
+			if (!sec) print "value before [costs]: " $0
+			if (prev !~ /^#/) print "no comment before: " $0
+			if ($0 !~ /^[a-z_0-9.]+ = [0-9]+$/) print "not NAME = N: " $0
+			else if ($3 + 0 <= 0) print "not positive: " $0
+			n++
+		}
+		{ prev = $0 }
+		END { if (n < 20) print "only " n " values" }' "$cp_dir/host.costs")
+	for h in date cpu kernel virtualization load; do
+		grep -q "^# $h: ." "$cp_dir/host.costs" || bad="$bad no '# $h:' line;"
+	done
+	if [ -z "$bad" ]; then ok "calibrate: every value commented, positive, the header complete"; else
+		not_ok "calibrate: the profile's format" "$bad"; fi
+	expect_exit 0 "" schedlab run -m host --costs "$cp_dir/host.costs" -- perf bench sched pipe -l 100
+else
+	not_ok "calibrate --quick -o FILE" "exited with status $status"
+	show_stderr
+fi
+expect_exit 2 "calibrate: unknown option '--slow'" schedlab calibrate --slow
+expect_exit 2 "calibrate: unexpected argument 'x'" schedlab calibrate x
+
+# validate: bad input; then two pinned rows, for the table's shape (the
+# values are this machine's; without perf the rows say which package)
+expect_exit 2 "validate: --costs: $cp_dir/unknown.costs:3: unknown cost parameter 'nope'" \
+	schedlab validate --costs "$cp_dir/unknown.costs"
+expect_exit 2 "validate: --only 'no such row' matches no row" schedlab validate --only 'no such row'
+expect_exit 2 "validate: unknown option '--slow'" schedlab validate --slow
+run_cmd schedlab validate --quick --costs "$cp_dir/slow.costs" --only 'taskset -c 0 perf bench sched pipe' \
+	--json "$cp_dir/v.json"
+if [ "$status" -eq 0 ] && grep -q '^benchmark  *real s, median' "$tmp/out" &&
+	[ "$(grep -c '^taskset -c 0 perf bench sched pipe' "$tmp/out")" -eq 2 ] &&
+	grep -q '"kind": "validate"' "$cp_dir/v.json"; then
+	ok "validate --only: the table and the JSON"
+else
+	not_ok "validate --only: the table and the JSON" "status $status" "$(cat "$tmp/out")"
+	show_stderr
+fi

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * schedlab calibrate's profile writer on made-up measurements: the profile
+ * reads back with --costs's parser, every value line follows a comment, and
+ * the derivations subtract what docs/calibration.md says they do.
+ */
+#include "test_util.h"
+
+#include "calib/calib.h"
+#include "sim/cost.h"
+#include "topo/machine_file.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static struct calib_stat st(double v)
+{
+	return (struct calib_stat){ .med = v, .min = v * 0.9, .max = v * 1.2, .n = 5 };
+}
+
+static void fake(struct calib_result *r, bool smt)
+{
+	memset(r, 0, sizeof(*r));
+	snprintf(r->host.date, sizeof(r->host.date), "2026-12-06T00:00:00Z");
+	snprintf(r->host.cpu, sizeof(r->host.cpu), "Test CPU");
+	snprintf(r->host.virt, sizeof(r->host.virt), "kvm");
+	r->host.nr_cpus = 4;
+	r->host.busy = true;
+	snprintf(r->host.busy_why, sizeof(r->host.busy_why), "load 3");
+	r->host.smt = smt ? 2 : 1;
+	r->m[M_SYSCALL] = st(70);
+	r->m[M_PIPE_MSG_4] = st(317);
+	r->m[M_PIPE_MSG_4096] = st(377);
+	r->m[M_PIPE_WRITE_100] = st(143);
+	r->m[M_PIPE_READ_100] = st(145);
+	r->m[M_UNIX_MSG_4] = st(610);
+	r->m[M_UNIX_MSG_4096] = st(869);
+	r->m[M_UNIX_WRITE_100] = st(322);
+	r->m[M_UNIX_READ_100] = st(339);
+	r->m[M_UNIX_TRUESIZE_100] = st(768);
+	r->m[M_YIELD_THREADS] = st(480);
+	r->m[M_YIELD_PROCS] = st(619);
+	r->m[M_PIPE_RT_THREADS] = st(1886);
+	r->m[M_PIPE_RT_PROCS] = st(2026);
+	r->m[M_FUTEX_WAKE_NONE] = st(90);
+	r->m[M_FUTEX_WAIT_EAGAIN] = st(100);
+	r->m[M_FUTEX_RT] = st(1497);
+	r->m[M_FORK_CALL] = st(60000);
+	r->m[M_FORK_EXIT_WAIT] = st(94000);
+	r->m[M_EXEC] = st(400000);
+	r->m[M_THREAD_CREATE] = st(6000);
+	r->m[M_THREAD_CREATE_JOIN] = st(10000);
+	r->m[M_LOCK] = st(6.6);
+	r->exec_what = "/bin/true";
+	for (int d = 0; d < NR_DIST; d++)
+		r->pair[d].a = r->pair[d].b = -1;
+	r->pair[DIST_LLC] = (struct calib_pair){ 0, 1, st(64), st(20000), st(15000) };
+	r->pair[DIST_NUMA] = (struct calib_pair){ 0, 3, st(150), st(25000), st(16000) };
+	if (smt) {
+		r->pair[DIST_SMT] = (struct calib_pair){ 0, 2, st(20), st(9000), st(3000) };
+		r->smt_speed[0] = st(1000);
+		r->smt_speed[1] = st(620);
+	}
+}
+
+static char *write_profile(const struct calib_result *r)
+{
+	struct calib_run run = { .quick = true, .trials = 5 };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	assert_non_null(f);
+	calib_write_profile(f, r, &run);
+	fclose(f);
+	return text;
+}
+
+static void test_profile_reads_back(void **state)
+{
+	static struct calib_result r;
+	struct cost_model c;
+	char err[256], *text, *prev = NULL, *save = NULL;
+	int values = 0;
+
+	(void)state;
+	for (int smt = 0; smt < 2; smt++) {
+		fake(&r, smt);
+		text = write_profile(&r);
+		cost_model_default(&c);
+		if (cost_profile_parse(&c, text, "calib.costs", err, sizeof(err)))
+			fail_msg("%s", err);
+		assert_int_equal(c.syscall, 70);
+		/* pipe_write = write - syscall - copy of 100 bytes */
+		assert_int_equal(c.pipe_write, 143 - 70 - cost_copy(&c, 100));
+		/* switch_mm = (processes - threads) / 2 switches */
+		assert_int_equal(c.switch_mm, 70);
+		assert_int_equal(c.futex_wake, 20);
+		assert_int_equal(c.futex_wait, 30);
+		assert_int_equal(c.fork, 60000 - 70);
+		assert_int_equal(c.fork_thread, 6000 - 70);
+		assert_int_equal(c.unix_skb_overhead, 668);
+		assert_int_equal(c.cacheline[DIST_LLC], 64);
+		assert_int_equal(c.cacheline[DIST_NUMA], 150);
+		assert_true(c.ipi_latency[DIST_NUMA] > c.ipi_latency[DIST_LLC]);
+		{
+			struct cost_model def;
+
+			cost_model_default(&def);
+			/* without SMT the machine's own table stays */
+			assert_int_equal(c.smt_speed[1], smt ? 620 : def.smt_speed[1]);
+		}
+		assert_non_null(strstr(text, "# date: 2026-12-06T00:00:00Z\n"));
+		assert_non_null(strstr(text, "# cpu: Test CPU\n"));
+		assert_non_null(strstr(text, "# busy: load 3"));
+		/* every value line follows a comment line */
+		values = 0;
+		prev = NULL;
+		for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+			if (l[0] != '#' && l[0] != '[' && strchr(l, '=')) {
+				assert_non_null(prev);
+				if (prev[0] != '#')
+					fail_msg("'%s' follows '%s', not a comment", l, prev);
+				values++;
+			}
+			prev = l;
+		}
+		assert_true(values >= 25);
+		free(text);
+	}
+}
+
+/* measurements that make a difference negative or huge: kept in range, and said */
+static void test_out_of_range(void **state)
+{
+	static struct calib_result r;
+	struct cost_model c;
+	char err[256], *text;
+
+	(void)state;
+	fake(&r, false);
+	r.m[M_PIPE_RT_PROCS] = st(1000); /* processes faster than threads */
+	r.pair[DIST_LLC].line = st(1e9);
+	text = write_profile(&r);
+	cost_model_default(&c);
+	if (cost_profile_parse(&c, text, "calib.costs", err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(c.switch_mm, 1);
+	assert_non_null(strstr(text, "written as 1, the smallest"));
+	assert_int_equal(c.cacheline[DIST_LLC], 100000);
+	assert_non_null(strstr(text, "above the parameter's range"));
+	free(text);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_profile_reads_back),
+		cmocka_unit_test(test_out_of_range),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
