@@ -36,6 +36,8 @@ static const struct sched_tunables sysctl_defaults = {
 	.hz = 250,
 	/* CONFIG_PREEMPT_VOLUNTARY, what most distribution kernels run */
 	.preempt = PREEMPT_VOLUNTARY_MODEL,
+	/* topology.c: sysctl_sched_energy_aware = 1 */
+	.energy_aware = 1,
 };
 
 /*
@@ -71,6 +73,7 @@ static const struct sysctl_entry sysctl_table[] = {
 	/* debug.c: a period of fair_server_period_min (100 us) .. _max (2^22 us); runtime <= period */
 	U64(fair_server_runtime_ns, 0, 4194304000ULL, "the fair server's runtime per period: fair tasks' share under RT load (debugfs fair_server/cpuN/runtime)"),
 	U64(fair_server_period_ns, 100000, 4194304000ULL, "the fair server's period (debugfs fair_server/cpuN/period)"),
+	U32(energy_aware, 0, 1, "EAS: find_energy_efficient_cpu() on wakeup while not overutilized, where possible (kernel.sched_energy_aware; docs/energy.md)"),
 	U32(schedutil_rate_limit_us, 0, 10000000, "schedutil: least time between frequency updates (cpufreq/policyN/schedutil/rate_limit_us; default the driver's transition delay)"),
 };
 #undef U64
