@@ -16,6 +16,7 @@
 #include "kernel/select.h"
 
 #include <errno.h>
+#include <unistd.h>
 
 /* tl_teardown() restores the tunables tl_setup() found: set them back to the defaults */
 static void teardown(void)
@@ -290,13 +291,14 @@ static void periodic_next(struct work_task *w, struct op_desc *op)
 
 static const struct program periodic_prog = { .next = periodic_next };
 
-static unsigned __int128 run_periodic(const char *sysctl, unsigned int *cpus_used)
+static unsigned __int128 run_periodic(const char *machine_name, const char *sysctl,
+				      unsigned int *cpus_used)
 {
 	unsigned __int128 total = 0;
 	struct task_struct *p;
 
 	periodic_ran = false;
-	setup_gov("pixel6", "schedutil", sysctl);
+	setup_gov(machine_name, "schedutil", sysctl);
 	p = tl_work_task("periodic", &periodic_prog, 0);
 	*cpus_used = 0;
 	for (u64 t = 10; t <= 1000; t += 10) {
@@ -325,13 +327,49 @@ static unsigned __int128 run_periodic(const char *sysctl, unsigned int *cpus_use
 static void test_eas_small_task_energy(void **state)
 {
 	unsigned int used_on, used_off;
-	unsigned __int128 on = run_periodic(NULL, &used_on);
-	unsigned __int128 off = run_periodic("energy_aware=0", &used_off);
+	unsigned __int128 on = run_periodic("pixel6", NULL, &used_on);
+	unsigned __int128 off = run_periodic("pixel6", "energy_aware=0", &used_off);
 
 	(void)state;
 	assert_true(on < off);
 	assert_int_equal(used_on & 0xc0, 0);
 	assert_int_equal(used_on, 1u << 4);
+}
+
+/*
+ * A constructed big.LITTLE machine whose little cores are the cheaper per
+ * unit of work (little 500 MHz: cost 20000 x 10 / 200 = 1000; big 1 GHz:
+ * 150000 x 10 / 512 = 2929): with EAS the small periodic task stays on a
+ * little core, and costs no more than without.
+ */
+static const char little_machine[] =
+	"[machine]\nname = little-efficient\n"
+	"[topology]\nshape = cluster:2 core:4\n"
+	"[class.0]\ncapacity = 400\nopps_khz = 500000 1000000\n"
+	"em_power_uw = 20000 50000\nidle_power_uw.0 = 1000 2000\ncpus = 0-3\n"
+	"[class.1]\ncapacity = 1024\nopps_khz = 1000000 2000000\n"
+	"em_power_uw = 150000 600000\nidle_power_uw.0 = 5000 10000\ncpus = 4-7\n"
+	"[idle.0]\nname = WFI\nexit_latency_ns = 1000\ntarget_residency_ns = 1000\npolls = no\n"
+	"[cpufreq]\nspan = cluster\n"
+	"[energy]\nsource = constructed for tests/unit/test_energy.c\n";
+
+static void test_eas_small_task_stays_little(void **state)
+{
+	char path[] = "/tmp/schedlab-test-energy-XXXXXX.machine";
+	unsigned int used_on, used_off;
+	unsigned __int128 on, off;
+	int fd = mkstemps(path, 8);
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, little_machine, sizeof(little_machine) - 1),
+			 (ssize_t)sizeof(little_machine) - 1);
+	close(fd);
+	on = run_periodic(path, NULL, &used_on);
+	off = run_periodic(path, "energy_aware=0", &used_off);
+	unlink(path);
+	assert_int_equal(used_on & 0xf0, 0);
+	assert_true(on <= off);
 }
 
 int main(void)
@@ -344,6 +382,7 @@ int main(void)
 		cmocka_unit_test(test_uclamp_min_misfit),
 		cmocka_unit_test(test_misfit_moves_to_big),
 		cmocka_unit_test(test_eas_small_task_energy),
+		cmocka_unit_test(test_eas_small_task_stays_little),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
