@@ -1129,8 +1129,8 @@ static struct task_struct *__sched_fork_task(struct task_struct *parent, bool th
 		p->prio = p->normal_prio;
 	} else if (rt_task(p) && !p->uclamp_req[UCLAMP_MIN].user_defined) {
 		/* uclamp_post_fork(): an RT child's default min is 1024 */
-		p->uclamp_req[UCLAMP_MIN] = (struct uclamp_se){
-			.value = SCHED_CAPACITY_SCALE, .bucket_id = UCLAMP_BUCKETS - 1 };
+		p->uclamp_req[UCLAMP_MIN] = (struct uclamp_se){ .value = SCHED_CAPACITY_SCALE,
+								.bucket_id = UCLAMP_BUCKETS - 1 };
 	}
 	for (int id = 0; id < UCLAMP_CNT; id++)
 		p->uclamp[id].active = false;

@@ -156,8 +156,8 @@ retry:
 		if (policy->freq_table[i] >= target_freq)
 			break;
 	}
-	if (efficiencies && (policy->freq_table[idx] > policy->max ||
-			     policy->freq_table[idx] < policy->min)) {
+	if (efficiencies &&
+	    (policy->freq_table[idx] > policy->max || policy->freq_table[idx] < policy->min)) {
 		efficiencies = false;
 		goto retry;
 	}

@@ -23,10 +23,10 @@
 bool sched_energy_present;
 struct perf_domain *root_pd;
 
-static struct em_perf_domain *em_pds;	/* [nr_em_pds], one per policy with a model */
+static struct em_perf_domain *em_pds; /* [nr_em_pds], one per policy with a model */
 static unsigned int nr_em_pds;
-static struct em_perf_domain **em_of;	/* [nr_cpus]: the CPU's domain or NULL */
-static struct perf_domain *pd_nodes;	/* [nr_em_pds]: the rd->pd list's storage */
+static struct em_perf_domain **em_of; /* [nr_cpus]: the CPU's domain or NULL */
+static struct perf_domain *pd_nodes; /* [nr_em_pds]: the rd->pd list's storage */
 
 struct em_perf_domain *em_cpu_get(unsigned int cpu)
 {
@@ -54,8 +54,8 @@ int em_compute_costs(struct em_perf_state *table, int nr_states)
 	return 0;
 }
 
-int em_pd_get_efficient_state(const struct em_perf_state *table,
-			      const struct em_perf_domain *pd, unsigned long max_util)
+int em_pd_get_efficient_state(const struct em_perf_state *table, const struct em_perf_domain *pd,
+			      unsigned long max_util)
 {
 	for (int i = pd->min_perf_state; i <= pd->max_perf_state; i++) {
 		const struct em_perf_state *ps = &table[i];
@@ -153,8 +153,7 @@ bool sched_is_eas_possible(char *why, size_t len)
 	else if (sched_smt_active())
 		no = "SMT is not supported";
 	/* arch_scale_freq_invariant(): PELT here is always frequency invariant */
-	else if (!nr_cpufreq_policies ||
-		 cpufreq_current_setup()->governor != CPUFREQ_GOV_SCHEDUTIL)
+	else if (!nr_cpufreq_policies || cpufreq_current_setup()->governor != CPUFREQ_GOV_SCHEDUTIL)
 		no = "the cpufreq governor is not schedutil";
 	if (no && why)
 		snprintf(why, len, "%s", no);

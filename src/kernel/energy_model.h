@@ -23,19 +23,19 @@
 #define EM_PERF_DOMAIN_SKIP_INEFFICIENCIES (1UL << 1)
 
 struct em_perf_state {
-	unsigned long performance;	/* capacity at this frequency */
-	unsigned long frequency;	/* kHz */
-	unsigned long power;		/* uW */
-	unsigned long cost;		/* em_compute_costs(): 10 * power / performance */
+	unsigned long performance; /* capacity at this frequency */
+	unsigned long frequency; /* kHz */
+	unsigned long power; /* uW */
+	unsigned long cost; /* em_compute_costs(): 10 * power / performance */
 	unsigned long flags;
 };
 
 struct em_perf_domain {
-	struct em_perf_state *table;	/* em_perf_state of the runtime table, ascending */
+	struct em_perf_state *table; /* em_perf_state of the runtime table, ascending */
 	int nr_perf_states;
 	int min_perf_state, max_perf_state;
 	unsigned long flags;
-	struct cpumask *cpus;		/* em_span_cpus() */
+	struct cpumask *cpus; /* em_span_cpus() */
 };
 
 /* sched.h: the root domain's list of performance domains (rd->pd) */
@@ -51,8 +51,8 @@ struct em_perf_domain *em_cpu_get(unsigned int cpu);
 int em_compute_costs(struct em_perf_state *table, int nr_states);
 
 /* em_pd_get_efficient_state(): the first state whose performance reaches @max_util */
-int em_pd_get_efficient_state(const struct em_perf_state *table,
-			      const struct em_perf_domain *pd, unsigned long max_util);
+int em_pd_get_efficient_state(const struct em_perf_state *table, const struct em_perf_domain *pd,
+			      unsigned long max_util);
 
 /*
  * em_cpu_energy(): the energy @pd spends at the frequency @max_util needs

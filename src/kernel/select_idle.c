@@ -233,8 +233,8 @@ static int select_idle_capacity(struct task_struct *p, struct sched_domain *sd, 
 	return best_cpu;
 }
 
-static inline bool asym_fits_cpu(unsigned long util, unsigned long util_min,
-				 unsigned long util_max, unsigned int cpu)
+static inline bool asym_fits_cpu(unsigned long util, unsigned long util_min, unsigned long util_max,
+				 unsigned int cpu)
 {
 	if (sched_asym_cpucap_active())
 		return util_fits_cpu(util, util_min, util_max, cpu) > 0;
@@ -261,12 +261,14 @@ int select_idle_sibling(struct task_struct *p, int prev, int target)
 		util_max = uclamp_eff_value(p, UCLAMP_MAX);
 	}
 
-	if (sis_idle_cpu((unsigned int)target) && asym_fits_cpu(task_util, util_min, util_max, (unsigned int)target))
+	if (sis_idle_cpu((unsigned int)target) &&
+	    asym_fits_cpu(task_util, util_min, util_max, (unsigned int)target))
 		return target;
 
 	/* an idle, cache-affine previous CPU: no reason to move */
 	if (prev != target && cpus_share_cache((unsigned int)prev, (unsigned int)target) &&
-	    sis_idle_cpu((unsigned int)prev) && asym_fits_cpu(task_util, util_min, util_max, (unsigned int)prev)) {
+	    sis_idle_cpu((unsigned int)prev) &&
+	    asym_fits_cpu(task_util, util_min, util_max, (unsigned int)prev)) {
 		if (!sched_cluster_active ||
 		    cpus_share_resources((unsigned int)prev, (unsigned int)target))
 			return prev;

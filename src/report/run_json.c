@@ -456,7 +456,8 @@ static void write_energy(struct json_writer *w)
 		idle_given &= t->em[k].idle_given;
 	json_key(w, "energy");
 	json_begin_object(w);
-	json_kv_str(w, "source", t->em_source[0] ? t->em_source : "the machine file's energy model");
+	json_kv_str(w, "source",
+		    t->em_source[0] ? t->em_source : "the machine file's energy model");
 	json_kv_bool(w, "eas", sched_energy_enabled());
 	json_kv_str(w, "idle_power",
 		    (idle_given & ((1u << t->nr_idle_states) - 1)) ==
@@ -475,7 +476,8 @@ static void write_energy(struct json_writer *w)
 		json_kv_double(w, "busy_j", (double)busy_fj / 1e15);
 		json_kv_double(w, "idle_j", (double)idle_fj / 1e15);
 		json_kv_double(w, "energy_j", (double)(busy_fj + idle_fj) / 1e15);
-		json_kv_double(w, "mean_mw", ns ? (double)(busy_fj + idle_fj) / (double)ns / 1e3 : 0);
+		json_kv_double(w, "mean_mw",
+			       ns ? (double)(busy_fj + idle_fj) / (double)ns / 1e3 : 0);
 		json_end_object(w);
 		total_fj += busy_fj + idle_fj;
 		total_ns = max(total_ns, ns);

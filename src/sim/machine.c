@@ -157,9 +157,10 @@ void machine_init(const struct topology *topo, const struct cost_model *cost, u6
 		c->opp_time = xcalloc(topo->cpus[i].nr_opps ? topo->cpus[i].nr_opps : 1,
 				      sizeof(u64));
 		if (topo->nr_em)
-			c->power_time = xcalloc((size_t)(1 + topo->nr_idle_states) *
-							(topo->cpus[i].nr_opps ? topo->cpus[i].nr_opps : 1),
-						sizeof(u64));
+			c->power_time =
+				xcalloc((size_t)(1 + topo->nr_idle_states) *
+						(topo->cpus[i].nr_opps ? topo->cpus[i].nr_opps : 1),
+					sizeof(u64));
 		/* idle, on a core with no thread busy: as the only busy thread */
 		c->speed = machine.smt_speed[1];
 		c->speed_inv = machine.smt_inv[1];

@@ -115,8 +115,7 @@ static bool same_em(const struct topology *t, const struct cpu_topo *a, const st
 	return !memcmp(&t->em[a->em - 1], &t->em[b->em - 1], sizeof(t->em[0]));
 }
 
-static bool same_class(const struct topology *t, const struct cpu_topo *a,
-		       const struct cpu_topo *b)
+static bool same_class(const struct topology *t, const struct cpu_topo *a, const struct cpu_topo *b)
 {
 	return a->capacity == b->capacity && a->nr_opps == b->nr_opps &&
 	       !memcmp(a->opp_khz, b->opp_khz, a->nr_opps * sizeof(a->opp_khz[0])) &&

@@ -984,9 +984,10 @@ static int fill_energy(struct mf_state *s, char *err, size_t errlen)
 	if (with && with != nr) {
 		for (unsigned int k = 0; k < nr; k++) {
 			if (!s->classes[k].power_line) {
-				snprintf(err, errlen,
-					 "%s:%u: [class.%u] has no em_power_uw: an energy model covers every class or none",
-					 s->file, s->classes[k].line, k);
+				snprintf(
+					err, errlen,
+					"%s:%u: [class.%u] has no em_power_uw: an energy model covers every class or none",
+					s->file, s->classes[k].line, k);
 				return -1;
 			}
 		}
@@ -1016,8 +1017,9 @@ static int fill_energy(struct mf_state *s, char *err, size_t errlen)
 			if (!(c->idle_given & (1u << i)))
 				continue;
 			if (i >= t->nr_idle_states) {
-				snprintf(err, errlen, "%s:%u: idle_power_uw.%u: there is no [idle.%u]",
-					 s->file, c->idle_pw_line[i], i, i);
+				snprintf(err, errlen,
+					 "%s:%u: idle_power_uw.%u: there is no [idle.%u]", s->file,
+					 c->idle_pw_line[i], i, i);
 				return -1;
 			}
 			if (c->idle_nr[i] != c->nr_opps) {
@@ -1078,8 +1080,8 @@ struct topology *topology_parse_machine(const char *text, const char *file, char
 	t->hz = 250;
 	cost_model_default(&t->cost);
 	if (mf_lex(text, file, machine_file_line, s, err, errlen) || fill_cpus(s, err, errlen) ||
-	    fill_classes(s, err, errlen) || fill_idle(s, err, errlen) || fill_energy(s, err, errlen) ||
-	    fill_rest(s, err, errlen))
+	    fill_classes(s, err, errlen) || fill_idle(s, err, errlen) ||
+	    fill_energy(s, err, errlen) || fill_rest(s, err, errlen))
 		goto fail;
 	if (topology_finish(t, msg, sizeof(msg))) {
 		snprintf(err, errlen, "%s: %s", file, msg);

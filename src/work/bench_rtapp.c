@@ -243,8 +243,8 @@ int rtapp_apply_uclamp(struct task_struct *p, const struct rtapp_sched *sd, char
 		attr.sched_util_max = (u32)sd->util_max;
 	}
 	if (sched_setattr_nocheck(p, &attr)) {
-		snprintf(err, errlen, "sched_setattr(util_min %d, util_max %d) failed", sd->util_min,
-			 sd->util_max);
+		snprintf(err, errlen, "sched_setattr(util_min %d, util_max %d) failed",
+			 sd->util_min, sd->util_max);
 		return -1;
 	}
 	return 0;

@@ -903,8 +903,10 @@ static int unmodelled(struct pctx *x, const struct rtapp_task *t, const char *ke
 {
 	for (const char *const *k = unmodelled_keys; *k; k++)
 		if (!strcmp(key, *k))
-			return fail(x, line, "task %s: %s is not modelled (no NUMA, cgroups or custom slices)",
-				    t->name, key);
+			return fail(
+				x, line,
+				"task %s: %s is not modelled (no NUMA, cgroups or custom slices)",
+				t->name, key);
 	return 0;
 }
 
@@ -976,9 +978,10 @@ static int parse_sched(struct pctx *x, const struct rtapp_task *t, struct json_o
 		sd->uclamp_line = ul;
 	}
 	if (sd->util_min >= 0 && sd->util_max >= 0 && sd->util_min > sd->util_max)
-		return fail(x, sd->uclamp_line,
-			    "task %s: util_min %d is above util_max %d (sched_setattr() fails with EINVAL)",
-			    t->name, sd->util_min, sd->util_max);
+		return fail(
+			x, sd->uclamp_line,
+			"task %s: util_min %d is above util_max %d (sched_setattr() fails with EINVAL)",
+			t->name, sd->util_min, sd->util_max);
 	return 0;
 }
 

@@ -57,10 +57,10 @@ static void test_em_costs(void **state)
 	assert_non_null(pd);
 	assert_int_equal(pd->nr_perf_states, 11);
 	assert_int_equal(pd->table[10].performance, 160);
-	assert_int_equal(pd->table[10].cost, 269910UL * 10 / 160);	/* 16869 */
+	assert_int_equal(pd->table[10].cost, 269910UL * 10 / 160); /* 16869 */
 	/* 300 MHz: 160 x 300000 / 1803000 = 26 */
 	assert_int_equal(pd->table[0].performance, 26);
-	assert_int_equal(pd->table[0].cost, 21840UL * 10 / 26);		/* 8400 */
+	assert_int_equal(pd->table[0].cost, 21840UL * 10 / 26); /* 8400 */
 	/* 8400 >= 7247 (574 MHz): inefficient; so are 1098 and 1197 MHz */
 	assert_true(pd->table[0].flags & EM_PERF_STATE_INEFFICIENT);
 	assert_false(pd->table[1].flags & EM_PERF_STATE_INEFFICIENT);
@@ -83,9 +83,9 @@ static void test_em_costs(void **state)
 	assert_null(root_pd->next->next->next);
 	assert_true(sched_energy_enabled());
 	/* em_cpu_energy(): the first efficient state reaching max_util, cost x sum */
-	assert_int_equal(em_cpu_energy(pd, 38, 30, 160), 7247UL * 30);	/* 574 MHz */
-	assert_int_equal(em_cpu_energy(pd, 100, 80, 160), 11935UL * 80);	/* 1328 MHz */
-	assert_int_equal(em_cpu_energy(pd, 1000, 80, 160), 16869UL * 80);	/* capped */
+	assert_int_equal(em_cpu_energy(pd, 38, 30, 160), 7247UL * 30); /* 574 MHz */
+	assert_int_equal(em_cpu_energy(pd, 100, 80, 160), 11935UL * 80); /* 1328 MHz */
+	assert_int_equal(em_cpu_energy(pd, 1000, 80, 160), 16869UL * 80); /* capped */
 	assert_int_equal(em_cpu_energy(pd, 100, 0, 160), 0);
 	teardown();
 }
@@ -190,8 +190,7 @@ static void test_feec_cheaper_pd(void **state)
 /* util_fits_cpu() with uclamp; a small task with uclamp_min 614 is misfit on an A55 */
 static void test_uclamp_min_misfit(void **state)
 {
-	struct sched_attr attr = { .sched_flags = SCHED_FLAG_KEEP_ALL |
-						  SCHED_FLAG_UTIL_CLAMP_MIN,
+	struct sched_attr attr = { .sched_flags = SCHED_FLAG_KEEP_ALL | SCHED_FLAG_UTIL_CLAMP_MIN,
 				   .sched_util_min = 614 };
 	struct task_struct *p;
 
@@ -199,7 +198,7 @@ static void test_uclamp_min_misfit(void **state)
 	setup_gov("pixel6", "performance", NULL);
 	p = tl_fork("boosted", 0);
 	assert_false(uclamp_is_used());
-	assert_int_equal(util_fits_cpu(50, 614, 1024, 0), 1);	/* uclamp off: util only */
+	assert_int_equal(util_fits_cpu(50, 614, 1024, 0), 1); /* uclamp off: util only */
 	machine.this_cpu = 0;
 	assert_int_equal(sched_setattr_nocheck(p, &attr), 0);
 	assert_true(uclamp_is_used());
