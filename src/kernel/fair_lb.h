@@ -101,9 +101,15 @@ static inline void set_rd_overutilized(struct root_domain *rd, bool flag)
 /* check_update_overutilized_status(): the tipping point, seen from @rq */
 static inline void check_update_overutilized_status(struct rq *rq)
 {
+	struct root_domain *rd;
+
+	/* is_rd_overutilized() is true without EAS: one test on the static key */
+	if (!sched_energy_enabled())
+		return;
 	/* overutilized is set here; the load balancer clears it */
-	if (!is_rd_overutilized(cpu_rd(cpu_of(rq))) && cpu_overutilized(cpu_of(rq)))
-		set_rd_overutilized(cpu_rd(cpu_of(rq)), true);
+	rd = cpu_rd(cpu_of(rq));
+	if (!is_rd_overutilized(rd) && cpu_overutilized(cpu_of(rq)))
+		set_rd_overutilized(rd, true);
 }
 
 /* Ordered by how much a group needs help; the busiest group is the highest. */

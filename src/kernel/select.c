@@ -534,7 +534,7 @@ static unsigned int __select_task_rq_fair(struct task_struct *p, int prev_cpu, i
 	if (wake_flags & WF_TTWU) {
 		record_wakee(p);
 		/* EAS: below the tipping point, the energy model places the task */
-		if (!is_rd_overutilized(cpu_rd((unsigned int)cpu))) {
+		if (sched_energy_enabled() && !is_rd_overutilized(cpu_rd((unsigned int)cpu))) {
 			new_cpu = find_energy_efficient_cpu(p, prev_cpu);
 			if (new_cpu >= 0)
 				return (unsigned int)new_cpu;

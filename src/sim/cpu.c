@@ -145,12 +145,8 @@ void sim_cpu_energy(unsigned int cpu, unsigned __int128 *busy_fj, unsigned __int
 	}
 }
 
-void sim_cpu_power_state(unsigned int cpu, int idle_state)
+void __sim_cpu_power_state(struct sim_cpu *c, int idle_state)
 {
-	struct sim_cpu *c = sim_cpu(cpu);
-
-	if (!c->power_time)
-		return;
 	sim_cpu_power_account(c, c->t);
 	c->pstate = idle_state < 0 ? 0 : 1 + (unsigned int)idle_state;
 }

@@ -288,7 +288,14 @@ static inline void cpu_set_activity(struct sim_cpu *c, enum cpu_activity act)
  * cursor, for the energy figures (docs/energy.md). Nothing without an
  * energy model.
  */
-void sim_cpu_power_state(unsigned int cpu, int idle_state);
+void __sim_cpu_power_state(struct sim_cpu *c, int idle_state);
+static inline void sim_cpu_power_state(unsigned int cpu, int idle_state)
+{
+	struct sim_cpu *c = sim_cpu(cpu);
+
+	if (c->power_time)
+		__sim_cpu_power_state(c, idle_state);
+}
 /* the time since the last change into @c->power_time, up to @t */
 void sim_cpu_power_account(struct sim_cpu *c, u64 t);
 
