@@ -290,7 +290,7 @@ static bool sched_group_asym(struct lb_env *env, struct sg_lb_stats *sgs,
 
 static void update_sg_lb_stats(struct lb_env *env, struct sd_lb_stats *sds,
 			       struct sched_group *group, struct sg_lb_stats *sgs,
-			       bool *sg_overloaded)
+			       bool *sg_overloaded, bool *sg_overutilized)
 {
 	bool local_group = group == sds->local;
 	unsigned int i;
@@ -310,6 +310,8 @@ static void update_sg_lb_stats(struct lb_env *env, struct sd_lb_stats *sds,
 		sgs->sum_h_nr_running += rq->cfs.h_nr_runnable;
 		nr_running = rq->nr_running;
 		sgs->sum_nr_running += nr_running;
+		if (cpu_overutilized(i))
+			*sg_overutilized = true;
 		if (nr_running > 1)
 			*sg_overloaded = true;
 		if (!nr_running && idle_cpu(i)) {
@@ -431,7 +433,7 @@ static void update_sd_lb_stats(struct lb_env *env, struct sd_lb_stats *sds)
 {
 	struct sched_group *sg = env->sd->groups;
 	struct sg_lb_stats tmp_sgs;
-	bool sg_overloaded = false;
+	bool sg_overloaded = false, sg_overutilized = false;
 	unsigned long sum_util = 0;
 
 	do {
@@ -444,7 +446,7 @@ static void update_sd_lb_stats(struct lb_env *env, struct sd_lb_stats *sds)
 			if (env->idle != CPU_NEWLY_IDLE || time_after_eq(jiffies, sg->sgc->next_update))
 				update_group_capacity(env->sd, env->dst_cpu);
 		}
-		update_sg_lb_stats(env, sds, sg, sgs, &sg_overloaded);
+		update_sg_lb_stats(env, sds, sg, sgs, &sg_overloaded, &sg_overutilized);
 		if (!local_group && update_sd_pick_busiest(env, sds, sg, sgs)) {
 			sds->busiest = sg;
 			sds->busiest_stat = *sgs;
@@ -459,8 +461,13 @@ static void update_sd_lb_stats(struct lb_env *env, struct sd_lb_stats *sds)
 	if (sds->busiest)
 		sds->prefer_sibling = !!(sds->busiest->flags & SD_PREFER_SIBLING);
 	/* at the root: is there pullable work anywhere */
-	if (!env->sd->parent)
+	if (!env->sd->parent) {
 		cpu_rd(env->dst_cpu)->overloaded = sg_overloaded;
+		/* the tipping point, set or cleared at the root */
+		set_rd_overutilized(cpu_rd(env->dst_cpu), sg_overutilized);
+	} else if (sg_overutilized) {
+		set_rd_overutilized(cpu_rd(env->dst_cpu), sg_overutilized);
+	}
 	/* SIS_UTIL: the LLC's utilisation sets how far wakeups scan for idle CPUs */
 	if (env->idle != CPU_NEWLY_IDLE)
 		update_idle_cpu_scan(env->sd, env->dst_cpu, sum_util);
@@ -572,6 +579,9 @@ static struct sched_group *sched_balance_find_src_group(struct lb_env *env)
 	busiest = &sds.busiest_stat;
 	if (busiest->group_type == group_misfit_task)
 		goto force_balance;
+	/* EAS: below the tipping point the wakeup placement is left alone */
+	if (!is_rd_overutilized(cpu_rd(env->dst_cpu)) && root_pd)
+		goto out_balanced;
 	if (busiest->group_type == group_asym_packing || busiest->group_type == group_imbalanced)
 		goto force_balance;
 

@@ -8,6 +8,7 @@
  */
 #include "kernel/sched.h"
 
+#include "kernel/energy_model.h"
 #include "kernel/funclat.h"
 #include "kernel/trace.h"
 #include "sim/alloc.h"
@@ -100,6 +101,7 @@ static struct task_struct *alloc_task(const char *comm, const struct cpumask *bo
 	INIT_LIST_HEAD(&p->pushable_tasks);
 	cache_footprint_init(&p->cache, 0);
 	p->recent_used_cpu = -1;
+	uclamp_task_init(p);
 	INIT_LIST_HEAD(&p->wq_entry.entry);
 	p->wq_entry.task = p;
 	INIT_LIST_HEAD(&p->dying);
@@ -248,6 +250,7 @@ void sched_init(u64 start)
 	unsigned int cpu;
 
 	memset(&sched_world, 0, sizeof(sched_world));
+	sched_uclamp_used = false;
 	sched_init_granularity(machine.nr_cpus);
 	INIT_LIST_HEAD(&sched_world.tasks);
 	INIT_LIST_HEAD(&sched_world.dying);
@@ -271,6 +274,7 @@ void sched_init(u64 start)
 		cache_line_init(&rq->cl.rt, 1);
 		init_cfs_rq(&rq->cfs);
 		init_rt_rq(&rq->rt);
+		init_uclamp_rq(rq);
 		fair_server_init(rq);
 		snprintf(comm, sizeof(comm), "swapper/%u", cpu);
 		rq->idle = alloc_percpu_kthread(comm, cpu);
@@ -313,12 +317,16 @@ void sched_init(u64 start)
 	}
 	sched_init_dl_servers();
 	cpufreq_init(&cpufreq_boot_setup);
+	/* the drivers register the energy model; then the root domain's perf domains */
+	em_init();
 }
 
 void sched_exit(void)
 {
 	struct task_struct *p, *n;
 
+	em_exit();
+	sched_uclamp_used = false;
 	cpufreq_exit();
 	sched_balance_exit();
 	free_sched_domains();
@@ -402,17 +410,29 @@ static inline u64 dequeue_cost(const struct task_struct *p);
  * and comes back (to the head of an RT list when its priority was lowered);
  * then the classes react: pull or push RT tasks, check preemption.
  */
-int sched_setattr_nocheck(struct task_struct *p, const struct sched_attr *attr)
+int sched_setattr_nocheck(struct task_struct *p, const struct sched_attr *uattr)
 {
 	int oldprio, queue_flags = DEQUEUE_SAVE | DEQUEUE_MOVE | DEQUEUE_NOCLOCK;
 	bool queued, running, was_rt;
+	struct sched_attr kattr = *uattr, *attr = &kattr;
 	struct rq *rq;
-	int ret = sched_attr_check(attr);
+	int ret;
 
+	/* sched_setattr(): SCHED_FLAG_KEEP_POLICY / _KEEP_PARAMS take the task's own */
+	if (attr->sched_flags & SCHED_FLAG_KEEP_POLICY)
+		attr->sched_policy = p->policy;
+	if (attr->sched_flags & SCHED_FLAG_KEEP_PARAMS) {
+		attr->sched_nice = PRIO_TO_NICE(p->static_prio);
+		attr->sched_priority = p->rt_priority;
+	}
+	ret = sched_attr_check(attr);
 	if (ret)
 		return ret;
 	if (is_idle_task(p) || p->is_stopper || p->__state == TASK_DEAD)
 		return -EINVAL;
+	ret = uclamp_validate(p, attr);
+	if (ret)
+		return ret;
 	charge(machine.cost->setscheduler);
 	rq = task_rq(p);
 	rq_lock(rq);
@@ -435,6 +455,7 @@ int sched_setattr_nocheck(struct task_struct *p, const struct sched_attr *attr)
 	if (running)
 		put_prev_task(rq, p);
 	__setscheduler_params(p, attr);
+	__setscheduler_uclamp(p, attr);
 	p->prio = p->normal_prio;
 	/* switching_from: the fair averages leave with the task */
 	if (!was_rt && rt_task(p))
@@ -600,6 +621,8 @@ void enqueue_lines(struct rq *rq, struct task_struct *p)
 /* the class's enqueue_task() / dequeue_task(); false: stayed queued as delayed */
 static void enqueue_task(struct rq *rq, struct task_struct *p, int flags)
 {
+	/* before the class's: uclamp sees an ENQUEUE_DELAYED task still delayed */
+	uclamp_rq_inc(rq, p, flags);
 	if (rt_task(p))
 		enqueue_task_rt(rq, p, flags);
 	else
@@ -608,6 +631,8 @@ static void enqueue_task(struct rq *rq, struct task_struct *p, int flags)
 
 static bool dequeue_task(struct rq *rq, struct task_struct *p, int flags)
 {
+	/* before the class's, which may keep the task queued as delayed */
+	uclamp_rq_dec(rq, p);
 	if (rt_task(p)) {
 		dequeue_task_rt(rq, p, flags);
 		return true;
@@ -768,6 +793,7 @@ static int ttwu_runnable(struct task_struct *p, int wake_flags)
 	if (p->se.sched_delayed) {
 		charge(machine.cost->enqueue);
 		enqueue_lines(rq, p);
+		uclamp_rq_inc(rq, p, ENQUEUE_NOCLOCK | ENQUEUE_DELAYED);
 		enqueue_task_fair(rq, p, ENQUEUE_NOCLOCK | ENQUEUE_DELAYED);
 		sched_info_enqueue(p);
 		p->woken_at = cpu_now();
@@ -1020,6 +1046,8 @@ static struct task_struct *__sched_fork_task(struct task_struct *parent, bool th
 		p->policy = parent->policy;
 		p->rt_priority = parent->rt_priority;
 		p->normal_prio = p->prio = parent->normal_prio;
+		/* dup_task_struct(): the clamps are inherited (no reset-on-fork here) */
+		memcpy(p->uclamp_req, parent->uclamp_req, sizeof(p->uclamp_req));
 		cpumask_copy(p->cpus_mask, parent->cpus_mask);
 		if (allowed) {
 			/* its own mask, set before its first wakeup */
@@ -1091,9 +1119,21 @@ static struct task_struct *__sched_fork_task(struct task_struct *parent, bool th
 				comm, attr->sched_policy, attr->sched_priority);
 			abort();
 		}
+		if (uclamp_validate(p, attr)) {
+			fprintf(stderr, "schedlab: %s: invalid utilization clamps %u..%u\n", comm,
+				attr->sched_util_min, attr->sched_util_max);
+			abort();
+		}
 		__setscheduler_params(p, attr);
+		__setscheduler_uclamp(p, attr);
 		p->prio = p->normal_prio;
+	} else if (rt_task(p) && !p->uclamp_req[UCLAMP_MIN].user_defined) {
+		/* uclamp_post_fork(): an RT child's default min is 1024 */
+		p->uclamp_req[UCLAMP_MIN] = (struct uclamp_se){ .value = SCHED_CAPACITY_SCALE,
+								.bucket_id = UCLAMP_BUCKETS - 1 };
 	}
+	for (int id = 0; id < UCLAMP_CNT; id++)
+		p->uclamp[id].active = false;
 	p->rt.time_slice = sched_rr_timeslice();
 	set_load_weight(p);
 	init_entity(&p->se);

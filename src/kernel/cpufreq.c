@@ -130,28 +130,54 @@ unsigned int cpufreq_policy_transition_delay_us(const struct cpufreq_policy *pol
 }
 
 /*
- * cpufreq_driver_resolve_freq() -> __resolve_freq(): clamp to the policy's
- * limits, then the table's lowest frequency at or above (CPUFREQ_RELATION_L;
- * the kernel asks RELATION_LE, which is L when no OPP is marked inefficient,
- * as none is here).
+ * __resolve_freq() -> cpufreq_frequency_table_target(): clamp to the
+ * policy's limits, then the table's lowest frequency at or above
+ * (CPUFREQ_RELATION_L), skipping the inefficient ones when @efficiencies
+ * (RELATION_E) and the energy model marked some; if that leaves the limits,
+ * again without skipping.
  */
-unsigned int cpufreq_driver_resolve_freq(struct cpufreq_policy *policy, unsigned int target_freq)
+static unsigned int resolve_freq(struct cpufreq_policy *policy, unsigned int target_freq,
+				 bool efficiencies)
 {
-	unsigned int idx = policy->nr_freqs - 1;
+	unsigned int idx;
 
+	efficiencies = efficiencies && policy->efficiencies_available;
 	if (target_freq < policy->min)
 		target_freq = policy->min;
 	if (target_freq > policy->max)
 		target_freq = policy->max;
+retry:
+	idx = policy->nr_freqs - 1;
+	/* the lowest (efficient) frequency at or above, else the highest below */
 	for (unsigned int i = 0; i < policy->nr_freqs; i++) {
-		if (policy->freq_table[i] >= target_freq) {
-			idx = i;
+		if (efficiencies && policy->inefficient[i])
+			continue;
+		idx = i;
+		if (policy->freq_table[i] >= target_freq)
 			break;
-		}
+	}
+	if (efficiencies &&
+	    (policy->freq_table[idx] > policy->max || policy->freq_table[idx] < policy->min)) {
+		efficiencies = false;
+		goto retry;
 	}
 	policy->cached_target_freq = target_freq;
 	policy->cached_resolved_idx = (int)idx;
 	return policy->freq_table[idx];
+}
+
+unsigned int cpufreq_driver_resolve_freq(struct cpufreq_policy *policy, unsigned int target_freq)
+{
+	return resolve_freq(policy, target_freq, true);
+}
+
+void cpufreq_table_set_inefficient(struct cpufreq_policy *policy, unsigned int idx)
+{
+	/* the policy's maximum is never skipped (cpufreq_table_set_inefficient()) */
+	if (idx + 1 >= policy->nr_freqs)
+		return;
+	policy->inefficient[idx] = true;
+	policy->efficiencies_available = true;
 }
 
 static unsigned int opp_index(const struct cpufreq_policy *policy, unsigned int khz)
@@ -261,28 +287,30 @@ static bool sugov_update_next_freq(struct cpufreq_policy *policy, u64 time,
 }
 
 /*
- * effective_cpu_util() without IRQ time, DL tasks or uclamp (none is
- * modelled): fair plus RT utilisation; @min is the capacity while an RT
- * task is runnable ("run RT at max" without uclamp).
+ * effective_cpu_util() without IRQ time or DL tasks (neither is
+ * modelled): fair plus RT utilisation; @min is uclamp's minimum, or the
+ * capacity while an RT task is runnable and uclamp is not in use ("RT
+ * runs at max"); @max is uclamp's maximum, at most the capacity.
  */
-static unsigned long effective_cpu_util(unsigned int cpu, unsigned long util_cfs,
-					unsigned long *min, unsigned long *max)
+unsigned long effective_cpu_util(unsigned int cpu, unsigned long util_cfs, unsigned long *min,
+				 unsigned long *max)
 {
 	struct rq *rq = cpu_rq(cpu);
 	unsigned long scale = arch_scale_cpu_capacity(cpu);
 	unsigned long util;
 
-	*min = 0;
-	if (rq->rt.rt_queued)
-		*min = scale;
+	if (min) {
+		*min = uclamp_rq_get(rq, UCLAMP_MIN);
+		if (!uclamp_is_used() && rq->rt.rt_queued)
+			*min = max(*min, scale);
+	}
 	util = util_cfs + cpu_util_rt(rq);
-	*max = scale;
+	if (max)
+		*max = min(scale, uclamp_rq_get(rq, UCLAMP_MAX));
 	return util >= scale ? scale : util;
 }
 
-/* sugov_effective_cpu_perf(): the headroom, then no more than max, at least min */
-static unsigned long sugov_effective_cpu_perf(unsigned long actual, unsigned long min,
-					      unsigned long max)
+unsigned long sugov_effective_cpu_perf(unsigned long actual, unsigned long min, unsigned long max)
 {
 	actual = map_util_perf(actual);
 	if (actual < max)
@@ -499,8 +527,7 @@ void cpufreq_init(const struct cpufreq_setup *setup)
 			break;
 		case CPUFREQ_GOV_USERSPACE:
 			/* store_scaling_setspeed(): __cpufreq_driver_target(RELATION_L) */
-			policy_set_now(policy, cpufreq_driver_resolve_freq(policy,
-									   cur_setup.setspeed_khz));
+			policy_set_now(policy, resolve_freq(policy, cur_setup.setspeed_khz, false));
 			break;
 		case CPUFREQ_GOV_SCHEDUTIL: {
 			struct sugov_policy *sg = &policy->sg;

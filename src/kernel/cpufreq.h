@@ -73,6 +73,13 @@ struct cpufreq_policy {
 	int cached_resolved_idx;
 	struct sugov_policy sg;
 	u64 nr_requests;		/* frequency requests that reached the driver */
+	/*
+	 * CPUFREQ_INEFFICIENT_FREQ per OPP, set by the energy model
+	 * (cpufreq_table_set_inefficient()); schedutil's CPUFREQ_RELATION_LE
+	 * skips them while efficiencies_available.
+	 */
+	bool efficiencies_available;
+	bool inefficient[TOPO_MAX_OPPS];
 };
 
 /* --cpufreq GOVERNOR[:KHZ]: 0, or -1 with one line in @err */
@@ -111,7 +118,24 @@ void cpufreq_idle_enter(unsigned int cpu);
 
 /* ---- exposed for the unit tests ---- */
 
-/* cpufreq_driver_resolve_freq(): clamp, then the lowest OPP at or above (RELATION_L) */
+/* cpufreq_table_set_inefficient(): OPP @idx of @policy is inefficient */
+void cpufreq_table_set_inefficient(struct cpufreq_policy *policy, unsigned int idx);
+/*
+ * effective_cpu_util() (without IRQ time or DL tasks, not modelled): the
+ * fair plus RT utilisation at most the CPU's capacity; *@min and *@max
+ * the performance bounds (uclamp's, and the capacity while an RT task is
+ * runnable without uclamp). @min and @max may be NULL.
+ */
+unsigned long effective_cpu_util(unsigned int cpu, unsigned long util_cfs, unsigned long *min,
+				 unsigned long *max);
+/* sugov_effective_cpu_perf(): the 1.25 headroom, then no more than max, at least min */
+unsigned long sugov_effective_cpu_perf(unsigned long actual, unsigned long min,
+				       unsigned long max);
+/*
+ * cpufreq_driver_resolve_freq(): clamp, then the lowest OPP at or above
+ * (CPUFREQ_RELATION_LE: an OPP the energy model marked inefficient is
+ * skipped for the next efficient one)
+ */
 unsigned int cpufreq_driver_resolve_freq(struct cpufreq_policy *policy, unsigned int target_freq);
 /* get_next_freq(): @util (with headroom) of @max capacity as a frequency of the table */
 unsigned int get_next_freq(struct cpufreq_policy *policy, unsigned long util, unsigned long max);

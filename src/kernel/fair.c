@@ -8,6 +8,7 @@
  * vruntime with the load-weighted average vruntime V, kept as sums relative
  * to min_vruntime so everything stays in 64-bit integers.
  */
+#include "kernel/fair_lb.h"
 #include "kernel/sched.h"
 
 /* ------------------------------------------------------------------ */
@@ -795,6 +796,12 @@ void enqueue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 	/* add_nr_running(): a second task makes the root domain overloaded */
 	if (++rq->nr_running == 2)
 		cpu_rd(cpu_of(rq))->overloaded = true;
+	/*
+	 * A new task's initial util (half the spare capacity) is left out:
+	 * the first enqueue does not count for the tipping point.
+	 */
+	if (!(flags & ENQUEUE_INITIAL))
+		check_update_overutilized_status(rq);
 }
 
 bool dequeue_task_fair(struct rq *rq, struct task_struct *p, int flags)
@@ -1035,6 +1042,7 @@ void task_tick_fair(struct rq *rq, struct task_struct *curr)
 	update_curr(cfs_rq);
 	update_load_avg(cfs_rq, &curr->se, UPDATE_TG);
 	update_misfit_status(curr, rq);
+	check_update_overutilized_status(rq);
 }
 
 void task_fork_fair(struct task_struct *p)

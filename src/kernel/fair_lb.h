@@ -9,6 +9,8 @@
 #ifndef SCHEDLAB_KERNEL_FAIR_LB_H
 #define SCHEDLAB_KERNEL_FAIR_LB_H
 
+#include "kernel/domains.h"
+#include "kernel/energy_model.h"
 #include "kernel/sched.h"
 
 static inline unsigned long capacity_of(unsigned int cpu)
@@ -44,15 +46,87 @@ static inline bool fits_capacity(unsigned long util, unsigned long capacity)
 	return util * 1280 < capacity * 1024;
 }
 
-/* util_fits_cpu() without uclamp: fits_capacity() against capacity_of() */
-static inline bool util_fits_cpu(unsigned long util, unsigned int cpu)
+/* get_actual_cpu_capacity(): no thermal or cpufreq pressure is modelled */
+static inline unsigned long get_actual_cpu_capacity(unsigned int cpu)
 {
-	return fits_capacity(util, capacity_of(cpu));
+	return arch_scale_cpu_capacity(cpu);
 }
 
-static inline bool task_fits_cpu(struct task_struct *p, unsigned int cpu)
+/*
+ * util_fits_cpu(): 1 if @util fits @cpu (the 20% margin), with uclamp's
+ * view: a task capped (uclamp_max) at or below a non-biggest CPU's
+ * capacity fits it; -1 if it fits but its uclamp_min asks for more than
+ * the CPU can give; 0 if it does not fit.
+ */
+static inline int util_fits_cpu(unsigned long util, unsigned long uclamp_min,
+				unsigned long uclamp_max, unsigned int cpu)
 {
-	return util_fits_cpu(task_util_est(&p->se.avg), cpu);
+	unsigned long capacity = capacity_of(cpu);
+	unsigned long capacity_orig;
+	bool fits, uclamp_max_fits;
+
+	fits = fits_capacity(util, capacity);
+	if (!uclamp_is_used())
+		return fits;
+	capacity_orig = arch_scale_cpu_capacity(cpu);
+	uclamp_max_fits = (capacity_orig == SCHED_CAPACITY_SCALE) &&
+			  (uclamp_max == SCHED_CAPACITY_SCALE);
+	uclamp_max_fits = !uclamp_max_fits && (uclamp_max <= capacity_orig);
+	fits = fits || uclamp_max_fits;
+	uclamp_min = min(uclamp_min, uclamp_max);
+	if (fits && (util < uclamp_min) && (uclamp_min > get_actual_cpu_capacity(cpu)))
+		return -1;
+	return fits;
+}
+
+static inline int task_fits_cpu(struct task_struct *p, unsigned int cpu)
+{
+	unsigned long uclamp_min = uclamp_eff_value(p, UCLAMP_MIN);
+	unsigned long uclamp_max = uclamp_eff_value(p, UCLAMP_MAX);
+
+	return util_fits_cpu(task_util_est(&p->se.avg), uclamp_min, uclamp_max, cpu) > 0;
+}
+
+/*
+ * cpu_overutilized(): with EAS on, the CPU's fair utilisation does not fit
+ * its capacity (80%), seen through its runqueue's clamps.
+ */
+static inline bool cpu_overutilized(unsigned int cpu)
+{
+	unsigned long rq_util_min, rq_util_max;
+
+	if (!sched_energy_enabled())
+		return false;
+	rq_util_min = uclamp_rq_get(cpu_rq(cpu), UCLAMP_MIN);
+	rq_util_max = uclamp_rq_get(cpu_rq(cpu), UCLAMP_MAX);
+	return !util_fits_cpu(cpu_util_cfs(cpu), rq_util_min, rq_util_max, cpu);
+}
+
+/* is_rd_overutilized(): without EAS the root domain counts as overutilized */
+static inline bool is_rd_overutilized(const struct root_domain *rd)
+{
+	return !sched_energy_enabled() || rd->overutilized;
+}
+
+static inline void set_rd_overutilized(struct root_domain *rd, bool flag)
+{
+	if (!sched_energy_enabled())
+		return;
+	rd->overutilized = flag;
+}
+
+/* check_update_overutilized_status(): the tipping point, seen from @rq */
+static inline void check_update_overutilized_status(struct rq *rq)
+{
+	struct root_domain *rd;
+
+	/* is_rd_overutilized() is true without EAS: one test on the static key */
+	if (!sched_energy_enabled())
+		return;
+	/* overutilized is set here; the load balancer clears it */
+	rd = cpu_rd(cpu_of(rq));
+	if (!is_rd_overutilized(rd) && cpu_overutilized(cpu_of(rq)))
+		set_rd_overutilized(rd, true);
 }
 
 /* Ordered by how much a group needs help; the busiest group is the highest. */

@@ -112,6 +112,7 @@ static void enter_state(struct rq *rq, int idx)
 	}
 	rq->polling = t->idle_states[idx].polls;
 	rq->idle_state_usage[idx]++;
+	sim_cpu_power_state(cpu_of(rq), idx);
 	if (is_poll_state(&t->idle_states[idx])) {
 		/* poll for at most the next enabled state's target residency */
 		u64 limit = poll_time_limit(rq, (unsigned int)idx);
@@ -180,6 +181,8 @@ void idle_exit(struct rq *rq)
 	/* a poll-limit step of the state we leave is void now */
 	if (ev_queued(&rq->step_ev) && rq->step_ev.time > c->t)
 		sim_cancel(&rq->step_ev);
+	/* busy power from the wakeup on, the exit latency included */
+	sim_cpu_power_state(cpu_of(rq), -1);
 	/* the exit latency is time the CPU spends waking up, not working */
 	if (idx >= 0)
 		c->t += t->idle_states[idx].exit_latency_ns;

@@ -149,6 +149,8 @@ struct sched_tunables {
 	 */
 	unsigned int sched_itmt_enabled;
 	bool sched_itmt_written;
+	/* sysctl_sched_energy_aware (kernel.sched_energy_aware): 1, EAS when possible */
+	unsigned int energy_aware;
 };
 
 /* preemption models (CONFIG_PREEMPT_NONE/VOLUNTARY, full, PREEMPT_LAZY) */
@@ -325,9 +327,61 @@ struct dl_rq {
 /* sched_setattr()'s attributes (include/uapi/linux/sched/types.h, in part) */
 struct sched_attr {
 	u32 sched_policy;
+	u64 sched_flags;		/* SCHED_FLAG_* */
 	s32 sched_nice;			/* SCHED_NORMAL, SCHED_BATCH */
 	u32 sched_priority;		/* SCHED_FIFO, SCHED_RR: 1..99; 0 for the others */
+	/* utilization clamps, with SCHED_FLAG_UTIL_CLAMP_MIN/MAX; -1: back to the default */
+	u32 sched_util_min;
+	u32 sched_util_max;
 };
+
+/* include/uapi/linux/sched.h: sched_setattr()'s flags */
+#define SCHED_FLAG_KEEP_POLICY		0x08
+#define SCHED_FLAG_KEEP_PARAMS		0x10
+#define SCHED_FLAG_UTIL_CLAMP_MIN	0x20
+#define SCHED_FLAG_UTIL_CLAMP_MAX	0x40
+#define SCHED_FLAG_KEEP_ALL		(SCHED_FLAG_KEEP_POLICY | SCHED_FLAG_KEEP_PARAMS)
+#define SCHED_FLAG_UTIL_CLAMP		(SCHED_FLAG_UTIL_CLAMP_MIN | SCHED_FLAG_UTIL_CLAMP_MAX)
+
+/* ---- utilization clamping (kernel/sched/core.c, CONFIG_UCLAMP_TASK) ---- */
+
+enum uclamp_id {
+	UCLAMP_MIN = 0,
+	UCLAMP_MAX,
+	UCLAMP_CNT,
+};
+
+/* CONFIG_UCLAMP_BUCKETS_COUNT's default: 5 buckets of ~20% each */
+#define UCLAMP_BUCKETS 5
+#define UCLAMP_BUCKET_DELTA ((SCHED_CAPACITY_SCALE + UCLAMP_BUCKETS / 2) / UCLAMP_BUCKETS)
+/* the rq's max clamp is kept from its last task while it is idle */
+#define UCLAMP_FLAG_IDLE 0x01
+
+/* struct uclamp_se: a task's requested or effective clamp */
+struct uclamp_se {
+	unsigned int value;
+	unsigned int bucket_id;
+	bool active;		/* counted in its rq's bucket */
+	bool user_defined;	/* set by sched_setattr() */
+};
+
+/* struct uclamp_bucket / uclamp_rq: the clamps of a runqueue's runnable tasks */
+struct uclamp_bucket {
+	unsigned long value;	/* the largest clamp of its tasks */
+	unsigned long tasks;
+};
+
+struct uclamp_rq {
+	unsigned int value;	/* max-aggregated over the runnable tasks */
+	struct uclamp_bucket bucket[UCLAMP_BUCKETS];
+};
+
+/* the sched_uclamp_used static key: some task asked for a clamp */
+extern bool sched_uclamp_used;
+static inline bool uclamp_is_used(void)
+{
+	return __builtin_expect(sched_uclamp_used, 0);
+}
 
 /* ---- tasks ---- */
 
@@ -500,6 +554,9 @@ struct task_struct {
 	u64 exit_time;
 	u64 woken_at;			/* for the checker: became runnable at */
 	struct list_head tasks;		/* all tasks */
+	/* utilization clamps: requested (sched_setattr()) and in effect while queued */
+	struct uclamp_se uclamp_req[UCLAMP_CNT];
+	struct uclamp_se uclamp[UCLAMP_CNT];
 };
 
 /* ---- runqueues ---- */
@@ -609,6 +666,9 @@ struct rq {
 	bool idle_balance;		/* idle at the last tick: balance as CPU_IDLE */
 	bool balance_softirq;		/* SCHED_SOFTIRQ raised */
 	unsigned long misfit_task_load;
+	/* uclamp: the runnable tasks' clamps (rq->uclamp, rq->uclamp_flags) */
+	struct uclamp_rq uclamp[UCLAMP_CNT];
+	unsigned int uclamp_flags;
 	int active_balance;		/* the stopper is queued to push a task */
 	/* the stopper is queued to move this task to migrate_dest (sched_setaffinity()) */
 	struct task_struct *migrate_task;
@@ -1035,6 +1095,47 @@ int sched_balance_rq(unsigned int this_cpu, struct rq *this_rq, struct sched_dom
 void active_load_balance_cpu_stop(struct rq *busiest_rq);
 unsigned long cpu_util_cfs_boost(unsigned int cpu);
 void update_misfit_status(struct task_struct *p, struct rq *rq);
+
+/* ---- uclamp (uclamp.c) ---- */
+
+static inline unsigned long uclamp_rq_get(const struct rq *rq, enum uclamp_id clamp_id)
+{
+	return rq->uclamp[clamp_id].value;
+}
+
+/* uclamp_rq_is_idle(): no runnable task; the max clamp is the last one's */
+static inline bool uclamp_rq_is_idle(const struct rq *rq)
+{
+	return rq->uclamp_flags & UCLAMP_FLAG_IDLE;
+}
+
+/* init_uclamp_rq(): no clamps (min 0, max 1024), idle */
+void init_uclamp_rq(struct rq *rq);
+/* the task's clamps at creation (init_task and sched_fork(): 0..1024, RT min 1024) */
+void uclamp_task_init(struct task_struct *p);
+/* uclamp_eff_value(): @p's clamp, as in effect when queued */
+unsigned long uclamp_eff_value(const struct task_struct *p, enum uclamp_id clamp_id);
+/* uclamp_rq_inc() / uclamp_rq_dec(): around the class's enqueue / dequeue */
+void __uclamp_rq_inc(struct rq *rq, struct task_struct *p, int flags);
+void __uclamp_rq_dec(struct rq *rq, struct task_struct *p);
+static inline void uclamp_rq_inc(struct rq *rq, struct task_struct *p, int flags)
+{
+	if (uclamp_is_used())
+		__uclamp_rq_inc(rq, p, flags);
+}
+
+static inline void uclamp_rq_dec(struct rq *rq, struct task_struct *p)
+{
+	if (uclamp_is_used())
+		__uclamp_rq_dec(rq, p);
+}
+
+/* uclamp_rq_util_with(): @util clamped by @rq's clamps, max-aggregated with @p's */
+unsigned long uclamp_rq_util_with(struct rq *rq, unsigned long util, struct task_struct *p);
+/* uclamp_validate(): 0 or -EINVAL; a clamp request turns sched_uclamp_used on */
+int uclamp_validate(const struct task_struct *p, const struct sched_attr *attr);
+/* __setscheduler_uclamp(): the requests of @attr, or the defaults back */
+void __setscheduler_uclamp(struct task_struct *p, const struct sched_attr *attr);
 
 /* ---- balance_periodic.c: tick, softirq, nohz, newidle ---- */
 

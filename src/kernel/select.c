@@ -12,8 +12,9 @@
  * group (sched_balance_find_dst_group()) and its idlest CPU
  * (sched_balance_find_dst_group_cpu()).
  *
- * Not modelled: energy-aware placement (find_energy_efficient_cpu(), no
- * energy model), WF_CURRENT_CPU, core scheduling cookies, uclamp, NUMA
+ * With EAS on (energy_model.h) a wakeup first asks
+ * find_energy_efficient_cpu() (select_energy.c) while the root domain is
+ * not overutilized. Not modelled: WF_CURRENT_CPU, core scheduling cookies, NUMA
  * balancing's preferred node, SCHED_IDLE tasks.
  */
 #include "kernel/select.h"
@@ -532,6 +533,13 @@ static unsigned int __select_task_rq_fair(struct task_struct *p, int prev_cpu, i
 
 	if (wake_flags & WF_TTWU) {
 		record_wakee(p);
+		/* EAS: below the tipping point, the energy model places the task */
+		if (sched_energy_enabled() && !is_rd_overutilized(cpu_rd((unsigned int)cpu))) {
+			new_cpu = find_energy_efficient_cpu(p, prev_cpu);
+			if (new_cpu >= 0)
+				return (unsigned int)new_cpu;
+			new_cpu = prev_cpu;
+		}
 		want_affine = !wake_wide(p) && cpumask_test_cpu((unsigned int)cpu, p->cpus_mask);
 	}
 

@@ -66,6 +66,13 @@ static inline unsigned long task_h_load(struct task_struct *p)
  */
 extern struct cpumask select_rq_mask;
 
+/*
+ * find_energy_efficient_cpu() (select_energy.c): with EAS on and the root
+ * domain not overutilized, the CPU where @p costs the least energy; -1
+ * when EAS has no answer (then the usual path decides).
+ */
+int find_energy_efficient_cpu(struct task_struct *p, int prev_cpu);
+
 /* bring a sleeping task's averages up to its cfs_rq's last update */
 static inline void sync_entity_load_avg(struct sched_entity *se)
 {

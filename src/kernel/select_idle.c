@@ -200,34 +200,44 @@ static int select_idle_cpu(struct task_struct *p, struct sched_domain *sd, bool 
  */
 static int select_idle_capacity(struct task_struct *p, struct sched_domain *sd, unsigned int target)
 {
-	unsigned long task_util, best_cap = 0;
+	unsigned long task_util, util_min, util_max, best_cap = 0;
 	struct cpumask *cpus = &select_rq_mask;
+	int fits, best_fits = 0;
 	int best_cpu = -1;
 	unsigned int cpu;
 
 	cpumask_and(cpus, sched_domain_span(sd), p->cpus_mask);
 	task_util = task_util_est(&p->se.avg);
+	util_min = uclamp_eff_value(p, UCLAMP_MIN);
+	util_max = uclamp_eff_value(p, UCLAMP_MAX);
 
 	for_each_cpu_wrap(cpu, cpus, target) {
 		unsigned long cpu_cap = capacity_of(cpu);
 
 		if (!sis_idle_cpu(cpu))
 			continue;
-		/* without uclamp a CPU fits (1) or not (0): never -1 */
-		if (util_fits_cpu(task_util, cpu))
+		fits = util_fits_cpu(task_util, util_min, util_max, cpu);
+		/* fits with every requirement */
+		if (fits > 0)
 			return (int)cpu;
-		if (cpu_cap > best_cap) {
+		/* only uclamp_min does not fit: look for the most capacity */
+		else if (fits < 0)
+			cpu_cap = get_actual_cpu_capacity(cpu);
+		/* the better fit first (-1 before 0), then the most capacity */
+		if ((fits < best_fits) || ((fits == best_fits) && (cpu_cap > best_cap))) {
 			best_cap = cpu_cap;
 			best_cpu = (int)cpu;
+			best_fits = fits;
 		}
 	}
 	return best_cpu;
 }
 
-static inline bool asym_fits_cpu(unsigned long util, unsigned int cpu)
+static inline bool asym_fits_cpu(unsigned long util, unsigned long util_min, unsigned long util_max,
+				 unsigned int cpu)
 {
 	if (sched_asym_cpucap_active())
-		return util_fits_cpu(util, cpu);
+		return util_fits_cpu(util, util_min, util_max, cpu) > 0;
 	return true;
 }
 
@@ -240,21 +250,25 @@ int select_idle_sibling(struct task_struct *p, int prev, int target)
 {
 	bool has_idle_core = false;
 	struct sched_domain *sd;
-	unsigned long task_util = 0;
+	unsigned long task_util = 0, util_min = 0, util_max = SCHED_CAPACITY_SCALE;
 	int i, recent_used_cpu, prev_aff = -1;
 
 	/* asymmetric capacity: the task must fit, with its utilisation up to date */
 	if (sched_asym_cpucap_active()) {
 		sync_entity_load_avg(&p->se);
 		task_util = task_util_est(&p->se.avg);
+		util_min = uclamp_eff_value(p, UCLAMP_MIN);
+		util_max = uclamp_eff_value(p, UCLAMP_MAX);
 	}
 
-	if (sis_idle_cpu((unsigned int)target) && asym_fits_cpu(task_util, (unsigned int)target))
+	if (sis_idle_cpu((unsigned int)target) &&
+	    asym_fits_cpu(task_util, util_min, util_max, (unsigned int)target))
 		return target;
 
 	/* an idle, cache-affine previous CPU: no reason to move */
 	if (prev != target && cpus_share_cache((unsigned int)prev, (unsigned int)target) &&
-	    sis_idle_cpu((unsigned int)prev) && asym_fits_cpu(task_util, (unsigned int)prev)) {
+	    sis_idle_cpu((unsigned int)prev) &&
+	    asym_fits_cpu(task_util, util_min, util_max, (unsigned int)prev)) {
 		if (!sched_cluster_active ||
 		    cpus_share_resources((unsigned int)prev, (unsigned int)target))
 			return prev;
@@ -275,7 +289,7 @@ int select_idle_sibling(struct task_struct *p, int prev, int target)
 	    cpus_share_cache((unsigned int)recent_used_cpu, (unsigned int)target) &&
 	    sis_idle_cpu((unsigned int)recent_used_cpu) &&
 	    cpumask_test_cpu((unsigned int)recent_used_cpu, p->cpus_mask) &&
-	    asym_fits_cpu(task_util, (unsigned int)recent_used_cpu)) {
+	    asym_fits_cpu(task_util, util_min, util_max, (unsigned int)recent_used_cpu)) {
 		if (!sched_cluster_active ||
 		    cpus_share_resources((unsigned int)recent_used_cpu, (unsigned int)target))
 			return recent_used_cpu;

@@ -38,6 +38,8 @@ static const struct sched_tunables sysctl_defaults = {
 	.preempt = PREEMPT_VOLUNTARY_MODEL,
 	/* itmt.c: sched_set_itmt_support() sets sysctl_sched_itmt_enabled = 1 */
 	.sched_itmt_enabled = 1,
+	/* topology.c: sysctl_sched_energy_aware = 1 */
+	.energy_aware = 1,
 };
 
 /*
@@ -74,6 +76,7 @@ static const struct sysctl_entry sysctl_table[] = {
 	U64(fair_server_runtime_ns, 0, 4194304000ULL, "the fair server's runtime per period: fair tasks' share under RT load (debugfs fair_server/cpuN/runtime)"),
 	U64(fair_server_period_ns, 100000, 4194304000ULL, "the fair server's period (debugfs fair_server/cpuN/period)"),
 	U32(sched_itmt_enabled, 0, 1, "x86 ITMT: asym packing by CPU priority on, 1, or off, 0 (debugfs x86/sched_itmt_enabled; ITMT machines only)"),
+	U32(energy_aware, 0, 1, "EAS: find_energy_efficient_cpu() on wakeup while not overutilized, where possible (kernel.sched_energy_aware; docs/energy.md)"),
 	U32(schedutil_rate_limit_us, 0, 10000000, "schedutil: least time between frequency updates (cpufreq/policyN/schedutil/rate_limit_us; default the driver's transition delay)"),
 };
 #undef U64

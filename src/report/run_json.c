@@ -3,6 +3,7 @@
 #include "topo/cost_profile.h"
 
 #include "kernel/cpufreq.h"
+#include "kernel/energy_model.h"
 #include "kernel/sched.h"
 #include "report/ftrace.h"
 #include "report/json.h"
@@ -439,6 +440,55 @@ static void write_cpufreq(struct json_writer *w)
 	json_end_object(w);
 }
 
+/*
+ * The energy part (docs/energy.md): each CPU's busy time at each OPP times
+ * the model's busy power there, and its time in each idle state at each
+ * OPP times that state's power (0 where the model gives none). ns x uW is
+ * 1e-15 J.
+ */
+static void write_energy(struct json_writer *w)
+{
+	const struct topology *t = machine.topo;
+	unsigned __int128 total_fj = 0;
+	u64 total_ns = 0;
+	unsigned int idle_given = ~0u;
+
+	for (unsigned int k = 0; k < t->nr_em; k++)
+		idle_given &= t->em[k].idle_given;
+	json_key(w, "energy");
+	json_begin_object(w);
+	json_kv_str(w, "source",
+		    t->em_source[0] ? t->em_source : "the machine file's energy model");
+	json_kv_bool(w, "eas", sched_energy_enabled());
+	json_kv_str(w, "idle_power",
+		    (idle_given & ((1u << t->nr_idle_states) - 1)) ==
+				    (1u << t->nr_idle_states) - 1 ?
+			    "per idle state and OPP, from the model" :
+			    "0 in the states the model gives no figure for");
+	json_key(w, "per_cpu");
+	json_begin_array(w);
+	for (unsigned int cpu = 0; cpu < machine.nr_cpus; cpu++) {
+		unsigned __int128 busy_fj, idle_fj;
+		u64 ns;
+
+		sim_cpu_energy(cpu, &busy_fj, &idle_fj, &ns);
+		json_begin_object(w);
+		json_kv_u64(w, "cpu", cpu);
+		json_kv_double(w, "busy_j", (double)busy_fj / 1e15);
+		json_kv_double(w, "idle_j", (double)idle_fj / 1e15);
+		json_kv_double(w, "energy_j", (double)(busy_fj + idle_fj) / 1e15);
+		json_kv_double(w, "mean_mw",
+			       ns ? (double)(busy_fj + idle_fj) / (double)ns / 1e3 : 0);
+		json_end_object(w);
+		total_fj += busy_fj + idle_fj;
+		total_ns = max(total_ns, ns);
+	}
+	json_end_array(w);
+	json_kv_double(w, "total_j", (double)total_fj / 1e15);
+	json_kv_double(w, "mean_mw", total_ns ? (double)total_fj / (double)total_ns / 1e3 : 0);
+	json_end_object(w);
+}
+
 int write_run_json(FILE *out, const struct run_info *ri, const struct bench *b)
 {
 	struct json_writer w;
@@ -554,8 +604,12 @@ int write_run_json(FILE *out, const struct run_info *ri, const struct bench *b)
 	json_end_object(&w);
 	json_end_object(&w);
 
-	if (cpufreq_current_setup()->given)
+	if (cpufreq_current_setup()->given) {
 		write_cpufreq(&w);
+		/* with a governor chosen, the machine's energy figures if it has a model */
+		if (machine.topo->nr_em)
+			write_energy(&w);
+	}
 
 	if (ri->perf_stat)
 		write_perf_stat(&w, ri);

@@ -111,6 +111,46 @@ static void user_work_retime(struct sim_cpu *c, u64 t)
 	sim_schedule(c->step_ev, c->user_seg + work_to_wall_at(c, c->user_work, speed));
 }
 
+void sim_cpu_power_account(struct sim_cpu *c, u64 t)
+{
+	if (!c->power_time || t <= c->pstate_since)
+		return;
+	c->power_time[c->pstate * machine.topo->cpus[c->id].nr_opps + c->opp] +=
+		t - c->pstate_since;
+	c->pstate_since = t;
+}
+
+void sim_cpu_energy(unsigned int cpu, unsigned __int128 *busy_fj, unsigned __int128 *idle_fj,
+		    u64 *ns)
+{
+	const struct topology *t = machine.topo;
+	const struct sim_cpu *c = sim_cpu(cpu);
+	const struct topo_em *em = topology_cpu_em(t, cpu);
+	unsigned int n = t->cpus[cpu].nr_opps;
+
+	*busy_fj = *idle_fj = 0;
+	*ns = 0;
+	if (!em || !c->power_time)
+		return;
+	for (unsigned int k = 0; k < n; k++) {
+		*busy_fj += (unsigned __int128)c->power_time[k] * em->power_uw[k];
+		*ns += c->power_time[k];
+		for (unsigned int s = 0; s < t->nr_idle_states; s++) {
+			u64 dt = c->power_time[(1 + s) * n + k];
+
+			*ns += dt;
+			if (em->idle_given & (1u << s))
+				*idle_fj += (unsigned __int128)dt * em->idle_uw[s][k];
+		}
+	}
+}
+
+void __sim_cpu_power_state(struct sim_cpu *c, int idle_state)
+{
+	sim_cpu_power_account(c, c->t);
+	c->pstate = idle_state < 0 ? 0 : 1 + (unsigned int)idle_state;
+}
+
 void sim_cpu_set_freq(unsigned int cpu, unsigned int khz, unsigned int opp)
 {
 	struct sim_cpu *c = sim_cpu(cpu);
@@ -118,6 +158,8 @@ void sim_cpu_set_freq(unsigned int cpu, unsigned int khz, unsigned int opp)
 
 	if (khz == c->freq_khz)
 		return;
+	/* the energy so far at the old OPP */
+	sim_cpu_power_account(c, t);
 	if (t > c->freq_since) {
 		c->opp_time[c->opp] += t - c->freq_since;
 		c->freq_since = t;

@@ -157,6 +157,11 @@ void machine_init(const struct topology *topo, const struct cost_model *cost, u6
 		c->opp = topo->cpus[i].nr_opps ? topo->cpus[i].nr_opps - 1 : 0;
 		c->opp_time = xcalloc(topo->cpus[i].nr_opps ? topo->cpus[i].nr_opps : 1,
 				      sizeof(u64));
+		if (topo->nr_em)
+			c->power_time =
+				xcalloc((size_t)(1 + topo->nr_idle_states) *
+						(topo->cpus[i].nr_opps ? topo->cpus[i].nr_opps : 1),
+					sizeof(u64));
 		/* idle, on a core with no thread busy: as the only busy thread */
 		c->speed = machine.smt_speed[1];
 		c->speed_inv = machine.smt_inv[1];
@@ -171,6 +176,7 @@ void machine_start_at(u64 t)
 		machine.cpus[i].t = t;
 		machine.cpus[i].act_since = t;
 		machine.cpus[i].freq_since = t;
+		machine.cpus[i].pstate_since = t;
 	}
 }
 
@@ -178,8 +184,10 @@ void machine_destroy(void)
 {
 	eq_destroy(&machine.eq);
 	cache_destroy();
-	for (unsigned int i = 0; machine.cpus && i < machine.nr_cpus; i++)
+	for (unsigned int i = 0; machine.cpus && i < machine.nr_cpus; i++) {
 		free(machine.cpus[i].opp_time);
+		free(machine.cpus[i].power_time);
+	}
 	free(machine.cpus);
 	machine.cpus = NULL;
 	free(machine.cores);
@@ -207,6 +215,7 @@ void machine_account_until(u64 t)
 			c->opp_time[c->opp] += t - c->freq_since;
 			c->freq_since = t;
 		}
+		sim_cpu_power_account(c, t);
 	}
 }
 

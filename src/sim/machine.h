@@ -84,6 +84,14 @@ struct sim_cpu {
 	u64 freq_since;
 	u64 *opp_time;			/* [nr_opps]: time spent at each OPP */
 	u64 nr_freq_transitions;
+	/*
+	 * Energy (sim_cpu_power_state()), only on a machine with an energy
+	 * model: the time in each power state at each OPP, row 0 busy (not in
+	 * an idle state), row 1 + K idle state K; NULL otherwise.
+	 */
+	u64 *power_time;		/* [(1 + nr_idle_states) * nr_opps] */
+	unsigned int pstate;		/* the current row */
+	u64 pstate_since;
 
 	/* the step machine (sim/cpu.c) */
 	struct hrtimer *expired_timers;	/* expired while the CPU was busy, run at irq time */
@@ -280,6 +288,30 @@ static inline void cpu_set_activity(struct sim_cpu *c, enum cpu_activity act)
 	if ((old == ACT_IDLE) != (act == ACT_IDLE))
 		sim_core_busy_changed(c, act != ACT_IDLE);
 }
+
+/*
+ * @cpu enters idle state @idle_state (-1: leaves idle, busy again) at its
+ * cursor, for the energy figures (docs/energy.md). Nothing without an
+ * energy model.
+ */
+void __sim_cpu_power_state(struct sim_cpu *c, int idle_state);
+static inline void sim_cpu_power_state(unsigned int cpu, int idle_state)
+{
+	struct sim_cpu *c = sim_cpu(cpu);
+
+	if (c->power_time)
+		__sim_cpu_power_state(c, idle_state);
+}
+/* the time since the last change into @c->power_time, up to @t */
+void sim_cpu_power_account(struct sim_cpu *c, u64 t);
+
+/*
+ * @cpu's energy so far in femtojoules (ns x uW): busy at each OPP at the
+ * model's busy power, idle in each state at its power (0 where the model
+ * has none); @ns the time accounted. All 0 without an energy model.
+ */
+void sim_cpu_energy(unsigned int cpu, unsigned __int128 *busy_fj, unsigned __int128 *idle_fj,
+		    u64 *ns);
 
 /* Account activities (and frequency residency) up to @t (end of run) without changing them. */
 void machine_account_until(u64 t);

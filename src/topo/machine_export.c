@@ -108,10 +108,40 @@ static void put_numa(FILE *out, const struct topology *t)
 	}
 }
 
-static bool same_class(const struct cpu_topo *a, const struct cpu_topo *b)
+static bool same_em(const struct topology *t, const struct cpu_topo *a, const struct cpu_topo *b)
+{
+	if (!a->em || !b->em)
+		return a->em == b->em;
+	return !memcmp(&t->em[a->em - 1], &t->em[b->em - 1], sizeof(t->em[0]));
+}
+
+static bool same_class(const struct topology *t, const struct cpu_topo *a, const struct cpu_topo *b)
 {
 	return a->capacity == b->capacity && a->speed == b->speed && a->nr_opps == b->nr_opps &&
-	       !memcmp(a->opp_khz, b->opp_khz, a->nr_opps * sizeof(a->opp_khz[0]));
+	       !memcmp(a->opp_khz, b->opp_khz, a->nr_opps * sizeof(a->opp_khz[0])) &&
+	       same_em(t, a, b);
+}
+
+/* a class's energy model: one figure per OPP */
+static void put_em(FILE *out, const struct topology *t, const struct cpu_topo *c)
+{
+	const struct topo_em *em;
+
+	if (!c->em)
+		return;
+	em = &t->em[c->em - 1];
+	fputs("em_power_uw =", out);
+	for (unsigned int i = 0; i < em->nr_perf_states; i++)
+		fprintf(out, " %u", em->power_uw[i]);
+	fputc('\n', out);
+	for (unsigned int k = 0; k < TOPO_MAX_IDLE_STATES; k++) {
+		if (!(em->idle_given & (1u << k)))
+			continue;
+		fprintf(out, "idle_power_uw.%u =", k);
+		for (unsigned int i = 0; i < em->nr_perf_states; i++)
+			fprintf(out, " %u", em->idle_uw[k][i]);
+		fputc('\n', out);
+	}
 }
 
 /* One [class.K] per distinct capacity and frequency list, in order of their first CPU. */
@@ -123,7 +153,7 @@ static void put_classes(FILE *out, const struct topology *t)
 	for (unsigned int cpu = 0; cpu < t->nr_cpus; cpu++) {
 		unsigned int k = 0;
 
-		while (k < nr && !same_class(&t->cpus[cpu], &t->cpus[cls[k]]))
+		while (k < nr && !same_class(t, &t->cpus[cpu], &t->cpus[cls[k]]))
 			k++;
 		if (k == nr)
 			cls[nr++] = cpu;
@@ -138,13 +168,14 @@ static void put_classes(FILE *out, const struct topology *t)
 		for (unsigned int i = 0; i < c->nr_opps; i++)
 			fprintf(out, " %u", c->opp_khz[i]);
 		fputc('\n', out);
+		put_em(out, t, c);
 		if (nr > 1) {
 			char *list;
 			int len;
 
 			cpumask_clear(m);
 			for (unsigned int cpu = 0; cpu < t->nr_cpus; cpu++)
-				if (same_class(&t->cpus[cpu], c))
+				if (same_class(t, &t->cpus[cpu], c))
 					cpumask_set_cpu(cpu, m);
 			len = cpumask_print_list(NULL, 0, m);
 			list = xmalloc((size_t)len + 1);
@@ -275,5 +306,9 @@ void topology_export(const struct topology *t, FILE *out)
 	put_idle(out, t);
 	put_cpufreq(out, t);
 	put_asym_packing(out, t);
+	if (t->nr_em && t->em_source[0]) {
+		fputs("\n[energy]\n", out);
+		put_text(out, "source", t->em_source);
+	}
 	put_costs(out, t);
 }

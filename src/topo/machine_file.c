@@ -46,6 +46,12 @@ struct mf_class {
 	unsigned int opps[TOPO_MAX_OPPS];
 	char *cpus; /* its cpulist, resolved once the CPU count is known */
 	unsigned int cpus_line;
+	/* the energy model: em_power_uw, idle_power_uw.N (one figure per OPP) */
+	unsigned int nr_power, power_line;
+	unsigned int power[TOPO_MAX_OPPS];
+	unsigned int idle_given; /* bit N: idle_power_uw.N */
+	unsigned int idle_nr[TOPO_MAX_IDLE_STATES], idle_pw_line[TOPO_MAX_IDLE_STATES];
+	unsigned int idle_pw[TOPO_MAX_IDLE_STATES][TOPO_MAX_OPPS];
 };
 
 struct mf_state {
@@ -74,6 +80,8 @@ struct mf_state {
 	unsigned int idle_fields[TOPO_MAX_IDLE_STATES]; /* bitmask of keys read */
 	unsigned int cpufreq_fields, machine_text, cache_fields;
 	struct mf_asym asym;
+	bool energy_source_seen;
+	unsigned int energy_line; /* of the [energy] header */
 };
 
 /* ---- values ---- */
@@ -502,6 +510,51 @@ static int class_opps(struct mf_class *c, const struct mf_line *l, char *err, si
 	return 0;
 }
 
+/*
+ * em_power_uw = P0 P1 ...: the busy power of one CPU at each OPP, in uW
+ * (the kernel EM's em_perf_state.power); idle_power_uw.N = ...: its power
+ * in idle state N at each OPP. Counted against the OPPs once the whole
+ * file is read (fill_energy()).
+ */
+static int class_power(struct mf_class *c, const struct mf_line *l, char *err, size_t errlen)
+{
+	unsigned long long v[TOPO_MAX_OPPS];
+	unsigned int *dst, *nr;
+	bool busy = !strcmp(l->key, "em_power_uw");
+	unsigned int k = 0;
+	int n;
+
+	if (busy) {
+		if (c->power_line) {
+			snprintf(err, errlen, "em_power_uw given twice");
+			return -1;
+		}
+		c->power_line = l->lineno;
+		dst = c->power;
+		nr = &c->nr_power;
+	} else {
+		if (parse_uint(l->key, l->key + 14, 0, TOPO_MAX_IDLE_STATES - 1, &k, err, errlen))
+			return -1;
+		if (c->idle_given & (1u << k)) {
+			snprintf(err, errlen, "%s given twice", l->key);
+			return -1;
+		}
+		c->idle_given |= 1u << k;
+		c->idle_pw_line[k] = l->lineno;
+		dst = c->idle_pw[k];
+		nr = &c->idle_nr[k];
+	}
+	/* the kernel refuses a busy power of 0 (em_create_perf_table()); idle may be 0 */
+	n = parse_list(l->key, l->value, busy ? 1 : 0, EM_MAX_POWER_UW, v, TOPO_MAX_OPPS, err,
+		       errlen);
+	if (n < 0)
+		return -1;
+	for (int i = 0; i < n; i++)
+		dst[i] = (unsigned int)v[i];
+	*nr = (unsigned int)n;
+	return 0;
+}
+
 static int class_line(struct mf_state *s, const struct mf_line *l, char *err, size_t errlen)
 {
 	struct mf_class *c = &s->classes[s->sec_index];
@@ -532,6 +585,8 @@ static int class_line(struct mf_state *s, const struct mf_line *l, char *err, si
 	}
 	if (!strcmp(l->key, "opps_khz") || !strcmp(l->key, "ladder_khz"))
 		return class_opps(c, l, err, errlen);
+	if (!strcmp(l->key, "em_power_uw") || !strncmp(l->key, "idle_power_uw.", 14))
+		return class_power(c, l, err, errlen);
 	if (!strcmp(l->key, "cpus")) {
 		if (c->cpus) {
 			snprintf(err, errlen, "cpus given twice");
@@ -541,7 +596,8 @@ static int class_line(struct mf_state *s, const struct mf_line *l, char *err, si
 		c->cpus_line = l->lineno;
 		return 0;
 	}
-	return unknown_key(l, "capacity, speed, opps_khz, ladder_khz, cpus", err, errlen);
+	return unknown_key(l, "capacity, speed, opps_khz, ladder_khz, cpus, em_power_uw, idle_power_uw.N",
+			   err, errlen);
 }
 
 /* ---- [idle.K] ---- */
@@ -675,12 +731,16 @@ static int section_header(struct mf_state *s, const struct mf_line *l, char *err
 		s->asym.line = l->lineno;
 		return 0;
 	}
+	if (!strcmp(sec, "energy")) {
+		s->energy_line = l->lineno;
+		return 0;
+	}
 	if (!strcmp(sec, "machine") || !strcmp(sec, "topology") || !strcmp(sec, "numa") ||
 	    !strcmp(sec, "caches") || !strcmp(sec, "cpufreq") || !strcmp(sec, "costs"))
 		return 0;
 	snprintf(
 		err, errlen,
-		"unknown section [%.40s] (machine, topology, numa, caches, class.K, idle.K, cpufreq, asym_packing, costs)",
+		"unknown section [%.40s] (machine, topology, numa, caches, class.K, idle.K, cpufreq, energy, asym_packing, costs)",
 		sec);
 	return -1;
 twice:
@@ -709,6 +769,15 @@ static int machine_file_line(void *arg, const struct mf_line *l, char *err, size
 		return mf_cost_line(&s->t->cost, l->key, l->value, err, errlen);
 	if (!strcmp(sec, "asym_packing"))
 		return mf_asym_line(&s->asym, &s->t->asym_packing, l, err, errlen);
+	if (!strcmp(sec, "energy")) {
+		bool rep = s->energy_source_seen;
+
+		if (strcmp(l->key, "source"))
+			return unknown_key(l, "source", err, errlen);
+		s->energy_source_seen = true;
+		return set_text(l->key, s->t->em_source, sizeof(s->t->em_source), l->value, rep,
+				err, errlen);
+	}
 	if (!strncmp(sec, "class.", 6))
 		return class_line(s, l, err, errlen);
 	return idle_line(s, l, err, errlen);
@@ -865,6 +934,7 @@ static int fill_classes(struct mf_state *s, char *err, size_t errlen)
 			ct->nr_opps = c->nr_opps;
 			memcpy(ct->opp_khz, c->opps, c->nr_opps * sizeof(c->opps[0]));
 			ct->max_freq_khz = c->opps[c->nr_opps - 1];
+			ct->em = c->power_line ? k + 1 : 0;
 		}
 	}
 	for (unsigned int cpu = 0; cpu < t->nr_cpus; cpu++) {
@@ -910,6 +980,83 @@ static int fill_idle(struct mf_state *s, char *err, size_t errlen)
 		}
 	}
 	s->t->nr_idle_states = nr;
+	return 0;
+}
+
+/*
+ * The energy model: every class has one or none has; each list has one
+ * figure per OPP of its class, idle figures only for the machine's idle
+ * states. Each class with a model becomes one topology.em.
+ */
+static int fill_energy(struct mf_state *s, char *err, size_t errlen)
+{
+	struct topology *t = s->t;
+	unsigned int nr = 0, with = 0;
+
+	while (nr < MF_MAX_CLASSES && s->classes[nr].line)
+		nr++;
+	for (unsigned int k = 0; k < nr; k++) {
+		const struct mf_class *c = &s->classes[k];
+
+		if (c->power_line)
+			with++;
+		else if (c->idle_given) {
+			snprintf(err, errlen, "%s:%u: [class.%u] has idle power but no em_power_uw",
+				 s->file, c->line, k);
+			return -1;
+		}
+	}
+	if (with && with != nr) {
+		for (unsigned int k = 0; k < nr; k++) {
+			if (!s->classes[k].power_line) {
+				snprintf(
+					err, errlen,
+					"%s:%u: [class.%u] has no em_power_uw: an energy model covers every class or none",
+					s->file, s->classes[k].line, k);
+				return -1;
+			}
+		}
+	}
+	if (!with) {
+		if (s->energy_line) {
+			snprintf(err, errlen, "%s:%u: [energy] without em_power_uw in the classes",
+				 s->file, s->energy_line);
+			return -1;
+		}
+		return 0;
+	}
+	t->em = xcalloc(nr, sizeof(*t->em));
+	t->nr_em = nr;
+	for (unsigned int k = 0; k < nr; k++) {
+		const struct mf_class *c = &s->classes[k];
+		struct topo_em *em = &t->em[k];
+
+		if (c->nr_power != c->nr_opps) {
+			snprintf(err, errlen, "%s:%u: em_power_uw: %u figures for %u OPPs", s->file,
+				 c->power_line, c->nr_power, c->nr_opps);
+			return -1;
+		}
+		em->nr_perf_states = c->nr_opps;
+		memcpy(em->power_uw, c->power, sizeof(em->power_uw));
+		for (unsigned int i = 0; i < TOPO_MAX_IDLE_STATES; i++) {
+			if (!(c->idle_given & (1u << i)))
+				continue;
+			if (i >= t->nr_idle_states) {
+				snprintf(err, errlen,
+					 "%s:%u: idle_power_uw.%u: there is no [idle.%u]", s->file,
+					 c->idle_pw_line[i], i, i);
+				return -1;
+			}
+			if (c->idle_nr[i] != c->nr_opps) {
+				snprintf(err, errlen,
+					 "%s:%u: idle_power_uw.%u: %u figures for %u OPPs", s->file,
+					 c->idle_pw_line[i], i, c->idle_nr[i], c->nr_opps);
+				return -1;
+			}
+			memcpy(em->idle_uw[i], c->idle_pw[i], sizeof(em->idle_uw[i]));
+		}
+		em->idle_given = c->idle_given;
+	}
 	return 0;
 }
 
@@ -959,7 +1106,8 @@ struct topology *topology_parse_machine(const char *text, const char *file, char
 	t->hz = 250;
 	cost_model_default(&t->cost);
 	if (mf_lex(text, file, machine_file_line, s, err, errlen) || fill_cpus(s, err, errlen) ||
-	    fill_classes(s, err, errlen) || fill_idle(s, err, errlen) || fill_rest(s, err, errlen) ||
+	    fill_classes(s, err, errlen) || fill_idle(s, err, errlen) ||
+	    fill_energy(s, err, errlen) || fill_rest(s, err, errlen) ||
 	    mf_asym_finish(&s->asym, t, file, err, errlen))
 		goto fail;
 	if (topology_finish(t, msg, sizeof(msg))) {

@@ -58,6 +58,7 @@ void topology_free(struct topology *t)
 	free_masks(t->node_mask, t->nr_nodes);
 	free_cpumask(t->all);
 	free(t->node_distance);
+	free(t->em);
 	free(t->cpus);
 	free(t);
 }

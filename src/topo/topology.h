@@ -14,6 +14,8 @@
 #define SCHED_CAPACITY_SCALE 1024
 #define TOPO_MAX_IDLE_STATES 8
 #define TOPO_MAX_OPPS 32
+/* include/linux/energy_model.h EM_MAX_POWER: the largest power an EM state may have (64 W, in uW) */
+#define EM_MAX_POWER_UW 64000000u
 
 struct idle_state {
 	char name[16];
@@ -77,6 +79,18 @@ struct asym_packing_desc {
 	char source[320];
 };
 
+/*
+ * The energy model of one CPU type (a machine file's [class.K]
+ * em_power_uw and idle_power_uw.N, docs/energy.md): what one CPU draws
+ * busy at each of its OPPs, and idle in each idle state at each OPP.
+ */
+struct topo_em {
+	unsigned int nr_perf_states;			/* == the class's nr_opps */
+	unsigned int power_uw[TOPO_MAX_OPPS];		/* busy, per OPP (the kernel EM's power) */
+	unsigned int idle_given;			/* bit N: idle_power_uw.N was given */
+	unsigned int idle_uw[TOPO_MAX_IDLE_STATES][TOPO_MAX_OPPS];
+};
+
 struct cpu_topo {
 	unsigned int thread;	/* SMT thread index within its core */
 	unsigned int core;	/* machine-wide core index */
@@ -97,6 +111,7 @@ struct cpu_topo {
 	unsigned int nr_opps;	/* available frequencies, ascending; last == max_freq_khz */
 	unsigned int opp_khz[TOPO_MAX_OPPS];
 	int asym_prio;		/* arch_asym_cpu_priority(), when asym_packing.have_prio */
+	unsigned int em;	/* 1 + its index in topology.em; 0: no energy model */
 };
 
 /* Which CPUs share one cache of the footprint model (src/sim/cache.c). */
@@ -145,6 +160,11 @@ struct topology {
 	unsigned int nr_idle_states;
 	struct idle_state idle_states[TOPO_MAX_IDLE_STATES];
 
+	/* energy models of the CPU types (cpu_topo.em); nr_em 0: none */
+	unsigned int nr_em;
+	struct topo_em *em;
+	char em_source[512];		/* [energy] source: where the figures come from */
+
 	struct cost_model cost;
 };
 
@@ -185,6 +205,14 @@ void topology_free(struct topology *t);
 
 /* `schedlab topo`: packages, nodes, LLCs, clusters, cores, CPUs as a tree. */
 void topology_print_tree(const struct topology *t, FILE *out);
+
+/* @cpu's energy model, or NULL */
+static inline const struct topo_em *topology_cpu_em(const struct topology *t, unsigned int cpu)
+{
+	unsigned int k = t->cpus[cpu].em;
+
+	return k ? &t->em[k - 1] : NULL;
+}
 
 static inline const struct cpumask *topology_sibling_cpumask(const struct topology *t,
 							     unsigned int cpu)

@@ -107,6 +107,7 @@ struct rt_thread {
 	int lock;			/* run()'s lock count */
 	unsigned int *waiting;		/* a waiter count it added itself to */
 	const struct rtapp_sched *cur_sched;
+	const struct rtapp_sched *cur_uclamp;	/* the util_min/util_max last applied */
 	const struct cpumask *cur_mask;	/* the affinity it set last */
 	struct rtapp_timing ld;
 };
@@ -222,6 +223,28 @@ int rtapp_apply_policy(struct task_struct *p, enum rtapp_policy policy, int prio
 	if (sched_setattr_nocheck(p, &attr)) {
 		snprintf(err, errlen, "sched_setattr(%s, %d) failed", rtapp_policy_name(policy),
 			 priority);
+		return -1;
+	}
+	return 0;
+}
+
+int rtapp_apply_uclamp(struct task_struct *p, const struct rtapp_sched *sd, char *err,
+		       size_t errlen)
+{
+	/* rt-app's _set_thread_uclamp(): the policy and its parameters kept */
+	struct sched_attr attr = { .sched_flags = SCHED_FLAG_KEEP_ALL };
+
+	if (sd->util_min != RTAPP_UCLAMP_UNSET) {
+		attr.sched_flags |= SCHED_FLAG_UTIL_CLAMP_MIN;
+		attr.sched_util_min = (u32)sd->util_min;
+	}
+	if (sd->util_max != RTAPP_UCLAMP_UNSET) {
+		attr.sched_flags |= SCHED_FLAG_UTIL_CLAMP_MAX;
+		attr.sched_util_max = (u32)sd->util_max;
+	}
+	if (sched_setattr_nocheck(p, &attr)) {
+		snprintf(err, errlen, "sched_setattr(util_min %d, util_max %d) failed",
+			 sd->util_min, sd->util_max);
 		return -1;
 	}
 	return 0;
@@ -602,6 +625,12 @@ static void apply_sched(struct rt_thread *th, const struct rtapp_sched *sd)
 {
 	char err[128];
 
+	if (sd->uclamp_set && th->cur_uclamp != sd) {
+		/* rt-app exits on a failed sched_setattr(); the parser checked the values */
+		if (rtapp_apply_uclamp(th->wt->task, sd, err, sizeof(err)))
+			abort();
+		th->cur_uclamp = sd;
+	}
 	if (!sd->set || th->cur_sched == sd)
 		return;
 	/* checked by the parser: cannot fail */

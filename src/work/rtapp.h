@@ -91,7 +91,17 @@ struct rtapp_sched {
 	 */
 	bool set;
 	unsigned int line;
+	/*
+	 * "util_min" / "util_max": the uclamp requests rt-app passes to
+	 * sched_setattr() (SCHED_FLAG_KEEP_ALL with SCHED_FLAG_UTIL_CLAMP_*);
+	 * RTAPP_UCLAMP_UNSET when not given, -1 asks for the default back
+	 */
+	int util_min, util_max;
+	bool uclamp_set;
+	unsigned int uclamp_line;
 };
+
+#define RTAPP_UCLAMP_UNSET (-2)
 
 struct rtapp_phase {
 	char *name;
@@ -212,6 +222,9 @@ const char *rtapp_policy_name(enum rtapp_policy policy);
  * parser calls it so for every task and phase, before the run); at run time
  * a checked setting always returns 0.
  */
+/* util_min/util_max of @sd for @p (sched_setattr(), policy kept): 0, or -1 with @err */
+int rtapp_apply_uclamp(struct task_struct *p, const struct rtapp_sched *sd, char *err,
+		       size_t errlen);
 int rtapp_apply_policy(struct task_struct *p, enum rtapp_policy policy, int priority, char *err,
 		       size_t errlen);
 

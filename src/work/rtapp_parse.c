@@ -895,8 +895,7 @@ static int parse_event(struct pctx *x, struct rtapp_task *t, const char *key,
 /* ---- scheduling attributes ---- */
 
 static const char *const unmodelled_keys[] = {
-	"nodes_membind", "taskgroup", "util_min", "util_max", "dl-runtime", "dl-period",
-	"dl-deadline", NULL,
+	"nodes_membind", "taskgroup", "dl-runtime", "dl-period", "dl-deadline", NULL,
 };
 
 static int unmodelled(struct pctx *x, const struct rtapp_task *t, const char *key,
@@ -904,8 +903,10 @@ static int unmodelled(struct pctx *x, const struct rtapp_task *t, const char *ke
 {
 	for (const char *const *k = unmodelled_keys; *k; k++)
 		if (!strcmp(key, *k))
-			return fail(x, line, "task %s: %s is not modelled (no NUMA, cgroups, uclamp or custom slices)",
-				    t->name, key);
+			return fail(
+				x, line,
+				"task %s: %s is not modelled (no NUMA, cgroups or custom slices)",
+				t->name, key);
 	return 0;
 }
 
@@ -960,6 +961,27 @@ static int parse_sched(struct pctx *x, const struct rtapp_task *t, struct json_o
 		/* a message about the setting is about the priority written */
 		sd->line = pl;
 	}
+	/* uclamp: 0..1024, -1 for the default; the kernel refuses min above max */
+	sd->util_min = sd->util_max = RTAPP_UCLAMP_UNSET;
+	sd->uclamp_set = false;
+	for (int k = 0; k < 2; k++) {
+		const char *key = k ? "util_max" : "util_min";
+		unsigned int ul;
+
+		if (!json_object_object_get_ex(obj, key, &v))
+			continue;
+		ul = line_of(x, named_at(x, o, obj, key));
+		if (get_int(x, v, key, ul, -1, SCHED_CAPACITY_SCALE, &n))
+			return -1;
+		*(k ? &sd->util_max : &sd->util_min) = (int)n;
+		sd->uclamp_set = true;
+		sd->uclamp_line = ul;
+	}
+	if (sd->util_min >= 0 && sd->util_max >= 0 && sd->util_min > sd->util_max)
+		return fail(
+			x, sd->uclamp_line,
+			"task %s: util_min %d is above util_max %d (sched_setattr() fails with EINVAL)",
+			t->name, sd->util_min, sd->util_max);
 	return 0;
 }
 
@@ -1039,7 +1061,8 @@ static int parse_phase(struct pctx *x, struct rtapp_task *t, const char *name,
 			if (get_int(x, v, "loop", line, is_task ? -1 : 1, INT_MAX, &n))
 				return -1;
 			ph->loop = (int)n;
-		} else if (!strcmp(key, "policy") || !strcmp(key, "priority")) {
+		} else if (!strcmp(key, "policy") || !strcmp(key, "priority") ||
+			   !strcmp(key, "util_min") || !strcmp(key, "util_max")) {
 			/* parse_sched() below */
 		} else if (!strcmp(key, "cpus")) {
 			/* a task's own are parsed by parse_task() */
@@ -1149,7 +1172,8 @@ static int parse_task(struct pctx *x, const char *name, struct json_object *obj,
 			t->loop = (int)n;
 		} else if (!strcmp(key, "instance") || !strcmp(key, "delay") ||
 			   !strcmp(key, "cpus") || !strcmp(key, "phases") ||
-			   !strcmp(key, "policy") || !strcmp(key, "priority")) {
+			   !strcmp(key, "policy") || !strcmp(key, "priority") ||
+			   !strcmp(key, "util_min") || !strcmp(key, "util_max")) {
 			/* done above */
 		} else if (is_event(key)) {
 			return fail(x, line, "task %s: event %s beside \"phases\" (events go in a phase)",

@@ -46,6 +46,18 @@ static void test_sysctl_defaults(void **state)
 	/* Debian's and most distributions' CONFIG_HZ_250 */
 	assert_int_equal(sysctl_sched.hz, 250);
 	assert_int_equal(sysctl_sched.preempt, PREEMPT_VOLUNTARY_MODEL);
+	/* topology.c: sysctl_sched_energy_aware = 1 */
+	assert_int_equal(sysctl_sched.energy_aware, 1);
+	/* init/Kconfig: CONFIG_UCLAMP_BUCKETS_COUNT default 5; core.c UCLAMP_BUCKET_DELTA */
+	assert_int_equal(UCLAMP_BUCKETS, 5);
+	assert_int_equal(UCLAMP_BUCKET_DELTA, 205);
+	/* uapi/linux/sched.h: SCHED_FLAG_KEEP_POLICY 0x08 .. SCHED_FLAG_UTIL_CLAMP_MAX 0x40 */
+	assert_int_equal(SCHED_FLAG_KEEP_POLICY, 0x08);
+	assert_int_equal(SCHED_FLAG_KEEP_PARAMS, 0x10);
+	assert_int_equal(SCHED_FLAG_UTIL_CLAMP_MIN, 0x20);
+	assert_int_equal(SCHED_FLAG_UTIL_CLAMP_MAX, 0x40);
+	/* energy_model.h: EM_MAX_POWER 64000000 (64 W in uW) */
+	assert_int_equal(EM_MAX_POWER_UW, 64000000);
 }
 
 /*

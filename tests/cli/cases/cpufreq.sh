@@ -93,3 +93,25 @@ printf 'name cf\nmachine smp2\nworkload hackbench -g 1 -l 5\noption cpufreq user
 expect_exit 0 "" schedlab sweep "$tmp/cf2.plan" -o "$tmp/cf2.out" -j 1
 printf 'name cf\nmachine smp2\nworkload hackbench -g 1 -l 5\noption cpufreq turbo\n' >"$tmp/cf3.plan"
 expect_exit 2 "--cpufreq 'turbo': unknown governor" schedlab sweep "$tmp/cf3.plan" -o "$tmp/cf3.out" -j 1
+
+# EAS (docs/energy.md): kernel.sched_energy_aware is 0 or 1; with it on, the
+# small periodic task of examples/periodic.json costs pixel6 less energy
+expect_exit 2 "--sysctl energy_aware: value must be an integer in 0..1, got '2'" \
+	schedlab run -m pixel6 --sysctl energy_aware=2 -- hackbench -l 5
+run_cmd schedlab run -m pixel6 --cpufreq schedutil --json "$tmp/eas-on.json" -- rt-app "$root/examples/periodic.json"
+run_cmd schedlab run -m pixel6 --cpufreq schedutil --sysctl energy_aware=0 --json "$tmp/eas-off.json" -- rt-app "$root/examples/periodic.json"
+eas_on=$(awk -F'[:,]' '/"total_j"/ { print $2 }' "$tmp/eas-on.json" 2>/dev/null)
+eas_off=$(awk -F'[:,]' '/"total_j"/ { print $2 }' "$tmp/eas-off.json" 2>/dev/null)
+if grep -q '"eas": true' "$tmp/eas-on.json" && grep -q '"eas": false' "$tmp/eas-off.json" &&
+	awk -v a="$eas_on" -v b="$eas_off" 'BEGIN { exit !(a > 0 && a < b) }'; then
+	ok "EAS on pixel6: the periodic task's run costs $eas_on J against $eas_off J without"
+else
+	not_ok "EAS on pixel6: energy" "on: '$eas_on', off: '$eas_off'"
+fi
+# a machine without an energy model has no energy part
+run_cmd schedlab run -m smp4 --cpufreq schedutil --json "$tmp/eas-smp4.json" -- hackbench -l 5
+if grep -q '"energy"' "$tmp/eas-smp4.json"; then
+	not_ok "no energy part without a model" "smp4's JSON has one"
+else
+	ok "no energy part without a model (smp4)"
+fi

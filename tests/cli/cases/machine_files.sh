@@ -97,6 +97,18 @@ printf '%s\n' "$base" | sed 's/^shape = core:2$/nr_cpus = 2\ncpu.0 = 0 0 0 0 0/'
 expect_exit 2 "short.machine:4: nr_cpus is 2 but cpu.1 is not given" schedlab topo -m "$tmp/short.machine"
 printf '%s\n' "$base" | sed '/^\[idle.0\]/,$d' >"$tmp/noidle.machine"
 expect_exit 2 "noidle.machine: no [idle.0]" schedlab topo -m "$tmp/noidle.machine"
+# the energy model: one figure per OPP, every class or none, idle power for existing states
+embase=$(printf '%s\n' "$base" | sed 's/^opps_khz = 2000000$/opps_khz = 1000000 2000000/')
+mf "$(printf '%s\n' "$embase" | sed 's/^opps_khz = .*/&\nem_power_uw = 100000 300000/')"
+expect_exit 0 "" schedlab topo -m "$tmp/bad.machine"
+mf "$(printf '%s\n' "$embase" | sed 's/^opps_khz = .*/&\nem_power_uw = 100000/')"
+expect_exit 2 "bad.machine:8: em_power_uw: 1 figures for 2 OPPs" schedlab topo -m "$tmp/bad.machine"
+mf "$(printf '%s\n' "$embase" | sed 's/^opps_khz = .*/&\nem_power_uw = 0 300000/')"
+expect_exit 2 "bad.machine:8: em_power_uw: 0 is out of range (1..64000000)" schedlab topo -m "$tmp/bad.machine"
+mf "$(printf '%s\n' "$embase" | sed 's/^opps_khz = .*/&\nem_power_uw = 1 2\nidle_power_uw.3 = 0 0/')"
+expect_exit 2 "bad.machine:9: idle_power_uw.3: there is no [idle.3]" schedlab topo -m "$tmp/bad.machine"
+mf "$embase" "[energy]" "source = nowhere"
+expect_exit 2 "bad.machine:13: [energy] without em_power_uw in the classes" schedlab topo -m "$tmp/bad.machine"
 expect_exit 2 "$tmp/none.machine: No such file or directory" schedlab run -m "$tmp/none.machine" -- hackbench -l 5
 expect_exit 2 "./nodir/x: No such file or directory" schedlab topo -m ./nodir/x
 

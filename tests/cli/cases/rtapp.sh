@@ -193,3 +193,15 @@ expect_exit 1 "schedlab: study: a run of 'hackbench -g 1 -l 10' on smp4 with see
 # a background workload that ends before the benchmark is no failure
 printf '{"global": {"calibration": 70}, "tasks": {"t": {"loop": 1, "run": 10}}}\n' >"$tmp/short.json"
 expect_exit 0 "" schedlab run -m smp4 --also "rt-app $tmp/short.json" -- hackbench -g 1 -l 10
+
+# ---------------------------------------------------------------------------
+# rt-app's util_min/util_max: sched_setattr()'s uclamp requests (docs/energy.md)
+# ---------------------------------------------------------------------------
+
+expect_exit 0 "" schedlab run -m pixel6 -- rt-app examples/uclamp.json
+same_output rtapp-uclamp schedlab run -m pixel6 --cpufreq schedutil -- rt-app examples/uclamp.json
+sed 's/"util_min" : 614,/"util_min" : 700, "util_max" : 600,/' examples/uclamp.json >"$tmp/uclamp-minmax.json"
+expect_exit 2 "rt-app: $tmp/uclamp-minmax.json:13: task boosted: util_min 700 is above util_max 600 (sched_setattr() fails with EINVAL)" \
+	schedlab run -m pixel6 -- rt-app "$tmp/uclamp-minmax.json"
+sed 's/"util_min" : 614,/"util_min" : 1025,/' examples/uclamp.json >"$tmp/uclamp-range.json"
+expect_exit 2 "util_min" schedlab run -m pixel6 -- rt-app "$tmp/uclamp-range.json"
