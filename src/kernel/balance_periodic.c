@@ -270,7 +270,7 @@ static void kick_ilb(unsigned int flags)
 	/* kick_ilb(): smp_call_function_single_async() */
 	trace_sched(__trace_ipi_send_cpu((unsigned int)ilb_cpu, TRACE_IPI_CALL_FUNC,
 					 TRACE_SITE_GENERIC_EXEC_SINGLE));
-	charge(cost->ipi_send);
+	charge(cost->ipi_send + cost->guest_ipi_exit);
 	this_rq()->ipi_sent++;
 	if (!ev_queued(&ilb_rq->csd_ev))
 		sim_schedule(&ilb_rq->csd_ev,

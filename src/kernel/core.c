@@ -289,6 +289,7 @@ void sched_init(u64 start)
 		INIT_LIST_HEAD(&rq->cfs_tasks);
 		rq->cpu_capacity = arch_scale_cpu_capacity(cpu);
 		rq->idle_state = -1;
+		rq->last_state_idx = -1;
 		rq->idle_duration_avg = TICK_NSEC;
 		rq->wake_list_tail = &rq->wake_list;
 		rq->csd_list_tail = &rq->csd_list;

@@ -50,6 +50,56 @@ static bool state_disabled(const struct rq *rq, unsigned int idx)
 	return rq->idle_state_disable & (1U << idx);
 }
 
+/* a KVM guest with cpuidle-haltpoll: its states are POLL (0) and halt (1) */
+static bool haltpoll_guest(void)
+{
+	return machine.topo->guest.kvm && machine.topo->guest.cpuidle == GUEST_IDLE_HALTPOLL;
+}
+
+/*
+ * haltpoll_select(): halt when the poll limit has shrunk to nothing or the
+ * last poll ran out; otherwise poll (for rq->poll_limit_ns). A disabled
+ * state is passed over to the other (cpuidle's stateK/disable).
+ */
+static int haltpoll_select(struct rq *rq)
+{
+	int idx = 0;
+
+	if (!rq->poll_limit_ns || (rq->last_state_idx == 0 && rq->poll_time_limit))
+		idx = 1;
+	if (state_disabled(rq, (unsigned int)idx) && !state_disabled(rq, (unsigned int)!idx))
+		idx = !idx;
+	return idx;
+}
+
+/* guest_halt_poll_* of drivers/cpuidle/governors/haltpoll.c, their defaults */
+#define GUEST_HALT_POLL_NS 200000
+#define GUEST_HALT_POLL_GROW 2
+#define GUEST_HALT_POLL_SHRINK 2
+#define GUEST_HALT_POLL_GROW_START 50000
+
+/*
+ * adjust_poll_limit(): a halt that a poll of up to GUEST_HALT_POLL_NS
+ * would have caught grows the limit (doubling from GROW_START); a longer
+ * one shrinks it (halving, to 0 below GROW_START).
+ */
+static void haltpoll_reflect(struct rq *rq, int idx, u64 block_ns)
+{
+	u64 val;
+
+	rq->last_state_idx = idx;
+	if (idx == 0)
+		return;
+	if (block_ns > rq->poll_limit_ns && block_ns <= GUEST_HALT_POLL_NS) {
+		val = rq->poll_limit_ns * GUEST_HALT_POLL_GROW;
+		val = clamp(val, (u64)GUEST_HALT_POLL_GROW_START, (u64)GUEST_HALT_POLL_NS);
+		rq->poll_limit_ns = val;
+	} else if (block_ns > GUEST_HALT_POLL_NS) {
+		val = rq->poll_limit_ns / GUEST_HALT_POLL_SHRINK;
+		rq->poll_limit_ns = val < GUEST_HALT_POLL_GROW_START ? 0 : val;
+	}
+}
+
 /*
  * The deepest enabled state whose target residency fits the predicted
  * idle time, else the shallowest enabled one; with every state disabled,
@@ -60,6 +110,9 @@ static int governor_select(struct rq *rq, bool no_poll)
 	const struct topology *t = machine.topo;
 	u64 predicted = rq->idle_duration_avg;
 	int idx = -1, first = -1;
+
+	if (haltpoll_guest())
+		return haltpoll_select(rq);
 
 	for (unsigned int i = 0; i < t->nr_idle_states; i++) {
 		const struct idle_state *st = &t->idle_states[i];
@@ -91,6 +144,10 @@ static u64 poll_time_limit(const struct rq *rq, unsigned int idx)
 {
 	const struct topology *t = machine.topo;
 
+	/* cpuidle_poll_time(): the haltpoll governor's limit when it has one */
+	if (haltpoll_guest() && rq->poll_limit_ns)
+		return rq->poll_limit_ns;
+
 	for (unsigned int i = idx + 1; i < t->nr_idle_states; i++)
 		if (!state_disabled(rq, i))
 			return t->idle_states[i].target_residency_ns;
@@ -112,6 +169,7 @@ static void enter_state(struct rq *rq, int idx)
 	}
 	rq->polling = t->idle_states[idx].polls;
 	rq->idle_state_usage[idx]++;
+	rq->poll_time_limit = false;
 	sim_cpu_power_state(cpu_of(rq), idx);
 	if (is_poll_state(&t->idle_states[idx])) {
 		/* poll for at most the next enabled state's target residency */
@@ -132,7 +190,8 @@ void do_idle(void)
 	 * here, before the CPU sleeps: a wakeup that arrives meanwhile is seen
 	 * only once the state is entered, as need_resched is checked there.
 	 */
-	charge(machine.cost->idle_enter);
+	/* in a guest, stopping the tick reprograms the timer: a VM exit */
+	charge(machine.cost->idle_enter + machine.cost->guest_timer_exit);
 	cpu_set_activity(c, ACT_IDLE);
 	/* tick_nohz_idle_stop_tick(): idle_calls, which sugov_hold_freq() reads */
 	cpufreq_idle_enter(cpu_of(rq));
@@ -154,6 +213,11 @@ static void account_state(struct rq *rq)
 void idle_reselect(struct rq *rq)
 {
 	account_state(rq);
+	/* the poll ran out (poll_idle() sets dev->poll_time_limit) */
+	if (haltpoll_guest()) {
+		rq->last_state_idx = rq->idle_state;
+		rq->poll_time_limit = true;
+	}
 	trace_sched(__trace_cpu_idle(TRACE_PWR_EVENT_EXIT, cpu_of(rq)));
 	enter_state(rq, governor_select(rq, true));
 }
@@ -183,6 +247,21 @@ void idle_exit(struct rq *rq)
 		sim_cancel(&rq->step_ev);
 	/* busy power from the wakeup on, the exit latency included */
 	sim_cpu_power_state(cpu_of(rq), -1);
+	if (idx >= 0 && t->guest.kvm) {
+		u64 resid = c->t - rq->idle_since;
+
+		if (t->guest.cpuidle == GUEST_IDLE_HALTPOLL)
+			haltpoll_reflect(rq, idx, resid);
+		/*
+		 * A halted vCPU runs again when the host has woken it: at once
+		 * while the host still halt-polls it, else once the host has
+		 * scheduled its thread in again.
+		 */
+		if (!t->idle_states[idx].polls)
+			c->t += resid < machine.cost->guest_host_poll_ns ?
+					machine.cost->guest_wakeup_polled :
+					machine.cost->guest_wakeup;
+	}
 	/* the exit latency is time the CPU spends waking up, not working */
 	if (idx >= 0)
 		c->t += t->idle_states[idx].exit_latency_ns;
@@ -198,5 +277,7 @@ void idle_exit(struct rq *rq)
 	if (!straight)
 		charge(machine.cost->idle_exit);
 	cpu_set_activity(c, ACT_IRQ);
+	if (rq->tick_stopped && machine.cost->guest_timer_exit)
+		charge(machine.cost->guest_timer_exit);
 	idle_tick_restart(rq);
 }

@@ -638,6 +638,14 @@ struct rq {
 	unsigned int idle_state_disable;
 	u64 idle_since;
 	u64 idle_duration_avg;
+	/*
+	 * a KVM guest's haltpoll governor (docs/guests.md): the adaptive poll
+	 * limit (dev->poll_limit_ns), the last state and whether the last poll
+	 * ran out (dev->poll_time_limit)
+	 */
+	u64 poll_limit_ns;
+	int last_state_idx;
+	bool poll_time_limit;
 	/* the call-single queue: wakelist tasks and function calls */
 	struct task_struct *wake_list;
 	struct task_struct **wake_list_tail;

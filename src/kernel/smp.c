@@ -45,7 +45,8 @@ static void send_ipi(unsigned int cpu, struct sim_event *ev)
 {
 	const struct cost_model *cost = machine.cost;
 
-	charge(cost->ipi_send);
+	/* a guest's ICR write exits to the host (guest_ipi_exit: 0 on bare metal) */
+	charge(cost->ipi_send + cost->guest_ipi_exit);
 	this_rq()->ipi_sent++;
 	if (!ev_queued(ev))
 		sim_schedule(ev, cpu_now() + cost->ipi_latency[cpu_dist(smp_processor_id(), cpu)]);

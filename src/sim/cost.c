@@ -186,6 +186,11 @@ static const struct cost_field cost_fields[] = {
 	{ "cache_llc_kb", offsetof(struct cost_model, cache_llc_kb), false, CACHE_KB_MAX, "KiB", 0 },
 	F(mem_remote_latency, LINE_MAX_NS),
 	SMT(1), SMT(2), SMT(3), SMT(4), SMT(5), SMT(6), SMT(7), SMT(8),
+	F(guest_ipi_exit, KPATH_MAX),
+	F(guest_timer_exit, KPATH_MAX),
+	F(guest_wakeup_polled, DELAY_MAX),
+	F(guest_wakeup, DELAY_MAX),
+	F(guest_host_poll_ns, DELAY_MAX),
 };
 #undef F
 #undef FD

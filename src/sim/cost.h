@@ -111,6 +111,17 @@ struct cost_model {
 	 * work and to charge(), not to charge_stall().
 	 */
 	u64 smt_speed[SMT_MAX_THREADS];
+
+	/*
+	 * A KVM guest (a machine file's [guest], docs/guests.md): what the
+	 * hypervisor adds. 0 on bare metal; a guest machine without its own
+	 * figures gets the estimates of guest.c.
+	 */
+	u64 guest_ipi_exit;	/* sending an IPI: the x2APIC ICR write's VM exit and re-entry */
+	u64 guest_timer_exit;	/* programming the timer (TSC deadline MSR): a VM exit, on idle entry and exit */
+	u64 guest_wakeup_polled; /* a halted vCPU woken while the host still halt-polls it */
+	u64 guest_wakeup;	/* a halted vCPU woken after the host scheduled its thread out */
+	u64 guest_host_poll_ns;	/* the host's halt-poll window (kvm halt_poll_ns) */
 };
 
 /* The defaults (a modern x86 server); presets start from these. */

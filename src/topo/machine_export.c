@@ -306,6 +306,12 @@ void topology_export(const struct topology *t, FILE *out)
 	put_idle(out, t);
 	put_cpufreq(out, t);
 	put_asym_packing(out, t);
+	if (t->guest.kvm) {
+		fprintf(out, "\n[guest]\nhypervisor = kvm\ncpuidle = %s\nipi_virtualization = %s\n",
+			t->guest.cpuidle == GUEST_IDLE_HALTPOLL ? "haltpoll" : "hlt",
+			t->guest.ipi_virtualization ? "yes" : "no");
+		put_text(out, "source", t->guest.source);
+	}
 	if (t->nr_em && t->em_source[0]) {
 		fputs("\n[energy]\n", out);
 		put_text(out, "source", t->em_source);

@@ -12,6 +12,7 @@
 #include "topo/machine_file.h"
 
 #include "topo/machine_asym.h"
+#include "topo/machine_guest.h"
 
 #include "sim/alloc.h"
 
@@ -80,6 +81,7 @@ struct mf_state {
 	unsigned int idle_fields[TOPO_MAX_IDLE_STATES]; /* bitmask of keys read */
 	unsigned int cpufreq_fields, machine_text, cache_fields;
 	struct mf_asym asym;
+	struct mf_guest guest;
 	bool energy_source_seen;
 	unsigned int energy_line; /* of the [energy] header */
 };
@@ -735,12 +737,18 @@ static int section_header(struct mf_state *s, const struct mf_line *l, char *err
 		s->energy_line = l->lineno;
 		return 0;
 	}
+	if (!strcmp(sec, "guest")) {
+		if (s->guest.line)
+			goto twice;
+		s->guest.line = l->lineno;
+		return 0;
+	}
 	if (!strcmp(sec, "machine") || !strcmp(sec, "topology") || !strcmp(sec, "numa") ||
 	    !strcmp(sec, "caches") || !strcmp(sec, "cpufreq") || !strcmp(sec, "costs"))
 		return 0;
 	snprintf(
 		err, errlen,
-		"unknown section [%.40s] (machine, topology, numa, caches, class.K, idle.K, cpufreq, energy, asym_packing, costs)",
+		"unknown section [%.40s] (machine, topology, numa, caches, class.K, idle.K, cpufreq, energy, asym_packing, guest, costs)",
 		sec);
 	return -1;
 twice:
@@ -769,6 +777,8 @@ static int machine_file_line(void *arg, const struct mf_line *l, char *err, size
 		return mf_cost_line(&s->t->cost, l->key, l->value, err, errlen);
 	if (!strcmp(sec, "asym_packing"))
 		return mf_asym_line(&s->asym, &s->t->asym_packing, l, err, errlen);
+	if (!strcmp(sec, "guest"))
+		return mf_guest_line(&s->guest, &s->t->guest, l, err, errlen);
 	if (!strcmp(sec, "energy")) {
 		bool rep = s->energy_source_seen;
 
@@ -1106,7 +1116,10 @@ struct topology *topology_parse_machine(const char *text, const char *file, char
 	t->hz = 250;
 	cost_model_default(&t->cost);
 	if (mf_lex(text, file, machine_file_line, s, err, errlen) || fill_cpus(s, err, errlen) ||
-	    fill_classes(s, err, errlen) || fill_idle(s, err, errlen) ||
+	    fill_classes(s, err, errlen) ||
+	    /* a guest's idle states are the guest's, whatever [idle.K] says */
+	    (s->guest.line ? mf_guest_finish(&s->guest, t, file, err, errlen)
+			   : fill_idle(s, err, errlen)) ||
 	    fill_energy(s, err, errlen) || fill_rest(s, err, errlen) ||
 	    mf_asym_finish(&s->asym, t, file, err, errlen))
 		goto fail;

@@ -630,6 +630,11 @@ void topology_print_tree(const struct topology *t, FILE *out)
 
 	print_classes(t, out);
 	print_asym_packing(t, out);
+	if (t->guest.kvm)
+		fprintf(out, "  Guest: KVM, %s; IPIs %s (docs/guests.md)\n",
+			t->guest.cpuidle == GUEST_IDLE_HALTPOLL ? "cpuidle-haltpoll (poll, then halt)"
+								  : "no cpuidle driver (HLT)",
+			t->guest.ipi_virtualization ? "virtualized, no exit" : "sent through a VM exit");
 
 	fprintf(out, "  Idle states (exit latency/target residency, us):");
 	if (!t->nr_idle_states)

@@ -91,6 +91,23 @@ struct topo_em {
 	unsigned int idle_uw[TOPO_MAX_IDLE_STATES][TOPO_MAX_OPPS];
 };
 
+/*
+ * A machine that is a KVM guest (a machine file's [guest], docs/guests.md):
+ * its idle states are the guest's (HLT, or haltpoll's poll and halt) and
+ * the hypervisor's costs are in the cost model's guest_* parameters.
+ */
+enum guest_cpuidle {
+	GUEST_IDLE_HLT,		/* no cpuidle driver: default_idle_call(), HLT */
+	GUEST_IDLE_HALTPOLL,	/* cpuidle-haltpoll with the haltpoll governor */
+};
+
+struct guest_desc {
+	bool kvm;
+	enum guest_cpuidle cpuidle;
+	bool ipi_virtualization;	/* IPIv/AVIC: an IPI is sent without a VM exit */
+	char source[320];
+};
+
 struct cpu_topo {
 	unsigned int thread;	/* SMT thread index within its core */
 	unsigned int core;	/* machine-wide core index */
@@ -157,6 +174,7 @@ struct topology {
 	unsigned int hz;		/* default CONFIG_HZ for this machine */
 	struct cpufreq_desc cpufreq;
 	struct asym_packing_desc asym_packing;
+	struct guest_desc guest;
 	unsigned int nr_idle_states;
 	struct idle_state idle_states[TOPO_MAX_IDLE_STATES];
 

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The [guest] section of a machine file (machine_guest.c): the machine is a
+ * KVM guest, with the guest's idle states and the hypervisor's costs.
+ */
+#ifndef SCHEDLAB_TOPO_MACHINE_GUEST_H
+#define SCHEDLAB_TOPO_MACHINE_GUEST_H
+
+#include "topo/machine_file.h"
+
+struct mf_guest {
+	unsigned int line; /* of the [guest] header; 0: none */
+	unsigned int fields; /* keys read, one bit each */
+};
+
+extern const char *const guest_cpuidle_names[2];
+
+/* One line of the section into @d. 0, or -1 with a message. */
+int mf_guest_line(struct mf_guest *g, struct guest_desc *d, const struct mf_line *l, char *err,
+		  size_t errlen);
+/*
+ * Once the file is read: a guest's idle states replace the file's, and its
+ * hypervisor costs left at 0 get the estimates. 0, or -1 with "FILE:LINE: ...".
+ */
+int mf_guest_finish(struct mf_guest *g, struct topology *t, const char *file, char *err,
+		    size_t errlen);
+
+#endif
