@@ -82,7 +82,7 @@
 	/* sleeping locks (kernel/locking.h, docs/locking.md) */                            \
 	F(MUTEX_SPIN_ON_OWNER, true, "0d66bf6d3514 (v2.6.30)", NULL,                           \
 	  "mutex: spin while the owner runs on a CPU instead of sleeping")                    \
-	F(MUTEX_OSQ, true, "0dc8c730c98a (v3.10), fb0527bd5ea9 (v3.15)", NULL,                 \
+	F(MUTEX_OSQ, true, "0dc8c730c98a (v3.10)", NULL,                                     \
 	  "mutex/rwsem spinners queue in the osq (MCS); only its head spins on the owner")    \
 	F(MUTEX_HANDOFF, true, "9d659ae14b54 (v4.10)", NULL,                                  \
 	  "mutex: the first waiter sets HANDOFF and the unlock hands it the lock")            \

@@ -195,7 +195,7 @@ static bool mutex_wait_step(struct mutex *lock, struct lock_waiter *w)
 
 	if (__mutex_trylock_common(lock, first))
 		return waiter_acquired(lock, w);
-	/* the woken first waiter spins too (c6f2ab405d1d, with the handoff) */
+	/* the woken first waiter spins too (the v4.10 handoff series) */
 	if (first && sched_feat(MUTEX_SPIN_ON_OWNER) && sched_feat(MUTEX_HANDOFF) &&
 	    keep_spinning(lock)) {
 		w->phase = LW_WAITER_SPIN;
