@@ -16,6 +16,8 @@ struct list_head all_mutexes = LIST_HEAD_INIT(all_mutexes);
 struct list_head all_rwsems = LIST_HEAD_INIT(all_rwsems);
 /* every lock_waiter spinning now (the switch-out hook walks it) */
 static struct list_head spinning = LIST_HEAD_INIT(spinning);
+/* locks initialised so far (lock_stat_init()) */
+static u64 next_lock_addr;
 
 void lock_waiter_init(struct lock_waiter *w, struct task_struct *p)
 {
@@ -33,6 +35,7 @@ void locking_reset(void)
 	INIT_LIST_HEAD(&all_rwsems);
 	INIT_LIST_HEAD(&spinning);
 	nr_lock_spinners = 0;
+	next_lock_addr = 0;
 }
 
 void lock_notify(struct task_struct *p, u64 t)
@@ -208,6 +211,17 @@ void lock_woken(struct lock_waiter *w, struct lock_class_stat *stat)
 void lock_acquired(struct lock_waiter *w, struct lock_class_stat *stat)
 {
 	stat->acquisitions++;
+	if (w->begin) {
+		u64 wait = cpu_now() - w->begin;
+
+		stat->wait_ns += wait;
+		if (wait > stat->max_wait_ns)
+			stat->max_wait_ns = wait;
+	}
+	if (w->traced) {
+		trace_sched(__trace_contention(TRACE_CONTENTION_END, stat->addr, 0));
+		w->traced = false;
+	}
 	w->phase = LW_IDLE;
 	w->begin = 0;
 }
@@ -215,7 +229,28 @@ void lock_acquired(struct lock_waiter *w, struct lock_class_stat *stat)
 void lock_contended(struct lock_waiter *w, struct lock_class_stat *stat)
 {
 	stat->contended++;
-	w->begin = cpu_now();
+	/* 0 is "not contended": a contention at time 0 counts from 1 ns */
+	w->begin = cpu_now() ? cpu_now() : 1;
+}
+
+void lock_trace_begin(struct lock_waiter *w, struct lock_class_stat *stat, unsigned int flags)
+{
+	w->traced = true;
+	trace_sched(__trace_contention(TRACE_CONTENTION_BEGIN, stat->addr, (int)flags));
+}
+
+/*
+ * Simulated kernel addresses for the tracepoints: the locks sit 64 bytes
+ * apart in the direct map, in the order they were initialised.
+ */
+#define LOCK_ADDR_BASE 0xffff888100000000ULL
+
+void lock_stat_init(struct lock_class_stat *stat, const char *name, const char *type)
+{
+	memset(stat, 0, sizeof(*stat));
+	stat->name = name;
+	stat->type = type;
+	stat->addr = LOCK_ADDR_BASE + 64 * next_lock_addr++;
 }
 
 static void __attribute__((noreturn)) lock_bug(const char *name, const char *what)

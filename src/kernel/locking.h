@@ -34,6 +34,10 @@ struct lock_class_stat {
 	u64 spin_ns; /* optimistic spinning, CPU time */
 	u64 sleep_ns; /* on the wait list, off CPU */
 	u64 handoffs; /* ownership handed to the first waiter */
+	u64 wait_ns; /* contention_begin to the acquisition, summed */
+	u64 max_wait_ns;
+	u64 addr; /* its simulated kernel address (the tracepoints' lock) */
+	const char *type; /* "mutex" or "rwsem", as perf lock contention names them */
 };
 
 enum lock_waiter_phase {
@@ -66,6 +70,7 @@ struct lock_waiter {
 	u64 begin; /* contention_begin time, 0: not contended */
 	u64 spin_since; /* this stretch of spinning began */
 	u64 sleep_since; /* went to sleep on the wait list */
+	bool traced; /* contention_begin was emitted for this acquisition */
 	struct lock_waiter *wake_next; /* wake_q link */
 	bool wake_queued;
 };

@@ -5,6 +5,7 @@
 
 #include "kernel/locking.h"
 #include "kernel/sched.h"
+#include "kernel/trace.h"
 
 /* arm @p's CPU step at @t (not before now): it looks at the lock again */
 void lock_notify(struct task_struct *p, u64 t);
@@ -21,6 +22,10 @@ void lock_sleep(struct lock_waiter *w);
 void lock_woken(struct lock_waiter *w, struct lock_class_stat *stat);
 void lock_acquired(struct lock_waiter *w, struct lock_class_stat *stat);
 void lock_contended(struct lock_waiter *w, struct lock_class_stat *stat);
+/* trace_contention_begin(lock, @flags) */
+void lock_trace_begin(struct lock_waiter *w, struct lock_class_stat *stat, unsigned int flags);
+/* a new lock's statistics: its name, type and simulated address */
+void lock_stat_init(struct lock_class_stat *stat, const char *name, const char *type);
 void mutex_spin_cancel(struct lock_waiter *w);
 void rwsem_spin_cancel(struct lock_waiter *w);
 

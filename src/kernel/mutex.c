@@ -38,7 +38,7 @@ void mutex_init(struct mutex *lock, const char *name)
 	INIT_LIST_HEAD(&lock->wait_list);
 	INIT_LIST_HEAD(&lock->osq);
 	INIT_LIST_HEAD(&lock->wspin);
-	lock->stat.name = name;
+	lock_stat_init(&lock->stat, name, "mutex");
 	list_add_tail(&lock->node, &all_mutexes);
 }
 
@@ -156,6 +156,7 @@ static bool mutex_slowpath(struct mutex *lock, struct lock_waiter *w)
 	}
 	list_add_tail(&w->list, &lock->wait_list);
 	w->phase = LW_WAIT;
+	lock_trace_begin(w, &lock->stat, LCB_F_MUTEX);
 	if (list_first_entry(&lock->wait_list, struct lock_waiter, list) == w) {
 		lock->flags |= MUTEX_FLAG_WAITERS;
 		charge(machine.cost->lock_atomic);
@@ -236,6 +237,7 @@ bool mutex_lock_step(struct mutex *lock, struct lock_waiter *w)
 			return acquired(lock, w);
 		}
 		lock_contended(w, &lock->stat);
+		lock_trace_begin(w, &lock->stat, LCB_F_SPIN | LCB_F_MUTEX);
 		if (__mutex_trylock(lock))
 			return acquired(lock, w);
 		if (mutex_can_spin_on_owner(lock)) {

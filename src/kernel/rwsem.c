@@ -52,7 +52,7 @@ void init_rwsem(struct rw_semaphore *sem, const char *name)
 	INIT_LIST_HEAD(&sem->wait_list);
 	INIT_LIST_HEAD(&sem->osq);
 	INIT_LIST_HEAD(&sem->wspin);
-	sem->stat.name = name;
+	lock_stat_init(&sem->stat, name, "rwsem");
 	list_add_tail(&sem->node, &all_rwsems);
 }
 
@@ -184,6 +184,7 @@ static bool down_read_slowpath(struct rw_semaphore *sem, struct lock_waiter *w)
 	}
 	w->timeout = jiffies + RWSEM_WAIT_TIMEOUT;
 	w->granted = false;
+	lock_trace_begin(w, &sem->stat, LCB_F_READ);
 	sim_lock_acquire(&sem->wait_lock);
 	charge(machine.cost->lock_slowpath);
 	if (list_empty(&sem->wait_list) && !sem->writer_locked && !sem->handoff) {
@@ -337,6 +338,7 @@ static bool down_write_queue(struct rw_semaphore *sem, struct lock_waiter *w)
 
 	w->timeout = jiffies + RWSEM_WAIT_TIMEOUT;
 	w->handoff_set = false;
+	lock_trace_begin(w, &sem->stat, LCB_F_WRITE);
 	sim_lock_acquire(&sem->wait_lock);
 	charge(machine.cost->lock_slowpath);
 	list_add_tail(&w->list, &sem->wait_list);

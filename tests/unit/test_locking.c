@@ -9,6 +9,8 @@
  */
 #include "test_util.h"
 
+#include "kernel/trace.h"
+#include "report/lock_stat.h"
 #include "work/work.h"
 
 #include <stdlib.h>
@@ -458,6 +460,88 @@ static void test_lock_soak(void **state)
 	soak("NO_MUTEX_SPIN_ON_OWNER,NO_RWSEM_SPIN_ON_OWNER");
 }
 
+/* ---- the contention view: tracepoints, statistics, --lock-stat ---- */
+
+static unsigned int nr_begin, nr_end, last_flags;
+
+static void t_switch(bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	(void)preempt, (void)prev, (void)next;
+}
+static void t_wake(enum trace_event ev, struct task_struct *p, unsigned int cpu)
+{
+	(void)ev, (void)p, (void)cpu;
+}
+static void t_migrate(struct task_struct *p, unsigned int cpu)
+{
+	(void)p, (void)cpu;
+}
+static void t_state(unsigned int state, unsigned int cpu)
+{
+	(void)state, (void)cpu;
+}
+static void t_ipi_send(unsigned int cpu, enum trace_ipi why, enum trace_ipi_site site)
+{
+	(void)cpu, (void)why, (void)site;
+}
+static void t_ipi_irq(enum trace_event ev, enum trace_ipi why)
+{
+	(void)ev, (void)why;
+}
+static void t_contention(enum trace_event ev, u64 lock_addr, int arg)
+{
+	assert_true(lock_addr >= 0xffff888100000000ULL);
+	if (ev == TRACE_CONTENTION_BEGIN) {
+		nr_begin++;
+		last_flags = (unsigned int)arg;
+	} else {
+		assert_int_equal(ev, TRACE_CONTENTION_END);
+		assert_int_equal(arg, 0);
+		nr_end++;
+	}
+}
+
+static const struct sched_trace_hooks count_hooks = {
+	.sched_switch = t_switch,
+	.sched_wake = t_wake,
+	.sched_migrate_task = t_migrate,
+	.cpu_idle = t_state,
+	.cpu_frequency = t_state,
+	.ipi_send_cpu = t_ipi_send,
+	.ipi_irq = t_ipi_irq,
+	.contention = t_contention,
+};
+
+static void test_contention_view(void **state)
+{
+	struct world wd;
+	struct actor a, b;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	nr_begin = nr_end = 0;
+	register_sched_trace_hooks(&count_hooks);
+	run_pair(owner_sleeps, NULL, &wd, &a, &b);
+	register_sched_trace_hooks(NULL);
+	/* SPIN|MUTEX on entering the slowpath, MUTEX before sleeping, one end */
+	assert_int_equal(nr_begin, 2);
+	assert_int_equal(last_flags, LCB_F_MUTEX);
+	assert_int_equal(nr_end, 1);
+	/* the wait is the sleep: from the contention to the acquisition */
+	assert_true(wd.m.stat.wait_ns >= wd.m.stat.sleep_ns);
+	assert_int_equal(wd.m.stat.max_wait_ns, wd.m.stat.wait_ns);
+	f = open_memstream(&buf, &len);
+	lock_stat_print(f);
+	fclose(f);
+	assert_non_null(strstr(
+		buf, " contended   total wait     max wait     avg wait         type   caller"));
+	assert_non_null(strstr(buf, "mutex   test_mutex"));
+	free(buf);
+	sim_end();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -470,6 +554,7 @@ int main(void)
 		cmocka_unit_test(test_rwsem_writer_excludes_and_is_not_starved),
 		cmocka_unit_test(test_rwsem_no_handoff_starves_writer),
 		cmocka_unit_test(test_lock_soak),
+		cmocka_unit_test(test_contention_view),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
