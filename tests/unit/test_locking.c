@@ -460,6 +460,113 @@ static void test_lock_soak(void **state)
 	soak("NO_MUTEX_SPIN_ON_OWNER,NO_RWSEM_SPIN_ON_OWNER");
 }
 
+/*
+ * ---- futex wait/wake never loses a wakeup ----
+ *
+ * Drepper's futex mutex ("Futexes Are Tricky", mutex2), as glibc's
+ * lll_lock builds pthread mutexes: 0 free, 1 locked, 2 locked with
+ * waiters; the user-space atomics run in the program's next() at the
+ * task's instant. A lost wakeup leaves a task asleep for ever: the run
+ * would end with tasks not done.
+ */
+struct fmutex_world {
+	struct futex f;
+	int in_cs;
+	bool violated;
+	u64 nr_wait, nr_wake;
+};
+
+struct fmutex_task {
+	struct fmutex_world *fw;
+	int left;
+	int state; /* 0 try, 1 waited, 2 in the critical section, 3 unlocked */
+	bool done;
+};
+
+static void fmutex_next(struct work_task *w, struct op_desc *op)
+{
+	struct fmutex_task *t = w->state;
+	struct fmutex_world *fw = t->fw;
+	u32 c;
+
+	for (;;) {
+		switch (t->state) {
+		case 0: /* c = cmpxchg(val, 0, 1) */
+			if (!t->left) {
+				t->done = true;
+				op_simple(op, OP_EXIT);
+				return;
+			}
+			c = fw->f.val;
+			if (c == 0) {
+				fw->f.val = 1;
+				break;
+			}
+			/* fall through */
+		case 1: /* c = xchg(val, 2); sleep while it was held */
+			c = fw->f.val;
+			fw->f.val = 2;
+			if (c != 0) {
+				t->state = 1;
+				fw->nr_wait++;
+				op_futex(op, OP_FUTEX_WAIT, &fw->f, 2);
+				return;
+			}
+			break;
+		case 2: /* leave the critical section: atomic_dec(val) != 1 wakes one */
+			fw->in_cs--;
+			t->left--;
+			t->state = 3;
+			if (fw->f.val-- != 1) {
+				fw->f.val = 0;
+				fw->nr_wake++;
+				op_futex(op, OP_FUTEX_WAKE, &fw->f, 1);
+				return;
+			}
+			continue;
+		default: /* outside: some work, then again */
+			t->state = 0;
+			op_run(op, 3000 + 500 * (u64)(t->left % 5));
+			return;
+		}
+		/* got it */
+		if (++fw->in_cs != 1)
+			fw->violated = true;
+		t->state = 2;
+		op_run(op, 2000);
+		return;
+	}
+}
+
+static const struct program fmutex_prog = { .next = fmutex_next };
+
+static void test_futex_mutex_soak(void **state)
+{
+	static const char *const machines[] = { "smp4", "smt2-2s-16" };
+	struct fmutex_world fw;
+	struct fmutex_task t[24];
+
+	(void)state;
+	for (unsigned int m = 0; m < 2; m++) {
+		sim_begin(machines[m], NULL);
+		memset(&fw, 0, sizeof(fw));
+		futex_init(&fw.f, 0);
+		for (unsigned int i = 0; i < 24; i++) {
+			t[i] = (struct fmutex_task){ .fw = &fw, .left = 150 };
+			work_start("fmutex", &fmutex_prog, &t[i], i % machine.nr_cpus);
+		}
+		sim_go();
+		assert_false(fw.violated);
+		for (unsigned int i = 0; i < 24; i++)
+			assert_true(t[i].done);
+		assert_int_equal(fw.f.val, 0);
+		/* it was contended: tasks slept and were woken */
+		assert_true(fw.nr_wait > 100);
+		assert_true(fw.nr_wake > 100);
+		sim_end();
+	}
+}
+
 /* ---- the contention view: tracepoints, statistics, --lock-stat ---- */
 
 static unsigned int nr_begin, nr_end, last_flags;
@@ -554,6 +661,7 @@ int main(void)
 		cmocka_unit_test(test_rwsem_writer_excludes_and_is_not_starved),
 		cmocka_unit_test(test_rwsem_no_handoff_starves_writer),
 		cmocka_unit_test(test_lock_soak),
+		cmocka_unit_test(test_futex_mutex_soak),
 		cmocka_unit_test(test_contention_view),
 	};
 
