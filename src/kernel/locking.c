@@ -69,6 +69,14 @@ void lock_spin_end(struct lock_waiter *w, struct lock_class_stat *stat)
 	if (!p->lock_spinning)
 		return;
 	stat->spin_ns += cpu_now() - w->spin_since;
+	/* a reader-spin time limit still armed as the CPU's step goes with the spin */
+	if (w->rspin_until) {
+		struct rq *rq = cpu_rq(task_cpu(p));
+
+		if (ev_queued(&rq->step_ev) && rq->step_ev.time == w->rspin_until)
+			sim_cancel(&rq->step_ev);
+		w->rspin_until = 0;
+	}
 	list_del_init(&w->spinning);
 	nr_lock_spinners--;
 	p->lock_spinning = false;

@@ -69,6 +69,7 @@ struct lock_waiter {
 	u64 timeout; /* rwsem: jiffies after which it may set handoff */
 	u64 begin; /* contention_begin time, 0: not contended */
 	u64 spin_since; /* this stretch of spinning began */
+	u64 rspin_until; /* rwsem writer on a reader-owned lock: the spin's time limit, 0: none */
 	u64 sleep_since; /* went to sleep on the wait list */
 	bool traced; /* contention_begin was emitted for this acquisition */
 	struct lock_waiter *wake_next; /* wake_q link */
@@ -116,6 +117,7 @@ struct rw_semaphore {
 	/* the owner field: the writer, or the last reader with RWSEM_READER_OWNED */
 	struct task_struct *owner;
 	bool reader_owned;
+	bool nonspinnable; /* RWSEM_NONSPINNABLE: a spin on its readers timed out */
 	struct sim_lock wait_lock;
 	struct list_head wait_list;
 	struct list_head osq;

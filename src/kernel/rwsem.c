@@ -8,8 +8,8 @@
  *    hold it already (then it queues, so a stream of readers cannot
  *    starve a waiting writer);
  *  - a writer takes an unlocked count with a cmpxchg; in the slowpath it
- *    spins on a running writer owner in the osq (RWSEM_SPIN_ON_OWNER;
- *    v6.18 has no reader spinning: 617f3ef95177 removed it in v5.18);
+ *    spins in the osq while a writer owner runs (RWSEM_SPIN_ON_OWNER;
+ *    v6.18 has no reader spinning: 617f3ef95177 removed it in v5.11);
  *  - waiters queue in arrival order; a release wakes the first waiter if
  *    it is a writer, else grants the lock to every queued reader (up to
  *    MAX_READERS_WAKEUP) whether writers are queued between them or not
@@ -19,9 +19,13 @@
  *    (RWSEM_HANDOFF): nobody but the first waiter takes the lock then, and
  *    a writer that set it spins on a running owner.
  *
- * Not modelled: a writer's bounded spin on a reader-owned lock
- * (rwsem_rspin_threshold(); a reader-owned lock stops the spin here),
- * downgrade_write, killable and interruptible waits, PREEMPT_RT.
+ *  - a writer spins on a reader-owned lock too, for at most
+ *    rwsem_rspin_threshold() (10-25 us by the number of readers); when
+ *    that passes the lock is RWSEM_NONSPINNABLE until a writer takes it
+ *    or a release wakes the waiters.
+ *
+ * Not modelled: downgrade_write, killable and interruptible waits,
+ * PREEMPT_RT.
  */
 #include "kernel/locking_internal.h"
 
@@ -153,6 +157,8 @@ static void rwsem_cond_wake_waiter(struct rw_semaphore *sem, struct lock_waiter 
 {
 	if (sem->writer_locked)
 		return;
+	if (!sem->readers)
+		sem->nonspinnable = false; /* clear_nonspinnable() */
 	rwsem_mark_wake(sem, sem->readers ? RWSEM_WAKE_READERS : RWSEM_WAKE_ANY, wake_q);
 }
 
@@ -244,17 +250,17 @@ void up_read(struct rw_semaphore *sem)
 	sem->readers--;
 	if (!sem->readers && !sem->writer_locked) {
 		lock_notify_spinners(&sem->osq, &sem->wspin);
-		if (sem->waiters)
+		if (sem->waiters) {
+			sem->nonspinnable = false; /* clear_nonspinnable() */
 			rwsem_wake(sem);
+		}
 	}
 }
 
-/* rwsem_can_spin_on_owner(): only a running writer owner here (see the top) */
+/* rwsem_can_spin_on_owner(): a running writer owner, or readers unless nonspinnable */
 static bool rwsem_can_spin_on_owner(struct rw_semaphore *sem)
 {
-	if (!sched_feat(RWSEM_SPIN_ON_OWNER) || spin_need_resched())
-		return false;
-	if (sem->reader_owned && sem->readers)
+	if (!sched_feat(RWSEM_SPIN_ON_OWNER) || spin_need_resched() || sem->nonspinnable)
 		return false;
 	return !sem->writer_locked || owner_on_cpu(sem->owner);
 }
@@ -269,6 +275,51 @@ static bool writer_keeps_spinning(struct rw_semaphore *sem)
 	return sem->writer_locked && owner_on_cpu(sem->owner);
 }
 
+/*
+ * rwsem_rspin_threshold(): a writer spins on a reader-owned lock for
+ * (20 + readers) / 2 us, readers counted up to 30 (10 to 25 us)
+ */
+static u64 rwsem_rspin_threshold(struct rw_semaphore *sem)
+{
+	u64 readers = min(sem->readers, 30u);
+
+	return cpu_now() + (20 + readers) * NSEC_PER_USEC / 2;
+}
+
+/*
+ * rwsem_optimistic_spin()'s OWNER_READER case, for the osq head: true to
+ * spin on. The limit is set when the owner turns from a writer (or none)
+ * to readers, and when it passes the lock is marked nonspinnable; the
+ * spinner's step is armed at the limit so that it looks again then.
+ */
+static bool spin_on_readers(struct rw_semaphore *sem, struct lock_waiter *w)
+{
+	if (spin_need_resched())
+		return false;
+	if (!w->rspin_until) {
+		if (sem->nonspinnable)
+			return false;
+		w->rspin_until = rwsem_rspin_threshold(sem);
+	} else if (cpu_now() >= w->rspin_until) {
+		sem->nonspinnable = true;
+		return false;
+	}
+	lock_notify(w->task, w->rspin_until);
+	return true;
+}
+
+/* the owner is now a writer or nobody: a later reader owner starts a new limit */
+static void rspin_reset(struct lock_waiter *w)
+{
+	struct rq *rq = cpu_rq(task_cpu(w->task));
+
+	if (!w->rspin_until)
+		return;
+	if (ev_queued(&rq->step_ev) && rq->step_ev.time == w->rspin_until)
+		sim_cancel(&rq->step_ev);
+	w->rspin_until = 0;
+}
+
 /* rwsem_try_write_lock_unqueued(): a spinner may steal past the waiters */
 static bool try_write_lock_unqueued(struct rw_semaphore *sem)
 {
@@ -278,6 +329,7 @@ static bool try_write_lock_unqueued(struct rw_semaphore *sem)
 	sem->writer_locked = true;
 	sem->owner = current;
 	sem->reader_owned = false;
+	sem->nonspinnable = false;
 	atomic_op(sem);
 	return true;
 }
@@ -307,6 +359,7 @@ static bool try_write_lock(struct rw_semaphore *sem, struct lock_waiter *w)
 	del_waiter(sem, w);
 	sem->owner = current;
 	sem->reader_owned = false;
+	sem->nonspinnable = false;
 	w->handoff_set = false;
 	atomic_op(sem);
 	return true;
@@ -367,8 +420,14 @@ static bool rwsem_osq_step(struct rw_semaphore *sem, struct lock_waiter *w)
 		osq_leave(&sem->osq, LINE(sem), w);
 		return acquired(sem, w);
 	}
-	if (writer_keeps_spinning(sem))
-		return false;
+	if (!sem->writer_locked && sem->readers) {
+		if (spin_on_readers(sem, w))
+			return false;
+	} else {
+		rspin_reset(w);
+		if (writer_keeps_spinning(sem))
+			return false;
+	}
 	lock_spin_end(w, &sem->stat);
 	osq_leave(&sem->osq, LINE(sem), w);
 	return down_write_queue(sem, w);
@@ -386,6 +445,7 @@ bool down_write_step(struct rw_semaphore *sem, struct lock_waiter *w)
 			sem->writer_locked = true;
 			sem->owner = current;
 			sem->reader_owned = false;
+			sem->nonspinnable = false;
 			return acquired(sem, w);
 		}
 		lock_contended(w, &sem->stat);

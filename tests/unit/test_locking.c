@@ -355,6 +355,58 @@ static void test_rwsem_readers_share(void **state)
 	sim_end();
 }
 
+/*
+ * A writer spins on a reader-owned lock for rwsem_rspin_threshold(),
+ * (20 + readers) / 2 us: it gets a short read section's lock by spinning,
+ * and gives up on a long one at the limit and sleeps.
+ */
+static const struct step reader_short[] = {
+	{ S_RLOCK, 0, 0 },
+	{ S_RUN, 5000, 0 },
+	{ S_RUNLOCK, 0, 0 },
+	{ S_END, 0, 0 },
+};
+static const struct step reader_long[] = {
+	{ S_RLOCK, 0, 0 },
+	{ S_RUN, 100000, 0 },
+	{ S_RUNLOCK, 0, 0 },
+	{ S_END, 0, 0 },
+};
+static const struct step writer_soon[] = {
+	{ S_RUN, 1000, 0 },  { S_WLOCK, 0, 0 }, { S_RUN, 1000, 0 },
+	{ S_WUNLOCK, 0, 0 }, { S_END, 0, 0 },
+};
+
+static void test_rwsem_writer_spins_on_readers(void **state)
+{
+	struct world wd;
+	struct actor r, wr;
+
+	(void)state;
+	sim_begin("smp2", NULL);
+	world_init(&wd);
+	actor_start(&r, &wd, reader_short, 0, "reader");
+	actor_start(&wr, &wd, writer_soon, 1, "writer");
+	sim_go();
+	assert_false(wd.violated);
+	assert_int_equal(wd.sem.stat.contended, 1);
+	assert_true(wd.sem.stat.spin_ns > 2000);
+	assert_int_equal(wd.sem.stat.sleep_ns, 0);
+	sim_end();
+
+	sim_begin("smp2", NULL);
+	world_init(&wd);
+	actor_start(&r, &wd, reader_long, 0, "reader");
+	actor_start(&wr, &wd, writer_soon, 1, "writer");
+	sim_go();
+	assert_false(wd.violated);
+	/* one reader: a 10.5 us limit, then asleep until the reader leaves */
+	assert_true(wd.sem.stat.spin_ns >= 10500 && wd.sem.stat.spin_ns < 11500);
+	assert_true(wd.sem.stat.sleep_ns > 50000);
+	assert_false(wd.sem.nonspinnable);
+	sim_end();
+}
+
 /* readers overlapping without a gap: the lock is never free of readers */
 static const struct step reader_loop[] = {
 	{ S_RLOCK, 0, 0 }, { S_RUN, 40000, 0 }, { S_RUNLOCK, 0, 0 },
@@ -402,7 +454,7 @@ static void test_rwsem_writer_excludes_and_is_not_starved(void **state)
 	/* in by two jiffies past its timeout and one more read section */
 	assert_true(wr.acquired_at[0] <
 		    r[0].acquired_at[0] + 30000 + (RWSEM_TIMEOUT_JIFFIES + 2) * tick + 41000);
-	assert_true(wr.acquired_at[0] + 1000000 < r[1].done_at);
+	assert_true(wr.acquired_at[0] + 1000000 < min(r[0].done_at, r[1].done_at));
 	sim_end();
 }
 
@@ -413,8 +465,11 @@ static void test_rwsem_no_handoff_starves_writer(void **state)
 
 	(void)state;
 	run_rw("NO_RWSEM_HANDOFF", &wd, r, &wr);
-	/* only the end of the stealing reader's loop lets the writer in */
-	assert_true(wr.acquired_at[0] + 50000 > r[1].done_at);
+	/*
+	 * only the end of the stealing reader's loop lets the writer in (the
+	 * other reader waits behind the writer)
+	 */
+	assert_true(wr.acquired_at[0] + 50000 > min(r[0].done_at, r[1].done_at));
 	sim_end();
 }
 
@@ -658,6 +713,7 @@ int main(void)
 		cmocka_unit_test(test_mutex_handoff_after_starvation),
 		cmocka_unit_test(test_mutex_no_handoff_starves),
 		cmocka_unit_test(test_rwsem_readers_share),
+		cmocka_unit_test(test_rwsem_writer_spins_on_readers),
 		cmocka_unit_test(test_rwsem_writer_excludes_and_is_not_starved),
 		cmocka_unit_test(test_rwsem_no_handoff_starves_writer),
 		cmocka_unit_test(test_lock_soak),
