@@ -87,7 +87,7 @@
 	F(MUTEX_HANDOFF, true, "9d659ae14b54 (v4.10)", NULL,                                  \
 	  "mutex: the first waiter sets HANDOFF and the unlock hands it the lock")            \
 	F(RWSEM_SPIN_ON_OWNER, true, "4fc828e24cd9 (v3.16)", NULL,                            \
-	  "rwsem: a writer spins while the writer owner runs on a CPU")                       \
+	  "rwsem: a writer spins on a running writer owner, or on readers for 10-25 us")     \
 	F(RWSEM_HANDOFF, true, "4f23dbc1e657 (v5.3)", NULL,                                   \
 	  "rwsem: a waiter past RWSEM_WAIT_TIMEOUT sets HANDOFF; only it may take the lock")  \
 	F(RWSEM_WAKE_ALL_READERS, true, "d3681e269fff (v5.3)", NULL,                          \
