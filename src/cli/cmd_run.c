@@ -15,6 +15,7 @@
 #include "report/latency_print.h"
 #include "report/plot.h"
 #include "report/plot_dir.h"
+#include "report/lock_stat.h"
 #include "report/schedstat.h"
 #include "report/funclat_print.h"
 #include "report/run_json.h"
@@ -42,7 +43,7 @@ static const char run_usage[] =
 	"                    [--idle-states SPEC]... [--cpufreq GOVERNOR]\n"
 	"                    [--trace FILE [--trace-window S:E]\n"
 	"                    [--trace-events LIST]]\n"
-	"                    [--schedstat FILE] [--latency] [--plot DIR]\n"
+	"                    [--schedstat FILE] [--latency] [--lock-stat] [--plot DIR]\n"
 	"                    [--max-events N] [--max-time S] [--also 'COMMAND']... -- COMMAND...\n"
 	"\n"
 	SESSION_OPTIONS_HELP
@@ -54,6 +55,7 @@ static const char run_usage[] =
 	"  --trace-events LIST  events or groups: sched, power, ipi, sched_switch, ...\n"
 	"  --schedstat FILE     write /proc/schedstat (version 17) as it reads at the end\n"
 	"  --latency            print a 'perf sched latency' table after the benchmark's output\n"
+	"  --lock-stat          print the sleeping locks' contention, as 'perf lock contention'\n"
 	"  --plot DIR           CPU utilisation and nr_running heatmaps, wakeup latency CDF\n"
 	"  --max-events N       stop with an error after N events (default 10^10)\n"
 	"  --max-time S         stop with an error after S simulated seconds (default 2592000, 30 days)\n"
@@ -73,6 +75,7 @@ struct run_opts {
 	const char *trace_events;
 	const char *schedstat;
 	bool latency;
+	bool lock_stat;
 	const char *plot;
 	u64 max_events;
 	u64 max_time_ns;
@@ -105,6 +108,7 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 		{ "trace-events", required_argument, NULL, 'E' },
 		{ "schedstat", required_argument, NULL, 'S' },
 		{ "latency", no_argument, NULL, 'l' },
+		{ "lock-stat", no_argument, NULL, 'K' },
 		{ "plot", required_argument, NULL, 'p' },
 		{ "max-events", required_argument, NULL, 'N' },
 		{ "max-time", required_argument, NULL, 'X' },
@@ -143,6 +147,9 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 			break;
 		case 'l':
 			o->latency = true;
+			break;
+		case 'K':
+			o->lock_stat = true;
 			break;
 		case 'p':
 			o->plot = optarg;
@@ -454,6 +461,8 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "schedlab: writing the plots in '%s' failed\n", o.plot);
 		bad = true;
 	}
+	if (o.lock_stat && finished)
+		lock_stat_print(stdout);
 	if (schedstat && (write_schedstat(schedstat) || outfile_close(schedstat))) {
 		fprintf(stderr, "schedlab: writing '%s' failed\n", o.schedstat);
 		bad = true;

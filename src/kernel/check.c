@@ -4,6 +4,7 @@
  * runqueue and accounting consistency and aborts with a message naming the
  * event time and CPU on the first violation.
  */
+#include "kernel/locking.h"
 #include "kernel/sched.h"
 
 #include "sim/alloc.h"
@@ -348,6 +349,8 @@ void sched_check_invariants(struct sim_event *ev)
 			violation(cpu, "root domain rto_count %u but %u CPUs are RT-overloaded",
 				  rd->rto_count, nr_overloaded);
 	}
+	/* sleeping locks: owner, wait-list order, no lost wakeup */
+	locking_check_invariants();
 }
 
 void sched_check_final(void)

@@ -10,6 +10,7 @@
 
 #include "kernel/energy_model.h"
 #include "kernel/funclat.h"
+#include "kernel/locking.h"
 #include "kernel/trace.h"
 #include "sim/alloc.h"
 
@@ -254,6 +255,8 @@ void sched_init(u64 start)
 	sched_init_granularity(machine.nr_cpus);
 	INIT_LIST_HEAD(&sched_world.tasks);
 	INIT_LIST_HEAD(&sched_world.dying);
+	/* the locks of a previous run went with its workload */
+	locking_reset();
 	runqueues = xcalloc_aligned(machine.nr_cpus, sizeof(*runqueues), _Alignof(struct rq));
 	sim_cpu_register_ops(&sched_cpu_ops);
 	for_each_possible_cpu(cpu) {
@@ -344,6 +347,7 @@ void sched_exit(void)
 	sched_world.nr_released_comms = sched_world.cap_released_comms = 0;
 	free(runqueues);
 	runqueues = NULL;
+	locking_reset();
 }
 
 void set_load_weight(struct task_struct *p)
@@ -1230,6 +1234,9 @@ static void context_switch(struct rq *rq, struct task_struct *prev, struct task_
 	cl_write(&prev->cl.state);
 	prev->on_cpu = 0;
 	prev->on_cpu_until = cpu_now();
+	/* owner_on_cpu() is false from here: tasks spinning on its locks stop */
+	if (unlikely(nr_lock_spinners))
+		lock_owner_switched_out(prev);
 }
 
 /*
@@ -1386,6 +1393,8 @@ static struct task_struct *run_stopper(struct rq *rq, struct task_struct *prev)
 	trace_sched(__trace_sched_switch(true, prev, stop));
 	prev->on_cpu = 0;
 	prev->on_cpu_until = cpu_now();
+	if (unlikely(nr_lock_spinners))
+		lock_owner_switched_out(prev);
 	rq->curr = stop;
 	stop->on_cpu = 1;
 	rq_unlock(rq);
@@ -1718,7 +1727,15 @@ static void cpu_continue(struct rq *rq)
 		return;
 
 	curr = rq->curr;
-	if (rq->need_resched || rq->need_resched_lazy) {
+	/*
+	 * A task spinning on a sleeping lock's owner stops for need_resched
+	 * (not for a lazy one: the kernel's need_resched() does not see it)
+	 * and is preempted as mutex_optimistic_spin()'s fail path schedules;
+	 * for anything else its step looks at the lock again.
+	 */
+	if (unlikely(curr->lock_spinning) && rq->need_resched)
+		lock_spin_cancel(curr);
+	if ((rq->need_resched || rq->need_resched_lazy) && likely(!curr->lock_spinning)) {
 		cpu_set_activity(c, ACT_KERNEL);
 		/*
 		 * Leaving the idle loop: flush the call-single queue (a polling
@@ -1749,7 +1766,7 @@ static void cpu_continue(struct rq *rq)
 	if (rq->curr == curr && curr->in_user_work && ev_queued(&rq->step_ev))
 		return;
 	/* spinning for an smp_call_function_single() to complete: its csd_unlock wakes us */
-	if (rq->curr == curr && curr->csd_spinning)
+	if (rq->curr == curr && (curr->csd_spinning || curr->lock_spinning))
 		return;
 	if (is_idle_task(rq->curr) && !rq->need_resched) {
 		do_idle();
@@ -1795,11 +1812,14 @@ static void irq_in_kernel(unsigned int cpu)
 	 * takes this one now, and with it the IPIs it must answer for the
 	 * CPU it waits on to unlock.
 	 */
-	if (rq->curr->csd_spinning && !ev_queued(&rq->step_ev)) {
+	if ((rq->curr->csd_spinning || rq->curr->lock_spinning) && !ev_queued(&rq->step_ev)) {
 		if (c->t < machine.now)
 			c->t = machine.now;
 		handle_pending_irqs(rq);
 		cpu_set_activity(c, ACT_KERNEL);
+		/* a lock spinner sees need_resched at once: its step stops the spin */
+		if (rq->curr->lock_spinning && rq->need_resched)
+			cpu_step_at_cursor(rq);
 	}
 }
 

@@ -78,7 +78,20 @@
 	  "same-LLC wakeups to an empty rq use the wakelist")                                 \
 	F(TTWU_QUEUE_ON_CPU_LE1, false, "2ebb17717550 (v5.8)", NULL,                          \
 	  "with NO_TTWU_QUEUE_IDLE: on_cpu wakee queues if nr_running <= 1")                  \
-	F(SM_IDLE, true, "3dcac251b066 (v6.12)", NULL, "schedule_idle() with nothing queued skips the pick")
+	F(SM_IDLE, true, "3dcac251b066 (v6.12)", NULL, "schedule_idle() with nothing queued skips the pick") \
+	/* sleeping locks (kernel/locking.h, docs/locking.md) */                            \
+	F(MUTEX_SPIN_ON_OWNER, true, "0d66bf6d3514 (v2.6.30)", NULL,                           \
+	  "mutex: spin while the owner runs on a CPU instead of sleeping")                    \
+	F(MUTEX_OSQ, true, "0dc8c730c98a (v3.10)", NULL,                                     \
+	  "mutex/rwsem spinners queue in the osq (MCS); only its head spins on the owner")    \
+	F(MUTEX_HANDOFF, true, "9d659ae14b54 (v4.10)", NULL,                                  \
+	  "mutex: the first waiter sets HANDOFF and the unlock hands it the lock")            \
+	F(RWSEM_SPIN_ON_OWNER, true, "4fc828e24cd9 (v3.16)", NULL,                            \
+	  "rwsem: a writer spins on a running writer owner, or on readers for 10-25 us")     \
+	F(RWSEM_HANDOFF, true, "4f23dbc1e657 (v5.3)", NULL,                                   \
+	  "rwsem: a waiter past RWSEM_WAIT_TIMEOUT sets HANDOFF; only it may take the lock")  \
+	F(RWSEM_WAKE_ALL_READERS, true, "d3681e269fff (v5.3)", NULL,                          \
+	  "rwsem: wake every queued reader, not only those before the first writer")
 
 enum sched_feat_id {
 #define SF_ENUM(name, def, source, missing, help) __SCHED_FEAT_##name,

@@ -386,6 +386,7 @@ static inline bool uclamp_is_used(void)
 /* ---- tasks ---- */
 
 struct task_struct;
+struct lock_waiter;
 struct wait_queue_head;
 
 /*
@@ -487,6 +488,8 @@ struct task_struct {
 	bool in_user_work;
 	/* smp_call_function_single(wait=1) in progress: the CPU spins */
 	bool csd_spinning;
+	/* spinning on a sleeping lock's owner or in its osq (kernel/locking.h) */
+	bool lock_spinning;
 	bool is_idle;			/* the per-CPU idle task */
 	u64 utime;			/* time spent in user work (the rest of runtime is system time) */
 
@@ -494,6 +497,7 @@ struct task_struct {
 	int pid;
 	char comm[16];
 	u64 on_cpu_until;		/* when the CPU switching it out is done with it */
+	struct lock_waiter *lock_waiter;	/* the lock operation it spins in, if lock_spinning */
 	unsigned int wake_cpu;
 	struct cache_footprint cache;	/* working set and where it last ran (sim/cache.h) */
 	int static_prio;

@@ -30,6 +30,8 @@ enum trace_event {
 	TRACE_IPI_SEND_CPU,
 	TRACE_IPI_ENTRY,
 	TRACE_IPI_EXIT,
+	TRACE_CONTENTION_BEGIN,		/* include/trace/events/lock.h */
+	TRACE_CONTENTION_END,
 	NR_TRACE_EVENTS
 };
 
@@ -61,7 +63,20 @@ struct sched_trace_hooks {
 	void (*ipi_send_cpu)(unsigned int cpu, enum trace_ipi why, enum trace_ipi_site site);
 	/* ipi_entry and ipi_exit */
 	void (*ipi_irq)(enum trace_event ev, enum trace_ipi why);
+	/*
+	 * contention_begin (@arg: the LCB_F_* flags) and contention_end
+	 * (@arg: ret); @lock_addr is the lock's simulated address
+	 */
+	void (*contention)(enum trace_event ev, u64 lock_addr, int arg);
 };
+
+/* contention_begin's flags (include/trace/events/lock.h) */
+#define LCB_F_SPIN (1U << 0)
+#define LCB_F_READ (1U << 1)
+#define LCB_F_WRITE (1U << 2)
+#define LCB_F_RT (1U << 3)
+#define LCB_F_PERCPU (1U << 4)
+#define LCB_F_MUTEX (1U << 5)
 
 /* the registered trace probes, NULL while no trace is being written */
 extern const struct sched_trace_hooks *sched_trace_hooks;
@@ -80,6 +95,11 @@ void register_wakeup_latency_hook(void (*fn)(u64 ns));
  * __trace_*() helpers below are only ever called inside trace_sched(),
  * which has already seen a registered consumer.
  */
+static inline void __trace_contention(enum trace_event ev, u64 lock_addr, int arg)
+{
+	sched_trace_hooks->contention(ev, lock_addr, arg);
+}
+
 static inline void __trace_sched_switch(bool preempt, struct task_struct *prev,
 					struct task_struct *next)
 {

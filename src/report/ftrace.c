@@ -43,6 +43,8 @@ static const char *const event_names[NR_TRACE_EVENTS] = {
 	[TRACE_IPI_SEND_CPU] = "ipi_send_cpu",
 	[TRACE_IPI_ENTRY] = "ipi_entry",
 	[TRACE_IPI_EXIT] = "ipi_exit",
+	[TRACE_CONTENTION_BEGIN] = "contention_begin",
+	[TRACE_CONTENTION_END] = "contention_end",
 };
 
 /* the event groups of --trace-events, as tracefs's events/ directories */
@@ -54,6 +56,7 @@ static const struct {
 			   1u << TRACE_SCHED_WAKEUP_NEW | 1u << TRACE_SCHED_MIGRATE_TASK },
 	{ "power", 1u << TRACE_CPU_IDLE | 1u << TRACE_CPU_FREQUENCY },
 	{ "ipi", 1u << TRACE_IPI_SEND_CPU | 1u << TRACE_IPI_ENTRY | 1u << TRACE_IPI_EXIT },
+	{ "lock", 1u << TRACE_CONTENTION_BEGIN | 1u << TRACE_CONTENTION_END },
 };
 
 static struct {
@@ -298,6 +301,29 @@ static void probe_ipi_irq(enum trace_event ev, enum trace_ipi why)
 	emit(ev, "d.h1.", "(%s)", ipi_reason[why]);
 }
 
+/*
+ * lock:contention_begin and contention_end print "%p (flags=%s)" and
+ * "%p (ret=%d)"; the pointer is the lock's simulated address, printed as
+ * ftrace prints a %p with hash-ptr off
+ */
+static void probe_contention(enum trace_event ev, u64 lock_addr, int arg)
+{
+	static const char *const flag_names[] = { "SPIN", "READ", "WRITE", "RT", "PERCPU", "MUTEX" };
+	char flags[64];
+	size_t n = 0;
+
+	if (ev == TRACE_CONTENTION_END) {
+		emit(ev, "...1.", "%016llx (ret=%d)", (unsigned long long)lock_addr, arg);
+		return;
+	}
+	flags[0] = 0;
+	for (unsigned int i = 0; i < sizeof(flag_names) / sizeof(flag_names[0]); i++)
+		if ((unsigned int)arg & (1u << i))
+			n += (size_t)snprintf(flags + n, sizeof(flags) - n, "%s%s", n ? "|" : "",
+					      flag_names[i]);
+	emit(ev, "...1.", "%016llx (flags=%s)", (unsigned long long)lock_addr, flags);
+}
+
 static const struct sched_trace_hooks ftrace_hooks = {
 	.sched_switch = probe_sched_switch,
 	.sched_wake = probe_sched_wake,
@@ -306,6 +332,7 @@ static const struct sched_trace_hooks ftrace_hooks = {
 	.cpu_frequency = probe_cpu_frequency,
 	.ipi_send_cpu = probe_ipi_send_cpu,
 	.ipi_irq = probe_ipi_irq,
+	.contention = probe_contention,
 };
 
 /* ------------------------------------------------------------------ */
@@ -378,7 +405,8 @@ static int parse_events(const char *list, char *err, size_t errlen)
 				err, errlen,
 				"--trace-events: unknown event '%.*s' (events: sched_switch, sched_waking, "
 				"sched_wakeup, sched_wakeup_new, sched_migrate_task, cpu_idle, "
-				"cpu_frequency, ipi_send_cpu, ipi_entry, ipi_exit; groups: sched, power, ipi)",
+				"cpu_frequency, ipi_send_cpu, ipi_entry, ipi_exit, contention_begin, "
+				"contention_end; groups: sched, power, ipi, lock)",
 				(int)len, p);
 			return -1;
 		}

@@ -149,6 +149,12 @@ static void rec_ipi_irq(enum trace_event ev, enum trace_ipi why)
 		rec.chained->ipi_irq(ev, why);
 }
 
+static void rec_contention(enum trace_event ev, u64 lock_addr, int arg)
+{
+	if (rec.chained)
+		rec.chained->contention(ev, lock_addr, arg);
+}
+
 static const struct sched_trace_hooks rec_hooks = {
 	.sched_switch = rec_switch,
 	.sched_wake = rec_wake,
@@ -157,6 +163,7 @@ static const struct sched_trace_hooks rec_hooks = {
 	.cpu_frequency = rec_cpu_frequency,
 	.ipi_send_cpu = rec_ipi_send,
 	.ipi_irq = rec_ipi_irq,
+	.contention = rec_contention,
 };
 
 void perf_sched_record_start(void)

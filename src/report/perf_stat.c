@@ -286,6 +286,12 @@ static void count_ipi_irq(enum trace_event ev, enum trace_ipi why)
 		pc.chained->ipi_irq(ev, why);
 }
 
+static void count_contention(enum trace_event ev, u64 lock_addr, int arg)
+{
+	if (pc.chained)
+		pc.chained->contention(ev, lock_addr, arg);
+}
+
 static const struct sched_trace_hooks count_hooks = {
 	.sched_switch = count_switch,
 	.sched_wake = count_wake,
@@ -294,6 +300,7 @@ static const struct sched_trace_hooks count_hooks = {
 	.cpu_frequency = count_cpu_frequency,
 	.ipi_send_cpu = count_ipi_send,
 	.ipi_irq = count_ipi_irq,
+	.contention = count_contention,
 };
 
 void perf_stat_count_start(const struct perf_stat_config *c, const bool *cpus)

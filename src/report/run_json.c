@@ -7,6 +7,7 @@
 #include "kernel/sched.h"
 #include "report/ftrace.h"
 #include "report/json.h"
+#include "report/lock_stat.h"
 #include "report/sched_totals.h"
 #include "report/version.h"
 #include "work/rtapp.h"
@@ -625,6 +626,10 @@ int write_run_json(FILE *out, const struct run_info *ri, const struct bench *b)
 		json_end_object(&w);
 		json_end_object(&w);
 	}
+
+	/* the sleeping locks, when the workload took any (docs/locking.md) */
+	if (lock_stat_any())
+		lock_stat_json(&w);
 
 	json_end_object(&w);
 	return json_finish(&w);

@@ -59,6 +59,8 @@ void cost_model_default(struct cost_model *c)
 	c->copy_ns_per_kb = 50;
 	c->futex_wait = 250;
 	c->futex_wake = 200;
+	c->lock_atomic = 8;
+	c->lock_slowpath = 100;
 	c->unix_skb_overhead = 768;
 
 	c->probe_entry = 40;
@@ -170,6 +172,8 @@ static const struct cost_field cost_fields[] = {
 	  "nanoseconds per KiB", 0 },
 	F(futex_wait, KPATH_MAX),
 	F(futex_wake, KPATH_MAX),
+	F(lock_atomic, KPATH_MAX),
+	F(lock_slowpath, KPATH_MAX),
 	{ "unix_skb_overhead", offsetof(struct cost_model, unix_skb_overhead), false, SKB_MAX,
 	  "bytes", 0 },
 	F(probe_entry, KPATH_MAX),

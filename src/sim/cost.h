@@ -79,6 +79,9 @@ struct cost_model {
 	u64 copy_ns_per_kb;	/* copy_to/from_user per KiB */
 	u64 futex_wait;		/* futex_wait() until the task blocks */
 	u64 futex_wake;		/* futex_wake() excluding try_to_wake_up() */
+	/* sleeping locks (kernel/locking.h) */
+	u64 lock_atomic;	/* one locked read-modify-write of a lock word held in this cache */
+	u64 lock_slowpath;	/* mutex/rwsem slowpath bookkeeping: waiter, list, flags, task state */
 	u64 unix_skb_overhead;	/* bytes (not ns): skb truesize beyond the payload */
 
 	/* --probe-overhead: bcc funclatency's kprobe + kretprobe on a traced function */

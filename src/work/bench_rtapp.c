@@ -278,8 +278,8 @@ static void futex_op(struct op_desc *op, enum op_kind kind, struct futex *f, u32
 }
 
 /* pthread_mutex_lock(): true with a FUTEX_WAIT in @op while another thread holds it */
-static bool mutex_lock(struct rt_thread *th, struct rt_res *m, const struct rtapp_event *what,
-		       struct op_desc *op)
+static bool pthread_mutex_lock_op(struct rt_thread *th, struct rt_res *m,
+				  const struct rtapp_event *what, struct op_desc *op)
 {
 	wait_done(th);
 	if (!m->owner) {
@@ -293,7 +293,7 @@ static bool mutex_lock(struct rt_thread *th, struct rt_res *m, const struct rtap
 }
 
 /* pthread_mutex_unlock(): true with a FUTEX_WAKE in @op when a waiter sleeps */
-static bool mutex_unlock(struct rt_res *m, struct op_desc *op)
+static bool pthread_mutex_unlock_op(struct rt_res *m, struct op_desc *op)
 {
 	m->owner = NULL;
 	m->mf.val = 0;
@@ -321,7 +321,7 @@ static bool cond_wait(struct rt_thread *th, struct rt_res *c, struct rt_res *m,
 	case 0:
 		th->snap = c->cf.val;
 		th->cw = 1;
-		if (mutex_unlock(m, op))
+		if (pthread_mutex_unlock_op(m, op))
 			return true;
 		/* fall through */
 	case 1:
@@ -334,7 +334,7 @@ static bool cond_wait(struct rt_thread *th, struct rt_res *c, struct rt_res *m,
 		th->cw = 3;
 		/* fall through */
 	default:
-		if (mutex_lock(th, m, what, op))
+		if (pthread_mutex_lock_op(th, m, what, op))
 			return true;
 		th->cw = 0;
 		return false;
@@ -451,7 +451,7 @@ static bool event_step(struct rt_thread *th, const struct rtapp_event *e, struct
 		return false;
 	}
 	case RTAPP_EV_LOCK:
-		if (mutex_lock(th, r, e, op))
+		if (pthread_mutex_lock_op(th, r, e, op))
 			return true;
 		th->lock++;
 		return false;
@@ -460,7 +460,7 @@ static bool event_step(struct rt_thread *th, const struct rtapp_event *e, struct
 			return false;
 		th->step = 1;
 		th->lock--;
-		return mutex_unlock(r, op);
+		return pthread_mutex_unlock_op(r, op);
 	case RTAPP_EV_WAIT:
 		return cond_wait(th, r, d, e, op);
 	case RTAPP_EV_SIGNAL:
@@ -478,7 +478,7 @@ static bool event_step(struct rt_thread *th, const struct rtapp_event *e, struct
 	case RTAPP_EV_BARRIER:
 		switch (th->step) {
 		case 0:
-			if (mutex_lock(th, r, e, op))
+			if (pthread_mutex_lock_op(th, r, e, op))
 				return true;
 			if (r->waiting == 0) {
 				/* everyone else waits: wake them */
@@ -501,7 +501,7 @@ static bool event_step(struct rt_thread *th, const struct rtapp_event *e, struct
 		}
 		if (th->step == 2) {
 			th->step = 3;
-			if (mutex_unlock(r, op))
+			if (pthread_mutex_unlock_op(r, op))
 				return true;
 		}
 		return false;
@@ -509,7 +509,7 @@ static bool event_step(struct rt_thread *th, const struct rtapp_event *e, struct
 	case RTAPP_EV_RESUME:
 		switch (th->step) {
 		case 0:
-			if (mutex_lock(th, d, e, op))
+			if (pthread_mutex_lock_op(th, d, e, op))
 				return true;
 			th->step = 1;
 			if (e->type == RTAPP_EV_RESUME) {
@@ -529,7 +529,7 @@ static bool event_step(struct rt_thread *th, const struct rtapp_event *e, struct
 		}
 		if (th->step == 2) {
 			th->step = 3;
-			if (mutex_unlock(d, op))
+			if (pthread_mutex_unlock_op(d, op))
 				return true;
 		}
 		return false;
@@ -780,7 +780,7 @@ static void thread_next(struct work_task *wt, struct op_desc *op)
 			for (unsigned int k = 0; k < st->nr_mutexes[t - st->c->tasks]; k++) {
 				struct rt_res *m = &st->res[st->mutexes[t - st->c->tasks][k]];
 
-				if (m->owner == th && mutex_unlock(m, op))
+				if (m->owner == th && pthread_mutex_unlock_op(m, op))
 					return;
 			}
 			th->state = T_EXIT_WAKE;

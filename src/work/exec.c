@@ -544,6 +544,7 @@ static struct work_task *work_task_new(const struct program *prog, void *state,
 static void bind(struct work_task *w, struct task_struct *p)
 {
 	w->task = p;
+	lock_waiter_init(&w->lock_waiter, p);
 	p->child_wait = &w->child_wait;
 }
 
@@ -601,7 +602,8 @@ static void work_step(struct task_struct *p)
 	struct op_desc *op = &w->op;
 	const struct cost_model *cost = machine.cost;
 
-	if (unlikely(w->sig_pending))
+	/* a kernel lock operation is uninterruptible (mutex_lock, down_read, down_write) */
+	if (unlikely(w->sig_pending) && w->lock_waiter.phase == LW_IDLE)
 		take_signal(w);
 	if (!w->op_valid) {
 		w->prog->next(w, op);
@@ -715,6 +717,30 @@ static void work_step(struct task_struct *p)
 	case OP_SCHED_SETATTR:
 		sys_enter(w);
 		op_done(w, (u64)(s64)sched_setattr_nocheck(p, &op->attr));
+		return;
+	case OP_MUTEX_LOCK:
+		if (mutex_lock_step(op->mutex, &w->lock_waiter))
+			op_done(w, 0);
+		return;
+	case OP_MUTEX_UNLOCK:
+		mutex_unlock(op->mutex);
+		op_done(w, 0);
+		return;
+	case OP_DOWN_READ:
+		if (down_read_step(op->rwsem, &w->lock_waiter))
+			op_done(w, 0);
+		return;
+	case OP_DOWN_WRITE:
+		if (down_write_step(op->rwsem, &w->lock_waiter))
+			op_done(w, 0);
+		return;
+	case OP_UP_READ:
+		up_read(op->rwsem);
+		op_done(w, 0);
+		return;
+	case OP_UP_WRITE:
+		up_write(op->rwsem);
+		op_done(w, 0);
 		return;
 	case OP_EXIT:
 		do_exit();

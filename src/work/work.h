@@ -9,6 +9,7 @@
 #ifndef SCHEDLAB_WORK_WORK_H
 #define SCHEDLAB_WORK_WORK_H
 
+#include "kernel/locking.h"
 #include "kernel/sched.h"
 
 struct channel;
@@ -33,6 +34,17 @@ enum op_kind {
 	OP_SMP_CALL,		/* smp_call_function_single(val, nop, wait = bytes != 0) */
 	OP_SMP_CALL_MANY,	/* smp_call_function(nop, wait): every other online CPU */
 	OP_SCHED_SETATTR,	/* sched_setattr(0, &op->attr): result 0, or (u64)-EINVAL */
+	/*
+	 * A kernel lock taken or dropped inside the syscall the task is in
+	 * (kernel/locking.h): no entry cost of their own; the work between
+	 * them is the critical section. op->mutex / op->rwsem.
+	 */
+	OP_MUTEX_LOCK,
+	OP_MUTEX_UNLOCK,
+	OP_DOWN_READ,
+	OP_UP_READ,
+	OP_DOWN_WRITE,
+	OP_UP_WRITE,
 	OP_EXIT,
 };
 
@@ -55,6 +67,8 @@ struct op_desc {
 	u32 bytes;
 	struct futex *futex;
 	u32 val;
+	struct mutex *mutex;		/* OP_MUTEX_LOCK, OP_MUTEX_UNLOCK */
+	struct rw_semaphore *rwsem;	/* OP_DOWN_*, OP_UP_* */
 	struct {
 		const struct program *prog;
 		void *state;
@@ -134,6 +148,18 @@ static inline void op_futex(struct op_desc *op, enum op_kind kind, struct futex 
 	op->val = val;
 }
 
+static inline void op_mutex(struct op_desc *op, enum op_kind kind, struct mutex *m)
+{
+	op->kind = kind;
+	op->mutex = m;
+}
+
+static inline void op_rwsem(struct op_desc *op, enum op_kind kind, struct rw_semaphore *sem)
+{
+	op->kind = kind;
+	op->rwsem = sem;
+}
+
 static inline void op_call(struct op_desc *op, void (*call)(struct work_task *w, void *arg),
 			   void *arg)
 {
@@ -169,6 +195,7 @@ struct work_task {
 	unsigned int csd_cpu;		/* the target being locked or sent to next */
 	bool csd_locking;		/* spinning in csd_lock() for csd[csd_cpu] */
 	struct wait_queue_head child_wait;
+	struct lock_waiter lock_waiter;	/* the kernel lock operation in progress */
 	unsigned int group;		/* the workload it belongs to (work_set_group()) */
 	struct list_head node;		/* every work_task not freed */
 };
