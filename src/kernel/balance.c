@@ -107,7 +107,14 @@ bool sched_asym(struct sched_domain *sd, unsigned int dst_cpu, unsigned int src_
 
 void update_misfit_status(struct task_struct *p, struct rq *rq)
 {
-	if (!sched_asym_cpucap_active() || !p || task_fits_cpu(p, cpu_of(rq))) {
+	unsigned int cpu = cpu_of(rq);
+
+	/*
+	 * Not misfit: nowhere higher to go (pinned, or on the biggest CPU
+	 * its affinity allows), or it fits this CPU.
+	 */
+	if (!sched_asym_cpucap_active() || !p || p->nr_cpus_allowed == 1 ||
+	    arch_scale_cpu_capacity(cpu) == p->max_allowed_capacity || task_fits_cpu(p, cpu)) {
 		rq->misfit_task_load = 0;
 		return;
 	}

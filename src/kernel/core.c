@@ -18,6 +18,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * set_task_max_allowed_capacity(): the largest capacity among the CPUs
+ * @p may run on, which update_misfit_status() compares with (the kernel
+ * walks asym_cap_list; a machine has few capacities, its CPUs are walked
+ * here on each affinity change only).
+ */
+static void set_task_max_allowed_capacity(struct task_struct *p)
+{
+	unsigned long max_cap = 0;
+	unsigned int cpu;
+
+	for_each_cpu(cpu, p->cpus_mask)
+		max_cap = max(max_cap, arch_scale_cpu_capacity(cpu));
+	p->max_allowed_capacity = max_cap;
+}
+
 struct rq *runqueues;
 struct sched_world sched_world;
 
@@ -29,7 +45,6 @@ struct sched_world sched_world;
 #define TASK_SE_LINES 2
 /* cfs_rq fields an enqueue writes: load, nr_queued, avg_vruntime/load, tasks_timeline, curr */
 #define CFS_RQ_LINES 2
-
 
 /*
  * Nice level to load weight: each step is ~1.25x (10% CPU share change
@@ -1115,6 +1130,7 @@ static struct task_struct *__sched_fork_task(struct task_struct *parent, bool th
 		p->mm = -1;
 	}
 	p->nr_cpus_allowed = cpumask_weight(p->cpus_mask);
+	set_task_max_allowed_capacity(p);
 	p->wake_cpu = p->cpu;
 	p->start_time = cpu_now();
 	/* the command's policy, set before exec (chrt, nice) */
@@ -1358,6 +1374,7 @@ void sched_setaffinity_current(const struct cpumask *mask)
 		abort();
 	}
 	p->nr_cpus_allowed = cpumask_weight(p->cpus_mask);
+	set_task_max_allowed_capacity(p);
 	/*
 	 * __set_cpus_allowed_ptr_locked(): an unchanged mask does nothing;
 	 * a new one picks the destination before knowing whether the task

@@ -515,6 +515,8 @@ struct task_struct {
 	struct sched_entity se;
 	struct cpumask *cpus_mask;	/* allowed CPUs; cpumask_of() for idle, stopper: read-only */
 	unsigned int nr_cpus_allowed;
+	/* the largest CPU capacity in cpus_mask (set_task_max_allowed_capacity()) */
+	unsigned long max_allowed_capacity;
 
 
 	/* the wakelist: queued on a CPU's call-single queue */
