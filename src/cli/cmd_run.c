@@ -108,7 +108,7 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 		{ "trace-events", required_argument, NULL, 'E' },
 		{ "schedstat", required_argument, NULL, 'S' },
 		{ "latency", no_argument, NULL, 'l' },
-		{ "lock-stat", no_argument, NULL, 'K' },
+		{ "lock-stat", no_argument, NULL, 'k' },
 		{ "plot", required_argument, NULL, 'p' },
 		{ "max-events", required_argument, NULL, 'N' },
 		{ "max-time", required_argument, NULL, 'X' },
@@ -148,7 +148,7 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 		case 'l':
 			o->latency = true;
 			break;
-		case 'K':
+		case 'k':
 			o->lock_stat = true;
 			break;
 		case 'p':
