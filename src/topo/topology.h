@@ -259,9 +259,10 @@ struct topology *topology_load_sysfs_dir(const char *dir, char *err, size_t errl
 int topology_export_sysfs(const struct topology *t, const char *dir, char *err, size_t errlen);
 
 /*
- * schedlab topo --export-hwloc FILE: write @t as hwloc 2.x XML (validated by
- * loading it with libhwloc); "-" is stdout. 0, or -1 with a message.
+ * schedlab topo --export-hwloc FILE: write @t to @out as hwloc 2.x XML (the
+ * objects checked by loading them with libhwloc, the file written by it).
+ * 0, or -1 with a message.
  */
-int topology_export_hwloc(const struct topology *t, const char *path, char *err, size_t errlen);
+int topology_export_hwloc(const struct topology *t, FILE *out, char *err, size_t errlen);
 
 #endif
