@@ -329,16 +329,13 @@ static int read_nodes(struct reader *r, unsigned int *node_of, unsigned int *nr_
 
 			for_each_cpu(cpu, m) {
 				unsigned int *n = &node_of[r->dense[cpu]];
-				char rel[64], v[16];
 
-				if (*n == (unsigned int)NONE) {
+				if (*n == (unsigned int)NONE)
 					*n = nr_nodes - 1;
-				} else if (r->strict) {
-					snprintf(rel, sizeof(rel), "node/node%u/cpulist", node);
-					snprintf(v, sizeof(v), "%u", cpu);
-					bad_file(r, rel, v,
-						 "in one node only: CPU in two nodes' cpulist");
-				}
+				else if (r->strict && !r->bad[0])
+					snprintf(r->bad, sizeof(r->bad),
+						 "%s/node/node%u/cpulist: CPU %u is in node%u's cpulist too: a CPU in two nodes",
+						 r->sys, node, cpu, node_raw[*n]);
 			}
 		}
 	}

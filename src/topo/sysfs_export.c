@@ -30,13 +30,19 @@ struct sysfs_out {
 	int failed;
 	char *buf; /* a list or mask of every CPU fits */
 	size_t buflen;
+	char last_dir[1024]; /* the directory of the last file written */
 };
 
 /* mkdir -p for the directories of DIR/@rel (not the last component) */
 static int make_parents(struct sysfs_out *o, const char *path)
 {
 	char tmp[1024];
+	size_t dirlen = (size_t)(strrchr(path, '/') - path);
 
+	/* files come directory by directory: only a new one needs mkdir() calls */
+	if (dirlen == strlen(o->last_dir) && !strncmp(path, o->last_dir, dirlen))
+		return 0;
+	snprintf(o->last_dir, sizeof(o->last_dir), "%.*s", (int)dirlen, path);
 	snprintf(tmp, sizeof(tmp), "%s", path);
 	for (char *p = tmp + strlen(o->dir) + 1; *p; p++) {
 		if (*p != '/')
