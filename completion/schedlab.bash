@@ -147,11 +147,11 @@ _schedlab()
 		COMPREPLY=($(compgen -W "$("$bin" study --list 2>/dev/null | awk 'NR > 1 { print $1 }')" -- "$cur"))
 		return
 		;;
-	--plot | -o | --out)
+	--plot | -o | --out | --export-sysfs)
 		COMPREPLY=($(compgen -d -- "$cur"))
 		return
 		;;
-	--json | --trace | --schedstat | --file | --csv)
+	--json | --trace | --schedstat | --file | --csv | --export-hwloc)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return
 		;;

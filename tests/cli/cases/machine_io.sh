@@ -195,8 +195,8 @@ expect_exit 0 "" schedlab topo -m smp2 --export-sysfs "$tmp/empty" --export-hwlo
 in_root_io() {
 	(cd "$root" && "$@")
 }
-in_root_io schedlab topo -m hwloc:tests/hwloc/pack2-l3x2-core4-pu2.xml --domains >"$tmp/acc.a" 2>&1
-golden domains-hwloc-pack2-l3x2-cpu0 in_root_io schedlab topo -m hwloc:tests/hwloc/pack2-l3x2-core4-pu2.xml --domains --cpu 0
+in_root_io schedlab topo -m hwloc:tests/hwloc/pack2-2xl3-core4-pu2.xml --domains >"$tmp/acc.a" 2>&1
+golden domains-hwloc-pack2-2xl3-cpu0 in_root_io schedlab topo -m hwloc:tests/hwloc/pack2-2xl3-core4-pu2.xml --domains --cpu 0
 if command -v lstopo-no-graphics >/dev/null 2>&1; then
 	lstopo-no-graphics --input "pack:2 l3:2 core:4 pu:2" --of xml "$tmp/lst.xml" >/dev/null 2>&1
 	schedlab topo -m "hwloc:$tmp/lst.xml" --domains >"$tmp/acc.b" 2>&1
