@@ -128,7 +128,6 @@ static void use(struct topology *t)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *s = fuzz_string(data, size), *p = s, err[512];
-	struct topology *t;
 	int files = 0;
 
 	if (!root[0])
