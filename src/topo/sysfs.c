@@ -387,8 +387,8 @@ static int read_nodes(struct reader *r, unsigned int *node_of, unsigned int *nr_
 			char rel[64], want[96];
 
 			snprintf(rel, sizeof(rel), "node/node%u/distance", node_raw[a]);
-			snprintf(want, sizeof(want), "%u distances, one per online node",
-				 nr_online_nodes);
+			snprintf(want, sizeof(want), "%u distance%s, one per online node",
+				 nr_online_nodes, nr_online_nodes == 1 ? "" : "s");
 			bad_file(r, rel, buf, want);
 		}
 		if (col != nr_online_nodes) {
