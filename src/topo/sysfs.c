@@ -10,6 +10,7 @@
  *   cpuN/cache/indexK/{level,type,shared_cpu_list}            LLC: the highest
  *                                                             unified level
  *   cpuN/cpu_capacity, cpuN/cpufreq/cpuinfo_*, cpuN/cpuidle/stateK/{name,latency,residency}
+ *   cpu0/cpufreq/{scaling_driver,related_cpus,cpuinfo_transition_latency}
  *   node/online, node/nodeN/{cpulist,distance}
  * The LLC is then narrowed to the package and node and, like the arm64
  * cpu_coregroup_mask(), widened to the cluster when it is smaller (a machine
@@ -508,6 +509,61 @@ static void read_freq(struct reader *r, unsigned int i, bool *no_freq)
 	}
 }
 
+/*
+ * The cpufreq driver as the scheduler sees it, from CPU 0's policy: its
+ * name, what one policy spans (related_cpus: a CPU, its core, cluster or
+ * package) and the transition latency in ns (CPUFREQ_ETERNAL, which drivers
+ * write when they do not know, and anything above a second: not read).
+ */
+static void read_policy(struct reader *r)
+{
+	struct topology *t = r->t;
+	struct cpufreq_desc *d = &t->cpufreq;
+	struct cpumask *rel = alloc_cpumask();
+	unsigned int raw0 = r->raw[0], n = 0, cpu;
+	unsigned int same[4] = { 0 }; /* CPUs sharing CPU 0's core, cluster, package */
+	bool in[4] = { true, true, true, true };
+	unsigned long lat;
+	char name[64];
+
+	if (!read_sys(r, name, sizeof(name), "cpu/cpu%u/cpufreq/scaling_driver", raw0) &&
+	    strcmp(name, "schedlab")) /* what --export-sysfs writes for an unnamed driver */
+		snprintf(d->driver, sizeof(d->driver), "%.31s", name);
+	if (!read_ulong(r, &lat, "cpu/cpu%u/cpufreq/cpuinfo_transition_latency", raw0) &&
+	    lat <= NSEC_PER_SEC)
+		d->transition_latency_ns = lat;
+	if (read_list(r, rel, "cpu/cpu%u/cpufreq/related_cpus", raw0)) {
+		free_cpumask(rel);
+		return;
+	}
+	cpumask_set_cpu(raw0, rel);
+	for (unsigned int i = 0; i < r->nr; i++) {
+		const struct cpu_topo *c = &t->cpus[i], *c0 = &t->cpus[0];
+		bool mine[4] = { i == 0, c->core == c0->core, c->cluster == c0->cluster,
+				 c->package == c0->package };
+
+		for (int k = 0; k < 4; k++)
+			same[k] += mine[k];
+		for (int k = 0; k < 4; k++)
+			if (cpumask_test_cpu(r->raw[i], rel) && !mine[k])
+				in[k] = false;
+	}
+	for_each_cpu(cpu, rel)
+		n++;
+	if (in[0] && n == same[0])
+		d->span = CPUFREQ_SPAN_CPU;
+	else if (in[1] && n == same[1])
+		d->span = CPUFREQ_SPAN_CORE;
+	else if (in[2] && n == same[2])
+		d->span = CPUFREQ_SPAN_CLUSTER;
+	else if (in[3] && n == same[3])
+		d->span = CPUFREQ_SPAN_PACKAGE;
+	else
+		note(t, "cpu%u's cpufreq related_cpus is not its core, cluster or package: one policy per CPU",
+		     raw0);
+	free_cpumask(rel);
+}
+
 static void read_idle(struct reader *r)
 {
 	struct topology *t = r->t;
@@ -811,6 +867,8 @@ static int read_tree(struct reader *r)
 	if (no_freq)
 		note(t, "no cpufreq: a nominal 2 GHz");
 	read_idle(r);
+	if (!no_freq)
+		read_policy(r);
 	ret = 0;
 out:
 	if (node_masks)

@@ -10,13 +10,13 @@
 #   both:  the name, description and approximations (line 1 and the
 #          Approximations line of `topo`), HZ, the cost model (`topo
 #          --costs`), whether an idle state polls, node_reclaim_distance
-#          (the reference machine is the preset without it), the cpufreq
-#          driver's transition latency and policy span, idle-state powers
-#          (not modelled anyway)
+#          (the reference machine is the preset without it), cpufreq's
+#          transition_delay_us, idle-state powers (not modelled anyway)
 #   sysfs: the frequency of a machine without cpufreq (power10-96: sysfs has
 #          no cpufreq directory, the reader assumes 2 GHz)
-#   hwloc: the frequencies but the maximum (cpukinds' FrequencyMaxMHz) and
-#          the idle states (hwloc has none: the importer's POLL and C1)
+#   hwloc: the frequencies but the maximum (cpukinds' FrequencyMaxMHz), the
+#          idle states (hwloc has none: the importer's POLL and C1) and the
+#          cpufreq driver, span and transition latency
 
 # norm_topo: `topo` output without what neither copy carries
 norm_topo() {
@@ -35,6 +35,11 @@ mkdir -p "$io"
 # norm_nofreq: CPU classes by capacity only (a machine without cpufreq)
 norm_nofreq() {
 	sed 's/\(capacity [0-9]*\), .*/\1/'
+}
+
+# io_cpufreq: a machine file's cpufreq driver, span and transition latency
+io_cpufreq() {
+	sed -n '/^\[cpufreq\]/,/^\[/p' | grep -E '^(driver|span|transition_latency_ns) = '
 }
 
 # io_round_trip MACHINE: export-sysfs and export-hwloc, read back, compare
@@ -61,6 +66,12 @@ io_round_trip() {
 	schedlab topo -m "$tmp/io.machine" --domains >"$tmp/io.a"
 	schedlab topo -m "sysfs:$io/sysfs" --domains >"$tmp/io.b"
 	cmp -s "$tmp/io.a" "$tmp/io.b" || bad="$bad sysfs:domains"
+	# the cpufreq driver, policy span and transition latency, where there is cpufreq
+	if [ -d "$io/sysfs/cpu/cpu0/cpufreq" ]; then
+		schedlab machines --export "$m" | io_cpufreq >"$tmp/io.a"
+		schedlab machines --export "sysfs:$io/sysfs" | io_cpufreq >"$tmp/io.b"
+		cmp -s "$tmp/io.a" "$tmp/io.b" || bad="$bad sysfs:cpufreq($(tr '\n' ' ' <"$tmp/io.b"))"
+	fi
 	schedlab topo -m "$tmp/io.machine" | norm_topo | norm_freq >"$tmp/io.a"
 	schedlab topo -m "hwloc:$tmp/io.xml" | norm_topo | norm_freq >"$tmp/io.b"
 	cmp -s "$tmp/io.a" "$tmp/io.b" || bad="$bad hwloc:topo($(diff "$tmp/io.a" "$tmp/io.b" | sed -n 2p))"
