@@ -275,10 +275,11 @@ static void check_slit(struct reader *r, const unsigned int *node_raw, unsigned 
 			int v = d[a * nr + b], w = d[b * nr + a];
 
 			if ((a == b && v != 10) || (a != b && v <= 10)) {
-				snprintf(r->bad, sizeof(r->bad),
-					 "%s/node/node%u/distance: distance %d to node %u (must be %s)",
-					 r->sys, node_raw[a], v, node_raw[b],
-					 a == b ? "10 to itself" : "above 10 to another node");
+				snprintf(
+					r->bad, sizeof(r->bad),
+					"%s/node/node%u/distance: distance %d to node %u (must be %s)",
+					r->sys, node_raw[a], v, node_raw[b],
+					a == b ? "10 to itself" : "above 10 to another node");
 				return;
 			}
 			if (v != w) {
@@ -334,9 +335,10 @@ static int read_nodes(struct reader *r, unsigned int *node_of, unsigned int *nr_
 				if (*n == (unsigned int)NONE)
 					*n = nr_nodes - 1;
 				else if (r->strict && !r->bad[0])
-					snprintf(r->bad, sizeof(r->bad),
-						 "%s/node/node%u/cpulist: CPU %u is in node%u's cpulist too: a CPU in two nodes",
-						 r->sys, node, cpu, node_raw[*n]);
+					snprintf(
+						r->bad, sizeof(r->bad),
+						"%s/node/node%u/cpulist: CPU %u is in node%u's cpulist too: a CPU in two nodes",
+						r->sys, node, cpu, node_raw[*n]);
 			}
 		}
 	}
@@ -559,7 +561,8 @@ static void read_policy(struct reader *r)
 	else if (in[3] && n == same[3])
 		d->span = CPUFREQ_SPAN_PACKAGE;
 	else
-		note(t, "cpu%u's cpufreq related_cpus is not its core, cluster or package: one policy per CPU",
+		note(t,
+		     "cpu%u's cpufreq related_cpus is not its core, cluster or package: one policy per CPU",
 		     raw0);
 	free_cpumask(rel);
 }
@@ -624,7 +627,8 @@ static void lv_file(struct reader *r, unsigned int raw, int lv, char *rel, size_
 	char buf[16];
 
 	if (lv == LV_LLC) {
-		snprintf(rel, len, "cpu/cpu%u/cache/index%d/shared_cpu_list", raw, llc_index(r, raw));
+		snprintf(rel, len, "cpu/cpu%u/cache/index%d/shared_cpu_list", raw,
+			 llc_index(r, raw));
 		return;
 	}
 	snprintf(rel, len, "cpu/cpu%u/%s", raw, files[lv][0]);
@@ -676,8 +680,8 @@ static void check_level(struct reader *r, int lv, const unsigned int *rep, struc
 			if (r->strict && !r->bad[0]) {
 				lv_file(r, r->raw[i], lv, rel, sizeof(rel));
 				snprintf(r->bad, sizeof(r->bad),
-					 "%s/%s: %s, but cpu%u's %s is %s: a CPU in two %ss", r->sys,
-					 rel, a, r->raw[other], lv_name[lv], b,
+					 "%s/%s: %s, but cpu%u's %s is %s: a CPU in two %ss",
+					 r->sys, rel, a, r->raw[other], lv_name[lv], b,
 					 lv == LV_PKG ? "package" : lv_name[lv]);
 			} else if (!r->strict && lv == LV_CORE) {
 				note(r->t,
@@ -980,7 +984,8 @@ struct topology *topology_load_sysfs_dir(const char *dir, char *err, size_t errl
 		return NULL;
 	}
 	if (strlen(dir) > 150) {
-		snprintf(err, errlen, "sysfs:%.40s...: the path is longer than 150 characters", dir);
+		snprintf(err, errlen, "sysfs:%.40s...: the path is longer than 150 characters",
+			 dir);
 		return NULL;
 	}
 	if (stat(dir, &st)) {
@@ -988,7 +993,9 @@ struct topology *topology_load_sysfs_dir(const char *dir, char *err, size_t errl
 		return NULL;
 	}
 	if (!S_ISDIR(st.st_mode)) {
-		snprintf(err, errlen, "%s: not a directory (-m sysfs:DIR takes a copy of /sys/devices/system)", dir);
+		snprintf(err, errlen,
+			 "%s: not a directory (-m sysfs:DIR takes a copy of /sys/devices/system)",
+			 dir);
 		return NULL;
 	}
 	for (unsigned int i = 0; i < ARRAY_SIZE(layouts) && !r.sys[0]; i++) {
@@ -999,9 +1006,10 @@ struct topology *topology_load_sysfs_dir(const char *dir, char *err, size_t errl
 			snprintf(r.sys, sizeof(r.sys), layouts[i], dir);
 	}
 	if (!r.sys[0]) {
-		snprintf(err, errlen,
-			 "%s: no cpu directory (want a copy of /sys/devices/system, DIR/cpu and DIR/node, or of /sys, DIR/devices/system/cpu)",
-			 dir);
+		snprintf(
+			err, errlen,
+			"%s: no cpu directory (want a copy of /sys/devices/system, DIR/cpu and DIR/node, or of /sys, DIR/devices/system/cpu)",
+			dir);
 		return NULL;
 	}
 	t = load(&r, err, errlen);
