@@ -9,7 +9,7 @@
  *   cpuN/topology/{package_cpus_list|core_siblings_list|physical_package_id}
  *   cpuN/cache/indexK/{level,type,shared_cpu_list}            LLC: the highest
  *                                                             unified level
- *   cpuN/cpu_capacity, cpuN/cpufreq/cpuinfo_*, cpuN/cpuidle/stateK/{name,latency,residency}
+ *   cpuN/cpu_capacity, cpuN/cpufreq/cpuinfo_*, cpuN/cpuidle/stateK/{name,desc,latency,residency}
  *   cpu0/cpufreq/{scaling_driver,related_cpus,cpuinfo_transition_latency}
  *   node/online, node/nodeN/{cpulist,distance}
  * The LLC is then narrowed to the package and node and, like the arm64
@@ -567,6 +567,23 @@ static void read_policy(struct reader *r)
 	free_cpumask(rel);
 }
 
+/*
+ * Whether the idle task keeps polling in state @k (struct idle_state): the
+ * kernel's poll_idle state (POLL, desc "CPUIDLE CORE POLL IDLE"), POWER's
+ * snooze, and x86 MWAIT states, whose desc intel_idle and acpi_idle write as
+ * "MWAIT 0x.." and "ACPI FFH MWAIT 0x..", unlike "ACPI HLT" or "ACPI IOPORT".
+ */
+static bool state_polls(struct reader *r, unsigned int raw, int k, const char *name)
+{
+	char desc[128];
+
+	if (!strcmp(name, "POLL") || !strcmp(name, "snooze"))
+		return true;
+	if (read_sys(r, desc, sizeof(desc), "cpu/cpu%u/cpuidle/state%d/desc", raw, k))
+		return false;
+	return strstr(desc, "MWAIT") || strstr(desc, "POLL IDLE");
+}
+
 static void read_idle(struct reader *r)
 {
 	struct topology *t = r->t;
@@ -589,6 +606,7 @@ static void read_idle(struct reader *r)
 		s->name[sizeof(s->name) - 1] = '\0';
 		s->exit_latency_ns = (u64)lat * NSEC_PER_USEC;
 		s->target_residency_ns = (u64)res * NSEC_PER_USEC;
+		s->polls = state_polls(r, raw, k, s->name);
 		t->nr_idle_states++;
 	}
 	/* keep them ordered by exit latency, as topology_finish() expects */

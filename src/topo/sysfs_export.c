@@ -253,6 +253,20 @@ static void put_cpufreq(struct sysfs_out *o, unsigned int cpu, struct cpumask *o
 	free(freqs);
 }
 
+/*
+ * A state's desc, which is where sysfs says whether it polls: the kernel's
+ * for POLL, an MWAIT hint as intel_idle writes it for the other polling
+ * states (x86 MWAIT states poll), the name for the rest.
+ */
+static const char *idle_desc(const struct idle_state *s)
+{
+	if (!strcmp(s->name, "POLL"))
+		return "CPUIDLE CORE POLL IDLE";
+	if (s->polls && strcmp(s->name, "snooze"))
+		return "MWAIT 0x00";
+	return s->name;
+}
+
 /* cpuidle: the kernel's files are in microseconds, so sub-microsecond figures round down. */
 static void put_cpuidle(struct sysfs_out *o, unsigned int cpu)
 {
@@ -268,6 +282,7 @@ static void put_cpuidle(struct sysfs_out *o, unsigned int cpu)
 		put(o, rel, fmt, val);                                                 \
 	} while (0)
 		IDLE("name", "%s", s->name);
+		IDLE("desc", "%s", idle_desc(s));
 		IDLE("latency", "%llu", (unsigned long long)(s->exit_latency_ns / NSEC_PER_USEC));
 		IDLE("residency", "%llu",
 		     (unsigned long long)(s->target_residency_ns / NSEC_PER_USEC));

@@ -9,7 +9,7 @@
 # therefore leave out (docs/machines.md lists the same):
 #   both:  the name, description and approximations (line 1 and the
 #          Approximations line of `topo`), HZ, the cost model (`topo
-#          --costs`), whether an idle state polls, node_reclaim_distance
+#          --costs`), node_reclaim_distance
 #          (the reference machine is the preset without it), cpufreq's
 #          transition_delay_us, idle-state powers (not modelled anyway)
 #   sysfs: the frequency of a machine without cpufreq (power10-96: sysfs has
@@ -42,6 +42,11 @@ io_cpufreq() {
 	sed -n '/^\[cpufreq\]/,/^\[/p' | grep -E '^(driver|span|transition_latency_ns) = '
 }
 
+# io_idle: a machine file's idle states
+io_idle() {
+	sed -n '/^\[idle\./,/^\[/p' | grep -E '^(name|exit_latency_ns|target_residency_ns|polls) = '
+}
+
 # io_round_trip MACHINE: export-sysfs and export-hwloc, read back, compare
 io_round_trip() {
 	m=$1
@@ -66,6 +71,10 @@ io_round_trip() {
 	schedlab topo -m "$tmp/io.machine" --domains >"$tmp/io.a"
 	schedlab topo -m "sysfs:$io/sysfs" --domains >"$tmp/io.b"
 	cmp -s "$tmp/io.a" "$tmp/io.b" || bad="$bad sysfs:domains"
+	# the idle states: names, latencies, whether each polls (from its desc)
+	schedlab machines --export "$m" | io_idle >"$tmp/io.a"
+	schedlab machines --export "sysfs:$io/sysfs" | io_idle >"$tmp/io.b"
+	cmp -s "$tmp/io.a" "$tmp/io.b" || bad="$bad sysfs:idle($(diff "$tmp/io.a" "$tmp/io.b" | sed -n 2p))"
 	# the cpufreq driver, policy span and transition latency, where there is cpufreq
 	if [ -d "$io/sysfs/cpu/cpu0/cpufreq" ]; then
 		schedlab machines --export "$m" | io_cpufreq >"$tmp/io.a"
