@@ -359,6 +359,9 @@ int cmd_topo(int argc, char **argv)
 	if (costs && domains)
 		return usage_error("topo: --costs and --domains print different things: give one");
 
+	if (sysfs_dir && !strcmp(sysfs_dir, "-"))
+		return usage_error("topo: --export-sysfs writes a directory of files: '-' "
+				   "(standard output) does not apply");
 	if ((sysfs_dir || hwloc_file) && (domains || costs))
 		return usage_error("topo: --export-sysfs and --export-hwloc write the machine; "
 				   "--domains and --costs print it: give one kind");

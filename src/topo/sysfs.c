@@ -150,9 +150,8 @@ static int read_list(struct reader *r, struct cpumask *m, const char *fmt, ...)
 	if (read_sys(r, buf, sizeof(buf), "%s", rel))
 		return -1;
 	if (cpulist_parse(buf, m, err, sizeof(err))) {
-		/* the host's kernel writes valid lists; a copy is held to that */
-		if (r->strict)
-			bad_file(r, rel, buf, "a CPU list such as 0-3,8-11");
+		/* a kernel writes valid lists: anything else is no list to fall back from */
+		bad_file(r, rel, buf, "a CPU list such as 0-3,8-11");
 		return -1;
 	}
 	cpumask_and(m, m, r->online);
@@ -307,7 +306,7 @@ static int read_nodes(struct reader *r, unsigned int *node_of, unsigned int *nr_
 		node_of[i] = NONE;
 	if (read_sys(r, buf, sizeof(buf), "node/online") ||
 	    cpulist_parse(buf, nodes_online, err, sizeof(err))) {
-		if (r->strict && !read_sys(r, buf, sizeof(buf), "node/online"))
+		if (!read_sys(r, buf, sizeof(buf), "node/online"))
 			bad_file(r, "node/online", buf, "a node list such as 0-1");
 		note(t, "no NUMA information: one node");
 		goto one_node;
@@ -386,7 +385,7 @@ static int read_nodes(struct reader *r, unsigned int *node_of, unsigned int *nr_
 		}
 		while (*p == ' ' || *p == '\t')
 			p++;
-		if (r->strict && (col != nr_online_nodes || *p)) {
+		if (col != nr_online_nodes || *p) {
 			char rel[64], want[96];
 
 			snprintf(rel, sizeof(rel), "node/node%u/distance", node_raw[a]);

@@ -205,6 +205,8 @@ expect_exit 2 "--export-sysfs: cannot create directory '$tmp/no/such': No such f
 expect_exit 2 "topo: cannot write '$tmp/no/such.xml'" schedlab topo -m smp2 --export-hwloc "$tmp/no/such.xml"
 expect_exit 2 "topo: --export-sysfs and --export-hwloc write the machine" \
 	schedlab topo -m smp2 --domains --export-hwloc -
+expect_exit 2 "topo: --export-sysfs writes a directory of files: '-' (standard output) does not apply" \
+	schedlab topo -m smp2 --export-sysfs -
 mkdir -p "$tmp/empty"
 expect_exit 0 "" schedlab topo -m smp2 --export-sysfs "$tmp/empty" --export-hwloc "$tmp/empty.xml"
 
