@@ -154,7 +154,7 @@ _schedlab()
 		COMPREPLY=($(compgen -W "$("$bin" study --list 2>/dev/null | awk 'NR > 1 { print $1 }')" -- "$cur"))
 		return
 		;;
-	--plot | -o | --out)
+	--plot | -o | --out | --export-sysfs)
 		# calibrate -o writes a file (a cost profile); the others' -o is a directory
 		if [[ $cmd == calibrate ]]; then
 			COMPREPLY=($(compgen -f -- "$cur"))
@@ -163,7 +163,7 @@ _schedlab()
 		fi
 		return
 		;;
-	--json | --trace | --schedstat | --file | --csv | --output)
+	--json | --trace | --schedstat | --file | --csv | --output | --export-hwloc)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return
 		;;

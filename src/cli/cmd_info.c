@@ -113,8 +113,9 @@ static void machines_usage(FILE *out)
 	      "List the machine presets, one per line: the name to give to -m, and a\n"
 	      "description. -m also takes 'host' (this machine's sysfs), generated\n"
 	      "machines in hwloc's synthetic syntax, e.g. 'synthetic:pack:4 l3:16 core:8 pu:2',\n"
-	      "a machine file (a path with a '/' or ending in .machine) and hwloc XML\n"
-	      "('hwloc:FILE.xml', or a path ending in .xml) (docs/machines.md).\n"
+	      "a machine file (a path with a '/' or ending in .machine), hwloc XML\n"
+	      "('hwloc:FILE.xml', or a path ending in .xml) and a copy of another\n"
+	      "machine's /sys/devices/system ('sysfs:DIR') (docs/machines.md).\n"
 	      "\n"
 	      "  -v, --verbose        also say what about each preset is approximate\n"
 	      "  --export MACHINE     print MACHINE (anything -m takes) as a machine file,\n"
@@ -226,6 +227,7 @@ int cmd_machines(int argc, char **argv)
 static void topo_usage(FILE *out)
 {
 	fputs("usage: schedlab topo -m MACHINE [--domains [--cpu N] | --costs]\n"
+	      "       schedlab topo -m MACHINE [--export-sysfs DIR] [--export-hwloc FILE]\n"
 	      "\n"
 	      "Print a machine's topology as a tree: packages, NUMA nodes, LLCs, clusters,\n"
 	      "cores and CPUs, then CPU capacities and frequencies, idle states, node\n"
@@ -235,7 +237,9 @@ static void topo_usage(FILE *out)
 	      "                          generated machine in hwloc's synthetic syntax,\n"
 	      "                          'synthetic:pack:N numa:N l3:N core:N pu:N', a\n"
 	      "                          machine file (a path with a '/' or ending in\n"
-	      "                          .machine), or hwloc XML ('hwloc:FILE.xml')\n"
+	      "                          .machine), hwloc XML ('hwloc:FILE.xml') or a\n"
+	      "                          copy of another machine's /sys/devices/system\n"
+	      "                          ('sysfs:DIR', DIR holding cpu/ and node/)\n"
 	      "  --domains               print the sched domains the kernel builds on the\n"
 	      "                          machine instead: per CPU each level with its span,\n"
 	      "                          flags, tunables and groups, as sched_verbose logs\n"
@@ -244,6 +248,12 @@ static void topo_usage(FILE *out)
 	      "  --costs                 print the machine's cost model instead, one\n"
 	      "                          NAME=VALUE per line as --cost takes it\n"
 	      "                          (docs/cost-model.md)\n"
+	      "  --export-sysfs DIR      write the machine as the sysfs files -m sysfs:DIR\n"
+	      "                          reads (DIR/cpu/..., DIR/node/...) instead; DIR\n"
+	      "                          must be new or empty\n"
+	      "  --export-hwloc FILE     write the machine as hwloc 2.x XML instead, which\n"
+	      "                          lstopo --input and -m hwloc:FILE read ('-':\n"
+	      "                          stdout)\n"
 	      "  -h, --help              show this help\n",
 	      out);
 }
@@ -280,9 +290,36 @@ static int print_domains(const struct topology *t, const char *cpu_arg)
 	return 0;
 }
 
+/* --export-hwloc FILE ('-': stdout; a file is written whole or not at all), --export-sysfs DIR */
+static int export_topo(const struct topology *t, const char *sysfs_dir, const char *hwloc_file)
+{
+	char err[512];
+
+	if (hwloc_file && !strcmp(hwloc_file, "-")) {
+		if (topology_export_hwloc(t, stdout, err, sizeof(err)))
+			return usage_error("%s", err);
+	} else if (hwloc_file) {
+		FILE *f = outfile_open(hwloc_file);
+
+		if (!f)
+			return usage_error("topo: cannot write '%s': %s", hwloc_file,
+					   strerror(errno));
+		if (topology_export_hwloc(t, f, err, sizeof(err))) {
+			outfile_close(f);
+			outfile_discard();
+			return usage_error("%s", err);
+		}
+		if (outfile_close(f) || outfile_commit())
+			return 1;
+	}
+	if (sysfs_dir && topology_export_sysfs(t, sysfs_dir, err, sizeof(err)))
+		return usage_error("topo: %s", err);
+	return 0;
+}
+
 int cmd_topo(int argc, char **argv)
 {
-	const char *machine = NULL, *cpu_arg = NULL;
+	const char *machine = NULL, *cpu_arg = NULL, *sysfs_dir = NULL, *hwloc_file = NULL;
 	bool domains = false, costs = false;
 	struct topology *t;
 	char err[256];
@@ -306,6 +343,10 @@ int cmd_topo(int argc, char **argv)
 		r = opt_value("topo", argc, argv, &i, "-m", "--machine", &machine);
 		if (!r)
 			r = opt_value("topo", argc, argv, &i, NULL, "--cpu", &cpu_arg);
+		if (!r)
+			r = opt_value("topo", argc, argv, &i, NULL, "--export-sysfs", &sysfs_dir);
+		if (!r)
+			r = opt_value("topo", argc, argv, &i, NULL, "--export-hwloc", &hwloc_file);
 		if (r < 0)
 			return EXIT_BAD_INPUT;
 		if (!r)
@@ -318,9 +359,21 @@ int cmd_topo(int argc, char **argv)
 	if (costs && domains)
 		return usage_error("topo: --costs and --domains print different things: give one");
 
+	if (sysfs_dir && !strcmp(sysfs_dir, "-"))
+		return usage_error("topo: --export-sysfs writes a directory of files: '-' "
+				   "(standard output) does not apply");
+	if ((sysfs_dir || hwloc_file) && (domains || costs))
+		return usage_error("topo: --export-sysfs and --export-hwloc write the machine; "
+				   "--domains and --costs print it: give one kind");
+
 	t = topology_load(machine, err, sizeof(err));
 	if (!t)
 		return usage_error("%s", err);
+	if (sysfs_dir || hwloc_file) {
+		ret = export_topo(t, sysfs_dir, hwloc_file);
+		topology_free(t);
+		return ret ? ret : finish_stdout();
+	}
 	if (domains) {
 		ret = print_domains(t, cpu_arg);
 	} else if (costs) {

@@ -52,8 +52,9 @@ struct session_opts {
 	"\n"                                                                                   \
 	"                       or 'synthetic:pack:N numa:N l3:N core:N pu:N' (hwloc's syntax),\n" \
 	"                       a machine file (a path with a '/' or ending in .machine;\n" \
-	"                       'schedlab machines --export' writes one), or hwloc XML\n"  \
-	"                       ('hwloc:FILE.xml' or a path ending in .xml)\n"            \
+	"                       'schedlab machines --export' writes one), hwloc XML\n"     \
+	"                       ('hwloc:FILE.xml' or a path ending in .xml), or a copy of\n" \
+	"                       another machine's /sys/devices/system ('sysfs:DIR')\n"      \
 	"  --check              validate scheduler invariants after every event\n"             \
 	"  --costs FILE         a cost profile ('schedlab calibrate' writes one) over the\n"   \
 	"                       machine's costs, below --cost (docs/calibration.md)\n"          \

@@ -9,7 +9,8 @@
  *   cpuN/topology/{package_cpus_list|core_siblings_list|physical_package_id}
  *   cpuN/cache/indexK/{level,type,shared_cpu_list}            LLC: the highest
  *                                                             unified level
- *   cpuN/cpu_capacity, cpuN/cpufreq/cpuinfo_*, cpuN/cpuidle/stateK/{name,latency,residency}
+ *   cpuN/cpu_capacity, cpuN/cpufreq/cpuinfo_*, cpuN/cpuidle/stateK/{name,desc,latency,residency}
+ *   cpu0/cpufreq/{scaling_driver,related_cpus,cpuinfo_transition_latency}
  *   node/online, node/nodeN/{cpulist,distance}
  * The LLC is then narrowed to the package and node and, like the arm64
  * cpu_coregroup_mask(), widened to the cluster when it is smaller (a machine
@@ -25,9 +26,11 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define NONE (-1)
@@ -40,15 +43,24 @@
 
 struct reader {
 	const char *root;
+	/* the devices/system directory: ROOT/devices/system, or -m sysfs:DIR's copy of it */
+	char sys[200];
+	/*
+	 * -m sysfs:DIR: a tree someone copied or wrote is held to what a kernel
+	 * writes: a malformed list, lists that disagree, distances that are not
+	 * a SLIT are errors naming the file. The host's /sys is read leniently
+	 * (flattened, with the reason noted) so that `-m host` always runs.
+	 */
+	bool strict;
 	struct topology *t;
-	char err[256];
+	char err[512];
 	/* raw (sysfs) CPU numbers of the online CPUs, ascending */
 	unsigned int *raw;
 	unsigned int nr;
 	int *dense; /* [NR_CPUS]: raw CPU -> dense index, or NONE */
 	struct cpumask *online; /* raw numbering */
 	/* the first file that is there but does not hold what it should */
-	char bad[384];
+	char bad[640];
 };
 
 static void note(struct topology *t, const char *fmt, ...)
@@ -78,7 +90,7 @@ static int read_sys(const struct reader *r, char *buf, size_t len, const char *f
 	va_start(ap, fmt);
 	vsnprintf(rel, sizeof(rel), fmt, ap);
 	va_end(ap);
-	snprintf(path, sizeof(path), "%s/devices/system/%s", r->root, rel);
+	snprintf(path, sizeof(path), "%s/%s", r->sys, rel);
 	f = fopen(path, "r");
 	if (!f)
 		return -1;
@@ -94,8 +106,8 @@ static int read_sys(const struct reader *r, char *buf, size_t len, const char *f
 static void bad_file(struct reader *r, const char *rel, const char *val, const char *want)
 {
 	if (!r->bad[0])
-		snprintf(r->bad, sizeof(r->bad), "%s/devices/system/%s: '%.40s' is not %s", r->root,
-			 rel, val, want);
+		snprintf(r->bad, sizeof(r->bad), "%s/%s: '%.40s' is not %s", r->sys, rel, val,
+			 want);
 }
 
 /*
@@ -127,7 +139,7 @@ static int read_ulong(struct reader *r, unsigned long *v, const char *fmt, ...)
  * Reads a CPU list file into @m (raw numbering) restricted to online CPUs.
  * 0 on success; -1 if the file is absent or malformed.
  */
-static int read_list(const struct reader *r, struct cpumask *m, const char *fmt, ...)
+static int read_list(struct reader *r, struct cpumask *m, const char *fmt, ...)
 {
 	char rel[256], buf[8192], err[128];
 	va_list ap;
@@ -137,8 +149,11 @@ static int read_list(const struct reader *r, struct cpumask *m, const char *fmt,
 	va_end(ap);
 	if (read_sys(r, buf, sizeof(buf), "%s", rel))
 		return -1;
-	if (cpulist_parse(buf, m, err, sizeof(err)))
+	if (cpulist_parse(buf, m, err, sizeof(err))) {
+		/* a kernel writes valid lists: anything else is no list to fall back from */
+		bad_file(r, rel, buf, "a CPU list such as 0-3,8-11");
 		return -1;
+	}
 	cpumask_and(m, m, r->online);
 	return 0;
 }
@@ -154,7 +169,7 @@ static int find_online(struct reader *r)
 		DIR *d;
 		struct dirent *de;
 
-		snprintf(path, sizeof(path), "%s/devices/system/cpu", r->root);
+		snprintf(path, sizeof(path), "%s/cpu", r->sys);
 		d = opendir(path);
 		if (d) {
 			while ((de = readdir(d))) {
@@ -182,17 +197,15 @@ static int find_online(struct reader *r)
 			note(r->t, "no CPU list in sysfs: %ld CPUs from sysconf()", n);
 		}
 		if (cpumask_empty(r->online)) {
-			snprintf(r->err, sizeof(r->err), "%s/devices/system/cpu: no CPUs found",
-				 r->root);
+			snprintf(r->err, sizeof(r->err), "%s/cpu: no CPUs found", r->sys);
 			return -1;
 		}
 	} else if (cpulist_parse(buf, r->online, err, sizeof(err))) {
-		snprintf(r->err, sizeof(r->err), "%s/devices/system/cpu/online: %s", r->root, err);
+		snprintf(r->err, sizeof(r->err), "%s/cpu/online: %s", r->sys, err);
 		return -1;
 	} else if (cpumask_empty(r->online)) {
 		/* an empty file (or a directory): nothing below works on zero CPUs */
-		snprintf(r->err, sizeof(r->err), "%s/devices/system/cpu/online: no CPU listed",
-			 r->root);
+		snprintf(r->err, sizeof(r->err), "%s/cpu/online: no CPU listed", r->sys);
 		return -1;
 	}
 	r->nr = cpumask_weight(r->online);
@@ -249,6 +262,36 @@ static int llc_index(struct reader *r, unsigned int raw)
 	return best;
 }
 
+/* A SLIT as the kernel takes it from ACPI: 10 on the diagonal, above 10 elsewhere, symmetric. */
+static void check_slit(struct reader *r, const unsigned int *node_raw, unsigned int nr)
+{
+	const int *d = r->t->node_distance;
+
+	if (r->bad[0])
+		return;
+	for (unsigned int a = 0; a < nr; a++) {
+		for (unsigned int b = 0; b < nr; b++) {
+			int v = d[a * nr + b], w = d[b * nr + a];
+
+			if ((a == b && v != 10) || (a != b && v <= 10)) {
+				snprintf(
+					r->bad, sizeof(r->bad),
+					"%s/node/node%u/distance: distance %d to node %u (must be %s)",
+					r->sys, node_raw[a], v, node_raw[b],
+					a == b ? "10 to itself" : "above 10 to another node");
+				return;
+			}
+			if (v != w) {
+				snprintf(
+					r->bad, sizeof(r->bad),
+					"%s/node/node%u/distance: distance %d to node %u, but node%u/distance has %d back: distances are not symmetric",
+					r->sys, node_raw[a], v, node_raw[b], node_raw[b], w);
+				return;
+			}
+		}
+	}
+}
+
 static int read_nodes(struct reader *r, unsigned int *node_of, unsigned int *nr_nodes_out)
 {
 	struct topology *t = r->t;
@@ -263,6 +306,8 @@ static int read_nodes(struct reader *r, unsigned int *node_of, unsigned int *nr_
 		node_of[i] = NONE;
 	if (read_sys(r, buf, sizeof(buf), "node/online") ||
 	    cpulist_parse(buf, nodes_online, err, sizeof(err))) {
+		if (!read_sys(r, buf, sizeof(buf), "node/online"))
+			bad_file(r, "node/online", buf, "a node list such as 0-1");
 		note(t, "no NUMA information: one node");
 		goto one_node;
 	}
@@ -283,9 +328,17 @@ static int read_nodes(struct reader *r, unsigned int *node_of, unsigned int *nr_
 		{
 			unsigned int cpu;
 
-			for_each_cpu(cpu, m)
-				if (node_of[r->dense[cpu]] == (unsigned int)NONE)
-					node_of[r->dense[cpu]] = nr_nodes - 1;
+			for_each_cpu(cpu, m) {
+				unsigned int *n = &node_of[r->dense[cpu]];
+
+				if (*n == (unsigned int)NONE)
+					*n = nr_nodes - 1;
+				else if (r->strict && !r->bad[0])
+					snprintf(
+						r->bad, sizeof(r->bad),
+						"%s/node/node%u/cpulist: CPU %u is in node%u's cpulist too: a CPU in two nodes",
+						r->sys, node, cpu, node_raw[*n]);
+			}
 		}
 	}
 	if (!nr_nodes) {
@@ -327,8 +380,18 @@ static int read_nodes(struct reader *r, unsigned int *node_of, unsigned int *nr_
 			p = end;
 			if (b < 1024 && node_dense[b] != NONE)
 				t->node_distance[a * nr_nodes + (unsigned int)node_dense[b]] =
-					(int)d;
+					d < 0 || d > 1000 ? 1000 : (int)d;
 			col++;
+		}
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (col != nr_online_nodes || *p) {
+			char rel[64], want[96];
+
+			snprintf(rel, sizeof(rel), "node/node%u/distance", node_raw[a]);
+			snprintf(want, sizeof(want), "%u distance%s, one per online node",
+				 nr_online_nodes, nr_online_nodes == 1 ? "" : "s");
+			bad_file(r, rel, buf, want);
 		}
 		if (col != nr_online_nodes) {
 			free(t->node_distance);
@@ -337,6 +400,8 @@ static int read_nodes(struct reader *r, unsigned int *node_of, unsigned int *nr_
 			break;
 		}
 	}
+	if (r->strict && t->node_distance)
+		check_slit(r, node_raw, nr_nodes);
 	*nr_nodes_out = nr_nodes;
 	free_cpumask(nodes_online);
 	free_cpumask(m);
@@ -445,6 +510,79 @@ static void read_freq(struct reader *r, unsigned int i, bool *no_freq)
 	}
 }
 
+/*
+ * The cpufreq driver as the scheduler sees it, from CPU 0's policy: its
+ * name, what one policy spans (related_cpus: a CPU, its core, cluster or
+ * package) and the transition latency in ns (CPUFREQ_ETERNAL, which drivers
+ * write when they do not know, and anything above a second: not read).
+ */
+static void read_policy(struct reader *r)
+{
+	struct topology *t = r->t;
+	struct cpufreq_desc *d = &t->cpufreq;
+	struct cpumask *rel = alloc_cpumask();
+	unsigned int raw0 = r->raw[0], n = 0, cpu;
+	unsigned int same[4] = { 0 }; /* CPUs sharing CPU 0's core, cluster, package */
+	bool in[4] = { true, true, true, true };
+	unsigned long lat;
+	char name[64];
+
+	if (!read_sys(r, name, sizeof(name), "cpu/cpu%u/cpufreq/scaling_driver", raw0) &&
+	    strcmp(name, "schedlab")) /* what --export-sysfs writes for an unnamed driver */
+		snprintf(d->driver, sizeof(d->driver), "%.31s", name);
+	if (!read_ulong(r, &lat, "cpu/cpu%u/cpufreq/cpuinfo_transition_latency", raw0) &&
+	    lat <= NSEC_PER_SEC)
+		d->transition_latency_ns = lat;
+	if (read_list(r, rel, "cpu/cpu%u/cpufreq/related_cpus", raw0)) {
+		free_cpumask(rel);
+		return;
+	}
+	cpumask_set_cpu(raw0, rel);
+	for (unsigned int i = 0; i < r->nr; i++) {
+		const struct cpu_topo *c = &t->cpus[i], *c0 = &t->cpus[0];
+		bool mine[4] = { i == 0, c->core == c0->core, c->cluster == c0->cluster,
+				 c->package == c0->package };
+
+		for (int k = 0; k < 4; k++)
+			same[k] += mine[k];
+		for (int k = 0; k < 4; k++)
+			if (cpumask_test_cpu(r->raw[i], rel) && !mine[k])
+				in[k] = false;
+	}
+	for_each_cpu(cpu, rel)
+		n++;
+	if (in[0] && n == same[0])
+		d->span = CPUFREQ_SPAN_CPU;
+	else if (in[1] && n == same[1])
+		d->span = CPUFREQ_SPAN_CORE;
+	else if (in[2] && n == same[2])
+		d->span = CPUFREQ_SPAN_CLUSTER;
+	else if (in[3] && n == same[3])
+		d->span = CPUFREQ_SPAN_PACKAGE;
+	else
+		note(t,
+		     "cpu%u's cpufreq related_cpus is not its core, cluster or package: one policy per CPU",
+		     raw0);
+	free_cpumask(rel);
+}
+
+/*
+ * Whether the idle task keeps polling in state @k (struct idle_state): the
+ * kernel's poll_idle state (POLL, desc "CPUIDLE CORE POLL IDLE"), POWER's
+ * snooze, and x86 MWAIT states, whose desc intel_idle and acpi_idle write as
+ * "MWAIT 0x.." and "ACPI FFH MWAIT 0x..", unlike "ACPI HLT" or "ACPI IOPORT".
+ */
+static bool state_polls(struct reader *r, unsigned int raw, int k, const char *name)
+{
+	char desc[128];
+
+	if (!strcmp(name, "POLL") || !strcmp(name, "snooze"))
+		return true;
+	if (read_sys(r, desc, sizeof(desc), "cpu/cpu%u/cpuidle/state%d/desc", raw, k))
+		return false;
+	return strstr(desc, "MWAIT") || strstr(desc, "POLL IDLE");
+}
+
 static void read_idle(struct reader *r)
 {
 	struct topology *t = r->t;
@@ -467,6 +605,7 @@ static void read_idle(struct reader *r)
 		s->name[sizeof(s->name) - 1] = '\0';
 		s->exit_latency_ns = (u64)lat * NSEC_PER_USEC;
 		s->target_residency_ns = (u64)res * NSEC_PER_USEC;
+		s->polls = state_polls(r, raw, k, s->name);
 		t->nr_idle_states++;
 	}
 	/* keep them ordered by exit latency, as topology_finish() expects */
@@ -489,13 +628,40 @@ static void read_idle(struct reader *r)
 	}
 }
 
+enum { LV_CORE, LV_CLUSTER, LV_LLC, LV_PKG, NR_LV };
+
+static const char *const lv_name[NR_LV] = { "core", "cluster", "LLC", "package" };
+
+/* The file CPU @raw's list at level @lv came from, for messages. */
+static void lv_file(struct reader *r, unsigned int raw, int lv, char *rel, size_t len)
+{
+	static const char *const files[NR_LV][2] = {
+		{ "topology/core_cpus_list", "topology/thread_siblings_list" },
+		{ "topology/cluster_cpus_list", NULL },
+		{ NULL, NULL },
+		{ "topology/package_cpus_list", "topology/core_siblings_list" },
+	};
+	char buf[16];
+
+	if (lv == LV_LLC) {
+		snprintf(rel, len, "cpu/cpu%u/cache/index%d/shared_cpu_list", raw,
+			 llc_index(r, raw));
+		return;
+	}
+	snprintf(rel, len, "cpu/cpu%u/%s", raw, files[lv][0]);
+	if (files[lv][1] && read_sys(r, buf, sizeof(buf), "%s", rel))
+		snprintf(rel, len, "cpu/cpu%u/%s", raw, files[lv][1]);
+}
+
 /*
- * A real kernel writes sibling lists that agree (cpuA lists B exactly when
- * cpuB lists A); a tree put together by hand may not. Each CPU joins the core
- * of the first CPU of its own list (@rep), so a disagreement silently drops a
- * claimed sibling: say so, naming the first pair that disagrees.
+ * A real kernel writes lists that agree (cpuA lists B exactly when cpuB
+ * lists A); a tree put together by hand may not. Each CPU joins the group of
+ * the first CPU of its own list (@rep), so a disagreement silently drops a
+ * claimed member. For the host's /sys (only the SMT lists have ever been
+ * seen to disagree) say so in the approximations, naming the first pair;
+ * for -m sysfs:DIR it is an error naming the file: a CPU in two packages.
  */
-static void check_siblings(struct reader *r, const unsigned int *rep, struct cpumask **smt_of)
+static void check_level(struct reader *r, int lv, const unsigned int *rep, struct cpumask **of)
 {
 	/*
 	 * The lists agree exactly when every CPU a list names has the same
@@ -509,32 +675,68 @@ static void check_siblings(struct reader *r, const unsigned int *rep, struct cpu
 	for (unsigned int i = 0; i < r->nr; i++) {
 		unsigned int j, other = i;
 
-		for_each_cpu(j, smt_of[i]) {
+		for_each_cpu(j, of[i]) {
 			if (r->dense[j] != NONE && rep[r->dense[j]] != rep[i]) {
 				other = (unsigned int)r->dense[j];
 				break;
 			}
 		}
-		if (other == i && cpumask_weight(smt_of[i]) == size[rep[i]])
+		if (other == i && cpumask_weight(of[i]) == size[rep[i]])
 			continue;
 		if (other == i) {
 			/* a CPU of the group does not list this one: find it */
 			for (unsigned int k = 0; k < r->nr; k++)
-				if (rep[k] == rep[i] && !cpumask_test_cpu(r->raw[k], smt_of[i]))
+				if (rep[k] == rep[i] && !cpumask_test_cpu(r->raw[k], of[i]))
 					other = k;
 		}
 		{
-			char a[64], b[64];
+			char a[64], b[64], rel[96];
 
-			cpumask_print_list(a, sizeof(a), smt_of[i]);
-			cpumask_print_list(b, sizeof(b), smt_of[other]);
-			note(r->t,
-			     "SMT sibling lists disagree (cpu%u: %s, cpu%u: %s): each CPU joins the core of the first CPU of its own list",
-			     r->raw[i], a, r->raw[other], b);
+			cpumask_print_list(a, sizeof(a), of[i]);
+			cpumask_print_list(b, sizeof(b), of[other]);
+			if (r->strict && !r->bad[0]) {
+				lv_file(r, r->raw[i], lv, rel, sizeof(rel));
+				snprintf(r->bad, sizeof(r->bad),
+					 "%s/%s: %s, but cpu%u's %s is %s: a CPU in two %ss",
+					 r->sys, rel, a, r->raw[other], lv_name[lv], b,
+					 lv == LV_PKG ? "package" : lv_name[lv]);
+			} else if (!r->strict && lv == LV_CORE) {
+				note(r->t,
+				     "SMT sibling lists disagree (cpu%u: %s, cpu%u: %s): each CPU joins the core of the first CPU of its own list",
+				     r->raw[i], a, r->raw[other], b);
+			}
 		}
 		break;
 	}
 	free(size);
+}
+
+static void keep_list(struct cpumask **of, unsigned int i, const struct cpumask *m)
+{
+	if (!of)
+		return;
+	of[i] = alloc_cpumask();
+	cpumask_copy(of[i], m);
+}
+
+/* The CPUs of one package have one physical_package_id, and two packages two. */
+static void check_pkg_ids(struct reader *r, const unsigned int *rep, const unsigned long *pkg_id,
+			  bool have_pkg_id)
+{
+	for (unsigned int i = 0; have_pkg_id && !r->bad[0] && i < r->nr; i++) {
+		for (unsigned int j = 0; j < i; j++) {
+			bool same_pkg = rep[j] == rep[i], same_id = pkg_id[j] == pkg_id[i];
+
+			if (same_pkg == same_id)
+				continue;
+			snprintf(
+				r->bad, sizeof(r->bad),
+				"%s/cpu/cpu%u/topology/physical_package_id: %lu, but cpu%u (%s package) has %lu: a CPU in two packages",
+				r->sys, r->raw[i], pkg_id[i], r->raw[j],
+				same_pkg ? "in the same" : "in another", pkg_id[j]);
+			return;
+		}
+	}
 }
 
 static int read_tree(struct reader *r)
@@ -551,10 +753,16 @@ static int read_tree(struct reader *r)
 	bool no_core = false, no_pkg = false, no_llc = false, no_freq = false;
 	bool have_pkg_id = true;
 	unsigned long max_cap = 0;
-	/* each CPU's sibling list as read, to check that the lists agree */
-	struct cpumask **smt_of = xcalloc(r->nr, sizeof(*smt_of));
+	/*
+	 * each CPU's lists as read, to check that they agree: the SMT lists
+	 * always, all levels for -m sysfs:DIR
+	 */
+	struct cpumask **of[NR_LV] = { NULL };
 	int ret = -1;
 
+	for (int lv = 0; lv < NR_LV; lv++)
+		if (lv == LV_CORE || r->strict)
+			of[lv] = xcalloc(r->nr, sizeof(*of[lv]));
 	if (topology_alloc_cpus(t, r->nr, r->err, sizeof(r->err)))
 		goto out;
 	read_nodes(r, node_of, &nr_nodes);
@@ -588,8 +796,7 @@ static int read_tree(struct reader *r)
 			cpumask_clear(core);
 		}
 		cpumask_set_cpu(raw, core);
-		smt_of[i] = alloc_cpumask();
-		cpumask_copy(smt_of[i], core);
+		keep_list(of[LV_CORE], i, core);
 
 		/* package, narrowed to the node when a node is smaller */
 		if (read_list(r, pkg, "cpu/cpu%u/topology/package_cpus_list", raw) &&
@@ -624,6 +831,9 @@ static int read_tree(struct reader *r)
 			cpumask_copy(llc, cluster);
 		cpumask_or(llc, llc, cluster);
 
+		keep_list(of[LV_PKG], i, pkg);
+		keep_list(of[LV_CLUSTER], i, cluster);
+		keep_list(of[LV_LLC], i, llc);
 		rep[i] = first_or_self(core, raw);
 		rep[r->nr + i] = first_or_self(cluster, raw);
 		rep[2 * r->nr + i] = first_or_self(llc, raw);
@@ -646,7 +856,15 @@ static int read_tree(struct reader *r)
 		t->cpus[i].node = node_of[i];
 	}
 
-	check_siblings(r, rep, smt_of);
+	if (r->strict) {
+		check_level(r, LV_PKG, rep + 3 * r->nr, of[LV_PKG]);
+		check_pkg_ids(r, rep + 3 * r->nr, pkg_id, have_pkg_id);
+	}
+	check_level(r, LV_CORE, rep, of[LV_CORE]);
+	if (r->strict) {
+		check_level(r, LV_CLUSTER, rep + r->nr, of[LV_CLUSTER]);
+		check_level(r, LV_LLC, rep + 2 * r->nr, of[LV_LLC]);
+	}
 	assign_ids(r, rep, map, set_core);
 	assign_ids(r, rep + r->nr, map, set_cluster);
 	assign_ids(r, rep + 2 * r->nr, map, set_llc);
@@ -670,6 +888,8 @@ static int read_tree(struct reader *r)
 	if (no_freq)
 		note(t, "no cpufreq: a nominal 2 GHz");
 	read_idle(r);
+	if (!no_freq)
+		read_policy(r);
 	ret = 0;
 out:
 	if (node_masks)
@@ -680,10 +900,12 @@ out:
 	free_cpumask(cluster);
 	free_cpumask(pkg);
 	free_cpumask(llc);
-	for (unsigned int i = 0; i < r->nr; i++)
-		if (smt_of[i])
-			free_cpumask(smt_of[i]);
-	free(smt_of);
+	for (int lv = 0; lv < NR_LV; lv++) {
+		for (unsigned int i = 0; of[lv] && i < r->nr; i++)
+			if (of[lv][i])
+				free_cpumask(of[lv][i]);
+		free(of[lv]);
+	}
 	free(rep);
 	free(node_of);
 	free(map);
@@ -705,42 +927,110 @@ static int flatten(struct topology *t, const char *why, char *err, size_t errlen
 	return topology_finish(t, err, errlen);
 }
 
-struct topology *topology_load_sysfs(const char *root, char *err, size_t errlen)
+static struct topology *load(struct reader *r, char *err, size_t errlen)
 {
-	struct reader r = { .root = root };
 	struct topology *t = xcalloc(1, sizeof(*t));
 	char why[256];
 
-	r.t = t;
-	snprintf(t->name, sizeof(t->name), "%s", strcmp(root, "/sys") ? "sysfs" : "host");
+	r->t = t;
+	snprintf(t->name, sizeof(t->name), "%s", strcmp(r->root, "/sys") ? "sysfs" : "host");
 	t->hz = 250;
 	cost_model_default(&t->cost);
 
 	/* parse raw CPU numbers at full width; topology_finish() narrows it */
 	cpumask_setup(NR_CPUS);
-	r.online = alloc_cpumask();
-	if (find_online(&r) || read_tree(&r)) {
-		snprintf(err, errlen, "%s", r.err);
+	r->online = alloc_cpumask();
+	if (find_online(r) || read_tree(r)) {
+		snprintf(err, errlen, "%s", r->err);
 		goto fail;
 	}
-	if (r.bad[0]) {
-		snprintf(err, errlen, "%s", r.bad);
+	if (r->bad[0]) {
+		snprintf(err, errlen, "%s", r->bad);
 		goto fail;
 	}
-	snprintf(t->description, sizeof(t->description), "%u CPUs read from %s/devices/system",
-		 r.nr, root);
-	free_cpumask(r.online);
-	r.online = NULL;
-	if (topology_finish(t, why, sizeof(why)) && flatten(t, why, err, errlen))
-		goto fail;
-	free(r.raw);
-	free(r.dense);
+	snprintf(t->description, sizeof(t->description), "%u CPUs read from %.200s", r->nr, r->sys);
+	free_cpumask(r->online);
+	r->online = NULL;
+	if (topology_finish(t, why, sizeof(why))) {
+		if (r->strict) {
+			snprintf(err, errlen, "%s: %s", r->root, why);
+			goto fail;
+		}
+		if (flatten(t, why, err, errlen))
+			goto fail;
+	}
+	free(r->raw);
+	free(r->dense);
 	return t;
 fail:
-	free_cpumask(r.online);
-	free(r.raw);
-	free(r.dense);
+	free_cpumask(r->online);
+	free(r->raw);
+	free(r->dense);
 	/* masks (if any) were sized by a previous setup: drop them before freeing */
 	topology_free(t);
 	return NULL;
+}
+
+struct topology *topology_load_sysfs(const char *root, char *err, size_t errlen)
+{
+	struct reader r = { .root = root };
+
+	snprintf(r.sys, sizeof(r.sys), "%s/devices/system", root);
+	return load(&r, err, errlen);
+}
+
+static bool is_dir(const char *fmt, const char *dir)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	snprintf(path, sizeof(path), fmt, dir);
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+struct topology *topology_load_sysfs_dir(const char *dir, char *err, size_t errlen)
+{
+	/* what `cp -r /sys/devices/system DIR` gives, a copy of /sys, a tar of sys/devices/system */
+	static const char *const layouts[] = { "%s", "%s/devices/system", "%s/sys/devices/system" };
+	struct reader r = { .root = dir, .strict = true };
+	struct topology *t;
+	struct stat st;
+
+	if (!dir[0]) {
+		snprintf(err, errlen, "sysfs: needs a directory (-m sysfs:DIR)");
+		return NULL;
+	}
+	if (strlen(dir) > 150) {
+		snprintf(err, errlen, "sysfs:%.40s...: the path is longer than 150 characters",
+			 dir);
+		return NULL;
+	}
+	if (stat(dir, &st)) {
+		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+		return NULL;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen,
+			 "%s: not a directory (-m sysfs:DIR takes a copy of /sys/devices/system)",
+			 dir);
+		return NULL;
+	}
+	for (unsigned int i = 0; i < ARRAY_SIZE(layouts) && !r.sys[0]; i++) {
+		char cpu[PATH_MAX + 8];
+
+		snprintf(cpu, sizeof(cpu), "%s/cpu", layouts[i]);
+		if (is_dir(cpu, dir))
+			snprintf(r.sys, sizeof(r.sys), layouts[i], dir);
+	}
+	if (!r.sys[0]) {
+		snprintf(
+			err, errlen,
+			"%s: no cpu directory (want a copy of /sys/devices/system, DIR/cpu and DIR/node, or of /sys, DIR/devices/system/cpu)",
+			dir);
+		return NULL;
+	}
+	t = load(&r, err, errlen);
+	if (t)
+		snprintf(t->name, sizeof(t->name), "sysfs:%.57s", dir);
+	return t;
 }

@@ -403,6 +403,8 @@ struct topology *topology_load(const char *name, char *err, size_t errlen)
 		return topology_load_sysfs("/sys", err, errlen);
 	if (name && !strncmp(name, "synthetic:", strlen("synthetic:")))
 		return topology_load_synthetic(name, err, errlen);
+	if (name && !strncmp(name, "sysfs:", strlen("sysfs:")))
+		return topology_load_sysfs_dir(name + strlen("sysfs:"), err, errlen);
 	if (name && !strncmp(name, "hwloc:", strlen("hwloc:")))
 		return topology_load_hwloc(name + strlen("hwloc:"), err, errlen);
 	if (name && strlen(name) > 4 && !strcmp(name + strlen(name) - 4, ".xml"))

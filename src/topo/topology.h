@@ -329,4 +329,30 @@ int topology_build_regular(struct topology *t, const struct regular_shape *shape
  */
 struct topology *topology_load_sysfs(const char *root, char *err, size_t errlen);
 
+/*
+ * -m sysfs:DIR: a machine from a copy of /sys/devices/system taken
+ * elsewhere. DIR is that copy (DIR/cpu, DIR/node: what `cp -r
+ * /sys/devices/system DIR` makes), or a copy of /sys (DIR/devices/system),
+ * or a directory a tar of sys/devices/system was unpacked in
+ * (DIR/sys/devices/system). Read as the host's /sys is, but strictly: a
+ * malformed file, lists that disagree (a CPU in two packages) or a node
+ * distance matrix that is not a SLIT is an error naming the file, not a
+ * flattened machine. Missing files fall back as for the host.
+ */
+struct topology *topology_load_sysfs_dir(const char *dir, char *err, size_t errlen);
+
+/*
+ * schedlab topo --export-sysfs DIR: write @t as the sysfs files the reader
+ * reads (DIR/cpu/..., DIR/node/...). DIR must not exist or be empty; it is
+ * created. 0, or -1 with a message.
+ */
+int topology_export_sysfs(const struct topology *t, const char *dir, char *err, size_t errlen);
+
+/*
+ * schedlab topo --export-hwloc FILE: write @t to @out as hwloc 2.x XML (the
+ * objects checked by loading them with libhwloc, the file written by it).
+ * 0, or -1 with a message.
+ */
+int topology_export_hwloc(const struct topology *t, FILE *out, char *err, size_t errlen);
+
 #endif

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The sysfs-tree reader (topo/sysfs.c: topology_load_sysfs), which builds a
- * machine from /sys or from a copy of /sys/devices/system taken elsewhere.
+ * The sysfs-tree reader (topo/sysfs.c): topology_load_sysfs(), which builds
+ * a machine from /sys leniently, and topology_load_sysfs_dir() (-m
+ * sysfs:DIR), which reads a copy of /sys/devices/system taken elsewhere and
+ * refuses what a kernel would not write.
  * The input describes such a tree as text:
  *
  *   @cpu/online
@@ -12,8 +14,8 @@
  * A line starting with '@' names a file under ROOT/devices/system/ and the
  * lines after it, up to the next '@' line, are its contents. The tree is
  * written to a private temporary directory (emptied for every input), read
- * back, and the result goes on as `schedlab topo --domains` takes it: the
- * tree printed, the sched domains built and printed (to /dev/null).
+ * back both ways, and each result goes on as `schedlab topo --domains` takes
+ * it: the tree printed, the sched domains built and printed (to /dev/null).
  */
 #include "fuzz_util.h"
 
@@ -108,10 +110,24 @@ static void write_file(const char *rel, const char *text, size_t len)
 	fclose(f);
 }
 
+/* What `schedlab topo --domains` does with a machine it could read. */
+static void use(struct topology *t)
+{
+	char err[512];
+
+	if (!t)
+		return;
+	topology_print_tree(t, devnull);
+	if (!build_sched_domains(t, err, sizeof(err))) {
+		sched_domains_print(devnull, -1);
+		free_sched_domains();
+	}
+	topology_free(t);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *s = fuzz_string(data, size), *p = s, err[512];
-	struct topology *t;
 	int files = 0;
 
 	if (!root[0])
@@ -139,15 +155,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		p = end;
 	}
 
-	t = topology_load_sysfs(root, err, sizeof(err));
-	if (t) {
-		topology_print_tree(t, devnull);
-		if (!build_sched_domains(t, err, sizeof(err))) {
-			sched_domains_print(devnull, -1);
-			free_sched_domains();
-		}
-		topology_free(t);
-	}
+	/* leniently, as -m host reads /sys; strictly, as -m sysfs:DIR reads a copy */
+	use(topology_load_sysfs(root, err, sizeof(err)));
+	use(topology_load_sysfs_dir(sys, err, sizeof(err)));
 	free(s);
 	return 0;
 }

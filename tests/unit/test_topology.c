@@ -764,6 +764,9 @@ static void test_sysfs_bad_values(void **state)
 		{ "cpu/cpu1/cpu_capacity", "99999999999", "'99999999999' is not a capacity" },
 		{ "cpu/cpu1/cpu_capacity", "512x", "'512x' is not a non-negative" },
 		{ "cpu/cpu0/cpuidle/state0/latency", "+3", "state0/latency: '+3' is not" },
+		/* a list that does not parse is no list to fall back from, on the host too */
+		{ "cpu/cpu1/topology/core_cpus_list", "1,x", "core_cpus_list: '1,x' is not a CPU list" },
+		{ "node/online", "0-", "node/online: '0-' is not a node list" },
 	};
 
 	(void)state;

@@ -26,6 +26,8 @@ if command -v bash >/dev/null 2>&1; then
 	complete_is "study sweep" s
 	complete_is "--machine --max-events --max-time" run --m
 	complete_is "--domains" topo --do
+	complete_is "--export-hwloc --export-sysfs" topo --exp
+	complete_is "tests/hwloc" topo -m smp2 --export-sysfs tests/hw
 	complete_is "smp1 smp2 smp4 smp8 smt2-2s-16" run -m sm
 	complete_is "~host" topo --machine ""
 	# machine files and hwloc XML are paths (from the repository root, as make check runs)
