@@ -114,17 +114,10 @@ static void default_cost(u64 *v, u64 estimate)
 		*v = estimate;
 }
 
-int mf_guest_finish(struct mf_guest *g, struct topology *t, const char *file, char *err,
-		    size_t errlen)
+void guest_apply(struct topology *t)
 {
 	struct cost_model *c = &t->cost;
 
-	if (!g->line)
-		return 0;
-	if (!(g->fields & (1u << F_HYPERVISOR))) {
-		snprintf(err, errlen, "%s:%u: [guest] needs hypervisor = kvm", file, g->line);
-		return -1;
-	}
 	if (t->guest.cpuidle == GUEST_IDLE_HALTPOLL) {
 		set_state(&t->idle_states[0], "POLL", 0, true);
 		set_state(&t->idle_states[1], "haltpoll", HALTPOLL_HALT_NS, false);
@@ -139,5 +132,17 @@ int mf_guest_finish(struct mf_guest *g, struct topology *t, const char *file, ch
 	default_cost(&c->guest_wakeup_polled, KVM_WAKEUP_POLLED_NS);
 	default_cost(&c->guest_wakeup, KVM_WAKEUP_NS);
 	default_cost(&c->guest_host_poll_ns, KVM_HALT_POLL_NS);
+}
+
+int mf_guest_finish(struct mf_guest *g, struct topology *t, const char *file, char *err,
+		    size_t errlen)
+{
+	if (!g->line)
+		return 0;
+	if (!(g->fields & (1u << F_HYPERVISOR))) {
+		snprintf(err, errlen, "%s:%u: [guest] needs hypervisor = kvm", file, g->line);
+		return -1;
+	}
+	guest_apply(t);
 	return 0;
 }

@@ -19,6 +19,18 @@ extern const char *const guest_cpuidle_names[2];
 int mf_guest_line(struct mf_guest *g, struct guest_desc *d, const struct mf_line *l, char *err,
 		  size_t errlen);
 /*
+ * Make @t (its guest part set) a guest: the guest's idle states replace
+ * its own, and its hypervisor costs left at 0 get the estimates.
+ */
+void guest_apply(struct topology *t);
+/*
+ * -m host: when this machine is a KVM guest, make @t one, with the guest
+ * idle its cpuidle driver under @sysfs_root says (host_guest.c).
+ */
+void topology_detect_host_guest(struct topology *t, const char *sysfs_root);
+/* The same, once KVM is known: @driver is cpuidle's current_driver ("" if none). */
+void topology_make_kvm_guest(struct topology *t, const char *driver);
+/*
  * Once the file is read: a guest's idle states replace the file's, and its
  * hypervisor costs left at 0 get the estimates. 0, or -1 with "FILE:LINE: ...".
  */

@@ -10,6 +10,7 @@
 #include "topo/topology.h"
 
 #include "topo/machine_file.h"
+#include "topo/machine_guest.h"
 
 #include "sim/alloc.h"
 
@@ -399,8 +400,13 @@ struct topology *topology_load(const char *name, char *err, size_t errlen)
 {
 	const struct machine_preset *p = NULL;
 
-	if (name && !strcmp(name, "host"))
-		return topology_load_sysfs("/sys", err, errlen);
+	if (name && !strcmp(name, "host")) {
+		struct topology *t = topology_load_sysfs("/sys", err, errlen);
+
+		if (t)
+			topology_detect_host_guest(t, "/sys");
+		return t;
+	}
 	if (name && !strncmp(name, "synthetic:", strlen("synthetic:")))
 		return topology_load_synthetic(name, err, errlen);
 	if (name && !strncmp(name, "sysfs:", strlen("sysfs:")))

@@ -8,6 +8,7 @@
 #include "test_sched_helpers.h"
 
 #include "topo/machine_file.h"
+#include "topo/machine_guest.h"
 
 #include <unistd.h>
 
@@ -168,12 +169,39 @@ static void test_halt_wakeup_costs(void **state)
 	assert_in_range(with - without, 4900, 5100);
 }
 
+/* -m host in a KVM guest: cpuidle's driver picks the guest idle */
+static void test_host_guest(void **state)
+{
+	char err[512];
+	struct topology *t;
+
+	(void)state;
+	t = parse(GUEST_BASE, err, sizeof(err));
+	assert_non_null(t);
+	topology_make_kvm_guest(t, "haltpoll");
+	assert_true(t->guest.kvm);
+	assert_int_equal(t->guest.cpuidle, GUEST_IDLE_HALTPOLL);
+	assert_int_equal(t->nr_idle_states, 2);
+	assert_int_equal(t->cost.guest_wakeup, 5000);
+	assert_non_null(strstr(t->approximations, "a KVM guest"));
+	topology_free(t);
+	t = parse(GUEST_BASE, err, sizeof(err));
+	assert_non_null(t);
+	topology_make_kvm_guest(t, "");
+	assert_int_equal(t->guest.cpuidle, GUEST_IDLE_HLT);
+	assert_string_equal(t->idle_states[0].name, "HLT");
+	assert_string_equal(t->guest.source,
+			    "CPUID 0x40000000 'KVMKVMKVM'; cpuidle current_driver 'none'");
+	topology_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_guest_section),
 		cmocka_unit_test(test_haltpoll_adapts),
 		cmocka_unit_test(test_halt_wakeup_costs),
+		cmocka_unit_test(test_host_guest),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

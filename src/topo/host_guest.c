@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * -m host inside a KVM guest (docs/guests.md): the guest's idle and the
+ * hypervisor's costs instead of the bare-metal defaults. KVM is recognised
+ * by the signature of its CPUID leaf 0x40000000 ("KVMKVMKVM"), which is
+ * what the guest kernel's kvm_para_available() tests; the guest's idle by
+ * cpuidle's current_driver: haltpoll, or none (the guest halts).
+ */
+#include "topo/machine_guest.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+
+static bool kvm_signature(void)
+{
+	unsigned int eax, sig[3];
+
+	__cpuid(0x40000000, eax, sig[0], sig[1], sig[2]);
+	(void)eax;
+	return !memcmp(sig, "KVMKVMKVM\0\0\0", 12);
+}
+#else
+/* arm64 guests have no such leaf; the host is taken for bare metal */
+static bool kvm_signature(void)
+{
+	return false;
+}
+#endif
+
+void topology_make_kvm_guest(struct topology *t, const char *driver)
+{
+	size_t len, n;
+
+	t->guest.kvm = true;
+	t->guest.cpuidle = !strcmp(driver, "haltpoll") ? GUEST_IDLE_HALTPOLL : GUEST_IDLE_HLT;
+	snprintf(t->guest.source, sizeof(t->guest.source),
+		 "CPUID 0x40000000 'KVMKVMKVM'; cpuidle current_driver '%s'",
+		 driver[0] ? driver : "none");
+	guest_apply(t);
+	len = strlen(t->approximations);
+	n = len ? (size_t)snprintf(t->approximations + len, sizeof(t->approximations) - len, "; ") :
+		  0;
+	if (len + n < sizeof(t->approximations))
+		snprintf(t->approximations + len + n, sizeof(t->approximations) - len - n,
+			 "a KVM guest: the hypervisor's costs are estimates (docs/guests.md)");
+}
+
+void topology_detect_host_guest(struct topology *t, const char *sysfs_root)
+{
+	char path[512], drv[64] = "";
+	FILE *f;
+
+	if (!kvm_signature())
+		return;
+	snprintf(path, sizeof(path), "%s/devices/system/cpu/cpuidle/current_driver", sysfs_root);
+	f = fopen(path, "r");
+	if (f) {
+		if (!fgets(drv, sizeof(drv), f))
+			drv[0] = '\0';
+		fclose(f);
+		drv[strcspn(drv, "\n")] = '\0';
+	}
+	topology_make_kvm_guest(t, drv);
+}
