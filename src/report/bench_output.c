@@ -16,6 +16,7 @@
 #include "work/reaim.h"
 #include "work/schbench_hist.h"
 
+#include <math.h>
 #include <time.h>
 
 void bench_print_header(const struct bench *b, FILE *out)
@@ -33,6 +34,9 @@ void bench_print_header(const struct bench *b, FILE *out)
 		break;
 	case BENCH_PERF_PIPE:
 		fprintf(out, "# Running 'sched/pipe' benchmark:\n");
+		break;
+	case BENCH_PERF_FUTEX_WAKE:
+		fprintf(out, "# Running 'futex/wake' benchmark:\n");
 		break;
 	case BENCH_IPISTORM:
 	case BENCH_CONTEXT1:
@@ -187,6 +191,56 @@ static void print_reaim(const struct bench *b, FILE *out)
  * then "avg worker transfer" with the byte rate as pretty_size() writes it
  * (divided by 1024 while at least 1024, up to EB)
  */
+/* perf's util/stat.c: a running mean and M2 (Welford), the stddev of the mean */
+struct perf_stats {
+	double n, mean, M2;
+};
+
+static void perf_update_stats(struct perf_stats *s, u64 val)
+{
+	double delta;
+
+	s->n++;
+	delta = (double)val - s->mean;
+	s->mean += delta / s->n;
+	s->M2 += delta * ((double)val - s->mean);
+}
+
+static double perf_rel_stddev(const struct perf_stats *s)
+{
+	double sd;
+
+	if (s->n < 2 || !s->mean)
+		return 0.0;
+	sd = sqrt(s->M2 / (s->n - 1) / s->n);
+	return 100.0 * sd / s->mean;
+}
+
+/*
+ * perf bench futex wake's report. The futex's address is the tool's static
+ * variable: any fixed value, as a run of the same binary prints one.
+ */
+static void print_futex_wake(const struct bench *b, FILE *out)
+{
+	struct perf_stats wake = { 0 }, woken = { 0 };
+	const struct topology *t = machine.topo;
+
+	fprintf(out,
+		"Run summary [PID %d]: blocking on %u threads (at [%s] futex 0x55d5a3c0e014), waking up %u at a time.\n\n",
+		b->fw_pid, b->fw_threads, b->fw_shared ? "shared" : "private", b->fw_nwakes);
+	for (unsigned int j = 0; j < b->fw_repeat; j++) {
+		perf_update_stats(&woken, b->fw_woken[j]);
+		perf_update_stats(&wake, b->fw_usec[j]);
+		if (!b->fw_silent)
+			fprintf(out, "[Run %u]: Wokeup %u of %u threads in %.4f ms\n", j + 1,
+				b->fw_woken[j], b->fw_threads, (double)b->fw_usec[j] / 1000.0);
+	}
+	fprintf(out, "Wokeup %d of %u threads in %.4f ms (+-%.2f%%)\n", (int)(unsigned int)woken.mean,
+		b->fw_threads, wake.mean / 1000.0, perf_rel_stddev(&wake));
+	fprintf(out, "Futex hashing: auto resized to %u buckets\n",
+		futex_private_hash_size(b->fw_threads, t->nr_cpus, t->nr_nodes));
+}
+
 static void print_schbench_pipe(const struct bench *b, FILE *out)
 {
 	static const char *const units[] = { "B", "KB", "MB", "GB", "TB", "PB", "EB" };
@@ -222,6 +276,9 @@ void bench_print_result(const struct bench *b, FILE *out)
 		fprintf(out, " %14s: %lu.%03lu [sec]\n", "Total time", sec, usec / 1000);
 		break;
 	}
+	case BENCH_PERF_FUTEX_WAKE:
+		print_futex_wake(b, out);
+		break;
 	case BENCH_PERF_PIPE:
 		fprintf(out, "# Executed %u pipe operations between two %s\n\n", b->loops,
 			b->threads ? "threads" : "processes");

@@ -26,6 +26,7 @@ enum bench_kind {
 	BENCH_SCHBENCH,		/* the current schbench (masoncl/schbench 24e32b8) */
 	BENCH_RTAPP,		/* rt-app FILE.json (scheduler-tools/rt-app 55cb0c0) */
 	BENCH_REAIM,		/* AIM7 as OSDL re-aim runs it (work/bench_reaim.c) */
+	BENCH_PERF_FUTEX_WAKE,	/* perf bench futex wake (work/bench_futex_wake.c) */
 };
 
 /* UnixBench 6.0.0 (work/bench_unixbench.c) */
@@ -134,6 +135,18 @@ struct bench {
 	struct schbench_stats *sb_req_stats, *sb_rps_stats;
 	u64 sb_loops;
 	char *sb_log;
+	/*
+	 * perf bench futex wake: -t (0: one per online CPU), -w, perf bench's
+	 * -r, -s, -S; each run's threads woken and its time (the usec field
+	 * of gettimeofday()'s difference, as the tool prints it)
+	 */
+	unsigned int fw_threads, fw_nwakes, fw_repeat;
+	bool fw_silent, fw_shared;
+	unsigned int *fw_woken;
+	u64 *fw_usec;
+	void **fw_worker_state;
+	unsigned int fw_nr_worker_state;
+	int fw_pid;			/* the tool's process, as its Run summary prints it */
 	/* a `taskset [-a] [-c] MASK|LIST` prefix (work/taskset.c); taskset_arg NULL: none */
 	char *taskset_arg;		/* the mask or list as given */
 	bool taskset_list;		/* -c: a CPU list, else a hex mask */
@@ -240,6 +253,11 @@ static inline u64 bench_elapsed_us(const struct bench *b)
 void messaging_start(struct bench *b);
 void messaging_free(struct bench *b);
 void pipe_start(struct bench *b);
+void futex_wake_start(struct bench *b);
+void futex_wake_free(struct bench *b);
+/* private futex hash buckets the kernel gives a process of @threads threads (v6.16+) */
+unsigned int futex_private_hash_size(unsigned int threads, unsigned int cpus,
+				     unsigned int nodes);
 void stress_start(struct bench *b);
 void stress_free(struct bench *b);
 /* stress-ng COMMAND-LINE (work/stress_parse.c); 0, or -1 and a message */

@@ -55,6 +55,7 @@ extern const unsigned int nr_bench_tools;
 /* each tool's options, the tables its parser uses */
 extern const struct bench_opt hackbench_opts[];
 extern const struct bench_opt messaging_opts[];
+extern const struct bench_opt futex_wake_opts[];
 extern const struct bench_opt sched_pipe_opts[];
 extern const struct bench_opt stress_opts[];
 extern const struct bench_opt ipistorm_opts[];

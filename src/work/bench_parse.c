@@ -216,6 +216,91 @@ static int parse_messaging(struct bench *b, int argc, char **argv, char *err, si
 	return 0;
 }
 
+/* the most threads perf bench futex wake is given here (each is a task) */
+#define FUTEX_WAKE_MAX_THREADS 8192
+/* perf bench -r: repeats of a futex benchmark's run */
+#define FUTEX_MAX_REPEAT 10000
+
+static int parse_futex_wake(struct bench *b, unsigned int repeat, int argc, char **argv,
+			    char *err, size_t errlen)
+{
+	static const char tool[] = "perf bench futex wake";
+	struct bench_getopt g;
+	int c;
+
+	b->kind = BENCH_PERF_FUTEX_WAKE;
+	b->fw_repeat = repeat;
+	b->fw_nwakes = 1;
+	for_each_bench_opt(c, g, futex_wake_opts, argc, argv) {
+		if (bench_opt_special(tool, futex_wake_opts, c, argc, argv, err, errlen))
+			return -1;
+		switch (c) {
+		case 't':
+			if (parse_uint(tool, "--threads", optarg, 0, FUTEX_WAKE_MAX_THREADS,
+				       &b->fw_threads, err, errlen))
+				return -1;
+			break;
+		case 'w':
+			if (parse_uint(tool, "--nwakes", optarg, 1, FUTEX_WAKE_MAX_THREADS,
+				       &b->fw_nwakes, err, errlen))
+				return -1;
+			break;
+		case 's':
+			b->fw_silent = true;
+			break;
+		case 'S':
+			b->fw_shared = true;
+			break;
+		case 'm':
+			break;
+		default:
+			return bad_option(tool, futex_wake_opts, argv, err, errlen);
+		}
+	}
+	if (optind < argc) {
+		snprintf(err, errlen, "%s: unexpected argument '%s'", tool, argv[optind]);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * perf bench [-r N|--repeat N|--repeat=N] futex wake ...: 0 with the
+ * collection's argv index in *@at, or -1 and a message
+ */
+static int parse_bench_repeat(int argc, char **argv, unsigned int *repeat, int *at, char *err,
+			      size_t errlen)
+{
+	int i = 2;
+
+	*repeat = 10;
+	while (i < argc && argv[i][0] == '-') {
+		const char *v = NULL;
+
+		if (!strcmp(argv[i], "-r") || !strcmp(argv[i], "--repeat")) {
+			if (i + 1 >= argc) {
+				snprintf(err, errlen, "perf bench: %s needs a value", argv[i]);
+				return -1;
+			}
+			v = argv[++i];
+		} else if (!strncmp(argv[i], "--repeat=", 9)) {
+			v = argv[i] + 9;
+		} else {
+			snprintf(err, errlen,
+				 "perf bench: option '%s' is not modelled (only -r/--repeat N before the collection)",
+				 argv[i]);
+			return -1;
+		}
+		/* builtin-bench.c: "Invalid repeat option: Must specify a positive value" */
+		if (parse_uint("perf bench", "--repeat", v, 1, FUTEX_MAX_REPEAT, repeat, err,
+			       errlen))
+			return -1;
+		i++;
+	}
+	*at = i;
+	return 0;
+}
+
 static int parse_pipe(struct bench *b, int argc, char **argv, char *err, size_t errlen)
 {
 	static const char tool[] = "perf bench sched pipe";
@@ -590,9 +675,27 @@ struct bench *bench_parse(int argc, char **argv, char *err, size_t errlen)
 			/* likewise: run records the whole run's tracepoints */
 			snprintf(err, errlen,
 				 "perf sched record: only as the outermost command of run (it records the whole run): write 'perf sched record [-o FILE] -- nice|chrt|taskset ... COMMAND'");
-		else if (argc < 4 || strcmp(argv[1], "bench") || strcmp(argv[2], "sched"))
+		else if (argc >= 3 && !strcmp(argv[1], "bench") &&
+			 (!strcmp(argv[2], "futex") || argv[2][0] == '-')) {
+			unsigned int repeat;
+			int at;
+
+			if (!parse_bench_repeat(argc, argv, &repeat, &at, err, errlen)) {
+				if (at + 1 < argc && !strcmp(argv[at], "futex") &&
+				    !strcmp(argv[at + 1], "wake"))
+					rc = parse_futex_wake(b, repeat, argc - at - 1,
+							      argv + at + 1, err, errlen);
+				else if (at < argc && !strcmp(argv[at], "futex"))
+					snprintf(err, errlen,
+						 "perf bench futex: '%s' is not modelled (wake; hash, wake-parallel, requeue and lock-pi need the futex hash, issue 22)",
+						 at + 1 < argc ? argv[at + 1] : "");
+				else
+					snprintf(err, errlen,
+						 "perf bench -r: only with 'futex wake' (the sched benchmarks do not repeat)");
+			}
+		} else if (argc < 4 || strcmp(argv[1], "bench") || strcmp(argv[2], "sched"))
 			snprintf(err, errlen,
-				 "perf: only 'perf bench sched messaging' and 'perf bench sched pipe' are modelled");
+				 "perf: only 'perf bench sched messaging', 'perf bench sched pipe' and 'perf bench futex wake' are modelled");
 		else if (!strcmp(argv[3], "messaging"))
 			rc = parse_messaging(b, argc - 3, argv + 3, err, errlen);
 		else if (!strcmp(argv[3], "pipe"))
@@ -601,7 +704,7 @@ struct bench *bench_parse(int argc, char **argv, char *err, size_t errlen)
 			snprintf(err, errlen, "perf bench sched: unknown benchmark '%s' (messaging, pipe)",
 				 argv[3]);
 	} else {
-		snprintf(err, errlen, "unknown benchmark '%s' (hackbench, perf bench sched messaging, perf bench sched pipe, stress-ng, ipistorm, context1, unixbench context1, schbench-2016, schbench, rt-app, reaim; taskset, chrt and nice as prefixes)",
+		snprintf(err, errlen, "unknown benchmark '%s' (hackbench, perf bench sched messaging, perf bench sched pipe, perf bench futex wake, stress-ng, ipistorm, context1, unixbench context1, schbench-2016, schbench, rt-app, reaim; taskset, chrt and nice as prefixes)",
 			 argv[0]);
 	}
 	if (!rc && (u64)b->groups * 2 * b->fds > MAX_TASKS) {
@@ -641,6 +744,9 @@ void bench_start(struct bench *b)
 	switch (b->kind) {
 	case BENCH_PERF_PIPE:
 		pipe_start(b);
+		break;
+	case BENCH_PERF_FUTEX_WAKE:
+		futex_wake_start(b);
 		break;
 	case BENCH_STRESS_NG:
 		stress_start(b);
@@ -748,7 +854,17 @@ bool bench_finish(struct bench *b)
 	secs = (double)bench_elapsed_us(b) / 1e6;
 	b->nr_metrics = 0;
 	add_metric(b, "time_s", secs, METRIC_LOWER);
-	if (b->kind == BENCH_PERF_PIPE) {
+	if (b->kind == BENCH_PERF_FUTEX_WAKE) {
+		double ms = 0, woken = 0;
+
+		/* (fw_usec is NULL for a benchmark finished before it started: tests) */
+		for (unsigned int j = 0; b->fw_usec && j < b->fw_repeat; j++) {
+			ms += (double)b->fw_usec[j] / 1000.0;
+			woken += b->fw_woken[j];
+		}
+		add_metric(b, "wake_ms", ms / b->fw_repeat, METRIC_LOWER);
+		add_metric(b, "woken", woken / b->fw_repeat, METRIC_INFO);
+	} else if (b->kind == BENCH_PERF_PIPE) {
 		add_metric(b, "usecs_per_op", (double)bench_elapsed_us(b) / b->loops, METRIC_LOWER);
 		add_metric(b, "ops_per_sec", secs > 0 ? b->loops / secs : 0, METRIC_HIGHER);
 	} else if (b->kind == BENCH_IPISTORM) {
@@ -893,6 +1009,8 @@ void bench_free(struct bench *b)
 		rtapp_free(b);
 	else if (b->kind == BENCH_REAIM)
 		reaim_free(b);
+	else if (b->kind == BENCH_PERF_FUTEX_WAKE)
+		futex_wake_free(b);
 	else if (b->kind != BENCH_PERF_PIPE)
 		messaging_free(b);
 	free(b->priv);

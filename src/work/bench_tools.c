@@ -82,6 +82,18 @@ const struct bench_opt sched_pipe_opts[] = {
 	{ 0 },
 };
 
+const struct bench_opt futex_wake_opts[] = {
+	OPT('t', "threads", ARG, "N", "threads blocking on the futex (default: one per online CPU)"),
+	OPT('w', "nwakes", ARG, "N", "threads each FUTEX_WAKE wakes (default 1)"),
+	OPT('s', "silent", NOARG, NULL, "no [Run N] line per run"),
+	OPT('S', "shared", NOARG, NULL, "a shared futex instead of a private one (the same model)"),
+	OPT('m', "mlockall", NOARG, NULL, "lock memory (no effect on the model: nothing is paged)"),
+	REFUSED('b', "buckets", ARG, "N",
+		"is not modelled yet: the futex hash and its bucket locks (docs/locking.md)"),
+	HELP('h', "help", "print perf's usage of the benchmark on stderr and exit 129"),
+	{ 0 },
+};
+
 const struct bench_opt stress_opts[] = {
 	/* the stressors: N instances (0: one per CPU) */
 	OPT(SO_CPU, "cpu", ARG, "N", "N instances of the cpu stressor: bogo ops of the all method"),
@@ -320,6 +332,13 @@ const struct bench_tool bench_tools[] = {
 	  .synopsis = "perf bench sched pipe [OPTIONS]",
 	  .opts = sched_pipe_opts,
 	  .notes = NULL },
+	{ .name = "perf bench futex wake",
+	  .aliases = NULL,
+	  .summary = "threads blocked on one futex, woken N at a time, the time to wake them all",
+	  .follows = "Linux v6.18 tools/perf/bench/futex-wake.c",
+	  .synopsis = "perf bench [-r N] futex wake [OPTIONS]",
+	  .opts = futex_wake_opts,
+	  .notes = "perf bench's -r N (default 10) repeats the run; the futex hash is not modelled" },
 	{ .name = "stress-ng",
 	  .aliases = NULL,
 	  .summary = "stressors: CPU load, context switches, sched_yield(), pipe I/O, affinity changes",

@@ -97,12 +97,12 @@ static bool perf_in_argv(const struct perf_opt *o, int argc, char **argv, int k)
 	return false;
 }
 
-static void perf_bench(const char *name, const struct perf_opt *opts, int n, int argc, char **argv,
-		       int k)
+static void perf_bench(const char *coll, const char *name, const struct perf_opt *opts, int n,
+		       int argc, char **argv, int k)
 {
 	/* bench.c's run_bench() has printed its banner before the benchmark parses */
-	add(usage.out, "# Running 'sched/%s' benchmark:\n", name);
-	add(usage.err, "\n Usage: perf bench sched %s <options>\n\n", name);
+	add(usage.out, "# Running '%s/%s' benchmark:\n", coll, name);
+	add(usage.err, "\n Usage: perf bench %s %s <options>\n\n", coll, name);
 	/* options__order(): by lower-cased short name; these tables are in that order */
 	for (int i = 0; i < n; i++) {
 		const struct perf_opt *o = &opts[i];
@@ -130,7 +130,7 @@ static void perf_messaging(int argc, char **argv, int k)
 		{ 't', "thread", "", "Be multi thread instead of multi process" },
 	};
 
-	perf_bench("messaging", opts, 4, argc, argv, k);
+	perf_bench("sched", "messaging", opts, 4, argc, argv, k);
 	snprintf(usage.note, sizeof(usage.note),
 		 "'schedlab benchmarks perf bench sched messaging' lists the options as modelled");
 }
@@ -144,10 +144,27 @@ static void perf_pipe(int argc, char **argv, int k)
 		{ 'T', "threaded", "", "Specify threads/process based task setup" },
 	};
 
-	perf_bench("pipe", opts, 4, argc, argv, k);
+	perf_bench("sched", "pipe", opts, 4, argc, argv, k);
 	snprintf(
 		usage.note, sizeof(usage.note),
 		"-G/--cgroups and -n/--nonblocking are not modelled; 'schedlab benchmarks perf bench sched pipe' lists the options as modelled");
+}
+
+static void perf_futex_wake(int argc, char **argv, int k)
+{
+	static const struct perf_opt opts[] = {
+		{ 'b', "buckets", " <n>", "Specify amount of hash buckets" },
+		{ 'm', "mlockall", "", "Lock all current and future memory" },
+		{ 's', "silent", "", "Silent mode: do not display data/details" },
+		{ 'S', "shared", "", "Use shared futexes instead of private ones" },
+		{ 't', "threads", " <n>", "Specify amount of threads" },
+		{ 'w', "nwakes", " <n>", "Specify amount of threads to wake at once" },
+	};
+
+	perf_bench("futex", "wake", opts, 6, argc, argv, k);
+	snprintf(
+		usage.note, sizeof(usage.note),
+		"-b/--buckets is not modelled; 'schedlab benchmarks perf bench futex wake' lists the options as modelled");
 }
 
 static void schbench_2016(void)
@@ -450,6 +467,8 @@ int bench_usage_request(const char *tool, int argc, char **argv, int k, char *er
 		perf_messaging(argc, argv, k);
 	else if (!strcmp(tool, "perf bench sched pipe"))
 		perf_pipe(argc, argv, k);
+	else if (!strcmp(tool, "perf bench futex wake"))
+		perf_futex_wake(argc, argv, k);
 	else if (!strcmp(tool, "schbench-2016"))
 		schbench_2016();
 	else if (!strcmp(tool, "schbench"))

@@ -296,6 +296,8 @@ expect_exit 2 "command" schedlab
 # The benchmarks' own output, on small machines.
 golden run-pipe-smp2 schedlab run -m smp2 -- perf bench sched pipe -l 10000
 golden run-pipe-threads-smp1 schedlab run -m smp1 -- perf bench sched pipe -T -l 5000
+golden run-futex-wake-xeon schedlab run -m xeon-8269cy-2s -- perf bench -r 3 futex wake
+golden run-futex-wake-silent schedlab run -m smp4 -- perf bench futex wake -t 8 -w 2 -s
 golden run-messaging-smp4 schedlab run -m smp4 -- perf bench sched messaging -g 2 -l 100
 golden run-messaging-pipe-threads-smp4 schedlab run -m smp4 -- perf bench sched messaging -p -t -g 1 -l 50
 golden run-hackbench-smt2 schedlab run -m smt2-2s-16 -- hackbench -g 2 -l 100

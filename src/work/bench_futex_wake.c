@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * perf bench futex wake (Linux v6.18 tools/perf/bench/futex-wake.c): block
+ * -t threads (default: one per online CPU, each pinned to CPU i % CPUs) on
+ * one futex, sleep 100 ms, then wake them -w at a time with FUTEX_WAKE
+ * until every one is awake, timing that with gettimeofday(); join them and
+ * repeat (perf bench -r, default 10 runs).
+ *
+ * The tool's start barrier (a pthread mutex and two condition variables, so
+ * that the threads block only once all exist) is a counter here: each
+ * thread counts itself and the last wakes the main thread through a
+ * futex, then each blocks on the benchmark's futex at once. The 100 ms
+ * sleep makes sure all are blocked before the timed wakes either way.
+ */
+#include "work/bench.h"
+
+#include "sim/alloc.h"
+
+#include <stdlib.h>
+
+/* perf bench names itself "<collection>-<bench>" (prctl(PR_SET_NAME)) */
+#define FUTEX_WAKE_COMM "futex-wake"
+/* usleep(100000) before the wakes */
+#define FUTEX_WAKE_SETTLE_NS (100 * NSEC_PER_MSEC)
+
+struct fw_state {
+	struct bench *b;
+	struct futex futex1; /* the one all threads block on (value 0) */
+	struct futex started; /* value: threads still starting */
+	struct cpumask **pin; /* [nr_cpus]: each thread's one CPU, by CPU */
+	unsigned int run; /* 0-based */
+	unsigned int spawned, nwoken;
+	u64 start_ns;
+	int phase;
+};
+
+enum { W_COUNT, W_NOTIFY, W_BLOCK, W_EXIT };
+
+struct fw_worker_state {
+	struct fw_state *s;
+	int step;
+};
+
+static void count_started(struct work_task *w, void *arg)
+{
+	struct fw_state *s = arg;
+
+	(void)w;
+	s->started.val--;
+}
+
+static void worker_next(struct work_task *w, struct op_desc *op)
+{
+	struct fw_worker_state *ws = w->state;
+	struct fw_state *s = ws->s;
+
+	switch (ws->step) {
+	case W_COUNT:
+		ws->step = W_NOTIFY;
+		op_call(op, count_started, s);
+		return;
+	case W_NOTIFY:
+		ws->step = W_BLOCK;
+		if (!s->started.val) {
+			op_futex(op, OP_FUTEX_WAKE, &s->started, 1);
+			return;
+		}
+		/* fall through */
+	case W_BLOCK:
+		/* futex_wait(&futex1, 0): EAGAIN only if it was woken already */
+		ws->step = W_EXIT;
+		op_futex(op, OP_FUTEX_WAIT, &s->futex1, 0);
+		return;
+	default:
+		op_simple(op, OP_EXIT);
+		return;
+	}
+}
+
+static const struct program worker_prog = { .next = worker_next };
+
+enum { P_SPAWN, P_WAIT_STARTED, P_SETTLE, P_START, P_WAKE, P_JOIN, P_DONE };
+
+static void mark_start(struct work_task *w, void *arg)
+{
+	struct fw_state *s = arg;
+
+	(void)w;
+	s->start_ns = cpu_now();
+	s->nwoken = 0;
+}
+
+static void spawn_worker(struct fw_state *s, struct op_desc *op)
+{
+	struct bench *b = s->b;
+	unsigned int cpu = s->spawned % machine.nr_cpus;
+	struct fw_worker_state *ws = xcalloc(1, sizeof(*ws));
+
+	ws->s = s;
+	*op = (struct op_desc){ .kind = OP_SPAWN };
+	op->spawn.prog = &worker_prog;
+	op->spawn.state = ws;
+	op->spawn.thread = true;
+	op->spawn.comm = FUTEX_WAKE_COMM;
+	op->spawn.footprint = FOOTPRINT_TASK;
+	op->spawn.allowed = s->pin[cpu];
+	op->spawn.reap = true;
+	s->spawned++;
+	b->fw_worker_state[b->fw_nr_worker_state++] = ws;
+}
+
+static void parent_next(struct work_task *w, struct op_desc *op)
+{
+	struct fw_state *s = w->state;
+	struct bench *b = s->b;
+
+	switch (s->phase) {
+	case P_SPAWN:
+		if (s->spawned < b->fw_threads) {
+			spawn_worker(s, op);
+			return;
+		}
+		s->phase = P_WAIT_STARTED;
+		/* fall through */
+	case P_WAIT_STARTED:
+		if (s->started.val) {
+			op_futex(op, OP_FUTEX_WAIT, &s->started, s->started.val);
+			return;
+		}
+		s->phase = P_SETTLE;
+		op_sleep(op, FUTEX_WAKE_SETTLE_NS);
+		return;
+	case P_SETTLE:
+		s->phase = P_START;
+		op_call(op, mark_start, s);
+		return;
+	case P_START:
+	case P_WAKE:
+		if (s->phase == P_WAKE)
+			s->nwoken += (unsigned int)w->result;
+		s->phase = P_WAKE;
+		if (s->nwoken != b->fw_threads) {
+			op_futex(op, OP_FUTEX_WAKE, &s->futex1, b->fw_nwakes);
+			return;
+		}
+		/* gettimeofday() after the wakes: the usec field of the difference */
+		b->fw_woken[s->run] = s->nwoken;
+		b->fw_usec[s->run] = (cpu_now() / 1000 - s->start_ns / 1000) % 1000000;
+		b->progress_done++;
+		s->phase = P_JOIN;
+		op_simple(op, OP_WAIT_CHILDREN);
+		return;
+	case P_JOIN:
+		if (++s->run < b->fw_repeat) {
+			s->spawned = 0;
+			s->started.val = b->fw_threads;
+			s->phase = P_SPAWN;
+			spawn_worker(s, op);
+			return;
+		}
+		s->phase = P_DONE;
+		b->stop_ns = cpu_now();
+		b->stopped = true;
+		/* fall through */
+	default:
+		op_simple(op, OP_EXIT);
+		return;
+	}
+}
+
+static const struct program parent_prog = { .next = parent_next };
+
+void futex_wake_start(struct bench *b)
+{
+	struct fw_state *s = xcalloc(1, sizeof(*s));
+
+	b->priv = s;
+	s->b = b;
+	if (!b->fw_threads)
+		b->fw_threads = machine.nr_cpus;
+	b->fw_woken = xcalloc(b->fw_repeat, sizeof(*b->fw_woken));
+	b->fw_usec = xcalloc(b->fw_repeat, sizeof(*b->fw_usec));
+	b->fw_worker_state =
+		xcalloc((size_t)b->fw_repeat * b->fw_threads, sizeof(*b->fw_worker_state));
+	b->progress_total = b->fw_repeat;
+	futex_init(&s->futex1, 0);
+	futex_init(&s->started, b->fw_threads);
+	s->pin = xcalloc(machine.nr_cpus, sizeof(*s->pin));
+	for (unsigned int cpu = 0; cpu < machine.nr_cpus; cpu++) {
+		s->pin[cpu] = alloc_cpumask();
+		cpumask_set_cpu(cpu, s->pin[cpu]);
+	}
+	b->start_ns = 0;
+	b->started = true;
+	b->fw_pid = work_start_allowed(FUTEX_WAKE_COMM, &parent_prog, s, 0, b->taskset_cpus)->pid;
+}
+
+/* the smallest power of two at or above @n (n >= 1) */
+static unsigned long roundup_pow_of_two(unsigned long n)
+{
+	return n <= 1 ? 1 : 1UL << (64 - __builtin_clzl(n - 1));
+}
+
+unsigned int futex_private_hash_size(unsigned int threads, unsigned int cpus, unsigned int nodes)
+{
+	/* futex_init(): 256 buckets a CPU, per node, at least 4, a power of two */
+	unsigned long global = 256UL * cpus / (nodes ? nodes : 1), buckets;
+
+	global = roundup_pow_of_two(max(4UL, global));
+	/* futex_hash_allocate_default(): 4 per thread up to the CPUs, 16 to the global size */
+	buckets = roundup_pow_of_two(4UL * min(threads, cpus));
+	return (unsigned int)clamp(buckets, 16UL, global);
+}
+
+void futex_wake_free(struct bench *b)
+{
+	struct fw_state *s = b->priv;
+
+	if (s) {
+		for (unsigned int cpu = 0; cpu < machine.nr_cpus; cpu++)
+			free_cpumask(s->pin[cpu]);
+		free(s->pin);
+	}
+	for (unsigned int i = 0; i < b->fw_nr_worker_state; i++)
+		free(b->fw_worker_state[i]);
+	free(b->fw_worker_state);
+	free(b->fw_woken);
+	free(b->fw_usec);
+}
