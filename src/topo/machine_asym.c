@@ -19,6 +19,8 @@
  */
 #include "topo/machine_asym.h"
 
+#include "topo/machine_section.h"
+
 #include "sim/alloc.h"
 
 #include <ctype.h>
@@ -68,50 +70,22 @@ int mf_asym_line(struct mf_asym *a, struct asym_packing_desc *d, const struct mf
 		 size_t errlen)
 {
 	static const char *const keys[] = { "levels", "itmt", "priority" };
-	int b = -1;
+	int b;
 
-	if (!strcmp(l->key, "source")) {
-		size_t have = strlen(d->source);
-
-		if (have + 1 + strlen(l->value) >= sizeof(d->source)) {
-			snprintf(err, errlen, "source: longer than %zu characters",
-				 sizeof(d->source) - 1);
-			return -1;
-		}
-		if (have)
-			d->source[have++] = ' ';
-		strcpy(d->source + have, l->value);
-		return 0;
-	}
-	for (int i = 0; i < 3; i++)
-		if (!strcmp(l->key, keys[i]))
-			b = i;
-	if (b < 0) {
-		snprintf(
-			err, errlen,
-			"unknown key '%.40s' in [asym_packing] (known: levels, itmt, priority, source)",
-			l->key);
-		return -1;
-	}
-	if (a->fields & (1u << b)) {
-		snprintf(err, errlen, "%s given twice", l->key);
-		return -1;
-	}
-	a->fields |= 1u << b;
+	if (!strcmp(l->key, "source"))
+		return mf_append_source(d->source, sizeof(d->source), l->value, err, errlen);
+	b = mf_section_key(l, keys, 3, &a->fields, err, errlen);
 	switch (b) {
 	case F_LEVELS:
 		return parse_levels(d, l->value, err, errlen);
 	case F_ITMT:
-		if (strcmp(l->value, "yes") && strcmp(l->value, "no")) {
-			snprintf(err, errlen, "itmt: '%.40s' is not one of yes no", l->value);
-			return -1;
-		}
-		d->itmt = !strcmp(l->value, "yes");
-		return 0;
-	default:
+		return mf_yes_no(l->key, l->value, &d->itmt, err, errlen);
+	case F_PRIORITY:
 		a->priority = xstrdup(l->value);
 		a->priority_line = l->lineno;
 		return 0;
+	default:
+		return -1;
 	}
 }
 

@@ -17,6 +17,8 @@
  */
 #include "topo/machine_guest.h"
 
+#include "topo/machine_section.h"
+
 #include <string.h>
 
 const char *const guest_cpuidle_names[2] = { "hlt", "haltpoll" };
@@ -33,51 +35,14 @@ const char *const guest_cpuidle_names[2] = { "hlt", "haltpoll" };
 
 enum { F_HYPERVISOR, F_CPUIDLE, F_IPIV };
 
-static int yes_no(const char *key, const char *v, bool *out, char *err, size_t errlen)
-{
-	if (strcmp(v, "yes") && strcmp(v, "no")) {
-		snprintf(err, errlen, "%s: '%.40s' is not one of yes no", key, v);
-		return -1;
-	}
-	*out = !strcmp(v, "yes");
-	return 0;
-}
-
 int mf_guest_line(struct mf_guest *g, struct guest_desc *d, const struct mf_line *l, char *err,
 		  size_t errlen)
 {
 	static const char *const keys[] = { "hypervisor", "cpuidle", "ipi_virtualization" };
-	int b = -1;
 
-	if (!strcmp(l->key, "source")) {
-		size_t have = strlen(d->source);
-
-		if (have + 1 + strlen(l->value) >= sizeof(d->source)) {
-			snprintf(err, errlen, "source: longer than %zu characters",
-				 sizeof(d->source) - 1);
-			return -1;
-		}
-		if (have)
-			d->source[have++] = ' ';
-		strcpy(d->source + have, l->value);
-		return 0;
-	}
-	for (int i = 0; i < 3; i++)
-		if (!strcmp(l->key, keys[i]))
-			b = i;
-	if (b < 0) {
-		snprintf(
-			err, errlen,
-			"unknown key '%.40s' in [guest] (known: hypervisor, cpuidle, ipi_virtualization, source)",
-			l->key);
-		return -1;
-	}
-	if (g->fields & (1u << b)) {
-		snprintf(err, errlen, "%s given twice", l->key);
-		return -1;
-	}
-	g->fields |= 1u << b;
-	switch (b) {
+	if (!strcmp(l->key, "source"))
+		return mf_append_source(d->source, sizeof(d->source), l->value, err, errlen);
+	switch (mf_section_key(l, keys, 3, &g->fields, err, errlen)) {
 	case F_HYPERVISOR:
 		if (strcmp(l->value, "kvm")) {
 			snprintf(err, errlen, "hypervisor: '%.40s' is not one of kvm", l->value);
@@ -94,8 +59,10 @@ int mf_guest_line(struct mf_guest *g, struct guest_desc *d, const struct mf_line
 		}
 		snprintf(err, errlen, "cpuidle: '%.40s' is not one of hlt haltpoll", l->value);
 		return -1;
+	case F_IPIV:
+		return mf_yes_no(l->key, l->value, &d->ipi_virtualization, err, errlen);
 	default:
-		return yes_no(l->key, l->value, &d->ipi_virtualization, err, errlen);
+		return -1;
 	}
 }
 

@@ -67,6 +67,16 @@ static void test_guest_section(void **state)
 	assert_null(
 		parse(GUEST_BASE "[guest]\nhypervisor = kvm\ncpuidle = mwait\n", err, sizeof(err)));
 	assert_string_equal(err, "g.machine:15: cpuidle: 'mwait' is not one of hlt haltpoll");
+	assert_null(parse(GUEST_BASE "[guest]\nhypervisor = kvm\nfoo = 1\n", err, sizeof(err)));
+	assert_string_equal(
+		err,
+		"g.machine:15: unknown key 'foo' in [guest] (known: hypervisor, cpuidle, ipi_virtualization, source)");
+	assert_null(parse(GUEST_BASE "[guest]\nhypervisor = kvm\nhypervisor = kvm\n", err,
+			  sizeof(err)));
+	assert_string_equal(err, "g.machine:15: hypervisor given twice");
+	assert_null(parse(GUEST_BASE "[guest]\nhypervisor = kvm\nipi_virtualization = maybe\n", err,
+			  sizeof(err)));
+	assert_string_equal(err, "g.machine:15: ipi_virtualization: 'maybe' is not one of yes no");
 }
 
 /* a task that sleeps @sleep_ns between 10 us bursts, on CPU 1 */
