@@ -131,10 +131,9 @@ static bool waiter_acquired(struct mutex *lock, struct lock_waiter *w)
 	return acquired(lock, w);
 }
 
-/* the wait loop's top: a last trylock under wait_lock, then sleep */
-static bool wait_and_sleep(struct mutex *lock, struct lock_waiter *w)
+/* with wait_lock held and @w queued: a last trylock, else drop wait_lock and sleep */
+static bool trylock_or_sleep(struct mutex *lock, struct lock_waiter *w)
 {
-	sim_lock_acquire(&lock->wait_lock);
 	if (__mutex_trylock(lock)) {
 		remove_waiter(lock, w);
 		sim_lock_release(&lock->wait_lock);
@@ -143,6 +142,13 @@ static bool wait_and_sleep(struct mutex *lock, struct lock_waiter *w)
 	sim_lock_release(&lock->wait_lock);
 	lock_sleep(w);
 	return false;
+}
+
+/* the wait loop's top: a last trylock under wait_lock, then sleep */
+static bool wait_and_sleep(struct mutex *lock, struct lock_waiter *w)
+{
+	sim_lock_acquire(&lock->wait_lock);
+	return trylock_or_sleep(lock, w);
 }
 
 /* __mutex_lock_common() after the optimistic spin: queue on the wait list */
@@ -162,14 +168,7 @@ static bool mutex_slowpath(struct mutex *lock, struct lock_waiter *w)
 		charge(machine.cost->lock_atomic);
 		cl_write(LINE(lock));
 	}
-	if (__mutex_trylock(lock)) {
-		remove_waiter(lock, w);
-		sim_lock_release(&lock->wait_lock);
-		return acquired(lock, w);
-	}
-	sim_lock_release(&lock->wait_lock);
-	lock_sleep(w);
-	return false;
+	return trylock_or_sleep(lock, w);
 }
 
 /* mutex_optimistic_spin() without a waiter: in the osq, its head on the owner */
