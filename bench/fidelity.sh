@@ -10,7 +10,8 @@
 #
 # --only measures and prints only the rows of the groups named: wakelist,
 # power10-hackbench, swb (the should_we_balance() rows, raw and with
-# --probe-overhead on), stress-ng, sm-idle, runnable-boost.  make doc-check
+# --probe-overhead on), stress-ng, sm-idle, runnable-boost, anon-vma (AIM7's
+# fork_test when the anon_vma lock became an rwsem).  make doc-check
 # checks docs/fidelity.md's sm-idle and runnable-boost rows this way.
 #
 # On a terminal, stderr shows which measurement runs, the time so far and an
@@ -39,7 +40,7 @@ set -u
 QUICK=0
 ONLY=
 SL=./schedlab
-FGROUPS="wakelist power10-hackbench swb stress-ng sm-idle runnable-boost"
+FGROUPS="wakelist power10-hackbench swb stress-ng sm-idle runnable-boost anon-vma"
 USAGE="usage: sh bench/fidelity.sh [--quick] [--only GROUP[,GROUP...]] [SCHEDLAB]
 groups: $FGROUPS"
 while [ $# -gt 0 ]; do
@@ -244,6 +245,7 @@ plan swb 6 6 6 6 6 6 6 6 6 6
 plan stress-ng 10 12 15 25
 plan sm-idle 1 1
 plan runnable-boost 7
+plan anon-vma 50 50
 
 if want wakelist; then
 # 1. wakelist (f3dd3f674555 + 28156108fecb) on the Xeon: before and after.
@@ -333,6 +335,20 @@ if want runnable-boost; then
 step "runnable boost, perf bench sched messaging on altra-2s-160" 7
 ab rb time_s 10 -m altra-2s-160 --base NO_UTIL_RUNNABLE_BOOST --test '' \
 	-- perf bench sched messaging -t -g 1 -l 2000
+fi
+if want anon-vma; then
+# 7. the anon_vma lock as an rwsem (5a505085f043, v3.8) and writer lock
+# stealing (ce6711f3d196, v3.9): AIM7 fork_test, as the anon-vma-rwsem study.
+AVB=NO_NEWIDLE_COST,NEWIDLE_MIGRATION_COST_BAILOUT,NO_RWSEM_SPIN_ON_OWNER,NO_I_MMAP_RWSEM,NO_I_RWSEM,NO_MUTEX_HANDOFF,NO_RWSEM_HANDOFF,NO_RWSEM_WAKE_ALL_READERS,NO_MUTEX_OSQ
+AVW="taskset -c 0-39,80-119 reaim -s 400 -e 400 -j 20 -f workfile.fork_test"
+step "anon_vma mutex -> rwsem, AIM7 fork_test on westmere-ex-8s-160" 50
+# shellcheck disable=SC2086
+ab av38 parent_time_s 3 -m westmere-ex-8s-160 --base "$AVB,NO_ANON_VMA_RWSEM,NO_RWSEM_WRITER_STEAL" \
+	--test "$AVB,NO_RWSEM_WRITER_STEAL" -- $AVW
+step "anon_vma mutex -> rwsem with writer lock stealing, AIM7 fork_test" 50
+# shellcheck disable=SC2086
+ab av39 parent_time_s 3 -m westmere-ex-8s-160 --base "$AVB,NO_ANON_VMA_RWSEM,NO_RWSEM_WRITER_STEAL" \
+	--test "$AVB" -- $AVW
 fi
 progress_end
 
@@ -443,4 +459,13 @@ C="schedlab ab -m altra-2s-160 --base NO_UTIL_RUNNABLE_BOOST --test '' --runs 10
 row_ab "runnable boost: perf bench sched messaging -t -g 1 -l 2000, altra-2s-160" "$S" 0.4869 0.4377 \
 	"$(m rb 1)" "$(m rb 2)" s time "$C" s rb
 row_abs "runnable boost, absolute (with the patch)" "$S" 0.4377 "$(m rb 2)" s "$C"
+fi
+
+if want anon-vma; then
+S="5a505085f043 + ce6711f3d196 (Alex Shi's changelog, v3.9: fork_test -50%, then fully recovered; time per job normalised to v3.7)"
+C="schedlab study anon-vma-rwsem"
+row_ab "AIM7 fork_test, westmere-ex-8s-160 on 4 sockets, anon_vma mutex (v3.7) -> rwsem (v3.8)" "$S" 1.00 2.00 \
+	"$(m av38 1)" "$(m av38 2)" "" time "$C" s av38
+row_ab "AIM7 fork_test, anon_vma mutex (v3.7) -> rwsem with writer lock stealing (v3.9)" "$S" 1.00 1.00 \
+	"$(m av39 1)" "$(m av39 2)" "" time "$C" s av39
 fi

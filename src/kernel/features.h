@@ -91,7 +91,15 @@
 	F(RWSEM_HANDOFF, true, "4f23dbc1e657 (v5.3)", NULL,                                   \
 	  "rwsem: a waiter past RWSEM_WAIT_TIMEOUT sets HANDOFF; only it may take the lock")  \
 	F(RWSEM_WAKE_ALL_READERS, true, "d3681e269fff (v5.3)", NULL,                          \
-	  "rwsem: wake every queued reader, not only those before the first writer")
+	  "rwsem: wake every queued reader, not only those before the first writer")         \
+	F(RWSEM_WRITER_STEAL, true, "ce6711f3d196 (v3.9)", NULL,                              \
+	  "rwsem: a writer may take a free lock past the waiters (off: granted to the first)") \
+	F(ANON_VMA_RWSEM, true, "5a505085f043 (v3.8)", NULL,                                  \
+	  "an anon_vma's lock is an rwsem (off: anon_vma->mutex, a mutex)")                   \
+	F(I_MMAP_RWSEM, true, "c8c06efa8b55 (v3.19)", NULL,                                   \
+	  "a file's i_mmap tree is guarded by an rwsem (off: i_mmap_mutex, a mutex)")          \
+	F(I_RWSEM, true, "9902af79c01a (v4.7)", NULL,                                          \
+	  "an inode's lock is i_rwsem, an rwsem (off: i_mutex, a mutex)")
 
 enum sched_feat_id {
 #define SF_ENUM(name, def, source, missing, help) __SCHED_FEAT_##name,

@@ -104,8 +104,23 @@ static void rwsem_mark_wake(struct rw_semaphore *sem, enum rwsem_wake_type type,
 	unsigned int woken = 0;
 
 	if (w->kind == LK_RWSEM_WRITE) {
-		if (type == RWSEM_WAKE_ANY)
-			wake_q_add(wake_q, w);
+		if (type != RWSEM_WAKE_ANY)
+			return;
+		/*
+		 * Before writer lock stealing (ce6711f3d196, v3.9) the waker
+		 * granted a free lock to the writer it woke: nobody could take
+		 * it between the release and that writer's running.
+		 */
+		if (!sched_feat(RWSEM_WRITER_STEAL) && !sem->writer_locked && !sem->readers) {
+			sem->writer_locked = true;
+			sem->owner = w->task;
+			sem->reader_owned = false;
+			sem->nonspinnable = false;
+			del_waiter(sem, w);
+			w->granted = true;
+			atomic_op(sem);
+		}
+		wake_q_add(wake_q, w);
 		return;
 	}
 	if (type != RWSEM_WAKE_READ_OWNED) {
@@ -345,6 +360,9 @@ static bool try_write_lock(struct rw_semaphore *sem, struct lock_waiter *w)
 	cl_read(LINE(sem));
 	if (sem->handoff && w != first)
 		return false;
+	/* without stealing only the first waiter may take it (the waker grants it) */
+	if (!sched_feat(RWSEM_WRITER_STEAL) && w != first)
+		return false;
 	if (sem->writer_locked || sem->readers) {
 		if (sem->handoff || !sched_feat(RWSEM_HANDOFF) ||
 		    (!rt_task(current) && !time_after(jiffies, w->timeout)))
@@ -391,6 +409,7 @@ static bool down_write_queue(struct rw_semaphore *sem, struct lock_waiter *w)
 
 	w->timeout = jiffies + RWSEM_WAIT_TIMEOUT;
 	w->handoff_set = false;
+	w->granted = false;
 	lock_trace_begin(w, &sem->stat, LCB_F_WRITE);
 	sim_lock_acquire(&sem->wait_lock);
 	charge(machine.cost->lock_slowpath);
@@ -462,6 +481,11 @@ bool down_write_step(struct rw_semaphore *sem, struct lock_waiter *w)
 		return down_write_queue(sem, w);
 	case LW_WAIT:
 		lock_woken(w, &sem->stat);
+		if (w->granted) {
+			/* NO_RWSEM_WRITER_STEAL: the waker made it ours */
+			w->granted = false;
+			return acquired(sem, w);
+		}
 		sim_lock_acquire(&sem->wait_lock);
 		return writer_wait_loop(sem, w);
 	case LW_WAITER_SPIN:

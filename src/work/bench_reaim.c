@@ -28,6 +28,7 @@
 #include "work/reaim.h"
 
 #include "work/bench_opts.h"
+#include "work/reaim_kernel.h"
 
 #include "sim/alloc.h"
 #include "sim/prng.h"
@@ -76,6 +77,19 @@
 #define REAIM_SHM_SETUP_NS 20000ULL
 /* memcpy() of 1 KB in cache */
 #define REAIM_COPY_NS_PER_KB 100ULL
+/*
+ * Directory entries a job creates, links or unlinks in DISKDIR, each under
+ * the directory's i_rwsem (work/reaim_kernel.c). creat_clo creates its file
+ * once and re-creat()s it 999 times, which v6.18 opens without the
+ * directory's lock (lookup_fast_for_open()), then unlinks it. link_test
+ * creates a file, links 7 names to it, 9 x 7 times unlinks and links one
+ * back, and unlinks the 8 names. A disk test creates its file and unlinks it
+ * (the copy tests two).
+ */
+#define REAIM_CREAT_CLO_DIR_OPS 2
+#define REAIM_LINK_TEST_DIR_OPS (1 + 7 + 9 * 7 * 2 + 8)
+#define REAIM_DISK_DIR_OPS 2
+#define REAIM_DISK_CP_DIR_OPS 4
 /* a user's working set besides its task: the jobs' static buffers */
 #define REAIM_USER_FOOTPRINT (64 * 1024)
 
@@ -105,106 +119,106 @@ static const unsigned int rw_sizes[] = {
  */
 const struct reaim_job reaim_jobs[] = {
 	/* 100 x 250 x 8-byte copies of a 100-element array */
-	{ "ram_copy", RJ_CPU, CYC(2500000), 0, 0, 0 },
+	{ "ram_copy", RJ_CPU, CYC(2500000), 0, 0, 0, 0 },
 	/* 1.5M loops x 12 dependent double adds, 3 cycles each */
-	{ "add_double", RJ_CPU, CYC(54000000), 0, 0, 0 },
-	{ "add_float", RJ_CPU, CYC(36000000), 0, 0, 0 }, /* 1M x 12 x 3 */
-	{ "add_long", RJ_CPU, CYC(60000000), 0, 0, 0 }, /* 5M x 12 x 1 */
-	{ "add_int", RJ_CPU, CYC(60000000), 0, 0, 0 }, /* 5M x 12 x 1 */
-	{ "add_short", RJ_CPU, CYC(24000000), 0, 0, 0 }, /* 2M x 12 x 1 */
+	{ "add_double", RJ_CPU, CYC(54000000), 0, 0, 0, 0 },
+	{ "add_float", RJ_CPU, CYC(36000000), 0, 0, 0, 0 }, /* 1M x 12 x 3 */
+	{ "add_long", RJ_CPU, CYC(60000000), 0, 0, 0, 0 }, /* 5M x 12 x 1 */
+	{ "add_int", RJ_CPU, CYC(60000000), 0, 0, 0, 0 }, /* 5M x 12 x 1 */
+	{ "add_short", RJ_CPU, CYC(24000000), 0, 0, 0, 0 }, /* 2M x 12 x 1 */
 	/* 1000 creat()+close() pairs, 12000 cycles each in the kernel */
-	{ "creat_clo", RJ_CPU, CYC(200000), CYC(12000000), 0, 0 },
+	{ "creat_clo", RJ_CPU, CYC(200000), CYC(12000000), 0, 0, REAIM_CREAT_CLO_DIR_OPS },
 	/* 1700 brk() growths and page faults */
-	{ "page_test", RJ_CPU, CYC(300000), CYC(8000000), 0, 0 },
+	{ "page_test", RJ_CPU, CYC(300000), CYC(8000000), 0, 0, 0 },
 	/* 17000 brk() calls, 700 cycles each */
-	{ "brk_test", RJ_CPU, CYC(500000), CYC(12000000), 0, 0 },
+	{ "brk_test", RJ_CPU, CYC(500000), CYC(12000000), 0, 0, 0 },
 	/* 1000 setjmp()/longjmp() pairs */
-	{ "jmp_test", RJ_CPU, CYC(100000), 0, 0, 0 },
+	{ "jmp_test", RJ_CPU, CYC(100000), 0, 0, 0, 0 },
 	/* 1000 signals to itself: kill(), delivery, sigreturn */
-	{ "signal_test", RJ_CPU, CYC(700000), CYC(3000000), 0, 0 },
-	{ "exec_test", RJ_EXEC, 0, 0, 5, 0 },
-	{ "fork_test", RJ_FORK, 0, 0, 100, 0 },
+	{ "signal_test", RJ_CPU, CYC(700000), CYC(3000000), 0, 0, 0 },
+	{ "exec_test", RJ_EXEC, 0, 0, 5, 0, 0 },
+	{ "fork_test", RJ_FORK, 0, 0, 100, 0, 0 },
 	/* 9 x 7 link()+unlink() pairs */
-	{ "link_test", RJ_CPU, CYC(100000), CYC(1500000), 0, 0 },
+	{ "link_test", RJ_CPU, CYC(100000), CYC(1500000), 0, 0, REAIM_LINK_TEST_DIR_OPS },
 	/* 250K loops x 12 divides: divsd 22 cycles, divss 14, idiv 40/26/26 */
-	{ "div_double", RJ_CPU, CYC(66000000), 0, 0, 0 },
-	{ "div_float", RJ_CPU, CYC(42000000), 0, 0, 0 }, /* 250K x 12 x 14 */
-	{ "div_long", RJ_CPU, CYC(36000000), 0, 0, 0 }, /* 75K x 12 x 40 */
-	{ "div_int", RJ_CPU, CYC(23400000), 0, 0, 0 }, /* 75K x 12 x 26 */
-	{ "div_short", RJ_CPU, CYC(23400000), 0, 0, 0 }, /* 75K x 12 x 26 */
-	{ "shared_memory", RJ_SHM, 0, 0, 100, 0 },
-	{ "tcp_test", RJ_PIPE, 0, 0, 90, RJF_STREAM | RJF_INET },
-	{ "udp_test", RJ_PIPE, 0, 0, 100, RJF_STREAM | RJF_INET },
-	{ "stream_pipe", RJ_PIPE, 0, 0, 100, RJF_STREAM },
-	{ "dgram_pipe", RJ_PIPE, 0, 0, 100, RJF_STREAM },
-	{ "pipe_cpy", RJ_PIPE, 0, 0, 100, 0 },
-	{ "fifo_test", RJ_PIPE, 0, 0, 100, 0 },
+	{ "div_double", RJ_CPU, CYC(66000000), 0, 0, 0, 0 },
+	{ "div_float", RJ_CPU, CYC(42000000), 0, 0, 0, 0 }, /* 250K x 12 x 14 */
+	{ "div_long", RJ_CPU, CYC(36000000), 0, 0, 0, 0 }, /* 75K x 12 x 40 */
+	{ "div_int", RJ_CPU, CYC(23400000), 0, 0, 0, 0 }, /* 75K x 12 x 26 */
+	{ "div_short", RJ_CPU, CYC(23400000), 0, 0, 0, 0 }, /* 75K x 12 x 26 */
+	{ "shared_memory", RJ_SHM, 0, 0, 100, 0, 0 },
+	{ "tcp_test", RJ_PIPE, 0, 0, 90, RJF_STREAM | RJF_INET, 0 },
+	{ "udp_test", RJ_PIPE, 0, 0, 100, RJF_STREAM | RJF_INET, 0 },
+	{ "stream_pipe", RJ_PIPE, 0, 0, 100, RJF_STREAM, 0 },
+	{ "dgram_pipe", RJ_PIPE, 0, 0, 100, RJF_STREAM, 0 },
+	{ "pipe_cpy", RJ_PIPE, 0, 0, 100, 0, 0 },
+	{ "fifo_test", RJ_PIPE, 0, 0, 100, 0, 0 },
 	/* multiplies: mulsd 5 cycles, mulss 4, imul 3 */
-	{ "mul_double", RJ_CPU, CYC(60000000), 0, 0, 0 }, /* 1M x 12 x 5 */
-	{ "mul_float", RJ_CPU, CYC(48000000), 0, 0, 0 }, /* 1M x 12 x 4 */
-	{ "mul_long", RJ_CPU, CYC(720000), 0, 0, 0 }, /* 20K x 12 x 3 */
-	{ "mul_int", RJ_CPU, CYC(720000), 0, 0, 0 }, /* 20K x 12 x 3 */
-	{ "mul_short", RJ_CPU, CYC(900000), 0, 0, 0 }, /* 25K x 12 x 3 */
+	{ "mul_double", RJ_CPU, CYC(60000000), 0, 0, 0, 0 }, /* 1M x 12 x 5 */
+	{ "mul_float", RJ_CPU, CYC(48000000), 0, 0, 0, 0 }, /* 1M x 12 x 4 */
+	{ "mul_long", RJ_CPU, CYC(720000), 0, 0, 0, 0 }, /* 20K x 12 x 3 */
+	{ "mul_int", RJ_CPU, CYC(720000), 0, 0, 0, 0 }, /* 20K x 12 x 3 */
+	{ "mul_short", RJ_CPU, CYC(900000), 0, 0, 0, 0 }, /* 25K x 12 x 3 */
 	/* 100 x 10 libm calls (log, exp, sqrt, ...) at ~120 cycles */
-	{ "num_rtns_1", RJ_CPU, CYC(1200000), 0, 0, 0 },
+	{ "num_rtns_1", RJ_CPU, CYC(1200000), 0, 0, 0, 0 },
 	/* 200 zeros x up to 100 iterations x ~30 cycles */
-	{ "new_raph", RJ_CPU, CYC(600000), 0, 0, 0 },
+	{ "new_raph", RJ_CPU, CYC(600000), 0, 0, 0, 0 },
 	/* 10000 trig calls at ~80 cycles */
-	{ "trig_rtns", RJ_CPU, CYC(800000), 0, 0, 0 },
+	{ "trig_rtns", RJ_CPU, CYC(800000), 0, 0, 0, 0 },
 	/* 100 x 1000 4x4 point transforms at ~30 cycles */
-	{ "matrix_rtns", RJ_CPU, CYC(3000000), 0, 0, 0 },
+	{ "matrix_rtns", RJ_CPU, CYC(3000000), 0, 0, 0, 0 },
 	/* 20 Gaussian eliminations of 100 x 101: 333K multiply-adds x 2 cycles */
-	{ "array_rtns", RJ_CPU, CYC(13300000), 0, 0, 0 },
+	{ "array_rtns", RJ_CPU, CYC(13300000), 0, 0, 0, 0 },
 	/* 100 x 100 string operations at ~200 cycles */
-	{ "string_rtns", RJ_CPU, CYC(2000000), 0, 0, 0 },
+	{ "string_rtns", RJ_CPU, CYC(2000000), 0, 0, 0, 0 },
 	/* 30000 malloc()/free() at ~100 cycles */
-	{ "mem_rtns_1", RJ_CPU, CYC(3000000), 0, 0, 0 },
+	{ "mem_rtns_1", RJ_CPU, CYC(3000000), 0, 0, 0, 0 },
 	/* 100 x 5 block operations on 8 KB at 8 bytes a cycle */
-	{ "mem_rtns_2", RJ_CPU, CYC(500000), 0, 0, 0 },
+	{ "mem_rtns_2", RJ_CPU, CYC(500000), 0, 0, 0, 0 },
 	/* 2 qsort()s of 10000 sorted ints and bsearch()es: 133K compares x 20 */
-	{ "sort_rtns_1", RJ_CPU, CYC(5400000), 0, 0, 0 },
+	{ "sort_rtns_1", RJ_CPU, CYC(5400000), 0, 0, 0, 0 },
 	/* 10 x getpid, times, uname, getpwnam (reads /etc/passwd) ... */
-	{ "misc_rtns_1", RJ_CPU, CYC(700000), CYC(1700000), 0, 0 },
+	{ "misc_rtns_1", RJ_CPU, CYC(700000), CYC(1700000), 0, 0, 0 },
 	/* 10000 opendir/readdir/rewinddir operations, 700 cycles each */
-	{ "dir_rtns_1", RJ_CPU, CYC(1000000), CYC(7000000), 0, 0 },
-	{ "shell_rtns_1", RJ_SHELL, 0, 0, 1, 0 },
-	{ "shell_rtns_2", RJ_SHELL, 0, 0, 1, RJF_SLEEP5 },
-	{ "shell_rtns_3", RJ_SHELL, 0, 0, 1, 0 },
+	{ "dir_rtns_1", RJ_CPU, CYC(1000000), CYC(7000000), 0, 0, 0 },
+	{ "shell_rtns_1", RJ_SHELL, 0, 0, 1, 0, 0 },
+	{ "shell_rtns_2", RJ_SHELL, 0, 0, 1, RJF_SLEEP5, 0 },
+	{ "shell_rtns_3", RJ_SHELL, 0, 0, 1, 0, 0 },
 	/* 100 series of ~1000 terms at 10 cycles */
-	{ "series_1", RJ_CPU, CYC(1000000), 0, 0, 0 },
+	{ "series_1", RJ_CPU, CYC(1000000), 0, 0, 0, 0 },
 	/* 5 sieves to 1M: ~3.5M marks x 2 cycles */
-	{ "sieve", RJ_CPU, CYC(35000000), 0, 0, 0 },
+	{ "sieve", RJ_CPU, CYC(35000000), 0, 0, 0, 0 },
 	/* disk1.c: passes of FILESIZE + POOLSIZE/N 1 KB blocks, DO_SYNC() after each */
-	{ "disk_rr", RJ_DISK, 0, 0, 2, 0 },
-	{ "disk_rw", RJ_DISK, 0, 0, 2, 0 },
-	{ "disk_rd", RJ_DISK, 0, 0, 2, 0 },
-	{ "disk_wrt", RJ_DISK, 0, 0, 1, 0 },
-	{ "disk_cp", RJ_DISK, 0, 0, 3, 0 },
-	{ "sync_disk_rw", RJ_DISK, 0, 0, 2, RJF_SYNC_WRITE | RJF_NO_SYNC },
-	{ "sync_disk_wrt", RJ_DISK, 0, 0, 1, RJF_SYNC_WRITE | RJF_NO_SYNC },
-	{ "sync_disk_cp", RJ_DISK, 0, 0, 3, RJF_SYNC_WRITE | RJF_NO_SYNC },
-	{ "sync_disk_update", RJ_DISK, 0, 0, 2, RJF_SYNC_WRITE | RJF_NO_SYNC },
-	{ "disk_dio_rr", RJ_DISK, 0, 0, 2, RJF_SYNC_WRITE },
-	{ "disk_dio_rw", RJ_DISK, 0, 0, 2, RJF_SYNC_WRITE },
-	{ "disk_dio_rd", RJ_DISK, 0, 0, 2, RJF_SYNC_WRITE },
-	{ "disk_dio_wrt", RJ_DISK, 0, 0, 1, RJF_SYNC_WRITE },
-	{ "disk_dio_cp", RJ_DISK, 0, 0, 3, RJF_SYNC_WRITE },
-	{ "disk_brr", RJ_DISK, 0, 0, 2, RJF_NO_SYNC },
-	{ "disk_brw", RJ_DISK, 0, 0, 2, RJF_NO_SYNC },
-	{ "disk_brd", RJ_DISK, 0, 0, 2, RJF_NO_SYNC },
-	{ "disk_bwrt", RJ_DISK, 0, 0, 1, RJF_NO_SYNC },
-	{ "disk_bcp", RJ_DISK, 0, 0, 3, RJF_NO_SYNC },
-	{ "disk_aio_rr", RJ_DISK, 0, 0, 2, 0 },
-	{ "disk_aio_rw", RJ_DISK, 0, 0, 2, 0 },
-	{ "disk_aiodio_rr", RJ_DISK, 0, 0, 2, RJF_SYNC_WRITE },
-	{ "disk_aiodio_rw", RJ_DISK, 0, 0, 2, RJF_SYNC_WRITE },
+	{ "disk_rr", RJ_DISK, 0, 0, 2, 0, REAIM_DISK_DIR_OPS },
+	{ "disk_rw", RJ_DISK, 0, 0, 2, 0, REAIM_DISK_DIR_OPS },
+	{ "disk_rd", RJ_DISK, 0, 0, 2, 0, REAIM_DISK_DIR_OPS },
+	{ "disk_wrt", RJ_DISK, 0, 0, 1, 0, REAIM_DISK_DIR_OPS },
+	{ "disk_cp", RJ_DISK, 0, 0, 3, 0, REAIM_DISK_CP_DIR_OPS },
+	{ "sync_disk_rw", RJ_DISK, 0, 0, 2, RJF_SYNC_WRITE | RJF_NO_SYNC, REAIM_DISK_DIR_OPS },
+	{ "sync_disk_wrt", RJ_DISK, 0, 0, 1, RJF_SYNC_WRITE | RJF_NO_SYNC, REAIM_DISK_DIR_OPS },
+	{ "sync_disk_cp", RJ_DISK, 0, 0, 3, RJF_SYNC_WRITE | RJF_NO_SYNC, REAIM_DISK_CP_DIR_OPS },
+	{ "sync_disk_update", RJ_DISK, 0, 0, 2, RJF_SYNC_WRITE | RJF_NO_SYNC, REAIM_DISK_DIR_OPS },
+	{ "disk_dio_rr", RJ_DISK, 0, 0, 2, RJF_SYNC_WRITE, REAIM_DISK_DIR_OPS },
+	{ "disk_dio_rw", RJ_DISK, 0, 0, 2, RJF_SYNC_WRITE, REAIM_DISK_DIR_OPS },
+	{ "disk_dio_rd", RJ_DISK, 0, 0, 2, RJF_SYNC_WRITE, REAIM_DISK_DIR_OPS },
+	{ "disk_dio_wrt", RJ_DISK, 0, 0, 1, RJF_SYNC_WRITE, REAIM_DISK_DIR_OPS },
+	{ "disk_dio_cp", RJ_DISK, 0, 0, 3, RJF_SYNC_WRITE, REAIM_DISK_CP_DIR_OPS },
+	{ "disk_brr", RJ_DISK, 0, 0, 2, RJF_NO_SYNC, REAIM_DISK_DIR_OPS },
+	{ "disk_brw", RJ_DISK, 0, 0, 2, RJF_NO_SYNC, REAIM_DISK_DIR_OPS },
+	{ "disk_brd", RJ_DISK, 0, 0, 2, RJF_NO_SYNC, REAIM_DISK_DIR_OPS },
+	{ "disk_bwrt", RJ_DISK, 0, 0, 1, RJF_NO_SYNC, REAIM_DISK_DIR_OPS },
+	{ "disk_bcp", RJ_DISK, 0, 0, 3, RJF_NO_SYNC, REAIM_DISK_DIR_OPS },
+	{ "disk_aio_rr", RJ_DISK, 0, 0, 2, 0, REAIM_DISK_DIR_OPS },
+	{ "disk_aio_rw", RJ_DISK, 0, 0, 2, 0, REAIM_DISK_DIR_OPS },
+	{ "disk_aiodio_rr", RJ_DISK, 0, 0, 2, RJF_SYNC_WRITE, REAIM_DISK_DIR_OPS },
+	{ "disk_aiodio_rw", RJ_DISK, 0, 0, 2, RJF_SYNC_WRITE, REAIM_DISK_DIR_OPS },
 	/* 75 searches of the fakeh tree's 100 files (fork of no one: in-kernel) */
-	{ "disk_src", RJ_CPU, CYC(2000000), CYC(6000000), 0, 0 },
+	{ "disk_src", RJ_CPU, CYC(2000000), CYC(6000000), 0, 0, 0 },
 	/* 512000 calls at ~5 cycles */
-	{ "fun_cal", RJ_CPU, CYC(2560000), 0, 0, 0 },
-	{ "fun_cal1", RJ_CPU, CYC(2560000), 0, 0, 0 },
-	{ "fun_cal2", RJ_CPU, CYC(3072000), 0, 0, 0 },
-	{ "fun_cal15", RJ_CPU, CYC(10240000), 0, 0, 0 },
+	{ "fun_cal", RJ_CPU, CYC(2560000), 0, 0, 0, 0 },
+	{ "fun_cal1", RJ_CPU, CYC(2560000), 0, 0, 0, 0 },
+	{ "fun_cal2", RJ_CPU, CYC(3072000), 0, 0, 0, 0 },
+	{ "fun_cal15", RJ_CPU, CYC(10240000), 0, 0, 0, 0 },
 };
 
 const unsigned int reaim_nr_jobs = sizeof(reaim_jobs) / sizeof(reaim_jobs[0]);
@@ -783,6 +797,8 @@ struct rm_child {
 	struct rm_user *u;
 	enum rm_child_kind kind, sub; /* sub: what RC_SH runs */
 	int step;
+	struct rk_proc proc; /* for the kernel locks of its exec, fork and exit */
+	struct rk_path kp; /* the kernel path in progress */
 };
 
 struct rm_user {
@@ -802,6 +818,8 @@ struct rm_user {
 	unsigned int size_idx; /* read_write_close()'s static count */
 	struct futex sem; /* shared_memory's semaphore: SEMKEY is getpid() */
 	struct rm_child child[2];
+	struct rk_path kp; /* the kernel path in progress */
+	unsigned int dir_pre, dir_post; /* RJ_DISK: its files' creations and unlinks */
 };
 
 enum { RP_BEGIN, RP_SPAWN, RP_READY, RP_SLEEP, RP_START, RP_WAKE, RP_WAIT, RP_DONE, RP_EXIT };
@@ -818,6 +836,10 @@ struct rm_state {
 	struct channel *umbilical;
 	struct futex start; /* pause() until SIGUSR1 */
 	struct futex nobody; /* a semop() that does not sleep: its syscall */
+	struct rk_locks kl; /* the kernel locks every process shares */
+	struct rk_path kp; /* the driver's kernel path in progress (its forks) */
+	u64 held0; /* kl.held_ns at the loop's start */
+	bool forking; /* RP_SPAWN: the next user's fork path was run */
 	u64 rt1;
 	/*
 	 * tms_cutime/tms_cstime: the driver's children's times as wait()
@@ -863,9 +885,30 @@ static void child_exit(struct work_task *w, void *arg)
 
 static const struct program child_prog;
 
-static void spawn_child(struct op_desc *op, struct rm_child *c, const char *comm)
+/* a process of a user's: the reaim binary, forked from the driver's tree */
+static const struct rk_proc user_proc = { RKF_REAIM, true };
+
+/* fork(): dup_mmap()'s locks in @kp, the child spawned by the next step */
+static void fork_locks(struct rm_state *s, struct rk_path *kp, const struct rk_proc *parent,
+		       struct op_desc *op)
+{
+	rk_path_fork(kp, parent);
+	rk_path_next(&s->kl, kp, op);
+}
+
+/* execve() of @to by child @c: the old mm's and the new mappings' locks */
+static void exec_locks(struct rm_state *s, struct rm_child *c, enum rk_file to, struct op_desc *op)
+{
+	rk_path_exec(&c->kp, &c->proc, to);
+	c->proc = (struct rk_proc){ to, false };
+	rk_path_next(&s->kl, &c->kp, op);
+}
+
+static void spawn_child(struct op_desc *op, struct rm_child *c, const char *comm,
+			const struct rk_proc *parent)
 {
 	c->step = 0;
+	c->proc = *parent;
 	*op = (struct op_desc){ .kind = OP_SPAWN };
 	op->spawn.prog = &child_prog;
 	op->spawn.state = c;
@@ -879,8 +922,11 @@ static void child_next(struct work_task *w, struct op_desc *op)
 {
 	struct rm_child *c = w->state;
 	struct rm_state *s = c->u->s;
-	int step = c->step++;
+	int step;
 
+	if (rk_path_next(&s->kl, &c->kp, op))
+		return;
+	step = c->step++;
 	switch (c->kind) {
 	case RC_FORK_EXIT:
 		if (step == 0) {
@@ -890,48 +936,65 @@ static void child_next(struct work_task *w, struct op_desc *op)
 		break;
 	case RC_EXEC_TRUE:
 		if (step == 0) {
+			exec_locks(s, c, RKF_TRUE, op);
+			return;
+		}
+		if (step == 1) {
 			run_op(s, op, REAIM_EXEC_USER_NS, REAIM_EXEC_SYS_NS);
 			return;
 		}
 		break;
 	case RC_SH:
 		if (step == 0) {
+			exec_locks(s, c, RKF_SH, op);
+			return;
+		}
+		if (step == 1) {
 			run_op(s, op, REAIM_EXEC_USER_NS + REAIM_SH_USER_NS,
 			       REAIM_EXEC_SYS_NS + REAIM_SH_SYS_NS);
 			return;
 		}
-		if (step == 1) {
+		if (step == 2) {
+			fork_locks(s, &c->kp, &c->proc, op);
+			return;
+		}
+		if (step == 3) {
 			c->u->child[1].kind = c->sub;
 			spawn_child(op, &c->u->child[1],
 				    c->sub == RC_LS   ? "ls" :
 				    c->sub == RC_SYNC ? "sync" :
-							"sleep");
+							"sleep",
+				    &c->proc);
 			return;
 		}
-		if (step == 2) {
+		if (step == 4) {
 			op_simple(op, OP_WAIT_CHILDREN);
 			return;
 		}
 		break;
 	case RC_LS:
-		if (step == 0) {
-			run_op(s, op, REAIM_EXEC_USER_NS + REAIM_LS_USER_NS,
-			       REAIM_EXEC_SYS_NS + REAIM_LS_SYS_NS);
-			return;
-		}
-		break;
 	case RC_SYNC:
-		if (step == 0) {
-			run_op(s, op, REAIM_EXEC_USER_NS, REAIM_EXEC_SYS_NS + REAIM_SYNC_SYS_NS);
-			return;
-		}
-		break;
 	case RC_SLEEP5:
 		if (step == 0) {
-			run_op(s, op, REAIM_EXEC_USER_NS, REAIM_EXEC_SYS_NS);
+			exec_locks(s, c,
+				   c->kind == RC_LS   ? RKF_LS :
+				   c->kind == RC_SYNC ? RKF_SYNC :
+							RKF_SLEEP,
+				   op);
 			return;
 		}
 		if (step == 1) {
+			if (c->kind == RC_LS)
+				run_op(s, op, REAIM_EXEC_USER_NS + REAIM_LS_USER_NS,
+				       REAIM_EXEC_SYS_NS + REAIM_LS_SYS_NS);
+			else if (c->kind == RC_SYNC)
+				run_op(s, op, REAIM_EXEC_USER_NS,
+				       REAIM_EXEC_SYS_NS + REAIM_SYNC_SYS_NS);
+			else
+				run_op(s, op, REAIM_EXEC_USER_NS, REAIM_EXEC_SYS_NS);
+			return;
+		}
+		if (step == 2 && c->kind == RC_SLEEP5) {
 			op_sleep(op, REAIM_SLEEP5_NS);
 			return;
 		}
@@ -942,25 +1005,43 @@ static void child_next(struct work_task *w, struct op_desc *op)
 		op_call(op, child_exit, s);
 		return;
 	}
+	if (c->step == 101) {
+		/* exit_mmap()'s locks; the next call after them exits */
+		rk_path_exit(&c->kp, &c->proc);
+		rk_path_next(&s->kl, &c->kp, op);
+		return;
+	}
 	op_simple(op, OP_EXIT);
 }
 
 static const struct program child_prog = { .next = child_next };
 
-/* system(cmd): fork sh, which forks the command; wait */
+/* system(cmd): fork sh, which forks the command; wait (SYSTEM_STEPS steps) */
+#define SYSTEM_STEPS 3
 static bool system_step(struct rm_user *u, struct op_desc *op, int step, enum rm_child_kind cmd)
 {
 	if (step == 0) {
-		u->child[0].kind = RC_SH;
-		u->child[0].sub = cmd;
-		spawn_child(op, &u->child[0], "sh");
+		fork_locks(u->s, &u->kp, &user_proc, op);
 		return true;
 	}
 	if (step == 1) {
+		u->child[0].kind = RC_SH;
+		u->child[0].sub = cmd;
+		spawn_child(op, &u->child[0], "sh", &user_proc);
+		return true;
+	}
+	if (step == 2) {
 		op_simple(op, OP_WAIT_CHILDREN);
 		return true;
 	}
 	return false;
+}
+
+/* a directory entry created, linked or unlinked in DISKDIR */
+static void dir_locks(struct rm_state *s, struct rm_user *u, struct op_desc *op)
+{
+	rk_path_dir(&u->kp);
+	rk_path_next(&s->kl, &u->kp, op);
 }
 
 /* one op of the current job; false when it is done */
@@ -971,19 +1052,35 @@ static bool job_next(struct rm_user *u, struct op_desc *op)
 	int step = u->step++;
 
 	switch (j->kind) {
-	case RJ_CPU:
-		if (step == 0) {
-			run_op(s, op, j->user_ns, j->sys_ns);
+	case RJ_CPU: {
+		/* the work in dir_ops + 1 parts, a directory operation between two */
+		unsigned int n = j->dir_ops, part = (unsigned int)step / 2;
+		u64 held = n * rk_hold_ns(RKL_DIR, 1, 0);
+		u64 sys = j->sys_ns > held ? j->sys_ns - held : 0;
+
+		if ((unsigned int)step > 2 * n)
+			return false;
+		if (step % 2) {
+			dir_locks(s, u, op);
 			return true;
 		}
-		return false;
+		if (part < n)
+			run_op(s, op, j->user_ns / (n + 1), sys / (n + 1));
+		else
+			run_op(s, op, j->user_ns - n * (j->user_ns / (n + 1)),
+			       sys - n * (sys / (n + 1)));
+		return true;
+	}
 	case RJ_FORK:
 	case RJ_EXEC:
 		if (u->iter == j->count)
 			return false;
-		if (step % 2 == 0) {
+		if (step % 3 == 0) {
+			fork_locks(s, &u->kp, &user_proc, op);
+		} else if (step % 3 == 1) {
 			u->child[0].kind = j->kind == RJ_FORK ? RC_FORK_EXIT : RC_EXEC_TRUE;
-			spawn_child(op, &u->child[0], j->kind == RJ_FORK ? "aim_fork" : "true");
+			spawn_child(op, &u->child[0], j->kind == RJ_FORK ? "aim_fork" : "true",
+				    &user_proc);
 		} else {
 			op_simple(op, OP_WAIT_CHILDREN);
 			u->iter++;
@@ -1065,7 +1162,7 @@ static bool job_next(struct rm_user *u, struct op_desc *op)
 		/* per pass: the blocks (each with its device wait), then DO_SYNC() */
 		bool sync = !(j->flags & RJF_NO_SYNC) && !s->c->no_sync;
 		bool dev = (j->flags & RJF_SYNC_WRITE) && REAIM_DEVICE_NS;
-		u64 per_pass = (dev ? 2 * s->disk_kb : 1) + (sync ? 2 : 0);
+		u64 per_pass = (dev ? 2 * s->disk_kb : 1) + (sync ? SYSTEM_STEPS : 0);
 		u64 pass, k;
 
 		if (step == 0)
@@ -1126,6 +1223,8 @@ static void user_next(struct work_task *w, struct op_desc *op)
 	struct rm_user *u = w->state;
 	struct rm_state *s = u->s;
 
+	if (rk_path_next(&s->kl, &u->kp, op))
+		return;
 	for (;;) {
 		switch (u->phase) {
 		case 0:
@@ -1143,8 +1242,19 @@ static void user_next(struct work_task *w, struct op_desc *op)
 			continue;
 		case 2:
 			if (u->job) {
+				/* a disk test's files: created first, unlinked last */
+				if (u->dir_pre) {
+					u->dir_pre--;
+					dir_locks(s, u, op);
+					return;
+				}
 				if (job_next(u, op))
 					return;
+				if (u->dir_post) {
+					u->dir_post--;
+					dir_locks(s, u, op);
+					return;
+				}
 				/* used up at the end of a job: off the list too */
 				if (!u->left[u->job - reaim_jobs]) {
 					memmove(&u->list[u->cur], &u->list[u->cur + 1],
@@ -1163,7 +1273,17 @@ static void user_next(struct work_task *w, struct op_desc *op)
 			u->job = pick_job(u);
 			u->step = 0;
 			u->iter = 0;
+			if (u->job->kind == RJ_DISK) {
+				u->dir_pre = u->job->dir_ops / 2;
+				u->dir_post = u->job->dir_ops - u->dir_pre;
+			}
 			continue;
+		case 3:
+			/* exit_mmap()'s locks */
+			u->phase = 4;
+			rk_path_exit(&u->kp, &user_proc);
+			rk_path_next(&s->kl, &u->kp, op);
+			return;
 		default:
 			op_simple(op, OP_EXIT);
 			return;
@@ -1232,7 +1352,7 @@ static bool loop_done(struct rm_state *s, const struct task_struct *parent)
 	struct reaim_row *r;
 	/* every user and its children exited and were released into the driver's cumul */
 	u64 user = parent->cumul.utime - s->cutime0;
-	u64 runtime = parent->cumul.sum_exec_runtime - s->cruntime0, sys, next;
+	u64 runtime = parent->cumul.sum_exec_runtime - s->cruntime0, sys, next, decl;
 	unsigned int n = 0;
 	double real_time = tdelta_s(s->rt1, cpu_now());
 	char buf[160];
@@ -1246,9 +1366,10 @@ static bool loop_done(struct rm_state *s, const struct task_struct *parent)
 	reaim_row_compute(r, s->runnum, s->procs_per_user, real_time, s->elapsed, n);
 	/* what the models ran as user work but the kernel would have charged as system */
 	sys = runtime - min(user, runtime);
-	if (user >= s->decl_sys_ns) {
-		user -= s->decl_sys_ns;
-		sys += s->decl_sys_ns;
+	decl = s->decl_sys_ns + (s->kl.held_ns - s->held0);
+	if (user >= decl) {
+		user -= decl;
+		sys += decl;
 	}
 	r->child_user = (double)ticks(user) / REAIM_USER_HZ;
 	r->child_sys = (double)ticks(sys) / REAIM_USER_HZ;
@@ -1397,6 +1518,8 @@ static void parent_next(struct work_task *w, struct op_desc *op)
 {
 	struct rm_state *s = w->state;
 
+	if (rk_path_next(&s->kl, &s->kp, op))
+		return;
 	for (;;) {
 		switch (s->phase) {
 		case RP_BEGIN:
@@ -1404,7 +1527,17 @@ static void parent_next(struct work_task *w, struct op_desc *op)
 			s->phase = RP_SPAWN;
 			continue;
 		case RP_SPAWN:
+			if (s->spawned < s->runnum && !s->forking) {
+				/* fork(): dup_mmap()'s locks, then the child */
+				static const struct rk_proc driver = { RKF_REAIM, true };
+
+				s->forking = true;
+				rk_path_fork(&s->kp, &driver);
+				rk_path_next(&s->kl, &s->kp, op);
+				return;
+			}
 			if (s->spawned < s->runnum) {
+				s->forking = false;
 				*op = (struct op_desc){ .kind = OP_SPAWN };
 				op->spawn.prog = &user_prog;
 				op->spawn.state = &s->users[s->spawned++];
@@ -1414,6 +1547,8 @@ static void parent_next(struct work_task *w, struct op_desc *op)
 				return;
 			}
 			s->phase = RP_READY;
+			/* the users' system time under the locks counts from here */
+			s->held0 = s->kl.held_ns;
 			continue;
 		case RP_READY:
 			/* one word from each child */
@@ -1465,6 +1600,7 @@ void reaim_start(struct bench *b)
 	s->load = xcalloc(reaim_nr_jobs, sizeof(*s->load));
 	futex_init(&s->start, 0);
 	futex_init(&s->nobody, 0);
+	rk_locks_init(&s->kl);
 	if (!c->crossover && !c->maxjobs)
 		b->progress_total =
 			c->repeat * loops_between(c->start_users, c->end_users, c->incr);

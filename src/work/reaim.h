@@ -30,6 +30,12 @@ struct reaim_job {
 	u64 sys_ns; /* work in the kernel the model runs as OP_RUN (see sys_ns) */
 	unsigned int count; /* forks, execs, messages, passes (RJ_DISK) */
 	unsigned int flags;
+	/*
+	 * directory entries created, linked or unlinked in DISKDIR, each under
+	 * its i_rwsem (work/reaim_kernel.h): RJ_CPU spreads them over its
+	 * work; RJ_DISK creates its files first and unlinks them last
+	 */
+	unsigned int dir_ops;
 };
 
 /* RJ_PIPE: the channel; RJ_DISK: its blocks; RJ_SHELL: the command */

@@ -458,6 +458,51 @@ static void test_rwsem_writer_excludes_and_is_not_starved(void **state)
 	sim_end();
 }
 
+/*
+ * ---- writer lock stealing: the lock is taken past the woken waiter, or
+ * granted to it (before ce6711f3d196) ----
+ */
+
+/* holds, sleeps once (the contender goes to sleep), then re-locks at once 30 times */
+static const struct step greedy_writer[] = {
+	{ S_WLOCK, 0, 0 },   { S_SLEEP, 50000, 0 }, { S_WUNLOCK, 0, 0 }, { S_WLOCK, 0, 0 },
+	{ S_RUN, 30000, 0 }, { S_WUNLOCK, 0, 0 },   { S_LOOP, 3, 30 },	 { S_END, 0, 0 },
+};
+static const struct step late_writer[] = {
+	{ S_RUN, 20000, 0 }, { S_WLOCK, 0, 0 }, { S_RUN, 1000, 0 },
+	{ S_WUNLOCK, 0, 0 }, { S_END, 0, 0 },
+};
+
+static void run_steal(const char *features, struct world *wd, struct actor *a, struct actor *b)
+{
+	sim_begin("smp2", features);
+	world_init(wd);
+	actor_start(a, wd, greedy_writer, 0, "greedy");
+	actor_start(b, wd, late_writer, 1, "queued");
+	sim_go();
+	assert_false(wd->violated);
+	assert_int_equal(b->nr_acquired, 1);
+	assert_int_equal(wd->sem.stat.acquisitions, 32);
+}
+
+static void test_rwsem_writer_steal(void **state)
+{
+	struct world wd;
+	struct actor a, b;
+
+	(void)state;
+	/* 3.9-3.15: the running writer takes the lock each time before the woken one runs */
+	run_steal("NO_RWSEM_SPIN_ON_OWNER,NO_RWSEM_HANDOFF", &wd, &a, &b);
+	assert_true(b.acquired_at[0] > a.acquired_at[30]);
+	sim_end();
+	/* before: the first release grants it to the sleeping waiter */
+	run_steal("NO_RWSEM_SPIN_ON_OWNER,NO_RWSEM_HANDOFF,NO_RWSEM_WRITER_STEAL", &wd, &a, &b);
+	assert_true(b.acquired_at[0] > a.acquired_at[0] + 50000);
+	assert_true(b.acquired_at[0] < a.acquired_at[1]);
+	assert_true(wd.sem.stat.sleep_ns > 0);
+	sim_end();
+}
+
 static void test_rwsem_no_handoff_starves_writer(void **state)
 {
 	struct world wd;
@@ -513,6 +558,7 @@ static void test_lock_soak(void **state)
 	soak("NO_MUTEX_OSQ");
 	soak("NO_MUTEX_HANDOFF,NO_RWSEM_HANDOFF,NO_RWSEM_WAKE_ALL_READERS");
 	soak("NO_MUTEX_SPIN_ON_OWNER,NO_RWSEM_SPIN_ON_OWNER");
+	soak("NO_RWSEM_SPIN_ON_OWNER,NO_RWSEM_HANDOFF,NO_RWSEM_WRITER_STEAL");
 }
 
 /*
@@ -716,6 +762,7 @@ int main(void)
 		cmocka_unit_test(test_rwsem_writer_spins_on_readers),
 		cmocka_unit_test(test_rwsem_writer_excludes_and_is_not_starved),
 		cmocka_unit_test(test_rwsem_no_handoff_starves_writer),
+		cmocka_unit_test(test_rwsem_writer_steal),
 		cmocka_unit_test(test_lock_soak),
 		cmocka_unit_test(test_futex_mutex_soak),
 		cmocka_unit_test(test_contention_view),

@@ -78,7 +78,8 @@ static void test_parse_errors(void **state)
 	expect_error("runner perf\n", "x.study:1: unknown runner 'perf' (perf-stat)");
 	expect_error("runner\n", "x.study:1: 'runner' needs a value");
 	expect_error("runner perf-stat\nrunner perf-stat\n", "x.study:2: 'runner' given twice");
-	expect_error("name a\ntitle t\nvariant a -\n", "x.study: the study has no two 'variant' lines");
+	expect_error("name a\ntitle t\nvariant a -\n",
+		     "x.study: the study has no two 'variant' lines");
 	expect_error("name a\ntitle t\nvariant a -\nvariant b X\nworkload w\nmetric m\n",
 		     "the study has no 'machine'");
 }
@@ -143,8 +144,11 @@ static void test_idle_balance_study(void **state)
 		fail_msg("%s", err);
 	assert_int_equal(d.nr_variants, 5);
 	assert_string_equal(d.variant_name[0], "v3.10");
+	/* the 2013 kernels' newidle settings, with their locks (v3.10's) */
 	assert_string_equal(d.variant_features[1],
-			    "NO_NEWIDLE_COST,NEWIDLE_MIGRATION_COST_BAILOUT,NEWIDLE_RATE_LIMIT");
+			    "NO_NEWIDLE_COST,NEWIDLE_MIGRATION_COST_BAILOUT,NEWIDLE_RATE_LIMIT,"
+			    "NO_RWSEM_SPIN_ON_OWNER,NO_I_MMAP_RWSEM,NO_I_RWSEM,NO_MUTEX_HANDOFF,"
+			    "NO_RWSEM_HANDOFF,NO_RWSEM_WAKE_ALL_READERS");
 	assert_string_equal(d.variant_features[3], "");
 	assert_string_equal(d.variant_features[4], "NI_RANDOM");
 	assert_int_equal(d.machines.n, 2);

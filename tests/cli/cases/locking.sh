@@ -1,8 +1,8 @@
 # shellcheck shell=sh
 # Sleeping locks (docs/locking.md, issue 22): the contention view and the
-# lock tracepoints. No benchmark model takes a kernel lock yet, so
-# --lock-stat prints the empty table and says so, the JSON has no "locks"
-# and a trace has no contention lines. Sourced by tests/cli/run.sh.
+# lock tracepoints. A benchmark without kernel locks (hackbench) gets
+# the empty table and a line saying so, no "locks" in the JSON and no
+# contention lines; reaim takes them. Sourced by tests/cli/run.sh.
 
 golden lock-stat-none schedlab run -m smp2 --lock-stat -- hackbench -g 1 -l 10
 run_cmd schedlab run -m smp2 --json "$tmp/lk.json" --trace "$tmp/lk.trace" --trace-events lock -- hackbench -g 1 -l 10
@@ -12,3 +12,27 @@ else
 	not_ok "locking: no locks in the JSON of a lock-free run, contention events counted"
 fi
 expect_exit 2 "--trace-events: unknown event 'contention'" schedlab run -m smp2 --trace "$tmp/lk2.trace" --trace-events contention -- hackbench -g 1 -l 10
+
+# reaim takes the kernel's locks (work/reaim_kernel.c): a fork-heavy mix
+# contends on the driver's root anon_vma; with the 3.10-era rwsem (no
+# optimistic spinning) the contenders sleep, with v6.18's they spin
+printf '10 fork_test\n10 exec_test\n10 link_test\n10 creat_clo\n' >"$tmp/forks.wf"
+golden lock-stat-reaim schedlab run -m smp4 --check --lock-stat -- reaim -s 8 -e 8 -j 8 -f "$tmp/forks.wf"
+run_cmd schedlab run -m smp4 --features NO_RWSEM_SPIN_ON_OWNER --json "$tmp/rk.json" --trace "$tmp/rk.trace" --trace-events lock -- reaim -s 8 -e 8 -j 8 -f "$tmp/forks.wf"
+if [ "$status" -eq 0 ] && python3 - "$tmp/rk.json" <<'PY'
+import json, sys
+locks = {l["name"]: l for l in json.load(open(sys.argv[1]))["locks"]}
+root = locks["anon_vma:reaim"]
+assert root["contended"] > 0 and root["sleep_ns"] > 0 and root["spin_ns"] == 0, root
+assert locks["i_rwsem:DISKDIR"]["acquisitions"] > 0
+PY
+then
+	ok "locking: reaim's forks contend on the root anon_vma, sleeping without RWSEM_SPIN_ON_OWNER"
+else
+	not_ok "locking: reaim's forks contend on the root anon_vma, sleeping without RWSEM_SPIN_ON_OWNER"
+fi
+if grep -q 'contention_begin' "$tmp/rk.trace"; then
+	ok "locking: reaim's contended locks are traced"
+else
+	not_ok "locking: reaim's contended locks are traced"
+fi
