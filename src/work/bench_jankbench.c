@@ -47,27 +47,69 @@
  * docs/benchmarks.md ("jankbench"): estimates, not measurements.
  */
 const struct jank_profile jank_profiles[JANKBENCH_NR_PROFILES] = {
-	{ .name = "list_view", .title = "List View Fling",
-	  .ui_us = 1500, .ui_spread_us = 500, .rt_us = 1500, .rt_spread_us = 500,
-	  .sync_pct = 15, .heavy_every = 8, .heavy_us = 3000 },
-	{ .name = "image_list_view", .title = "Image List View Fling",
-	  .ui_us = 1800, .ui_spread_us = 600, .rt_us = 2500, .rt_spread_us = 800,
-	  .sync_pct = 50, .heavy_every = 6, .heavy_us = 4000 },
-	{ .name = "shadow_grid", .title = "Shadow Grid Fling",
-	  .ui_us = 1500, .ui_spread_us = 500, .rt_us = 3500, .rt_spread_us = 1000,
-	  .sync_pct = 15, .heavy_every = 8, .heavy_us = 2500 },
-	{ .name = "low_hitrate_text", .title = "Low-hitrate text render",
-	  .ui_us = 3000, .ui_spread_us = 1000, .rt_us = 1500, .rt_spread_us = 500,
-	  .sync_pct = 15, .heavy_every = 0, .heavy_us = 0 },
-	{ .name = "high_hitrate_text", .title = "High-hitrate text render",
-	  .ui_us = 1200, .ui_spread_us = 400, .rt_us = 1500, .rt_spread_us = 500,
-	  .sync_pct = 15, .heavy_every = 0, .heavy_us = 0 },
-	{ .name = "edit_text", .title = "Edit Text Input",
-	  .ui_us = 900, .ui_spread_us = 300, .rt_us = 3000, .rt_spread_us = 800,
-	  .sync_pct = 10, .heavy_every = 0, .heavy_us = 0 },
-	{ .name = "overdraw", .title = "Overdraw Test",
-	  .ui_us = 300, .ui_spread_us = 100, .rt_us = 4000, .rt_spread_us = 1000,
-	  .sync_pct = 10, .heavy_every = 0, .heavy_us = 0 },
+	{ .name = "list_view",
+	  .title = "List View Fling",
+	  .ui_us = 1500,
+	  .ui_spread_us = 500,
+	  .rt_us = 1500,
+	  .rt_spread_us = 500,
+	  .sync_pct = 15,
+	  .heavy_every = 8,
+	  .heavy_us = 3000 },
+	{ .name = "image_list_view",
+	  .title = "Image List View Fling",
+	  .ui_us = 1800,
+	  .ui_spread_us = 600,
+	  .rt_us = 2500,
+	  .rt_spread_us = 800,
+	  .sync_pct = 50,
+	  .heavy_every = 6,
+	  .heavy_us = 4000 },
+	{ .name = "shadow_grid",
+	  .title = "Shadow Grid Fling",
+	  .ui_us = 1500,
+	  .ui_spread_us = 500,
+	  .rt_us = 3500,
+	  .rt_spread_us = 1000,
+	  .sync_pct = 15,
+	  .heavy_every = 8,
+	  .heavy_us = 2500 },
+	{ .name = "low_hitrate_text",
+	  .title = "Low-hitrate text render",
+	  .ui_us = 3000,
+	  .ui_spread_us = 1000,
+	  .rt_us = 1500,
+	  .rt_spread_us = 500,
+	  .sync_pct = 15,
+	  .heavy_every = 0,
+	  .heavy_us = 0 },
+	{ .name = "high_hitrate_text",
+	  .title = "High-hitrate text render",
+	  .ui_us = 1200,
+	  .ui_spread_us = 400,
+	  .rt_us = 1500,
+	  .rt_spread_us = 500,
+	  .sync_pct = 15,
+	  .heavy_every = 0,
+	  .heavy_us = 0 },
+	{ .name = "edit_text",
+	  .title = "Edit Text Input",
+	  .ui_us = 900,
+	  .ui_spread_us = 300,
+	  .rt_us = 3000,
+	  .rt_spread_us = 800,
+	  .sync_pct = 10,
+	  .heavy_every = 0,
+	  .heavy_us = 0 },
+	{ .name = "overdraw",
+	  .title = "Overdraw Test",
+	  .ui_us = 300,
+	  .ui_spread_us = 100,
+	  .rt_us = 4000,
+	  .rt_spread_us = 1000,
+	  .sync_pct = 10,
+	  .heavy_every = 0,
+	  .heavy_us = 0 },
 };
 
 int jank_profile_find(const char *name)
@@ -149,9 +191,10 @@ int jankbench_parse_tests(struct jankbench_conf *c, const char *list, char *err,
 		int k = jank_profile_find(t);
 
 		if (k < 0) {
-			snprintf(err, errlen,
-				 "jankbench: -t: unknown subtest '%s' (list_view, image_list_view, shadow_grid, low_hitrate_text, high_hitrate_text, edit_text, overdraw or all)",
-				 t);
+			snprintf(
+				err, errlen,
+				"jankbench: -t: unknown subtest '%s' (list_view, image_list_view, shadow_grid, low_hitrate_text, high_hitrate_text, edit_text, overdraw or all)",
+				t);
 			rc = -1;
 			break;
 		}
@@ -164,7 +207,8 @@ int jankbench_parse_tests(struct jankbench_conf *c, const char *list, char *err,
 			c->tests[c->nr_tests++] = (unsigned int)k;
 	}
 	if (!rc && !c->nr_tests) {
-		snprintf(err, errlen, "jankbench: -t needs a subtest name or 'all', got '%s'", list);
+		snprintf(err, errlen, "jankbench: -t needs a subtest name or 'all', got '%s'",
+			 list);
 		rc = -1;
 	}
 	free(copy);
@@ -173,9 +217,9 @@ int jankbench_parse_tests(struct jankbench_conf *c, const char *list, char *err,
 
 /* the frame the UI thread hands over (one slot: it waits until the RenderThread synced it) */
 struct jank_frame {
-	unsigned int test;	/* index into conf->tests[] */
-	u64 intended_ns;	/* its intended vsync */
-	u64 sync_ns, draw_ns;	/* the RenderThread's work */
+	unsigned int test; /* index into conf->tests[] */
+	u64 intended_ns; /* its intended vsync */
+	u64 sync_ns, draw_ns; /* the RenderThread's work */
 };
 
 enum { U_SPAWN, U_VSYNC, U_START, U_POST, U_WAIT_SYNC, U_JOIN, U_DONE };
@@ -186,12 +230,12 @@ struct jank_state {
 	struct jankbench_conf *c;
 	struct prng rnd;
 	u64 period_ns, deadline_ns;
-	u64 next_vsync;		/* the vsync the UI thread asked for */
-	unsigned int test;	/* the subtest being run (index into c->tests[]) */
-	unsigned int frame;	/* frames of it handed over */
-	struct futex req;	/* 1: a frame (or the end) is waiting for the RenderThread */
-	struct futex synced;	/* frames the RenderThread has synced */
-	struct jank_frame slot, rt;	/* handed over; being drawn */
+	u64 next_vsync; /* the vsync the UI thread asked for */
+	unsigned int test; /* the subtest being run (index into c->tests[]) */
+	unsigned int frame; /* frames of it handed over */
+	struct futex req; /* 1: a frame (or the end) is waiting for the RenderThread */
+	struct futex synced; /* frames the RenderThread has synced */
+	struct jank_frame slot, rt; /* handed over; being drawn */
 	bool quit;
 	int ui_step, rt_step;
 };

@@ -12,6 +12,8 @@
  */
 #include "work/bench_usage.h"
 
+#include "work/jankbench.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -235,20 +237,23 @@ static void rtapp(void)
 		"the workload comes from a file (not -, stdin) and -v is not modelled; 'schedlab benchmarks rt-app' lists the options as modelled");
 }
 
-/* jankbench is an app: schedlab's own usage, from its option table */
+/* jankbench is an app with no command line: schedlab's own usage (bench_tools.c's options) */
 static void jankbench(void)
 {
-	add(usage.out, "usage: jankbench [-t LIST] [-f N] [-r HZ]\n\n"
-		       "Android's Jankbench: a UI thread and a RenderThread draw a frame each vsync.\n\n"
-		       "  -t, --test LIST          subtests, comma-separated, or all (the default):\n"
-		       "                           list_view, image_list_view, shadow_grid,\n"
-		       "                           low_hitrate_text, high_hitrate_text, edit_text, overdraw\n"
-		       "  -f, --frames N           frames per subtest (default 300)\n"
-		       "  -r, --refresh-rate HZ    60 (default), 90 or 120; jank deadline 16 ms at 60 Hz\n"
-		       "  -h, --help               this text\n");
+	add(usage.out,
+	    "usage: jankbench [-t LIST] [-f N] [-r HZ]\n\n"
+	    "Android's Jankbench: a UI thread and a RenderThread draw a frame each vsync.\n\n"
+	    "  -t, --test LIST          subtests, comma-separated, or all (the default):\n"
+	    "                           list_view, image_list_view, shadow_grid,\n"
+	    "                           low_hitrate_text, high_hitrate_text, edit_text, overdraw\n"
+	    "  -f, --frames N           frames per subtest (default %u)\n"
+	    "  -r, --refresh-rate HZ    60 (default), 90 or 120; jank deadline 16 ms at 60 Hz\n"
+	    "  -h, --help               this text\n",
+	    JANKBENCH_DEFAULT_FRAMES);
 	usage.status = 0;
-	snprintf(usage.note, sizeof(usage.note),
-		 "Jankbench is an app started with am start; this command line is schedlab's (docs/benchmarks.md, \"jankbench\")");
+	snprintf(
+		usage.note, sizeof(usage.note),
+		"Jankbench is an app started with am start; this command line is schedlab's (docs/benchmarks.md, \"jankbench\")");
 }
 
 static void reaim(void)

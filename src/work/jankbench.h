@@ -39,11 +39,11 @@ struct bench;
  * average; 0: never) also binds a new item on the UI thread: heavy_us more.
  */
 struct jank_profile {
-	const char *name;	/* -t NAME: workload-automation's and LISA's test id */
-	const char *title;	/* Jankbench's own (res/values/strings.xml) */
+	const char *name; /* -t NAME: workload-automation's and LISA's test id */
+	const char *title; /* Jankbench's own (res/values/strings.xml) */
 	unsigned int ui_us, ui_spread_us;
 	unsigned int rt_us, rt_spread_us;
-	unsigned int sync_pct;	/* the RenderThread's share done while the UI thread waits */
+	unsigned int sync_pct; /* the RenderThread's share done while the UI thread waits */
 	unsigned int heavy_every, heavy_us;
 };
 
@@ -81,11 +81,11 @@ u64 jankbench_deadline_ns(unsigned int hz);
 
 /* the subtests to run, their frames and refresh rate; their statistics as run */
 struct jankbench_conf {
-	unsigned int tests[JANKBENCH_NR_PROFILES];	/* indices into jank_profiles[], in order */
+	unsigned int tests[JANKBENCH_NR_PROFILES]; /* indices into jank_profiles[], in order */
 	unsigned int nr_tests;
 	unsigned int frames;
 	unsigned int hz;
-	struct jank_stats stats[JANKBENCH_NR_PROFILES];	/* per entry of tests[] */
+	struct jank_stats stats[JANKBENCH_NR_PROFILES]; /* per entry of tests[] */
 };
 
 /* -t LIST: "all" or comma-separated names, each once; 0 or -1 + message */

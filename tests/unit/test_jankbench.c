@@ -124,16 +124,10 @@ static void run(const char *cmd, u64 seed, struct jank_stats *all)
 {
 	char buf[256], err[256];
 	char *argv[16];
-	int argc = 0;
-	struct session_config cfg = { .machine = "pixel6", .seed = seed };
+	struct session_config cfg = { .machine = "pixel6", .seed = seed, .argv = argv };
 	struct session s;
 
-	snprintf(buf, sizeof(buf), "%s", cmd);
-	for (char *t = strtok(buf, " "); t && argc < 15; t = strtok(NULL, " "))
-		argv[argc++] = t;
-	argv[argc] = NULL;
-	cfg.argc = argc;
-	cfg.argv = argv;
+	cfg.argc = test_split_cmd(cmd, buf, sizeof(buf), argv, 16);
 	assert_int_equal(session_start(&s, &cfg, err, sizeof(err)), 0);
 	assert_true(session_run(&s, true));
 	assert_true(bench_finish(s.bench));
