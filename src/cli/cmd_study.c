@@ -139,9 +139,16 @@ static int unknown_study(const char *name)
 	return usage_error("study: unknown study '%s' (the studies: %s)", name, names);
 }
 
+/* the STUDY column of the list: at least this wide, else the longest name's width */
+#define STUDY_LIST_NAME_WIDTH 16
+
 static int list_studies(void)
 {
-	printf("%-16s %s\n", "STUDY", "WHAT IT STUDIES");
+	int width = STUDY_LIST_NAME_WIDTH;
+
+	for (int i = 0; i < nr_embedded_studies; i++)
+		width = max(width, (int)strlen(embedded_studies[i].name));
+	printf("%-*s %s\n", width, "STUDY", "WHAT IT STUDIES");
 	for (int i = 0; i < nr_embedded_studies; i++) {
 		struct study_def d;
 		char err[512];
@@ -151,7 +158,7 @@ static int list_studies(void)
 			cli_message("%s", err);
 			return 1;
 		}
-		printf("%-16s %s\n", d.name, d.title);
+		printf("%-*s %s\n", width, d.name, d.title);
 		study_free(&d);
 	}
 	return 0;

@@ -31,8 +31,15 @@ static const char *const sched_rows[RUN_SCHED_VALUES] = {
 	"sched.nr_switches",	"sched.nr_migrations",	  "sched.ipi_sent",   "sched.ttwu_queued",
 	"sched.idle_full_pick", "sched.avg_run_delay_us", "sched.busy_cpu_s",
 };
+/*
+ * The run's energy, on a machine with an energy model under --cpufreq
+ * (energy_reported()): the JSON's energy.total_j and energy.mean_mw
+ */
+#define RUN_ENERGY_VALUES 2
+static const char *const energy_rows[RUN_ENERGY_VALUES] = { "energy.total_j", "energy.mean_mw" };
 /* every value a run can report has a slot */
-_Static_assert(BENCH_MAX_METRICS + RUN_SCHED_VALUES + 2 * NR_FUNCLAT <= RUN_MAX_VALUES,
+_Static_assert(BENCH_MAX_METRICS + RUN_SCHED_VALUES + RUN_ENERGY_VALUES + 2 * NR_FUNCLAT <=
+		       RUN_MAX_VALUES,
 	       "run_record too small for the metrics, sched rows and funclat means");
 /* the longest funclat row name, "funclat.sched_balance_newidle_probed_ns", fits */
 _Static_assert(sizeof("funclat.sched_balance_newidle_probed_ns") <= RUN_VALUE_NAME,
@@ -94,6 +101,13 @@ void run_record_fill(struct session *s, bool check, struct run_record *rec)
 		for (int i = 0; i < RUN_SCHED_VALUES; i++)
 			add(rec, sched_rows[i], v[i], METRIC_INFO);
 	}
+	if (energy_reported()) {
+		struct energy_totals e;
+
+		energy_totals_collect(&e);
+		add(rec, energy_rows[0], energy_totals_j(&e), METRIC_LOWER);
+		add(rec, energy_rows[1], energy_totals_mean_mw(&e), METRIC_LOWER);
+	}
 	/* --funclatency: the mean simulated time per call, lower is better */
 	for (int f = 0; f < NR_FUNCLAT; f++) {
 		char name[RUN_VALUE_NAME];
@@ -128,6 +142,8 @@ int run_record_names(const struct session_config *cfg, char (*names)[RUN_VALUE_N
 		snprintf(names[n++], RUN_VALUE_NAME, "%s", *m);
 	for (int i = 0; i < RUN_SCHED_VALUES && n < max; i++)
 		snprintf(names[n++], RUN_VALUE_NAME, "%s", sched_rows[i]);
+	for (int i = 0; energy_reported() && i < RUN_ENERGY_VALUES && n < max; i++)
+		snprintf(names[n++], RUN_VALUE_NAME, "%s", energy_rows[i]);
 	for (int f = 0; f < NR_FUNCLAT && n < max; f++) {
 		if (!funclat[f].enabled)
 			continue;

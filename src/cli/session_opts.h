@@ -81,7 +81,8 @@ struct session_opts {
 	"         schbench-2016 [-m N] [-t N] [-r S] [-s US] [-c US],\n" \
 	"         schbench [-m N] [-t N] [-r S] [-F KB] [-n N] [-s US] [-i S] [-L] [-p BYTES],\n" \
 	"         rt-app [-l LEVEL] FILE.json (examples/),\n" \
-	"         reaim [-s N] [-e N] [-i N] [-j N] [-f WORKFILE] [-c CONFIG] [-x|-q|-g] [-t] [-r N] [-y];\n" \
+	"         reaim [-s N] [-e N] [-i N] [-j N] [-f WORKFILE] [-c CONFIG] [-x|-q|-g] [-t] [-r N] [-y],\n" \
+	"         jankbench [-t LIST] [-f N] [-r HZ];\n" \
 	"         any of them after taskset [-a] [-c] MASK|LIST, chrt [-f|-r|-b|-i|-o] PRIO\n" \
 	"         (SCHED_FIFO/RR 1..99, BATCH/IDLE/OTHER 0; default -r) and nice [-n N]\n" \
 	"         (default 10), in any order; 'schedlab benchmarks' lists them and their options\n"

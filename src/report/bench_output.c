@@ -12,6 +12,7 @@
 #include "report/stress_output.h"
 
 #include "sim/machine.h"
+#include "work/jankbench.h"
 #include "work/rtapp.h"
 #include "work/reaim.h"
 #include "work/schbench_hist.h"
@@ -37,6 +38,12 @@ void bench_print_header(const struct bench *b, FILE *out)
 		break;
 	case BENCH_PERF_FUTEX_WAKE:
 		fprintf(out, "# Running 'futex/wake' benchmark:\n");
+		break;
+	case BENCH_JANKBENCH:
+		fprintf(out, "# jankbench: %u subtest%s of %u frames at %u Hz, jank deadline %llu ms\n",
+			b->jank->nr_tests, b->jank->nr_tests == 1 ? "" : "s", b->jank->frames,
+			b->jank->hz,
+			(unsigned long long)(jankbench_deadline_ns(b->jank->hz) / NSEC_PER_MSEC));
 		break;
 	case BENCH_IPISTORM:
 	case BENCH_CONTEXT1:
@@ -241,6 +248,29 @@ static void print_futex_wake(const struct bench *b, FILE *out)
 		futex_private_hash_size(b->fw_threads, t->nr_cpus, t->nr_nodes));
 }
 
+static void print_jank_row(const char *name, const struct jank_stats *s, FILE *out)
+{
+	fprintf(out, "%-18s %7llu %9.3f %9.3f %9.2f\n", name, (unsigned long long)s->frames,
+		jank_stats_mean_ms(s), (double)s->max_ns / NSEC_PER_MSEC, jank_stats_pct(s));
+}
+
+/*
+ * Jankbench keeps its results in a database; what it shows per subtest:
+ * frames, mean and max frame duration (FrameMetrics' TOTAL_DURATION) and
+ * the jank percentage, then the same over the subtests run
+ */
+static void print_jankbench(const struct bench *b, FILE *out)
+{
+	const struct jankbench_conf *c = b->jank;
+	struct jank_stats all;
+
+	fprintf(out, "%-18s %7s %9s %9s %9s\n", "test", "frames", "mean_ms", "max_ms", "jank_pct");
+	for (unsigned int i = 0; i < c->nr_tests; i++)
+		print_jank_row(jank_profiles[c->tests[i]].name, &c->stats[i], out);
+	jankbench_totals(b, &all);
+	print_jank_row("total", &all, out);
+}
+
 static void print_schbench_pipe(const struct bench *b, FILE *out)
 {
 	static const char *const units[] = { "B", "KB", "MB", "GB", "TB", "PB", "EB" };
@@ -341,6 +371,9 @@ void bench_print_result(const struct bench *b, FILE *out)
 		break;
 	case BENCH_REAIM:
 		print_reaim(b, out);
+		break;
+	case BENCH_JANKBENCH:
+		print_jankbench(b, out);
 		break;
 	}
 }

@@ -14,7 +14,7 @@
 
 #include <stdio.h>
 
-#define RUN_MAX_VALUES 32
+#define RUN_MAX_VALUES 34
 #define RUN_VALUE_NAME 40
 
 struct run_value {

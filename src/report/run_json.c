@@ -450,8 +450,7 @@ static void write_cpufreq(struct json_writer *w)
 static void write_energy(struct json_writer *w)
 {
 	const struct topology *t = machine.topo;
-	unsigned __int128 total_fj = 0;
-	u64 total_ns = 0;
+	struct energy_totals e;
 	unsigned int idle_given = ~0u;
 
 	for (unsigned int k = 0; k < t->nr_em; k++)
@@ -481,12 +480,11 @@ static void write_energy(struct json_writer *w)
 		json_kv_double(w, "mean_mw",
 			       ns ? (double)(busy_fj + idle_fj) / (double)ns / 1e3 : 0);
 		json_end_object(w);
-		total_fj += busy_fj + idle_fj;
-		total_ns = max(total_ns, ns);
 	}
 	json_end_array(w);
-	json_kv_double(w, "total_j", (double)total_fj / 1e15);
-	json_kv_double(w, "mean_mw", total_ns ? (double)total_fj / (double)total_ns / 1e3 : 0);
+	energy_totals_collect(&e);
+	json_kv_double(w, "total_j", energy_totals_j(&e));
+	json_kv_double(w, "mean_mw", energy_totals_mean_mw(&e));
 	json_end_object(w);
 }
 
@@ -608,7 +606,7 @@ int write_run_json(FILE *out, const struct run_info *ri, const struct bench *b)
 	if (cpufreq_current_setup()->given) {
 		write_cpufreq(&w);
 		/* with a governor chosen, the machine's energy figures if it has a model */
-		if (machine.topo->nr_em)
+		if (energy_reported())
 			write_energy(&w);
 	}
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "report/sched_totals.h"
 
+#include "kernel/cpufreq.h"
 #include "kernel/sched.h"
 
 #include <string.h>
@@ -40,4 +41,32 @@ void sched_totals_collect(struct sched_totals *t)
 			t->pcount += p->stats.pcount;
 		}
 	}
+}
+
+bool energy_reported(void)
+{
+	return cpufreq_current_setup()->given && machine.topo->nr_em;
+}
+
+void energy_totals_collect(struct energy_totals *e)
+{
+	memset(e, 0, sizeof(*e));
+	for (unsigned int cpu = 0; cpu < machine.nr_cpus; cpu++) {
+		unsigned __int128 busy_fj, idle_fj;
+		u64 ns;
+
+		sim_cpu_energy(cpu, &busy_fj, &idle_fj, &ns);
+		e->total_fj += busy_fj + idle_fj;
+		e->ns = max(e->ns, ns);
+	}
+}
+
+double energy_totals_j(const struct energy_totals *e)
+{
+	return (double)e->total_fj / 1e15;
+}
+
+double energy_totals_mean_mw(const struct energy_totals *e)
+{
+	return e->ns ? (double)e->total_fj / (double)e->ns / 1e3 : 0;
 }

@@ -9,6 +9,8 @@
 
 #include "sim/types.h"
 
+#include <stdbool.h>
+
 struct sched_totals {
 	u64 nr_switches;
 	u64 nr_migrations;
@@ -24,5 +26,24 @@ struct sched_totals {
 };
 
 void sched_totals_collect(struct sched_totals *t);
+
+/*
+ * The run's energy (docs/energy.md): what the JSON's "energy" part totals,
+ * in femtojoules (ns x uW is 1e-15 J), and the longest CPU clock it covers.
+ */
+struct energy_totals {
+	unsigned __int128 total_fj;
+	u64 ns;
+};
+
+/*
+ * Whether the run reports energy: a governor was chosen (--cpufreq) and
+ * the machine has an energy model; the JSON and the energy.* rows of
+ * `ab` and `study` then have it
+ */
+bool energy_reported(void);
+void energy_totals_collect(struct energy_totals *e);
+double energy_totals_j(const struct energy_totals *e);
+double energy_totals_mean_mw(const struct energy_totals *e);
 
 #endif

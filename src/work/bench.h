@@ -13,6 +13,7 @@ struct schbench_stats;
 struct stress_conf;
 struct rtapp_config;
 struct reaim_conf;
+struct jankbench_conf;
 
 enum bench_kind {
 	BENCH_HACKBENCH,	/* rt-tests hackbench */
@@ -27,6 +28,7 @@ enum bench_kind {
 	BENCH_RTAPP,		/* rt-app FILE.json (scheduler-tools/rt-app 55cb0c0) */
 	BENCH_REAIM,		/* AIM7 as OSDL re-aim runs it (work/bench_reaim.c) */
 	BENCH_PERF_FUTEX_WAKE,	/* perf bench futex wake (work/bench_futex_wake.c) */
+	BENCH_JANKBENCH,	/* Android's Jankbench frames (work/bench_jankbench.c) */
 };
 
 /* UnixBench 6.0.0 (work/bench_unixbench.c) */
@@ -176,6 +178,8 @@ struct bench {
 	/* rt-app FILE.json: the file as parsed (work/rtapp.h) */
 	struct rtapp_config *rtapp;
 	int rtapp_log_level;		/* -l: 50 (notices) by default */
+	/* jankbench: its subtests, frames and refresh rate, the frames' statistics (work/jankbench.h) */
+	struct jankbench_conf *jank;
 	/* reaim: its options, workfile and result rows (work/reaim.h) */
 	struct reaim_conf *reaim;
 	/* measurement: the tool's own clock reads (gettimeofday) */

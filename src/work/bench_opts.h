@@ -63,6 +63,7 @@ extern const struct bench_opt schbench2016_opts[];
 extern const struct bench_opt schbench_opts[];
 extern const struct bench_opt rtapp_opts[];
 extern const struct bench_opt reaim_opts[];
+extern const struct bench_opt jankbench_opts[];
 extern const struct bench_opt unixbench_run_opts[];
 extern const struct bench_opt taskset_opts[];
 extern const struct bench_opt chrt_opts[];

@@ -13,6 +13,7 @@
 
 #include "work/bench_opts.h"
 #include "work/bench_usage.h"
+#include "work/jankbench.h"
 #include "work/rtapp.h"
 #include "work/reaim.h"
 #include "work/schbench_hist.h"
@@ -463,6 +464,56 @@ static int parse_schbench2016(struct bench *b, int argc, char **argv, char *err,
 	return 0;
 }
 
+/*
+ * jankbench [-t LIST] [-f N] [-r HZ] (work/jankbench.h): Jankbench is an
+ * app started with am start, so the command line is schedlab's own
+ */
+static int parse_jankbench(struct bench *b, int argc, char **argv, char *err, size_t errlen)
+{
+	static const char tool[] = "jankbench";
+	struct jankbench_conf *c = xcalloc(1, sizeof(*c));
+	struct bench_getopt g;
+	int ch;
+
+	b->kind = BENCH_JANKBENCH;
+	b->jank = c;
+	c->frames = JANKBENCH_DEFAULT_FRAMES;
+	c->hz = JANKBENCH_DEFAULT_HZ;
+	if (jankbench_parse_tests(c, "all", err, errlen))
+		return -1;
+	for_each_bench_opt(ch, g, jankbench_opts, argc, argv) {
+		if (bench_opt_special(tool, jankbench_opts, ch, argc, argv, err, errlen))
+			return -1;
+		switch (ch) {
+		case 't':
+			if (jankbench_parse_tests(c, optarg, err, errlen))
+				return -1;
+			break;
+		case 'f':
+			if (parse_uint(tool, "-f", optarg, 1, JANKBENCH_MAX_FRAMES, &c->frames, err,
+				       errlen))
+				return -1;
+			break;
+		case 'r':
+			if (parse_uint(tool, "-r", optarg, 1, UINT32_MAX, &c->hz, err, errlen) ||
+			    !jankbench_refresh_rate_ok(c->hz)) {
+				snprintf(err, errlen, "%s: -r needs a refresh rate of 60, 90 or 120 (Hz), got '%s'",
+					 tool, optarg);
+				return -1;
+			}
+			break;
+		default:
+			return bad_option(tool, jankbench_opts, argv, err, errlen);
+		}
+	}
+	if (optind < argc) {
+		snprintf(err, errlen, "%s: unexpected argument '%s' (usage: %s)", tool, argv[optind],
+			 usage_line(tool, jankbench_opts));
+		return -1;
+	}
+	return 0;
+}
+
 /* the current schbench (masoncl/schbench 24e32b8) */
 static int parse_schbench(struct bench *b, int argc, char **argv, char *err, size_t errlen)
 {
@@ -658,6 +709,8 @@ struct bench *bench_parse(int argc, char **argv, char *err, size_t errlen)
 		rc = parse_schbench(b, argc, argv, err, errlen);
 	} else if (!strcmp(argv[0], "rt-app") || !strcmp(argv[0], "./rt-app")) {
 		rc = parse_rtapp(b, argc, argv, err, errlen);
+	} else if (!strcmp(argv[0], "jankbench")) {
+		rc = parse_jankbench(b, argc, argv, err, errlen);
 	} else if (!strcmp(argv[0], "reaim") || !strcmp(argv[0], "./reaim")) {
 		rc = reaim_parse(b, argc, argv, err, errlen);
 	} else if (!strcmp(argv[0], "stress-ng")) {
@@ -704,7 +757,7 @@ struct bench *bench_parse(int argc, char **argv, char *err, size_t errlen)
 			snprintf(err, errlen, "perf bench sched: unknown benchmark '%s' (messaging, pipe)",
 				 argv[3]);
 	} else {
-		snprintf(err, errlen, "unknown benchmark '%s' (hackbench, perf bench sched messaging, perf bench sched pipe, perf bench futex wake, stress-ng, ipistorm, context1, unixbench context1, schbench-2016, schbench, rt-app, reaim; taskset, chrt and nice as prefixes)",
+		snprintf(err, errlen, "unknown benchmark '%s' (hackbench, perf bench sched messaging, perf bench sched pipe, perf bench futex wake, stress-ng, ipistorm, context1, unixbench context1, schbench-2016, schbench, rt-app, reaim, jankbench; taskset, chrt and nice as prefixes)",
 			 argv[0]);
 	}
 	if (!rc && (u64)b->groups * 2 * b->fds > MAX_TASKS) {
@@ -719,6 +772,8 @@ struct bench *bench_parse(int argc, char **argv, char *err, size_t errlen)
 			reaim_free(b);
 		if (b->kind == BENCH_STRESS_NG)
 			stress_free(b);
+		if (b->kind == BENCH_JANKBENCH)
+			jankbench_free(b);
 		free(b);
 		return NULL;
 	}
@@ -769,6 +824,9 @@ void bench_start(struct bench *b)
 		break;
 	case BENCH_REAIM:
 		reaim_start(b);
+		break;
+	case BENCH_JANKBENCH:
+		jankbench_start(b);
 		break;
 	default:
 		messaging_start(b);
@@ -864,6 +922,14 @@ bool bench_finish(struct bench *b)
 		}
 		add_metric(b, "wake_ms", ms / b->fw_repeat, METRIC_LOWER);
 		add_metric(b, "woken", woken / b->fw_repeat, METRIC_INFO);
+	} else if (b->kind == BENCH_JANKBENCH) {
+		struct jank_stats all;
+
+		jankbench_totals(b, &all);
+		add_metric(b, "frames", (double)all.frames, METRIC_INFO);
+		add_metric(b, "mean_frame_ms", jank_stats_mean_ms(&all), METRIC_LOWER);
+		add_metric(b, "max_frame_ms", (double)all.max_ns / NSEC_PER_MSEC, METRIC_LOWER);
+		add_metric(b, "jank_pct", jank_stats_pct(&all), METRIC_LOWER);
 	} else if (b->kind == BENCH_PERF_PIPE) {
 		add_metric(b, "usecs_per_op", (double)bench_elapsed_us(b) / b->loops, METRIC_LOWER);
 		add_metric(b, "ops_per_sec", secs > 0 ? b->loops / secs : 0, METRIC_HIGHER);
@@ -1011,6 +1077,8 @@ void bench_free(struct bench *b)
 		reaim_free(b);
 	else if (b->kind == BENCH_PERF_FUTEX_WAKE)
 		futex_wake_free(b);
+	else if (b->kind == BENCH_JANKBENCH)
+		jankbench_free(b);
 	else if (b->kind != BENCH_PERF_PIPE)
 		messaging_free(b);
 	free(b->priv);

@@ -94,6 +94,16 @@ const struct bench_opt futex_wake_opts[] = {
 	{ 0 },
 };
 
+const struct bench_opt jankbench_opts[] = {
+	OPT('t', "test", ARG, "LIST",
+	    "subtests, comma-separated: list_view, image_list_view, shadow_grid, low_hitrate_text, high_hitrate_text, edit_text, overdraw, or all (the default)"),
+	OPT('f', "frames", ARG, "N", "frames per subtest (default 300)"),
+	OPT('r', "refresh-rate", ARG, "HZ",
+	    "the display's refresh rate: 60 (the default), 90 or 120; the jank deadline is 16 ms at 60, 1000 / HZ ms otherwise"),
+	HELP('h', "help", "print the usage on stdout and exit 0"),
+	{ 0 },
+};
+
 const struct bench_opt stress_opts[] = {
 	/* the stressors: N instances (0: one per CPU) */
 	OPT(SO_CPU, "cpu", ARG, "N", "N instances of the cpu stressor: bogo ops of the all method"),
@@ -381,6 +391,13 @@ const struct bench_tool bench_tools[] = {
 	  .synopsis = "reaim [OPTIONS]",
 	  .opts = reaim_opts,
 	  .notes = "no -u: N users is -s N -e N" },
+	{ .name = "jankbench",
+	  .aliases = NULL,
+	  .summary = "an Android app's UI thread and RenderThread drawing a frame each vsync: frame durations and jank",
+	  .follows = "AOSP frameworks/base/tests/JankBench (its subtests and UiBenchmarkResult's jank rule)",
+	  .synopsis = "jankbench [-t LIST] [-f N] [-r HZ]",
+	  .opts = jankbench_opts,
+	  .notes = "an app, not a command: the command line is schedlab's; the frames' work is estimated (docs/benchmarks.md)" },
 	{ .name = "context1",
 	  .aliases = NULL,
 	  .summary = "UnixBench's pipe-based context switching pair",

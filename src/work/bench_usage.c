@@ -12,6 +12,8 @@
  */
 #include "work/bench_usage.h"
 
+#include "work/jankbench.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -233,6 +235,25 @@ static void rtapp(void)
 	snprintf(
 		usage.note, sizeof(usage.note),
 		"the workload comes from a file (not -, stdin) and -v is not modelled; 'schedlab benchmarks rt-app' lists the options as modelled");
+}
+
+/* jankbench is an app with no command line: schedlab's own usage (bench_tools.c's options) */
+static void jankbench(void)
+{
+	add(usage.out,
+	    "usage: jankbench [-t LIST] [-f N] [-r HZ]\n\n"
+	    "Android's Jankbench: a UI thread and a RenderThread draw a frame each vsync.\n\n"
+	    "  -t, --test LIST          subtests, comma-separated, or all (the default):\n"
+	    "                           list_view, image_list_view, shadow_grid,\n"
+	    "                           low_hitrate_text, high_hitrate_text, edit_text, overdraw\n"
+	    "  -f, --frames N           frames per subtest (default %u)\n"
+	    "  -r, --refresh-rate HZ    60 (default), 90 or 120; jank deadline 16 ms at 60 Hz\n"
+	    "  -h, --help               this text\n",
+	    JANKBENCH_DEFAULT_FRAMES);
+	usage.status = 0;
+	snprintf(
+		usage.note, sizeof(usage.note),
+		"Jankbench is an app started with am start; this command line is schedlab's (docs/benchmarks.md, \"jankbench\")");
 }
 
 static void reaim(void)
@@ -477,6 +498,8 @@ int bench_usage_request(const char *tool, int argc, char **argv, int k, char *er
 		rtapp();
 	else if (!strcmp(tool, "reaim"))
 		reaim();
+	else if (!strcmp(tool, "jankbench"))
+		jankbench();
 	else if (!strcmp(tool, "stress-ng"))
 		stress_ng();
 	else if (!strcmp(tool, "taskset"))

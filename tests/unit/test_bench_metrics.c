@@ -39,6 +39,7 @@ static void test_names_match_finish(void **state)
 	check_names("perf bench sched messaging -t -g 1 -l 5");
 	check_names("perf bench sched pipe -l 5");
 	check_names("perf bench -r 2 futex wake -t 3");
+	check_names("jankbench -t list_view -f 5");
 	check_names("stress-ng --cpu 2 --timeout 1");
 	check_names("ipistorm numipi=10");
 	check_names("context1 1");

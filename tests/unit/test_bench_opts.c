@@ -158,6 +158,7 @@ static void test_help(void **state)
 		{ "perf bench sched messaging", "-h", 129, true },
 		{ "perf bench sched pipe", "--help", 129, true },
 		{ "perf bench futex wake", "--help", 129, true },
+		{ "jankbench", "--help", 0, false },
 		{ "schbench-2016", "--help", 1, true },
 		{ "schbench", "--help", 1, true },
 		{ "rt-app", "-h", 0, false },

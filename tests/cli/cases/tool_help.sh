@@ -41,6 +41,7 @@ tool_usage help-stress-ng 0 schedlab run -m smp2 -- stress-ng --help
 tool_usage help-taskset 0 schedlab run -m smp2 -- taskset --help
 tool_usage help-chrt 0 schedlab run -m smp2 -- chrt --help
 tool_usage help-nice 0 schedlab run -m smp2 -- nice --help
+tool_usage help-jankbench 0 schedlab run -m pixel6 -- jankbench -h
 # behind prefixes and perf stat: still the tool's usage
 tool_usage help-hackbench 0 schedlab run -m smp2 -- taskset -c 0 nice -n 3 hackbench --help
 tool_usage help-hackbench 0 schedlab run -m smp2 -- perf stat -r 2 -- hackbench -h
