@@ -385,6 +385,7 @@ static inline bool uclamp_is_used(void)
 
 /* ---- tasks ---- */
 
+struct futex_mm;
 struct task_struct;
 struct lock_waiter;
 struct wait_queue_head;
@@ -511,6 +512,7 @@ struct task_struct {
 	bool sched_task_hot;		/* migrated although cache hot (schedstat) */
 	bool kthread;
 	int mm;				/* address space id: threads of a process share it */
+	struct futex_mm *futex_mm;	/* its process's futex state (kernel/futex.h), or NULL */
 	int tgid;
 	struct sched_entity se;
 	struct cpumask *cpus_mask;	/* allowed CPUs; cpumask_of() for idle, stopper: read-only */

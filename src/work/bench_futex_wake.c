@@ -79,7 +79,15 @@ static void worker_next(struct work_task *w, struct op_desc *op)
 
 static const struct program worker_prog = { .next = worker_next };
 
-enum { P_SPAWN, P_WAIT_STARTED, P_SETTLE, P_START, P_WAKE, P_JOIN, P_DONE };
+enum { P_BUCKETS, P_SPAWN, P_WAIT_STARTED, P_SETTLE, P_START, P_WAKE, P_JOIN, P_DONE };
+
+/* futex_set_nbuckets_param(): -b, checked when parsed, so it succeeds */
+static void set_buckets(struct work_task *w, void *arg)
+{
+	struct fw_state *s = arg;
+
+	futex_hash_set_slots(w->task, (unsigned int)s->b->fw_buckets);
+}
 
 static void mark_start(struct work_task *w, void *arg)
 {
@@ -115,6 +123,13 @@ static void parent_next(struct work_task *w, struct op_desc *op)
 	struct bench *b = s->b;
 
 	switch (s->phase) {
+	case P_BUCKETS:
+		s->phase = P_SPAWN;
+		if (b->fw_buckets >= 0) {
+			op_call(op, set_buckets, s);
+			return;
+		}
+		/* fall through */
 	case P_SPAWN:
 		if (s->spawned < b->fw_threads) {
 			spawn_worker(s, op);
@@ -159,6 +174,8 @@ static void parent_next(struct work_task *w, struct op_desc *op)
 			return;
 		}
 		s->phase = P_DONE;
+		/* futex_print_nbuckets(): prctl(PR_FUTEX_HASH_GET_SLOTS) */
+		b->fw_slots = futex_hash_get_slots(w->task);
 		b->stop_ns = cpu_now();
 		b->stopped = true;
 		/* fall through */
@@ -185,42 +202,36 @@ void futex_wake_start(struct bench *b)
 	b->progress_total = b->fw_repeat;
 	futex_init(&s->futex1, 0);
 	futex_init(&s->started, b->fw_threads);
-	s->pin = xcalloc(machine.nr_cpus, sizeof(*s->pin));
-	for (unsigned int cpu = 0; cpu < machine.nr_cpus; cpu++) {
-		s->pin[cpu] = alloc_cpumask();
-		cpumask_set_cpu(cpu, s->pin[cpu]);
-	}
+	s->pin = futex_bench_pin_masks();
 	b->start_ns = 0;
 	b->started = true;
 	b->fw_pid = work_start_allowed(FUTEX_WAKE_COMM, &parent_prog, s, 0, b->taskset_cpus)->pid;
 }
 
-/* the smallest power of two at or above @n (n >= 1) */
-static unsigned long roundup_pow_of_two(unsigned long n)
+struct cpumask **futex_bench_pin_masks(void)
 {
-	return n <= 1 ? 1 : 1UL << (64 - __builtin_clzl(n - 1));
+	struct cpumask **pin = xcalloc(machine.nr_cpus, sizeof(*pin));
+
+	for (unsigned int cpu = 0; cpu < machine.nr_cpus; cpu++) {
+		pin[cpu] = alloc_cpumask();
+		cpumask_set_cpu(cpu, pin[cpu]);
+	}
+	return pin;
 }
 
-unsigned int futex_private_hash_size(unsigned int threads, unsigned int cpus, unsigned int nodes)
+void futex_bench_pin_free(struct cpumask **pin)
 {
-	/* futex_init(): 256 buckets a CPU, per node, at least 4, a power of two */
-	unsigned long global = 256UL * cpus / (nodes ? nodes : 1), buckets;
-
-	global = roundup_pow_of_two(max(4UL, global));
-	/* futex_hash_allocate_default(): 4 per thread up to the CPUs, 16 to the global size */
-	buckets = roundup_pow_of_two(4UL * min(threads, cpus));
-	return (unsigned int)clamp(buckets, 16UL, global);
+	for (unsigned int cpu = 0; pin && cpu < machine.nr_cpus; cpu++)
+		free_cpumask(pin[cpu]);
+	free(pin);
 }
 
 void futex_wake_free(struct bench *b)
 {
 	struct fw_state *s = b->priv;
 
-	if (s) {
-		for (unsigned int cpu = 0; cpu < machine.nr_cpus; cpu++)
-			free_cpumask(s->pin[cpu]);
-		free(s->pin);
-	}
+	if (s)
+		futex_bench_pin_free(s->pin);
 	for (unsigned int i = 0; i < b->fw_nr_worker_state; i++)
 		free(b->fw_worker_state[i]);
 	free(b->fw_worker_state);

@@ -40,6 +40,9 @@ static const char *const rtapp_names[] = {
 /* perf bench futex wake: its summary line's mean wake time and threads woken */
 static const char *const futex_wake_names[] = { "time_s", "wake_ms", "woken", NULL };
 
+/* perf bench futex hash: its Averaged line */
+static const char *const futex_hash_names[] = { "time_s", "ops_per_sec", NULL };
+
 static const char *const reaim_names[] = {
 	"time_s", "users", "jobs_per_min", "jobs_per_min_child", "parent_time_s", "jti",
 	"max_jobs_per_min", "mean_jobs_per_min", NULL,
@@ -54,6 +57,8 @@ const char *const *bench_metric_names(const struct bench *b)
 		return pipe_names;
 	case BENCH_PERF_FUTEX_WAKE:
 		return futex_wake_names;
+	case BENCH_PERF_FUTEX_HASH:
+		return futex_hash_names;
 	case BENCH_IPISTORM:
 		return ipistorm_names;
 	case BENCH_STRESS_NG:
