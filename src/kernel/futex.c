@@ -21,6 +21,8 @@
  */
 #define FUTEX_MM_BASE 0xffff888100000000ULL
 #define FUTEX_MM_STRIDE 2048ULL
+/* the shared mapping's inode sequence number (get_inode_sequence_number()): the first */
+#define FUTEX_SHARED_ISEQ 1ULL
 
 static struct futex_hash_bucket **futex_queues; /* [nr_nodes][hashsize], on demand */
 static unsigned int futex_hashsize, futex_hashshift, futex_nr_nodes;
@@ -137,10 +139,15 @@ static u64 futex_mm_ptr(int mm)
 void get_futex_key(struct futex_key *key, u64 uaddr, const struct task_struct *p, bool shared)
 {
 	key->offset = (u32)(uaddr % FUTEX_PAGE_SIZE);
+	if (shared) {
+		/* the shared view: i_seq, then the page's index in the mapping */
+		key->ptr = FUTEX_SHARED_ISEQ;
+		key->word = uaddr / FUTEX_PAGE_SIZE;
+		key->offset |= FUT_OFF_INODE;
+		return;
+	}
 	key->word = uaddr - key->offset;
 	key->ptr = futex_mm_ptr(p->mm);
-	if (shared)
-		key->offset |= FUT_OFF_MMSHARED;
 }
 
 static bool futex_key_is_private(const struct futex_key *key)

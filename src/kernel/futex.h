@@ -84,8 +84,10 @@ unsigned int futex_default_private_size(unsigned int threads, unsigned int cpus,
 
 /*
  * The key of the futex at user address @uaddr for task @p: private (@shared
- * false: FUTEX_PRIVATE_FLAG), or without the flag on @p's anonymous
- * memory (FUT_OFF_MMSHARED, never in a private hash).
+ * false: FUTEX_PRIVATE_FLAG, the page address in @p's mm), or shared
+ * (without the flag): keyed as a page of a shared mapping (FUT_OFF_INODE:
+ * one inode, the page's offset), the same in every process and never in
+ * a private hash.
  */
 void get_futex_key(struct futex_key *key, u64 uaddr, const struct task_struct *p, bool shared);
 /* futex_hash(): @key's bucket for task @p, with the tables set up on demand */

@@ -135,6 +135,7 @@ void futex_init_at(struct futex *f, u32 val, u64 uaddr, enum futex_scope scope)
 	f->val = val;
 	f->scope = scope;
 	f->uaddr = uaddr;
+	f->mm = 0;
 	init_waitqueue_head(&f->wq);
 }
 
@@ -216,9 +217,22 @@ static void finish_wait_if_queued(struct work_task *w, struct wait_queue_head *w
 		finish_wait(wq);
 }
 
-static void futex_key_of(struct futex_key *key, const struct futex *f)
+static void futex_key_of(struct futex_key *key, struct futex *f)
 {
-	get_futex_key(key, f->uaddr, current, f->scope == FUTEX_SCOPE_SHARED);
+	struct task_struct *p = current;
+
+	/* a private futex is one process's: another's key would never match */
+	if (f->scope == FUTEX_SCOPE_PRIVATE) {
+		if (!f->mm)
+			f->mm = p->mm;
+		if (unlikely(f->mm != p->mm)) {
+			fprintf(stderr,
+				"schedlab: BUG: private futex %#llx used by two processes (mm %d and %d): the workload needs FUTEX_SCOPE_SHARED\n",
+				(unsigned long long)f->uaddr, f->mm, p->mm);
+			abort();
+		}
+	}
+	get_futex_key(key, f->uaddr, p, f->scope == FUTEX_SCOPE_SHARED);
 }
 
 /*

@@ -332,7 +332,8 @@ void pipe_close_read(struct channel *ch);
 
 enum futex_scope {
 	FUTEX_SCOPE_PRIVATE,	/* FUTEX_PRIVATE_FLAG: the process's private hash once it has one */
-	FUTEX_SCOPE_SHARED,	/* no flag, on the process's anonymous memory: the global hash */
+	/* no flag, in memory processes share: the global hash, one key in every process */
+	FUTEX_SCOPE_SHARED,
 	/*
 	 * Not a futex in the modelled tool (a SysV semaphore, pause() and a
 	 * signal, a parent waiting for its children) but waited on and woken
@@ -345,6 +346,7 @@ struct futex {
 	u32 val;
 	enum futex_scope scope;
 	u64 uaddr;			/* its simulated user address: the hash key */
+	int mm;				/* a private futex's process (its first user's), 0: none yet */
 	struct wait_queue_head wq;	/* the waiters of a FUTEX_SCOPE_NONE word */
 };
 
