@@ -274,9 +274,6 @@ void futex_hash_start(struct bench *b);
 void futex_hash_free(struct bench *b);
 /* the simulated address of perf bench futex hash's thread @tid's futex array */
 u64 futex_hash_array_addr(unsigned int tid, unsigned int nfutexes);
-/* the futex benchmarks' pinning: [nr_cpus] one-CPU masks, and their release */
-struct cpumask **futex_bench_pin_masks(void);
-void futex_bench_pin_free(struct cpumask **pin);
 void stress_start(struct bench *b);
 void stress_free(struct bench *b);
 /* stress-ng COMMAND-LINE (work/stress_parse.c); 0, or -1 and a message */

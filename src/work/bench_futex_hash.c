@@ -16,7 +16,7 @@
  * main thread, which then wakes them all through the "go" futex, as
  * cond_broadcast() does.
  */
-#include "work/bench.h"
+#include "work/bench_futex.h"
 
 #include "kernel/futex.h"
 #include "sim/alloc.h"
@@ -37,17 +37,15 @@
 #define MALLOC_ALIGN 16
 
 struct fh_state {
+	struct futex_bench fb; /* the threads' start and pinning, -b */
 	struct bench *b;
-	struct futex started; /* value: threads still starting */
 	struct futex go; /* cond_broadcast(&thread_worker): 0 until the start */
-	struct cpumask **pin; /* [nr_cpus]: each thread's one CPU, by CPU */
-	unsigned int spawned;
 	bool done;
 	u64 start_ns;
 	int phase;
 };
 
-enum { W_COUNT, W_NOTIFY, W_GO, W_LOOP };
+enum { W_GO = FUTEX_BENCH_STARTED, W_LOOP };
 
 struct fh_worker {
 	struct fh_state *s;
@@ -66,41 +64,21 @@ u64 futex_hash_array_addr(unsigned int tid, unsigned int nfutexes)
 	return FUTEX_HASH_HEAP_BASE + tid * chunk;
 }
 
-static void count_started(struct work_task *w, void *arg)
-{
-	struct fh_state *s = arg;
-
-	(void)w;
-	s->started.val--;
-}
-
 static void worker_next(struct work_task *w, struct op_desc *op)
 {
 	struct fh_worker *fw = w->state;
 	struct fh_state *s = fw->s;
 	struct bench *b = s->b;
 
-	switch (fw->step) {
-	case W_COUNT:
-		fw->step = W_NOTIFY;
-		op_call(op, count_started, s);
+	if (futex_bench_worker_start(&s->fb, &fw->step, op))
 		return;
-	case W_NOTIFY:
-		fw->step = W_GO;
-		if (!s->started.val) {
-			op_futex(op, OP_FUTEX_WAKE, &s->started, 1);
-			return;
-		}
-		/* fall through */
-	case W_GO:
+	if (fw->step == W_GO) {
 		fw->step = W_LOOP;
 		op_futex(op, OP_FUTEX_WAIT, &s->go, 0);
 		return;
-	default:
-		break;
 	}
 	/* the last FUTEX_WAIT returned: a full pass ends with the done check */
-	if (fw->step == W_LOOP && fw->i) {
+	if (fw->i) {
 		fw->ops++;
 		if (fw->i == b->fh_nfutexes) {
 			fw->i = 0;
@@ -117,14 +95,6 @@ static void worker_next(struct work_task *w, struct op_desc *op)
 static const struct program worker_prog = { .next = worker_next };
 
 enum { P_BUCKETS, P_START, P_SPAWN, P_WAIT_STARTED, P_SLEEP, P_DONE, P_JOIN, P_END };
-
-static void set_buckets(struct work_task *w, void *arg)
-{
-	struct fh_state *s = arg;
-
-	/* futex_set_nbuckets_param(): checked when parsed, so it succeeds */
-	futex_hash_set_slots(w->task, (unsigned int)s->b->fw_buckets);
-}
 
 static void mark_start(struct work_task *w, void *arg)
 {
@@ -147,7 +117,7 @@ static void toggle_done(struct work_task *w, void *arg)
 static void spawn_worker(struct fh_state *s, struct op_desc *op)
 {
 	struct bench *b = s->b;
-	unsigned int tid = s->spawned, cpu = tid % machine.nr_cpus;
+	unsigned int tid = s->fb.spawned;
 	struct fh_worker *fw = xcalloc(1, sizeof(*fw));
 	u64 base = futex_hash_array_addr(tid, b->fh_nfutexes);
 
@@ -157,15 +127,8 @@ static void spawn_worker(struct fh_state *s, struct op_desc *op)
 	for (unsigned int j = 0; j < b->fh_nfutexes; j++)
 		futex_init_at(&fw->futex[j], 0, base + (u64)j * sizeof(u32),
 			      b->fw_shared ? FUTEX_SCOPE_SHARED : FUTEX_SCOPE_PRIVATE);
-	*op = (struct op_desc){ .kind = OP_SPAWN };
-	op->spawn.prog = &worker_prog;
-	op->spawn.state = fw;
-	op->spawn.thread = true;
-	op->spawn.comm = FUTEX_HASH_COMM;
-	op->spawn.footprint = FOOTPRINT_TASK;
-	op->spawn.allowed = s->pin[cpu];
+	futex_bench_spawn(&s->fb, op, &worker_prog, fw, FUTEX_HASH_COMM);
 	b->fw_worker_state[tid] = fw;
-	s->spawned++;
 }
 
 static void parent_next(struct work_task *w, struct op_desc *op)
@@ -176,10 +139,8 @@ static void parent_next(struct work_task *w, struct op_desc *op)
 	switch (s->phase) {
 	case P_BUCKETS:
 		s->phase = P_START;
-		if (b->fw_buckets >= 0) {
-			op_call(op, set_buckets, s);
+		if (futex_bench_set_buckets(&s->fb, op))
 			return;
-		}
 		/* fall through */
 	case P_START:
 		/* gettimeofday(&bench__start) before the threads are created */
@@ -187,17 +148,15 @@ static void parent_next(struct work_task *w, struct op_desc *op)
 		op_call(op, mark_start, s);
 		return;
 	case P_SPAWN:
-		if (s->spawned < b->fw_threads) {
+		if (s->fb.spawned < b->fw_threads) {
 			spawn_worker(s, op);
 			return;
 		}
 		s->phase = P_WAIT_STARTED;
 		/* fall through */
 	case P_WAIT_STARTED:
-		if (s->started.val) {
-			op_futex(op, OP_FUTEX_WAIT, &s->started, s->started.val);
+		if (futex_bench_wait_started(&s->fb, op))
 			return;
-		}
 		s->phase = P_SLEEP;
 		s->go.val = 1;
 		op_futex(op, OP_FUTEX_WAKE, &s->go, INT32_MAX);
@@ -216,11 +175,8 @@ static void parent_next(struct work_task *w, struct op_desc *op)
 		return;
 	case P_END:
 		s->phase = -1;
-		/* futex_print_nbuckets(): prctl(PR_FUTEX_HASH_GET_SLOTS) */
-		b->fw_slots = futex_hash_get_slots(w->task);
 		b->progress_done = b->progress_total;
-		b->stop_ns = cpu_now();
-		b->stopped = true;
+		futex_bench_stop(&s->fb, w);
 		/* fall through */
 	default:
 		op_simple(op, OP_EXIT);
@@ -236,18 +192,13 @@ void futex_hash_start(struct bench *b)
 
 	b->priv = s;
 	s->b = b;
-	if (!b->fw_threads)
-		b->fw_threads = machine.nr_cpus;
+	futex_bench_init(&s->fb, b);
 	b->fh_ops = xcalloc(b->fw_threads, sizeof(*b->fh_ops));
 	b->fw_worker_state = xcalloc(b->fw_threads, sizeof(*b->fw_worker_state));
 	b->fw_nr_worker_state = b->fw_threads;
 	b->progress_total = 1;
-	futex_init(&s->started, b->fw_threads);
 	futex_init(&s->go, 0);
-	s->pin = futex_bench_pin_masks();
-	b->start_ns = 0;
-	b->started = true;
-	b->fw_pid = work_start_allowed(FUTEX_HASH_COMM, &parent_prog, s, 0, b->taskset_cpus)->pid;
+	futex_bench_launch(&s->fb, FUTEX_HASH_COMM, &parent_prog, s);
 }
 
 void futex_hash_free(struct bench *b)
@@ -255,7 +206,7 @@ void futex_hash_free(struct bench *b)
 	struct fh_state *s = b->priv;
 
 	if (s)
-		futex_bench_pin_free(s->pin);
+		futex_bench_free(&s->fb);
 	for (unsigned int i = 0; b->fw_worker_state && i < b->fw_nr_worker_state; i++) {
 		struct fh_worker *fw = b->fw_worker_state[i];
 
