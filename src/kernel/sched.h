@@ -512,7 +512,6 @@ struct task_struct {
 	bool sched_task_hot;		/* migrated although cache hot (schedstat) */
 	bool kthread;
 	int mm;				/* address space id: threads of a process share it */
-	struct futex_mm *futex_mm;	/* its process's futex state (kernel/futex.h), or NULL */
 	int tgid;
 	struct sched_entity se;
 	struct cpumask *cpus_mask;	/* allowed CPUs; cpumask_of() for idle, stopper: read-only */
@@ -565,6 +564,8 @@ struct task_struct {
 	/* utilization clamps: requested (sched_setattr()) and in effect while queued */
 	struct uclamp_se uclamp_req[UCLAMP_CNT];
 	struct uclamp_se uclamp[UCLAMP_CNT];
+	/* its process's futex state (kernel/futex.h), or NULL; cold: at the end */
+	struct futex_mm *futex_mm;
 };
 
 /* ---- runqueues ---- */

@@ -197,9 +197,9 @@ struct work_task {
 	bool csd_locking;		/* spinning in csd_lock() for csd[csd_cpu] */
 	struct wait_queue_head child_wait;
 	struct lock_waiter lock_waiter;	/* the kernel lock operation in progress */
-	struct futex_q futex_q;		/* queued on a futex hash bucket while in FUTEX_WAIT */
 	unsigned int group;		/* the workload it belongs to (work_set_group()) */
 	struct list_head node;		/* every work_task not freed */
+	struct futex_q futex_q;		/* queued on a futex hash bucket while in FUTEX_WAIT */
 };
 
 /* Start the first task of a workload on @cpu at time 0. */
