@@ -75,7 +75,7 @@ struct session_opts {
 
 /* the benchmark command lines schedlab models */
 #define BENCH_COMMANDS_HELP                                                             \
-	"COMMAND: hackbench ..., perf bench sched messaging|pipe ..., perf bench futex wake ...,\n" \
+	"COMMAND: hackbench ..., perf bench sched messaging|pipe ..., perf bench futex wake|hash ...,\n" \
 	"         stress-ng --cpu|--switch|--yield|--pipe|--affinity N ...,\n" \
 	"         ipistorm key=value ..., context1 SECONDS, unixbench context1 [-i N] [-c N]...,\n" \
 	"         schbench-2016 [-m N] [-t N] [-r S] [-s US] [-c US],\n" \

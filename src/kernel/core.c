@@ -10,6 +10,7 @@
 
 #include "kernel/energy_model.h"
 #include "kernel/funclat.h"
+#include "kernel/futex.h"
 #include "kernel/locking.h"
 #include "kernel/trace.h"
 #include "sim/alloc.h"
@@ -272,6 +273,7 @@ void sched_init(u64 start)
 	INIT_LIST_HEAD(&sched_world.dying);
 	/* the locks of a previous run went with its workload */
 	locking_reset();
+	futex_reset();
 	runqueues = xcalloc_aligned(machine.nr_cpus, sizeof(*runqueues), _Alignof(struct rq));
 	sim_cpu_register_ops(&sched_cpu_ops);
 	for_each_possible_cpu(cpu) {
@@ -363,6 +365,7 @@ void sched_exit(void)
 	free(runqueues);
 	runqueues = NULL;
 	locking_reset();
+	futex_exit();
 }
 
 void set_load_weight(struct task_struct *p)
@@ -1080,6 +1083,9 @@ static struct task_struct *__sched_fork_task(struct task_struct *parent, bool th
 		}
 		p->mm = thread ? parent->mm : ++next_mm_id;
 		p->tgid = thread ? parent->tgid : p->pid;
+		/* copy_process(): the process's futex hash first, for a thread */
+		if (thread && bind_cpu < 0 && !parent->kthread)
+			futex_thread_fork(parent, p);
 		p->cpu = smp_processor_id();
 		parent->nr_children_alive++;
 		parent->nr_children_unreleased++;
@@ -1172,6 +1178,7 @@ void do_exit(void)
 	charge(machine.cost->exit);
 	p->exit_time = cpu_now();
 	p->__state = TASK_DEAD;
+	futex_thread_exit(p);
 	sched_world.nr_tasks_alive--;
 	sched_world.nr_exits++;
 	if (p->parent) {

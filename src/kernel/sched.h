@@ -385,6 +385,7 @@ static inline bool uclamp_is_used(void)
 
 /* ---- tasks ---- */
 
+struct futex_mm;
 struct task_struct;
 struct lock_waiter;
 struct wait_queue_head;
@@ -563,6 +564,8 @@ struct task_struct {
 	/* utilization clamps: requested (sched_setattr()) and in effect while queued */
 	struct uclamp_se uclamp_req[UCLAMP_CNT];
 	struct uclamp_se uclamp[UCLAMP_CNT];
+	/* its process's futex state (kernel/futex.h), or NULL; cold: at the end */
+	struct futex_mm *futex_mm;
 };
 
 /* ---- runqueues ---- */

@@ -45,6 +45,9 @@ void bench_print_header(const struct bench *b, FILE *out)
 			b->jank->hz,
 			(unsigned long long)(jankbench_deadline_ns(b->jank->hz) / NSEC_PER_MSEC));
 		break;
+	case BENCH_PERF_FUTEX_HASH:
+		fprintf(out, "# Running 'futex/hash' benchmark:\n");
+		break;
 	case BENCH_IPISTORM:
 	case BENCH_CONTEXT1:
 	case BENCH_UNIXBENCH:
@@ -224,13 +227,26 @@ static double perf_rel_stddev(const struct perf_stats *s)
 }
 
 /*
+ * tools/perf/bench/futex.c's futex_print_nbuckets(): what -b asked for
+ * (which PR_FUTEX_HASH_GET_SLOTS then returns), or what the kernel chose
+ */
+static void futex_print_nbuckets(const struct bench *b, FILE *out)
+{
+	if (b->fw_buckets == 0 || (b->fw_buckets < 0 && !b->fw_slots))
+		fprintf(out, "Futex hashing: global hash\n");
+	else if (b->fw_buckets > 0)
+		fprintf(out, "Futex hashing: %d hash buckets\n", b->fw_buckets);
+	else
+		fprintf(out, "Futex hashing: auto resized to %u buckets\n", b->fw_slots);
+}
+
+/*
  * perf bench futex wake's report. The futex's address is the tool's static
  * variable: any fixed value, as a run of the same binary prints one.
  */
 static void print_futex_wake(const struct bench *b, FILE *out)
 {
 	struct perf_stats wake = { 0 }, woken = { 0 };
-	const struct topology *t = machine.topo;
 
 	fprintf(out,
 		"Run summary [PID %d]: blocking on %u threads (at [%s] futex 0x55d5a3c0e014), waking up %u at a time.\n\n",
@@ -244,8 +260,48 @@ static void print_futex_wake(const struct bench *b, FILE *out)
 	}
 	fprintf(out, "Wokeup %d of %u threads in %.4f ms (+-%.2f%%)\n", (int)(unsigned int)woken.mean,
 		b->fw_threads, wake.mean / 1000.0, perf_rel_stddev(&wake));
-	fprintf(out, "Futex hashing: auto resized to %u buckets\n",
-		futex_private_hash_size(b->fw_threads, t->nr_cpus, t->nr_nodes));
+	futex_print_nbuckets(b, out);
+}
+
+/*
+ * perf bench futex hash's report: each thread's operations per whole
+ * second of the run (its futex array's first and last address), their
+ * mean and the relative standard deviation of the mean, as perf's stats
+ * compute them (the mean truncated to an integer first).
+ */
+static void print_futex_hash(const struct bench *b, FILE *out)
+{
+	struct perf_stats tput = { 0 };
+	u64 secs = b->fh_runtime_us / USEC_PER_SEC;
+	unsigned long avg;
+	double rel = 0;
+
+	fprintf(out,
+		"Run summary [PID %d]: %u threads, each operating on %u [%s] futexes for %u secs.\n\n",
+		b->fw_pid, b->fw_threads, b->fh_nfutexes, b->fw_shared ? "shared" : "private",
+		b->fh_runtime_s);
+	for (unsigned int i = 0; i < b->fw_threads; i++) {
+		u64 t = secs ? b->fh_ops[i] / secs : 0;
+		u64 a = futex_hash_array_addr(i, b->fh_nfutexes);
+
+		perf_update_stats(&tput, t);
+		if (b->fw_silent)
+			continue;
+		if (b->fh_nfutexes == 1)
+			fprintf(out, "[thread %2u] futex: %#llx [ %llu ops/sec ]\n", i,
+				(unsigned long long)a, (unsigned long long)t);
+		else
+			fprintf(out, "[thread %2u] futexes: %#llx ... %#llx [ %llu ops/sec ]\n", i,
+				(unsigned long long)a,
+				(unsigned long long)(a + (u64)(b->fh_nfutexes - 1) * sizeof(u32)),
+				(unsigned long long)t);
+	}
+	avg = (unsigned long)tput.mean;
+	if (tput.n >= 2 && avg)
+		rel = 100.0 * sqrt(tput.M2 / (tput.n - 1) / tput.n) / (double)avg;
+	fprintf(out, "%sAveraged %lu operations/sec (+- %.2f%%), total secs = %d\n",
+		b->fw_silent ? "" : "\n", avg, rel, (int)secs);
+	futex_print_nbuckets(b, out);
 }
 
 static void print_jank_row(const char *name, const struct jank_stats *s, FILE *out)
@@ -308,6 +364,9 @@ void bench_print_result(const struct bench *b, FILE *out)
 	}
 	case BENCH_PERF_FUTEX_WAKE:
 		print_futex_wake(b, out);
+		break;
+	case BENCH_PERF_FUTEX_HASH:
+		print_futex_hash(b, out);
 		break;
 	case BENCH_PERF_PIPE:
 		fprintf(out, "# Executed %u pipe operations between two %s\n\n", b->loops,

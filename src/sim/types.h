@@ -22,6 +22,7 @@ typedef int64_t s64;
 #define NSEC_PER_USEC 1000ULL
 #define NSEC_PER_MSEC 1000000ULL
 #define NSEC_PER_SEC 1000000000ULL
+#define USEC_PER_SEC 1000000ULL
 
 #define BITS_PER_LONG 64
 #define BIT(n) (1UL << (n))

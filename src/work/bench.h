@@ -29,6 +29,7 @@ enum bench_kind {
 	BENCH_REAIM,		/* AIM7 as OSDL re-aim runs it (work/bench_reaim.c) */
 	BENCH_PERF_FUTEX_WAKE,	/* perf bench futex wake (work/bench_futex_wake.c) */
 	BENCH_JANKBENCH,	/* Android's Jankbench frames (work/bench_jankbench.c) */
+	BENCH_PERF_FUTEX_HASH,	/* perf bench futex hash (work/bench_futex_hash.c) */
 };
 
 /* UnixBench 6.0.0 (work/bench_unixbench.c) */
@@ -149,6 +150,20 @@ struct bench {
 	void **fw_worker_state;
 	unsigned int fw_nr_worker_state;
 	int fw_pid;			/* the tool's process, as its Run summary prints it */
+	/*
+	 * -b (wake and hash): PR_FUTEX_HASH_SET_SLOTS before the threads, -1:
+	 * not given; fw_slots: PR_FUTEX_HASH_GET_SLOTS at the end
+	 */
+	int fw_buckets;
+	unsigned int fw_slots;
+	/*
+	 * perf bench futex hash (the fw_ fields above for -t, -s, -S, -b):
+	 * -f futexes per thread, -r seconds; each thread's operations and
+	 * the run's gettimeofday() length
+	 */
+	unsigned int fh_nfutexes, fh_runtime_s;
+	u64 *fh_ops;
+	u64 fh_runtime_us;
 	/* a `taskset [-a] [-c] MASK|LIST` prefix (work/taskset.c); taskset_arg NULL: none */
 	char *taskset_arg;		/* the mask or list as given */
 	bool taskset_list;		/* -c: a CPU list, else a hex mask */
@@ -259,9 +274,10 @@ void messaging_free(struct bench *b);
 void pipe_start(struct bench *b);
 void futex_wake_start(struct bench *b);
 void futex_wake_free(struct bench *b);
-/* private futex hash buckets the kernel gives a process of @threads threads (v6.16+) */
-unsigned int futex_private_hash_size(unsigned int threads, unsigned int cpus,
-				     unsigned int nodes);
+void futex_hash_start(struct bench *b);
+void futex_hash_free(struct bench *b);
+/* the simulated address of perf bench futex hash's thread @tid's futex array */
+u64 futex_hash_array_addr(unsigned int tid, unsigned int nfutexes);
 void stress_start(struct bench *b);
 void stress_free(struct bench *b);
 /* stress-ng COMMAND-LINE (work/stress_parse.c); 0, or -1 and a message */

@@ -12,7 +12,7 @@
  * futex, then each blocks on the benchmark's futex at once. The 100 ms
  * sleep makes sure all are blocked before the timed wakes either way.
  */
-#include "work/bench.h"
+#include "work/bench_futex.h"
 
 #include "sim/alloc.h"
 
@@ -24,62 +24,41 @@
 #define FUTEX_WAKE_SETTLE_NS (100 * NSEC_PER_MSEC)
 
 struct fw_state {
+	struct futex_bench fb; /* the threads' start and pinning, -b */
 	struct bench *b;
 	struct futex futex1; /* the one all threads block on (value 0) */
-	struct futex started; /* value: threads still starting */
-	struct cpumask **pin; /* [nr_cpus]: each thread's one CPU, by CPU */
 	unsigned int run; /* 0-based */
-	unsigned int spawned, nwoken;
+	unsigned int nwoken;
 	u64 start_ns;
 	int phase;
 };
 
-enum { W_COUNT, W_NOTIFY, W_BLOCK, W_EXIT };
+enum { W_BLOCK = FUTEX_BENCH_STARTED, W_EXIT };
 
 struct fw_worker_state {
 	struct fw_state *s;
 	int step;
 };
 
-static void count_started(struct work_task *w, void *arg)
-{
-	struct fw_state *s = arg;
-
-	(void)w;
-	s->started.val--;
-}
-
 static void worker_next(struct work_task *w, struct op_desc *op)
 {
 	struct fw_worker_state *ws = w->state;
 	struct fw_state *s = ws->s;
 
-	switch (ws->step) {
-	case W_COUNT:
-		ws->step = W_NOTIFY;
-		op_call(op, count_started, s);
+	if (futex_bench_worker_start(&s->fb, &ws->step, op))
 		return;
-	case W_NOTIFY:
-		ws->step = W_BLOCK;
-		if (!s->started.val) {
-			op_futex(op, OP_FUTEX_WAKE, &s->started, 1);
-			return;
-		}
-		/* fall through */
-	case W_BLOCK:
+	if (ws->step == W_BLOCK) {
 		/* futex_wait(&futex1, 0): EAGAIN only if it was woken already */
 		ws->step = W_EXIT;
 		op_futex(op, OP_FUTEX_WAIT, &s->futex1, 0);
 		return;
-	default:
-		op_simple(op, OP_EXIT);
-		return;
 	}
+	op_simple(op, OP_EXIT);
 }
 
 static const struct program worker_prog = { .next = worker_next };
 
-enum { P_SPAWN, P_WAIT_STARTED, P_SETTLE, P_START, P_WAKE, P_JOIN, P_DONE };
+enum { P_BUCKETS, P_SPAWN, P_WAIT_STARTED, P_SETTLE, P_START, P_WAKE, P_JOIN, P_DONE };
 
 static void mark_start(struct work_task *w, void *arg)
 {
@@ -93,19 +72,11 @@ static void mark_start(struct work_task *w, void *arg)
 static void spawn_worker(struct fw_state *s, struct op_desc *op)
 {
 	struct bench *b = s->b;
-	unsigned int cpu = s->spawned % machine.nr_cpus;
 	struct fw_worker_state *ws = xcalloc(1, sizeof(*ws));
 
 	ws->s = s;
-	*op = (struct op_desc){ .kind = OP_SPAWN };
-	op->spawn.prog = &worker_prog;
-	op->spawn.state = ws;
-	op->spawn.thread = true;
-	op->spawn.comm = FUTEX_WAKE_COMM;
-	op->spawn.footprint = FOOTPRINT_TASK;
-	op->spawn.allowed = s->pin[cpu];
+	futex_bench_spawn(&s->fb, op, &worker_prog, ws, FUTEX_WAKE_COMM);
 	op->spawn.reap = true;
-	s->spawned++;
 	b->fw_worker_state[b->fw_nr_worker_state++] = ws;
 }
 
@@ -115,18 +86,21 @@ static void parent_next(struct work_task *w, struct op_desc *op)
 	struct bench *b = s->b;
 
 	switch (s->phase) {
+	case P_BUCKETS:
+		s->phase = P_SPAWN;
+		if (futex_bench_set_buckets(&s->fb, op))
+			return;
+		/* fall through */
 	case P_SPAWN:
-		if (s->spawned < b->fw_threads) {
+		if (s->fb.spawned < b->fw_threads) {
 			spawn_worker(s, op);
 			return;
 		}
 		s->phase = P_WAIT_STARTED;
 		/* fall through */
 	case P_WAIT_STARTED:
-		if (s->started.val) {
-			op_futex(op, OP_FUTEX_WAIT, &s->started, s->started.val);
+		if (futex_bench_wait_started(&s->fb, op))
 			return;
-		}
 		s->phase = P_SETTLE;
 		op_sleep(op, FUTEX_WAKE_SETTLE_NS);
 		return;
@@ -152,15 +126,14 @@ static void parent_next(struct work_task *w, struct op_desc *op)
 		return;
 	case P_JOIN:
 		if (++s->run < b->fw_repeat) {
-			s->spawned = 0;
-			s->started.val = b->fw_threads;
+			s->fb.spawned = 0;
+			s->fb.started.val = b->fw_threads;
 			s->phase = P_SPAWN;
 			spawn_worker(s, op);
 			return;
 		}
 		s->phase = P_DONE;
-		b->stop_ns = cpu_now();
-		b->stopped = true;
+		futex_bench_stop(&s->fb, w);
 		/* fall through */
 	default:
 		op_simple(op, OP_EXIT);
@@ -176,51 +149,22 @@ void futex_wake_start(struct bench *b)
 
 	b->priv = s;
 	s->b = b;
-	if (!b->fw_threads)
-		b->fw_threads = machine.nr_cpus;
+	futex_init(&s->futex1, 0);
+	futex_bench_init(&s->fb, b);
 	b->fw_woken = xcalloc(b->fw_repeat, sizeof(*b->fw_woken));
 	b->fw_usec = xcalloc(b->fw_repeat, sizeof(*b->fw_usec));
 	b->fw_worker_state =
 		xcalloc((size_t)b->fw_repeat * b->fw_threads, sizeof(*b->fw_worker_state));
 	b->progress_total = b->fw_repeat;
-	futex_init(&s->futex1, 0);
-	futex_init(&s->started, b->fw_threads);
-	s->pin = xcalloc(machine.nr_cpus, sizeof(*s->pin));
-	for (unsigned int cpu = 0; cpu < machine.nr_cpus; cpu++) {
-		s->pin[cpu] = alloc_cpumask();
-		cpumask_set_cpu(cpu, s->pin[cpu]);
-	}
-	b->start_ns = 0;
-	b->started = true;
-	b->fw_pid = work_start_allowed(FUTEX_WAKE_COMM, &parent_prog, s, 0, b->taskset_cpus)->pid;
-}
-
-/* the smallest power of two at or above @n (n >= 1) */
-static unsigned long roundup_pow_of_two(unsigned long n)
-{
-	return n <= 1 ? 1 : 1UL << (64 - __builtin_clzl(n - 1));
-}
-
-unsigned int futex_private_hash_size(unsigned int threads, unsigned int cpus, unsigned int nodes)
-{
-	/* futex_init(): 256 buckets a CPU, per node, at least 4, a power of two */
-	unsigned long global = 256UL * cpus / (nodes ? nodes : 1), buckets;
-
-	global = roundup_pow_of_two(max(4UL, global));
-	/* futex_hash_allocate_default(): 4 per thread up to the CPUs, 16 to the global size */
-	buckets = roundup_pow_of_two(4UL * min(threads, cpus));
-	return (unsigned int)clamp(buckets, 16UL, global);
+	futex_bench_launch(&s->fb, FUTEX_WAKE_COMM, &parent_prog, s);
 }
 
 void futex_wake_free(struct bench *b)
 {
 	struct fw_state *s = b->priv;
 
-	if (s) {
-		for (unsigned int cpu = 0; cpu < machine.nr_cpus; cpu++)
-			free_cpumask(s->pin[cpu]);
-		free(s->pin);
-	}
+	if (s)
+		futex_bench_free(&s->fb);
 	for (unsigned int i = 0; i < b->fw_nr_worker_state; i++)
 		free(b->fw_worker_state[i]);
 	free(b->fw_worker_state);

@@ -44,6 +44,8 @@ static const char *const futex_wake_names[] = { "time_s", "wake_ms", "woken", NU
 static const char *const jankbench_names[] = {
 	"time_s", "frames", "mean_frame_ms", "max_frame_ms", "jank_pct", NULL,
 };
+/* perf bench futex hash: its Averaged line */
+static const char *const futex_hash_names[] = { "time_s", "ops_per_sec", NULL };
 
 static const char *const reaim_names[] = {
 	"time_s", "users", "jobs_per_min", "jobs_per_min_child", "parent_time_s", "jti",
@@ -61,6 +63,8 @@ const char *const *bench_metric_names(const struct bench *b)
 		return futex_wake_names;
 	case BENCH_JANKBENCH:
 		return jankbench_names;
+	case BENCH_PERF_FUTEX_HASH:
+		return futex_hash_names;
 	case BENCH_IPISTORM:
 		return ipistorm_names;
 	case BENCH_STRESS_NG:

@@ -23,6 +23,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -217,23 +218,66 @@ static int parse_messaging(struct bench *b, int argc, char **argv, char *err, si
 	return 0;
 }
 
-/* the most threads perf bench futex wake is given here (each is a task) */
+/* the most threads perf bench futex wake or hash is given here (each is a task) */
 #define FUTEX_WAKE_MAX_THREADS 8192
 /* perf bench -r: repeats of a futex benchmark's run */
 #define FUTEX_MAX_REPEAT 10000
+/* perf bench futex hash: -r seconds (a day), -f per thread, and all threads' futexes */
+#define FUTEX_HASH_MAX_RUNTIME 86400
+#define FUTEX_HASH_MAX_FUTEXES (1u << 20)
+#define FUTEX_HASH_MAX_TOTAL (1ull << 24)
+/* -b: the largest private hash this simulator allocates (the kernel: memory permitting) */
+#define FUTEX_MAX_BUCKETS (1 << 20)
 
-static int parse_futex_wake(struct bench *b, unsigned int repeat, int argc, char **argv,
-			    char *err, size_t errlen)
+/*
+ * -b N (OPT_INTEGER: negative is "not given"): what prctl(PR_FUTEX_HASH,
+ * PR_FUTEX_HASH_SET_SLOTS, N) accepts, 0 (the global hash) or a power of
+ * two from 2; perf exits when it fails
+ */
+static int parse_futex_buckets(const char *tool, const char *s, int *out, char *err,
+			       size_t errlen)
 {
-	static const char tool[] = "perf bench futex wake";
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (!*s || *end || errno || v < INT_MIN || v > INT_MAX) {
+		snprintf(err, errlen, "%s: --buckets needs an integer, got '%s'", tool, s);
+		return -1;
+	}
+	if (v < 0) {
+		*out = -1;
+		return 0;
+	}
+	if (v == 1 || (v & (v - 1)) || v > FUTEX_MAX_BUCKETS) {
+		snprintf(err, errlen,
+			 "%s: --buckets %ld: Requesting %ld hash buckets failed: prctl(PR_FUTEX_HASH) takes 0 (the global hash) or a power of two from 2 (here at most %d)",
+			 tool, v, v, FUTEX_MAX_BUCKETS);
+		return -1;
+	}
+	*out = (int)v;
+	return 0;
+}
+
+/* perf bench futex wake and hash: their options share the fw_ fields */
+static int parse_futex(struct bench *b, enum bench_kind kind, unsigned int repeat, int argc,
+		       char **argv, char *err, size_t errlen)
+{
+	bool hash = kind == BENCH_PERF_FUTEX_HASH;
+	const char *tool = hash ? "perf bench futex hash" : "perf bench futex wake";
+	const struct bench_opt *opts = hash ? futex_hash_opts : futex_wake_opts;
 	struct bench_getopt g;
 	int c;
 
-	b->kind = BENCH_PERF_FUTEX_WAKE;
-	b->fw_repeat = repeat;
+	b->kind = kind;
+	b->fw_repeat = hash ? 1 : repeat;
 	b->fw_nwakes = 1;
-	for_each_bench_opt(c, g, futex_wake_opts, argc, argv) {
-		if (bench_opt_special(tool, futex_wake_opts, c, argc, argv, err, errlen))
+	b->fw_buckets = -1;
+	b->fh_nfutexes = 1024;
+	b->fh_runtime_s = 10;
+	for_each_bench_opt(c, g, opts, argc, argv) {
+		if (bench_opt_special(tool, opts, c, argc, argv, err, errlen))
 			return -1;
 		switch (c) {
 		case 't':
@@ -246,6 +290,20 @@ static int parse_futex_wake(struct bench *b, unsigned int repeat, int argc, char
 				       &b->fw_nwakes, err, errlen))
 				return -1;
 			break;
+		case 'r':
+			if (parse_uint(tool, "--runtime", optarg, 0, FUTEX_HASH_MAX_RUNTIME,
+				       &b->fh_runtime_s, err, errlen))
+				return -1;
+			break;
+		case 'f':
+			if (parse_uint(tool, "--futexes", optarg, 1, FUTEX_HASH_MAX_FUTEXES,
+				       &b->fh_nfutexes, err, errlen))
+				return -1;
+			break;
+		case 'b':
+			if (parse_futex_buckets(tool, optarg, &b->fw_buckets, err, errlen))
+				return -1;
+			break;
 		case 's':
 			b->fw_silent = true;
 			break;
@@ -255,11 +313,17 @@ static int parse_futex_wake(struct bench *b, unsigned int repeat, int argc, char
 		case 'm':
 			break;
 		default:
-			return bad_option(tool, futex_wake_opts, argv, err, errlen);
+			return bad_option(tool, opts, argv, err, errlen);
 		}
 	}
 	if (optind < argc) {
 		snprintf(err, errlen, "%s: unexpected argument '%s'", tool, argv[optind]);
+		return -1;
+	}
+	if (hash && (u64)(b->fw_threads ? b->fw_threads : 1) * b->fh_nfutexes >
+			    FUTEX_HASH_MAX_TOTAL) {
+		snprintf(err, errlen, "%s: %u threads x %u futexes is more than %llu", tool,
+			 b->fw_threads, b->fh_nfutexes, (unsigned long long)FUTEX_HASH_MAX_TOTAL);
 		return -1;
 	}
 	return 0;
@@ -734,21 +798,27 @@ struct bench *bench_parse(int argc, char **argv, char *err, size_t errlen)
 			int at;
 
 			if (!parse_bench_repeat(argc, argv, &repeat, &at, err, errlen)) {
-				if (at + 1 < argc && !strcmp(argv[at], "futex") &&
-				    !strcmp(argv[at + 1], "wake"))
-					rc = parse_futex_wake(b, repeat, argc - at - 1,
-							      argv + at + 1, err, errlen);
-				else if (at < argc && !strcmp(argv[at], "futex"))
+				const char *sub = at + 1 < argc ? argv[at + 1] : "";
+				bool futex = at < argc && !strcmp(argv[at], "futex");
+
+				if (futex && (!strcmp(sub, "wake") || !strcmp(sub, "hash")))
+					rc = parse_futex(b,
+							 !strcmp(sub, "wake") ?
+								 BENCH_PERF_FUTEX_WAKE :
+								 BENCH_PERF_FUTEX_HASH,
+							 repeat, argc - at - 1, argv + at + 1, err,
+							 errlen);
+				else if (futex)
 					snprintf(err, errlen,
-						 "perf bench futex: '%s' is not modelled (wake; hash, wake-parallel, requeue and lock-pi need the futex hash, issue 22)",
-						 at + 1 < argc ? argv[at + 1] : "");
+						 "perf bench futex: '%s' is not modelled (wake, hash; wake-parallel, requeue and lock-pi not yet, issue 22)",
+						 sub);
 				else
 					snprintf(err, errlen,
-						 "perf bench -r: only with 'futex wake' (the sched benchmarks do not repeat)");
+						 "perf bench -r: only with 'futex wake' or 'futex hash' (the sched benchmarks do not repeat)");
 			}
 		} else if (argc < 4 || strcmp(argv[1], "bench") || strcmp(argv[2], "sched"))
 			snprintf(err, errlen,
-				 "perf: only 'perf bench sched messaging', 'perf bench sched pipe' and 'perf bench futex wake' are modelled");
+				 "perf: only 'perf bench sched messaging', 'perf bench sched pipe', 'perf bench futex wake' and 'perf bench futex hash' are modelled");
 		else if (!strcmp(argv[3], "messaging"))
 			rc = parse_messaging(b, argc - 3, argv + 3, err, errlen);
 		else if (!strcmp(argv[3], "pipe"))
@@ -757,7 +827,7 @@ struct bench *bench_parse(int argc, char **argv, char *err, size_t errlen)
 			snprintf(err, errlen, "perf bench sched: unknown benchmark '%s' (messaging, pipe)",
 				 argv[3]);
 	} else {
-		snprintf(err, errlen, "unknown benchmark '%s' (hackbench, perf bench sched messaging, perf bench sched pipe, perf bench futex wake, stress-ng, ipistorm, context1, unixbench context1, schbench-2016, schbench, rt-app, reaim, jankbench; taskset, chrt and nice as prefixes)",
+		snprintf(err, errlen, "unknown benchmark '%s' (hackbench, perf bench sched messaging, perf bench sched pipe, perf bench futex wake, perf bench futex hash, stress-ng, ipistorm, context1, unixbench context1, schbench-2016, schbench, rt-app, reaim, jankbench; taskset, chrt and nice as prefixes)",
 			 argv[0]);
 	}
 	if (!rc && (u64)b->groups * 2 * b->fds > MAX_TASKS) {
@@ -802,6 +872,9 @@ void bench_start(struct bench *b)
 		break;
 	case BENCH_PERF_FUTEX_WAKE:
 		futex_wake_start(b);
+		break;
+	case BENCH_PERF_FUTEX_HASH:
+		futex_hash_start(b);
 		break;
 	case BENCH_STRESS_NG:
 		stress_start(b);
@@ -930,6 +1003,15 @@ bool bench_finish(struct bench *b)
 		add_metric(b, "mean_frame_ms", jank_stats_mean_ms(&all), METRIC_LOWER);
 		add_metric(b, "max_frame_ms", (double)all.max_ns / NSEC_PER_MSEC, METRIC_LOWER);
 		add_metric(b, "jank_pct", jank_stats_pct(&all), METRIC_LOWER);
+	} else if (b->kind == BENCH_PERF_FUTEX_HASH) {
+		u64 secs = b->fh_runtime_us / USEC_PER_SEC;
+		double ops = 0;
+
+		/* the Averaged line: the threads' mean operations per whole second */
+		for (unsigned int i = 0; secs && b->fh_ops && i < b->fw_threads; i++)
+			ops += (double)(b->fh_ops[i] / secs);
+		add_metric(b, "ops_per_sec", b->fw_threads ? ops / b->fw_threads : 0,
+			   METRIC_HIGHER);
 	} else if (b->kind == BENCH_PERF_PIPE) {
 		add_metric(b, "usecs_per_op", (double)bench_elapsed_us(b) / b->loops, METRIC_LOWER);
 		add_metric(b, "ops_per_sec", secs > 0 ? b->loops / secs : 0, METRIC_HIGHER);
@@ -1079,6 +1161,8 @@ void bench_free(struct bench *b)
 		futex_wake_free(b);
 	else if (b->kind == BENCH_JANKBENCH)
 		jankbench_free(b);
+	else if (b->kind == BENCH_PERF_FUTEX_HASH)
+		futex_hash_free(b);
 	else if (b->kind != BENCH_PERF_PIPE)
 		messaging_free(b);
 	free(b->priv);

@@ -1307,7 +1307,7 @@ static void loop_setup(struct rm_state *s, const struct task_struct *parent)
 
 		u->s = s;
 		u->child[0].u = u->child[1].u = u;
-		futex_init(&u->sem, 1);
+		futex_init_unhashed(&u->sem, 1);
 		u->left = xmalloc(reaim_nr_jobs * sizeof(*u->left));
 		u->list = xmalloc(reaim_nr_jobs * sizeof(*u->list));
 		memcpy(u->left, s->load, reaim_nr_jobs * sizeof(*u->left));
@@ -1598,8 +1598,8 @@ void reaim_start(struct bench *b)
 	s->c = c;
 	s->runnum = c->start_users;
 	s->load = xcalloc(reaim_nr_jobs, sizeof(*s->load));
-	futex_init(&s->start, 0);
-	futex_init(&s->nobody, 0);
+	futex_init_unhashed(&s->start, 0);
+	futex_init_unhashed(&s->nobody, 0);
 	rk_locks_init(&s->kl);
 	if (!c->crossover && !c->maxjobs)
 		b->progress_total =

@@ -454,7 +454,7 @@ void unixbench_start(struct bench *b)
 
 	b->priv = s;
 	s->b = b;
-	futex_init(&s->live, 0);
+	futex_init_unhashed(&s->live, 0);
 	if (b->kind == BENCH_CONTEXT1) {
 		s->copy = xcalloc(1, sizeof(*s->copy));
 		s->nr_copies = 1;

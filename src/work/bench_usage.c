@@ -164,9 +164,25 @@ static void perf_futex_wake(int argc, char **argv, int k)
 	};
 
 	perf_bench("futex", "wake", opts, 6, argc, argv, k);
-	snprintf(
-		usage.note, sizeof(usage.note),
-		"-b/--buckets is not modelled; 'schedlab benchmarks perf bench futex wake' lists the options as modelled");
+	snprintf(usage.note, sizeof(usage.note),
+		 "'schedlab benchmarks perf bench futex wake' lists the options as modelled");
+}
+
+static void perf_futex_hash(int argc, char **argv, int k)
+{
+	static const struct perf_opt opts[] = {
+		{ 'b', "buckets", " <n>", "Specify amount of hash buckets" },
+		{ 'f', "futexes", " <n>", "Specify amount of futexes per threads" },
+		{ 'm', "mlockall", "", "Lock all current and future memory" },
+		{ 'r', "runtime", " <n>", "Specify runtime (in seconds)" },
+		{ 's', "silent", "", "Silent mode: do not display data/details" },
+		{ 'S', "shared", "", "Use shared futexes instead of private ones" },
+		{ 't', "threads", " <n>", "Specify amount of threads" },
+	};
+
+	perf_bench("futex", "hash", opts, 7, argc, argv, k);
+	snprintf(usage.note, sizeof(usage.note),
+		 "'schedlab benchmarks perf bench futex hash' lists the options as modelled");
 }
 
 static void schbench_2016(void)
@@ -490,6 +506,8 @@ int bench_usage_request(const char *tool, int argc, char **argv, int k, char *er
 		perf_pipe(argc, argv, k);
 	else if (!strcmp(tool, "perf bench futex wake"))
 		perf_futex_wake(argc, argv, k);
+	else if (!strcmp(tool, "perf bench futex hash"))
+		perf_futex_hash(argc, argv, k);
 	else if (!strcmp(tool, "schbench-2016"))
 		schbench_2016();
 	else if (!strcmp(tool, "schbench"))

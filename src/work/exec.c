@@ -40,6 +40,8 @@ static struct sched_attr start_attr;
 static bool start_attr_set;
 static u64 group_alive[WORK_MAX_GROUPS];
 static int end_group = -1;
+/* futex_init()'s next simulated user address */
+static u64 futex_next_uaddr = FUTEX_USER_BASE;
 
 void work_free_all(void)
 {
@@ -63,6 +65,7 @@ void work_free_all(void)
 	start_attr_set = false;
 	memset(group_alive, 0, sizeof(group_alive));
 	end_group = -1;
+	futex_next_uaddr = FUTEX_USER_BASE;
 }
 
 void work_live_counts(size_t *tasks, size_t *nr_channels)
@@ -127,11 +130,26 @@ void channel_destroy(struct channel *ch)
 	free(ch);
 }
 
-void futex_init(struct futex *f, u32 val)
+void futex_init_at(struct futex *f, u32 val, u64 uaddr, enum futex_scope scope)
 {
 	f->val = val;
+	f->scope = scope;
+	f->uaddr = uaddr;
+	f->mm = 0;
 	init_waitqueue_head(&f->wq);
 }
+
+void futex_init(struct futex *f, u32 val)
+{
+	futex_init_at(f, val, futex_next_uaddr, FUTEX_SCOPE_PRIVATE);
+	futex_next_uaddr += sizeof(f->val);
+}
+
+void futex_init_unhashed(struct futex *f, u32 val)
+{
+	futex_init_at(f, val, 0, FUTEX_SCOPE_NONE);
+}
+
 
 static void skb_push(struct channel *ch, u32 len)
 {
@@ -197,6 +215,64 @@ static void finish_wait_if_queued(struct work_task *w, struct wait_queue_head *w
 {
 	if (!list_empty(&w->task->wq_entry.entry))
 		finish_wait(wq);
+}
+
+static void futex_key_of(struct futex_key *key, struct futex *f)
+{
+	struct task_struct *p = current;
+
+	/* a private futex is one process's: another's key would never match */
+	if (f->scope == FUTEX_SCOPE_PRIVATE) {
+		if (!f->mm)
+			f->mm = p->mm;
+		if (unlikely(f->mm != p->mm)) {
+			fprintf(stderr,
+				"schedlab: BUG: private futex %#llx used by two processes (mm %d and %d): the workload needs FUTEX_SCOPE_SHARED\n",
+				(unsigned long long)f->uaddr, f->mm, p->mm);
+			abort();
+		}
+	}
+	get_futex_key(key, f->uaddr, p, f->scope == FUTEX_SCOPE_SHARED);
+}
+
+/*
+ * futex_wait_setup() and futex_wait_queue(): under the bucket lock the
+ * value is compared (EWOULDBLOCK, returned as 1, if it changed) and the
+ * task queued on the bucket; it sleeps until a FUTEX_WAKE unqueues it.
+ */
+static void do_futex_wait(struct work_task *w, struct futex *f, u32 val)
+{
+	struct futex_hash_bucket *hb;
+	struct futex_key key;
+
+	if (f->scope == FUTEX_SCOPE_NONE) {
+		if (f->val != val) {
+			op_done(w, 1);
+			return;
+		}
+		block_on(&f->wq, true);
+		return;
+	}
+	futex_key_of(&key, f);
+	hb = futex_q_lock(&w->futex_q, &key, w->task);
+	if (f->val != val) {
+		futex_q_unlock(hb);
+		op_done(w, 1); /* EWOULDBLOCK */
+		return;
+	}
+	w->task->__state = TASK_INTERRUPTIBLE;
+	futex_queue(&w->futex_q, hb);
+	schedule();
+}
+
+static int do_futex_wake(struct futex *f, u32 nr)
+{
+	struct futex_key key;
+
+	if (f->scope == FUTEX_SCOPE_NONE)
+		return __wake_up(&f->wq, TASK_NORMAL, (int)nr, 0);
+	futex_key_of(&key, f);
+	return futex_wake(&key, current, (int)nr);
 }
 
 /*
@@ -538,6 +614,7 @@ static struct work_task *work_task_new(const struct program *prog, void *state,
 	w->state = state;
 	hrtimer_init(&w->timer, sleep_timer_fn);
 	init_waitqueue_head(&w->child_wait);
+	INIT_LIST_HEAD(&w->futex_q.list);
 	return w;
 }
 
@@ -567,7 +644,8 @@ static struct wait_queue_head *op_wait_queue(struct work_task *w)
 	case OP_WRITE:
 		return &op->ch->wr_wait;
 	case OP_FUTEX_WAIT:
-		return &op->futex->wq;
+		/* a hashed futex's waiter is on its bucket (futex_unqueue()) */
+		return op->futex->scope == FUTEX_SCOPE_NONE ? &op->futex->wq : NULL;
 	case OP_WAIT_CHILDREN:
 		return &w->child_wait;
 	default:
@@ -588,6 +666,8 @@ static void take_signal(struct work_task *w)
 		wq = op_wait_queue(w);
 		if (wq)
 			finish_wait_if_queued(w, wq);
+		if (w->op.kind == OP_FUTEX_WAIT && futex_unqueue(&w->futex_q))
+			w->task->__state = TASK_RUNNING;
 		if (w->op.kind == OP_SLEEP || w->op.kind == OP_SLEEP_UNTIL)
 			hrtimer_cancel(&w->timer);
 	}
@@ -667,16 +747,12 @@ static void work_step(struct task_struct *p)
 		}
 		sys_enter(w);
 		charge(cost->futex_wait);
-		if (op->futex->val != op->val) {
-			op_done(w, 1); /* EAGAIN */
-			return;
-		}
-		block_on(&op->futex->wq, true);
+		do_futex_wait(w, op->futex, op->val);
 		return;
 	case OP_FUTEX_WAKE:
 		sys_enter(w);
 		charge(cost->futex_wake);
-		op_done(w, (u64)__wake_up(&op->futex->wq, TASK_NORMAL, (int)op->val, 0));
+		op_done(w, (u64)do_futex_wake(op->futex, op->val));
 		return;
 	case OP_SPAWN: {
 		struct work_task *cw = work_task_new(op->spawn.prog, op->spawn.state, w->group);

@@ -9,6 +9,7 @@
 #ifndef SCHEDLAB_WORK_WORK_H
 #define SCHEDLAB_WORK_WORK_H
 
+#include "kernel/futex.h"
 #include "kernel/locking.h"
 #include "kernel/sched.h"
 
@@ -198,6 +199,7 @@ struct work_task {
 	struct lock_waiter lock_waiter;	/* the kernel lock operation in progress */
 	unsigned int group;		/* the workload it belongs to (work_set_group()) */
 	struct list_head node;		/* every work_task not freed */
+	struct futex_q futex_q;		/* queued on a futex hash bucket while in FUTEX_WAIT */
 };
 
 /* Start the first task of a workload on @cpu at time 0. */
@@ -328,11 +330,40 @@ void pipe_close_read(struct channel *ch);
 
 /* ---- futexes ---- */
 
-struct futex {
-	u32 val;
-	struct wait_queue_head wq;
+enum futex_scope {
+	FUTEX_SCOPE_PRIVATE,	/* FUTEX_PRIVATE_FLAG: the process's private hash once it has one */
+	/* no flag, in memory processes share: the global hash, one key in every process */
+	FUTEX_SCOPE_SHARED,
+	/*
+	 * Not a futex in the modelled tool (a SysV semaphore, pause() and a
+	 * signal, a parent waiting for its children) but waited on and woken
+	 * the same way: a wait queue of its own, no hash bucket.
+	 */
+	FUTEX_SCOPE_NONE,
 };
 
+struct futex {
+	u32 val;
+	enum futex_scope scope;
+	u64 uaddr;			/* its simulated user address: the hash key */
+	int mm;				/* a private futex's process (its first user's), 0: none yet */
+	struct wait_queue_head wq;	/* the waiters of a FUTEX_SCOPE_NONE word */
+};
+
+/*
+ * A private futex at the next free simulated user address (4 bytes after
+ * the previous futex_init()'s, from FUTEX_USER_BASE at each run's start).
+ */
 void futex_init(struct futex *f, u32 val);
+/* A futex at user address @uaddr (an array's element, a printed address) */
+void futex_init_at(struct futex *f, u32 val, u64 uaddr, enum futex_scope scope);
+/* A wait word that is no futex in the modelled tool (FUTEX_SCOPE_NONE) */
+void futex_init_unhashed(struct futex *f, u32 val);
+
+/*
+ * The first simulated futex address of a run: in a PIE's data segment, as
+ * perf bench futex wake prints its static futex's (0x55d5a3c0e014).
+ */
+#define FUTEX_USER_BASE 0x55d5a3c0e014ULL
 
 #endif

@@ -298,6 +298,11 @@ golden run-pipe-smp2 schedlab run -m smp2 -- perf bench sched pipe -l 10000
 golden run-pipe-threads-smp1 schedlab run -m smp1 -- perf bench sched pipe -T -l 5000
 golden run-futex-wake-xeon schedlab run -m xeon-8269cy-2s -- perf bench -r 3 futex wake
 golden run-futex-wake-silent schedlab run -m smp4 -- perf bench futex wake -t 8 -w 2 -s
+golden run-futex-wake-buckets schedlab run -m smp4 -- perf bench -r 2 futex wake -t 8 -b 64
+# perf bench futex hash: the private hash, a tiny one (threads collide), the global hash
+golden run-futex-hash-smp4 schedlab run -m smp4 -- perf bench futex hash -r 1 -f 64
+golden run-futex-hash-2buckets schedlab run -m smp4 -- perf bench futex hash -r 1 -t 8 -f 1 -b 2
+golden run-futex-hash-global schedlab run -m smp4 -- perf bench futex hash -r 1 -f 16 -b 0 -s -S
 golden run-messaging-smp4 schedlab run -m smp4 -- perf bench sched messaging -g 2 -l 100
 golden run-messaging-pipe-threads-smp4 schedlab run -m smp4 -- perf bench sched messaging -p -t -g 1 -l 50
 golden run-hackbench-smt2 schedlab run -m smt2-2s-16 -- hackbench -g 2 -l 100

@@ -651,7 +651,8 @@ static void test_futex_mutex_soak(void **state)
 	for (unsigned int m = 0; m < 2; m++) {
 		sim_begin(machines[m], NULL);
 		memset(&fw, 0, sizeof(fw));
-		futex_init(&fw.f, 0);
+		/* 24 processes: a futex in memory they share */
+		futex_init_at(&fw.f, 0, FUTEX_USER_BASE, FUTEX_SCOPE_SHARED);
 		for (unsigned int i = 0; i < 24; i++) {
 			t[i] = (struct fmutex_task){ .fw = &fw, .left = 150 };
 			work_start("fmutex", &fmutex_prog, &t[i], i % machine.nr_cpus);

@@ -141,8 +141,9 @@ static void test_futex_ping_pong(void **state)
 
 	(void)state;
 	sim_begin("smp2");
-	futex_init(&pp.f[0], 0);
-	futex_init(&pp.f[1], 0);
+	/* two processes: futexes in memory they share */
+	futex_init_at(&pp.f[0], 0, FUTEX_USER_BASE, FUTEX_SCOPE_SHARED);
+	futex_init_at(&pp.f[1], 0, FUTEX_USER_BASE + sizeof(u32), FUTEX_SCOPE_SHARED);
 	work_start("pp0", &pp_prog, &t[0], 0);
 	work_start("pp1", &pp_prog, &t[1], 1);
 	sim_go();

@@ -1,15 +1,28 @@
 # shellcheck shell=sh
-# perf bench futex wake (docs/benchmarks.md): the options it refuses and the
-# repeat count of perf bench itself. Sourced by tests/cli/run.sh.
-expect_exit 2 "perf bench futex wake: -b is not modelled yet: the futex hash" \
-	schedlab run -m smp4 -- perf bench futex wake -b 16
-expect_exit 2 "perf bench futex: 'hash' is not modelled" \
-	schedlab run -m smp4 -- perf bench futex hash
+# perf bench futex wake and hash (docs/benchmarks.md): the options they
+# refuse, -b's values, and the repeat count of perf bench itself. Sourced
+# by tests/cli/run.sh.
+expect_exit 2 "perf bench futex wake: --buckets needs an integer, got '16x'" \
+	schedlab run -m smp4 -- perf bench futex wake -b 16x
+expect_exit 2 "perf bench futex hash: --buckets 3: Requesting 3 hash buckets failed" \
+	schedlab run -m smp4 -- perf bench futex hash -b 3
+expect_exit 2 "perf bench futex wake: --buckets 1: Requesting 1 hash buckets failed" \
+	schedlab run -m smp4 -- perf bench futex wake -b 1
+expect_exit 2 "perf bench futex hash: --futexes needs an integer in 1..1048576, got '0'" \
+	schedlab run -m smp4 -- perf bench futex hash -f 0
+expect_exit 2 "perf bench futex hash: bad or incomplete option '-w'" \
+	schedlab run -m smp4 -- perf bench futex hash -w 2
+expect_exit 2 "perf bench futex: 'wake-parallel' is not modelled" \
+	schedlab run -m smp4 -- perf bench futex wake-parallel
 expect_exit 2 "perf bench: --repeat needs an integer in 1..10000, got '0'" \
 	schedlab run -m smp4 -- perf bench -r 0 futex wake
-expect_exit 2 "perf bench -r: only with 'futex wake'" \
+expect_exit 2 "perf bench -r: only with 'futex wake' or 'futex hash'" \
 	schedlab run -m smp4 -- perf bench -r 2 sched pipe
 expect_exit 0 "" schedlab run -m smp4 -- perf bench --repeat=2 futex wake -t 4 -S -m
+# a negative -b is perf's "not given"
+expect_exit 0 "" schedlab run -m smp4 -- perf bench futex hash -r 0 -f 1 -b -1
+same_output futex-hash-determinism \
+	schedlab run -m smp4 --seed 7 -- perf bench futex hash -r 1 -t 6 -f 8 -b 4
 # every thread is woken in every run, one at a time or several
 for w in 1 3 8; do
 	out=$("$SCHEDLAB" run -m smp4 -- perf bench -r 2 futex wake -t 8 -w "$w" 2>&1)

@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Futex hash buckets as Linux v6.18 has them (kernel/futex/core.c,
+ * waitwake.c; docs/locking.md, "Futex hash buckets"): a global hash of
+ * one table per NUMA node, a process's private hash once it creates a
+ * thread (futex_hash_allocate_default()) or asks for one
+ * (prctl(PR_FUTEX_HASH)), the key -> bucket function (jhash2), and each
+ * bucket's spinlock, a sim_lock whose line is the bucket's, so that
+ * FUTEX_WAIT and FUTEX_WAKE on one bucket contend and move its line
+ * between CPUs at the machine's cost. Waiters queue on their bucket's
+ * chain in priority order (the kernel's plist); a wake takes the bucket
+ * lock, unqueues the matching waiters and wakes them after dropping it
+ * (wake_q).
+ *
+ * The user-space side (the futex word, its simulated address) is
+ * src/work's struct futex; this file knows a futex by its key.
+ */
+#ifndef SCHEDLAB_KERNEL_FUTEX_H
+#define SCHEDLAB_KERNEL_FUTEX_H
+
+#include "kernel/list.h"
+#include "sim/machine.h"
+
+struct task_struct;
+
+/* union futex_key, as its "both" view: the words jhash2() hashes, then the offset */
+struct futex_key {
+	u64 ptr; /* the mm (private and shared anonymous), the inode sequence (shared file) */
+	u64 word; /* the page's user address, or its page offset in the file */
+	u32 offset; /* the word's offset in its page, FUT_OFF_* in its low bits */
+};
+
+/* key->offset flags (kernel/futex/futex.h): shared keys never use a private hash */
+#define FUT_OFF_INODE 1
+#define FUT_OFF_MMSHARED 2
+
+/* the sizes of kernel/futex/core.c */
+#define FUTEX_HASH_PRIVATE_MIN 16 /* futex_hash_allocate_default()'s floor */
+#define FUTEX_HASH_GLOBAL_MIN 4 /* futex_init()'s floor per node */
+#define FUTEX_HASH_PER_CPU 256 /* futex_init(): buckets per possible CPU */
+#define FUTEX_HASH_PER_THREAD 4 /* futex_hash_allocate_default(): per thread */
+
+struct futex_hash_bucket {
+	struct sim_lock lock; /* hb->lock; its line holds waiters and chain too */
+	unsigned int waiters; /* futex_hb_waiters_pending() */
+	struct list_head chain; /* futex_q by priority, FIFO within one */
+	bool ready; /* initialised (the global tables are, lazily) */
+};
+
+/* A waiter (the kernel's struct futex_q on the waiting task's stack). */
+struct futex_q {
+	struct list_head list;
+	struct task_struct *task;
+	struct futex_key key;
+	int prio; /* min(normal_prio, MAX_RT_PRIO) */
+	struct futex_hash_bucket *hb; /* queued on it; NULL once unqueued (lock_ptr) */
+};
+
+/*
+ * A process's futex state: mm->futex_phash and get_nr_threads(). slots
+ * 0 with custom: PR_FUTEX_HASH_SET_SLOTS 0, the global hash for good.
+ */
+struct futex_mm {
+	int mm;
+	unsigned int nr_threads;
+	unsigned int slots; /* private hash buckets, 0: none (the global hash) */
+	bool custom; /* set by prctl: not resized by thread creation */
+	struct futex_hash_bucket *queues;
+	struct list_head node; /* every futex_mm of the run */
+};
+
+/* jhash2() (Bob Jenkins' lookup3 hashword()) of @len words with @initval */
+u32 futex_jhash2(const u32 *k, unsigned int len, u32 initval);
+
+/* futex_init(): the global table's buckets per node on @cpus CPUs and @nodes nodes */
+unsigned int futex_global_hash_size(unsigned int cpus, unsigned int nodes);
+/*
+ * futex_hash_allocate_default()'s size for a process with @threads
+ * threads (the creator's count, before the new one) on @cpus online CPUs
+ * and @nodes nodes.
+ */
+unsigned int futex_default_private_size(unsigned int threads, unsigned int cpus,
+					unsigned int nodes);
+
+/*
+ * The key of the futex at user address @uaddr for task @p: private (@shared
+ * false: FUTEX_PRIVATE_FLAG, the page address in @p's mm), or shared
+ * (without the flag): keyed as a page of a shared mapping (FUT_OFF_INODE:
+ * one inode, the page's offset), the same in every process and never in
+ * a private hash.
+ */
+void get_futex_key(struct futex_key *key, u64 uaddr, const struct task_struct *p, bool shared);
+/* futex_hash(): @key's bucket for task @p, with the tables set up on demand */
+struct futex_hash_bucket *futex_hash(const struct futex_key *key, const struct task_struct *p);
+
+/*
+ * FUTEX_WAIT's locked part on the running CPU: take @key's bucket lock (the
+ * waiters count is raised first, on the same line); then the caller
+ * compares the value and either futex_q_unlock()s (EWOULDBLOCK) or
+ * futex_queue()s and schedules.
+ */
+struct futex_hash_bucket *futex_q_lock(struct futex_q *q, const struct futex_key *key,
+				       struct task_struct *p);
+void futex_q_unlock(struct futex_hash_bucket *hb);
+/* queue @q on @hb by priority and drop the bucket lock */
+void futex_queue(struct futex_q *q, struct futex_hash_bucket *hb);
+/*
+ * Take @q off its bucket under the bucket lock if it is still queued (a
+ * signal ended the wait); false if a waker had unqueued it already.
+ */
+bool futex_unqueue(struct futex_q *q);
+/* FUTEX_WAKE: wake up to @nr_wake waiters of @key; the number woken */
+int futex_wake(const struct futex_key *key, const struct task_struct *p, int nr_wake);
+
+/*
+ * copy_process() of a thread of @parent (CLONE_THREAD | CLONE_VM): its
+ * process's private hash is allocated or grown first, then the thread
+ * is counted. futex_thread_exit(): a thread of a process with futex state
+ * is gone.
+ */
+void futex_thread_fork(struct task_struct *parent, struct task_struct *child);
+void futex_thread_exit(struct task_struct *p);
+
+/*
+ * prctl(PR_FUTEX_HASH, PR_FUTEX_HASH_SET_SLOTS, @slots) by @p: 0 or
+ * -EINVAL (1 or not a power of two). 0 slots: the global hash, for good.
+ */
+int futex_hash_set_slots(struct task_struct *p, unsigned int slots);
+/* PR_FUTEX_HASH_GET_SLOTS: the private hash's buckets, 0 with the global hash */
+unsigned int futex_hash_get_slots(const struct task_struct *p);
+
+/* Start of a run (the previous run's tables are gone) and its end. */
+void futex_reset(void);
+void futex_exit(void);
+
+#endif
