@@ -164,10 +164,13 @@ static int list_studies(void)
 	return 0;
 }
 
-/* what the study's runs share: its options, as session options */
-static int study_session_opts(const struct study_def *d, const struct study_opts *o,
-			      struct session_opts *so)
+/* a group's session options: the study-wide option lines, then the group's own */
+static int study_session_opts(const struct study_def *d, const struct study_group *g,
+			      const struct study_opts *o, struct session_opts *so)
 {
+	const struct study_group *layers[] = { &d->top, g };
+	const int nr_layers = g == &d->top ? 1 : 2;
+
 	session_opts_init(so);
 	so->seed = o->seed;
 	so->check = o->check;
@@ -178,23 +181,73 @@ static int study_session_opts(const struct study_def *d, const struct study_opts
 		if (rc)
 			return rc;
 	}
-	for (int i = 0; i < d->opt_names.n; i++) {
-		int rc = session_opt("study", study_option_code(d->opt_names.v[i]),
-				     d->opt_values.v[i], so);
+	for (int l = 0; l < nr_layers; l++)
+		for (int i = 0; i < layers[l]->opt_names.n; i++) {
+			int rc = session_opt("study", study_option_code(layers[l]->opt_names.v[i]),
+					     layers[l]->opt_values.v[i], so);
 
-		if (rc)
-			return rc;
-	}
+			if (rc)
+				return rc;
+		}
 	return 0;
 }
 
+/*
+ * A 'case' group's options as run's flags ("--cpufreq schedutil"), for its
+ * tables' headings; NULL for a study without 'case' groups (one option set).
+ */
+static char *group_options_label(const struct study_def *d, const struct study_group *g)
+{
+	const struct study_group *layers[] = { &d->top, g };
+	char *label = xstrdup("");
+
+	if (g == &d->top)
+		return NULL;
+	for (size_t l = 0; l < sizeof(layers) / sizeof(layers[0]); l++)
+		for (int i = 0; i < layers[l]->opt_names.n; i++) {
+			const char *v = layers[l]->opt_values.v[i];
+			const char *q = strpbrk(v, " \t") ? "'" : "";
+			const char *sep = *label ? " " : "";
+			const char *name = layers[l]->opt_names.v[i];
+			int len = snprintf(NULL, 0, "%s%s--%s %s%s%s", label, sep, name, q, v, q);
+			char *next = xmalloc((size_t)len + 1);
+
+			snprintf(next, (size_t)len + 1, "%s%s--%s %s%s%s", label, sep, name, q, v, q);
+
+			free(label);
+			label = next;
+		}
+	if (!*label) {
+		free(label);
+		return NULL;
+	}
+	return label;
+}
+
+/* the machines and workloads a group runs in the quick or the full form */
+static void group_form(const struct study_group *g, bool quick, const struct strlist **machines,
+		       const struct strlist **workloads)
+{
+	*machines = quick && g->quick_machines.n ? &g->quick_machines : &g->machines;
+	*workloads = quick && g->quick_workloads.n ? &g->quick_workloads : &g->workloads;
+}
+
+/* one case: a machine of a group running one of its workloads */
+struct study_case {
+	int group;
+	const char *machine, *workload;
+	struct strlist argv;
+	char *options;		/* group_options_label() */
+};
+
 struct study_run {
 	struct study_def def;
-	struct session_opts so;
-	const struct strlist *machines, *workloads;
-	struct strlist *argvs;		/* per workload */
+	const struct study_group *groups;	/* study_groups() */
+	int nr_groups;
+	struct session_opts *so;	/* per group */
 	int nr_cases, runs;
 	int nr_runs;			/* all of them, at most RUN_POOL_MAX_RUNS */
+	struct study_case *sc;
 	struct session_config *cfgs;	/* [case][variant][run] */
 	struct run_record *recs;
 	struct cmp_case *cases;
@@ -202,26 +255,54 @@ struct study_run {
 
 static void study_run_free(struct study_run *sr)
 {
-	if (sr->argvs)
-		for (int w = 0; w < sr->workloads->n; w++)
-			strlist_free(&sr->argvs[w]);
-	free(sr->argvs);
+	if (sr->sc)
+		for (int c = 0; c < sr->nr_cases; c++) {
+			strlist_free(&sr->sc[c].argv);
+			free(sr->sc[c].options);
+		}
+	free(sr->sc);
+	free(sr->so);
 	free(sr->cfgs);
 	free(sr->recs);
 	free(sr->cases);
 	study_free(&sr->def);
 }
 
-static int too_many_runs(const char *origin, const char *form, int machines, int workloads,
-			 int variants, int runs, size_t total)
+/*
+ * The cases of the quick or the full form, and the runs they plan; 0, or
+ * exit 2 with a message (@form: "", "full form: " or "quick form: ") if
+ * that is more than a study may plan.
+ */
+static int count_form(const struct study_run *sr, bool quick, int runs, const char *origin,
+		      const char *form, int *nr_cases, size_t *nr_runs)
 {
-	char product[32] = "more than SIZE_MAX";
+	const struct study_def *d = &sr->def;
+	const struct strlist *machines = NULL, *workloads = NULL;
+	size_t cases = 0, factors[3];
 
-	if (total != SIZE_MAX)
-		snprintf(product, sizeof(product), "%zu", total);
-	return usage_error("study: %s: %s%d machines x %d workloads x %d variants x %d runs is %s runs, more than the %d a study may plan",
-			   origin, form, machines, workloads, variants, runs, product,
-			   RUN_POOL_MAX_RUNS);
+	for (int g = 0; g < sr->nr_groups; g++) {
+		group_form(&sr->groups[g], quick, &machines, &workloads);
+		/* each list is shorter than the file, so no product here overflows */
+		cases += (size_t)machines->n * (size_t)workloads->n;
+	}
+	factors[0] = cases;
+	factors[1] = (size_t)d->nr_variants;
+	factors[2] = (size_t)runs;
+	if (run_pool_count(factors, 3, nr_runs)) {
+		char product[32] = "more than SIZE_MAX";
+
+		if (*nr_runs != SIZE_MAX)
+			snprintf(product, sizeof(product), "%zu", *nr_runs);
+		if (sr->nr_groups == 1)
+			return usage_error("study: %s: %s%d machines x %d workloads x %d variants x %d runs is %s runs, more than the %d a study may plan",
+					   origin, form, machines->n, workloads->n, d->nr_variants,
+					   runs, product, RUN_POOL_MAX_RUNS);
+		return usage_error("study: %s: %s%zu cases x %d variants x %d runs is %s runs, more than the %d a study may plan",
+				   origin, form, cases, d->nr_variants, runs, product,
+				   RUN_POOL_MAX_RUNS);
+	}
+	*nr_cases = (int)cases;
+	return 0;
 }
 
 /*
@@ -232,47 +313,46 @@ static int too_many_runs(const char *origin, const char *form, int machines, int
 static int check_other_form(struct study_run *sr, bool quick, int runs, const char *origin)
 {
 	const struct study_def *d = &sr->def;
-	const struct strlist *machines = quick ? &d->machines : &d->quick_machines;
-	const struct strlist *workloads = quick ? &d->workloads : &d->quick_workloads;
-	size_t factors[4], total;
+	bool has_quick = false;
+	size_t total;
+	int nr_cases;
 
-	if (!quick && !machines->n && !workloads->n)
+	for (int g = 0; g < sr->nr_groups; g++)
+		has_quick |= sr->groups[g].quick_machines.n || sr->groups[g].quick_workloads.n;
+	if (!quick && !has_quick)
 		return 0; /* no quick lines: --quick runs the full form */
-	if (!machines->n)
-		machines = &d->machines;
-	if (!workloads->n)
-		workloads = &d->workloads;
 	/* the same bound as the form being run, so a huge one is not set up either */
-	factors[0] = (size_t)machines->n;
-	factors[1] = (size_t)workloads->n;
-	factors[2] = (size_t)d->nr_variants;
-	factors[3] = (size_t)runs;
-	if (run_pool_count(factors, 4, &total))
-		return too_many_runs(origin, quick ? "full form: " : "quick form: ", machines->n,
-				     workloads->n, d->nr_variants, runs, total);
-	for (int m = 0; m < machines->n; m++)
-		for (int w = 0; w < workloads->n; w++) {
-			struct strlist argv;
-			int rc = 0;
+	if (count_form(sr, !quick, runs, origin, quick ? "full form: " : "quick form: ",
+		       &nr_cases, &total))
+		return EXIT_BAD_INPUT;
+	for (int g = 0; g < sr->nr_groups; g++) {
+		const struct strlist *machines, *workloads;
 
-			split_words(workloads->v[w], &argv);
-			for (int v = 0; v < d->nr_variants && !rc; v++) {
-				struct session_config cfg;
-				char err[512];
+		group_form(&sr->groups[g], !quick, &machines, &workloads);
+		for (int m = 0; m < machines->n; m++)
+			for (int w = 0; w < workloads->n; w++) {
+				struct strlist argv;
+				int rc = 0;
 
-				sr->so.machine = machines->v[m];
-				session_opts_config(&sr->so, d->variant_features[v], argv.n, argv.v,
-						    &cfg);
-				if (session_check(&cfg, err, sizeof(err)))
-					rc = usage_error("study: %s: %s form: variant '%s' on %s, '%s': %s",
-							 origin, quick ? "full" : "quick",
-							 d->variant_name[v], machines->v[m],
-							 workloads->v[w], err);
+				split_words(workloads->v[w], &argv);
+				for (int v = 0; v < d->nr_variants && !rc; v++) {
+					struct session_config cfg;
+					char err[512];
+
+					sr->so[g].machine = machines->v[m];
+					session_opts_config(&sr->so[g], d->variant_features[v], argv.n,
+							    argv.v, &cfg);
+					if (session_check(&cfg, err, sizeof(err)))
+						rc = usage_error("study: %s: %s form: variant '%s' on %s, '%s': %s",
+								 origin, quick ? "full" : "quick",
+								 d->variant_name[v], machines->v[m],
+								 workloads->v[w], err);
+				}
+				strlist_free(&argv);
+				if (rc)
+					return rc;
 			}
-			strlist_free(&argv);
-			if (rc)
-				return rc;
-		}
+	}
 	return 0;
 }
 
@@ -312,54 +392,69 @@ static int check_metrics(struct study_run *sr, const char *origin)
 }
 
 /* every case and variant set up once before any run, so bad input costs nothing */
-static int plan(struct study_run *sr, const char *origin)
+static int plan(struct study_run *sr, bool quick, const char *origin)
 {
 	const struct study_def *d = &sr->def;
-	const size_t factors[] = { (size_t)sr->machines->n, (size_t)sr->workloads->n,
-				   (size_t)d->nr_variants, (size_t)sr->runs };
-	int nv = d->nr_variants, n;
+	int nv = d->nr_variants, c = 0;
 	size_t total;
 
 	/* bounded, so every index below fits an int */
-	if (run_pool_count(factors, 4, &total))
-		return too_many_runs(origin, "", sr->machines->n, sr->workloads->n, nv, sr->runs,
-				     total);
-	sr->nr_cases = sr->machines->n * sr->workloads->n;
-	n = sr->nr_runs = (int)total;
-	sr->argvs = xcalloc((size_t)sr->workloads->n, sizeof(*sr->argvs));
-	sr->cfgs = xcalloc((size_t)n, sizeof(*sr->cfgs));
-	sr->recs = xcalloc((size_t)n, sizeof(*sr->recs));
+	if (count_form(sr, quick, sr->runs, origin, "", &sr->nr_cases, &total))
+		return EXIT_BAD_INPUT;
+	sr->nr_runs = (int)total;
+	sr->sc = xcalloc((size_t)sr->nr_cases, sizeof(*sr->sc));
+	sr->cfgs = xcalloc(total, sizeof(*sr->cfgs));
+	sr->recs = xcalloc(total, sizeof(*sr->recs));
 	sr->cases = xcalloc((size_t)sr->nr_cases, sizeof(*sr->cases));
-	for (int w = 0; w < sr->workloads->n; w++)
-		split_words(sr->workloads->v[w], &sr->argvs[w]);
-	for (int c = 0; c < sr->nr_cases; c++) {
-		int m = c / sr->workloads->n, w = c % sr->workloads->n;
+	for (int g = 0; g < sr->nr_groups; g++) {
+		const struct strlist *machines, *workloads;
 
-		sr->cases[c] = (struct cmp_case){
-			.machine = sr->machines->v[m],
-			.command = sr->workloads->v[w],
-			.recs = &sr->recs[c * nv * sr->runs],
-		};
+		group_form(&sr->groups[g], quick, &machines, &workloads);
+		for (int m = 0; m < machines->n; m++)
+			for (int w = 0; w < workloads->n; w++, c++) {
+				struct study_case *sc = &sr->sc[c];
+
+				sc->group = g;
+				sc->machine = machines->v[m];
+				sc->workload = workloads->v[w];
+				sc->options = group_options_label(d, &sr->groups[g]);
+				split_words(sc->workload, &sc->argv);
+				sr->cases[c] = (struct cmp_case){
+					.machine = sc->machine,
+					.command = sc->workload,
+					.options = sc->options,
+					.recs = &sr->recs[c * nv * sr->runs],
+				};
+			}
+	}
+	for (c = 0; c < sr->nr_cases; c++) {
+		const struct study_case *sc = &sr->sc[c];
+		struct session_opts *so = &sr->so[sc->group];
+
 		for (int v = 0; v < nv; v++) {
 			struct session_config cfg;
 			char err[512];
 
-			sr->so.machine = sr->machines->v[m];
-			session_opts_config(&sr->so, d->variant_features[v], sr->argvs[w].n,
-					    sr->argvs[w].v, &cfg);
+			so->machine = sc->machine;
+			session_opts_config(so, d->variant_features[v], sc->argv.n, sc->argv.v, &cfg);
 			if (session_check(&cfg, err, sizeof(err)))
-				return usage_error("study: %s: variant '%s' on %s, '%s': %s",
-						   origin, d->variant_name[v], sr->machines->v[m],
-						   sr->workloads->v[w], err);
+				return usage_error("study: %s: variant '%s' on %s, '%s': %s", origin,
+						   d->variant_name[v], sc->machine, sc->workload, err);
 			for (int r = 0; r < sr->runs; r++) {
 				struct session_config *rc = &sr->cfgs[(c * nv + v) * sr->runs + r];
 
 				*rc = cfg;
-				rc->seed = sr->so.seed + (u64)r;
+				rc->seed = so->seed + (u64)r;
 			}
 		}
 	}
 	return check_metrics(sr, origin);
+}
+
+/* a case's group has 'runner perf-stat', or the study has it for every group */
+static bool case_perf_stat(const struct study_run *sr, int c)
+{
+	return sr->groups[sr->sc[c].group].perf_stat_runner || sr->def.top.perf_stat_runner;
 }
 
 /*
@@ -368,13 +463,15 @@ static int plan(struct study_run *sr, const char *origin)
  * `schedlab run --seed S -- perf stat -n -r RUNS -- COMMAND` runs them).
  * 0, or 1 with a message if a run's command never exited.
  */
-static int print_perf_stat(const struct study_run *sr, const char *origin)
+static int print_perf_stat(const struct study_run *sr, const char *origin, u64 seed)
 {
 	const struct study_def *d = &sr->def;
 
 	for (int c = 0; c < sr->nr_cases; c++) {
-		const struct strlist *argv = &sr->argvs[c % sr->workloads->n];
+		const struct strlist *argv = &sr->sc[c].argv;
 
+		if (!case_perf_stat(sr, c))
+			continue;
 		for (int v = 0; v < d->nr_variants; v++) {
 			const struct run_record *recs = &sr->cases[c].recs[v * sr->runs];
 			struct perf_stat_summary pss;
@@ -383,7 +480,7 @@ static int print_perf_stat(const struct study_run *sr, const char *origin)
 				if (!recs[r].has_elapsed) {
 					cli_message("study: %s: runner perf-stat: in the run of '%s' on %s, seed %llu, the command's first task did not exit",
 						    origin, sr->cases[c].command, sr->cases[c].machine,
-						    (unsigned long long)(sr->so.seed + (u64)r));
+						    (unsigned long long)(seed + (u64)r));
 					return 1;
 				}
 			printf("\nperf stat --null --repeat %d, %s, %s (%s):\n", sr->runs,
@@ -449,13 +546,14 @@ int cmd_study(int argc, char **argv)
 		return usage_error("study: %s", err);
 	}
 	free(file_text);
-	sr.machines = o.quick && sr.def.quick_machines.n ? &sr.def.quick_machines : &sr.def.machines;
-	sr.workloads = o.quick && sr.def.quick_workloads.n ? &sr.def.quick_workloads :
-							       &sr.def.workloads;
+	sr.groups = study_groups(&sr.def, &sr.nr_groups);
+	sr.so = xcalloc((size_t)sr.nr_groups, sizeof(*sr.so));
 	sr.runs = o.co.runs ? (int)o.co.runs : o.quick ? STUDY_QUICK_RUNS : sr.def.runs;
-	rc = study_session_opts(&sr.def, &o, &sr.so);
+	rc = 0;
+	for (int g = 0; g < sr.nr_groups && !rc; g++)
+		rc = study_session_opts(&sr.def, &sr.groups[g], &o, &sr.so[g]);
 	if (!rc)
-		rc = plan(&sr, origin);
+		rc = plan(&sr, o.quick, origin);
 	if (!rc)
 		rc = check_other_form(&sr, o.quick,
 				      o.co.runs ? (int)o.co.runs : o.quick ? sr.def.runs : STUDY_QUICK_RUNS,
@@ -518,7 +616,7 @@ int cmd_study(int argc, char **argv)
 		rc = usage_error("study: %s: %s", origin, err);
 		goto out;
 	}
-	if (sr.def.perf_stat_runner && print_perf_stat(&sr, origin))
+	if (print_perf_stat(&sr, origin, o.seed))
 		goto out;
 	for (int i = 0; i < sr.def.notes.n; i++)
 		printf("%s %s\n", i ? "     " : "note:", sr.def.notes.v[i]);

@@ -65,6 +65,16 @@ void split_words(const char *line, struct strlist *out)
 	}
 }
 
+static void study_group_free(struct study_group *g)
+{
+	strlist_free(&g->machines);
+	strlist_free(&g->quick_machines);
+	strlist_free(&g->workloads);
+	strlist_free(&g->quick_workloads);
+	strlist_free(&g->opt_names);
+	strlist_free(&g->opt_values);
+}
+
 void study_free(struct study_def *d)
 {
 	free(d->name);
@@ -74,12 +84,10 @@ void study_free(struct study_def *d)
 		free(d->variant_features[v]);
 	}
 	strlist_free(&d->metrics);
-	strlist_free(&d->machines);
-	strlist_free(&d->quick_machines);
-	strlist_free(&d->workloads);
-	strlist_free(&d->quick_workloads);
-	strlist_free(&d->opt_names);
-	strlist_free(&d->opt_values);
+	study_group_free(&d->top);
+	for (int g = 0; g < d->nr_groups; g++)
+		study_group_free(&d->groups[g]);
+	free(d->groups);
 	strlist_free(&d->notes);
 	memset(d, 0, sizeof(*d));
 }
@@ -191,7 +199,7 @@ static int parse_variant(struct directive_parser *ps, struct study_def *d, const
 	return 0;
 }
 
-static int parse_option(struct directive_parser *ps, struct study_def *d, const char *rest)
+static int parse_option(struct directive_parser *ps, struct study_group *g, const char *rest)
 {
 	size_t len;
 	const char *value = directive_next_word(rest, &len);
@@ -206,8 +214,8 @@ static int parse_option(struct directive_parser *ps, struct study_def *d, const 
 			(int)len, rest);
 	if (!*value)
 		return directive_fail(ps, "option '%.*s' needs a value", (int)len, rest);
-	strlist_add(&d->opt_names, rest, len);
-	strlist_add(&d->opt_values, value, strlen(value));
+	strlist_add(&g->opt_names, rest, len);
+	strlist_add(&g->opt_values, value, strlen(value));
 	return 0;
 }
 
@@ -225,22 +233,46 @@ static int parse_runs(struct directive_parser *ps, struct study_def *d, const ch
 	return 0;
 }
 
-static int parse_runner(struct directive_parser *ps, struct study_def *d, const char *rest)
+static int parse_runner(struct directive_parser *ps, struct study_group *g, const char *rest)
 {
-	if (d->perf_stat_runner)
+	if (g->perf_stat_runner)
 		return directive_fail(ps, "'runner' given twice");
 	if (!*rest)
 		return directive_fail(ps, "'runner' needs a value (perf-stat)");
 	if (strcmp(rest, "perf-stat"))
 		return directive_fail(ps, "unknown runner '%s' (perf-stat)", rest);
-	d->perf_stat_runner = true;
+	g->perf_stat_runner = true;
 	return 0;
+}
+
+/* the group the lines go to: the last 'case' group, or the study-wide lines */
+static struct study_group *current_group(struct study_def *d)
+{
+	return d->nr_groups ? &d->groups[d->nr_groups - 1] : &d->top;
+}
+
+static int parse_case(struct directive_parser *ps, struct study_def *d, const char *rest)
+{
+	const struct study_group *top = &d->top;
+	struct study_group *g;
+
+	if (top->machines.n || top->workloads.n || top->quick_machines.n ||
+	    top->quick_workloads.n)
+		return directive_fail(ps, "'case' in a study with machine, workload, quick-machine or quick-workload lines outside 'case' groups: give every case its own 'case' group");
+	if (!*rest)
+		return directive_fail(ps, "'case' needs a machine (case MACHINE..., then its workload lines)");
+	d->groups = xreallocarray(d->groups, (size_t)d->nr_groups + 1, sizeof(*d->groups));
+	g = &d->groups[d->nr_groups++];
+	memset(g, 0, sizeof(*g));
+	g->line = ps->line;
+	return directive_add_words(ps, &g->machines, "case", rest);
 }
 
 static int parse_line(struct directive_parser *ps, void *arg, const char *key, size_t klen,
 		      const char *rest)
 {
 	struct study_def *d = arg;
+	struct study_group *g = current_group(d);
 
 #define IS(k) (klen == strlen(k) && !strncmp(key, k, klen))
 	if (IS("name"))
@@ -249,26 +281,31 @@ static int parse_line(struct directive_parser *ps, void *arg, const char *key, s
 		return directive_set_once(ps, &d->title, "title", rest);
 	if (IS("variant"))
 		return parse_variant(ps, d, rest);
+	if (IS("case"))
+		return parse_case(ps, d, rest);
+	if (IS("machine") && d->nr_groups)
+		return directive_fail(ps, "'machine' inside the 'case' group of line %d: name a group's machines on its 'case' line",
+				      g->line);
 	if (IS("machine"))
-		return directive_add_words(ps, &d->machines, "machine", rest);
+		return directive_add_words(ps, &g->machines, "machine", rest);
 	if (IS("quick-machine"))
-		return directive_add_words(ps, &d->quick_machines, "quick-machine", rest);
+		return directive_add_words(ps, &g->quick_machines, "quick-machine", rest);
 	/* a study repeats the command itself; 'runner perf-stat' prints perf stat's line */
 	if ((IS("workload") || IS("quick-workload")) && perf_stat_in_words(rest))
 		return directive_fail(ps, "%.*s: perf stat: a study runs the command itself, 'runs' times a variant with seeds S..S+N-1: give the command alone, and add 'runner perf-stat' for perf stat's elapsed line",
 				      (int)klen, key);
 	if (IS("workload"))
-		return add_line(ps, &d->workloads, "workload", rest);
+		return add_line(ps, &g->workloads, "workload", rest);
 	if (IS("quick-workload"))
-		return add_line(ps, &d->quick_workloads, "quick-workload", rest);
+		return add_line(ps, &g->quick_workloads, "quick-workload", rest);
 	if (IS("metric"))
 		return directive_add_words(ps, &d->metrics, "metric", rest);
 	if (IS("runs"))
 		return parse_runs(ps, d, rest);
 	if (IS("option"))
-		return parse_option(ps, d, rest);
+		return parse_option(ps, g, rest);
 	if (IS("runner"))
-		return parse_runner(ps, d, rest);
+		return parse_runner(ps, g, rest);
 	if (IS("note"))
 		return add_line(ps, &d->notes, "note", rest);
 #undef IS
@@ -286,15 +323,22 @@ int study_parse(const char *origin, const char *text, struct study_def *d, char 
 		study_free(d);
 		return -1;
 	}
-	ps.line = 0;
+	for (int g = 0; g < d->nr_groups; g++)
+		if (!d->groups[g].workloads.n) {
+			ps.line = d->groups[g].line;
+			directive_fail(&ps, "the 'case' group has no 'workload' line");
+			study_free(d);
+			return -1;
+		}
 	{
-		const char *missing = !d->name		  ? "name"
-				      : !d->title	  ? "title"
-				      : d->nr_variants < 2 ? "two 'variant' lines"
-				      : !d->machines.n	  ? "'machine'"
-				      : !d->workloads.n	  ? "'workload'"
-				      : !d->metrics.n	  ? "'metric'"
-							  : NULL;
+		const bool grouped = d->nr_groups > 0;
+		const char *missing = !d->name			      ? "name"
+				      : !d->title		      ? "title"
+				      : d->nr_variants < 2	      ? "two 'variant' lines"
+				      : !grouped && !d->top.machines.n  ? "'machine' (or 'case')"
+				      : !grouped && !d->top.workloads.n ? "'workload'"
+				      : !d->metrics.n		      ? "'metric'"
+								      : NULL;
 
 		if (missing) {
 			snprintf(err, errlen, "%s: the study has no %s", origin, missing);
@@ -303,6 +347,16 @@ int study_parse(const char *origin, const char *text, struct study_def *d, char 
 		}
 	}
 	return 0;
+}
+
+const struct study_group *study_groups(const struct study_def *d, int *n)
+{
+	if (!d->nr_groups) {
+		*n = 1;
+		return &d->top;
+	}
+	*n = d->nr_groups;
+	return d->groups;
 }
 
 char *read_text_file(const char *cmd, const char *path, const char *what)

@@ -20,6 +20,13 @@
  *                                 perf stat --null --repeat RUNS prints for
  *                                 the same runs (the elapsed-time line)
  *   note TEXT                     printed under the tables
+ *   case MACHINE...               a group of cases of their own: the
+ *                                 workload, quick-machine, quick-workload,
+ *                                 option and runner lines up to the next
+ *                                 'case' are its own (its machines run its
+ *                                 workloads, with the study-wide options
+ *                                 and then its own); a study has either
+ *                                 'case' groups or machine/workload lines
  *
  * '#' starts a comment line; blank lines are ignored. docs/ab-and-studies.md.
  */
@@ -45,6 +52,15 @@ struct strlist {
 	int n;
 };
 
+/* machines that run workloads with options: the study's lines, or one 'case' group's */
+struct study_group {
+	int line;		/* its 'case' line; 0 for the study-wide lines */
+	struct strlist machines, quick_machines;
+	struct strlist workloads, quick_workloads;
+	struct strlist opt_names, opt_values;
+	bool perf_stat_runner;	/* 'runner perf-stat' */
+};
+
 struct study_def {
 	char *name;
 	char *title;
@@ -53,11 +69,10 @@ struct study_def {
 	char *variant_features[CMP_MAX_VARIANTS]; /* "" = defaults */
 	int runs;
 	struct strlist metrics;
-	struct strlist machines, quick_machines;
-	struct strlist workloads, quick_workloads;
-	struct strlist opt_names, opt_values;
+	struct study_group top;		/* the lines outside 'case' groups */
+	struct study_group *groups;	/* the 'case' groups, in order */
+	int nr_groups;
 	struct strlist notes;
-	bool perf_stat_runner;	/* 'runner perf-stat' */
 };
 
 /*
@@ -67,6 +82,12 @@ struct study_def {
 int study_parse(const char *origin, const char *text, struct study_def *d, char *err,
 		size_t errlen);
 void study_free(struct study_def *d);
+/*
+ * The groups of cases to run, @n of them: the 'case' groups, or the
+ * study-wide lines as one group when there are none. Study-wide option and
+ * runner lines (d->top) apply to every 'case' group as well.
+ */
+const struct study_group *study_groups(const struct study_def *d, int *n);
 
 /* Split a command line at blanks into a NULL-terminated argv; free with strlist_free. */
 void split_words(const char *line, struct strlist *out);

@@ -300,7 +300,9 @@ int cmp_print_study(FILE *out, const struct comparison *cmp, char *err, size_t e
 		int n = cmp_rows(cmp, c, rows, MAX_ROWS, err, errlen);
 		int mw = metric_width(rows, n);
 
-		fprintf(out, "\n== %s: %s\n", cmp->cases[c].machine, cmp->cases[c].command);
+		fprintf(out, "\n== %s%s%s: %s\n", cmp->cases[c].machine,
+			cmp->cases[c].options ? " " : "",
+			cmp->cases[c].options ? cmp->cases[c].options : "", cmp->cases[c].command);
 		fprintf(out, "%-*s %-8s %-24s %-24s %7s %9s  %-22s %s\n", mw, "metric", "variant",
 			cmp->variant_name[0], "its mean", "ratio", "%gain", conf, "verdict");
 		for (int i = 0; i < n; i++) {

@@ -47,6 +47,7 @@ struct run_record {
 struct cmp_case {
 	const char *machine;
 	const char *command;		/* the benchmark command line, one string */
+	const char *options;		/* its study 'case' group's options, or NULL */
 	struct run_record *recs;	/* [variant * nr_runs + run] */
 };
 

@@ -86,6 +86,8 @@ int cmp_write_json(FILE *out, const struct comparison *cmp)
 		json_begin_object(&w);
 		json_kv_str(&w, "machine", cmp->cases[c].machine);
 		json_kv_str(&w, "command", cmp->cases[c].command);
+		if (cmp->cases[c].options)
+			json_kv_str(&w, "options", cmp->cases[c].options);
 		json_key(&w, "metrics");
 		json_begin_array(&w);
 		for (int i = 0; i < n; i++)

@@ -89,10 +89,14 @@ static void write_cdf(const char *dir, const char *prefix, const struct comparis
 	plot_dir_close(f, failed);
 }
 
-/* "MACHINE: COMMAND" inside the script's quotes (an --also's quotes doubled) */
+/* "MACHINE [OPTIONS]: COMMAND" inside the script's quotes (an --also's quotes doubled) */
 static void title(FILE *f, const struct comparison *cmp, int c)
 {
 	plot_dir_quote(f, cmp->cases[c].machine);
+	if (cmp->cases[c].options) {
+		fputs(" ", f);
+		plot_dir_quote(f, cmp->cases[c].options);
+	}
 	fputs(": ", f);
 	plot_dir_quote(f, cmp->cases[c].command);
 }

@@ -1200,13 +1200,18 @@ if [ -z "$wl_bad" ]; then ok "study wakelist-idle --quick: schbench and context1
 run_cmd schedlab study runnable-boost --quick -j 2
 rb_bad=
 grep -q "^perf stat --null --repeat 2, smt2-2s-16, before (NO_UTIL_RUNNABLE_BOOST):$" "$tmp/out" || rb_bad="$rb_bad header"
+grep -q "^== smt2-2s-16 --cpufreq schedutil: perf bench sched messaging -t -g 1 -l 100$" "$tmp/out" || rb_bad="$rb_bad altra-case"
+grep -q "^== pixel6 --cpufreq schedutil: jankbench -t list_view,edit_text -f 60$" "$tmp/out" || rb_bad="$rb_bad pixel6-case"
+[ "$(grep -c ' seconds time elapsed' "$tmp/out")" -eq 4 ] || rb_bad="$rb_bad count"
 grep -q "^ Performance counter stats for 'perf bench sched messaging -t -g 1 -l 100' (2 runs):$" "$tmp/out" || rb_bad="$rb_bad banner"
 grep ' seconds time elapsed' "$tmp/out" >"$tmp/rb-elapsed"
 for feat in NO_UTIL_RUNNABLE_BOOST ''; do
-	"$SCHEDLAB" run -m smt2-2s-16 --features "$feat" -- perf stat --null --repeat 2 -- \
+	"$SCHEDLAB" run -m smt2-2s-16 --cpufreq schedutil --features "$feat" -- perf stat --null --repeat 2 -- \
 		perf bench sched messaging -t -g 1 -l 100 | grep ' seconds time elapsed'
 done >"$tmp/rb-run"
-[ "$(wc -l <"$tmp/rb-elapsed")" -eq 2 ] || rb_bad="$rb_bad count"
+# the Altra case group's two lines (its quick machine, under its --cpufreq schedutil)
+# come first; then the 8-CPU box's; the pixel6 group has no runner line
+sed -i '3,$d' "$tmp/rb-elapsed"
 cmp -s "$tmp/rb-elapsed" "$tmp/rb-run" || rb_bad="$rb_bad not-run's"
 if [ "$status" -eq 0 ] && [ -z "$rb_bad" ]; then ok "study runnable-boost: perf stat's elapsed line per variant, as run's"; else not_ok "study runnable-boost: perf stat's elapsed line" "status $status, bad:$rb_bad" "$(cat "$tmp/rb-elapsed" "$tmp/rb-run")"; fi
 printf 'name r\ntitle R\nvariant a -\nvariant b NO_SM_IDLE\nmachine smp2\nworkload hackbench -g 1 -l 5\nmetric time_s\nruns 2\nrunner perf\n' >"$tmp/run1.study"
@@ -1217,6 +1222,19 @@ expect_exit 2 "run1.study:10: 'runner' given twice" schedlab study --file "$tmp/
 sed -i '$d' "$tmp/run1.study"
 run_cmd schedlab study --file "$tmp/run1.study" -j 1
 if [ "$status" -eq 0 ] && grep -q "^ Performance counter stats for 'hackbench -g 1 -l 5' (2 runs):$" "$tmp/out"; then ok "study --file: runner perf-stat"; else not_ok "study --file: runner perf-stat" "status $status" "$(cat "$tmp/err")"; fi
+# 'case' groups: their own workloads, options and runner; errors name the line
+printf 'name cg\ntitle Cg\nvariant a -\nvariant b NO_SM_IDLE\nmetric time_s\nruns 2\noption hz 1000\ncase smp2\n\toption sysctl base_slice_ns=3000000\n\tworkload hackbench -g 1 -l 5\n\trunner perf-stat\ncase smp4\n\tworkload perf bench sched pipe -l 100\n' >"$tmp/cg.study"
+run_cmd schedlab study --file "$tmp/cg.study" -j 1
+cg_bad=
+grep -q "^== smp2 --hz 1000 --sysctl base_slice_ns=3000000: hackbench -g 1 -l 5$" "$tmp/out" || cg_bad="$cg_bad smp2-heading"
+grep -q "^== smp4 --hz 1000: perf bench sched pipe -l 100$" "$tmp/out" || cg_bad="$cg_bad smp4-heading"
+[ "$(grep -c '^perf stat --null' "$tmp/out")" -eq 2 ] || cg_bad="$cg_bad runner"
+grep -q "^perf stat --null --repeat 2, smp2, a (the defaults):$" "$tmp/out" || cg_bad="$cg_bad runner-smp2"
+if [ "$status" -eq 0 ] && [ -z "$cg_bad" ]; then ok "study --file: 'case' groups with their own options and runner"; else not_ok "study --file: 'case' groups" "status $status, bad:$cg_bad" "$(cat "$tmp/err" "$tmp/out" | head -20)"; fi
+printf 'case smp2\n\tworkload hackbench -g 1 -l 5\n\tmachine smp4\n' >"$tmp/cg2.study"
+expect_exit 2 "cg2.study:3: 'machine' inside the 'case' group of line 1: name a group's machines on its 'case' line" schedlab study --file "$tmp/cg2.study"
+sed 's/base_slice_ns=3000000/nosuch=1/' "$tmp/cg.study" >"$tmp/cg3.study"
+expect_exit 2 "nosuch" schedlab study --file "$tmp/cg3.study"
 run_cmd schedlab study sm-idle --quick --json "$tmp/st.json" --plot "$tmp/stplots"
 st_bad=
 grep -q '"study": "sm-idle"' "$tmp/st.json" || st_bad="$st_bad json"

@@ -34,8 +34,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	cpumask_setup(8);
 	if (!study_parse("fuzz.study", text, &d, err, sizeof(err))) {
-		parse_workloads(&d.workloads);
-		parse_workloads(&d.quick_workloads);
+		int nr_groups;
+		const struct study_group *groups = study_groups(&d, &nr_groups);
+
+		for (int g = 0; g < nr_groups; g++) {
+			parse_workloads(&groups[g].workloads);
+			parse_workloads(&groups[g].quick_workloads);
+		}
 		for (int v = 0; v < d.nr_variants; v++) {
 			sched_feat_reset();
 			sched_feat_apply(d.variant_features[v], err, sizeof(err));

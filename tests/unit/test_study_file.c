@@ -36,20 +36,20 @@ static void test_parse_good(void **state)
 	assert_string_equal(d.variant_name[0], "before");
 	assert_string_equal(d.variant_features[0], "NO_SM_IDLE");
 	assert_string_equal(d.variant_features[1], ""); /* '-': the defaults */
-	assert_int_equal(d.machines.n, 3);
-	assert_string_equal(d.machines.v[2], "smt2-2s-16");
-	assert_int_equal(d.workloads.n, 2);
-	assert_string_equal(d.workloads.v[1], "perf bench sched pipe -l 100");
-	assert_int_equal(d.quick_machines.n, 1);
-	assert_int_equal(d.quick_workloads.n, 0);
+	assert_int_equal(d.top.machines.n, 3);
+	assert_string_equal(d.top.machines.v[2], "smt2-2s-16");
+	assert_int_equal(d.top.workloads.n, 2);
+	assert_string_equal(d.top.workloads.v[1], "perf bench sched pipe -l 100");
+	assert_int_equal(d.top.quick_machines.n, 1);
+	assert_int_equal(d.top.quick_workloads.n, 0);
 	assert_int_equal(d.metrics.n, 2);
 	assert_string_equal(d.metrics.v[1], "sched.ipi_sent");
 	assert_int_equal(d.runs, 7);
-	assert_string_equal(d.opt_names.v[0], "funclatency");
-	assert_string_equal(d.opt_values.v[0], "should_we_balance");
+	assert_string_equal(d.top.opt_names.v[0], "funclatency");
+	assert_string_equal(d.top.opt_values.v[0], "should_we_balance");
 	assert_int_equal(d.notes.n, 2);
 	assert_string_equal(d.notes.v[1], "second");
-	assert_false(d.perf_stat_runner);
+	assert_false(d.top.perf_stat_runner);
 	study_free(&d);
 }
 
@@ -82,6 +82,69 @@ static void test_parse_errors(void **state)
 		     "x.study: the study has no two 'variant' lines");
 	expect_error("name a\ntitle t\nvariant a -\nvariant b X\nworkload w\nmetric m\n",
 		     "the study has no 'machine'");
+	/* 'case' groups */
+	expect_error("case\n", "x.study:1: 'case' needs a machine");
+	expect_error("machine smp2\ncase smp4\n",
+		     "x.study:2: 'case' in a study with machine, workload, quick-machine or quick-workload lines outside 'case' groups");
+	expect_error("quick-workload w\n\ncase smp4\n", "x.study:3: 'case' in a study with machine");
+	expect_error("case smp2\nworkload w\nmachine smp4\n",
+		     "x.study:3: 'machine' inside the 'case' group of line 1: name a group's machines on its 'case' line");
+	expect_error("case smp2\nrunner perf-stat\nrunner perf-stat\n", "x.study:3: 'runner' given twice");
+	expect_error("case smp2\noption cpufreq\n", "x.study:2: option 'cpufreq' needs a value");
+	expect_error("name a\ntitle t\nvariant a -\nvariant b X\nmetric m\ncase smp2\nworkload w\n\ncase smp4\noption hz 100\n",
+		     "x.study:9: the 'case' group has no 'workload' line");
+}
+
+/* 'case' groups: their own machines, workloads, quick forms, options and runner */
+static void test_case_groups(void **state)
+{
+	static const char text[] = "name g\n"
+				   "title G\n"
+				   "variant a -\n"
+				   "variant b NO_SM_IDLE\n"
+				   "option hz 1000\n"
+				   "case smp2 smp4\n"
+				   "\toption cpufreq schedutil\n"
+				   "\tworkload hackbench -g 1 -l 10\n"
+				   "\tquick-machine smp2\n"
+				   "\trunner perf-stat\n"
+				   "metric time_s\n"
+				   "case pixel6\n"
+				   "\tworkload jankbench\n"
+				   "\tworkload jankbench -f 60\n"
+				   "\tquick-workload jankbench -t list_view\n";
+	const struct study_group *groups;
+	struct study_def d;
+	char err[256];
+	int n;
+
+	(void)state;
+	assert_int_equal(study_parse("g.study", text, &d, err, sizeof(err)), 0);
+	groups = study_groups(&d, &n);
+	assert_int_equal(n, 2);
+	/* the study-wide option stays study-wide; the group's are its own */
+	assert_int_equal(d.top.opt_names.n, 1);
+	assert_string_equal(d.top.opt_names.v[0], "hz");
+	assert_int_equal(groups[0].line, 6);
+	assert_int_equal(groups[0].machines.n, 2);
+	assert_string_equal(groups[0].machines.v[1], "smp4");
+	assert_string_equal(groups[0].opt_names.v[0], "cpufreq");
+	assert_string_equal(groups[0].opt_values.v[0], "schedutil");
+	assert_true(groups[0].perf_stat_runner);
+	assert_int_equal(groups[0].quick_machines.n, 1);
+	/* 'metric' between groups is study-wide */
+	assert_int_equal(d.metrics.n, 1);
+	assert_int_equal(groups[1].workloads.n, 2);
+	assert_int_equal(groups[1].opt_names.n, 0);
+	assert_false(groups[1].perf_stat_runner);
+	assert_string_equal(groups[1].quick_workloads.v[0], "jankbench -t list_view");
+	study_free(&d);
+
+	/* without 'case' lines, the study-wide lines are the one group */
+	assert_int_equal(study_parse("demo.study", good, &d, err, sizeof(err)), 0);
+	assert_ptr_equal(study_groups(&d, &n), &d.top);
+	assert_int_equal(n, 1);
+	study_free(&d);
 }
 
 static void test_runner(void **state)
@@ -92,7 +155,7 @@ static void test_runner(void **state)
 	(void)state;
 	snprintf(text, sizeof(text), "%s\nrunner perf-stat\n", good);
 	assert_int_equal(study_parse("demo.study", text, &d, err, sizeof(err)), 0);
-	assert_true(d.perf_stat_runner);
+	assert_true(d.top.perf_stat_runner);
 	study_free(&d);
 }
 
@@ -114,15 +177,19 @@ static void test_packaged_studies_parse(void **state)
 	(void)state;
 	assert_true(nr_embedded_studies >= 4);
 	for (int i = 0; i < nr_embedded_studies; i++) {
+		const struct study_group *groups;
 		struct study_def d;
 		char err[256];
+		int nr_groups;
 
 		if (study_parse(embedded_studies[i].path, embedded_studies[i].text, &d, err,
 				sizeof(err)))
 			fail_msg("%s", err);
-		/* the file name is the study's name, and there is a quick form */
+		/* the file name is the study's name, and every group has a quick form */
 		assert_string_equal(d.name, embedded_studies[i].name);
-		assert_true(d.quick_machines.n > 0 && d.quick_workloads.n > 0);
+		groups = study_groups(&d, &nr_groups);
+		for (int g = 0; g < nr_groups; g++)
+			assert_true(groups[g].quick_machines.n > 0 || groups[g].quick_workloads.n > 0);
 		study_free(&d);
 	}
 }
@@ -151,11 +218,11 @@ static void test_idle_balance_study(void **state)
 			    "NO_RWSEM_HANDOFF,NO_RWSEM_WAKE_ALL_READERS");
 	assert_string_equal(d.variant_features[3], "");
 	assert_string_equal(d.variant_features[4], "NI_RANDOM");
-	assert_int_equal(d.machines.n, 2);
-	assert_string_equal(d.machines.v[0], "westmere-ex-8s-160");
-	assert_string_equal(d.machines.v[1], "westmere-ex-8s-80-noht");
-	for (int i = 0; i < d.workloads.n; i++) {
-		const char *w = d.workloads.v[i];
+	assert_int_equal(d.top.machines.n, 2);
+	assert_string_equal(d.top.machines.v[0], "westmere-ex-8s-160");
+	assert_string_equal(d.top.machines.v[1], "westmere-ex-8s-80-noht");
+	for (int i = 0; i < d.top.workloads.n; i++) {
+		const char *w = d.top.workloads.v[i];
 
 		assert_non_null(strstr(w, "reaim -s 1100 -e 2000"));
 		if (!strncmp(w, "taskset -c 0-9,80-89 ", 21))
@@ -181,6 +248,7 @@ int main(void)
 		cmocka_unit_test(test_parse_good),
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_runner),
+		cmocka_unit_test(test_case_groups),
 		cmocka_unit_test(test_split_words),
 		cmocka_unit_test(test_packaged_studies_parse),
 		cmocka_unit_test(test_idle_balance_study),

@@ -37,7 +37,7 @@ if command -v bash >/dev/null 2>&1; then
 	complete_is "none voluntary full lazy" run --preempt ""
 	complete_is "parallel slurm" sweep p.plan --emit ""
 	complete_is "sm-idle swb-smt" study s
-	complete_is "runnable-boost-pixel6 runnable-boost" study --show r
+	complete_is "runnable-boost" study --show r
 	complete_is "schbench schbench-2016 stress-ng" benchmarks s
 	complete_is "study sweep" help s
 	complete_is "--output" calibrate --ou

@@ -91,8 +91,9 @@ if [ -z "$missing" ]; then ok "json-schema.md: every benchmark's result keys"; e
 	"$SCHEDLAB" ab -m smp2 --test NO_SM_IDLE --runs 2 -j 1 --funclatency __schedule --probe-overhead on \
 		--json ab.json -- hackbench -g 1 -l 10
 	"$SCHEDLAB" study sm-idle --quick --runs 2 -j 1 --json study.json
+	"$SCHEDLAB" study runnable-boost --quick --runs 2 -j 1 --json study-cases.json
 ) >/dev/null 2>&1
-keys "$js/ab.json" "$js/study.json" | sort -u >"$js/ab.prog"
+keys "$js/ab.json" "$js/study.json" "$js/study-cases.json" | sort -u >"$js/ab.prog"
 schema_block 2 | keys | sort -u >"$js/ab.doc"
 js_check "ab and study --json" "$js/ab.prog" "$js/ab.doc"
 
