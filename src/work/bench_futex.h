@@ -12,6 +12,7 @@
 
 #include "work/bench.h"
 
+/* (the states of futex wake, requeue and wake-parallel begin with one: futex_wake_free()) */
 struct futex_bench {
 	struct bench *b;
 	struct futex started; /* value: threads still starting */

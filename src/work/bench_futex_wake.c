@@ -207,12 +207,11 @@ void futex_requeue_start(struct bench *b)
 	b->fr_uaddr2 = s->futex2.uaddr;
 }
 
+/* wake, requeue and wake-parallel: their states begin with the struct futex_bench */
 void futex_wake_free(struct bench *b)
 {
-	struct fw_state *s = b->priv;
-
-	if (s)
-		futex_bench_free(&s->fb);
+	if (b->priv)
+		futex_bench_free(b->priv);
 	for (unsigned int i = 0; i < b->fw_nr_worker_state; i++)
 		free(b->fw_worker_state[i]);
 	free(b->fw_worker_state);

@@ -63,6 +63,7 @@ const char *const *bench_metric_names(const struct bench *b)
 	case BENCH_PERF_PIPE:
 		return pipe_names;
 	case BENCH_PERF_FUTEX_WAKE:
+	case BENCH_PERF_FUTEX_WAKE_PARALLEL:
 		return futex_wake_names;
 	case BENCH_JANKBENCH:
 		return jankbench_names;

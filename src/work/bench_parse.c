@@ -269,6 +269,8 @@ static const struct {
 	{ "wake", "perf bench futex wake", BENCH_PERF_FUTEX_WAKE, futex_wake_opts },
 	{ "hash", "perf bench futex hash", BENCH_PERF_FUTEX_HASH, futex_hash_opts },
 	{ "requeue", "perf bench futex requeue", BENCH_PERF_FUTEX_REQUEUE, futex_requeue_opts },
+	{ "wake-parallel", "perf bench futex wake-parallel", BENCH_PERF_FUTEX_WAKE_PARALLEL,
+	  futex_wake_parallel_opts },
 };
 
 /* perf bench futex wake, hash and requeue: their options share the fw_ fields */
@@ -276,6 +278,7 @@ static int parse_futex(struct bench *b, unsigned int which, unsigned int repeat,
 		       char **argv, char *err, size_t errlen)
 {
 	bool hash = futex_benches[which].kind == BENCH_PERF_FUTEX_HASH;
+	bool parallel = futex_benches[which].kind == BENCH_PERF_FUTEX_WAKE_PARALLEL;
 	const char *tool = futex_benches[which].tool;
 	const struct bench_opt *opts = futex_benches[which].opts;
 	struct bench_getopt g;
@@ -283,7 +286,8 @@ static int parse_futex(struct bench *b, unsigned int which, unsigned int repeat,
 
 	b->kind = futex_benches[which].kind;
 	b->fw_repeat = hash ? 1 : repeat;
-	b->fw_nwakes = 1;
+	/* wake-parallel's -w: 0 (its default) is one waking thread per thread */
+	b->fw_nwakes = parallel ? 0 : 1;
 	b->fr_nrequeue = 1;
 	b->fw_buckets = -1;
 	b->fh_nfutexes = 1024;
@@ -298,8 +302,9 @@ static int parse_futex(struct bench *b, unsigned int which, unsigned int repeat,
 				return -1;
 			break;
 		case 'w':
-			if (parse_uint(tool, "--nwakes", optarg, 1, FUTEX_WAKE_MAX_THREADS,
-				       &b->fw_nwakes, err, errlen))
+			if (parse_uint(tool, parallel ? "--nwakers" : "--nwakes", optarg,
+				       parallel ? 0 : 1, FUTEX_WAKE_MAX_THREADS, &b->fw_nwakes, err,
+				       errlen))
 				return -1;
 			break;
 		case 'q':
@@ -741,6 +746,18 @@ int bench_check_machine(struct bench *b, const char *machine, char *err, size_t 
 
 	if (taskset_check_machine(b, machine, err, errlen))
 		return -1;
+	if (b->kind == BENCH_PERF_FUTEX_WAKE_PARALLEL) {
+		/* the tool's errx(): the blocked threads split evenly over the waking ones */
+		unsigned int threads = b->fw_threads ? b->fw_threads : nr_cpu_ids;
+		unsigned int wakers = futex_wake_parallel_wakers(threads, b->fw_nwakes);
+
+		if (threads % wakers) {
+			snprintf(err, errlen,
+				 "perf bench futex wake-parallel: Must be perfectly divisible: %u threads over %u waking threads",
+				 threads, wakers);
+			return -1;
+		}
+	}
 	if (b->kind == BENCH_RTAPP)
 		return rtapp_check_machine(b, err, errlen);
 	if (b->kind != BENCH_IPISTORM)
@@ -838,15 +855,15 @@ struct bench *bench_parse(int argc, char **argv, char *err, size_t errlen)
 							 err, errlen);
 				else if (futex)
 					snprintf(err, errlen,
-						 "perf bench futex: '%s' is not modelled (wake, hash, requeue; wake-parallel and lock-pi not yet, issue 22)",
+						 "perf bench futex: '%s' is not modelled (wake, hash, requeue, wake-parallel; lock-pi not yet, issue 22)",
 						 sub);
 				else
 					snprintf(err, errlen,
-						 "perf bench -r: only with 'futex wake', 'futex hash' or 'futex requeue' (the sched benchmarks do not repeat)");
+						 "perf bench -r: only with 'futex wake', 'futex hash', 'futex requeue' or 'futex wake-parallel' (the sched benchmarks do not repeat)");
 			}
 		} else if (argc < 4 || strcmp(argv[1], "bench") || strcmp(argv[2], "sched"))
 			snprintf(err, errlen,
-				 "perf: only 'perf bench sched messaging', 'perf bench sched pipe', 'perf bench futex wake', 'perf bench futex hash' and 'perf bench futex requeue' are modelled");
+				 "perf: only 'perf bench sched messaging', 'perf bench sched pipe' and 'perf bench futex wake', 'hash', 'requeue' and 'wake-parallel' are modelled");
 		else if (!strcmp(argv[3], "messaging"))
 			rc = parse_messaging(b, argc - 3, argv + 3, err, errlen);
 		else if (!strcmp(argv[3], "pipe"))
@@ -855,7 +872,7 @@ struct bench *bench_parse(int argc, char **argv, char *err, size_t errlen)
 			snprintf(err, errlen, "perf bench sched: unknown benchmark '%s' (messaging, pipe)",
 				 argv[3]);
 	} else {
-		snprintf(err, errlen, "unknown benchmark '%s' (hackbench, perf bench sched messaging, perf bench sched pipe, perf bench futex wake, perf bench futex hash, perf bench futex requeue, stress-ng, ipistorm, context1, unixbench context1, schbench-2016, schbench, rt-app, reaim, jankbench; taskset, chrt and nice as prefixes)",
+		snprintf(err, errlen, "unknown benchmark '%s' (hackbench, perf bench sched messaging, perf bench sched pipe, perf bench futex wake, perf bench futex hash, perf bench futex requeue, perf bench futex wake-parallel, stress-ng, ipistorm, context1, unixbench context1, schbench-2016, schbench, rt-app, reaim, jankbench; taskset, chrt and nice as prefixes)",
 			 argv[0]);
 	}
 	if (!rc && (u64)b->groups * 2 * b->fds > MAX_TASKS) {
@@ -906,6 +923,9 @@ void bench_start(struct bench *b)
 		break;
 	case BENCH_PERF_FUTEX_REQUEUE:
 		futex_requeue_start(b);
+		break;
+	case BENCH_PERF_FUTEX_WAKE_PARALLEL:
+		futex_wake_parallel_start(b);
 		break;
 	case BENCH_STRESS_NG:
 		stress_start(b);
@@ -1016,17 +1036,21 @@ bool bench_finish(struct bench *b)
 	secs = (double)bench_elapsed_us(b) / 1e6;
 	b->nr_metrics = 0;
 	add_metric(b, "time_s", secs, METRIC_LOWER);
-	if (b->kind == BENCH_PERF_FUTEX_WAKE || b->kind == BENCH_PERF_FUTEX_REQUEUE) {
+	if (b->kind == BENCH_PERF_FUTEX_WAKE || b->kind == BENCH_PERF_FUTEX_REQUEUE ||
+	    b->kind == BENCH_PERF_FUTEX_WAKE_PARALLEL) {
 		bool requeue = b->kind == BENCH_PERF_FUTEX_REQUEUE;
+		/* wake-parallel: every waking thread of every run, its averaged line */
+		unsigned int n = b->fw_repeat *
+				 (b->kind == BENCH_PERF_FUTEX_WAKE_PARALLEL ? b->fw_nwakes : 1);
 		double ms = 0, woken = 0;
 
 		/* (fw_usec is NULL for a benchmark finished before it started: tests) */
-		for (unsigned int j = 0; b->fw_usec && j < b->fw_repeat; j++) {
+		for (unsigned int j = 0; b->fw_usec && j < n; j++) {
 			ms += (double)b->fw_usec[j] / 1000.0;
 			woken += b->fw_woken[j];
 		}
-		add_metric(b, requeue ? "requeue_ms" : "wake_ms", ms / b->fw_repeat, METRIC_LOWER);
-		add_metric(b, requeue ? "requeued" : "woken", woken / b->fw_repeat, METRIC_INFO);
+		add_metric(b, requeue ? "requeue_ms" : "wake_ms", n ? ms / n : 0, METRIC_LOWER);
+		add_metric(b, requeue ? "requeued" : "woken", n ? woken / n : 0, METRIC_INFO);
 	} else if (b->kind == BENCH_JANKBENCH) {
 		struct jank_stats all;
 
@@ -1189,7 +1213,8 @@ void bench_free(struct bench *b)
 		rtapp_free(b);
 	else if (b->kind == BENCH_REAIM)
 		reaim_free(b);
-	else if (b->kind == BENCH_PERF_FUTEX_WAKE || b->kind == BENCH_PERF_FUTEX_REQUEUE)
+	else if (b->kind == BENCH_PERF_FUTEX_WAKE || b->kind == BENCH_PERF_FUTEX_REQUEUE ||
+		 b->kind == BENCH_PERF_FUTEX_WAKE_PARALLEL)
 		futex_wake_free(b);
 	else if (b->kind == BENCH_JANKBENCH)
 		jankbench_free(b);
