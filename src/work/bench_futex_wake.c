@@ -41,32 +41,7 @@ struct fw_state {
 	int phase;
 };
 
-enum { W_BLOCK = FUTEX_BENCH_STARTED, W_EXIT };
-
-struct fw_worker_state {
-	struct fw_state *s;
-	int step;
-};
-
-static void worker_next(struct work_task *w, struct op_desc *op)
-{
-	struct fw_worker_state *ws = w->state;
-	struct fw_state *s = ws->s;
-
-	if (futex_bench_worker_start(&s->fb, &ws->step, op))
-		return;
-	if (ws->step == W_BLOCK) {
-		/* futex_wait(&futex1, 0): EAGAIN only if it was woken already */
-		ws->step = W_EXIT;
-		op_futex(op, OP_FUTEX_WAIT, &s->futex1, 0);
-		return;
-	}
-	op_simple(op, OP_EXIT);
-}
-
-static const struct program worker_prog = { .next = worker_next };
-
-enum { P_BUCKETS, P_SPAWN, P_WAIT_STARTED, P_SETTLE, P_START, P_WAKE, P_WAKE2, P_JOIN, P_DONE };
+enum { P_SETUP, P_SETTLE, P_START, P_WAKE, P_WAKE2, P_JOIN, P_DONE };
 
 static void mark_start(struct work_task *w, void *arg)
 {
@@ -77,16 +52,12 @@ static void mark_start(struct work_task *w, void *arg)
 	s->nwoken = 0;
 }
 
-static void spawn_worker(struct fw_state *s, struct op_desc *op)
+static void spawn_worker(void *arg, struct op_desc *op)
 {
-	struct bench *b = s->b;
-	struct fw_worker_state *ws = xcalloc(1, sizeof(*ws));
+	struct fw_state *s = arg;
 
-	ws->s = s;
-	futex_bench_spawn(&s->fb, op, &worker_prog, ws,
-			  s->requeue ? FUTEX_REQUEUE_COMM : FUTEX_WAKE_COMM);
-	op->spawn.reap = true;
-	b->fw_worker_state[b->fw_nr_worker_state++] = ws;
+	futex_bench_spawn_blocker(&s->fb, op, &s->futex1,
+				  s->requeue ? FUTEX_REQUEUE_COMM : FUTEX_WAKE_COMM);
 }
 
 static void parent_next(struct work_task *w, struct op_desc *op)
@@ -95,20 +66,8 @@ static void parent_next(struct work_task *w, struct op_desc *op)
 	struct bench *b = s->b;
 
 	switch (s->phase) {
-	case P_BUCKETS:
-		s->phase = P_SPAWN;
-		if (futex_bench_set_buckets(&s->fb, op))
-			return;
-		/* fall through */
-	case P_SPAWN:
-		if (s->fb.spawned < b->fw_threads) {
-			spawn_worker(s, op);
-			return;
-		}
-		s->phase = P_WAIT_STARTED;
-		/* fall through */
-	case P_WAIT_STARTED:
-		if (futex_bench_wait_started(&s->fb, op))
+	case P_SETUP:
+		if (futex_bench_setup(&s->fb, op, spawn_worker, s))
 			return;
 		s->phase = P_SETTLE;
 		op_sleep(op, FUTEX_WAKE_SETTLE_NS);
@@ -150,10 +109,9 @@ static void parent_next(struct work_task *w, struct op_desc *op)
 		return;
 	case P_JOIN:
 		if (++s->run < b->fw_repeat) {
-			s->fb.spawned = 0;
-			s->fb.started.val = b->fw_threads;
-			s->phase = P_SPAWN;
-			spawn_worker(s, op);
+			futex_bench_next_run(&s->fb);
+			s->phase = P_SETUP;
+			futex_bench_setup(&s->fb, op, spawn_worker, s);
 			return;
 		}
 		s->phase = P_DONE;

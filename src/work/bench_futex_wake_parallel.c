@@ -9,7 +9,7 @@
  * FUTEX_WAKE, timing it with gettimeofday(). The main thread joins them
  * all and repeats (perf bench -r, default 10 runs).
  *
- * The blocked threads start as futex wake's do (work/bench_futex.h). The
+ * The blocked threads are futex wake's (futex_bench_spawn_blocker()). The
  * barrier (pthread_barrier_wait() of -w + 1 threads) is glibc's: each
  * arriving thread counts itself, the last one releases the others with a
  * FUTEX_WAKE of all, the others FUTEX_WAIT until it has.
@@ -55,32 +55,6 @@ static void barrier_op(struct fwp_state *s, bool last, struct op_desc *op)
 	}
 	op_futex(op, OP_FUTEX_WAIT, &s->barrier, 0);
 }
-
-/* ---- the blocked threads ---- */
-
-enum { B_BLOCK = FUTEX_BENCH_STARTED, B_EXIT };
-
-struct fwp_blocked {
-	struct fwp_state *s;
-	int step;
-};
-
-static void blocked_next(struct work_task *w, struct op_desc *op)
-{
-	struct fwp_blocked *bw = w->state;
-	struct fwp_state *s = bw->s;
-
-	if (futex_bench_worker_start(&s->fb, &bw->step, op))
-		return;
-	if (bw->step == B_BLOCK) {
-		bw->step = B_EXIT;
-		op_futex(op, OP_FUTEX_WAIT, &s->futex, 0);
-		return;
-	}
-	op_simple(op, OP_EXIT);
-}
-
-static const struct program blocked_prog = { .next = blocked_next };
 
 /* ---- the waking threads ---- */
 
@@ -150,21 +124,18 @@ static const struct program waker_prog = { .next = waker_next };
 
 /* ---- the main thread ---- */
 
-enum { P_BUCKETS, P_SPAWN, P_WAIT_STARTED, P_SETTLE, P_WAKERS, P_BARRIER, P_JOIN, P_NEXT, P_DONE };
+enum { P_SETUP, P_SETTLE, P_WAKERS, P_BARRIER, P_JOIN, P_NEXT, P_DONE };
 
 static void keep_state(struct bench *b, void *state)
 {
 	b->fw_worker_state[b->fw_nr_worker_state++] = state;
 }
 
-static void spawn_blocked(struct fwp_state *s, struct op_desc *op)
+static void spawn_blocked(void *arg, struct op_desc *op)
 {
-	struct fwp_blocked *bw = xcalloc(1, sizeof(*bw));
+	struct fwp_state *s = arg;
 
-	bw->s = s;
-	futex_bench_spawn(&s->fb, op, &blocked_prog, bw, FUTEX_WAKE_PARALLEL_COMM);
-	op->spawn.reap = true;
-	keep_state(s->b, bw);
+	futex_bench_spawn_blocker(&s->fb, op, &s->futex, FUTEX_WAKE_PARALLEL_COMM);
 }
 
 /* pthread_create() of a waking thread: the main thread's affinity, not pinned */
@@ -198,20 +169,8 @@ static void parent_next(struct work_task *w, struct op_desc *op)
 	struct bench *b = s->b;
 
 	switch (s->phase) {
-	case P_BUCKETS:
-		s->phase = P_SPAWN;
-		if (futex_bench_set_buckets(&s->fb, op))
-			return;
-		/* fall through */
-	case P_SPAWN:
-		if (s->fb.spawned < b->fw_threads) {
-			spawn_blocked(s, op);
-			return;
-		}
-		s->phase = P_WAIT_STARTED;
-		/* fall through */
-	case P_WAIT_STARTED:
-		if (futex_bench_wait_started(&s->fb, op))
+	case P_SETUP:
+		if (futex_bench_setup(&s->fb, op, spawn_blocked, s))
 			return;
 		s->phase = P_SETTLE;
 		op_sleep(op, FUTEX_WAKE_PARALLEL_SETTLE_NS);
@@ -238,13 +197,12 @@ static void parent_next(struct work_task *w, struct op_desc *op)
 	case P_NEXT:
 		b->progress_done++;
 		if (++s->run < b->fw_repeat) {
-			s->fb.spawned = 0;
-			s->fb.started.val = b->fw_threads;
+			futex_bench_next_run(&s->fb);
 			s->wakers = 0;
 			s->arrived = 0;
 			s->barrier.val = 0;
-			s->phase = P_SPAWN;
-			spawn_blocked(s, op);
+			s->phase = P_SETUP;
+			futex_bench_setup(&s->fb, op, spawn_blocked, s);
 			return;
 		}
 		s->phase = P_DONE;
