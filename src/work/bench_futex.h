@@ -2,11 +2,12 @@
 /*
  * What perf bench futex wake, hash, requeue and wake-parallel share
  * (tools/perf/bench/futex.c and the benchmarks' setup): the threads
- * pinned round-robin to the online CPUs, their start barrier (a pthread mutex and condition
- * variables in the tool, a counter and a futex here: each thread counts
- * itself and the last wakes the main thread) and -b's prctl(PR_FUTEX_HASH)
- * before the threads are created; the main thread's setup of a run and the
- * threads that only block on a futex (wake, requeue, wake-parallel).
+ * pinned round-robin to the online CPUs, their start barrier (a pthread
+ * mutex and condition variables in the tool, a counter and a futex here:
+ * each thread counts itself and the last wakes the main thread) and -b's
+ * prctl(PR_FUTEX_HASH) before the threads are created; the main thread's
+ * setup of a run and the threads that only block on a futex (wake,
+ * requeue, wake-parallel).
  */
 #ifndef SCHEDLAB_WORK_BENCH_FUTEX_H
 #define SCHEDLAB_WORK_BENCH_FUTEX_H
