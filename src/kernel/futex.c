@@ -262,6 +262,27 @@ bool futex_unqueue(struct futex_q *q)
 	return true;
 }
 
+/* futex_wake_mark(): unqueued under the bucket lock, onto the wake_q */
+static void futex_wake_mark(struct list_head *wake_q, struct futex_q *q)
+{
+	list_del_init(&q->list);
+	list_add_tail(&q->list, wake_q);
+	q->hb->waiters--;
+	q->hb = NULL;
+}
+
+/* wake_up_q(): after the bucket locks are dropped */
+static void wake_up_q(struct list_head *wake_q)
+{
+	struct futex_q *q, *n;
+
+	list_for_each_entry_safe(q, n, wake_q, list)
+	{
+		list_del_init(&q->list);
+		try_to_wake_up(q->task, TASK_NORMAL, 0);
+	}
+}
+
 int futex_wake(const struct futex_key *key, const struct task_struct *p, int nr_wake)
 {
 	struct futex_hash_bucket *hb = futex_hash(key, p);
@@ -279,22 +300,93 @@ int futex_wake(const struct futex_key *key, const struct task_struct *p, int nr_
 		charge(machine.cost->wake_walk);
 		if (!futex_match(&q->key, key))
 			continue;
-		/* futex_wake_mark(): unqueued, on the wake_q */
-		list_del_init(&q->list);
-		list_add_tail(&q->list, &wake_q);
-		hb->waiters--;
-		q->hb = NULL;
+		futex_wake_mark(&wake_q, q);
 		if (++ret >= nr_wake)
 			break;
 	}
 	sim_lock_release(&hb->lock);
-	/* wake_up_q() after the unlock */
-	list_for_each_entry_safe(q, n, &wake_q, list)
-	{
-		list_del_init(&q->list);
-		try_to_wake_up(q->task, TASK_NORMAL, 0);
-	}
+	wake_up_q(&wake_q);
 	return ret;
+}
+
+/* ---- requeueing ---- */
+
+/* double_lock_hb(): the bucket at the lower address first, once if they are one */
+static void double_lock_hb(struct futex_hash_bucket *hb1, struct futex_hash_bucket *hb2)
+{
+	if (hb1 > hb2) {
+		struct futex_hash_bucket *t = hb1;
+
+		hb1 = hb2;
+		hb2 = t;
+	}
+	sim_lock_acquire(&hb1->lock);
+	if (hb1 != hb2)
+		sim_lock_acquire(&hb2->lock);
+}
+
+static void double_unlock_hb(struct futex_hash_bucket *hb1, struct futex_hash_bucket *hb2)
+{
+	sim_lock_release(&hb1->lock);
+	if (hb1 != hb2)
+		sim_lock_release(&hb2->lock);
+}
+
+/*
+ * requeue_futex(): @q moves to @hb2's chain (by priority) unless both keys
+ * hash to one bucket; its key becomes @key2 either way, so that a wake of
+ * the second futex finds it and a signal unqueues it from the bucket it is on.
+ */
+static void requeue_futex(struct futex_q *q, struct futex_hash_bucket *hb1,
+			  struct futex_hash_bucket *hb2, const struct futex_key *key2)
+{
+	if (hb1 != hb2) {
+		list_del_init(&q->list);
+		hb1->waiters--;
+		hb2->waiters++;
+		futex_chain_add(q, hb2);
+	}
+	q->key = *key2;
+}
+
+int futex_requeue(const struct futex_key *key1, const struct futex_key *key2,
+		  const struct task_struct *p, int nr_wake, int nr_requeue, const u32 *uval1,
+		  const u32 *cmpval)
+{
+	struct futex_hash_bucket *hb1, *hb2;
+	struct futex_q *q, *n;
+	struct list_head wake_q = LIST_HEAD_INIT(wake_q);
+	int task_count = 0, ret = 0;
+
+	if (nr_wake < 0 || nr_requeue < 0)
+		return -EINVAL;
+	hb1 = futex_hash(key1, p);
+	hb2 = futex_hash(key2, p);
+	/* futex_hb_waiters_inc(hb2) before the locks, a waiter-to-be's signal to wakers */
+	hb2->waiters++;
+	double_lock_hb(hb1, hb2);
+	/* futex_get_value_locked(): the value under both locks */
+	if (cmpval && *uval1 != *cmpval) {
+		ret = -EAGAIN;
+		goto out_unlock;
+	}
+	list_for_each_entry_safe(q, n, &hb1->chain, list)
+	{
+		if (task_count - nr_wake >= nr_requeue)
+			break;
+		charge(machine.cost->wake_walk);
+		if (!futex_match(&q->key, key1))
+			continue;
+		if (++task_count <= nr_wake)
+			futex_wake_mark(&wake_q, q);
+		else
+			requeue_futex(q, hb1, hb2, key2);
+	}
+out_unlock:
+	hb2->waiters--;
+	double_unlock_hb(hb1, hb2);
+	wake_up_q(&wake_q);
+	return ret ? ret : task_count;
 }
 
 /* ---- private hashes ---- */

@@ -10,7 +10,8 @@
  * between CPUs at the machine's cost. Waiters queue on their bucket's
  * chain in priority order (the kernel's plist); a wake takes the bucket
  * lock, unqueues the matching waiters and wakes them after dropping it
- * (wake_q).
+ * (wake_q); a requeue (kernel/futex/requeue.c) moves waiters of one futex
+ * to another's bucket under both bucket locks.
  *
  * The user-space side (the futex word, its simulated address) is
  * src/work's struct futex; this file knows a futex by its key.
@@ -111,6 +112,18 @@ void futex_queue(struct futex_q *q, struct futex_hash_bucket *hb);
 bool futex_unqueue(struct futex_q *q);
 /* FUTEX_WAKE: wake up to @nr_wake waiters of @key; the number woken */
 int futex_wake(const struct futex_key *key, const struct task_struct *p, int nr_wake);
+/*
+ * FUTEX_CMP_REQUEUE (@cmpval the expected value of the word @uval1) or
+ * FUTEX_REQUEUE (@cmpval NULL) by @p, as kernel/futex/requeue.c's
+ * futex_requeue() without PI: both buckets locked in address order
+ * (double_lock_hb()), the value compared under them (-EAGAIN), then up to
+ * @nr_wake waiters of @key1 unqueued for waking and up to @nr_requeue of
+ * the rest moved to @key2's bucket without waking; the wakes after the
+ * unlock (wake_q). The number woken plus requeued, or -EINVAL / -EAGAIN.
+ */
+int futex_requeue(const struct futex_key *key1, const struct futex_key *key2,
+		  const struct task_struct *p, int nr_wake, int nr_requeue, const u32 *uval1,
+		  const u32 *cmpval);
 
 /*
  * copy_process() of a thread of @parent (CLONE_THREAD | CLONE_VM): its

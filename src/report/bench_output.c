@@ -48,6 +48,12 @@ void bench_print_header(const struct bench *b, FILE *out)
 	case BENCH_PERF_FUTEX_HASH:
 		fprintf(out, "# Running 'futex/hash' benchmark:\n");
 		break;
+	case BENCH_PERF_FUTEX_REQUEUE:
+		fprintf(out, "# Running 'futex/requeue' benchmark:\n");
+		break;
+	case BENCH_PERF_FUTEX_WAKE_PARALLEL:
+		fprintf(out, "# Running 'futex/wake-parallel' benchmark:\n");
+		break;
 	case BENCH_IPISTORM:
 	case BENCH_CONTEXT1:
 	case BENCH_UNIXBENCH:
@@ -241,26 +247,79 @@ static void futex_print_nbuckets(const struct bench *b, FILE *out)
 }
 
 /*
+ * perf bench futex wake's and requeue's runs and averaged line (@verb
+ * "Wokeup" or "Requeued"), after their Run summary
+ */
+static void print_futex_runs(const struct bench *b, const char *verb, FILE *out)
+{
+	struct perf_stats t = { 0 }, n = { 0 };
+
+	for (unsigned int j = 0; j < b->fw_repeat; j++) {
+		perf_update_stats(&n, b->fw_woken[j]);
+		perf_update_stats(&t, b->fw_usec[j]);
+		if (!b->fw_silent)
+			fprintf(out, "[Run %u]: %s %u of %u threads in %.4f ms\n", j + 1, verb,
+				b->fw_woken[j], b->fw_threads, (double)b->fw_usec[j] / 1000.0);
+	}
+	fprintf(out, "%s %d of %u threads in %.4f ms (+-%.2f%%)\n", verb, (int)(unsigned int)n.mean,
+		b->fw_threads, t.mean / 1000.0, perf_rel_stddev(&t));
+	futex_print_nbuckets(b, out);
+}
+
+/*
  * perf bench futex wake's report. The futex's address is the tool's static
  * variable: any fixed value, as a run of the same binary prints one.
  */
 static void print_futex_wake(const struct bench *b, FILE *out)
 {
-	struct perf_stats wake = { 0 }, woken = { 0 };
-
 	fprintf(out,
 		"Run summary [PID %d]: blocking on %u threads (at [%s] futex 0x55d5a3c0e014), waking up %u at a time.\n\n",
 		b->fw_pid, b->fw_threads, b->fw_shared ? "shared" : "private", b->fw_nwakes);
+	print_futex_runs(b, "Wokeup", out);
+}
+
+/*
+ * perf bench futex wake-parallel's report: per run, the waking threads'
+ * mean time and woken count (print_run()), then the same over every run's
+ * waking threads (print_summary())
+ */
+static void print_futex_wake_parallel(const struct bench *b, FILE *out)
+{
+	struct perf_stats t = { 0 }, n = { 0 };
+	unsigned int nw = b->fw_nwakes;
+
+	fprintf(out,
+		"Run summary [PID %d]: blocking on %u threads (at [%s] futex 0x55d5a3c0e014), %u threads waking up %u at a time.\n\n",
+		b->fw_pid, b->fw_threads, b->fw_shared ? "shared" : "private", nw,
+		b->fw_threads / nw);
 	for (unsigned int j = 0; j < b->fw_repeat; j++) {
-		perf_update_stats(&woken, b->fw_woken[j]);
-		perf_update_stats(&wake, b->fw_usec[j]);
+		struct perf_stats rt = { 0 }, rn = { 0 };
+
+		for (unsigned int i = j * nw; i < (j + 1) * nw; i++) {
+			perf_update_stats(&rt, b->fw_usec[i]);
+			perf_update_stats(&rn, b->fw_woken[i]);
+			perf_update_stats(&t, b->fw_usec[i]);
+			perf_update_stats(&n, b->fw_woken[i]);
+		}
 		if (!b->fw_silent)
-			fprintf(out, "[Run %u]: Wokeup %u of %u threads in %.4f ms\n", j + 1,
-				b->fw_woken[j], b->fw_threads, (double)b->fw_usec[j] / 1000.0);
+			fprintf(out,
+				"[Run %u]: Avg per-thread latency (waking %u/%u threads) in %.4f ms (+-%.2f%%)\n",
+				j + 1, (unsigned int)rn.mean, b->fw_threads, rt.mean / 1000.0,
+				perf_rel_stddev(&rt));
 	}
-	fprintf(out, "Wokeup %d of %u threads in %.4f ms (+-%.2f%%)\n", (int)(unsigned int)woken.mean,
-		b->fw_threads, wake.mean / 1000.0, perf_rel_stddev(&wake));
+	fprintf(out, "Avg per-thread latency (waking %u/%u threads) in %.4f ms (+-%.2f%%)\n",
+		(unsigned int)n.mean, b->fw_threads, t.mean / 1000.0, perf_rel_stddev(&t));
 	futex_print_nbuckets(b, out);
+}
+
+/* perf bench futex requeue's report: its two static futexes' addresses (fixed values) */
+static void print_futex_requeue(const struct bench *b, FILE *out)
+{
+	fprintf(out,
+		"Run summary [PID %d]: Requeuing %u threads (from [%s] %#llx to %#llx), %u at a time.\n\n",
+		b->fw_pid, b->fw_threads, b->fw_shared ? "shared" : "private",
+		(unsigned long long)b->fr_uaddr1, (unsigned long long)b->fr_uaddr2, b->fr_nrequeue);
+	print_futex_runs(b, "Requeued", out);
 }
 
 /*
@@ -367,6 +426,12 @@ void bench_print_result(const struct bench *b, FILE *out)
 		break;
 	case BENCH_PERF_FUTEX_HASH:
 		print_futex_hash(b, out);
+		break;
+	case BENCH_PERF_FUTEX_REQUEUE:
+		print_futex_requeue(b, out);
+		break;
+	case BENCH_PERF_FUTEX_WAKE_PARALLEL:
+		print_futex_wake_parallel(b, out);
 		break;
 	case BENCH_PERF_PIPE:
 		fprintf(out, "# Executed %u pipe operations between two %s\n\n", b->loops,

@@ -30,6 +30,8 @@ enum bench_kind {
 	BENCH_PERF_FUTEX_WAKE,	/* perf bench futex wake (work/bench_futex_wake.c) */
 	BENCH_JANKBENCH,	/* Android's Jankbench frames (work/bench_jankbench.c) */
 	BENCH_PERF_FUTEX_HASH,	/* perf bench futex hash (work/bench_futex_hash.c) */
+	BENCH_PERF_FUTEX_REQUEUE, /* perf bench futex requeue (work/bench_futex_wake.c) */
+	BENCH_PERF_FUTEX_WAKE_PARALLEL, /* perf bench futex wake-parallel */
 };
 
 /* UnixBench 6.0.0 (work/bench_unixbench.c) */
@@ -141,7 +143,9 @@ struct bench {
 	/*
 	 * perf bench futex wake: -t (0: one per online CPU), -w, perf bench's
 	 * -r, -s, -S; each run's threads woken and its time (the usec field
-	 * of gettimeofday()'s difference, as the tool prints it)
+	 * of gettimeofday()'s difference, as the tool prints it). wake-parallel:
+	 * -w the waking threads (0: one per thread), each run's waking threads'
+	 * counts and times, run after run (fw_repeat x fw_nwakes)
 	 */
 	unsigned int fw_threads, fw_nwakes, fw_repeat;
 	bool fw_silent, fw_shared;
@@ -164,6 +168,15 @@ struct bench {
 	unsigned int fh_nfutexes, fh_runtime_s;
 	u64 *fh_ops;
 	u64 fh_runtime_us;
+	/*
+	 * perf bench futex requeue (the fw_ fields above for -t, -s, -S, -b,
+	 * perf bench's -r, each run's threads requeued in fw_woken and its
+	 * time in fw_usec): -q (clamped to the threads when they are known),
+	 * -B; the two futexes' addresses, as its Run summary prints them
+	 */
+	unsigned int fr_nrequeue;
+	bool fr_broadcast;
+	u64 fr_uaddr1, fr_uaddr2;
 	/* a `taskset [-a] [-c] MASK|LIST` prefix (work/taskset.c); taskset_arg NULL: none */
 	char *taskset_arg;		/* the mask or list as given */
 	bool taskset_list;		/* -c: a CPU list, else a hex mask */
@@ -274,6 +287,10 @@ void messaging_free(struct bench *b);
 void pipe_start(struct bench *b);
 void futex_wake_start(struct bench *b);
 void futex_wake_free(struct bench *b);
+void futex_requeue_start(struct bench *b);
+void futex_wake_parallel_start(struct bench *b);
+/* wake-parallel's waking threads for @threads blocked ones and -w @nwakes */
+unsigned int futex_wake_parallel_wakers(unsigned int threads, unsigned int nwakes);
 void futex_hash_start(struct bench *b);
 void futex_hash_free(struct bench *b);
 /* the simulated address of perf bench futex hash's thread @tid's futex array */

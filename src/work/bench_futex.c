@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* What perf bench futex wake and hash share (work/bench_futex.h). */
+/* What the perf bench futex benchmarks share (work/bench_futex.h). */
 #include "work/bench_futex.h"
 
 #include "kernel/futex.h"
@@ -13,6 +13,7 @@ void futex_bench_init(struct futex_bench *fb, struct bench *b)
 	if (!b->fw_threads)
 		b->fw_threads = machine.nr_cpus;
 	fb->spawned = 0;
+	fb->setup = 0; /* from -b's prctl */
 	futex_init(&fb->started, b->fw_threads);
 	fb->pin = xcalloc(machine.nr_cpus, sizeof(*fb->pin));
 	for (unsigned int cpu = 0; cpu < machine.nr_cpus; cpu++) {
@@ -102,6 +103,79 @@ bool futex_bench_worker_start(struct futex_bench *fb, int *step, struct op_desc 
 	default:
 		return false;
 	}
+}
+
+struct futex_blocker {
+	struct futex_bench *fb;
+	struct futex *f;
+	int step;
+};
+
+enum { BLOCKER_WAIT = FUTEX_BENCH_STARTED, BLOCKER_EXIT };
+
+static void blocker_next(struct work_task *w, struct op_desc *op)
+{
+	struct futex_blocker *bl = w->state;
+
+	if (futex_bench_worker_start(bl->fb, &bl->step, op))
+		return;
+	if (bl->step == BLOCKER_WAIT) {
+		/* futex_wait(&futex, 0): EAGAIN only if it was woken already */
+		bl->step = BLOCKER_EXIT;
+		op_futex(op, OP_FUTEX_WAIT, bl->f, 0);
+		return;
+	}
+	op_simple(op, OP_EXIT);
+}
+
+static const struct program blocker_prog = { .next = blocker_next };
+
+void futex_bench_spawn_blocker(struct futex_bench *fb, struct op_desc *op, struct futex *f,
+			       const char *comm)
+{
+	struct bench *b = fb->b;
+	struct futex_blocker *bl = xcalloc(1, sizeof(*bl));
+
+	bl->fb = fb;
+	bl->f = f;
+	futex_bench_spawn(fb, op, &blocker_prog, bl, comm);
+	op->spawn.reap = true;
+	b->fw_worker_state[b->fw_nr_worker_state++] = bl;
+}
+
+enum { FB_BUCKETS, FB_SPAWN, FB_WAIT, FB_DONE };
+
+bool futex_bench_setup(struct futex_bench *fb, struct op_desc *op,
+		       void (*spawn)(void *arg, struct op_desc *op), void *arg)
+{
+	switch (fb->setup) {
+	case FB_BUCKETS:
+		fb->setup = FB_SPAWN;
+		if (futex_bench_set_buckets(fb, op))
+			return true;
+		/* fall through */
+	case FB_SPAWN:
+		if (fb->spawned < fb->b->fw_threads) {
+			spawn(arg, op);
+			return true;
+		}
+		fb->setup = FB_WAIT;
+		/* fall through */
+	case FB_WAIT:
+		if (futex_bench_wait_started(fb, op))
+			return true;
+		fb->setup = FB_DONE;
+		/* fall through */
+	default:
+		return false;
+	}
+}
+
+void futex_bench_next_run(struct futex_bench *fb)
+{
+	fb->spawned = 0;
+	fb->started.val = fb->b->fw_threads;
+	fb->setup = FB_SPAWN;
 }
 
 void futex_bench_stop(struct futex_bench *fb, struct work_task *main_thread)

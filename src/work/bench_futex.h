@@ -1,22 +1,26 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * What perf bench futex wake and hash share (tools/perf/bench/futex.c and
- * the two benchmarks' setup): the threads pinned round-robin to the
- * online CPUs, their start barrier (a pthread mutex and condition
- * variables in the tool, a counter and a futex here: each thread counts
- * itself and the last wakes the main thread) and -b's prctl(PR_FUTEX_HASH)
- * before the threads are created.
+ * What perf bench futex wake, hash, requeue and wake-parallel share
+ * (tools/perf/bench/futex.c and the benchmarks' setup): the threads
+ * pinned round-robin to the online CPUs, their start barrier (a pthread
+ * mutex and condition variables in the tool, a counter and a futex here:
+ * each thread counts itself and the last wakes the main thread) and -b's
+ * prctl(PR_FUTEX_HASH) before the threads are created; the main thread's
+ * setup of a run and the threads that only block on a futex (wake,
+ * requeue, wake-parallel).
  */
 #ifndef SCHEDLAB_WORK_BENCH_FUTEX_H
 #define SCHEDLAB_WORK_BENCH_FUTEX_H
 
 #include "work/bench.h"
 
+/* (the states of futex wake, requeue and wake-parallel begin with one: futex_wake_free()) */
 struct futex_bench {
 	struct bench *b;
 	struct futex started; /* value: threads still starting */
 	struct cpumask **pin; /* [nr_cpus]: each thread's one CPU, by CPU */
 	unsigned int spawned;
+	int setup; /* futex_bench_setup()'s step */
 };
 
 /* @b's threads (-t, 0: one per online CPU) not started yet, their pinning */
@@ -30,6 +34,13 @@ bool futex_bench_set_buckets(struct futex_bench *fb, struct op_desc *op);
 /* OP_SPAWN of the next thread, pinned to CPU spawned % CPUs */
 void futex_bench_spawn(struct futex_bench *fb, struct op_desc *op, const struct program *prog,
 		       void *state, const char *comm);
+/*
+ * OP_SPAWN of the next thread (futex_bench_spawn()) that starts, blocks on
+ * @f (FUTEX_WAIT with 0) and exits once woken: futex wake's, requeue's and
+ * wake-parallel's; its state is kept in fw_worker_state (futex_wake_free())
+ */
+void futex_bench_spawn_blocker(struct futex_bench *fb, struct op_desc *op, struct futex *f,
+			       const char *comm);
 /* the main thread: true with a FUTEX_WAIT in @op while threads are still starting */
 bool futex_bench_wait_started(struct futex_bench *fb, struct op_desc *op);
 /*
@@ -38,6 +49,16 @@ bool futex_bench_wait_started(struct futex_bench *fb, struct op_desc *op);
  */
 #define FUTEX_BENCH_STARTED 2
 bool futex_bench_worker_start(struct futex_bench *fb, int *step, struct op_desc *op);
+/*
+ * The main thread's setup of a run (wake, requeue, wake-parallel): -b's
+ * prctl (the first run only), each thread created with @spawn(@arg, @op)
+ * (futex_bench_spawn() and the benchmark's state), then the wait until all
+ * have started: true with @op one of its steps, false once it is through.
+ */
+bool futex_bench_setup(struct futex_bench *fb, struct op_desc *op,
+		       void (*spawn)(void *arg, struct op_desc *op), void *arg);
+/* the next run's setup: its threads created and started again */
+void futex_bench_next_run(struct futex_bench *fb);
 /* the main thread's end: futex_print_nbuckets()'s PR_FUTEX_HASH_GET_SLOTS, and stop */
 void futex_bench_stop(struct futex_bench *fb, struct work_task *main_thread);
 

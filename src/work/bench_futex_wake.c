@@ -11,6 +11,11 @@
  * thread counts itself and the last wakes the main thread through a
  * futex, then each blocks on the benchmark's futex at once. The 100 ms
  * sleep makes sure all are blocked before the timed wakes either way.
+ *
+ * perf bench futex requeue (v6.18 tools/perf/bench/futex-requeue.c) is the
+ * same run with another timed part: FUTEX_CMP_REQUEUE of futex1's waiters
+ * to futex2, -q at a time (default 1, -B all) and none woken, until all
+ * are requeued; then, untimed, one FUTEX_WAKE of futex2 for all of them.
  */
 #include "work/bench_futex.h"
 
@@ -20,6 +25,7 @@
 
 /* perf bench names itself "<collection>-<bench>" (prctl(PR_SET_NAME)) */
 #define FUTEX_WAKE_COMM "futex-wake"
+#define FUTEX_REQUEUE_COMM "futex-requeue"
 /* usleep(100000) before the wakes */
 #define FUTEX_WAKE_SETTLE_NS (100 * NSEC_PER_MSEC)
 
@@ -27,38 +33,15 @@ struct fw_state {
 	struct futex_bench fb; /* the threads' start and pinning, -b */
 	struct bench *b;
 	struct futex futex1; /* the one all threads block on (value 0) */
+	struct futex futex2; /* requeue: where they are moved to (value 0) */
+	bool requeue;
 	unsigned int run; /* 0-based */
 	unsigned int nwoken;
 	u64 start_ns;
 	int phase;
 };
 
-enum { W_BLOCK = FUTEX_BENCH_STARTED, W_EXIT };
-
-struct fw_worker_state {
-	struct fw_state *s;
-	int step;
-};
-
-static void worker_next(struct work_task *w, struct op_desc *op)
-{
-	struct fw_worker_state *ws = w->state;
-	struct fw_state *s = ws->s;
-
-	if (futex_bench_worker_start(&s->fb, &ws->step, op))
-		return;
-	if (ws->step == W_BLOCK) {
-		/* futex_wait(&futex1, 0): EAGAIN only if it was woken already */
-		ws->step = W_EXIT;
-		op_futex(op, OP_FUTEX_WAIT, &s->futex1, 0);
-		return;
-	}
-	op_simple(op, OP_EXIT);
-}
-
-static const struct program worker_prog = { .next = worker_next };
-
-enum { P_BUCKETS, P_SPAWN, P_WAIT_STARTED, P_SETTLE, P_START, P_WAKE, P_JOIN, P_DONE };
+enum { P_SETUP, P_SETTLE, P_START, P_WAKE, P_WAKE2, P_JOIN, P_DONE };
 
 static void mark_start(struct work_task *w, void *arg)
 {
@@ -69,15 +52,12 @@ static void mark_start(struct work_task *w, void *arg)
 	s->nwoken = 0;
 }
 
-static void spawn_worker(struct fw_state *s, struct op_desc *op)
+static void spawn_worker(void *arg, struct op_desc *op)
 {
-	struct bench *b = s->b;
-	struct fw_worker_state *ws = xcalloc(1, sizeof(*ws));
+	struct fw_state *s = arg;
 
-	ws->s = s;
-	futex_bench_spawn(&s->fb, op, &worker_prog, ws, FUTEX_WAKE_COMM);
-	op->spawn.reap = true;
-	b->fw_worker_state[b->fw_nr_worker_state++] = ws;
+	futex_bench_spawn_blocker(&s->fb, op, &s->futex1,
+				  s->requeue ? FUTEX_REQUEUE_COMM : FUTEX_WAKE_COMM);
 }
 
 static void parent_next(struct work_task *w, struct op_desc *op)
@@ -86,20 +66,8 @@ static void parent_next(struct work_task *w, struct op_desc *op)
 	struct bench *b = s->b;
 
 	switch (s->phase) {
-	case P_BUCKETS:
-		s->phase = P_SPAWN;
-		if (futex_bench_set_buckets(&s->fb, op))
-			return;
-		/* fall through */
-	case P_SPAWN:
-		if (s->fb.spawned < b->fw_threads) {
-			spawn_worker(s, op);
-			return;
-		}
-		s->phase = P_WAIT_STARTED;
-		/* fall through */
-	case P_WAIT_STARTED:
-		if (futex_bench_wait_started(&s->fb, op))
+	case P_SETUP:
+		if (futex_bench_setup(&s->fb, op, spawn_worker, s))
 			return;
 		s->phase = P_SETTLE;
 		op_sleep(op, FUTEX_WAKE_SETTLE_NS);
@@ -110,11 +78,16 @@ static void parent_next(struct work_task *w, struct op_desc *op)
 		return;
 	case P_START:
 	case P_WAKE:
-		if (s->phase == P_WAKE)
+		/* futex_cmp_requeue()'s count; its value always matches (no EAGAIN) */
+		if (s->phase == P_WAKE && (s64)w->result > 0)
 			s->nwoken += (unsigned int)w->result;
 		s->phase = P_WAKE;
-		if (s->nwoken != b->fw_threads) {
-			op_futex(op, OP_FUTEX_WAKE, &s->futex1, b->fw_nwakes);
+		if (s->nwoken < b->fw_threads) {
+			if (s->requeue)
+				op_futex_requeue(op, OP_FUTEX_CMP_REQUEUE, &s->futex1, 0,
+						 &s->futex2, 0, b->fr_nrequeue);
+			else
+				op_futex(op, OP_FUTEX_WAKE, &s->futex1, b->fw_nwakes);
 			return;
 		}
 		/* gettimeofday() after the wakes: the usec field of the difference */
@@ -122,14 +95,23 @@ static void parent_next(struct work_task *w, struct op_desc *op)
 		b->fw_usec[s->run] = (cpu_now() / 1000 - s->start_ns / 1000) % 1000000;
 		b->progress_done++;
 		s->phase = P_JOIN;
+		if (s->requeue) {
+			/* everybody is blocked on futex2: one untimed wake for all */
+			s->phase = P_WAKE2;
+			op_futex(op, OP_FUTEX_WAKE, &s->futex2, s->nwoken);
+			return;
+		}
+		op_simple(op, OP_WAIT_CHILDREN);
+		return;
+	case P_WAKE2:
+		s->phase = P_JOIN;
 		op_simple(op, OP_WAIT_CHILDREN);
 		return;
 	case P_JOIN:
 		if (++s->run < b->fw_repeat) {
-			s->fb.spawned = 0;
-			s->fb.started.val = b->fw_threads;
-			s->phase = P_SPAWN;
-			spawn_worker(s, op);
+			futex_bench_next_run(&s->fb);
+			s->phase = P_SETUP;
+			futex_bench_setup(&s->fb, op, spawn_worker, s);
 			return;
 		}
 		s->phase = P_DONE;
@@ -143,28 +125,51 @@ static void parent_next(struct work_task *w, struct op_desc *op)
 
 static const struct program parent_prog = { .next = parent_next };
 
-void futex_wake_start(struct bench *b)
+static void futex_wake_setup(struct bench *b, bool requeue)
 {
 	struct fw_state *s = xcalloc(1, sizeof(*s));
 
 	b->priv = s;
 	s->b = b;
+	s->requeue = requeue;
 	futex_init(&s->futex1, 0);
+	if (requeue)
+		futex_init(&s->futex2, 0);
+	/* -S: no FUTEX_PRIVATE_FLAG, the global hash's shared keys */
+	if (b->fw_shared)
+		s->futex1.scope = s->futex2.scope = FUTEX_SCOPE_SHARED;
 	futex_bench_init(&s->fb, b);
 	b->fw_woken = xcalloc(b->fw_repeat, sizeof(*b->fw_woken));
 	b->fw_usec = xcalloc(b->fw_repeat, sizeof(*b->fw_usec));
 	b->fw_worker_state =
 		xcalloc((size_t)b->fw_repeat * b->fw_threads, sizeof(*b->fw_worker_state));
 	b->progress_total = b->fw_repeat;
-	futex_bench_launch(&s->fb, FUTEX_WAKE_COMM, &parent_prog, s);
+	futex_bench_launch(&s->fb, requeue ? FUTEX_REQUEUE_COMM : FUTEX_WAKE_COMM, &parent_prog, s);
 }
 
+void futex_wake_start(struct bench *b)
+{
+	futex_wake_setup(b, false);
+}
+
+void futex_requeue_start(struct bench *b)
+{
+	struct fw_state *s;
+
+	futex_wake_setup(b, true);
+	s = b->priv;
+	/* bench_futex_requeue(): -q at most the threads, -B all of them */
+	if (b->fr_nrequeue > b->fw_threads || b->fr_broadcast)
+		b->fr_nrequeue = b->fw_threads;
+	b->fr_uaddr1 = s->futex1.uaddr;
+	b->fr_uaddr2 = s->futex2.uaddr;
+}
+
+/* wake, requeue and wake-parallel: their states begin with the struct futex_bench */
 void futex_wake_free(struct bench *b)
 {
-	struct fw_state *s = b->priv;
-
-	if (s)
-		futex_bench_free(&s->fb);
+	if (b->priv)
+		futex_bench_free(b->priv);
 	for (unsigned int i = 0; i < b->fw_nr_worker_state; i++)
 		free(b->fw_worker_state[i]);
 	free(b->fw_worker_state);

@@ -47,6 +47,9 @@ static const char *const jankbench_names[] = {
 /* perf bench futex hash: its Averaged line */
 static const char *const futex_hash_names[] = { "time_s", "ops_per_sec", NULL };
 
+/* perf bench futex requeue: its averaged line, as for wake */
+static const char *const futex_requeue_names[] = { "time_s", "requeue_ms", "requeued", NULL };
+
 static const char *const reaim_names[] = {
 	"time_s", "users", "jobs_per_min", "jobs_per_min_child", "parent_time_s", "jti",
 	"max_jobs_per_min", "mean_jobs_per_min", NULL,
@@ -60,11 +63,14 @@ const char *const *bench_metric_names(const struct bench *b)
 	case BENCH_PERF_PIPE:
 		return pipe_names;
 	case BENCH_PERF_FUTEX_WAKE:
+	case BENCH_PERF_FUTEX_WAKE_PARALLEL:
 		return futex_wake_names;
 	case BENCH_JANKBENCH:
 		return jankbench_names;
 	case BENCH_PERF_FUTEX_HASH:
 		return futex_hash_names;
+	case BENCH_PERF_FUTEX_REQUEUE:
+		return futex_requeue_names;
 	case BENCH_IPISTORM:
 		return ipistorm_names;
 	case BENCH_STRESS_NG:

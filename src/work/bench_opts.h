@@ -57,6 +57,8 @@ extern const struct bench_opt hackbench_opts[];
 extern const struct bench_opt messaging_opts[];
 extern const struct bench_opt futex_wake_opts[];
 extern const struct bench_opt futex_hash_opts[];
+extern const struct bench_opt futex_requeue_opts[];
+extern const struct bench_opt futex_wake_parallel_opts[];
 extern const struct bench_opt sched_pipe_opts[];
 extern const struct bench_opt stress_opts[];
 extern const struct bench_opt ipistorm_opts[];

@@ -260,19 +260,35 @@ static int parse_futex_buckets(const char *tool, const char *s, int *out, char *
 	return 0;
 }
 
-/* perf bench futex wake and hash: their options share the fw_ fields */
-static int parse_futex(struct bench *b, enum bench_kind kind, unsigned int repeat, int argc,
+/* perf bench futex's modelled benchmarks: name, kind and options */
+static const struct {
+	const char *name, *tool;
+	enum bench_kind kind;
+	const struct bench_opt *opts;
+} futex_benches[] = {
+	{ "wake", "perf bench futex wake", BENCH_PERF_FUTEX_WAKE, futex_wake_opts },
+	{ "hash", "perf bench futex hash", BENCH_PERF_FUTEX_HASH, futex_hash_opts },
+	{ "requeue", "perf bench futex requeue", BENCH_PERF_FUTEX_REQUEUE, futex_requeue_opts },
+	{ "wake-parallel", "perf bench futex wake-parallel", BENCH_PERF_FUTEX_WAKE_PARALLEL,
+	  futex_wake_parallel_opts },
+};
+
+/* perf bench futex wake, hash and requeue: their options share the fw_ fields */
+static int parse_futex(struct bench *b, unsigned int which, unsigned int repeat, int argc,
 		       char **argv, char *err, size_t errlen)
 {
-	bool hash = kind == BENCH_PERF_FUTEX_HASH;
-	const char *tool = hash ? "perf bench futex hash" : "perf bench futex wake";
-	const struct bench_opt *opts = hash ? futex_hash_opts : futex_wake_opts;
+	bool hash = futex_benches[which].kind == BENCH_PERF_FUTEX_HASH;
+	bool parallel = futex_benches[which].kind == BENCH_PERF_FUTEX_WAKE_PARALLEL;
+	const char *tool = futex_benches[which].tool;
+	const struct bench_opt *opts = futex_benches[which].opts;
 	struct bench_getopt g;
 	int c;
 
-	b->kind = kind;
+	b->kind = futex_benches[which].kind;
 	b->fw_repeat = hash ? 1 : repeat;
-	b->fw_nwakes = 1;
+	/* wake-parallel's -w: 0 (its default) is one waking thread per thread */
+	b->fw_nwakes = parallel ? 0 : 1;
+	b->fr_nrequeue = 1;
 	b->fw_buckets = -1;
 	b->fh_nfutexes = 1024;
 	b->fh_runtime_s = 10;
@@ -286,9 +302,18 @@ static int parse_futex(struct bench *b, enum bench_kind kind, unsigned int repea
 				return -1;
 			break;
 		case 'w':
-			if (parse_uint(tool, "--nwakes", optarg, 1, FUTEX_WAKE_MAX_THREADS,
-				       &b->fw_nwakes, err, errlen))
+			if (parse_uint(tool, parallel ? "--nwakers" : "--nwakes", optarg,
+				       parallel ? 0 : 1, FUTEX_WAKE_MAX_THREADS, &b->fw_nwakes, err,
+				       errlen))
 				return -1;
+			break;
+		case 'q':
+			if (parse_uint(tool, "--nrequeue", optarg, 0, FUTEX_WAKE_MAX_THREADS,
+				       &b->fr_nrequeue, err, errlen))
+				return -1;
+			break;
+		case 'B':
+			b->fr_broadcast = true;
 			break;
 		case 'r':
 			if (parse_uint(tool, "--runtime", optarg, 0, FUTEX_HASH_MAX_RUNTIME,
@@ -318,6 +343,13 @@ static int parse_futex(struct bench *b, enum bench_kind kind, unsigned int repea
 	}
 	if (optind < argc) {
 		snprintf(err, errlen, "%s: unexpected argument '%s'", tool, argv[optind]);
+		return -1;
+	}
+	/* FUTEX_CMP_REQUEUE of none returns 0 for ever: the tool's loop never ends */
+	if (!b->fr_nrequeue && !b->fr_broadcast) {
+		snprintf(err, errlen,
+			 "%s: --nrequeue 0 requeues nobody: the tool would loop for ever (give 1 or more, or -B)",
+			 tool);
 		return -1;
 	}
 	if (hash && (u64)(b->fw_threads ? b->fw_threads : 1) * b->fh_nfutexes >
@@ -714,6 +746,18 @@ int bench_check_machine(struct bench *b, const char *machine, char *err, size_t 
 
 	if (taskset_check_machine(b, machine, err, errlen))
 		return -1;
+	if (b->kind == BENCH_PERF_FUTEX_WAKE_PARALLEL) {
+		/* the tool's errx(): the blocked threads split evenly over the waking ones */
+		unsigned int threads = b->fw_threads ? b->fw_threads : nr_cpu_ids;
+		unsigned int wakers = futex_wake_parallel_wakers(threads, b->fw_nwakes);
+
+		if (threads % wakers) {
+			snprintf(err, errlen,
+				 "perf bench futex wake-parallel: Must be perfectly divisible: %u threads over %u waking threads",
+				 threads, wakers);
+			return -1;
+		}
+	}
 	if (b->kind == BENCH_RTAPP)
 		return rtapp_check_machine(b, err, errlen);
 	if (b->kind != BENCH_IPISTORM)
@@ -801,24 +845,25 @@ struct bench *bench_parse(int argc, char **argv, char *err, size_t errlen)
 				const char *sub = at + 1 < argc ? argv[at + 1] : "";
 				bool futex = at < argc && !strcmp(argv[at], "futex");
 
-				if (futex && (!strcmp(sub, "wake") || !strcmp(sub, "hash")))
-					rc = parse_futex(b,
-							 !strcmp(sub, "wake") ?
-								 BENCH_PERF_FUTEX_WAKE :
-								 BENCH_PERF_FUTEX_HASH,
-							 repeat, argc - at - 1, argv + at + 1, err,
-							 errlen);
+				unsigned int which = 0;
+
+				while (which < ARRAY_SIZE(futex_benches) &&
+				       strcmp(sub, futex_benches[which].name))
+					which++;
+				if (futex && which < ARRAY_SIZE(futex_benches))
+					rc = parse_futex(b, which, repeat, argc - at - 1, argv + at + 1,
+							 err, errlen);
 				else if (futex)
 					snprintf(err, errlen,
-						 "perf bench futex: '%s' is not modelled (wake, hash; wake-parallel, requeue and lock-pi not yet, issue 22)",
+						 "perf bench futex: '%s' is not modelled (wake, hash, requeue, wake-parallel; lock-pi not yet, issue 22)",
 						 sub);
 				else
 					snprintf(err, errlen,
-						 "perf bench -r: only with 'futex wake' or 'futex hash' (the sched benchmarks do not repeat)");
+						 "perf bench -r: only with 'futex wake', 'futex hash', 'futex requeue' or 'futex wake-parallel' (the sched benchmarks do not repeat)");
 			}
 		} else if (argc < 4 || strcmp(argv[1], "bench") || strcmp(argv[2], "sched"))
 			snprintf(err, errlen,
-				 "perf: only 'perf bench sched messaging', 'perf bench sched pipe', 'perf bench futex wake' and 'perf bench futex hash' are modelled");
+				 "perf: only 'perf bench sched messaging', 'perf bench sched pipe' and 'perf bench futex wake', 'hash', 'requeue' and 'wake-parallel' are modelled");
 		else if (!strcmp(argv[3], "messaging"))
 			rc = parse_messaging(b, argc - 3, argv + 3, err, errlen);
 		else if (!strcmp(argv[3], "pipe"))
@@ -827,7 +872,7 @@ struct bench *bench_parse(int argc, char **argv, char *err, size_t errlen)
 			snprintf(err, errlen, "perf bench sched: unknown benchmark '%s' (messaging, pipe)",
 				 argv[3]);
 	} else {
-		snprintf(err, errlen, "unknown benchmark '%s' (hackbench, perf bench sched messaging, perf bench sched pipe, perf bench futex wake, perf bench futex hash, stress-ng, ipistorm, context1, unixbench context1, schbench-2016, schbench, rt-app, reaim, jankbench; taskset, chrt and nice as prefixes)",
+		snprintf(err, errlen, "unknown benchmark '%s' (hackbench, perf bench sched messaging, perf bench sched pipe, perf bench futex wake, perf bench futex hash, perf bench futex requeue, perf bench futex wake-parallel, stress-ng, ipistorm, context1, unixbench context1, schbench-2016, schbench, rt-app, reaim, jankbench; taskset, chrt and nice as prefixes)",
 			 argv[0]);
 	}
 	if (!rc && (u64)b->groups * 2 * b->fds > MAX_TASKS) {
@@ -875,6 +920,12 @@ void bench_start(struct bench *b)
 		break;
 	case BENCH_PERF_FUTEX_HASH:
 		futex_hash_start(b);
+		break;
+	case BENCH_PERF_FUTEX_REQUEUE:
+		futex_requeue_start(b);
+		break;
+	case BENCH_PERF_FUTEX_WAKE_PARALLEL:
+		futex_wake_parallel_start(b);
 		break;
 	case BENCH_STRESS_NG:
 		stress_start(b);
@@ -985,16 +1036,21 @@ bool bench_finish(struct bench *b)
 	secs = (double)bench_elapsed_us(b) / 1e6;
 	b->nr_metrics = 0;
 	add_metric(b, "time_s", secs, METRIC_LOWER);
-	if (b->kind == BENCH_PERF_FUTEX_WAKE) {
+	if (b->kind == BENCH_PERF_FUTEX_WAKE || b->kind == BENCH_PERF_FUTEX_REQUEUE ||
+	    b->kind == BENCH_PERF_FUTEX_WAKE_PARALLEL) {
+		bool requeue = b->kind == BENCH_PERF_FUTEX_REQUEUE;
+		/* wake-parallel: every waking thread of every run, its averaged line */
+		unsigned int n = b->fw_repeat *
+				 (b->kind == BENCH_PERF_FUTEX_WAKE_PARALLEL ? b->fw_nwakes : 1);
 		double ms = 0, woken = 0;
 
 		/* (fw_usec is NULL for a benchmark finished before it started: tests) */
-		for (unsigned int j = 0; b->fw_usec && j < b->fw_repeat; j++) {
+		for (unsigned int j = 0; b->fw_usec && j < n; j++) {
 			ms += (double)b->fw_usec[j] / 1000.0;
 			woken += b->fw_woken[j];
 		}
-		add_metric(b, "wake_ms", ms / b->fw_repeat, METRIC_LOWER);
-		add_metric(b, "woken", woken / b->fw_repeat, METRIC_INFO);
+		add_metric(b, requeue ? "requeue_ms" : "wake_ms", n ? ms / n : 0, METRIC_LOWER);
+		add_metric(b, requeue ? "requeued" : "woken", n ? woken / n : 0, METRIC_INFO);
 	} else if (b->kind == BENCH_JANKBENCH) {
 		struct jank_stats all;
 
@@ -1157,7 +1213,8 @@ void bench_free(struct bench *b)
 		rtapp_free(b);
 	else if (b->kind == BENCH_REAIM)
 		reaim_free(b);
-	else if (b->kind == BENCH_PERF_FUTEX_WAKE)
+	else if (b->kind == BENCH_PERF_FUTEX_WAKE || b->kind == BENCH_PERF_FUTEX_REQUEUE ||
+		 b->kind == BENCH_PERF_FUTEX_WAKE_PARALLEL)
 		futex_wake_free(b);
 	else if (b->kind == BENCH_JANKBENCH)
 		jankbench_free(b);

@@ -107,6 +107,35 @@ const struct bench_opt futex_hash_opts[] = {
 	{ 0 },
 };
 
+const struct bench_opt futex_wake_parallel_opts[] = {
+	OPT('t', "threads", ARG, "N", "threads blocking on the futex (default: one per online CPU)"),
+	OPT('w', "nwakers", ARG, "N",
+	    "waking threads, each waking threads / N with one FUTEX_WAKE (default, 0 or more than the threads: one per thread; the threads must divide by it)"),
+	OPT('s', "silent", NOARG, NULL, "no [Run N] line per run"),
+	OPT('S', "shared", NOARG, NULL, "a shared futex instead of a private one (the global hash)"),
+	OPT('m', "mlockall", NOARG, NULL, "lock memory (no effect on the model: nothing is paged)"),
+	OPT('b', "buckets", ARG, "N",
+	    "the process's private futex hash size (PR_FUTEX_HASH): 0 the global hash, else a power of two from 2 (default: the kernel's)"),
+	HELP('h', "help", "print perf's usage of the benchmark on stderr and exit 129"),
+	{ 0 },
+};
+
+const struct bench_opt futex_requeue_opts[] = {
+	OPT('t', "threads", ARG, "N", "threads blocking on futex1 (default: one per online CPU)"),
+	OPT('q', "nrequeue", ARG, "N",
+	    "threads each FUTEX_CMP_REQUEUE moves to futex2 (default 1, at most the threads)"),
+	OPT('B', "broadcast", NOARG, NULL, "requeue all threads at once (-q the thread count)"),
+	OPT('s', "silent", NOARG, NULL, "no [Run N] line per run"),
+	OPT('S', "shared", NOARG, NULL, "shared futexes instead of private ones (the global hash)"),
+	OPT('m', "mlockall", NOARG, NULL, "lock memory (no effect on the model: nothing is paged)"),
+	OPT('b', "buckets", ARG, "N",
+	    "the process's private futex hash size (PR_FUTEX_HASH): 0 the global hash, else a power of two from 2 (default: the kernel's)"),
+	REFUSED('p', "pi", NOARG, NULL,
+		"is not modelled: PI futexes (FUTEX_WAIT_REQUEUE_PI, FUTEX_CMP_REQUEUE_PI, rt_mutex)"),
+	HELP('h', "help", "print perf's usage of the benchmark on stderr and exit 129"),
+	{ 0 },
+};
+
 const struct bench_opt jankbench_opts[] = {
 	OPT('t', "test", ARG, "LIST",
 	    "subtests, comma-separated: list_view, image_list_view, shadow_grid, low_hitrate_text, high_hitrate_text, edit_text, overdraw, or all (the default)"),
@@ -369,6 +398,20 @@ const struct bench_tool bench_tools[] = {
 	  .synopsis = "perf bench futex hash [OPTIONS]",
 	  .opts = futex_hash_opts,
 	  .notes = "perf bench's -r before the collection is accepted and has no effect, as in perf" },
+	{ .name = "perf bench futex wake-parallel",
+	  .aliases = NULL,
+	  .summary = "threads blocked on one futex, woken by parallel waking threads, each one FUTEX_WAKE: their mean latency",
+	  .follows = "Linux v6.18 tools/perf/bench/futex-wake-parallel.c",
+	  .synopsis = "perf bench [-r N] futex wake-parallel [OPTIONS]",
+	  .opts = futex_wake_parallel_opts,
+	  .notes = "perf bench's -r N (default 10) repeats the run" },
+	{ .name = "perf bench futex requeue",
+	  .aliases = NULL,
+	  .summary = "threads blocked on one futex, requeued to another N at a time without waking, the time to requeue them all",
+	  .follows = "Linux v6.18 tools/perf/bench/futex-requeue.c",
+	  .synopsis = "perf bench [-r N] futex requeue [OPTIONS]",
+	  .opts = futex_requeue_opts,
+	  .notes = "perf bench's -r N (default 10) repeats the run" },
 	{ .name = "stress-ng",
 	  .aliases = NULL,
 	  .summary = "stressors: CPU load, context switches, sched_yield(), pipe I/O, affinity changes",

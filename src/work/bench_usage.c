@@ -185,6 +185,43 @@ static void perf_futex_hash(int argc, char **argv, int k)
 		 "'schedlab benchmarks perf bench futex hash' lists the options as modelled");
 }
 
+static void perf_futex_wake_parallel(int argc, char **argv, int k)
+{
+	static const struct perf_opt opts[] = {
+		{ 'b', "buckets", " <n>", "Specify amount of hash buckets" },
+		{ 'm', "mlockall", "", "Lock all current and future memory" },
+		{ 'S', "shared", "", "Use shared futexes instead of private ones" },
+		{ 's', "silent", "", "Silent mode: do not display data/details" },
+		{ 't', "threads", " <n>", "Specify amount of threads" },
+		{ 'w', "nwakers", " <n>", "Specify amount of waking threads" },
+	};
+
+	perf_bench("futex", "wake-parallel", opts, ARRAY_SIZE(opts), argc, argv, k);
+	snprintf(
+		usage.note, sizeof(usage.note),
+		"'schedlab benchmarks perf bench futex wake-parallel' lists the options as modelled");
+}
+
+static void perf_futex_requeue(int argc, char **argv, int k)
+{
+	/* options__order(): 'B' before 'b' and 'S' before 's' by their long names */
+	static const struct perf_opt opts[] = {
+		{ 'B', "broadcast", "", "Requeue all threads at once" },
+		{ 'b', "buckets", " <n>", "Specify amount of hash buckets" },
+		{ 'm', "mlockall", "", "Lock all current and future memory" },
+		{ 'p', "pi", "", "Use PI-aware variants of FUTEX_CMP_REQUEUE" },
+		{ 'q', "nrequeue", " <n>", "Specify amount of threads to requeue at once" },
+		{ 'S', "shared", "", "Use shared futexes instead of private ones" },
+		{ 's', "silent", "", "Silent mode: do not display data/details" },
+		{ 't', "threads", " <n>", "Specify amount of threads" },
+	};
+
+	perf_bench("futex", "requeue", opts, ARRAY_SIZE(opts), argc, argv, k);
+	snprintf(
+		usage.note, sizeof(usage.note),
+		"-p/--pi is not modelled; 'schedlab benchmarks perf bench futex requeue' lists the options as modelled");
+}
+
 static void schbench_2016(void)
 {
 	add(usage.err, "schbench usage:\n"
@@ -508,6 +545,10 @@ int bench_usage_request(const char *tool, int argc, char **argv, int k, char *er
 		perf_futex_wake(argc, argv, k);
 	else if (!strcmp(tool, "perf bench futex hash"))
 		perf_futex_hash(argc, argv, k);
+	else if (!strcmp(tool, "perf bench futex requeue"))
+		perf_futex_requeue(argc, argv, k);
+	else if (!strcmp(tool, "perf bench futex wake-parallel"))
+		perf_futex_wake_parallel(argc, argv, k);
 	else if (!strcmp(tool, "schbench-2016"))
 		schbench_2016();
 	else if (!strcmp(tool, "schbench"))

@@ -276,6 +276,27 @@ static int do_futex_wake(struct futex *f, u32 nr)
 }
 
 /*
+ * FUTEX_CMP_REQUEUE or FUTEX_REQUEUE of @op's futex's waiters to its
+ * futex2: futex_requeue()'s result, a count or a negative errno
+ */
+static s64 do_futex_requeue(struct work_task *w, const struct op_desc *op)
+{
+	struct futex *f = op->futex, *f2 = op->requeue.futex2;
+	struct futex_key key1, key2;
+
+	if (unlikely(f->scope == FUTEX_SCOPE_NONE || f2->scope == FUTEX_SCOPE_NONE)) {
+		fprintf(stderr,
+			"schedlab: BUG: FUTEX_REQUEUE on a wait word that is no futex (FUTEX_SCOPE_NONE)\n");
+		abort();
+	}
+	futex_key_of(&key1, f);
+	futex_key_of(&key2, f2);
+	return futex_requeue(&key1, &key2, w->task, (int)op->requeue.nr_wake,
+			     (int)op->requeue.nr_requeue, &f->val,
+			     op->kind == OP_FUTEX_CMP_REQUEUE ? &op->val : NULL);
+}
+
+/*
  * pipe_write(): under the pipe mutex (a sleeping lock whose holder is
  * always running here, so waiters spin on it as mutex optimistic spinning
  * does), the header with head/tail and the buffer page's lines are written;
@@ -753,6 +774,13 @@ static void work_step(struct task_struct *p)
 		sys_enter(w);
 		charge(cost->futex_wake);
 		op_done(w, (u64)do_futex_wake(op->futex, op->val));
+		return;
+	case OP_FUTEX_CMP_REQUEUE:
+	case OP_FUTEX_REQUEUE:
+		/* futex_requeue()'s keys, buckets and wake_q as FUTEX_WAKE's (docs/locking.md) */
+		sys_enter(w);
+		charge(cost->futex_wake);
+		op_done(w, (u64)do_futex_requeue(w, op));
 		return;
 	case OP_SPAWN: {
 		struct work_task *cw = work_task_new(op->spawn.prog, op->spawn.state, w->group);

@@ -29,6 +29,13 @@ enum op_kind {
 	OP_POLL_IN,		/* poll(ch, POLLIN): wait until readable, consume nothing */
 	OP_FUTEX_WAIT,		/* futex(FUTEX_WAIT, val) */
 	OP_FUTEX_WAKE,		/* futex(FUTEX_WAKE, val waiters) */
+	/*
+	 * futex(FUTEX_CMP_REQUEUE, requeue.nr_wake, requeue.nr_requeue,
+	 * requeue.futex2, val): result woken + requeued, or (u64)-EAGAIN
+	 * when futex's value is not val; OP_FUTEX_REQUEUE without the compare
+	 */
+	OP_FUTEX_CMP_REQUEUE,
+	OP_FUTEX_REQUEUE,
 	OP_SPAWN,		/* fork() or clone(CLONE_VM) a child running spawn.prog */
 	OP_WAIT_CHILDREN,	/* wait until every child has exited and reap them */
 	OP_CALL,		/* run a callback (timestamps, bookkeeping): free */
@@ -68,6 +75,10 @@ struct op_desc {
 	u32 bytes;
 	struct futex *futex;
 	u32 val;
+	struct {
+		struct futex *futex2;	/* where the waiters of op->futex go */
+		u32 nr_wake, nr_requeue;
+	} requeue;			/* OP_FUTEX_CMP_REQUEUE, OP_FUTEX_REQUEUE */
 	struct mutex *mutex;		/* OP_MUTEX_LOCK, OP_MUTEX_UNLOCK */
 	struct rw_semaphore *rwsem;	/* OP_DOWN_*, OP_UP_* */
 	struct {
@@ -147,6 +158,21 @@ static inline void op_futex(struct op_desc *op, enum op_kind kind, struct futex 
 	op->kind = kind;
 	op->futex = f;
 	op->val = val;
+}
+
+/*
+ * OP_FUTEX_CMP_REQUEUE of @f's waiters (@val: @f's expected value) to @f2,
+ * or OP_FUTEX_REQUEUE (@val unused): @nr_wake woken, up to @nr_requeue moved
+ */
+static inline void op_futex_requeue(struct op_desc *op, enum op_kind kind, struct futex *f, u32 val,
+				    struct futex *f2, u32 nr_wake, u32 nr_requeue)
+{
+	op->kind = kind;
+	op->futex = f;
+	op->val = val;
+	op->requeue.futex2 = f2;
+	op->requeue.nr_wake = nr_wake;
+	op->requeue.nr_requeue = nr_requeue;
 }
 
 static inline void op_mutex(struct op_desc *op, enum op_kind kind, struct mutex *m)

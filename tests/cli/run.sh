@@ -299,6 +299,14 @@ golden run-pipe-threads-smp1 schedlab run -m smp1 -- perf bench sched pipe -T -l
 golden run-futex-wake-xeon schedlab run -m xeon-8269cy-2s -- perf bench -r 3 futex wake
 golden run-futex-wake-silent schedlab run -m smp4 -- perf bench futex wake -t 8 -w 2 -s
 golden run-futex-wake-buckets schedlab run -m smp4 -- perf bench -r 2 futex wake -t 8 -b 64
+# perf bench futex requeue: one at a time, -q 3 (the last batch short), -B with shared futexes
+golden run-futex-requeue-xeon schedlab run -m xeon-8269cy-2s -- perf bench -r 3 futex requeue
+golden run-futex-requeue-smp4 schedlab run -m smp4 -- perf bench -r 3 futex requeue -t 8 -q 3
+# perf bench futex wake-parallel: one waking thread per blocked one, two, with -S -b 0
+golden run-futex-wake-parallel-xeon schedlab run -m xeon-8269cy-2s -- perf bench -r 2 futex wake-parallel
+golden run-futex-wake-parallel-smp4 schedlab run -m smp4 -- perf bench -r 2 futex wake-parallel -t 8 -w 2
+golden run-futex-wake-parallel-shared schedlab run -m smp4 -- perf bench -r 2 futex wake-parallel -t 6 -w 3 -S -b 0 -s
+golden run-futex-requeue-broadcast schedlab run -m smp4 -- perf bench -r 2 futex requeue -t 8 -B -S -b 0
 # perf bench futex hash: the private hash, a tiny one (threads collide), the global hash
 golden run-futex-hash-smp4 schedlab run -m smp4 -- perf bench futex hash -r 1 -f 64
 golden run-futex-hash-2buckets schedlab run -m smp4 -- perf bench futex hash -r 1 -t 8 -f 1 -b 2

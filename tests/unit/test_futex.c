@@ -5,7 +5,10 @@
  * never shrunk) or asks for with PR_FUTEX_HASH, the key -> bucket function
  * (deterministic, spread), and the bucket lock: two CPUs hammering one
  * bucket contend on it, on two buckets they do not. Every run validates
- * the scheduler invariants (--check) after each event.
+ * the scheduler invariants (--check) after each event. FUTEX_CMP_REQUEUE
+ * and FUTEX_REQUEUE: woken and requeued counts, requeued waiters woken
+ * from the second futex only, the compare's EAGAIN, both futexes in one
+ * bucket.
  */
 #include "test_util.h"
 
@@ -353,6 +356,208 @@ static void test_bucket_lock_contention(void **state)
 	assert_true(eight.end_ns > eight_apart.end_ns);
 }
 
+/* ---- requeue ---- */
+
+#define RQ_WAITERS 6
+#define RQ_SETTLE_NS (1 * NSEC_PER_MSEC)
+
+struct rq_waiter {
+	struct futex *f;
+	bool waited;
+	u64 ret; /* FUTEX_WAIT's: 0 woken, 1 EWOULDBLOCK */
+	bool woken;
+};
+
+static void rq_waiter_next(struct work_task *w, struct op_desc *op)
+{
+	struct rq_waiter *rw = w->state;
+
+	if (!rw->waited) {
+		rw->waited = true;
+		op_futex(op, OP_FUTEX_WAIT, rw->f, 0);
+		return;
+	}
+	rw->ret = w->result;
+	rw->woken = true;
+	op_simple(op, OP_EXIT);
+}
+
+static const struct program rq_waiter_prog = { .next = rq_waiter_next };
+
+/* the driver's steps and what each returned */
+enum {
+	RQ_CMP_FAIL,
+	RQ_CMP,
+	RQ_REQUEUE,
+	RQ_WAKE1,
+	RQ_WAKE2,
+	RQ_STEPS,
+};
+
+struct rq_driver {
+	struct futex *f1, *f2;
+	unsigned int step;
+	s64 ret[RQ_STEPS];
+	unsigned int woken_after[RQ_STEPS]; /* waiters woken when the step returned */
+	unsigned int hb2_waiters; /* the second bucket's count after RQ_CMP */
+	struct rq_waiter *waiters;
+};
+
+static unsigned int rq_woken(const struct rq_driver *d)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < RQ_WAITERS; i++)
+		n += d->waiters[i].woken;
+	return n;
+}
+
+/*
+ * Step 0 sleeps until every waiter blocks; then each operation i is
+ * issued at step 2i + 1, its result read at step 2i + 2 before a sleep
+ * that lets its wakeups run, and the waiters woken counted at the next.
+ */
+static void rq_driver_next(struct work_task *w, struct op_desc *op)
+{
+	struct rq_driver *d = w->state;
+	unsigned int step = d->step++;
+	unsigned int i = (step - 1) / 2;
+	struct futex_key k2;
+
+	if (step && !(step & 1)) {
+		d->ret[i] = (s64)w->result;
+		if (i == RQ_CMP) {
+			get_futex_key(&k2, d->f2->uaddr, w->task, true);
+			d->hb2_waiters = futex_hash(&k2, w->task)->waiters;
+		}
+	}
+	if (!(step & 1)) {
+		op_sleep(op, RQ_SETTLE_NS);
+		return;
+	}
+	if (i)
+		d->woken_after[i - 1] = rq_woken(d);
+	switch (i) {
+	case RQ_CMP_FAIL:
+		/* the word is 0: expecting 1 fails, nobody moves */
+		op_futex_requeue(op, OP_FUTEX_CMP_REQUEUE, d->f1, 1, d->f2, 1, RQ_WAITERS);
+		return;
+	case RQ_CMP:
+		/* one woken, two requeued */
+		op_futex_requeue(op, OP_FUTEX_CMP_REQUEUE, d->f1, 0, d->f2, 1, 2);
+		return;
+	case RQ_REQUEUE:
+		/* FUTEX_REQUEUE (no compare): one more moved, nobody woken */
+		op_futex_requeue(op, OP_FUTEX_REQUEUE, d->f1, 0, d->f2, 0, 1);
+		return;
+	case RQ_WAKE1:
+		/* the two left on the first futex, not the requeued ones */
+		op_futex(op, OP_FUTEX_WAKE, d->f1, RQ_WAITERS);
+		return;
+	case RQ_WAKE2:
+		op_futex(op, OP_FUTEX_WAKE, d->f2, RQ_WAITERS);
+		return;
+	default:
+		op_simple(op, OP_EXIT);
+		return;
+	}
+}
+
+static const struct program rq_driver_prog = { .next = rq_driver_next };
+
+/* RQ_WAITERS processes block on shared futex @a1; the driver requeues them to @a2 */
+static void requeue_run(u64 a1, u64 a2, struct rq_driver *d)
+{
+	static struct futex f1, f2;
+	static struct rq_waiter rw[RQ_WAITERS];
+
+	sim_begin("smp4");
+	memset(d, 0, sizeof(*d));
+	memset(rw, 0, sizeof(rw));
+	futex_init_at(&f1, 0, a1, FUTEX_SCOPE_SHARED);
+	futex_init_at(&f2, 0, a2, FUTEX_SCOPE_SHARED);
+	d->f1 = &f1;
+	d->f2 = &f2;
+	d->waiters = rw;
+	for (unsigned int i = 0; i < RQ_WAITERS; i++) {
+		rw[i].f = &f1;
+		work_start("waiter", &rq_waiter_prog, &rw[i], (int)(i % 4));
+	}
+	work_start("driver", &rq_driver_prog, d, 0);
+	sim_go();
+	sim_end();
+}
+
+static void requeue_check(const struct rq_driver *d, bool one_bucket)
+{
+	assert_int_equal(d->ret[RQ_CMP_FAIL], -EAGAIN);
+	assert_int_equal(d->woken_after[RQ_CMP_FAIL], 0);
+	/* woken + requeued; the woken one is awake, the requeued sleep on */
+	assert_int_equal(d->ret[RQ_CMP], 3);
+	assert_int_equal(d->woken_after[RQ_CMP], 1);
+	/* in one bucket nothing moves: the pending count is the driver's own (+1, -1) */
+	assert_int_equal(d->hb2_waiters, one_bucket ? RQ_WAITERS - 1 : 2);
+	assert_int_equal(d->ret[RQ_REQUEUE], 1);
+	assert_int_equal(d->woken_after[RQ_REQUEUE], 1);
+	/* a wake of the first futex finds only the two never requeued */
+	assert_int_equal(d->ret[RQ_WAKE1], 2);
+	assert_int_equal(d->woken_after[RQ_WAKE1], 3);
+	/* the requeued three are woken from the second and unqueued from its bucket */
+	assert_int_equal(d->ret[RQ_WAKE2], 3);
+	assert_int_equal(d->woken_after[RQ_WAKE2], RQ_WAITERS);
+	for (unsigned int i = 0; i < RQ_WAITERS; i++)
+		assert_int_equal(d->waiters[i].ret, 0);
+}
+
+static void test_requeue(void **state)
+{
+	u64 apart[2];
+	struct rq_driver d;
+
+	(void)state;
+	distinct_buckets("smp4", apart, 2);
+	requeue_run(apart[0], apart[1], &d);
+	requeue_check(&d, false);
+	/* the other way round: the second bucket at the lower address is locked first */
+	requeue_run(apart[1], apart[0], &d);
+	requeue_check(&d, false);
+}
+
+/* two addresses from FUTEX_USER_BASE up whose shared keys share a bucket */
+static void same_bucket(u64 *a1, u64 *a2)
+{
+	struct task_struct nobody = { .mm = 1 };
+	static struct futex_hash_bucket *hb[4096];
+	struct futex_key k;
+
+	sim_begin("smp4");
+	for (unsigned int i = 0; i < 4096; i++) {
+		get_futex_key(&k, FUTEX_USER_BASE + 4 * i, &nobody, true);
+		hb[i] = futex_hash(&k, &nobody);
+		for (unsigned int j = 0; j < i; j++) {
+			if (hb[j] == hb[i]) {
+				*a1 = FUTEX_USER_BASE + 4 * j;
+				*a2 = FUTEX_USER_BASE + 4 * i;
+				sim_end();
+				return;
+			}
+		}
+	}
+	fail_msg("no two of 4096 futexes share one of 1024 buckets");
+}
+
+static void test_requeue_one_bucket(void **state)
+{
+	struct rq_driver d;
+	u64 a1 = 0, a2 = 0;
+
+	(void)state;
+	/* double_lock_hb() takes the one lock once; the waiters stay on the chain, rekeyed */
+	same_bucket(&a1, &a2);
+	requeue_run(a1, a2, &d);
+	requeue_check(&d, true);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -363,6 +568,8 @@ int main(void)
 		cmocka_unit_test(test_private_hash_grows),
 		cmocka_unit_test(test_prctl_slots),
 		cmocka_unit_test(test_bucket_lock_contention),
+		cmocka_unit_test(test_requeue),
+		cmocka_unit_test(test_requeue_one_bucket),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

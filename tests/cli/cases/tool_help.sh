@@ -31,6 +31,8 @@ tool_usage() {
 tool_usage help-hackbench 0 schedlab run -m smp2 -- hackbench --help
 tool_usage help-perf-messaging 129 schedlab run -m smp2 -- perf bench sched messaging --help
 tool_usage help-perf-pipe 129 schedlab run -m smp2 -- perf bench sched pipe -h
+tool_usage help-perf-futex-wake-parallel 129 schedlab run -m smp2 -- perf bench futex wake-parallel --help
+tool_usage help-perf-futex-requeue 129 schedlab run -m smp2 -- perf bench futex requeue -h
 # perf: with arguments after -h, only the options they name (option__in_argv())
 tool_usage help-perf-messaging-filtered 129 schedlab run -m smp2 -- perf bench sched messaging -h -g loops
 tool_usage help-schbench 1 schedlab run -m smp2 -- schbench --help
