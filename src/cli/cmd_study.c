@@ -199,10 +199,11 @@ static int study_session_opts(const struct study_def *d, const struct study_grou
 static char *group_options_label(const struct study_def *d, const struct study_group *g)
 {
 	const struct study_group *layers[] = { &d->top, g };
-	char *label = xstrdup("");
+	char *label;
 
 	if (g == &d->top)
 		return NULL;
+	label = xstrdup("");
 	for (size_t l = 0; l < sizeof(layers) / sizeof(layers[0]); l++)
 		for (int i = 0; i < layers[l]->opt_names.n; i++) {
 			const char *v = layers[l]->opt_values.v[i];
