@@ -154,16 +154,17 @@ static void perf_pipe(int argc, char **argv, int k)
 
 static void perf_futex_wake(int argc, char **argv, int k)
 {
+	/* options__order(): 'S' before 's' by their long names, as in every futex tool */
 	static const struct perf_opt opts[] = {
 		{ 'b', "buckets", " <n>", "Specify amount of hash buckets" },
 		{ 'm', "mlockall", "", "Lock all current and future memory" },
-		{ 's', "silent", "", "Silent mode: do not display data/details" },
 		{ 'S', "shared", "", "Use shared futexes instead of private ones" },
+		{ 's', "silent", "", "Silent mode: do not display data/details" },
 		{ 't', "threads", " <n>", "Specify amount of threads" },
 		{ 'w', "nwakes", " <n>", "Specify amount of threads to wake at once" },
 	};
 
-	perf_bench("futex", "wake", opts, 6, argc, argv, k);
+	perf_bench("futex", "wake", opts, ARRAY_SIZE(opts), argc, argv, k);
 	snprintf(usage.note, sizeof(usage.note),
 		 "'schedlab benchmarks perf bench futex wake' lists the options as modelled");
 }
@@ -175,12 +176,12 @@ static void perf_futex_hash(int argc, char **argv, int k)
 		{ 'f', "futexes", " <n>", "Specify amount of futexes per threads" },
 		{ 'm', "mlockall", "", "Lock all current and future memory" },
 		{ 'r', "runtime", " <n>", "Specify runtime (in seconds)" },
-		{ 's', "silent", "", "Silent mode: do not display data/details" },
 		{ 'S', "shared", "", "Use shared futexes instead of private ones" },
+		{ 's', "silent", "", "Silent mode: do not display data/details" },
 		{ 't', "threads", " <n>", "Specify amount of threads" },
 	};
 
-	perf_bench("futex", "hash", opts, 7, argc, argv, k);
+	perf_bench("futex", "hash", opts, ARRAY_SIZE(opts), argc, argv, k);
 	snprintf(usage.note, sizeof(usage.note),
 		 "'schedlab benchmarks perf bench futex hash' lists the options as modelled");
 }
