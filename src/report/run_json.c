@@ -376,8 +376,9 @@ static void write_rtapp(struct json_writer *w, const struct bench *b)
 }
 
 /*
- * "cpufreq": only when --cpufreq was given (the default, performance,
- * keeps every CPU at its maximum and the document as it was): the
+ * "cpufreq": only when --cpufreq or a policy limit was given (the
+ * default, performance, keeps every CPU at its maximum and the document
+ * as it was): the
  * governor, the policies, and per CPU the time at each frequency and the
  * number of frequency changes (docs/json-schema.md).
  */
@@ -631,7 +632,9 @@ int write_run_json(FILE *out, const struct run_info *ri, const struct bench *b)
 	json_end_object(&w);
 	json_end_object(&w);
 
-	if (cpufreq_current_setup()->given) {
+	/* a policy limit changes the clock under the default governor too */
+	if (cpufreq_current_setup()->given || sysctl_written(scaling_min_freq) ||
+	    sysctl_written(scaling_max_freq)) {
 		write_cpufreq(&w);
 		/* with a governor chosen, the machine's energy figures if it has a model */
 		if (energy_reported())
