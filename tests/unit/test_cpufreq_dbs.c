@@ -148,6 +148,24 @@ static void test_ignore_nice_load(void **state)
 	teardown();
 }
 
+/* account_user_time(): a task at nice > 0 has its user time in CPUTIME_NICE */
+static void test_nice_time_accounted(void **state)
+{
+	struct task_struct *niced, *plain;
+
+	(void)state;
+	tl_setup("smp4", TL_ZERO_COST, 0, NULL);
+	niced = tl_work_task("niced", &tl_busy_prog, 0);
+	plain = tl_work_task("plain", &tl_busy_prog, 1);
+	tl_set_nice(niced, 5);
+	tl_run_until(100 * NSEC_PER_MSEC, true);
+	assert_true(niced->utime > 90 * NSEC_PER_MSEC);
+	assert_true(cpu_rq(0)->kcpustat_nice == niced->utime);
+	assert_true(plain->utime > 90 * NSEC_PER_MSEC);
+	assert_int_equal(cpu_rq(1)->kcpustat_nice, 0);
+	teardown();
+}
+
 /*
  * powersave_bias 100 (10%): load 50 asks 1.5 GHz, less 10% = 1.35 GHz,
  * run as 1.4 GHz for (1350000 - 1300000) x 8000 / 100000 = 4000 us, then
@@ -417,6 +435,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ondemand_decisions),
 		cmocka_unit_test(test_ondemand_idle_wakeup),
+		cmocka_unit_test(test_nice_time_accounted),
 		cmocka_unit_test(test_ignore_nice_load),
 		cmocka_unit_test(test_ondemand_powersave_bias),
 		cmocka_unit_test(test_conservative_decisions),

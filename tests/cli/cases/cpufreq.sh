@@ -157,3 +157,12 @@ if [ "$status" -eq 0 ] && [ -n "$od0" ] && [ "$od0" -gt 1950000 ] && grep -q '"s
 else
 	not_ok "--cpufreq ondemand on stress-ng --cpu" "mean $od0 kHz"
 fi
+# every pipe CPU keeps being sampled: an irq_work queued from the wakelist
+# flush's enqueue is not lost (flush_smp_call_function_queue() takes its list first)
+run_cmd schedlab run -m smp4 --json "$tmp/cf-odpipe.json" --cpufreq ondemand -- perf bench sched pipe -l 20000
+few=$(awk '$1 == "\"samples\":" { sub(/,/, "", $2); if ($2 + 0 < 5) n++ } END { print n + 0 }' "$tmp/cf-odpipe.json")
+if [ "$status" -eq 0 ] && [ "$few" -eq 0 ] && grep -q '"samples"' "$tmp/cf-odpipe.json"; then
+	ok "--cpufreq ondemand: the pipe's 0.16 s take at least 5 samples on every CPU"
+else
+	not_ok "--cpufreq ondemand: samples per policy" "$(grep '"samples"' "$tmp/cf-odpipe.json" | tr -d ' \n')"
+fi
