@@ -66,8 +66,10 @@ struct session_opts {
 	"                       call and print the figure with it beside the raw one (default off)\n" \
 	"  --preempt MODEL      none, voluntary (default), full or lazy\n"                     \
 	"  --hz N               CONFIG_HZ of the simulated kernel (default: the machine's)\n"   \
-	"  --cpufreq GOVERNOR   performance (default), powersave, userspace:KHZ or schedutil\n" \
-	"                       (docs/cpufreq.md; rate limit: --sysctl schedutil_rate_limit_us=N)\n" \
+	"  --cpufreq GOVERNOR   performance (default), powersave, userspace:KHZ, schedutil,\n" \
+	"                       ondemand or conservative (docs/cpufreq.md; tunables and limits:\n" \
+	"                       --sysctl schedutil_rate_limit_us=N, up_threshold=N, ...,\n"   \
+	"                       scaling_min_freq=KHZ, scaling_max_freq=KHZ)\n"                \
 	"  --idle-states SPEC   disable=STATE[,STATE...], enable=... or max=STATE, each with an\n" \
 	"                       optional @CPUS: cpuidle's stateK/disable, intel_idle.max_cstate=\n" \
 	"  --also 'COMMAND'     a background workload (any COMMAND below) started with the\n"  \

@@ -993,6 +993,32 @@ struct task_struct *sched_fork_task_on(struct task_struct *parent, bool thread, 
 				 NULL);
 }
 
+struct task_struct *kthread_create_on_cpu(const char *comm, const struct task_exec *exec,
+					  void *exec_data, unsigned int cpu)
+{
+	struct task_struct *p = alloc_task(comm, NULL);
+
+	p->exec = exec;
+	p->exec_data = exec_data;
+	p->kthread = true;
+	p->mm = -1;
+	p->tgid = p->pid;
+	cpumask_clear(p->cpus_mask);
+	cpumask_set_cpu(cpu, p->cpus_mask);
+	p->nr_cpus_allowed = 1;
+	set_task_max_allowed_capacity(p);
+	p->cpu = p->wake_cpu = cpu;
+	p->recent_used_cpu = (int)cpu;
+	p->start_time = cpu_now();
+	p->rt.time_slice = sched_rr_timeslice();
+	set_load_weight(p);
+	init_entity(&p->se);
+	/* kthread(): parked in schedule() until the first wake_up_process() */
+	p->__state = TASK_INTERRUPTIBLE;
+	sched_world.nr_tasks_alive++;
+	return p;
+}
+
 struct task_struct *sched_fork_task_allowed(const char *comm, const struct task_exec *exec,
 					    void *exec_data, unsigned int cpu_hint,
 					    const struct cpumask *allowed)
@@ -1658,6 +1684,9 @@ static void user_stopped(unsigned int cpu, u64 ran, u64 work_left, bool finished
 {
 	struct task_struct *p = cpu_rq(cpu)->curr;
 
+	/* account_user_time(): a niced task's user time is CPUTIME_NICE */
+	if (PRIO_TO_NICE(p->static_prio) > 0 && (!finished || p->in_user_work))
+		cpu_rq(cpu)->kcpustat_nice += ran;
 	if (finished) {
 		if (!p->in_user_work)
 			return;
