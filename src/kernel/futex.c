@@ -241,10 +241,15 @@ static void futex_chain_add(struct futex_q *q, struct futex_hash_bucket *hb)
 	}
 }
 
-void futex_queue(struct futex_q *q, struct futex_hash_bucket *hb)
+void futex_queue_locked(struct futex_q *q, struct futex_hash_bucket *hb)
 {
 	q->prio = min(q->task->normal_prio, MAX_RT_PRIO);
 	futex_chain_add(q, hb);
+}
+
+void futex_queue(struct futex_q *q, struct futex_hash_bucket *hb)
+{
+	futex_queue_locked(q, hb);
 	sim_lock_release(&hb->lock);
 }
 
@@ -481,6 +486,7 @@ unsigned int futex_hash_get_slots(const struct task_struct *p)
 
 void futex_exit(void)
 {
+	futex_pi_exit();
 	struct futex_mm *fm, *n;
 
 	list_for_each_entry_safe(fm, n, &futex_mms, node)

@@ -20,6 +20,7 @@
 #define SCHEDLAB_KERNEL_FUTEX_H
 
 #include "kernel/list.h"
+#include "kernel/rtmutex.h"
 #include "sim/machine.h"
 
 struct task_struct;
@@ -55,6 +56,32 @@ struct futex_q {
 	struct futex_key key;
 	int prio; /* min(normal_prio, MAX_RT_PRIO) */
 	struct futex_hash_bucket *hb; /* queued on it; NULL once unqueued (lock_ptr) */
+	struct futex_pi_state *pi_state; /* FUTEX_LOCK_PI: the rt_mutex it blocks on */
+};
+
+/* ---- PI futexes (kernel/futex/pi.c; futex_pi.c) ---- */
+
+/* the user word of a PI futex: the owner's TID and two flags (uapi/linux/futex.h) */
+#define FUTEX_WAITERS 0x80000000U
+#define FUTEX_OWNER_DIED 0x40000000U
+#define FUTEX_TID_MASK 0x3fffffffU
+
+/*
+ * struct futex_pi_state: the rt_mutex of a PI futex with waiters, owned
+ * by the task the word names; referenced by each futex_q queued on it.
+ */
+struct futex_pi_state {
+	struct rt_mutex pi_mutex;
+	struct task_struct *owner;
+	int refcount;
+	struct futex_key key;
+	struct list_head node; /* every pi_state of the run */
+};
+
+/* the futex word as the kernel reaches it: its value and its cache line */
+struct futex_uword {
+	u32 *val;
+	struct cache_line *line;
 };
 
 /*
@@ -105,6 +132,8 @@ struct futex_hash_bucket *futex_q_lock(struct futex_q *q, const struct futex_key
 void futex_q_unlock(struct futex_hash_bucket *hb);
 /* queue @q on @hb by priority and drop the bucket lock */
 void futex_queue(struct futex_q *q, struct futex_hash_bucket *hb);
+/* __futex_queue(): the same, keeping the bucket lock */
+void futex_queue_locked(struct futex_q *q, struct futex_hash_bucket *hb);
 /*
  * Take @q off its bucket under the bucket lock if it is still queued (a
  * signal ended the wait); false if a waker had unqueued it already.
@@ -124,6 +153,24 @@ int futex_wake(const struct futex_key *key, const struct task_struct *p, int nr_
 int futex_requeue(const struct futex_key *key1, const struct futex_key *key2,
 		  const struct task_struct *p, int nr_wake, int nr_requeue, const u32 *uval1,
 		  const u32 *cmpval);
+
+/*
+ * FUTEX_LOCK_PI (@trylock false) or FUTEX_TRYLOCK_PI of the word @u (key
+ * @key) by @p (current), as a step with @q and @w (the futex_q and
+ * rt_mutex_waiter on @p's stack): true once done, with *@res 0 (locked),
+ * -EWOULDBLOCK (trylock: held), -EDEADLK (@p holds it), -EINVAL (the word
+ * and the waiters' pi_state disagree) or -ESRCH (no task has the word's
+ * TID); false while @p spins or sleeps on the pi_state's rt_mutex.
+ */
+bool futex_lock_pi_step(struct futex_q *q, struct lock_waiter *w, const struct futex_key *key,
+			struct futex_uword *u, struct task_struct *p, bool trylock, int *res);
+/*
+ * FUTEX_UNLOCK_PI by @p: 0, or -EPERM (@p does not own it) or -EINVAL;
+ * the futex goes to its top waiter, or the word to 0 when nobody waits.
+ */
+int futex_unlock_pi(const struct futex_key *key, struct futex_uword *u, struct task_struct *p);
+/* the run's pi_states are freed (futex_exit()) */
+void futex_pi_exit(void);
 
 /*
  * copy_process() of a thread of @parent (CLONE_THREAD | CLONE_VM): its

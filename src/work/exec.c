@@ -137,6 +137,7 @@ void futex_init_at(struct futex *f, u32 val, u64 uaddr, enum futex_scope scope)
 	f->uaddr = uaddr;
 	f->mm = 0;
 	init_waitqueue_head(&f->wq);
+	cache_line_init(&f->line, 1);
 }
 
 void futex_init(struct futex *f, u32 val)
@@ -294,6 +295,46 @@ static s64 do_futex_requeue(struct work_task *w, const struct op_desc *op)
 	return futex_requeue(&key1, &key2, w->task, (int)op->requeue.nr_wake,
 			     (int)op->requeue.nr_requeue, &f->val,
 			     op->kind == OP_FUTEX_CMP_REQUEUE ? &op->val : NULL);
+}
+
+/*
+ * glibc's user-space side of a PTHREAD_PRIO_INHERIT mutex: a cmpxchg of
+ * the word, 0 -> TID to lock and TID -> 0 to unlock; it fails while
+ * another task holds it or FUTEX_WAITERS is set, and then the system call
+ * does the work. The kernel is never entered for an uncontended mutex.
+ */
+static bool pi_user_cmpxchg(struct futex *f, u32 old, u32 new)
+{
+	charge(machine.cost->lock_atomic);
+	cl_write(&f->line);
+	if (f->val != old)
+		return false;
+	f->val = new;
+	return true;
+}
+
+/* FUTEX_LOCK_PI or FUTEX_TRYLOCK_PI as a step; true once it returned */
+static bool do_futex_lock_pi(struct work_task *w, const struct op_desc *op, s64 *res)
+{
+	struct futex_uword u = { &op->futex->val, &op->futex->line };
+	struct futex_key key;
+	int ret;
+
+	futex_key_of(&key, op->futex);
+	if (!futex_lock_pi_step(&w->futex_q, &w->lock_waiter, &key, &u, w->task,
+				op->kind == OP_FUTEX_TRYLOCK_PI, &ret))
+		return false;
+	*res = ret;
+	return true;
+}
+
+static int do_futex_unlock_pi(struct work_task *w, struct futex *f)
+{
+	struct futex_uword u = { &f->val, &f->line };
+	struct futex_key key;
+
+	futex_key_of(&key, f);
+	return futex_unlock_pi(&key, &u, w->task);
 }
 
 /*
@@ -782,6 +823,32 @@ static void work_step(struct task_struct *p)
 		charge(cost->futex_wake);
 		op_done(w, (u64)do_futex_requeue(w, op));
 		return;
+	case OP_FUTEX_LOCK_PI:
+	case OP_FUTEX_TRYLOCK_PI: {
+		s64 res;
+
+		if (!w->in_syscall) {
+			if (op->val && pi_user_cmpxchg(op->futex, 0, (u32)p->pid)) {
+				op_done(w, 0);
+				return;
+			}
+			sys_enter(w);
+			/* a key, a bucket and its lock, as FUTEX_WAIT's (docs/locking.md) */
+			charge(cost->futex_wait);
+		}
+		if (do_futex_lock_pi(w, op, &res))
+			op_done(w, (u64)res);
+		return;
+	}
+	case OP_FUTEX_UNLOCK_PI:
+		if (op->val && pi_user_cmpxchg(op->futex, (u32)p->pid, 0)) {
+			op_done(w, 0);
+			return;
+		}
+		sys_enter(w);
+		charge(cost->futex_wake);
+		op_done(w, (u64)(s64)do_futex_unlock_pi(w, op->futex));
+		return;
 	case OP_SPAWN: {
 		struct work_task *cw = work_task_new(op->spawn.prog, op->spawn.state, w->group);
 		struct task_struct *c;
@@ -844,6 +911,14 @@ static void work_step(struct task_struct *p)
 		return;
 	case OP_UP_WRITE:
 		up_write(op->rwsem);
+		op_done(w, 0);
+		return;
+	case OP_RT_MUTEX_LOCK:
+		if (rt_mutex_lock_step(op->rtmutex, &w->lock_waiter))
+			op_done(w, 0);
+		return;
+	case OP_RT_MUTEX_UNLOCK:
+		rt_mutex_unlock(op->rtmutex);
 		op_done(w, 0);
 		return;
 	case OP_EXIT:

@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * PI futexes of Linux v6.18 (kernel/futex/pi.c), written from their
+ * behaviour (docs/locking.md, "PI futexes"): the user word holds the
+ * owner's TID, with FUTEX_WAITERS once somebody blocks; the first
+ * contender attaches a pi_state to the futex, whose rt_mutex is owned by
+ * the TID's task (rt_mutex_init_proxy_locked()), queues its futex_q on the
+ * bucket and blocks on that rt_mutex, boosting the owner; FUTEX_UNLOCK_PI
+ * hands the futex to the rt_mutex's top waiter (its TID in the word) and
+ * wakes it, or clears the word when nobody waits.
+ */
+#include "kernel/futex.h"
+
+#include "kernel/locking_internal.h"
+#include "sim/alloc.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* every pi_state of the run, kept past its last reference for its rt_mutex's statistics */
+static struct list_head futex_pi_states = LIST_HEAD_INIT(futex_pi_states);
+
+/* the word's change under the bucket lock (futex_cmpxchg_value_locked()) */
+static void futex_word_update(struct futex_uword *u, u32 newval)
+{
+	charge(machine.cost->lock_atomic);
+	cl_write(u->line);
+	*u->val = newval;
+}
+
+static bool futex_key_eq(const struct futex_key *a, const struct futex_key *b)
+{
+	return a->ptr == b->ptr && a->word == b->word && a->offset == b->offset;
+}
+
+/* futex_top_waiter(): the first futex_q of @key on @hb */
+static struct futex_q *futex_top_waiter(struct futex_hash_bucket *hb, const struct futex_key *key)
+{
+	struct futex_q *q;
+
+	list_for_each_entry(q, &hb->chain, list)
+	{
+		charge(machine.cost->wake_walk);
+		if (futex_key_eq(&q->key, key))
+			return q;
+	}
+	return NULL;
+}
+
+/* find_get_task_by_vpid() */
+static struct task_struct *futex_find_task(int pid)
+{
+	struct task_struct *p;
+
+	list_for_each_entry(p, &sched_world.tasks,
+			    tasks) if (p->pid == pid && p->__state != TASK_DEAD) return p;
+	return NULL;
+}
+
+/*
+ * alloc_pi_state() and __attach_to_pi_owner(): a pi_state for @key whose
+ * rt_mutex @owner holds. A key's earlier pi_state is reused, so that one
+ * futex's rt_mutex statistics add up over the run.
+ */
+static struct futex_pi_state *attach_to_pi_owner(const struct futex_key *key,
+						 struct task_struct *owner)
+{
+	struct futex_pi_state *ps;
+
+	list_for_each_entry(ps, &futex_pi_states,
+			    node) if (!ps->refcount && futex_key_eq(&ps->key, key)) goto found;
+	ps = xcalloc(1, sizeof(*ps));
+	rt_mutex_init(&ps->pi_mutex, "futex_lock_pi");
+	ps->key = *key;
+	list_add_tail(&ps->node, &futex_pi_states);
+found:
+	cl_write(&owner->cl.pi);
+	rt_mutex_init_proxy_locked(&ps->pi_mutex, owner);
+	ps->owner = owner;
+	ps->refcount = 1;
+	return ps;
+}
+
+/* put_pi_state(): the last reference lets the rt_mutex forget its owner */
+static void put_pi_state(struct futex_pi_state *ps)
+{
+	if (--ps->refcount)
+		return;
+	rt_mutex_proxy_unlock(&ps->pi_mutex);
+	ps->owner = NULL;
+}
+
+/*
+ * futex_lock_pi_atomic(), bucket lock held: 1 if @p took the futex (the
+ * word was 0), 0 with *@ps the pi_state to block on (FUTEX_WAITERS set),
+ * or -EDEADLK (it is @p's already), -EINVAL (the word's TID is not the
+ * pi_state's owner), -ESRCH (no such task).
+ */
+static int futex_lock_pi_atomic(struct futex_uword *u, struct futex_hash_bucket *hb,
+				const struct futex_key *key, struct futex_pi_state **ps,
+				struct task_struct *p)
+{
+	u32 uval = *u->val;
+	int pid = (int)(uval & FUTEX_TID_MASK);
+	struct futex_q *top;
+	struct task_struct *owner;
+
+	cl_read(u->line);
+	if (pid == p->pid)
+		return -EDEADLK;
+	top = futex_top_waiter(hb, key);
+	if (top) {
+		/* attach_to_pi_state(): the word must name the pi_state's owner */
+		if (!top->pi_state || !top->pi_state->owner || top->pi_state->owner->pid != pid)
+			return -EINVAL;
+		top->pi_state->refcount++;
+		*ps = top->pi_state;
+		return 0;
+	}
+	if (!pid) {
+		futex_word_update(u, (u32)p->pid | (uval & FUTEX_OWNER_DIED));
+		return 1;
+	}
+	futex_word_update(u, uval | FUTEX_WAITERS);
+	owner = futex_find_task(pid);
+	if (!owner)
+		return -ESRCH;
+	*ps = attach_to_pi_owner(key, owner);
+	return 0;
+}
+
+/*
+ * fixup_pi_owner() of a task that holds the rt_mutex: if the futex was
+ * not handed to it (it stole the rt_mutex from the woken top waiter), the
+ * word and the pi_state name it now (fixup_pi_state_owner()).
+ */
+static void fixup_pi_owner(struct futex_uword *u, struct futex_q *q, struct task_struct *p)
+{
+	struct futex_pi_state *ps = q->pi_state;
+
+	if (ps->owner == p)
+		return;
+	cl_write(&p->cl.pi);
+	ps->owner = p;
+	futex_word_update(u, (u32)p->pid | FUTEX_WAITERS | (*u->val & FUTEX_OWNER_DIED));
+}
+
+/* futex_unqueue_pi() and the bucket unlock at the end of FUTEX_LOCK_PI */
+static void futex_lock_pi_done(struct futex_q *q)
+{
+	struct futex_hash_bucket *hb = q->hb;
+
+	list_del_init(&q->list);
+	q->hb = NULL;
+	put_pi_state(q->pi_state);
+	q->pi_state = NULL;
+	futex_q_unlock(hb);
+}
+
+/* the rt_mutex is ours (or the trylock failed): the word fixed up, the futex_q gone */
+static int futex_lock_pi_finish(struct futex_uword *u, struct futex_q *q, struct task_struct *p,
+				bool locked)
+{
+	/* futex_q_lockptr_lock(): the bucket lock again */
+	sim_lock_acquire(&q->hb->lock);
+	if (locked)
+		fixup_pi_owner(u, q, p);
+	futex_lock_pi_done(q);
+	return locked ? 0 : -EWOULDBLOCK;
+}
+
+bool futex_lock_pi_step(struct futex_q *q, struct lock_waiter *w, const struct futex_key *key,
+			struct futex_uword *u, struct task_struct *p, bool trylock, int *res)
+{
+	struct futex_hash_bucket *hb;
+	struct rt_mutex *lock;
+	int ret;
+
+	if (q->pi_state) {
+		/* rt_mutex_wait_proxy_lock() goes on */
+		if (!rt_mutex_wait_proxy_step(&q->pi_state->pi_mutex, w))
+			return false;
+		*res = futex_lock_pi_finish(u, q, p, true);
+		return true;
+	}
+	hb = futex_q_lock(q, key, p);
+	ret = futex_lock_pi_atomic(u, hb, key, &q->pi_state, p);
+	if (ret) {
+		futex_q_unlock(hb);
+		q->pi_state = NULL;
+		*res = ret == 1 ? 0 : ret;
+		return true;
+	}
+	/* __futex_queue(): the waiters count raised by futex_q_lock() stays */
+	futex_queue_locked(q, hb);
+	lock = &q->pi_state->pi_mutex;
+	if (trylock) {
+		/* FUTEX_TRYLOCK_PI: rt_mutex_futex_trylock(), never blocks */
+		bool locked = rt_mutex_futex_trylock(lock);
+
+		if (locked)
+			fixup_pi_owner(u, q, p);
+		futex_lock_pi_done(q);
+		*res = locked ? 0 : -EWOULDBLOCK;
+		return true;
+	}
+	/* the rt_mutex's wait_lock is taken before the bucket lock is dropped */
+	sim_lock_acquire(&lock->wait_lock);
+	sim_lock_release(&hb->lock);
+	ret = __rt_mutex_start_proxy_lock(lock, w, p);
+	sim_lock_release(&lock->wait_lock);
+	if (unlikely(ret < 0)) {
+		/* a PI chain that loops: schedlab's workloads never deadlock */
+		fprintf(stderr, "schedlab: BUG: FUTEX_LOCK_PI: PI chain deadlock (%d)\n", ret);
+		abort();
+	}
+	if (ret) {
+		*res = futex_lock_pi_finish(u, q, p, true);
+		return true;
+	}
+	if (!rt_mutex_wait_proxy_step(lock, w))
+		return false;
+	*res = futex_lock_pi_finish(u, q, p, true);
+	return true;
+}
+
+/*
+ * wake_futex_pi(): the futex goes to the rt_mutex's top waiter (its TID
+ * and FUTEX_WAITERS in the word, the pi_state's owner), current is
+ * deboosted, and the waiter is woken to take the rt_mutex.
+ */
+static void wake_futex_pi(struct futex_uword *u, struct futex_pi_state *ps, struct lock_waiter *top)
+{
+	struct task_struct *new_owner = top->task;
+	struct lock_waiter *wake_q = NULL;
+
+	futex_word_update(u, FUTEX_WAITERS | (u32)new_owner->pid);
+	/* pi_state_update_owner(): both tasks' pi_state lists */
+	cl_write(&ps->owner->cl.pi);
+	cl_write(&new_owner->cl.pi);
+	ps->owner = new_owner;
+	__rt_mutex_futex_unlock(&ps->pi_mutex, &wake_q);
+	sim_lock_release(&ps->pi_mutex.wait_lock);
+	/* rt_mutex_postunlock() */
+	wake_up_q(wake_q);
+}
+
+int futex_unlock_pi(const struct futex_key *key, struct futex_uword *u, struct task_struct *p)
+{
+	struct futex_hash_bucket *hb;
+	struct futex_q *top;
+
+	cl_read(u->line);
+	if ((int)(*u->val & FUTEX_TID_MASK) != p->pid)
+		return -EPERM;
+	hb = futex_hash(key, p);
+	sim_lock_acquire(&hb->lock);
+	top = futex_top_waiter(hb, key);
+	if (top) {
+		struct futex_pi_state *ps = top->pi_state;
+		struct lock_waiter *rt_waiter;
+
+		if (!ps || ps->owner != p) {
+			sim_lock_release(&hb->lock);
+			return -EINVAL;
+		}
+		sim_lock_acquire(&ps->pi_mutex.wait_lock);
+		rt_waiter = rt_mutex_top_waiter(&ps->pi_mutex);
+		if (rt_waiter) {
+			sim_lock_release(&hb->lock);
+			wake_futex_pi(u, ps, rt_waiter);
+			return 0;
+		}
+		/*
+		 * a futex_q without an rt_mutex waiter (it has the rt_mutex
+		 * and is about to unqueue): cannot be seen here, as schedlab
+		 * runs a locker's end in one step; fall through to the release
+		 */
+		sim_lock_release(&ps->pi_mutex.wait_lock);
+	}
+	/* nobody waits: the kernel releases the futex (the word to 0) */
+	futex_word_update(u, 0);
+	sim_lock_release(&hb->lock);
+	return 0;
+}
+
+void futex_pi_exit(void)
+{
+	struct futex_pi_state *ps, *n;
+
+	list_for_each_entry_safe(ps, n, &futex_pi_states, node) free(ps);
+	INIT_LIST_HEAD(&futex_pi_states);
+}
