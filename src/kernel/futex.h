@@ -158,7 +158,8 @@ int futex_requeue(const struct futex_key *key1, const struct futex_key *key2,
  * FUTEX_LOCK_PI (@trylock false) or FUTEX_TRYLOCK_PI of the word @u (key
  * @key) by @p (current), as a step with @q and @w (the futex_q and
  * rt_mutex_waiter on @p's stack): true once done, with *@res 0 (locked),
- * -EWOULDBLOCK (trylock: held), -EDEADLK (@p holds it), -EINVAL (the word
+ * -EWOULDBLOCK (trylock: held), -EDEADLK (@p holds it, or the PI chain
+ * from it is a cycle), -EINVAL (the word
  * and the waiters' pi_state disagree) or -ESRCH (no task has the word's
  * TID); false while @p spins or sleeps on the pi_state's rt_mutex.
  */

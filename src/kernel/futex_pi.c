@@ -211,9 +211,12 @@ bool futex_lock_pi_step(struct futex_q *q, struct lock_waiter *w, const struct f
 	ret = __rt_mutex_start_proxy_lock(lock, w, p);
 	sim_lock_release(&lock->wait_lock);
 	if (unlikely(ret < 0)) {
-		/* a PI chain that loops: schedlab's workloads never deadlock */
-		fprintf(stderr, "schedlab: BUG: FUTEX_LOCK_PI: PI chain deadlock (%d)\n", ret);
-		abort();
+		/* a cycle of PI futexes: -EDEADLK, unless the lock became ours meanwhile */
+		bool locked = !rt_mutex_cleanup_proxy_lock(lock, w);
+
+		futex_lock_pi_finish(u, q, p, locked);
+		*res = locked ? 0 : ret;
+		return true;
 	}
 	if (ret) {
 		*res = futex_lock_pi_finish(u, q, p, true);
@@ -240,6 +243,8 @@ static void wake_futex_pi(struct futex_uword *u, struct futex_pi_state *ps, stru
 	cl_write(&ps->owner->cl.pi);
 	cl_write(&new_owner->cl.pi);
 	ps->owner = new_owner;
+	/* the futex is the waiter's before it runs: --lock-stat's handoffs */
+	ps->pi_mutex.stat.handoffs++;
 	__rt_mutex_futex_unlock(&ps->pi_mutex, &wake_q);
 	sim_lock_release(&ps->pi_mutex.wait_lock);
 	/* rt_mutex_postunlock() */

@@ -190,26 +190,28 @@ takeit:
 }
 
 /*
- * rt_mutex_adjust_prio_chain() without full deadlock detection
- * (RT_MUTEX_MIN_CHAINWALK): @task, the owner of @orig_lock, is blocked on
- * @next_lock; requeue its waiter there by its new priority, and if that
- * changed the lock's top waiter, requeue in the owner's pi_waiters and
- * adjust the owner's priority; go on with that owner while it is blocked
- * and the top waiter changed. -EDEADLK past MAX_LOCK_DEPTH locks or on a
- * cycle back to @orig_lock or @top_task.
+ * rt_mutex_adjust_prio_chain(): @task, the owner of @orig_lock, is
+ * blocked on @next_lock; requeue its waiter there by its new priority, and
+ * if that changed the lock's top waiter, requeue in the owner's pi_waiters
+ * and adjust the owner's priority; go on with that owner while it is
+ * blocked and the top waiter changed. With @detect
+ * (RT_MUTEX_FULL_CHAINWALK, the PI futexes') the walk goes on to the end
+ * of the chain even where nothing changes, to find a cycle. -EDEADLK past
+ * MAX_LOCK_DEPTH locks or on a cycle back to @orig_lock or @top_task.
  */
-static int rt_mutex_adjust_prio_chain(struct task_struct *task, struct rt_mutex *orig_lock,
-				      struct rt_mutex *next_lock, struct lock_waiter *orig_waiter,
-				      struct task_struct *top_task)
+static int rt_mutex_adjust_prio_chain(struct task_struct *task, bool detect,
+				      struct rt_mutex *orig_lock, struct rt_mutex *next_lock,
+				      struct lock_waiter *orig_waiter, struct task_struct *top_task)
 {
 	struct lock_waiter *waiter, *top_waiter = orig_waiter, *prerequeue;
 	struct rt_mutex *lock;
+	bool requeue = true;
 	int depth = 0;
 
 again:
 	if (++depth > MAX_LOCK_DEPTH)
 		return -EDEADLK;
-	/* one step's requeue work in both trees, under task->pi_lock */
+	/* one step's work in both trees, under task->pi_lock */
 	charge(machine.cost->lock_slowpath);
 	cl_write(&task->cl.pi);
 	waiter = task->pi_blocked_on;
@@ -220,15 +222,35 @@ again:
 		return 0;
 	if (next_lock != waiter->lock)
 		return 0;
-	if (top_waiter && top_waiter != task_top_pi_waiter(task))
-		return 0;
-	if (waiter->prio == waiter_prio(task))
-		return 0;
+	if (top_waiter) {
+		if (list_empty(&task->pi_waiters))
+			return 0;
+		if (top_waiter != task_top_pi_waiter(task)) {
+			if (!detect)
+				return 0;
+			requeue = false;
+		}
+	}
+	if (waiter->prio == waiter_prio(task)) {
+		if (!detect)
+			return 0;
+		requeue = false;
+	}
 	lock = waiter->lock;
 	sim_lock_acquire(&lock->wait_lock);
 	if (lock == orig_lock || lock->owner == top_task) {
 		sim_lock_release(&lock->wait_lock);
 		return -EDEADLK;
+	}
+	if (!requeue) {
+		/* deadlock detection only: on to the next owner, changing nothing */
+		task = lock->owner;
+		next_lock = task ? task_blocked_on_lock(task) : NULL;
+		top_waiter = rt_mutex_top_waiter(lock);
+		sim_lock_release(&lock->wait_lock);
+		if (!next_lock)
+			return 0;
+		goto again;
 	}
 	prerequeue = rt_mutex_top_waiter(lock);
 	rt_mutex_dequeue(waiter);
@@ -263,7 +285,7 @@ again:
 	next_lock = task_blocked_on_lock(task);
 	top_waiter = rt_mutex_top_waiter(lock);
 	sim_lock_release(&lock->wait_lock);
-	if (!next_lock || waiter != top_waiter)
+	if (!next_lock || (!detect && waiter != top_waiter))
 		return 0;
 	goto again;
 }
@@ -275,7 +297,7 @@ again:
  * the boost down its chain (the wait_lock dropped meanwhile).
  */
 static int task_blocks_on_rt_mutex(struct rt_mutex *lock, struct lock_waiter *w,
-				   struct task_struct *task)
+				   struct task_struct *task, bool detect)
 {
 	struct task_struct *owner = lock->owner;
 	struct lock_waiter *top_waiter = w;
@@ -297,19 +319,21 @@ static int task_blocks_on_rt_mutex(struct rt_mutex *lock, struct lock_waiter *w,
 	if (!owner)
 		return 0;
 	cl_write(&owner->cl.pi);
-	if (w != rt_mutex_top_waiter(lock))
+	if (w == rt_mutex_top_waiter(lock)) {
+		if (top_waiter != w)
+			rt_mutex_dequeue_pi(top_waiter);
+		rt_mutex_enqueue_pi(owner, w);
+		rt_mutex_adjust_prio(owner);
+		/* a spinning top waiter that is no more the top one goes to sleep */
+		rt_notify_spinners(lock);
+	} else if (!detect) {
 		return 0;
-	if (top_waiter != w)
-		rt_mutex_dequeue_pi(top_waiter);
-	rt_mutex_enqueue_pi(owner, w);
-	rt_mutex_adjust_prio(owner);
-	/* a spinning top waiter that is no more the top one goes to sleep */
-	rt_notify_spinners(lock);
+	}
 	next_lock = task_blocked_on_lock(owner);
 	if (!next_lock)
 		return 0;
 	sim_lock_release(&lock->wait_lock);
-	res = rt_mutex_adjust_prio_chain(owner, lock, next_lock, w, task);
+	res = rt_mutex_adjust_prio_chain(owner, detect, lock, next_lock, w, task);
 	sim_lock_acquire(&lock->wait_lock);
 	return res;
 }
@@ -410,7 +434,7 @@ bool rt_mutex_lock_step(struct rt_mutex *lock, struct lock_waiter *w)
 	sim_lock_acquire(&lock->wait_lock);
 	if (try_to_take_rt_mutex(lock, current, NULL))
 		return rt_acquired(lock, w);
-	ret = task_blocks_on_rt_mutex(lock, w, current);
+	ret = task_blocks_on_rt_mutex(lock, w, current, false);
 	if (ret) {
 		/* a deadlock: schedlab's workloads have none; the waiter goes */
 		fprintf(stderr, "schedlab: BUG: rt_mutex %s: deadlock (%d)\n", lock->stat.name,
@@ -514,11 +538,67 @@ int __rt_mutex_start_proxy_lock(struct rt_mutex *lock, struct lock_waiter *w,
 		return 1;
 	}
 	rt_contended(lock, w);
-	ret = task_blocks_on_rt_mutex(lock, w, task);
-	if (ret)
-		return ret;
 	w->phase = LW_WAIT;
-	return 0;
+	ret = task_blocks_on_rt_mutex(lock, w, task, true);
+	/* the owner let go while the chain was walked: no deadlock after all */
+	if (ret && !lock->owner)
+		ret = 0;
+	return ret;
+}
+
+/*
+ * remove_waiter(), wait_lock held: @w leaves the lock; if it was the top
+ * waiter the owner's boost is recomputed and passed down its chain.
+ */
+static void remove_waiter(struct rt_mutex *lock, struct lock_waiter *w)
+{
+	bool is_top = rt_mutex_top_waiter(lock) == w;
+	struct task_struct *owner = lock->owner;
+	struct rt_mutex *next_lock;
+
+	cl_write(&w->task->cl.pi);
+	rt_mutex_dequeue(w);
+	w->task->pi_blocked_on = NULL;
+	if (!owner || !is_top)
+		return;
+	cl_write(&owner->cl.pi);
+	rt_mutex_dequeue_pi(w);
+	if (!list_empty(&lock->waiters)) {
+		struct lock_waiter *top = rt_mutex_top_waiter(lock);
+
+		top->pi_prio = top->prio;
+		rt_mutex_enqueue_pi(owner, top);
+	}
+	rt_mutex_adjust_prio(owner);
+	next_lock = task_blocked_on_lock(owner);
+	if (!next_lock)
+		return;
+	sim_lock_release(&lock->wait_lock);
+	rt_mutex_adjust_prio_chain(owner, false, lock, next_lock, NULL, w->task);
+	sim_lock_acquire(&lock->wait_lock);
+}
+
+bool rt_mutex_cleanup_proxy_lock(struct rt_mutex *lock, struct lock_waiter *w)
+{
+	bool cleaned = true;
+
+	sim_lock_acquire(&lock->wait_lock);
+	/* it may have become the owner meanwhile: then the lock is taken after all */
+	if (try_to_take_rt_mutex(lock, w->task, w)) {
+		cleaned = false;
+		lock->stat.acquisitions++;
+	} else {
+		remove_waiter(lock, w);
+	}
+	fixup_rt_mutex_waiters(lock);
+	sim_lock_release(&lock->wait_lock);
+	if (w->traced)
+		trace_sched(__trace_contention(TRACE_CONTENTION_END, lock->stat.addr,
+					       cleaned ? -EDEADLK : 0));
+	w->traced = false;
+	w->phase = LW_IDLE;
+	w->begin = 0;
+	return cleaned;
 }
 
 /* the first pass and every later one are the same: the wait_lock, then a try */
@@ -550,7 +630,7 @@ void rt_mutex_adjust_pi(struct task_struct *p)
 	if (!w || w->prio == waiter_prio(p))
 		return;
 	next_lock = w->lock;
-	rt_mutex_adjust_prio_chain(p, NULL, next_lock, NULL, p);
+	rt_mutex_adjust_prio_chain(p, false, NULL, next_lock, NULL, p);
 }
 
 /* ---- --check ---- */

@@ -65,9 +65,15 @@ void rt_mutex_proxy_unlock(struct rt_mutex *lock);
 /*
  * __rt_mutex_start_proxy_lock() for @task (current), wait_lock held: 1 if
  * it took the lock, 0 if @w is queued (and the owner boosted), -EDEADLK
+ * if the full chain walk found a cycle (@w still queued: clean it up)
  */
 int __rt_mutex_start_proxy_lock(struct rt_mutex *lock, struct lock_waiter *w,
 				struct task_struct *task);
+/*
+ * rt_mutex_cleanup_proxy_lock() after a failed start (-EDEADLK): @w leaves
+ * the lock (true), unless it has become the owner (false: it holds it)
+ */
+bool rt_mutex_cleanup_proxy_lock(struct rt_mutex *lock, struct lock_waiter *w);
 /* rt_mutex_wait_proxy_lock() as a step (TASK_INTERRUPTIBLE): true once taken */
 bool rt_mutex_wait_proxy_step(struct rt_mutex *lock, struct lock_waiter *w);
 /* rt_mutex_futex_trylock(): no fast path, the wait_lock and try_to_take_rt_mutex() */

@@ -54,6 +54,9 @@ void bench_print_header(const struct bench *b, FILE *out)
 	case BENCH_PERF_FUTEX_WAKE_PARALLEL:
 		fprintf(out, "# Running 'futex/wake-parallel' benchmark:\n");
 		break;
+	case BENCH_PERF_FUTEX_LOCK_PI:
+		fprintf(out, "# Running 'futex/lock-pi' benchmark:\n");
+		break;
 	case BENCH_IPISTORM:
 	case BENCH_CONTEXT1:
 	case BENCH_UNIXBENCH:
@@ -323,6 +326,24 @@ static void print_futex_requeue(const struct bench *b, FILE *out)
 }
 
 /*
+ * hash's and lock-pi's print_summary(): the threads' mean rate (truncated
+ * to an integer first, as perf's stats do) and the relative standard
+ * deviation of the mean, then the hash's size
+ */
+static void print_futex_averaged(const struct bench *b, const struct perf_stats *tput, u64 secs,
+				 FILE *out)
+{
+	unsigned long avg = (unsigned long)tput->mean;
+	double rel = 0;
+
+	if (tput->n >= 2 && avg)
+		rel = 100.0 * sqrt(tput->M2 / (tput->n - 1) / tput->n) / (double)avg;
+	fprintf(out, "%sAveraged %lu operations/sec (+- %.2f%%), total secs = %d\n",
+		b->fw_silent ? "" : "\n", avg, rel, (int)secs);
+	futex_print_nbuckets(b, out);
+}
+
+/*
  * perf bench futex hash's report: each thread's operations per whole
  * second of the run (its futex array's first and last address), their
  * mean and the relative standard deviation of the mean, as perf's stats
@@ -332,8 +353,6 @@ static void print_futex_hash(const struct bench *b, FILE *out)
 {
 	struct perf_stats tput = { 0 };
 	u64 secs = b->fh_runtime_us / USEC_PER_SEC;
-	unsigned long avg;
-	double rel = 0;
 
 	fprintf(out,
 		"Run summary [PID %d]: %u threads, each operating on %u [%s] futexes for %u secs.\n\n",
@@ -355,12 +374,31 @@ static void print_futex_hash(const struct bench *b, FILE *out)
 				(unsigned long long)(a + (u64)(b->fh_nfutexes - 1) * sizeof(u32)),
 				(unsigned long long)t);
 	}
-	avg = (unsigned long)tput.mean;
-	if (tput.n >= 2 && avg)
-		rel = 100.0 * sqrt(tput.M2 / (tput.n - 1) / tput.n) / (double)avg;
-	fprintf(out, "%sAveraged %lu operations/sec (+- %.2f%%), total secs = %d\n",
-		b->fw_silent ? "" : "\n", avg, rel, (int)secs);
-	futex_print_nbuckets(b, out);
+	print_futex_averaged(b, &tput, secs, out);
+}
+
+/*
+ * perf bench futex lock-pi's report: each thread's lock/unlock pairs per
+ * whole second and its futex (the shared one, or its own with -M), then
+ * the Averaged line as hash's
+ */
+static void print_futex_lock_pi(const struct bench *b, FILE *out)
+{
+	struct perf_stats tput = { 0 };
+	u64 secs = b->fh_runtime_us / USEC_PER_SEC;
+
+	fprintf(out, "Run summary [PID %d]: %u threads doing pi lock/unlock pairing for %u secs.\n\n",
+		b->fw_pid, b->fw_threads, b->fh_runtime_s);
+	for (unsigned int i = 0; i < b->fw_threads; i++) {
+		u64 t = secs ? b->fh_ops[i] / secs : 0;
+
+		perf_update_stats(&tput, t);
+		if (!b->fw_silent)
+			fprintf(out, "[thread %3u] futex: %#llx [ %llu ops/sec ]\n", i,
+				(unsigned long long)futex_lock_pi_addr(b, i),
+				(unsigned long long)t);
+	}
+	print_futex_averaged(b, &tput, secs, out);
 }
 
 static void print_jank_row(const char *name, const struct jank_stats *s, FILE *out)
@@ -432,6 +470,9 @@ void bench_print_result(const struct bench *b, FILE *out)
 		break;
 	case BENCH_PERF_FUTEX_WAKE_PARALLEL:
 		print_futex_wake_parallel(b, out);
+		break;
+	case BENCH_PERF_FUTEX_LOCK_PI:
+		print_futex_lock_pi(b, out);
 		break;
 	case BENCH_PERF_PIPE:
 		fprintf(out, "# Executed %u pipe operations between two %s\n\n", b->loops,

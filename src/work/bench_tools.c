@@ -136,6 +136,19 @@ const struct bench_opt futex_requeue_opts[] = {
 	{ 0 },
 };
 
+const struct bench_opt futex_lock_pi_opts[] = {
+	OPT('t', "threads", ARG, "N", "threads (default: one per online CPU)"),
+	OPT('r', "runtime", ARG, "S", "seconds to run (default 10)"),
+	OPT('M', "multi", NOARG, NULL, "a futex per thread instead of one for all (no contention)"),
+	OPT('s', "silent", NOARG, NULL, "no line per thread"),
+	OPT('S', "shared", NOARG, NULL, "shared futexes instead of private ones (the global hash)"),
+	OPT('m', "mlockall", NOARG, NULL, "lock memory (no effect on the model: nothing is paged)"),
+	OPT('b', "buckets", ARG, "N",
+	    "the process's private futex hash size (PR_FUTEX_HASH): 0 the global hash, else a power of two from 2 (default: the kernel's)"),
+	HELP('h', "help", "print perf's usage of the benchmark on stderr and exit 129"),
+	{ 0 },
+};
+
 const struct bench_opt jankbench_opts[] = {
 	OPT('t', "test", ARG, "LIST",
 	    "subtests, comma-separated: list_view, image_list_view, shadow_grid, low_hitrate_text, high_hitrate_text, edit_text, overdraw, or all (the default)"),
@@ -412,6 +425,13 @@ const struct bench_tool bench_tools[] = {
 	  .synopsis = "perf bench [-r N] futex requeue [OPTIONS]",
 	  .opts = futex_requeue_opts,
 	  .notes = "perf bench's -r N (default 10) repeats the run" },
+	{ .name = "perf bench futex lock-pi",
+	  .aliases = NULL,
+	  .summary = "threads taking and releasing a PI futex (FUTEX_LOCK_PI, usleep(1), FUTEX_UNLOCK_PI): pairs per second",
+	  .follows = "Linux v6.18 tools/perf/bench/futex-lock-pi.c",
+	  .synopsis = "perf bench futex lock-pi [OPTIONS]",
+	  .opts = futex_lock_pi_opts,
+	  .notes = "perf bench's -r before the collection is accepted and has no effect, as in perf" },
 	{ .name = "stress-ng",
 	  .aliases = NULL,
 	  .summary = "stressors: CPU load, context switches, sched_yield(), pipe I/O, affinity changes",
