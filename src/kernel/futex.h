@@ -172,6 +172,12 @@ bool futex_lock_pi_step(struct futex_q *q, struct lock_waiter *w, const struct f
 int futex_unlock_pi(const struct futex_key *key, struct futex_uword *u, struct task_struct *p);
 /* the run's pi_states are freed (futex_exit()) */
 void futex_pi_exit(void);
+/*
+ * --check: a referenced pi_state has an owner, which its rt_mutex has too
+ * unless the unlock just handed it over (the new owner not yet running);
+ * each futex_q on it waits on its rt_mutex or is its owner
+ */
+void futex_pi_check_invariants(void);
 
 /*
  * copy_process() of a thread of @parent (CLONE_THREAD | CLONE_VM): its

@@ -290,6 +290,35 @@ int futex_unlock_pi(const struct futex_key *key, struct futex_uword *u, struct t
 	return 0;
 }
 
+static void __attribute__((noreturn)) pi_bug(const struct futex_pi_state *ps, const char *what)
+{
+	fprintf(stderr, "schedlab: check: pi_state of futex %#llx: %s\n",
+		(unsigned long long)(ps->key.word + (ps->key.offset & ~3U)), what);
+	abort();
+}
+
+void futex_pi_check_invariants(void)
+{
+	struct futex_pi_state *ps;
+
+	list_for_each_entry(ps, &futex_pi_states, node)
+	{
+		const struct task_struct *rt_owner = ps->pi_mutex.owner;
+
+		if (!ps->refcount) {
+			if (rt_owner || !list_empty(&ps->pi_mutex.waiters))
+				pi_bug(ps, "an unreferenced pi_state's rt_mutex is owned or waited on");
+			continue;
+		}
+		if (!ps->owner)
+			pi_bug(ps, "referenced without an owner");
+		if (rt_owner && rt_owner != ps->owner)
+			pi_bug(ps, "its rt_mutex's owner is not the futex's owner");
+		if (!rt_owner && list_empty(&ps->pi_mutex.waiters))
+			pi_bug(ps, "handed over with nobody to take its rt_mutex");
+	}
+}
+
 void futex_pi_exit(void)
 {
 	struct futex_pi_state *ps, *n;

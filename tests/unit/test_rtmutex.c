@@ -39,7 +39,7 @@ struct step {
 	int tag;
 };
 
-#define NR_FUTEXES 2
+#define NR_FUTEXES 3
 #define NR_NOTES 8
 
 struct world {
@@ -432,6 +432,75 @@ static void test_pthread_fast_path_stays_in_user_space(void **state)
 	world_end();
 }
 
+/* ---- soak: nested PI futexes, fair and RT tasks, under --check ---- */
+
+#define SOAK_ACTORS 12
+#define SOAK_ROUNDS 25
+#define SOAK_STEPS (2 + SOAK_ROUNDS * 8 + 1)
+
+/* actor @i's script: rounds of lock a, run, lock b > a, sleep, unlock b, unlock a, sleep */
+static void soak_script(struct step *s, int i)
+{
+	int n = 0;
+	bool pthread = i % 2;
+
+	if (i % 3 == 0)
+		s[n++] = (struct step){ S_FIFO, 0, 10 + i };
+	for (int r = 0; r < SOAK_ROUNDS; r++) {
+		int a = (i + r) % (NR_FUTEXES - 1), b = a + 1 + (r % (NR_FUTEXES - 1 - a));
+
+		s[n++] = (struct step){ pthread ? S_PLOCK : S_LOCK, 0, a };
+		s[n++] = (struct step){ S_RUN, 3000 + (u64)(i * 700 + r * 300) % 9000, 0 };
+		s[n++] = (struct step){ pthread ? S_PLOCK : S_LOCK, 0, b };
+		s[n++] = (struct step){ (r + i) % 2 ? S_SLEEP : S_RUN, 2000 + (u64)(r * 500) % 4000,
+					0 };
+		s[n++] = (struct step){ pthread ? S_PUNLOCK : S_UNLOCK, 0, b };
+		s[n++] = (struct step){ pthread ? S_PUNLOCK : S_UNLOCK, 0, a };
+		s[n++] = (struct step){ S_SLEEP, 1000 + (u64)(i * 1300 + r * 100) % 7000, 0 };
+	}
+	s[n] = (struct step){ S_END, 0, 0 };
+}
+
+static void test_soak_nested_pi_futexes(void **state)
+{
+	static struct step scripts[SOAK_ACTORS][SOAK_STEPS];
+	static struct actor a[SOAK_ACTORS];
+	struct world wd;
+	char comm[16];
+
+	(void)state;
+	world_begin(&wd, "smp4");
+	for (int i = 0; i < SOAK_ACTORS; i++) {
+		soak_script(scripts[i], i);
+		snprintf(comm, sizeof(comm), "soak%d", i);
+		actor_start(&a[i], &wd, scripts[i], (unsigned int)i % 4, comm);
+	}
+	tl_run_until(2 * NSEC_PER_SEC, true);
+	/* everybody got through every round, every lock returned 0, nothing is held */
+	for (int i = 0; i < SOAK_ACTORS; i++) {
+		assert_true(a[i].done_at > 0);
+		for (int k = 0; k < a[i].nr_results; k++)
+			assert_int_equal(a[i].result[k], 0);
+	}
+	for (int f = 0; f < NR_FUTEXES; f++)
+		assert_int_equal(wd.f[f].val, 0);
+	/* and it was a soak: the pi_states' rt_mutexes were contended, spun and slept on */
+	{
+		struct rt_mutex *m;
+		u64 contended = 0, spin = 0, sleep = 0;
+
+		list_for_each_entry(m, &all_rtmutexes, node)
+		{
+			contended += m->stat.contended;
+			spin += m->stat.spin_ns;
+			sleep += m->stat.sleep_ns;
+		}
+		assert_true(contended > 100);
+		assert_true(spin > 0 && sleep > 0);
+	}
+	world_end();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -443,6 +512,7 @@ int main(void)
 		cmocka_unit_test(test_rt_mutex_spins_on_running_owner),
 		cmocka_unit_test(test_trylock_and_unlock_semantics),
 		cmocka_unit_test(test_pthread_fast_path_stays_in_user_space),
+		cmocka_unit_test(test_soak_nested_pi_futexes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
