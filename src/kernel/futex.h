@@ -57,6 +57,20 @@ struct futex_q {
 	int prio; /* min(normal_prio, MAX_RT_PRIO) */
 	struct futex_hash_bucket *hb; /* queued on it; NULL once unqueued (lock_ptr) */
 	struct futex_pi_state *pi_state; /* FUTEX_LOCK_PI: the rt_mutex it blocks on */
+	/*
+	 * FUTEX_WAIT_REQUEUE_PI: its rt_mutex waiter (NULL in a plain wait),
+	 * the PI futex it may be requeued to, and what the requeue did
+	 */
+	struct lock_waiter *rt_waiter;
+	struct futex_key requeue_pi_key;
+	int requeue_state;
+};
+
+/* futex_q.requeue_state (the kernel's Q_REQUEUE_PI_*, without the races' states) */
+enum {
+	Q_REQUEUE_PI_NONE, /* still waiting on the first futex */
+	Q_REQUEUE_PI_DONE, /* blocked on the PI futex's rt_mutex */
+	Q_REQUEUE_PI_LOCKED, /* the requeue took the PI futex for it and woke it */
 };
 
 /* ---- PI futexes (kernel/futex/pi.c; futex_pi.c) ---- */
@@ -178,6 +192,33 @@ void futex_pi_exit(void);
  * each futex_q on it waits on its rt_mutex or is its owner
  */
 void futex_pi_check_invariants(void);
+
+/* what futex_requeue() and futex_requeue_pi() share (kernel/futex/requeue.c) */
+void double_lock_hb(struct futex_hash_bucket *hb1, struct futex_hash_bucket *hb2);
+void double_unlock_hb(struct futex_hash_bucket *hb1, struct futex_hash_bucket *hb2);
+/* @q moves to @hb2's chain with @key2 (requeue_futex()) */
+void requeue_futex(struct futex_q *q, struct futex_hash_bucket *hb1, struct futex_hash_bucket *hb2,
+		   const struct futex_key *key2);
+
+/*
+ * FUTEX_CMP_REQUEUE_PI by @p: with the first futex's word @uval1 still
+ * @cmpval, its top waiter (a FUTEX_WAIT_REQUEUE_PI to @key2) gets the PI
+ * futex @u2 if it is free and is woken holding it; up to @nr_requeue more
+ * are moved onto the PI futex's rt_mutex as its waiters (boosting its
+ * owner), to be woken by its unlocks. The number woken plus requeued, or
+ * -EINVAL / -EAGAIN.
+ */
+int futex_requeue_pi(const struct futex_key *key1, const struct futex_key *key2,
+		     struct task_struct *p, int nr_requeue, const u32 *uval1, u32 cmpval,
+		     struct futex_uword *u2);
+/*
+ * FUTEX_WAIT_REQUEUE_PI after its wakeup, as a step: the requeue took the
+ * PI futex for it (its word and pi_state fixed up if need be), or it waits
+ * on the rt_mutex (futex_lock_pi_step()'s wait). True once done, *@res 0.
+ */
+bool futex_wait_requeue_pi_step(struct futex_q *q, struct lock_waiter *w,
+				const struct futex_key *key2, struct futex_uword *u2,
+				struct task_struct *p, int *res);
 
 /*
  * copy_process() of a thread of @parent (CLONE_THREAD | CLONE_VM): its

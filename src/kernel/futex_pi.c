@@ -93,13 +93,15 @@ static void put_pi_state(struct futex_pi_state *ps)
 
 /*
  * futex_lock_pi_atomic(), bucket lock held: 1 if @p took the futex (the
- * word was 0), 0 with *@ps the pi_state to block on (FUTEX_WAITERS set),
- * or -EDEADLK (it is @p's already), -EINVAL (the word's TID is not the
- * pi_state's owner), -ESRCH (no such task).
+ * word was 0; with @set_waiters, FUTEX_WAITERS too and *@ps a new
+ * pi_state that @p owns, for the waiters a requeue is about to add), 0
+ * with *@ps the pi_state to block on (FUTEX_WAITERS set), or -EDEADLK (it
+ * is @p's already), -EINVAL (the word's TID is not the pi_state's owner),
+ * -ESRCH (no such task).
  */
 static int futex_lock_pi_atomic(struct futex_uword *u, struct futex_hash_bucket *hb,
 				const struct futex_key *key, struct futex_pi_state **ps,
-				struct task_struct *p)
+				struct task_struct *p, bool set_waiters)
 {
 	u32 uval = *u->val;
 	int pid = (int)(uval & FUTEX_TID_MASK);
@@ -119,7 +121,10 @@ static int futex_lock_pi_atomic(struct futex_uword *u, struct futex_hash_bucket 
 		return 0;
 	}
 	if (!pid) {
-		futex_word_update(u, (u32)p->pid | (uval & FUTEX_OWNER_DIED));
+		futex_word_update(u, (u32)p->pid | (uval & FUTEX_OWNER_DIED) |
+					     (set_waiters ? FUTEX_WAITERS : 0));
+		if (set_waiters)
+			*ps = attach_to_pi_owner(key, p);
 		return 1;
 	}
 	futex_word_update(u, uval | FUTEX_WAITERS);
@@ -185,7 +190,7 @@ bool futex_lock_pi_step(struct futex_q *q, struct lock_waiter *w, const struct f
 		return true;
 	}
 	hb = futex_q_lock(q, key, p);
-	ret = futex_lock_pi_atomic(u, hb, key, &q->pi_state, p);
+	ret = futex_lock_pi_atomic(u, hb, key, &q->pi_state, p, false);
 	if (ret) {
 		futex_q_unlock(hb);
 		q->pi_state = NULL;
@@ -307,7 +312,8 @@ void futex_pi_check_invariants(void)
 
 		if (!ps->refcount) {
 			if (rt_owner || !list_empty(&ps->pi_mutex.waiters))
-				pi_bug(ps, "an unreferenced pi_state's rt_mutex is owned or waited on");
+				pi_bug(ps,
+				       "an unreferenced pi_state's rt_mutex is owned or waited on");
 			continue;
 		}
 		if (!ps->owner)
@@ -317,6 +323,150 @@ void futex_pi_check_invariants(void)
 		if (!rt_owner && list_empty(&ps->pi_mutex.waiters))
 			pi_bug(ps, "handed over with nobody to take its rt_mutex");
 	}
+}
+
+/* ---- requeue to a PI futex (kernel/futex/requeue.c) ---- */
+
+/* __futex_unqueue() under the bucket lock */
+static void futex_unqueue_locked(struct futex_q *q)
+{
+	list_del_init(&q->list);
+	q->hb->waiters--;
+	q->hb = NULL;
+}
+
+/*
+ * requeue_pi_wake_futex(): @q's task holds the PI futex @key2 now (the
+ * requeue took it for it): off the first bucket, woken, never queued on
+ * the second
+ */
+static void requeue_pi_wake_futex(struct futex_q *q, const struct futex_key *key2)
+{
+	q->key = *key2;
+	futex_unqueue_locked(q);
+	q->rt_waiter = NULL;
+	q->requeue_state = Q_REQUEUE_PI_LOCKED;
+	wake_up_process(q->task);
+}
+
+/*
+ * futex_proxy_trylock_atomic(): the first futex's top waiter takes the PI
+ * futex if it is free (1, and it is woken), else 0 with *@ps the pi_state
+ * its waiters will block on; -EINVAL if that waiter is no
+ * FUTEX_WAIT_REQUEUE_PI to @key2.
+ */
+static int futex_proxy_trylock_atomic(struct futex_uword *u2, struct futex_hash_bucket *hb1,
+				      struct futex_hash_bucket *hb2, const struct futex_key *key1,
+				      const struct futex_key *key2, struct futex_pi_state **ps,
+				      bool set_waiters)
+{
+	struct futex_q *top = futex_top_waiter(hb1, key1);
+	int ret;
+
+	if (!top)
+		return 0;
+	if (!top->rt_waiter || top->pi_state || !futex_key_eq(&top->requeue_pi_key, key2))
+		return -EINVAL;
+	ret = futex_lock_pi_atomic(u2, hb2, key2, ps, top->task, set_waiters);
+	if (ret == 1)
+		requeue_pi_wake_futex(top, key2);
+	return ret;
+}
+
+int futex_requeue_pi(const struct futex_key *key1, const struct futex_key *key2,
+		     struct task_struct *p, int nr_requeue, const u32 *uval1, u32 cmpval,
+		     struct futex_uword *u2)
+{
+	struct futex_hash_bucket *hb1, *hb2;
+	struct futex_pi_state *ps = NULL;
+	struct futex_q *q, *n;
+	int task_count = 0, ret;
+
+	/* nr_wake is 1: the top waiter, if it gets the lock */
+	if (nr_requeue < 0 || futex_key_eq(key1, key2))
+		return -EINVAL;
+	hb1 = futex_hash(key1, p);
+	hb2 = futex_hash(key2, p);
+	hb2->waiters++;
+	double_lock_hb(hb1, hb2);
+	if (*uval1 != cmpval) {
+		ret = -EAGAIN;
+		goto out_unlock;
+	}
+	/* FUTEX_WAITERS is forced when waiters are to be requeued behind the top one */
+	ret = futex_proxy_trylock_atomic(u2, hb1, hb2, key1, key2, &ps, nr_requeue > 0);
+	if (ret < 0)
+		goto out_unlock;
+	task_count = ret;
+	ret = 0;
+	list_for_each_entry_safe(q, n, &hb1->chain, list)
+	{
+		int r;
+
+		if (task_count - 1 >= nr_requeue)
+			break;
+		charge(machine.cost->wake_walk);
+		if (!futex_key_eq(&q->key, key1))
+			continue;
+		if (!q->rt_waiter || q->pi_state || !futex_key_eq(&q->requeue_pi_key, key2)) {
+			ret = -EINVAL;
+			break;
+		}
+		/* the waiter blocks on the rt_mutex on its own behalf (rt_mutex_start_proxy_lock()) */
+		ps->refcount++;
+		q->pi_state = ps;
+		sim_lock_acquire(&ps->pi_mutex.wait_lock);
+		r = __rt_mutex_start_proxy_lock(&ps->pi_mutex, q->rt_waiter, q->task);
+		sim_lock_release(&ps->pi_mutex.wait_lock);
+		if (r == 1) {
+			/* the lock was free: taken for it, woken to fix the word up */
+			requeue_pi_wake_futex(q, key2);
+			task_count++;
+		} else if (!r) {
+			requeue_futex(q, hb1, hb2, key2);
+			q->requeue_state = Q_REQUEUE_PI_DONE;
+			/* asleep since its FUTEX_WAIT_REQUEUE_PI: its rt_mutex sleep begins now */
+			q->rt_waiter->sleep_since = cpu_now();
+			task_count++;
+		} else {
+			/* a cycle: this waiter stays on the first futex */
+			rt_mutex_cleanup_proxy_lock(&ps->pi_mutex, q->rt_waiter);
+			q->pi_state = NULL;
+			put_pi_state(ps);
+			ret = r;
+			break;
+		}
+	}
+	if (ps)
+		put_pi_state(ps);
+out_unlock:
+	hb2->waiters--;
+	double_unlock_hb(hb1, hb2);
+	return ret ? ret : task_count;
+}
+
+bool futex_wait_requeue_pi_step(struct futex_q *q, struct lock_waiter *w,
+				const struct futex_key *key2, struct futex_uword *u2,
+				struct task_struct *p, int *res)
+{
+	struct futex_pi_state *ps = q->pi_state;
+
+	if (q->requeue_state == Q_REQUEUE_PI_DONE)
+		return futex_lock_pi_step(q, w, key2, u2, p, false, res);
+	/* Q_REQUEUE_PI_LOCKED: a pi_state the requeue referenced for it is dropped */
+	if (ps) {
+		struct futex_hash_bucket *hb = futex_hash(key2, p);
+
+		sim_lock_acquire(&hb->lock);
+		cl_read(u2->line);
+		if (ps->owner != p)
+			fixup_pi_owner(u2, q, p);
+		put_pi_state(ps);
+		q->pi_state = NULL;
+		sim_lock_release(&hb->lock);
+	}
+	*res = 0;
+	return true;
 }
 
 void futex_pi_exit(void)

@@ -260,7 +260,14 @@ static void print_futex_runs(const struct bench *b, const char *verb, FILE *out)
 	for (unsigned int j = 0; j < b->fw_repeat; j++) {
 		perf_update_stats(&n, b->fw_woken[j]);
 		perf_update_stats(&t, b->fw_usec[j]);
-		if (!b->fw_silent)
+		if (b->fw_silent)
+			continue;
+		if (b->fr_wakeups)
+			/* requeue -p: the calls counted as wakeups, the rest requeued */
+			fprintf(out, "[Run %u]: Awoke and Requeued (%u+%u) of %u threads in %.4f ms\n",
+				j + 1, b->fr_wakeups[j], b->fw_woken[j] - b->fr_wakeups[j],
+				b->fw_threads, (double)b->fw_usec[j] / 1000.0);
+		else
 			fprintf(out, "[Run %u]: %s %u of %u threads in %.4f ms\n", j + 1, verb,
 				b->fw_woken[j], b->fw_threads, (double)b->fw_usec[j] / 1000.0);
 	}
@@ -319,9 +326,10 @@ static void print_futex_wake_parallel(const struct bench *b, FILE *out)
 static void print_futex_requeue(const struct bench *b, FILE *out)
 {
 	fprintf(out,
-		"Run summary [PID %d]: Requeuing %u threads (from [%s] %#llx to %#llx), %u at a time.\n\n",
+		"Run summary [PID %d]: Requeuing %u threads (from [%s] %#llx to %s%#llx), %u at a time.\n\n",
 		b->fw_pid, b->fw_threads, b->fw_shared ? "shared" : "private",
-		(unsigned long long)b->fr_uaddr1, (unsigned long long)b->fr_uaddr2, b->fr_nrequeue);
+		(unsigned long long)b->fr_uaddr1, b->fr_pi ? "PI " : "",
+		(unsigned long long)b->fr_uaddr2, b->fr_nrequeue);
 	print_futex_runs(b, "Requeued", out);
 }
 

@@ -178,6 +178,9 @@ struct bench {
 	unsigned int fr_nrequeue;
 	bool fr_broadcast;
 	u64 fr_uaddr1, fr_uaddr2;
+	/* -p: FUTEX_WAIT_REQUEUE_PI / FUTEX_CMP_REQUEUE_PI; each run's calls (the tool's wakeups) */
+	bool fr_pi;
+	unsigned int *fr_wakeups;
 	/*
 	 * perf bench futex lock-pi (the fw_ fields for -t, -s, -S, -b, the
 	 * fh_ ones for -r and each thread's lock/unlock pairs): -M, the

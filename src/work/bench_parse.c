@@ -318,6 +318,9 @@ static int parse_futex(struct bench *b, unsigned int which, unsigned int repeat,
 		case 'B':
 			b->fr_broadcast = true;
 			break;
+		case 'p':
+			b->fr_pi = true;
+			break;
 		case 'r':
 			if (parse_uint(tool, "--runtime", optarg, 0, FUTEX_HASH_MAX_RUNTIME,
 				       &b->fh_runtime_s, err, errlen))

@@ -130,8 +130,8 @@ const struct bench_opt futex_requeue_opts[] = {
 	OPT('m', "mlockall", NOARG, NULL, "lock memory (no effect on the model: nothing is paged)"),
 	OPT('b', "buckets", ARG, "N",
 	    "the process's private futex hash size (PR_FUTEX_HASH): 0 the global hash, else a power of two from 2 (default: the kernel's)"),
-	REFUSED('p', "pi", NOARG, NULL,
-		"is not modelled: PI futexes (FUTEX_WAIT_REQUEUE_PI, FUTEX_CMP_REQUEUE_PI, rt_mutex)"),
+	OPT('p', "pi", NOARG, NULL,
+	    "PI: threads in FUTEX_WAIT_REQUEUE_PI, moved to the PI futex2 by FUTEX_CMP_REQUEUE_PI (the first woken holding it)"),
 	HELP('h', "help", "print perf's usage of the benchmark on stderr and exit 129"),
 	{ 0 },
 };

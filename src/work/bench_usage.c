@@ -219,7 +219,7 @@ static void perf_futex_requeue(int argc, char **argv, int k)
 	perf_bench("futex", "requeue", opts, ARRAY_SIZE(opts), argc, argv, k);
 	snprintf(
 		usage.note, sizeof(usage.note),
-		"-p/--pi is not modelled; 'schedlab benchmarks perf bench futex requeue' lists the options as modelled");
+		"'schedlab benchmarks perf bench futex requeue' lists the options as modelled");
 }
 
 static void perf_futex_lock_pi(int argc, char **argv, int k)

@@ -49,6 +49,16 @@ enum op_kind {
 	OP_FUTEX_LOCK_PI,
 	OP_FUTEX_TRYLOCK_PI,
 	OP_FUTEX_UNLOCK_PI,
+	/*
+	 * futex(FUTEX_WAIT_REQUEUE_PI, val, requeue.futex2): wait on op->futex
+	 * (EAGAIN, as (u64)-EAGAIN, if it is not val) until a
+	 * FUTEX_CMP_REQUEUE_PI moves it to the PI futex futex2, and return 0
+	 * holding that. futex(FUTEX_CMP_REQUEUE_PI, 1, requeue.nr_requeue,
+	 * requeue.futex2, val) (op_futex_requeue() with nr_wake 1): the
+	 * waiters' requeue; result woken + requeued or a negative errno.
+	 */
+	OP_FUTEX_WAIT_REQUEUE_PI,
+	OP_FUTEX_CMP_REQUEUE_PI,
 	OP_SPAWN,		/* fork() or clone(CLONE_VM) a child running spawn.prog */
 	OP_WAIT_CHILDREN,	/* wait until every child has exited and reap them */
 	OP_CALL,		/* run a callback (timestamps, bookkeeping): free */

@@ -307,6 +307,9 @@ golden run-futex-wake-parallel-xeon schedlab run -m xeon-8269cy-2s -- perf bench
 golden run-futex-wake-parallel-smp4 schedlab run -m smp4 -- perf bench -r 2 futex wake-parallel -t 8 -w 2
 golden run-futex-wake-parallel-shared schedlab run -m smp4 -- perf bench -r 2 futex wake-parallel -t 6 -w 3 -S -b 0 -s
 golden run-futex-requeue-broadcast schedlab run -m smp4 -- perf bench -r 2 futex requeue -t 8 -B -S -b 0
+# requeue -p: FUTEX_WAIT_REQUEUE_PI / FUTEX_CMP_REQUEUE_PI, one at a time and all at once
+golden run-futex-requeue-pi-smp4 schedlab run -m smp4 -- perf bench -r 3 futex requeue -p -t 8
+golden run-futex-requeue-pi-broadcast schedlab run -m smp4 --lock-stat -- perf bench -r 2 futex requeue -p -B -t 8 -s
 # perf bench futex hash: the private hash, a tiny one (threads collide), the global hash
 golden run-futex-hash-smp4 schedlab run -m smp4 -- perf bench futex hash -r 1 -f 64
 golden run-futex-hash-2buckets schedlab run -m smp4 -- perf bench futex hash -r 1 -t 8 -f 1 -b 2

@@ -29,6 +29,8 @@ enum step_kind {
 	S_PUNLOCK,
 	S_RTLOCK, /* rt_mutex_lock() of the kernel rt_mutex */
 	S_RTUNLOCK,
+	S_WRQ, /* FUTEX_WAIT_REQUEUE_PI of futex 0 (value 0) to futex 1 */
+	S_CRQ, /* FUTEX_CMP_REQUEUE_PI of futex 0 to futex 1, .tag requeued */
 	S_NOTE, /* record prio, class and time */
 	S_END,
 };
@@ -101,6 +103,13 @@ static void actor_next(struct work_task *w, struct op_desc *op)
 			 s->kind == S_TRYLOCK			 ? OP_FUTEX_TRYLOCK_PI :
 								   OP_FUTEX_UNLOCK_PI,
 			 &wd->f[s->tag], s->kind == S_PLOCK || s->kind == S_PUNLOCK);
+		return;
+	case S_WRQ:
+	case S_CRQ:
+		a->pending = true;
+		op_futex_requeue(
+			op, s->kind == S_WRQ ? OP_FUTEX_WAIT_REQUEUE_PI : OP_FUTEX_CMP_REQUEUE_PI,
+			&wd->f[0], 0, &wd->f[1], 1, (u32)s->tag);
 		return;
 	case S_RTLOCK:
 		op_rtmutex(op, OP_RT_MUTEX_LOCK, &wd->rtm);
@@ -432,6 +441,80 @@ static void test_pthread_fast_path_stays_in_user_space(void **state)
 	world_end();
 }
 
+/* ---- requeue to a PI futex: the requeued waiters block on its rt_mutex ---- */
+
+/* holds futex 1 over the requeue */
+static const struct step pi_holder[] = {
+	{ S_LOCK, 0, 1 },   { S_SLEEP, 200000, 0 }, { S_NOTE, 0, 0 },
+	{ S_UNLOCK, 0, 1 }, { S_NOTE, 0, 0 },	    { S_END, 0, 0 },
+};
+static const struct step rq_waiter[] = {
+	{ S_WRQ, 0, 0 }, { S_NOTE, 0, 0 }, { S_RUN, 20000, 0 }, { S_UNLOCK, 0, 1 }, { S_END, 0, 0 },
+};
+static const struct step rq_rt_waiter[] = {
+	{ S_FIFO, 0, FIFO_HI }, { S_WRQ, 0, 0 },    { S_NOTE, 0, 0 },
+	{ S_RUN, 20000, 0 },	{ S_UNLOCK, 0, 1 }, { S_END, 0, 0 },
+};
+static const struct step requeuer[] = {
+	{ S_SLEEP, 100000, 0 },
+	{ S_CRQ, 0, 2 },
+	{ S_END, 0, 0 },
+};
+
+/* w[0] the requeuer, w[1..3] the waiters on CPUs 1..3, w[2] the FIFO one */
+static void run_requeue(struct world *wd, struct actor *w)
+{
+	actor_start(&w[1], wd, rq_waiter, 1, "w1");
+	actor_start(&w[2], wd, rq_rt_waiter, 2, "w2");
+	actor_start(&w[3], wd, rq_waiter, 3, "w3");
+	actor_start(&w[0], wd, requeuer, 0, "requeuer");
+	tl_run_until(50 * NSEC_PER_MSEC, true);
+}
+
+static void test_requeue_pi_boosts_the_holder(void **state)
+{
+	struct world wd;
+	struct actor h, w[4];
+
+	(void)state;
+	world_begin(&wd, "smp4");
+	actor_start(&h, &wd, pi_holder, 0, "holder");
+	run_requeue(&wd, w);
+	/* futex 1 is held: nobody is woken, nr_requeue + 1 are requeued (the kernel's count) */
+	assert_int_equal(w[0].result[0], 3);
+	/* the FIFO waiter, now on futex 1's rt_mutex, boosted its holder */
+	assert_int_equal(h.prio[0], PRIO_HI);
+	assert_int_equal(h.prio[1], DEFAULT_PRIO);
+	/* each returned holding futex 1, the FIFO one first, then in turn */
+	assert_int_equal(w[1].result[0], 0);
+	assert_int_equal(w[2].result[0], 0);
+	assert_int_equal(w[3].result[0], 0);
+	assert_true(w[2].at[0] >= h.at[1] && w[2].at[0] < w[1].at[0] && w[2].at[0] < w[3].at[0]);
+	assert_int_equal(w[1].result[1], 0);
+	assert_int_equal(wd.f[1].val, 0);
+	world_end();
+}
+
+/* a free PI futex: the top waiter (the FIFO one) is woken holding it, two more requeued */
+static void test_requeue_pi_wakes_the_top_waiter_holding_it(void **state)
+{
+	struct world wd;
+	struct actor w[4];
+
+	(void)state;
+	world_begin(&wd, "smp4");
+	run_requeue(&wd, w);
+	assert_int_equal(w[0].result[0], 3);
+	assert_int_equal(w[2].result[0], 0);
+	/* woken by the requeue itself, within a wakeup of it */
+	assert_true(w[2].at[0] > 100000 && w[2].at[0] < 150000);
+	assert_true(w[1].at[0] > w[2].at[0] + 20000 && w[3].at[0] > w[2].at[0] + 20000);
+	assert_int_equal(w[1].result[0], 0);
+	assert_int_equal(w[3].result[0], 0);
+	assert_int_equal(wd.f[1].val, 0);
+	world_end();
+}
+
 /* ---- soak: nested PI futexes, fair and RT tasks, under --check ---- */
 
 #define SOAK_ACTORS 12
@@ -512,6 +595,8 @@ int main(void)
 		cmocka_unit_test(test_rt_mutex_spins_on_running_owner),
 		cmocka_unit_test(test_trylock_and_unlock_semantics),
 		cmocka_unit_test(test_pthread_fast_path_stays_in_user_space),
+		cmocka_unit_test(test_requeue_pi_boosts_the_holder),
+		cmocka_unit_test(test_requeue_pi_wakes_the_top_waiter_holding_it),
 		cmocka_unit_test(test_soak_nested_pi_futexes),
 	};
 

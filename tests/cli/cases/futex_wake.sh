@@ -23,10 +23,9 @@ expect_exit 2 "perf bench futex lock-pi: --buckets 3: Requesting 3 hash buckets 
 same_output futex-lock-pi-determinism \
 	schedlab run -m smp4 --seed 5 --check -- perf bench futex lock-pi -r 1 -t 6
 # requeue: PI is not modelled, -q 0 would never end, wake's -w is no option of it
-expect_exit 2 "perf bench futex requeue: -p is not modelled: PI futexes" \
-	schedlab run -m smp4 -- perf bench futex requeue -p
-expect_exit 2 "perf bench futex requeue: -p is not modelled: PI futexes" \
-	schedlab run -m smp4 -- perf bench futex requeue --pi
+# requeue -p: every thread is woken or requeued to the PI futex, and each gets it in turn
+same_output futex-requeue-pi-determinism \
+	schedlab run -m smp4 --seed 2 --check -- perf bench -r 2 futex requeue --pi -t 6 -q 2
 expect_exit 2 "perf bench futex requeue: --nrequeue 0 requeues nobody" \
 	schedlab run -m smp4 -- perf bench futex requeue -q 0
 expect_exit 2 "perf bench futex requeue: --nrequeue needs an integer in 0..8192, got 'x'" \
