@@ -561,6 +561,7 @@ void rt_mutex_setprio(struct task_struct *p, struct task_struct *pi_task)
 	update_rq_clock(rq);
 	p->pi_top_task = pi_task;
 	if (prio != p->prio) {
+		trace_sched(__trace_sched_pi_setprio(p, prio));
 		cl_write(&p->cl.se);
 		/* a class change takes a delayed sleeper off the fair queue first */
 		if (rt_prio(prio) != rt_task(p))
