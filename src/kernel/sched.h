@@ -588,6 +588,15 @@ struct task_struct {
 	struct uclamp_se uclamp[UCLAMP_CNT];
 	/* its process's futex state (kernel/futex.h), or NULL; cold: at the end */
 	struct futex_mm *futex_mm;
+	/*
+	 * Priority inheritance (kernel/rtmutex.h): the top waiters of the
+	 * rt_mutexes it owns, by priority (pi_waiters), the rt_mutex it is
+	 * blocked on (pi_blocked_on's lock) and the task whose priority it
+	 * runs at (pi_top_task, NULL: its own, normal_prio)
+	 */
+	struct list_head pi_waiters;
+	struct lock_waiter *pi_blocked_on;
+	struct task_struct *pi_top_task;
 };
 
 /* ---- runqueues ---- */
