@@ -8,11 +8,12 @@
  * frequency; the policy's CPUs keep the old one for the driver's
  * transition latency, then all change at once (sim_cpu_set_freq()).
  *
- * Only fast switch is modelled: schedutil's slow path (the sugov kthread,
- * a SCHED_DEADLINE task woken by irq_work that calls the driver's
- * ->target()) is not, because the deadline class here serves only the
- * fair server. Every platform here is treated as fast-switch capable;
- * docs/cpufreq.md says where that differs from the real driver.
+ * A driver that cannot switch from the scheduler's context (no fast
+ * switch: cppc_cpufreq over PCC, acpi-cpufreq with a shared policy,
+ * cpufreq-dt) takes schedutil's slow path: the hook queues an irq_work on
+ * its own CPU, which wakes the policy's sugov:N kthread, a special
+ * SCHED_DEADLINE task (deadline.c) that runs sugov_work() and the driver's
+ * ->target() on a CPU of the policy, preempting what runs there.
  */
 #include "kernel/cpufreq.h"
 
@@ -41,6 +42,20 @@ unsigned int nr_cpufreq_policies;
 static struct cpufreq_setup cur_setup;
 static struct cpufreq_policy **policy_of;	/* [nr_cpus]: per_cpu(cpufreq_cpu_data) */
 static struct sugov_cpu *sugov_cpus;		/* [nr_cpus]: per_cpu(sugov_cpu) */
+
+/* sugov_kthread_create()'s "fake (unused) bandwidth": 1 ms every 10 ms */
+#define SUGOV_DL_RUNTIME_NS NSEC_PER_MSEC
+#define SUGOV_DL_DEADLINE_NS (10 * NSEC_PER_MSEC)
+#define SUGOV_DL_PERIOD_NS (10 * NSEC_PER_MSEC)
+
+/* the slow path's part of struct sugov_policy: irq_work, kthread worker and work */
+struct sugov_worker {
+	struct irq_work irq_work;
+	struct task_struct *thread;	/* sugov:N */
+	struct cpufreq_policy *policy;
+	bool work_queued;		/* kthread_queue_work(): sugov_work on the worker's list */
+	u64 nr_work;
+};
 static unsigned long *idle_calls;		/* [nr_cpus]: tick_sched's idle_calls */
 
 int cpufreq_parse(const char *arg, struct cpufreq_setup *out, char *err, size_t errlen)
@@ -233,6 +248,53 @@ static unsigned int cpufreq_driver_fast_switch(struct cpufreq_policy *policy,
 	return freq;
 }
 
+/*
+ * __cpufreq_driver_target(CPUFREQ_RELATION_L), from sugov_work(): the
+ * driver's ->target() (cppc_cpufreq_set_target(): cppc_set_perf() rings
+ * the doorbell and polls until the platform has the request, time the
+ * kthread's CPU spends waiting), then the transition notifier's
+ * cpu_frequency event for each CPU of the policy. cppc_cpufreq sets
+ * CPUFREQ_NEED_UPDATE_LIMITS: an unchanged target still reaches it.
+ */
+static void __cpufreq_driver_target(struct cpufreq_policy *policy, unsigned int target_freq)
+{
+	unsigned int freq = resolve_freq(policy, target_freq, false);
+
+	if (freq == policy->cur && strcmp(machine.topo->cpufreq.driver, "cppc_cpufreq"))
+		return;
+	policy->nr_requests++;
+	hw_request(policy, freq);
+	charge_stall(machine.cost->cpufreq_target);
+	policy->cur = freq;
+	for (unsigned int i = 0; i < policy->nr_cpus; i++)
+		trace_sched(__trace_cpu_frequency(freq, policy->cpus[i]));
+}
+
+bool cpufreq_fast_switch_possible(const struct cpufreq_desc *d, unsigned int nr_cpus)
+{
+	static const char *const slow[] = { "cppc_cpufreq", "cpufreq-dt", "scpi-cpufreq" };
+
+	if (d->fast_switch != CPUFREQ_FAST_SWITCH_DRIVER)
+		return d->fast_switch == CPUFREQ_FAST_SWITCH_YES;
+	/*
+	 * acpi-cpufreq: not for a policy shared under SW_ALL coordination,
+	 * the common _PSD (SW_ANY allows it: say fast_switch = yes)
+	 */
+	if (!strcmp(d->driver, "acpi-cpufreq"))
+		return nr_cpus == 1;
+	/*
+	 * cppc_cpufreq: only with the desired-performance register in
+	 * SystemMemory or SystemIO (cppc_allow_fast_switch()), which sysfs does
+	 * not show: PCC, as on Altra, unless the machine says; cpufreq-dt and
+	 * scpi-cpufreq have no ->fast_switch
+	 */
+	for (size_t i = 0; i < sizeof(slow) / sizeof(slow[0]); i++)
+		if (!strcmp(d->driver, slow[i]))
+			return false;
+	/* intel_cpufreq, amd-pstate, qcom-cpufreq-hw, ...: ->fast_switch always */
+	return true;
+}
+
 /* ---- schedutil ---- */
 
 /*
@@ -354,6 +416,71 @@ static bool cpufreq_this_cpu_can_update(const struct cpufreq_policy *policy)
 	return false;
 }
 
+/* sugov_work(): on sugov:N, the latest request to the driver */
+static void sugov_work(struct sugov_worker *w)
+{
+	struct cpufreq_policy *policy = w->policy;
+	unsigned int freq;
+
+	/* under update_lock: a request from now on queues the irq_work again */
+	freq = policy->sg.next_freq;
+	policy->sg.work_in_progress = false;
+	w->nr_work++;
+	/* work_lock: uncontended (its other user, a limits change, is not modelled) */
+	__cpufreq_driver_target(policy, freq);
+}
+
+/* kthread_worker_fn(): run the queued work, else sleep until kthread_queue_work() */
+static void sugov_worker_step(struct task_struct *p)
+{
+	struct sugov_worker *w = p->exec_data;
+
+	if (w->work_queued) {
+		w->work_queued = false;
+		sugov_work(w);
+		return;
+	}
+	p->__state = TASK_INTERRUPTIBLE;
+	schedule();
+}
+
+static const struct task_exec sugov_worker_exec = { .step = sugov_worker_step };
+
+/* sugov_irq_work() -> kthread_queue_work(): on the worker's list, the worker woken */
+static void sugov_irq_work(struct irq_work *irq_work)
+{
+	struct sugov_worker *w = container_of(irq_work, struct sugov_worker, irq_work);
+
+	if (w->work_queued)
+		return;
+	w->work_queued = true;
+	wake_up_process(w->thread);
+}
+
+/*
+ * sugov_deferred_update(): one request in flight at a time; a newer
+ * next_freq meanwhile is what sugov_work() will read
+ */
+static void sugov_deferred_update(struct cpufreq_policy *policy)
+{
+	struct sugov_policy *sg = &policy->sg;
+
+	if (sg->work_in_progress)
+		return;
+	sg->work_in_progress = true;
+	/* irq_work_queue(): this CPU's own interrupt (arch_irq_work_raise()) */
+	irq_work_queue_on(&sg->worker->irq_work, smp_processor_id());
+}
+
+/* the request a governor's update made: fast switch, or the slow path */
+static void sugov_commit(struct cpufreq_policy *policy, unsigned int next_f)
+{
+	if (policy->fast_switch_enabled)
+		cpufreq_driver_fast_switch(policy, next_f);
+	else
+		sugov_deferred_update(policy);
+}
+
 static void sugov_update_single_freq(struct sugov_cpu *sg_cpu, u64 time)
 {
 	struct cpufreq_policy *policy = sg_cpu->policy;
@@ -376,7 +503,7 @@ static void sugov_update_single_freq(struct sugov_cpu *sg_cpu, u64 time)
 	}
 	if (!sugov_update_next_freq(policy, time, next_f))
 		return;
-	cpufreq_driver_fast_switch(policy, next_f);
+	sugov_commit(policy, next_f);
 }
 
 /* sugov_next_freq_shared(): the most any CPU of the policy asks for */
@@ -408,7 +535,7 @@ static void sugov_update_shared(struct sugov_cpu *sg_cpu, u64 time)
 	next_f = sugov_next_freq_shared(sg_cpu);
 	if (!sugov_update_next_freq(policy, time, next_f))
 		return;
-	cpufreq_driver_fast_switch(policy, next_f);
+	sugov_commit(policy, next_f);
 }
 
 void cpufreq_update_util_hook(struct rq *rq, unsigned int flags)
@@ -432,6 +559,39 @@ void cpufreq_idle_enter(unsigned int cpu)
 }
 
 /* ---- policies and governors ---- */
+
+/*
+ * sugov_kthread_create(): only for the slow path; allowed on the policy's
+ * CPUs (kthread_bind_mask(), or set_cpus_allowed_ptr() with
+ * dvfs_possible_from_any_cpu: the same mask), asleep until the first work
+ */
+static void sugov_kthread_create(struct cpufreq_policy *policy)
+{
+	struct sugov_worker *w = xcalloc(1, sizeof(*w));
+	struct cpumask *related = alloc_cpumask();
+	char comm[16];
+
+	for (unsigned int i = 0; i < policy->nr_cpus; i++)
+		cpumask_set_cpu(policy->cpus[i], related);
+	snprintf(comm, sizeof(comm), "sugov:%u", policy->cpu);
+	w->policy = policy;
+	w->irq_work.func = sugov_irq_work;
+	w->thread = sched_create_dl_kthread(comm, policy->cpu, related, &sugov_worker_exec, w,
+					    SUGOV_DL_RUNTIME_NS, SUGOV_DL_DEADLINE_NS,
+					    SUGOV_DL_PERIOD_NS, SCHED_FLAG_SUGOV);
+	free_cpumask(related);
+	policy->sg.worker = w;
+}
+
+struct task_struct *sugov_thread(const struct cpufreq_policy *policy)
+{
+	return policy->sg.worker ? policy->sg.worker->thread : NULL;
+}
+
+u64 sugov_nr_work(const struct cpufreq_policy *policy)
+{
+	return policy->sg.worker ? policy->sg.worker->nr_work : 0;
+}
 
 static unsigned int span_key(const struct topology *t, unsigned int cpu)
 {
@@ -499,7 +659,6 @@ void cpufreq_init(const struct cpufreq_setup *setup)
 			policy->cur = policy->max;
 			policy->transition_latency_ns = t->cpufreq.transition_latency_ns;
 			policy->transition_delay_us = t->cpufreq.transition_delay_us;
-			policy->fast_switch_enabled = true;
 			/* acpi-cpufreq and cppc_cpufreq set it; intel_cpufreq does not */
 			policy->dvfs_possible_from_any_cpu =
 				!strcmp(t->cpufreq.driver, "acpi-cpufreq") ||
@@ -515,6 +674,10 @@ void cpufreq_init(const struct cpufreq_setup *setup)
 	free(key_policy);
 	free(cpu_key);
 	free(key_cpus);
+	/* cpufreq_enable_fast_switch(): as the driver allows, for its policy's size */
+	for (unsigned int i = 0; i < nr_cpufreq_policies; i++)
+		cpufreq_policies[i].fast_switch_enabled =
+			cpufreq_fast_switch_possible(&t->cpufreq, cpufreq_policies[i].nr_cpus);
 
 	for (unsigned int i = 0; i < nr_cpufreq_policies; i++) {
 		struct cpufreq_policy *policy = &cpufreq_policies[i];
@@ -542,6 +705,9 @@ void cpufreq_init(const struct cpufreq_setup *setup)
 			sg->limits_changed = false;
 			sg->need_freq_update = false;
 			sg->cached_raw_freq = 0;
+			sg->work_in_progress = false;
+			if (!policy->fast_switch_enabled)
+				sugov_kthread_create(policy);
 			cpufreq_hooks_active = true;
 			break;
 		}
@@ -557,8 +723,11 @@ void cpufreq_init(const struct cpufreq_setup *setup)
 void cpufreq_exit(void)
 {
 	/* the event queue, transitions in flight and all, is dropped first (session_end()) */
-	for (unsigned int i = 0; i < nr_cpufreq_policies; i++)
+	for (unsigned int i = 0; i < nr_cpufreq_policies; i++) {
 		free(cpufreq_policies[i].cpus);
+		/* its thread is freed with the other tasks (sched_exit()) */
+		free(cpufreq_policies[i].sg.worker);
+	}
 	free(cpufreq_policies);
 	cpufreq_policies = NULL;
 	nr_cpufreq_policies = 0;

@@ -34,6 +34,8 @@ struct cpufreq_setup {
 	bool given;			/* --cpufreq was on the command line */
 };
 
+struct sugov_worker;
+
 /* struct sugov_policy: schedutil's per-policy state */
 struct sugov_policy {
 	u64 last_freq_update_time;
@@ -42,6 +44,9 @@ struct sugov_policy {
 	unsigned int cached_raw_freq;
 	bool limits_changed;
 	bool need_freq_update;
+	/* the slow path (no fast switch): a request on its way to sugov:N */
+	bool work_in_progress;
+	struct sugov_worker *worker;	/* its irq_work and kthread (NULL: fast switch) */
 };
 
 /* struct sugov_cpu: schedutil's per-CPU state */
@@ -154,6 +159,16 @@ static inline unsigned long map_util_freq(unsigned long util, unsigned long freq
 bool sugov_should_update_freq(struct cpufreq_policy *policy, u64 time);
 /* cpufreq_policy_transition_delay_us() */
 unsigned int cpufreq_policy_transition_delay_us(const struct cpufreq_policy *policy);
+
+/*
+ * policy->fast_switch_possible: the machine's fast_switch line, else the
+ * v6.18 driver's rule for a policy of @nr_cpus CPUs
+ */
+bool cpufreq_fast_switch_possible(const struct cpufreq_desc *d, unsigned int nr_cpus);
+/* schedutil's sugov:N kthread of @policy (NULL with fast switch or another governor) */
+struct task_struct *sugov_thread(const struct cpufreq_policy *policy);
+/* the times its sugov_work() ran */
+u64 sugov_nr_work(const struct cpufreq_policy *policy);
 
 /* the policies, for reports and tests */
 extern struct cpufreq_policy *cpufreq_policies;
