@@ -26,6 +26,8 @@
 #include <string.h>
 
 #define USEC_PER_MSEC 1000U
+/* the first step of the iowait boost: an eighth of the capacity scale */
+#define IOWAIT_BOOST_MIN (SCHED_CAPACITY_SCALE / 8)
 
 const char *const cpufreq_governor_names[NR_CPUFREQ_GOVERNORS] = {
 	[CPUFREQ_GOV_PERFORMANCE] = "performance",
@@ -380,16 +382,75 @@ unsigned long sugov_effective_cpu_perf(unsigned long actual, unsigned long min, 
 	return max > min ? max : min;
 }
 
-/* sugov_get_util(): no iowait boost is modelled (boost 0) */
-static void sugov_get_util(struct sugov_cpu *sg_cpu)
+/* sugov_get_util(): at least @boost, the iowait boost */
+static void sugov_get_util(struct sugov_cpu *sg_cpu, unsigned long boost)
 {
 	unsigned long min, max, util;
 
 	/* cpu_util_cfs_boost(): max(util, runnable) under UTIL_RUNNABLE_BOOST */
 	util = cpu_util_cfs_boost(sg_cpu->cpu);
 	util = effective_cpu_util(sg_cpu->cpu, util, &min, &max);
+	util = max(util, boost);
 	sg_cpu->bw_min = min;
 	sg_cpu->util = sugov_effective_cpu_perf(util, min, max);
+}
+
+/*
+ * sugov_iowait_reset(): a boost more than a tick old is dropped, or
+ * restarts from IOWAIT_BOOST_MIN if this update asks for one (sporadic I/O
+ * wakeups are not worth a higher frequency)
+ */
+static bool sugov_iowait_reset(struct sugov_cpu *sg_cpu, u64 time, bool set_iowait_boost)
+{
+	if ((s64)(time - sg_cpu->last_update) <= (s64)TICK_NSEC)
+		return false;
+	sg_cpu->iowait_boost = set_iowait_boost ? IOWAIT_BOOST_MIN : 0;
+	sg_cpu->iowait_boost_pending = set_iowait_boost;
+	return true;
+}
+
+/*
+ * sugov_iowait_boost(): a wakeup from I/O (SCHED_CPUFREQ_IOWAIT) starts the
+ * boost at IOWAIT_BOOST_MIN and doubles it, up to the full scale, once per
+ * application (iowait_boost_pending)
+ */
+static void sugov_iowait_boost(struct sugov_cpu *sg_cpu, u64 time, unsigned int flags)
+{
+	bool set_iowait_boost = flags & SCHED_CPUFREQ_IOWAIT;
+
+	if (sg_cpu->iowait_boost && sugov_iowait_reset(sg_cpu, time, set_iowait_boost))
+		return;
+	if (!set_iowait_boost || sg_cpu->iowait_boost_pending)
+		return;
+	sg_cpu->iowait_boost_pending = true;
+	if (sg_cpu->iowait_boost) {
+		sg_cpu->iowait_boost =
+			min(sg_cpu->iowait_boost << 1, (unsigned int)SCHED_CAPACITY_SCALE);
+		return;
+	}
+	sg_cpu->iowait_boost = IOWAIT_BOOST_MIN;
+}
+
+/*
+ * sugov_iowait_apply(): the boost in capacity units of @max_cap; an update
+ * without a new request halves it, below IOWAIT_BOOST_MIN it is gone
+ */
+static unsigned long sugov_iowait_apply(struct sugov_cpu *sg_cpu, u64 time,
+					unsigned long max_cap)
+{
+	if (!sg_cpu->iowait_boost)
+		return 0;
+	if (sugov_iowait_reset(sg_cpu, time, false))
+		return 0;
+	if (!sg_cpu->iowait_boost_pending) {
+		sg_cpu->iowait_boost >>= 1;
+		if (sg_cpu->iowait_boost < IOWAIT_BOOST_MIN) {
+			sg_cpu->iowait_boost = 0;
+			return 0;
+		}
+	}
+	sg_cpu->iowait_boost_pending = false;
+	return (sg_cpu->iowait_boost * max_cap) >> SCHED_CAPACITY_SHIFT;
 }
 
 /*
@@ -481,7 +542,7 @@ static void sugov_commit(struct cpufreq_policy *policy, unsigned int next_f)
 		sugov_deferred_update(policy);
 }
 
-static void sugov_update_single_freq(struct sugov_cpu *sg_cpu, u64 time)
+static void sugov_update_single_freq(struct sugov_cpu *sg_cpu, u64 time, unsigned int flags)
 {
 	struct cpufreq_policy *policy = sg_cpu->policy;
 	unsigned int cached_freq = policy->sg.cached_raw_freq;
@@ -489,11 +550,12 @@ static void sugov_update_single_freq(struct sugov_cpu *sg_cpu, u64 time)
 	unsigned int next_f;
 
 	/* sugov_update_single_common() */
+	sugov_iowait_boost(sg_cpu, time, flags);
 	sg_cpu->last_update = time;
 	if (!sugov_should_update_freq(policy, time))
 		return;
 	charge(machine.cost->sugov_update);
-	sugov_get_util(sg_cpu);
+	sugov_get_util(sg_cpu, sugov_iowait_apply(sg_cpu, time, max_cap));
 
 	next_f = get_next_freq(policy, sg_cpu->util, max_cap);
 	if (sugov_hold_freq(sg_cpu) && next_f < policy->sg.next_freq &&
@@ -507,7 +569,7 @@ static void sugov_update_single_freq(struct sugov_cpu *sg_cpu, u64 time)
 }
 
 /* sugov_next_freq_shared(): the most any CPU of the policy asks for */
-static unsigned int sugov_next_freq_shared(struct sugov_cpu *sg_cpu)
+static unsigned int sugov_next_freq_shared(struct sugov_cpu *sg_cpu, u64 time)
 {
 	struct cpufreq_policy *policy = sg_cpu->policy;
 	unsigned long util = 0, max_cap = arch_scale_cpu_capacity(sg_cpu->cpu);
@@ -516,23 +578,24 @@ static unsigned int sugov_next_freq_shared(struct sugov_cpu *sg_cpu)
 		struct sugov_cpu *j = &sugov_cpus[policy->cpus[i]];
 
 		cl_read(&cpu_rq(j->cpu)->cl.cpufreq);
-		sugov_get_util(j);
+		sugov_get_util(j, sugov_iowait_apply(j, time, max_cap));
 		if (j->util > util)
 			util = j->util;
 	}
 	return get_next_freq(policy, util, max_cap);
 }
 
-static void sugov_update_shared(struct sugov_cpu *sg_cpu, u64 time)
+static void sugov_update_shared(struct sugov_cpu *sg_cpu, u64 time, unsigned int flags)
 {
 	struct cpufreq_policy *policy = sg_cpu->policy;
 	unsigned int next_f;
 
+	sugov_iowait_boost(sg_cpu, time, flags);
 	sg_cpu->last_update = time;
 	if (!sugov_should_update_freq(policy, time))
 		return;
 	charge(machine.cost->sugov_update);
-	next_f = sugov_next_freq_shared(sg_cpu);
+	next_f = sugov_next_freq_shared(sg_cpu, time);
 	if (!sugov_update_next_freq(policy, time, next_f))
 		return;
 	sugov_commit(policy, next_f);
@@ -543,13 +606,12 @@ void cpufreq_update_util_hook(struct rq *rq, unsigned int flags)
 	struct sugov_cpu *sg_cpu = &sugov_cpus[cpu_of(rq)];
 	struct cpufreq_policy *policy = sg_cpu->policy;
 
-	(void)flags;
 	if (!cpufreq_this_cpu_can_update(policy))
 		return;
 	if (policy->nr_cpus > 1)
-		sugov_update_shared(sg_cpu, rq->clock);
+		sugov_update_shared(sg_cpu, rq->clock, flags);
 	else
-		sugov_update_single_freq(sg_cpu, rq->clock);
+		sugov_update_single_freq(sg_cpu, rq->clock, flags);
 }
 
 void cpufreq_idle_enter(unsigned int cpu)
@@ -581,6 +643,11 @@ static void sugov_kthread_create(struct cpufreq_policy *policy)
 					    SUGOV_DL_PERIOD_NS, SCHED_FLAG_SUGOV);
 	free_cpumask(related);
 	policy->sg.worker = w;
+}
+
+const struct sugov_cpu *sugov_cpu_of(unsigned int cpu)
+{
+	return &sugov_cpus[cpu];
 }
 
 struct task_struct *sugov_thread(const struct cpufreq_policy *policy)

@@ -57,6 +57,9 @@ struct sugov_cpu {
 	unsigned long util;		/* the performance asked for, capacity units */
 	unsigned long bw_min;
 	unsigned long saved_idle_calls;	/* sugov_hold_freq() */
+	/* the iowait boost (capacity scale) and whether a wakeup raised it since applied */
+	unsigned int iowait_boost;
+	bool iowait_boost_pending;
 };
 
 struct cpufreq_policy {
@@ -116,6 +119,7 @@ static inline void cpufreq_update_util(struct rq *rq, unsigned int flags)
 		cpufreq_update_util_hook(rq, flags);
 }
 
+/* a task waking from io_schedule() (enqueue_task_fair(): p->in_iowait) */
 #define SCHED_CPUFREQ_IOWAIT (1U << 0)
 
 /* idle entries per CPU (tick_nohz_get_idle_calls_cpu()) */
@@ -165,6 +169,8 @@ unsigned int cpufreq_policy_transition_delay_us(const struct cpufreq_policy *pol
  * v6.18 driver's rule for a policy of @nr_cpus CPUs
  */
 bool cpufreq_fast_switch_possible(const struct cpufreq_desc *d, unsigned int nr_cpus);
+/* schedutil's per-CPU state */
+const struct sugov_cpu *sugov_cpu_of(unsigned int cpu);
 /* schedutil's sugov:N kthread of @policy (NULL with fast switch or another governor) */
 struct task_struct *sugov_thread(const struct cpufreq_policy *policy);
 /* the times its sugov_work() ran */

@@ -500,6 +500,11 @@ struct task_struct {
 	int on_cpu;			/* 1 from context switch in until finish of switch out */
 	unsigned int cpu;		/* task_cpu() */
 	bool in_user_work;
+	/*
+	 * io_schedule(): blocked waiting for I/O, so its wakeup asks schedutil
+	 * for the iowait boost. No modelled workload blocks in I/O today.
+	 */
+	bool in_iowait;
 	/* smp_call_function_single(wait=1) in progress: the CPU spins */
 	bool csd_spinning;
 	/* spinning on a sleeping lock's owner or in its osq (kernel/locking.h) */

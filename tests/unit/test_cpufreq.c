@@ -414,6 +414,78 @@ static void test_slow_path_holds_back(void **state)
 	tl_teardown();
 }
 
+/*
+ * The iowait boost through the real wakeup path: a task with in_iowait set
+ * (what io_schedule() does) woken on CPU 0 makes enqueue_task_fair() call
+ * schedutil with SCHED_CPUFREQ_IOWAIT. The first such wakeup boosts by
+ * IOWAIT_BOOST_MIN (128), the next doubles it; a wakeup without I/O does
+ * not, and an update without a new request halves it; more than a tick
+ * later a request starts again from the minimum. The clocks stand still
+ * after the first millisecond (zero costs), so no PELT update calls
+ * schedutil between (no decay, no attach), and the rate limit is 0 so that
+ * every call applies the boost.
+ */
+static void test_iowait_boost(void **state)
+{
+	const struct sugov_cpu *sg = NULL;
+	struct cpufreq_policy *policy;
+	struct task_struct *p;
+	char err[256];
+	struct rq *rq;
+
+	(void)state;
+	assert_int_equal(sched_sysctl_set("schedutil_rate_limit_us=0", err, sizeof(err)), 0);
+	setup_gov("smp2", "schedutil");
+	policy = cpufreq_cpu_get(0);
+	sg = sugov_cpu_of(0);
+	/*
+	 * off clock 0 before the fork, where PELT would take the entity for
+	 * never attached (and attach it again at each enqueue, calling schedutil)
+	 */
+	rq = tl_cpu(0);
+	tl_advance(NSEC_PER_MSEC);
+	p = tl_fork_running("io", 0);
+
+	for (unsigned int i = 0; i < 4; i++) {
+		bool io = i != 2;
+
+		assert_ptr_equal(tl_block_current(), rq->idle);
+		p->in_iowait = io;
+		assert_int_equal(try_to_wake_up(p, TASK_NORMAL, 0), 1);
+		assert_ptr_equal(tl_schedule(), p);
+		switch (i) {
+		case 0:
+			assert_int_equal(sg->iowait_boost, 128);
+			/* applied: the request is at least the boost with its headroom */
+			assert_true(sg->util >= map_util_perf(128));
+			assert_false(sg->iowait_boost_pending);
+			break;
+		case 1:
+			assert_int_equal(sg->iowait_boost, 256);
+			assert_true(sg->util >= map_util_perf(256));
+			break;
+		case 2:
+			/* no I/O: no request, nothing applied either (no update ran) */
+			assert_int_equal(sg->iowait_boost, 256);
+			break;
+		default:
+			assert_int_equal(sg->iowait_boost, 512);
+			/* 512 -> 640 of 1024: 1.25 GHz of 2, the next OPP up */
+			assert_true(policy->sg.next_freq >= 1300000);
+			break;
+		}
+	}
+	/* an update without a new request halves it */
+	cpufreq_update_util(rq, 0);
+	assert_int_equal(sg->iowait_boost, 256);
+	/* more than a tick on, an I/O wakeup starts again from the minimum */
+	rq->clock += 2 * TICK_NSEC;
+	cpufreq_update_util(rq, SCHED_CPUFREQ_IOWAIT);
+	assert_int_equal(sg->iowait_boost, 128);
+	tl_teardown();
+	sched_sysctl_reset();
+}
+
 static void test_parse(void **state)
 {
 	struct cpufreq_setup s;
@@ -451,6 +523,7 @@ int main(void)
 		cmocka_unit_test(test_fast_switch_possible),
 		cmocka_unit_test(test_slow_path),
 		cmocka_unit_test(test_slow_path_holds_back),
+		cmocka_unit_test(test_iowait_boost),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
