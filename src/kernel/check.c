@@ -36,6 +36,8 @@ struct rq_tally {
 	unsigned int queued;
 	unsigned int rt_queued;		/* RT tasks queued */
 	unsigned int rr_queued;
+	unsigned int dl_queued;		/* DL tasks queued */
+	u64 earliest_dl;		/* their earliest deadline, 0: none */
 	unsigned int idle_queued;	/* SCHED_IDLE tasks queued */
 	unsigned int runnable;
 	unsigned long weight;
@@ -166,23 +168,25 @@ static void check_rt_rq(unsigned int c, const struct rq_tally *t)
  * stopped (before its first start it is throttled and armed, as
  * sched_init_dl_servers() leaves it, without a timer).
  */
-static void check_fair_server(unsigned int c)
+static void check_fair_server(unsigned int c, const struct rq_tally *tl)
 {
 	struct rq *rq = cpu_rq(c);
 	struct sched_dl_entity *dl_se = &rq->fair_server;
 	const struct hrtimer *t;
 	bool timer_set = hrtimer_is_queued(&dl_se->dl_timer);
+	u64 earliest = tl->earliest_dl;
 
 	t = sim_cpu(dl_se->dl_timer.cpu)->expired_timers;
 	for (; t && !timer_set; t = t->next_expired)
 		timer_set = t == &dl_se->dl_timer;
-	if (rq->dl.dl_nr_running != (unsigned int)dl_se->on_dl_rq)
-		violation(c, "dl_nr_running %u but the fair server is %squeued", rq->dl.dl_nr_running,
-			  dl_se->on_dl_rq ? "" : "not ");
-	if (rq->dl.earliest_dl.curr != (dl_se->on_dl_rq ? dl_se->deadline : 0))
-		violation(c, "earliest_dl %llu but the queued deadline is %llu",
-			  (unsigned long long)rq->dl.earliest_dl.curr,
-			  (unsigned long long)(dl_se->on_dl_rq ? dl_se->deadline : 0));
+	if (rq->dl.dl_nr_running != (unsigned int)dl_se->on_dl_rq + tl->dl_queued)
+		violation(c, "dl_nr_running %u but the fair server is %squeued and %u DL tasks",
+			  rq->dl.dl_nr_running, dl_se->on_dl_rq ? "" : "not ", tl->dl_queued);
+	if (dl_se->on_dl_rq && (!earliest || (s64)(dl_se->deadline - earliest) < 0))
+		earliest = dl_se->deadline;
+	if (rq->dl.earliest_dl.curr != earliest)
+		violation(c, "earliest_dl %llu but the earliest queued deadline is %llu",
+			  (unsigned long long)rq->dl.earliest_dl.curr, (unsigned long long)earliest);
 	if (dl_se->on_dl_rq && (!dl_se->dl_server_active || dl_se->dl_throttled))
 		violation(c, "fair server queued but active %d throttled %d",
 			  dl_se->dl_server_active, dl_se->dl_throttled);
@@ -194,7 +198,7 @@ static void check_fair_server(unsigned int c)
 		violation(c, "throttled fair server without its timer");
 	/*
 	 * cpupri: the RT level when no DL entity is queued; with the server
-	 * queued, CPUPRI_HIGHER, or the RT level an RT enqueue or dequeue set
+	 * or a DL task queued, CPUPRI_HIGHER, or the RT level an RT enqueue or dequeue set
 	 * since (cpupri_set() follows events, as the kernel's does).
 	 */
 	{
@@ -203,9 +207,9 @@ static void check_fair_server(unsigned int c)
 				       MAX_RT_PRIO - 1 - rq->rt.highest_prio.curr;
 		int level = cpupri_of_cpu(c);
 
-		if (level != rt_level && !(dl_se->on_dl_rq && level == CPUPRI_HIGHER))
-			violation(c, "cpupri level %d but the RT level is %d and the fair server is %squeued",
-				  level, rt_level, dl_se->on_dl_rq ? "" : "not ");
+		if (level != rt_level && !(rq->dl.dl_nr_running && level == CPUPRI_HIGHER))
+			violation(c, "cpupri level %d but the RT level is %d and %u DL entities queued",
+				  level, rt_level, rq->dl.dl_nr_running);
 	}
 }
 
@@ -244,6 +248,19 @@ void sched_check_invariants(struct sim_event *ev)
 			violation(p->cpu, "task %s-%d is on CPU %u, outside its allowed CPUs",
 				  p->comm, p->pid, p->cpu);
 		rq = task_rq(p);
+		/* a DL task (schedutil's kthread): queued exactly when on its dl_rq's list */
+		if (dl_task(p)) {
+			t = &tally[p->cpu];
+			if (task_on_rq_queued(p) != p->dl.on_dl_rq || (p->dl.on_dl_rq && p->dl.rq != rq))
+				violation(p->cpu, "DL task %s-%d on_rq %d but on_dl_rq %d", p->comm,
+					  p->pid, p->on_rq, p->dl.on_dl_rq);
+			if (p->dl.on_dl_rq) {
+				t->dl_queued++;
+				if (!t->earliest_dl || (s64)(p->dl.deadline - t->earliest_dl) < 0)
+					t->earliest_dl = p->dl.deadline;
+			}
+			continue;
+		}
 		if (rt_task(p)) {
 			check_rt_task(p, &tally[p->cpu]);
 			continue;
@@ -294,11 +311,11 @@ void sched_check_invariants(struct sim_event *ev)
 		if (rq->cfs.h_nr_idle != t->idle_queued)
 			violation(c, "h_nr_idle %u but %u SCHED_IDLE tasks queued", rq->cfs.h_nr_idle,
 				  t->idle_queued);
-		if (rq->nr_running != t->queued + t->rt_queued)
-			violation(c, "nr_running %u but %u fair and %u RT tasks queued", rq->nr_running,
-				  t->queued, t->rt_queued);
+		if (rq->nr_running != t->queued + t->rt_queued + t->dl_queued)
+			violation(c, "nr_running %u but %u fair, %u RT and %u DL tasks queued",
+				  rq->nr_running, t->queued, t->rt_queued, t->dl_queued);
 		check_rt_rq(c, t);
-		check_fair_server(c);
+		check_fair_server(c, t);
 		if (rq->cfs.h_nr_runnable != t->runnable)
 			violation(c, "h_nr_runnable %u but %u runnable tasks", rq->cfs.h_nr_runnable,
 				  t->runnable);
@@ -317,10 +334,11 @@ void sched_check_invariants(struct sim_event *ev)
 				  rq->curr->cpu);
 		if (is_idle_task(rq->curr) && rq->cfs.curr)
 			violation(c, "idle CPU has a fair curr");
-		if (!is_idle_task(rq->curr) && !rt_task(rq->curr) && rq->cfs.curr != &rq->curr->se)
+		if (!is_idle_task(rq->curr) && !rt_task(rq->curr) && !dl_task(rq->curr) &&
+		    rq->cfs.curr != &rq->curr->se)
 			violation(c, "curr %s-%d is not the fair curr", rq->curr->comm,
 				  rq->curr->pid);
-		if (rt_task(rq->curr) && !rq->curr->is_stopper && rq->cfs.curr)
+		if ((rt_task(rq->curr) || dl_task(rq->curr)) && !rq->curr->is_stopper && rq->cfs.curr)
 			violation(c, "RT curr %s-%d with a fair curr too", rq->curr->comm,
 				  rq->curr->pid);
 		if (rq->cfs.next) {

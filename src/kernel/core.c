@@ -117,6 +117,7 @@ static struct task_struct *alloc_task(const char *comm, const struct cpumask *bo
 	p->policy = SCHED_NORMAL;
 	INIT_LIST_HEAD(&p->rt.run_list);
 	INIT_LIST_HEAD(&p->pushable_tasks);
+	INIT_LIST_HEAD(&p->dl.run_node);
 	cache_footprint_init(&p->cache, 0);
 	p->recent_used_cpu = -1;
 	uclamp_task_init(p);
@@ -242,6 +243,34 @@ static struct task_struct *alloc_percpu_kthread(const char *comm, unsigned int c
 	p->kthread = true;
 	p->cpu = cpu;
 	p->mm = -1;
+	return p;
+}
+
+struct task_struct *sched_create_dl_kthread(const char *comm, unsigned int cpu,
+					    const struct cpumask *allowed,
+					    const struct task_exec *exec, void *exec_data,
+					    u64 runtime, u64 deadline, u64 period, u64 flags)
+{
+	struct task_struct *p = alloc_task(comm, NULL);
+
+	p->exec = exec;
+	p->exec_data = exec_data;
+	p->kthread = true;
+	p->mm = -1;
+	p->tgid = p->pid;
+	cpumask_copy(p->cpus_mask, allowed);
+	p->nr_cpus_allowed = cpumask_weight(p->cpus_mask);
+	set_task_max_allowed_capacity(p);
+	p->cpu = p->wake_cpu = cpu;
+	/* created at boot, it waits for work in kthread_worker_fn() */
+	p->__state = TASK_INTERRUPTIBLE;
+	/* sched_setattr_nocheck(SCHED_DEADLINE): __setscheduler_params(), __setparam_dl() */
+	p->policy = SCHED_DEADLINE;
+	p->rt_priority = 0;
+	p->normal_prio = p->prio = DL_TASK_PRIO;
+	setparam_dl(p, runtime, deadline, period, flags);
+	set_load_weight(p);
+	init_entity(&p->se);
 	return p;
 }
 
@@ -665,6 +694,16 @@ void wakeup_preempt(struct rq *rq, struct task_struct *p, int wake_flags)
 		resched_curr(rq);
 		return;
 	}
+	/* the DL class is above RT and fair: a DL wakee preempts them */
+	if (dl_task(p) || dl_task(donor)) {
+		if (donor->is_stopper)
+			return;
+		if (!dl_task(donor))
+			resched_curr(rq);
+		else if (dl_task(p))
+			wakeup_preempt_dl(rq, p, wake_flags);
+		return;
+	}
 	if (rt_task(p) != rt_task(donor) || donor->is_stopper) {
 		if (rt_task(p) && !donor->is_stopper)
 			resched_curr(rq);
@@ -689,7 +728,8 @@ void enqueue_lines(struct rq *rq, struct task_struct *p)
 {
 	/* nr_running is on the lock's line, which the caller holds */
 	cl_write(&rq->lock.line);
-	if (rt_task(p)) {
+	/* a DL task's dl_rq sits with the rt_rq's counts in this model's lines */
+	if (rt_task(p) || dl_task(p)) {
 		/* the rt_rq's bitmap, list head and counts */
 		cl_write(&rq->cl.rt);
 	} else {
@@ -705,6 +745,11 @@ void enqueue_lines(struct rq *rq, struct task_struct *p)
 /* the class's enqueue_task() / dequeue_task(); false: stayed queued as delayed */
 static void enqueue_task(struct rq *rq, struct task_struct *p, int flags)
 {
+	/* the DL class has no uclamp_enabled: its tasks are not counted in the buckets */
+	if (dl_task(p)) {
+		enqueue_task_dl(rq, p, flags);
+		return;
+	}
 	/* before the class's: uclamp sees an ENQUEUE_DELAYED task still delayed */
 	uclamp_rq_inc(rq, p, flags);
 	if (rt_task(p))
@@ -715,6 +760,10 @@ static void enqueue_task(struct rq *rq, struct task_struct *p, int flags)
 
 static bool dequeue_task(struct rq *rq, struct task_struct *p, int flags)
 {
+	if (dl_task(p)) {
+		dequeue_task_dl(rq, p, flags);
+		return true;
+	}
 	/* before the class's, which may keep the task queued as delayed */
 	uclamp_rq_dec(rq, p);
 	if (rt_task(p)) {
@@ -724,14 +773,15 @@ static bool dequeue_task(struct rq *rq, struct task_struct *p, int flags)
 	return dequeue_task_fair(rq, p, flags);
 }
 
+/* a DL task's enqueue (an rb-tree insert and counts) costs what an RT one does */
 static inline u64 enqueue_cost(const struct task_struct *p)
 {
-	return rt_task(p) ? machine.cost->rt_enqueue : machine.cost->enqueue;
+	return rt_task(p) || dl_task(p) ? machine.cost->rt_enqueue : machine.cost->enqueue;
 }
 
 static inline u64 dequeue_cost(const struct task_struct *p)
 {
-	return rt_task(p) ? machine.cost->rt_dequeue : machine.cost->dequeue;
+	return rt_task(p) || dl_task(p) ? machine.cost->rt_dequeue : machine.cost->dequeue;
 }
 
 /* the class's put_prev_task() (the stopper has nothing to put) */
@@ -743,7 +793,9 @@ static void put_prev_task(struct rq *rq, struct task_struct *prev)
 		put_prev_task_idle(rq, prev);
 		return;
 	}
-	if (rt_task(prev))
+	if (dl_task(prev))
+		put_prev_task_dl(rq, prev);
+	else if (rt_task(prev))
 		put_prev_task_rt(rq, prev);
 	else
 		put_prev_task_fair(rq, prev);
@@ -751,10 +803,36 @@ static void put_prev_task(struct rq *rq, struct task_struct *prev)
 
 static void set_next_task(struct rq *rq, struct task_struct *p, bool first)
 {
-	if (rt_task(p))
+	if (dl_task(p))
+		set_next_task_dl(rq, p, first);
+	else if (rt_task(p))
 		set_next_task_rt(rq, p, first);
 	else
 		set_next_task_fair(rq, p, first);
+}
+
+/* put_prev_set_next_task(): a DL or RT pick; nothing to do when prev goes on */
+static void put_prev_set_next_task(struct rq *rq, struct task_struct *prev,
+				   struct task_struct *next)
+{
+	if (next == prev)
+		return;
+	put_prev_task(rq, prev);
+	set_next_task(rq, next, true);
+}
+
+/* update_curr_common(): the run time of a DL or RT curr since its exec_start; 0 if none */
+s64 update_curr_common(struct rq *rq)
+{
+	struct task_struct *curr = rq->curr;
+	s64 delta_exec = (s64)(rq->clock_task - curr->se.exec_start);
+
+	if (delta_exec <= 0)
+		return 0;
+	curr->se.exec_start = rq->clock_task;
+	curr->se.sum_exec_runtime += (u64)delta_exec;
+	rq->stat.rq_cpu_time += (u64)delta_exec;
+	return delta_exec;
 }
 
 void activate_task(struct rq *rq, struct task_struct *p, int flags)
@@ -782,7 +860,7 @@ void set_task_cpu(struct task_struct *p, unsigned int new_cpu)
 		return;
 	trace_sched(__trace_sched_migrate_task(p, new_cpu));
 	/* only the fair class has a migrate_task_rq() (its PELT averages) */
-	if (!rt_task(p))
+	if (!rt_task(p) && !dl_task(p))
 		migrate_task_rq_fair(p, new_cpu);
 	p->stats.nr_migrations++;
 	{
@@ -805,7 +883,9 @@ void set_task_cpu(struct task_struct *p, unsigned int new_cpu)
 /* select_task_rq(): the class's choice, kept to the allowed CPUs */
 static unsigned int select_task_rq(struct task_struct *p, unsigned int cpu, int wake_flags)
 {
-	if (p->nr_cpus_allowed > 1)
+	if (p->nr_cpus_allowed > 1 && dl_task(p))
+		cpu = select_task_rq_dl(p, cpu, wake_flags);
+	else if (p->nr_cpus_allowed > 1)
 		cpu = rt_task(p) ? select_task_rq_rt(p, cpu, wake_flags)
 				 : select_task_rq_fair(p, cpu, wake_flags);
 	else
@@ -1363,16 +1443,22 @@ static void context_switch(struct rq *rq, struct task_struct *prev, struct task_
  */
 static struct task_struct *pick_next_task(struct rq *rq, struct task_struct *prev)
 {
+	bool prev_dl = dl_task(prev);
 	bool prev_rt = rt_task(prev) && !is_idle_task(prev) && !prev->is_stopper;
-	bool prev_fair = !rt_task(prev) && !is_idle_task(prev) && !prev->is_stopper;
+	bool prev_fair = !prev_rt && !prev_dl && !is_idle_task(prev) && !prev->is_stopper;
 	struct task_struct *p;
 
 	if ((prev_fair || is_idle_task(prev)) && rq->nr_running == rq->cfs.h_nr_queued)
 		goto fair;
 	if (prev_rt)
 		balance_rt(rq, prev);
-	/* __pick_task_dl(): the fair server's pick, or it stops */
+	/* __pick_task_dl(): a DL task, or the fair server's pick, or it stops */
 	while (sched_dl_runnable(rq)) {
+		p = pick_task_dl(rq);
+		if (p) {
+			put_prev_set_next_task(rq, prev, p);
+			return p;
+		}
 		p = pick_task_fair(rq);
 		if (!p) {
 			dl_server_stop(&rq->fair_server);
@@ -1386,14 +1472,10 @@ static struct task_struct *pick_next_task(struct rq *rq, struct task_struct *pre
 	}
 	p = pick_task_rt(rq);
 	if (p) {
-		/* put_prev_set_next_task(): nothing to do when prev goes on */
-		if (p != prev) {
-			put_prev_task(rq, prev);
-			set_next_task_rt(rq, p, true);
-		}
+		put_prev_set_next_task(rq, prev, p);
 		return p;
 	}
-	if (prev_rt)
+	if (prev_rt || prev_dl)
 		put_prev_task(rq, prev);
 fair:
 	p = pick_next_task_fair(rq, prev);
@@ -1561,7 +1643,8 @@ void __schedule(int sched_mode)
 	}
 	next = pick_next_task(rq, prev);
 	/* the pick walks the tree (or the RT bitmap); set_next writes the entity */
-	cl_write(rt_task(next) && !is_idle_task(next) ? &rq->cl.rt : &rq->cl.cfs);
+	cl_write((rt_task(next) || dl_task(next)) && !is_idle_task(next) ? &rq->cl.rt
+									 : &rq->cl.cfs);
 	if (!is_idle_task(next))
 		cl_write(&next->cl.se);
 picked:
@@ -1670,7 +1753,10 @@ void sched_tick(struct rq *rq)
 
 	rq_lock(rq);
 	update_rq_clock(rq);
-	if (rt_task(curr) && !is_idle_task(curr) && !curr->is_stopper) {
+	if (dl_task(curr)) {
+		cl_write(&curr->cl.se);
+		task_tick_dl(rq, curr);
+	} else if (rt_task(curr) && !is_idle_task(curr) && !curr->is_stopper) {
 		/* update_curr_rt() and the RR quantum */
 		cl_write(&rq->cl.rt);
 		cl_write(&curr->cl.se);

@@ -8,11 +8,12 @@
  * frequency; the policy's CPUs keep the old one for the driver's
  * transition latency, then all change at once (sim_cpu_set_freq()).
  *
- * Only fast switch is modelled: schedutil's slow path (the sugov kthread,
- * a SCHED_DEADLINE task woken by irq_work that calls the driver's
- * ->target()) is not, because the deadline class here serves only the
- * fair server. Every platform here is treated as fast-switch capable;
- * docs/cpufreq.md says where that differs from the real driver.
+ * A driver that cannot switch from the scheduler's context (no fast
+ * switch: cppc_cpufreq over PCC, acpi-cpufreq with a shared policy,
+ * cpufreq-dt) takes schedutil's slow path: the hook queues an irq_work on
+ * its own CPU, which wakes the policy's sugov:N kthread, a special
+ * SCHED_DEADLINE task (deadline.c) that runs sugov_work() and the driver's
+ * ->target() on a CPU of the policy, preempting what runs there.
  */
 #include "kernel/cpufreq.h"
 
@@ -26,6 +27,8 @@
 #include <string.h>
 
 #define USEC_PER_MSEC 1000U
+/* the first step of the iowait boost: an eighth of the capacity scale */
+#define IOWAIT_BOOST_MIN (SCHED_CAPACITY_SCALE / 8)
 
 const char *const cpufreq_governor_names[NR_CPUFREQ_GOVERNORS] = {
 	[CPUFREQ_GOV_PERFORMANCE] = "performance",
@@ -44,6 +47,20 @@ unsigned int nr_cpufreq_policies;
 static struct cpufreq_setup cur_setup;
 static struct cpufreq_policy **policy_of;	/* [nr_cpus]: per_cpu(cpufreq_cpu_data) */
 static struct sugov_cpu *sugov_cpus;		/* [nr_cpus]: per_cpu(sugov_cpu) */
+
+/* sugov_kthread_create()'s "fake (unused) bandwidth": 1 ms every 10 ms */
+#define SUGOV_DL_RUNTIME_NS NSEC_PER_MSEC
+#define SUGOV_DL_DEADLINE_NS (10 * NSEC_PER_MSEC)
+#define SUGOV_DL_PERIOD_NS (10 * NSEC_PER_MSEC)
+
+/* the slow path's part of struct sugov_policy: irq_work, kthread worker and work */
+struct sugov_worker {
+	struct irq_work irq_work;
+	struct task_struct *thread;	/* sugov:N */
+	struct cpufreq_policy *policy;
+	bool work_queued;		/* kthread_queue_work(): sugov_work on the worker's list */
+	u64 nr_work;
+};
 static unsigned long *idle_calls;		/* [nr_cpus]: tick_sched's idle_calls */
 
 int cpufreq_parse(const char *arg, struct cpufreq_setup *out, char *err, size_t errlen)
@@ -136,40 +153,15 @@ unsigned int cpufreq_policy_transition_delay_us(const struct cpufreq_policy *pol
 }
 
 /*
- * __resolve_freq() -> cpufreq_frequency_table_target(): clamp to the
- * policy's limits, then the table's lowest frequency at or above
- * (CPUFREQ_RELATION_L), skipping the inefficient ones when @efficiencies
- * (RELATION_E) and the energy model marked some; if that leaves the limits,
- * again without skipping.
+ * __resolve_freq() within the policy's limits (cpufreq_table.c):
+ * CPUFREQ_RELATION_L, or LE when @efficiencies, passing over the OPPs the
+ * energy model marked inefficient unless that leaves the limits.
  */
 static unsigned int resolve_freq(struct cpufreq_policy *policy, unsigned int target_freq,
 				 bool efficiencies)
 {
-	unsigned int idx;
-
-	efficiencies = efficiencies && policy->efficiencies_available;
-	if (target_freq < policy->min)
-		target_freq = policy->min;
-	if (target_freq > policy->max)
-		target_freq = policy->max;
-retry:
-	idx = policy->nr_freqs - 1;
-	/* the lowest (efficient) frequency at or above, else the highest below */
-	for (unsigned int i = 0; i < policy->nr_freqs; i++) {
-		if (efficiencies && policy->inefficient[i])
-			continue;
-		idx = i;
-		if (policy->freq_table[i] >= target_freq)
-			break;
-	}
-	if (efficiencies &&
-	    (policy->freq_table[idx] > policy->max || policy->freq_table[idx] < policy->min)) {
-		efficiencies = false;
-		goto retry;
-	}
-	policy->cached_target_freq = target_freq;
-	policy->cached_resolved_idx = (int)idx;
-	return policy->freq_table[idx];
+	return __resolve_freq(policy, target_freq, policy->min, policy->max,
+			      efficiencies ? CPUFREQ_RELATION_LE : CPUFREQ_RELATION_L);
 }
 
 unsigned int cpufreq_driver_resolve_freq(struct cpufreq_policy *policy, unsigned int target_freq)
@@ -236,6 +228,49 @@ unsigned int cpufreq_driver_fast_switch(struct cpufreq_policy *policy, unsigned 
 	for (unsigned int i = 0; i < policy->nr_cpus; i++)
 		trace_sched(__trace_cpu_frequency(freq, policy->cpus[i]));
 	return freq;
+}
+
+/*
+ * The driver's ->target() with a resolved frequency, from
+ * __cpufreq_driver_target() (cpufreq_table.c: sugov_work(), the ondemand
+ * and conservative work): cppc_cpufreq_set_target()'s cppc_set_perf()
+ * rings the doorbell and polls until the platform has the request, time
+ * the calling CPU spends waiting; then the transition notifier's
+ * cpu_frequency event for each CPU of the policy.
+ */
+void cpufreq_driver_target(struct cpufreq_policy *policy, unsigned int freq)
+{
+	policy->nr_requests++;
+	hw_request(policy, freq);
+	charge_stall(machine.cost->cpufreq_target);
+	policy->cur = freq;
+	for (unsigned int i = 0; i < policy->nr_cpus; i++)
+		trace_sched(__trace_cpu_frequency(freq, policy->cpus[i]));
+}
+
+bool cpufreq_fast_switch_possible(const struct cpufreq_desc *d, unsigned int nr_cpus)
+{
+	static const char *const slow[] = { "cppc_cpufreq", "cpufreq-dt", "scpi-cpufreq" };
+
+	if (d->fast_switch != CPUFREQ_FAST_SWITCH_DRIVER)
+		return d->fast_switch == CPUFREQ_FAST_SWITCH_YES;
+	/*
+	 * acpi-cpufreq: not for a policy shared under SW_ALL coordination,
+	 * the common _PSD (SW_ANY allows it: say fast_switch = yes)
+	 */
+	if (!strcmp(d->driver, "acpi-cpufreq"))
+		return nr_cpus == 1;
+	/*
+	 * cppc_cpufreq: only with the desired-performance register in
+	 * SystemMemory or SystemIO (cppc_allow_fast_switch()), which sysfs does
+	 * not show: PCC, as on Altra, unless the machine says; cpufreq-dt and
+	 * scpi-cpufreq have no ->fast_switch
+	 */
+	for (size_t i = 0; i < sizeof(slow) / sizeof(slow[0]); i++)
+		if (!strcmp(d->driver, slow[i]))
+			return false;
+	/* intel_cpufreq, amd-pstate, qcom-cpufreq-hw, ...: ->fast_switch always */
+	return true;
 }
 
 /* ---- schedutil ---- */
@@ -323,16 +358,75 @@ unsigned long sugov_effective_cpu_perf(unsigned long actual, unsigned long min, 
 	return max > min ? max : min;
 }
 
-/* sugov_get_util(): no iowait boost is modelled (boost 0) */
-static void sugov_get_util(struct sugov_cpu *sg_cpu)
+/* sugov_get_util(): at least @boost, the iowait boost */
+static void sugov_get_util(struct sugov_cpu *sg_cpu, unsigned long boost)
 {
 	unsigned long min, max, util;
 
 	/* cpu_util_cfs_boost(): max(util, runnable) under UTIL_RUNNABLE_BOOST */
 	util = cpu_util_cfs_boost(sg_cpu->cpu);
 	util = effective_cpu_util(sg_cpu->cpu, util, &min, &max);
+	util = max(util, boost);
 	sg_cpu->bw_min = min;
 	sg_cpu->util = sugov_effective_cpu_perf(util, min, max);
+}
+
+/*
+ * sugov_iowait_reset(): a boost more than a tick old is dropped, or
+ * restarts from IOWAIT_BOOST_MIN if this update asks for one (sporadic I/O
+ * wakeups are not worth a higher frequency)
+ */
+static bool sugov_iowait_reset(struct sugov_cpu *sg_cpu, u64 time, bool set_iowait_boost)
+{
+	if ((s64)(time - sg_cpu->last_update) <= (s64)TICK_NSEC)
+		return false;
+	sg_cpu->iowait_boost = set_iowait_boost ? IOWAIT_BOOST_MIN : 0;
+	sg_cpu->iowait_boost_pending = set_iowait_boost;
+	return true;
+}
+
+/*
+ * sugov_iowait_boost(): a wakeup from I/O (SCHED_CPUFREQ_IOWAIT) starts the
+ * boost at IOWAIT_BOOST_MIN and doubles it, up to the full scale, once per
+ * application (iowait_boost_pending)
+ */
+static void sugov_iowait_boost(struct sugov_cpu *sg_cpu, u64 time, unsigned int flags)
+{
+	bool set_iowait_boost = flags & SCHED_CPUFREQ_IOWAIT;
+
+	if (sg_cpu->iowait_boost && sugov_iowait_reset(sg_cpu, time, set_iowait_boost))
+		return;
+	if (!set_iowait_boost || sg_cpu->iowait_boost_pending)
+		return;
+	sg_cpu->iowait_boost_pending = true;
+	if (sg_cpu->iowait_boost) {
+		sg_cpu->iowait_boost =
+			min(sg_cpu->iowait_boost << 1, (unsigned int)SCHED_CAPACITY_SCALE);
+		return;
+	}
+	sg_cpu->iowait_boost = IOWAIT_BOOST_MIN;
+}
+
+/*
+ * sugov_iowait_apply(): the boost in capacity units of @max_cap; an update
+ * without a new request halves it, below IOWAIT_BOOST_MIN it is gone
+ */
+static unsigned long sugov_iowait_apply(struct sugov_cpu *sg_cpu, u64 time,
+					unsigned long max_cap)
+{
+	if (!sg_cpu->iowait_boost)
+		return 0;
+	if (sugov_iowait_reset(sg_cpu, time, false))
+		return 0;
+	if (!sg_cpu->iowait_boost_pending) {
+		sg_cpu->iowait_boost >>= 1;
+		if (sg_cpu->iowait_boost < IOWAIT_BOOST_MIN) {
+			sg_cpu->iowait_boost = 0;
+			return 0;
+		}
+	}
+	sg_cpu->iowait_boost_pending = false;
+	return (sg_cpu->iowait_boost * max_cap) >> SCHED_CAPACITY_SHIFT;
 }
 
 /*
@@ -359,7 +453,72 @@ bool cpufreq_this_cpu_can_update(const struct cpufreq_policy *policy)
 	return false;
 }
 
-static void sugov_update_single_freq(struct sugov_cpu *sg_cpu, u64 time)
+/* sugov_work(): on sugov:N, the latest request to the driver */
+static void sugov_work(struct sugov_worker *w)
+{
+	struct cpufreq_policy *policy = w->policy;
+	unsigned int freq;
+
+	/* under update_lock: a request from now on queues the irq_work again */
+	freq = policy->sg.next_freq;
+	policy->sg.work_in_progress = false;
+	w->nr_work++;
+	/* work_lock: uncontended (its other user, a limits change, is not modelled) */
+	__cpufreq_driver_target(policy, freq, CPUFREQ_RELATION_L);
+}
+
+/* kthread_worker_fn(): run the queued work, else sleep until kthread_queue_work() */
+static void sugov_worker_step(struct task_struct *p)
+{
+	struct sugov_worker *w = p->exec_data;
+
+	if (w->work_queued) {
+		w->work_queued = false;
+		sugov_work(w);
+		return;
+	}
+	p->__state = TASK_INTERRUPTIBLE;
+	schedule();
+}
+
+static const struct task_exec sugov_worker_exec = { .step = sugov_worker_step };
+
+/* sugov_irq_work() -> kthread_queue_work(): on the worker's list, the worker woken */
+static void sugov_irq_work(struct irq_work *irq_work)
+{
+	struct sugov_worker *w = container_of(irq_work, struct sugov_worker, irq_work);
+
+	if (w->work_queued)
+		return;
+	w->work_queued = true;
+	wake_up_process(w->thread);
+}
+
+/*
+ * sugov_deferred_update(): one request in flight at a time; a newer
+ * next_freq meanwhile is what sugov_work() will read
+ */
+static void sugov_deferred_update(struct cpufreq_policy *policy)
+{
+	struct sugov_policy *sg = &policy->sg;
+
+	if (sg->work_in_progress)
+		return;
+	sg->work_in_progress = true;
+	/* irq_work_queue(): this CPU's own interrupt (arch_irq_work_raise()) */
+	irq_work_queue_on(&sg->worker->irq_work, smp_processor_id());
+}
+
+/* the request a governor's update made: fast switch, or the slow path */
+static void sugov_commit(struct cpufreq_policy *policy, unsigned int next_f)
+{
+	if (policy->fast_switch_enabled)
+		cpufreq_driver_fast_switch(policy, next_f);
+	else
+		sugov_deferred_update(policy);
+}
+
+static void sugov_update_single_freq(struct sugov_cpu *sg_cpu, u64 time, unsigned int flags)
 {
 	struct cpufreq_policy *policy = sg_cpu->policy;
 	unsigned int cached_freq = policy->sg.cached_raw_freq;
@@ -367,11 +526,12 @@ static void sugov_update_single_freq(struct sugov_cpu *sg_cpu, u64 time)
 	unsigned int next_f;
 
 	/* sugov_update_single_common() */
+	sugov_iowait_boost(sg_cpu, time, flags);
 	sg_cpu->last_update = time;
 	if (!sugov_should_update_freq(policy, time))
 		return;
 	charge(machine.cost->sugov_update);
-	sugov_get_util(sg_cpu);
+	sugov_get_util(sg_cpu, sugov_iowait_apply(sg_cpu, time, max_cap));
 
 	next_f = get_next_freq(policy, sg_cpu->util, max_cap);
 	if (sugov_hold_freq(sg_cpu) && next_f < policy->sg.next_freq &&
@@ -381,11 +541,11 @@ static void sugov_update_single_freq(struct sugov_cpu *sg_cpu, u64 time)
 	}
 	if (!sugov_update_next_freq(policy, time, next_f))
 		return;
-	cpufreq_driver_fast_switch(policy, next_f);
+	sugov_commit(policy, next_f);
 }
 
 /* sugov_next_freq_shared(): the most any CPU of the policy asks for */
-static unsigned int sugov_next_freq_shared(struct sugov_cpu *sg_cpu)
+static unsigned int sugov_next_freq_shared(struct sugov_cpu *sg_cpu, u64 time)
 {
 	struct cpufreq_policy *policy = sg_cpu->policy;
 	unsigned long util = 0, max_cap = arch_scale_cpu_capacity(sg_cpu->cpu);
@@ -394,26 +554,27 @@ static unsigned int sugov_next_freq_shared(struct sugov_cpu *sg_cpu)
 		struct sugov_cpu *j = &sugov_cpus[policy->cpus[i]];
 
 		cl_read(&cpu_rq(j->cpu)->cl.cpufreq);
-		sugov_get_util(j);
+		sugov_get_util(j, sugov_iowait_apply(j, time, max_cap));
 		if (j->util > util)
 			util = j->util;
 	}
 	return get_next_freq(policy, util, max_cap);
 }
 
-static void sugov_update_shared(struct sugov_cpu *sg_cpu, u64 time)
+static void sugov_update_shared(struct sugov_cpu *sg_cpu, u64 time, unsigned int flags)
 {
 	struct cpufreq_policy *policy = sg_cpu->policy;
 	unsigned int next_f;
 
+	sugov_iowait_boost(sg_cpu, time, flags);
 	sg_cpu->last_update = time;
 	if (!sugov_should_update_freq(policy, time))
 		return;
 	charge(machine.cost->sugov_update);
-	next_f = sugov_next_freq_shared(sg_cpu);
+	next_f = sugov_next_freq_shared(sg_cpu, time);
 	if (!sugov_update_next_freq(policy, time, next_f))
 		return;
-	cpufreq_driver_fast_switch(policy, next_f);
+	sugov_commit(policy, next_f);
 }
 
 void cpufreq_update_util_hook(struct rq *rq, unsigned int flags)
@@ -421,7 +582,6 @@ void cpufreq_update_util_hook(struct rq *rq, unsigned int flags)
 	struct sugov_cpu *sg_cpu = &sugov_cpus[cpu_of(rq)];
 	struct cpufreq_policy *policy = sg_cpu->policy;
 
-	(void)flags;
 	if (dbs_governor(cur_setup.governor)) {
 		dbs_update_util_handler(rq, rq->clock);
 		return;
@@ -429,9 +589,9 @@ void cpufreq_update_util_hook(struct rq *rq, unsigned int flags)
 	if (!cpufreq_this_cpu_can_update(policy))
 		return;
 	if (policy->nr_cpus > 1)
-		sugov_update_shared(sg_cpu, rq->clock);
+		sugov_update_shared(sg_cpu, rq->clock, flags);
 	else
-		sugov_update_single_freq(sg_cpu, rq->clock);
+		sugov_update_single_freq(sg_cpu, rq->clock, flags);
 }
 
 void cpufreq_idle_enter(unsigned int cpu)
@@ -441,6 +601,44 @@ void cpufreq_idle_enter(unsigned int cpu)
 }
 
 /* ---- policies and governors ---- */
+
+/*
+ * sugov_kthread_create(): only for the slow path; allowed on the policy's
+ * CPUs (kthread_bind_mask(), or set_cpus_allowed_ptr() with
+ * dvfs_possible_from_any_cpu: the same mask), asleep until the first work
+ */
+static void sugov_kthread_create(struct cpufreq_policy *policy)
+{
+	struct sugov_worker *w = xcalloc(1, sizeof(*w));
+	struct cpumask *related = alloc_cpumask();
+	char comm[16];
+
+	for (unsigned int i = 0; i < policy->nr_cpus; i++)
+		cpumask_set_cpu(policy->cpus[i], related);
+	snprintf(comm, sizeof(comm), "sugov:%u", policy->cpu);
+	w->policy = policy;
+	w->irq_work.func = sugov_irq_work;
+	w->thread = sched_create_dl_kthread(comm, policy->cpu, related, &sugov_worker_exec, w,
+					    SUGOV_DL_RUNTIME_NS, SUGOV_DL_DEADLINE_NS,
+					    SUGOV_DL_PERIOD_NS, SCHED_FLAG_SUGOV);
+	free_cpumask(related);
+	policy->sg.worker = w;
+}
+
+const struct sugov_cpu *sugov_cpu_of(unsigned int cpu)
+{
+	return &sugov_cpus[cpu];
+}
+
+struct task_struct *sugov_thread(const struct cpufreq_policy *policy)
+{
+	return policy->sg.worker ? policy->sg.worker->thread : NULL;
+}
+
+u64 sugov_nr_work(const struct cpufreq_policy *policy)
+{
+	return policy->sg.worker ? policy->sg.worker->nr_work : 0;
+}
 
 static unsigned int span_key(const struct topology *t, unsigned int cpu)
 {
@@ -508,7 +706,6 @@ void cpufreq_init(const struct cpufreq_setup *setup)
 			policy->cur = policy->max;
 			policy->transition_latency_ns = t->cpufreq.transition_latency_ns;
 			policy->transition_delay_us = t->cpufreq.transition_delay_us;
-			policy->fast_switch_enabled = true;
 			/* acpi-cpufreq and cppc_cpufreq set it; intel_cpufreq does not */
 			policy->dvfs_possible_from_any_cpu =
 				!strcmp(t->cpufreq.driver, "acpi-cpufreq") ||
@@ -524,6 +721,10 @@ void cpufreq_init(const struct cpufreq_setup *setup)
 	free(key_policy);
 	free(cpu_key);
 	free(key_cpus);
+	/* cpufreq_enable_fast_switch(): as the driver allows, for its policy's size */
+	for (unsigned int i = 0; i < nr_cpufreq_policies; i++)
+		cpufreq_policies[i].fast_switch_enabled =
+			cpufreq_fast_switch_possible(&t->cpufreq, cpufreq_policies[i].nr_cpus);
 
 	for (unsigned int i = 0; i < nr_cpufreq_policies; i++) {
 		struct cpufreq_policy *policy = &cpufreq_policies[i];
@@ -562,6 +763,9 @@ void cpufreq_init(const struct cpufreq_setup *setup)
 			sg->limits_changed = false;
 			sg->need_freq_update = false;
 			sg->cached_raw_freq = 0;
+			sg->work_in_progress = false;
+			if (!policy->fast_switch_enabled)
+				sugov_kthread_create(policy);
 			cpufreq_hooks_active = true;
 			break;
 		}
@@ -581,8 +785,11 @@ void cpufreq_exit(void)
 	/* the event queue, transitions in flight and all, is dropped first (session_end()) */
 	if (dbs_governor(cur_setup.governor))
 		dbs_governor_exit();
-	for (unsigned int i = 0; i < nr_cpufreq_policies; i++)
+	for (unsigned int i = 0; i < nr_cpufreq_policies; i++) {
 		free(cpufreq_policies[i].cpus);
+		/* its thread is freed with the other tasks (sched_exit()) */
+		free(cpufreq_policies[i].sg.worker);
+	}
 	free(cpufreq_policies);
 	cpufreq_policies = NULL;
 	nr_cpufreq_policies = 0;

@@ -37,6 +37,8 @@ struct cpufreq_setup {
 	bool given;			/* --cpufreq was on the command line */
 };
 
+struct sugov_worker;
+
 /* struct sugov_policy: schedutil's per-policy state */
 struct sugov_policy {
 	u64 last_freq_update_time;
@@ -45,6 +47,9 @@ struct sugov_policy {
 	unsigned int cached_raw_freq;
 	bool limits_changed;
 	bool need_freq_update;
+	/* the slow path (no fast switch): a request on its way to sugov:N */
+	bool work_in_progress;
+	struct sugov_worker *worker;	/* its irq_work and kthread (NULL: fast switch) */
 };
 
 /* struct sugov_cpu: schedutil's per-CPU state */
@@ -55,6 +60,9 @@ struct sugov_cpu {
 	unsigned long util;		/* the performance asked for, capacity units */
 	unsigned long bw_min;
 	unsigned long saved_idle_calls;	/* sugov_hold_freq() */
+	/* the iowait boost (capacity scale) and whether a wakeup raised it since applied */
+	unsigned int iowait_boost;
+	bool iowait_boost_pending;
 };
 
 struct cpufreq_policy {
@@ -97,6 +105,12 @@ struct cpufreq_policy {
 
 /* ---- cpufreq_table.c ---- */
 
+/*
+ * __resolve_freq(): @target_freq clamped to @min..@max and resolved to the
+ * table by @relation (remembered as the policy's cached target and index)
+ */
+unsigned int __resolve_freq(struct cpufreq_policy *policy, unsigned int target_freq,
+			    unsigned int min, unsigned int max, unsigned int relation);
 /* cpufreq_frequency_table_target(): the table index for @target_freq within @min..@max */
 int cpufreq_frequency_table_target(struct cpufreq_policy *policy, unsigned int target_freq,
 				   unsigned int min, unsigned int max, unsigned int relation);
@@ -120,6 +134,8 @@ int cpufreq_limits_check(const struct topology *topo, char *err, size_t errlen);
 
 /* cpufreq.c: the driver's request (cpufreq_driver_fast_switch()) */
 unsigned int cpufreq_driver_fast_switch(struct cpufreq_policy *policy, unsigned int target_freq);
+/* cpufreq.c: the driver's ->target() of a resolved @freq (__cpufreq_driver_target()'s) */
+void cpufreq_driver_target(struct cpufreq_policy *policy, unsigned int freq);
 /* cpufreq_this_cpu_can_update(): the running CPU may change @policy's frequency */
 bool cpufreq_this_cpu_can_update(const struct cpufreq_policy *policy);
 
@@ -152,6 +168,7 @@ static inline void cpufreq_update_util(struct rq *rq, unsigned int flags)
 		cpufreq_update_util_hook(rq, flags);
 }
 
+/* a task waking from io_schedule() (enqueue_task_fair(): p->in_iowait) */
 #define SCHED_CPUFREQ_IOWAIT (1U << 0)
 
 /* idle entries per CPU (tick_nohz_get_idle_calls_cpu()) */
@@ -195,6 +212,18 @@ static inline unsigned long map_util_freq(unsigned long util, unsigned long freq
 bool sugov_should_update_freq(struct cpufreq_policy *policy, u64 time);
 /* cpufreq_policy_transition_delay_us() */
 unsigned int cpufreq_policy_transition_delay_us(const struct cpufreq_policy *policy);
+
+/*
+ * policy->fast_switch_possible: the machine's fast_switch line, else the
+ * v6.18 driver's rule for a policy of @nr_cpus CPUs
+ */
+bool cpufreq_fast_switch_possible(const struct cpufreq_desc *d, unsigned int nr_cpus);
+/* schedutil's per-CPU state */
+const struct sugov_cpu *sugov_cpu_of(unsigned int cpu);
+/* schedutil's sugov:N kthread of @policy (NULL with fast switch or another governor) */
+struct task_struct *sugov_thread(const struct cpufreq_policy *policy);
+/* the times its sugov_work() ran */
+u64 sugov_nr_work(const struct cpufreq_policy *policy);
 
 /* the policies, for reports and tests */
 extern struct cpufreq_policy *cpufreq_policies;

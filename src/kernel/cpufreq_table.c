@@ -12,6 +12,7 @@
 #include "kernel/sched.h"
 
 #include <limits.h>
+#include <string.h>
 
 static bool skip(const struct cpufreq_policy *policy, unsigned int i, bool efficiencies)
 {
@@ -110,8 +111,7 @@ retry:
 	return idx;
 }
 
-/* __resolve_freq() */
-static unsigned int resolve(struct cpufreq_policy *policy, unsigned int target_freq,
+unsigned int __resolve_freq(struct cpufreq_policy *policy, unsigned int target_freq,
 			    unsigned int min, unsigned int max, unsigned int relation)
 {
 	int idx;
@@ -126,10 +126,11 @@ static unsigned int resolve(struct cpufreq_policy *policy, unsigned int target_f
 int __cpufreq_driver_target(struct cpufreq_policy *policy, unsigned int target_freq,
 			    unsigned int relation)
 {
-	target_freq = resolve(policy, target_freq, policy->min, policy->max, relation);
-	if (target_freq == policy->cur)
+	target_freq = __resolve_freq(policy, target_freq, policy->min, policy->max, relation);
+	/* cppc_cpufreq sets CPUFREQ_NEED_UPDATE_LIMITS: an unchanged target still reaches it */
+	if (target_freq == policy->cur && strcmp(machine.topo->cpufreq.driver, "cppc_cpufreq"))
 		return 0;
-	cpufreq_driver_fast_switch(policy, target_freq);
+	cpufreq_driver_target(policy, target_freq);
 	return 0;
 }
 
@@ -156,8 +157,8 @@ void cpufreq_set_limits(struct cpufreq_policy *policy, unsigned int min, unsigne
 		min = clamp_khz(min, hw_min, max);
 	}
 	/* cpufreq_set_policy(): neither overshoot max nor undershoot min */
-	policy->max = resolve(policy, max, min, max, CPUFREQ_RELATION_H);
-	min = resolve(policy, min, min, max, CPUFREQ_RELATION_L);
+	policy->max = __resolve_freq(policy, max, min, max, CPUFREQ_RELATION_H);
+	min = __resolve_freq(policy, min, min, max, CPUFREQ_RELATION_L);
 	policy->min = min > policy->max ? policy->max : min;
 	policy->cached_target_freq = UINT_MAX;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The deadline class as far as v6.18 uses it without SCHED_DEADLINE tasks:
+ * The deadline class as far as v6.18 uses it without user SCHED_DEADLINE
+ * tasks: schedutil's special sugov:N kthreads (at the end of this file) and
  * the per-CPU fair server (kernel/sched/deadline.c's dl_server, v6.12+,
  * with the v6.18 rules), a deferred CBS reservation of 50 ms every 1 s
  * that keeps fair tasks from starving under RT load.
@@ -26,9 +27,9 @@
  * preempt RT again until the runtime is used. dl_defer_running is cleared
  * when fair tasks use the runtime in the background or idle time does.
  *
- * Simplifications (docs/policies.md): no SCHED_DEADLINE tasks, so no DL
- * push/pull, cpudl, GRUB reclaiming or the inactive timer (their state
- * does not change when the server runs); the timer fires on the server's
+ * Simplifications (docs/policies.md): no SCHED_DEADLINE tasks but special
+ * ones, so no DL push/pull, cpudl, GRUB reclaiming or the inactive timer
+ * (their state does not change when the server or a special task runs); the timer fires on the server's
  * CPU (the kernel's may fire on the CPU that armed it and send that CPU a
  * reschedule); the server's bookkeeping costs nothing beyond the paths that
  * call it (the timer pays irq_entry, its reschedules the usual schedule
@@ -89,13 +90,24 @@ static void inc_dl_deadline(struct dl_rq *dl_rq, struct rq *rq, u64 deadline)
 	}
 }
 
-/* dec_dl_deadline(): the last one gone, the CPU is at its RT level again */
+/*
+ * dec_dl_deadline(): the last one gone, the CPU is at its RT level again;
+ * else the earliest deadline left (the leftmost of the kernel's tree)
+ */
 static void dec_dl_deadline(struct dl_rq *dl_rq, struct rq *rq)
 {
+	struct sched_dl_entity *dl_se;
+
 	if (!dl_rq->dl_nr_running) {
 		dl_rq->earliest_dl.curr = 0;
 		cpupri_set(rq, rq->rt.highest_prio.curr);
+		return;
 	}
+	dl_rq->earliest_dl.curr = rq->fair_server.on_dl_rq ? rq->fair_server.deadline : 0;
+	list_for_each_entry(dl_se, &dl_rq->tasks, run_node)
+		if (dl_rq->earliest_dl.curr == 0 ||
+		    dl_time_before(dl_se->deadline, dl_rq->earliest_dl.curr))
+			dl_rq->earliest_dl.curr = dl_se->deadline;
 }
 
 /* __enqueue_dl_entity() and inc_dl_tasks(): a server does not count in nr_running */
@@ -482,6 +494,7 @@ void fair_server_init(struct rq *rq)
 	/* once the workload is done, its timers alone do not prolong the run */
 	hrtimer_set_background(&dl_se->dl_timer);
 	rq->dl = (struct dl_rq){ 0 };
+	INIT_LIST_HEAD(&rq->dl.tasks);
 }
 
 /*
@@ -543,4 +556,130 @@ int sched_fair_server_write(unsigned int cpu, bool period, u64 value)
 		dl_server_start(dl_se);
 	rq_unlock(rq);
 	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* DL tasks: what a special entity (schedutil's kthread) needs          */
+
+/*
+ * Only special DL tasks exist here (SCHED_DEADLINE is refused to
+ * workloads): schedutil's sugov:N kthread, which sugov_kthread_create()
+ * gives 1 ms every 10 ms ("fake (unused) bandwidth") and SCHED_FLAG_SUGOV.
+ * Its runtime is never charged (update_curr_dl_se() returns for it), so it
+ * is never throttled and takes no bandwidth (add_running_bw() skips it,
+ * and with it the cpufreq kick that would call schedutil from its own
+ * thread's enqueue). Each wakeup starts a new CBS instance: a full runtime
+ * over a deadline 10 ms shrinks below the reserved bandwidth at once, so
+ * dl_entity_overflow() holds whenever it wakes again. Its place in the pick
+ * is its deadline, and it preempts any other DL entity (dl_entity_preempt()
+ * is true for a special one), the fair server included.
+ */
+
+void setparam_dl(struct task_struct *p, u64 runtime, u64 deadline, u64 period, u64 flags)
+{
+	struct sched_dl_entity *dl_se = &p->dl;
+
+	dl_se->dl_runtime = runtime;
+	dl_se->dl_deadline = deadline;
+	dl_se->dl_period = period;
+	dl_se->flags = flags;
+	dl_se->dl_bw = to_ratio(period, runtime);
+	dl_se->dl_density = to_ratio(deadline, runtime);
+	dl_se->runtime = 0;
+	dl_se->deadline = 0;
+}
+
+/* dl_entity_preempt(): @a runs before @b */
+static inline bool dl_entity_preempt(const struct sched_dl_entity *a,
+				     const struct sched_dl_entity *b)
+{
+	return dl_entity_is_special(a) || dl_time_before(a->deadline, b->deadline);
+}
+
+/* update_curr_dl(): curr's run time; a special entity's budget is not charged */
+static void update_curr_dl(struct rq *rq)
+{
+	if (!dl_task(rq->curr))
+		return;
+	update_curr_common(rq);
+}
+
+void enqueue_task_dl(struct rq *rq, struct task_struct *p, int flags)
+{
+	struct sched_dl_entity *dl_se = &p->dl;
+
+	dl_se->rq = rq;
+	/* a wakeup (or the first one) applies the CBS wakeup rule */
+	if (flags & (ENQUEUE_WAKEUP | ENQUEUE_INITIAL))
+		update_dl_entity(dl_se);
+	list_add_tail(&dl_se->run_node, &rq->dl.tasks);
+	__enqueue_dl_entity(dl_se);
+	/* add_nr_running(): a second task makes the root domain overloaded */
+	if (++rq->nr_running == 2)
+		cpu_rd(cpu_of(rq))->overloaded = true;
+}
+
+void dequeue_task_dl(struct rq *rq, struct task_struct *p, int flags)
+{
+	struct sched_dl_entity *dl_se = &p->dl;
+
+	(void)flags;
+	update_curr_dl(rq);
+	list_del_init(&dl_se->run_node);
+	__dequeue_dl_entity(dl_se);
+	rq->nr_running--;
+}
+
+struct task_struct *pick_task_dl(struct rq *rq)
+{
+	struct sched_dl_entity *best = NULL, *dl_se;
+
+	list_for_each_entry(dl_se, &rq->dl.tasks, run_node)
+		if (!best || dl_entity_preempt(dl_se, best))
+			best = dl_se;
+	if (!best)
+		return NULL;
+	/* the server queued with an earlier deadline runs its fair task first */
+	if (rq->fair_server.on_dl_rq && !dl_entity_preempt(best, &rq->fair_server))
+		return NULL;
+	return container_of(best, struct task_struct, dl);
+}
+
+void set_next_task_dl(struct rq *rq, struct task_struct *p, bool first)
+{
+	(void)first;
+	p->se.exec_start = rq->clock_task;
+}
+
+void put_prev_task_dl(struct rq *rq, struct task_struct *p)
+{
+	(void)p;
+	update_curr_dl(rq);
+}
+
+void task_tick_dl(struct rq *rq, struct task_struct *p)
+{
+	(void)p;
+	update_curr_dl(rq);
+}
+
+/* wakeup_preempt_dl(): both DL; the earlier deadline (or the special one) runs */
+void wakeup_preempt_dl(struct rq *rq, struct task_struct *p, int wake_flags)
+{
+	(void)wake_flags;
+	if (dl_entity_preempt(&p->dl, &rq->curr->dl))
+		resched_curr(rq);
+}
+
+/*
+ * select_task_rq_dl(): the task's own CPU, unless a DL task runs there that
+ * it would not preempt (find_later_rq()) or the CPU does not fit it. A
+ * special entity preempts every DL task, and capacity fitting asks for its
+ * (unused) bandwidth, which a special entity has none of: its CPU it is.
+ */
+unsigned int select_task_rq_dl(struct task_struct *p, unsigned int cpu, int wake_flags)
+{
+	(void)p;
+	(void)wake_flags;
+	return cpu;
 }

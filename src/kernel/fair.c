@@ -778,6 +778,9 @@ void enqueue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 		requeue_delayed_entity(se);
 		return;
 	}
+	/* the updates below may not reach schedutil: tell it of the I/O wakeup */
+	if (p->in_iowait)
+		cpufreq_update_util(rq, SCHED_CPUFREQ_IOWAIT);
 	enqueue_entity(cfs_rq, se, flags);
 	/* a delayed task moved by the balancer arrives queued but not runnable */
 	if (!se->sched_delayed)

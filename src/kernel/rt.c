@@ -297,16 +297,10 @@ unsigned long scale_rt_capacity(unsigned int cpu)
 void update_curr_rt(struct rq *rq)
 {
 	struct task_struct *curr = rq->curr;
-	s64 delta_exec;
 
 	if (!rt_task(curr) || curr->is_stopper || is_idle_task(curr))
 		return;
-	delta_exec = (s64)(rq->clock_task - curr->se.exec_start);
-	if (delta_exec <= 0)
-		return;
-	curr->se.exec_start = rq->clock_task;
-	curr->se.sum_exec_runtime += (u64)delta_exec;
-	rq->stat.rq_cpu_time += (u64)delta_exec;
+	update_curr_common(rq);
 }
 
 struct task_struct *pick_task_rt(struct rq *rq)

@@ -38,6 +38,9 @@
 #define SCHED_RR 2
 #define SCHED_BATCH 3
 #define SCHED_IDLE 5
+#define SCHED_DEADLINE 6
+/* a SCHED_DEADLINE task's prio (MAX_DL_PRIO - 1): above every RT level */
+#define DL_TASK_PRIO (-1)
 
 /* SCHED_IDLE's load weight, below nice 19's 15, and its 2^32 / 3 (sched.h) */
 #define WEIGHT_IDLEPRIO 3
@@ -305,8 +308,9 @@ struct rt_rq {
 
 /*
  * A SCHED_DEADLINE entity (struct sched_dl_entity, the fields a dl_server
- * uses). schedlab has no SCHED_DEADLINE tasks: the one DL entity of each
- * rq is its fair server, a deferred (dl_defer) reservation of dl_runtime
+ * and a special task use). The only DL tasks are schedutil's sugov:N
+ * kthreads (SCHED_FLAG_SUGOV: never throttled); the DL entity of each rq
+ * is its fair server, a deferred (dl_defer) reservation of dl_runtime
  * every dl_period for the fair class, as v6.12+ keeps fair tasks from
  * starving under RT load. Its states, as deadline.c's: throttled with the
  * defer timer armed at the zero-laxity point (dl_defer_armed), throttled
@@ -330,6 +334,8 @@ struct sched_dl_entity {
 	bool dl_defer_armed;		/* the timer is the zero-laxity (defer) timer */
 	bool dl_defer_running;		/* fair tasks were starved: runs once queued */
 	bool on_dl_rq;			/* in the dl_rq's tree (!RB_EMPTY_NODE(&rb_node)) */
+	u64 flags;			/* SCHED_FLAG_SUGOV: a special entity (dl_entity_is_special()) */
+	struct list_head run_node;	/* a DL task's place on dl_rq.tasks */
 	struct hrtimer dl_timer;	/* replenishment or zero-laxity timer */
 	u64 dl_timer_expires;		/* its expiry, for hrtimer_forward_now() */
 	/* schedlab's counts, for tests and the record of a run */
@@ -338,9 +344,14 @@ struct sched_dl_entity {
 	u64 nr_throttled;		/* times its runtime ran out while it was queued */
 };
 
-/* the rq's DL runqueue: here only the fair server (struct dl_rq, in part) */
+/* the rq's DL runqueue: the fair server and DL tasks (struct dl_rq, in part) */
 struct dl_rq {
-	unsigned int dl_nr_running;
+	unsigned int dl_nr_running;	/* the queued server and tasks */
+	/*
+	 * The queued DL tasks (the kernel's rb-tree by deadline): at most one
+	 * schedutil kthread per CPU here, so a list scanned for the earliest.
+	 */
+	struct list_head tasks;
 	struct {
 		u64 curr;		/* earliest queued deadline, 0: none */
 	} earliest_dl;
@@ -359,6 +370,8 @@ struct sched_attr {
 
 /* include/uapi/linux/sched.h: sched_setattr()'s flags */
 #define SCHED_FLAG_KEEP_POLICY		0x08
+/* schedutil's kthread: a DL entity without bandwidth or throttling (sched.h) */
+#define SCHED_FLAG_SUGOV		0x10000000
 #define SCHED_FLAG_KEEP_PARAMS		0x10
 #define SCHED_FLAG_UTIL_CLAMP_MIN	0x20
 #define SCHED_FLAG_UTIL_CLAMP_MAX	0x40
@@ -509,6 +522,11 @@ struct task_struct {
 	int on_cpu;			/* 1 from context switch in until finish of switch out */
 	unsigned int cpu;		/* task_cpu() */
 	bool in_user_work;
+	/*
+	 * io_schedule(): blocked waiting for I/O, so its wakeup asks schedutil
+	 * for the iowait boost. No modelled workload blocks in I/O today.
+	 */
+	bool in_iowait;
 	/* smp_call_function_single(wait=1) in progress: the CPU spins */
 	bool csd_spinning;
 	/* spinning on a sleeping lock's owner or in its osq (kernel/locking.h) */
@@ -536,6 +554,7 @@ struct task_struct {
 	int mm;				/* address space id: threads of a process share it */
 	int tgid;
 	struct sched_entity se;
+	struct sched_dl_entity dl;	/* SCHED_DEADLINE tasks (deadline.c) */
 	struct cpumask *cpus_mask;	/* allowed CPUs; cpumask_of() for idle, stopper: read-only */
 	unsigned int nr_cpus_allowed;
 	/* the largest CPU capacity in cpus_mask (set_task_max_allowed_capacity()) */
@@ -1306,7 +1325,19 @@ static inline bool task_has_rt_policy(const struct task_struct *p)
 /* the task is in the RT class (p->sched_class == &rt_sched_class) */
 static inline bool rt_task(const struct task_struct *p)
 {
-	return rt_prio(p->prio);
+	return rt_prio(p->prio) && p->prio > DL_TASK_PRIO;
+}
+
+/* the task is in the DL class (dl_task(): a SCHED_DEADLINE task's prio) */
+static inline bool dl_task(const struct task_struct *p)
+{
+	return p->prio <= DL_TASK_PRIO;
+}
+
+/* dl_entity_is_special(): schedutil's kthread, no bandwidth, never throttled */
+static inline bool dl_entity_is_special(const struct sched_dl_entity *dl_se)
+{
+	return dl_se->flags & SCHED_FLAG_SUGOV;
 }
 
 static inline bool on_rt_rq(const struct sched_rt_entity *rt_se)
@@ -1402,11 +1433,39 @@ static inline bool dl_server_active(const struct sched_dl_entity *dl_se)
 {
 	return dl_se->dl_server_active;
 }
-/* the DL class has something to pick (sched_dl_runnable()): the queued server */
+/* the DL class has something to pick (sched_dl_runnable()): the queued server or a task */
 static inline bool sched_dl_runnable(const struct rq *rq)
 {
 	return rq->dl.dl_nr_running > 0;
 }
+
+/*
+ * The DL class's task side (deadline.c), as far as a special DL task
+ * (schedutil's sugov:N kthread) needs it: CBS instances on wakeup, the
+ * earliest deadline picked, no bandwidth, no throttling, no push/pull.
+ */
+/* update_curr_common() (core.c): a DL or RT curr's run time accounted; the delta */
+s64 update_curr_common(struct rq *rq);
+void enqueue_task_dl(struct rq *rq, struct task_struct *p, int flags);
+void dequeue_task_dl(struct rq *rq, struct task_struct *p, int flags);
+/* __pick_task_dl(): the queued DL task with the earliest deadline, NULL if the server's is */
+struct task_struct *pick_task_dl(struct rq *rq);
+void set_next_task_dl(struct rq *rq, struct task_struct *p, bool first);
+void put_prev_task_dl(struct rq *rq, struct task_struct *p);
+void task_tick_dl(struct rq *rq, struct task_struct *p);
+void wakeup_preempt_dl(struct rq *rq, struct task_struct *p, int wake_flags);
+unsigned int select_task_rq_dl(struct task_struct *p, unsigned int cpu, int wake_flags);
+/* __setparam_dl(): @p's reservation (runtime, deadline, period in ns) and flags */
+void setparam_dl(struct task_struct *p, u64 runtime, u64 deadline, u64 period, u64 flags);
+/*
+ * kthread_create() + sched_setattr_nocheck(SCHED_DEADLINE) at boot (core.c):
+ * a kernel thread allowed on @allowed (copied), starting on @cpu, asleep
+ * in its loop (TASK_INTERRUPTIBLE) until woken.
+ */
+struct task_struct *sched_create_dl_kthread(const char *comm, unsigned int cpu,
+					    const struct cpumask *allowed,
+					    const struct task_exec *exec, void *exec_data,
+					    u64 runtime, u64 deadline, u64 period, u64 flags);
 /*
  * debug.c sched_fair_server_write(): a write of @cpu's
  * /sys/kernel/debug/sched/fair_server/cpuN/runtime (@period false) or

@@ -41,6 +41,8 @@ void cost_model_default(struct cost_model *c)
 	c->sugov_update = 300;
 	c->cpufreq_switch = 500;
 	c->dbs_update = 250;
+	/* an MSR write, as the fast switch's; cppc over PCC sets its doorbell round trip */
+	c->cpufreq_target = 500;
 
 	c->lb_base = 200;
 	c->lb_cpu_visit = 5;
@@ -156,6 +158,7 @@ static const struct cost_field cost_fields[] = {
 	F(sugov_update, KPATH_MAX),
 	F(cpufreq_switch, KPATH_MAX),
 	F(dbs_update, KPATH_MAX),
+	F(cpufreq_target, KPATH_MAX),
 	F(lb_base, KPATH_MAX),
 	F(lb_cpu_visit, KPATH_MAX),
 	F(lb_sibling_test, KPATH_MAX),

@@ -211,6 +211,9 @@ static void put_cpufreq(FILE *out, const struct topology *t)
 	fprintf(out, "span = %s\ntransition_latency_ns = %llu\ntransition_delay_us = %u\n",
 		mf_cpufreq_span_names[d->span], (unsigned long long)d->transition_latency_ns,
 		d->transition_delay_us);
+	if (d->fast_switch != CPUFREQ_FAST_SWITCH_DRIVER)
+		fprintf(out, "fast_switch = %s\n",
+			d->fast_switch == CPUFREQ_FAST_SWITCH_YES ? "yes" : "no");
 	put_text(out, "source", d->source);
 }
 

@@ -648,18 +648,18 @@ static int idle_line(struct mf_state *s, const struct mf_line *l, char *err, siz
 static int cpufreq_line(struct mf_state *s, const struct mf_line *l, char *err, size_t errlen)
 {
 	static const char *const keys[] = { "driver", "span", "transition_latency_ns",
-					    "transition_delay_us", "source" };
+					    "transition_delay_us", "source", "fast_switch" };
 	struct cpufreq_desc *d = &s->t->cpufreq;
 	unsigned long long v;
 	int b = -1, e;
 
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < 6; i++)
 		if (!strcmp(l->key, keys[i]))
 			b = i;
 	if (b < 0)
 		return unknown_key(
-			l, "driver, span, transition_latency_ns, transition_delay_us, source", err,
-			errlen);
+			l, "driver, span, transition_latency_ns, transition_delay_us, source, fast_switch",
+			err, errlen);
 	if (b == 4) {
 		bool rep = s->cpufreq_fields & (1u << 4);
 
@@ -682,6 +682,15 @@ static int cpufreq_line(struct mf_state *s, const struct mf_line *l, char *err, 
 			return -1;
 		d->transition_latency_ns = v;
 		return 0;
+	case 5: {
+		/* fast_switch = yes|no: the driver's policy->fast_switch_possible on this firmware */
+		static const char *const yn[] = { "no", "yes" };
+
+		if (parse_enum(l->key, l->value, yn, 2, &e, err, errlen))
+			return -1;
+		d->fast_switch = e ? CPUFREQ_FAST_SWITCH_YES : CPUFREQ_FAST_SWITCH_NO;
+		return 0;
+	}
 	default:
 		if (parse_u64(l->key, l->value, 0, 1000000, &v, err, errlen))
 			return -1;

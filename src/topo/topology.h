@@ -43,6 +43,19 @@ enum cpufreq_span {
 	CPUFREQ_SPAN_NONE,	/* no cpufreq driver (PowerVM LPARs): the one nominal frequency */
 };
 
+/*
+ * Whether the driver switches from the scheduler's context
+ * (policy->fast_switch_possible): as the driver decides in v6.18
+ * (cpufreq_driver_fast_switch_possible()), or as the machine file says,
+ * where that depends on the firmware (cppc_cpufreq: where the
+ * desired-performance register lives; acpi-cpufreq: _PSD's coordination).
+ */
+enum cpufreq_fast_switch {
+	CPUFREQ_FAST_SWITCH_DRIVER,	/* the driver's rule (no fast_switch line) */
+	CPUFREQ_FAST_SWITCH_YES,
+	CPUFREQ_FAST_SWITCH_NO,
+};
+
 /* The platform's cpufreq driver, as far as the scheduler sees it. */
 struct cpufreq_desc {
 	enum cpufreq_span span;
@@ -51,6 +64,7 @@ struct cpufreq_desc {
 	u64 transition_latency_ns;
 	/* policy->transition_delay_us the driver sets (0: derived from the latency) */
 	unsigned int transition_delay_us;
+	enum cpufreq_fast_switch fast_switch;
 	char source[320];		/* where span, latency and delay come from */
 };
 

@@ -3,8 +3,9 @@
  * cpufreq and schedutil (src/kernel/cpufreq.c): the 1.25 headroom,
  * get_next_freq() against hand-computed frequencies, the next-OPP-up
  * resolution of cpufreq_driver_resolve_freq(), rate limiting and its
- * defaults, a shared policy following its busiest CPU, and --cpufreq
- * parsing.
+ * defaults, a shared policy following its busiest CPU, --cpufreq
+ * parsing, and the slow path of a driver without fast switch (the
+ * irq_work, the sugov:N kthread as a special DL task, work_in_progress).
  */
 #include "test_sched_helpers.h"
 
@@ -95,7 +96,7 @@ static void test_rate_limit_defaults(void **state)
 	} cases[] = {
 		{ "smp2", 1000 },	     /* no latency: 1 ms */
 		{ "xeon-8269cy-2s", 5000 },  /* intel_cpufreq's HWP delay */
-		{ "altra-80", 150 },	     /* 100 us latency + 50% */
+		{ "altra-80", 110 },	     /* cppc_cpufreq's own: the PCC turnaround */
 		{ "epyc-milan-2s-256", 15 }, /* 10 us + 50% */
 		{ "pixel6", 750 },	     /* 500 us + 50% */
 	};
@@ -241,6 +242,250 @@ static void test_retime_user_work(void **state)
 	tl_teardown();
 }
 
+/* the drivers' policy->fast_switch_possible, and the machine file's word over it */
+static void test_fast_switch_possible(void **state)
+{
+	struct cpufreq_desc d = { 0 };
+
+	(void)state;
+	snprintf(d.driver, sizeof(d.driver), "acpi-cpufreq");
+	assert_true(cpufreq_fast_switch_possible(&d, 1));
+	assert_false(cpufreq_fast_switch_possible(&d, 2)); /* shared: SW_ALL */
+	d.fast_switch = CPUFREQ_FAST_SWITCH_YES;	    /* SW_ANY */
+	assert_true(cpufreq_fast_switch_possible(&d, 2));
+	d.fast_switch = CPUFREQ_FAST_SWITCH_DRIVER;
+	snprintf(d.driver, sizeof(d.driver), "cppc_cpufreq");
+	assert_false(cpufreq_fast_switch_possible(&d, 1));
+	d.fast_switch = CPUFREQ_FAST_SWITCH_YES; /* registers in SystemMemory */
+	assert_true(cpufreq_fast_switch_possible(&d, 1));
+	d.fast_switch = CPUFREQ_FAST_SWITCH_DRIVER;
+	snprintf(d.driver, sizeof(d.driver), "intel_cpufreq");
+	assert_true(cpufreq_fast_switch_possible(&d, 1));
+	d.fast_switch = CPUFREQ_FAST_SWITCH_NO;
+	assert_false(cpufreq_fast_switch_possible(&d, 1));
+
+	/* the presets: Altra's PCC has no fast switch and a kthread per policy */
+	setup_gov("altra-80", "schedutil");
+	assert_false(cpufreq_cpu_get(79)->fast_switch_enabled);
+	assert_non_null(sugov_thread(cpufreq_cpu_get(79)));
+	assert_string_equal(sugov_thread(cpufreq_cpu_get(79))->comm, "sugov:79");
+	tl_teardown();
+	setup_gov("xeon-8269cy-2s", "schedutil");
+	assert_true(cpufreq_cpu_get(0)->fast_switch_enabled);
+	assert_null(sugov_thread(cpufreq_cpu_get(0)));
+	tl_teardown();
+	/* other governors start no kthread */
+	setup_gov("altra-80", "powersave");
+	assert_null(sugov_thread(cpufreq_cpu_get(0)));
+	tl_teardown();
+}
+
+/*
+ * A schedutil request on CPU 0 of altra-80 (cppc_cpufreq over PCC, no fast
+ * switch) with a fair task running: the hook only records next_freq and
+ * queues the irq_work; its interrupt wakes sugov:0, a special DL task
+ * (1 ms / 10 ms / 10 ms, SCHED_FLAG_SUGOV) that preempts the fair task;
+ * the frequency changes when it runs sugov_work(), and it sleeps again.
+ */
+static void test_slow_path(void **state)
+{
+	struct cpufreq_policy *policy;
+	struct task_struct *p, *f;
+	unsigned int old, next;
+	struct rq *rq;
+
+	(void)state;
+	setup_gov("altra-80", "schedutil");
+	policy = cpufreq_cpu_get(0);
+	p = sugov_thread(policy);
+	assert_non_null(p);
+	assert_true(dl_task(p));
+	assert_false(rt_task(p));
+	assert_true(p->dl.flags & SCHED_FLAG_SUGOV);
+	assert_int_equal(p->dl.dl_runtime, NSEC_PER_MSEC);
+	assert_int_equal(p->dl.dl_deadline, 10 * NSEC_PER_MSEC);
+	assert_int_equal(p->dl.dl_period, 10 * NSEC_PER_MSEC);
+	assert_int_equal(p->nr_cpus_allowed, 1);
+	assert_int_equal(p->__state, TASK_INTERRUPTIBLE);
+
+	f = tl_fork_running("busy", 0);
+	rq = tl_cpu(0);
+	rq->cfs.avg.util_avg = 300;
+	rq->cfs.avg.runnable_avg = 300;
+	rq->clock = 10 * NSEC_PER_MSEC;
+	old = policy->cur;
+	cpufreq_update_util(rq, 0);
+	next = policy->sg.next_freq;
+	assert_true(next < old);
+	assert_true(policy->sg.work_in_progress);
+	/* nothing reached the driver yet: the irq_work waits on this CPU's queue */
+	assert_int_equal(policy->cur, old);
+	assert_int_equal(policy->nr_requests, 0);
+	assert_non_null(rq->csd_list);
+	assert_int_equal(sugov_nr_work(policy), 0);
+
+	/* its interrupt: kthread_queue_work() wakes sugov:0, which preempts the fair task */
+	tl_deliver_ipis();
+	assert_true(task_on_rq_queued(p));
+	assert_true(p->dl.on_dl_rq);
+	assert_true(rq->need_resched);
+	assert_int_equal(policy->cur, old);
+	assert_ptr_equal(tl_schedule(), p);
+	assert_true(task_on_rq_queued(f));
+	/* a new CBS instance from the wakeup: a full runtime, deadline 10 ms on */
+	assert_int_equal(p->dl.deadline, rq->clock + 10 * NSEC_PER_MSEC);
+	tl_check();
+
+	/* kthread_worker_fn(): sugov_work() asks the driver */
+	p->exec->step(p);
+	assert_int_equal(policy->cur, next);
+	assert_int_equal(policy->nr_requests, 1);
+	assert_int_equal(sugov_nr_work(policy), 1);
+	assert_false(policy->sg.work_in_progress);
+	/* nothing more queued: it sleeps, and the fair task runs again */
+	p->exec->step(p);
+	assert_false(task_on_rq_queued(p));
+	assert_false(p->dl.on_dl_rq);
+	assert_ptr_equal(rq->curr, f);
+	/* a special entity's runtime is never charged: no throttling */
+	assert_int_equal(p->dl.runtime, (s64)NSEC_PER_MSEC);
+	tl_check();
+	tl_teardown();
+}
+
+static unsigned int nr_csd(const struct rq *rq)
+{
+	unsigned int n = 0;
+
+	for (const struct call_single_data *c = rq->csd_list; c; c = c->next)
+		n++;
+	return n;
+}
+
+/*
+ * The slow path's rate limit and work_in_progress: within rate_limit_us
+ * (110 us on Altra) a second update changes nothing; past it next_freq
+ * moves, but with the first request still on its way no second irq_work
+ * is queued, and the kthread, when it runs, asks for the newest frequency
+ * only once.
+ */
+static void test_slow_path_holds_back(void **state)
+{
+	struct cpufreq_policy *policy;
+	struct task_struct *p;
+	unsigned int first;
+	u64 t0 = 10 * NSEC_PER_MSEC;
+	struct rq *rq;
+
+	(void)state;
+	setup_gov("altra-80", "schedutil");
+	policy = cpufreq_cpu_get(0);
+	p = sugov_thread(policy);
+	rq = tl_cpu(0);
+	rq->cfs.avg.util_avg = rq->cfs.avg.runnable_avg = 200;
+	rq->clock = t0;
+	cpufreq_update_util(rq, 0);
+	first = policy->sg.next_freq;
+	assert_int_equal(nr_csd(rq), 1);
+
+	/* within the rate limit: nothing */
+	rq->cfs.avg.util_avg = rq->cfs.avg.runnable_avg = 700;
+	rq->clock = t0 + 100 * NSEC_PER_USEC;
+	cpufreq_update_util(rq, 0);
+	assert_int_equal(policy->sg.next_freq, first);
+
+	/* past it: a new next_freq, the same irq_work still on its way */
+	rq->clock = t0 + 110 * NSEC_PER_USEC;
+	cpufreq_update_util(rq, 0);
+	assert_true(policy->sg.next_freq > first);
+	assert_true(policy->sg.work_in_progress);
+	assert_int_equal(nr_csd(rq), 1);
+
+	/* the idle CPU switches to the kthread, which asks for the newest once */
+	tl_deliver_ipis();
+	assert_ptr_equal(tl_schedule(), p);
+	p->exec->step(p);
+	assert_int_equal(policy->cur, policy->sg.next_freq);
+	assert_int_equal(policy->nr_requests, 1);
+	assert_int_equal(sugov_nr_work(policy), 1);
+	p->exec->step(p);
+	assert_true(is_idle_task(rq->curr));
+	tl_check();
+	tl_teardown();
+}
+
+/*
+ * The iowait boost through the real wakeup path: a task with in_iowait set
+ * (what io_schedule() does) woken on CPU 0 makes enqueue_task_fair() call
+ * schedutil with SCHED_CPUFREQ_IOWAIT. The first such wakeup boosts by
+ * IOWAIT_BOOST_MIN (128), the next doubles it; a wakeup without I/O does
+ * not, and an update without a new request halves it; more than a tick
+ * later a request starts again from the minimum. The clocks stand still
+ * after the first millisecond (zero costs), so no PELT update calls
+ * schedutil between (no decay, no attach), and the rate limit is 0 so that
+ * every call applies the boost.
+ */
+static void test_iowait_boost(void **state)
+{
+	const struct sugov_cpu *sg = NULL;
+	struct cpufreq_policy *policy;
+	struct task_struct *p;
+	char err[256];
+	struct rq *rq;
+
+	(void)state;
+	assert_int_equal(sched_sysctl_set("schedutil_rate_limit_us=0", err, sizeof(err)), 0);
+	setup_gov("smp2", "schedutil");
+	policy = cpufreq_cpu_get(0);
+	sg = sugov_cpu_of(0);
+	/*
+	 * off clock 0 before the fork, where PELT would take the entity for
+	 * never attached (and attach it again at each enqueue, calling schedutil)
+	 */
+	rq = tl_cpu(0);
+	tl_advance(NSEC_PER_MSEC);
+	p = tl_fork_running("io", 0);
+
+	for (unsigned int i = 0; i < 4; i++) {
+		bool io = i != 2;
+
+		assert_ptr_equal(tl_block_current(), rq->idle);
+		p->in_iowait = io;
+		assert_int_equal(try_to_wake_up(p, TASK_NORMAL, 0), 1);
+		assert_ptr_equal(tl_schedule(), p);
+		switch (i) {
+		case 0:
+			assert_int_equal(sg->iowait_boost, 128);
+			/* applied: the request is at least the boost with its headroom */
+			assert_true(sg->util >= map_util_perf(128));
+			assert_false(sg->iowait_boost_pending);
+			break;
+		case 1:
+			assert_int_equal(sg->iowait_boost, 256);
+			assert_true(sg->util >= map_util_perf(256));
+			break;
+		case 2:
+			/* no I/O: no request, nothing applied either (no update ran) */
+			assert_int_equal(sg->iowait_boost, 256);
+			break;
+		default:
+			assert_int_equal(sg->iowait_boost, 512);
+			/* 512 -> 640 of 1024: 1.25 GHz of 2, the next OPP up */
+			assert_true(policy->sg.next_freq >= 1300000);
+			break;
+		}
+	}
+	/* an update without a new request halves it */
+	cpufreq_update_util(rq, 0);
+	assert_int_equal(sg->iowait_boost, 256);
+	/* more than a tick on, an I/O wakeup starts again from the minimum */
+	rq->clock += 2 * TICK_NSEC;
+	cpufreq_update_util(rq, SCHED_CPUFREQ_IOWAIT);
+	assert_int_equal(sg->iowait_boost, 128);
+	tl_teardown();
+	sched_sysctl_reset();
+}
+
 static void test_parse(void **state)
 {
 	struct cpufreq_setup s;
@@ -275,6 +520,10 @@ int main(void)
 		cmocka_unit_test(test_runnable_boost),
 		cmocka_unit_test(test_retime_user_work),
 		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_fast_switch_possible),
+		cmocka_unit_test(test_slow_path),
+		cmocka_unit_test(test_slow_path_holds_back),
+		cmocka_unit_test(test_iowait_boost),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

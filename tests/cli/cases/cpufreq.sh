@@ -166,3 +166,11 @@ if [ "$status" -eq 0 ] && [ "$few" -eq 0 ] && grep -q '"samples"' "$tmp/cf-odpip
 else
 	not_ok "--cpufreq ondemand: samples per policy" "$(grep '"samples"' "$tmp/cf-odpipe.json" | tr -d ' \n')"
 fi
+# the slow path: Altra's cppc_cpufreq has no fast switch (CPPC behind PCC), so each
+# request wakes sugov:0, a SCHED_DEADLINE kthread that preempts the pipe's tasks
+# on CPU 0 and changes the frequency when its ->target() returns
+golden cpufreq-sugov-trace schedlab run -m altra-80 --cpufreq schedutil --trace /dev/stdout \
+	--trace-events sched_switch,sched_wakeup,cpu_frequency -- taskset -c 0 perf bench sched pipe -l 5
+# the machine file's fast_switch takes yes or no
+"$SCHEDLAB" machines --export smp2 | sed 's/^span = cpu$/span = cpu\nfast_switch = maybe/' >"$tmp/fs.machine"
+expect_exit 2 "fast_switch" schedlab run -m "$tmp/fs.machine" -- hackbench -l 5
