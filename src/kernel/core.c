@@ -13,6 +13,7 @@
 #include "kernel/futex.h"
 #include "kernel/locking.h"
 #include "kernel/rtmutex.h"
+#include "kernel/tasklist.h"
 #include "kernel/trace.h"
 #include "sim/alloc.h"
 
@@ -106,6 +107,7 @@ static struct task_struct *alloc_task(const char *comm, const struct cpumask *bo
 	cache_line_init(&p->cl.pi, 1);
 	cache_line_init(&p->cl.se, TASK_SE_LINES);
 	cache_line_init(&p->cl.avg, 1);
+	cache_line_init(&p->cl.tasks, 1);
 	snprintf(p->comm, sizeof(p->comm), "%s", comm);
 	/* ftrace and Perfetto split on spaces and '=': keep comms clean */
 	for (char *c = p->comm; *c; c++)
@@ -125,6 +127,7 @@ static struct task_struct *alloc_task(const char *comm, const struct cpumask *bo
 	p->wq_entry.task = p;
 	INIT_LIST_HEAD(&p->dying);
 	INIT_LIST_HEAD(&p->pi_waiters);
+	INIT_LIST_HEAD(&p->tasklist);
 	list_add_tail(&p->tasks, &sched_world.tasks);
 	return p;
 }
@@ -305,6 +308,7 @@ void sched_init(u64 start)
 	/* the locks of a previous run went with its workload */
 	locking_reset();
 	futex_reset();
+	tasklist_reset();
 	runqueues = xcalloc_aligned(machine.nr_cpus, sizeof(*runqueues), _Alignof(struct rq));
 	sim_cpu_register_ops(&sched_cpu_ops);
 	for_each_possible_cpu(cpu) {
@@ -1230,7 +1234,9 @@ static struct task_struct *__sched_fork_task(struct task_struct *parent, bool th
 	p->__state = TASK_NEW;
 	p->parent = parent;
 	if (parent) {
-		charge(thread ? machine.cost->fork_thread : machine.cost->fork);
+		/* the tasklist_lock section below is part of the cost */
+		charge(cost_outside(thread ? machine.cost->fork_thread : machine.cost->fork,
+				    machine.cost->tasklist_fork));
 		/* sched_fork(): the policy is inherited, prio from normal_prio (no PI boost) */
 		p->static_prio = parent->static_prio;
 		p->policy = parent->policy;
@@ -1254,6 +1260,7 @@ static struct task_struct *__sched_fork_task(struct task_struct *parent, bool th
 		if (thread && bind_cpu < 0 && !parent->kthread)
 			futex_thread_fork(parent, p);
 		p->cpu = smp_processor_id();
+		tasklist_fork(p, thread);
 		parent->nr_children_alive++;
 		parent->nr_children_unreleased++;
 	} else {
@@ -1342,7 +1349,9 @@ void do_exit(void)
 {
 	struct task_struct *p = current;
 
-	charge(machine.cost->exit);
+	/* the two tasklist_lock sections below are part of the cost */
+	charge(cost_outside(machine.cost->exit,
+			    machine.cost->tasklist_exit + machine.cost->tasklist_release));
 	p->exit_time = cpu_now();
 	p->__state = TASK_DEAD;
 	futex_thread_exit(p);
@@ -1351,8 +1360,13 @@ void do_exit(void)
 	if (p->parent) {
 		p->parent->nr_children_alive--;
 		p->parent->nr_children_exited++;
+		/* exit_notify(): the parent is woken with tasklist_lock held */
+		tasklist_exit_notify_lock(p);
 		if (p->parent->child_wait)
 			__wake_up(p->parent->child_wait, TASK_NORMAL, 1, 0);
+		tasklist_exit_notify_unlock();
+		/* release_task(), from the parent's wait4(): charged here as exit is */
+		tasklist_release(p);
 		/* freed at a later step, once switched out (finish_task_switch()) */
 		if (p->reap && !p->kthread)
 			list_add_tail(&p->dying, &sched_world.dying);

@@ -15,6 +15,7 @@
 unsigned int nr_lock_spinners;
 struct list_head all_mutexes = LIST_HEAD_INIT(all_mutexes);
 struct list_head all_rwsems = LIST_HEAD_INIT(all_rwsems);
+struct list_head all_spin_classes = LIST_HEAD_INIT(all_spin_classes);
 /* every lock_waiter spinning now (the switch-out hook walks it) */
 static struct list_head spinning = LIST_HEAD_INIT(spinning);
 /* locks initialised so far (lock_stat_init()) */
@@ -36,6 +37,7 @@ void locking_reset(void)
 	INIT_LIST_HEAD(&all_mutexes);
 	INIT_LIST_HEAD(&all_rwsems);
 	INIT_LIST_HEAD(&all_rtmutexes);
+	INIT_LIST_HEAD(&all_spin_classes);
 	INIT_LIST_HEAD(&spinning);
 	nr_lock_spinners = 0;
 	next_lock_addr = 0;
@@ -266,6 +268,35 @@ void lock_stat_init(struct lock_class_stat *stat, const char *name, const char *
 	stat->name = name;
 	stat->type = type;
 	stat->addr = LOCK_ADDR_BASE + 64 * next_lock_addr++;
+}
+
+void spin_lock_class_init(struct spin_lock_class *c, const char *name, const char *type,
+			  unsigned int flags)
+{
+	lock_stat_init(&c->stat, name, type);
+	c->flags = flags;
+	list_add_tail(&c->node, &all_spin_classes);
+}
+
+void spin_lock_counted(struct sim_lock *l, struct spin_lock_class *c)
+{
+	struct lock_class_stat *st = &c->stat;
+	u64 spun = l->spin_ns;
+
+	st->acquisitions++;
+	if (l->free_at > cpu_now())
+		trace_sched(__trace_contention(TRACE_CONTENTION_BEGIN, st->addr, (int)c->flags));
+	sim_lock_acquire(l);
+	if (l->spin_ns != spun) {
+		u64 wait = l->spin_ns - spun;
+
+		st->contended++;
+		st->spin_ns += wait;
+		st->wait_ns += wait;
+		if (wait > st->max_wait_ns)
+			st->max_wait_ns = wait;
+		trace_sched(__trace_contention(TRACE_CONTENTION_END, st->addr, 0));
+	}
 }
 
 static void __attribute__((noreturn)) lock_bug(const char *name, const char *what)

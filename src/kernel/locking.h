@@ -159,6 +159,29 @@ void lock_spin_cancel(struct task_struct *p);
 
 /* Every mutex and rw_semaphore initialised in this run, for stats and --check. */
 extern struct list_head all_mutexes, all_rwsems;
+
+/*
+ * A class of spinning locks (raw spinlocks and rwlocks, which the model
+ * takes with sim_lock_acquire()): one lock_stat entry for every lock of
+ * the class, as lockdep counts a class (tasklist_lock is the one of its
+ * class). On all_spin_classes from spin_lock_class_init() to the end of
+ * the run.
+ */
+struct spin_lock_class {
+	struct lock_class_stat stat;
+	unsigned int flags;	/* contention_begin's: LCB_F_SPIN, | LCB_F_WRITE for a writer */
+	struct list_head node;
+};
+
+extern struct list_head all_spin_classes;
+
+void spin_lock_class_init(struct spin_lock_class *c, const char *name, const char *type,
+			  unsigned int flags);
+/*
+ * sim_lock_acquire() of @l, a lock of class @c: counted, and a spin on a
+ * held lock is a contention with its contention_begin and _end events.
+ */
+void spin_lock_counted(struct sim_lock *l, struct spin_lock_class *c);
 /* Forget them (end of a run: their memory goes with the workload). */
 void locking_reset(void);
 /* --check: the invariants of every lock; abort with a message on a violation. */

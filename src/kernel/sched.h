@@ -506,6 +506,7 @@ struct task_lines {
 	struct cache_line pi;
 	struct cache_line se;
 	struct cache_line avg;
+	struct cache_line tasks;	/* its tasks/sibling nodes, children and signal heads */
 };
 
 struct task_struct {
@@ -535,6 +536,7 @@ struct task_struct {
 	u64 utime;			/* time spent in user work (the rest of runtime is system time) */
 
 	struct task_lines cl;
+	struct list_head tasklist;	/* on init_task.tasks: forked, not yet released (tasklist.c) */
 	int pid;
 	char comm[16];
 	u64 on_cpu_until;		/* when the CPU switching it out is done with it */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * --lock-stat and the run JSON's "locks": the statistics of every mutex,
- * rw_semaphore and rt_mutex (struct lock_class_stat), in the columns of `perf lock
+ * rw_semaphore and rt_mutex, and of every class of spinning lock that was
+ * taken (struct lock_class_stat), in the columns of `perf lock
  * contention` (tools/perf/builtin-lock.c): contended, total wait, max
  * wait, avg wait, type and the lock's name where perf puts the caller,
  * then schedlab's own split of the wait into spinning and sleeping.
@@ -19,6 +20,7 @@ static void collect(const struct lock_class_stat ***out, size_t *nr)
 	struct mutex *m;
 	struct rw_semaphore *s;
 	struct rt_mutex *r;
+	struct spin_lock_class *c;
 	size_t n = 0, cap = 16;
 	const struct lock_class_stat **v = xreallocarray(NULL, cap, sizeof(*v));
 
@@ -40,6 +42,14 @@ static void collect(const struct lock_class_stat ***out, size_t *nr)
 			v = xreallocarray(v, cap *= 2, sizeof(*v));
 		v[n++] = &r->stat;
 	}
+	list_for_each_entry(c, &all_spin_classes, node)
+	{
+		if (!c->stat.acquisitions)
+			continue;
+		if (n == cap)
+			v = xreallocarray(v, cap *= 2, sizeof(*v));
+		v[n++] = &c->stat;
+	}
 	*out = v;
 	*nr = n;
 }
@@ -57,6 +67,11 @@ static int by_contended(const void *a, const void *b)
 
 bool lock_stat_any(void)
 {
+	struct spin_lock_class *c;
+
+	list_for_each_entry(c, &all_spin_classes, node)
+		if (c->stat.acquisitions)
+			return true;
 	return !list_empty(&all_mutexes) || !list_empty(&all_rwsems) ||
 	       !list_empty(&all_rtmutexes);
 }

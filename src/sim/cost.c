@@ -34,6 +34,9 @@ void cost_model_default(struct cost_model *c)
 	c->fork = 50000;
 	c->fork_thread = 15000;
 	c->exit = 20000;
+	c->tasklist_fork = 150;
+	c->tasklist_exit = 400;
+	c->tasklist_release = 200;
 	c->softirq = 150;
 	c->csd_entry = 50;
 	c->idle_enter = 500;
@@ -151,6 +154,9 @@ static const struct cost_field cost_fields[] = {
 	F(fork, FORK_MAX),
 	F(fork_thread, FORK_MAX),
 	F(exit, FORK_MAX),
+	F(tasklist_fork, KPATH_MAX),
+	F(tasklist_exit, KPATH_MAX),
+	F(tasklist_release, KPATH_MAX),
 	F(softirq, KPATH_MAX),
 	F(csd_entry, KPATH_MAX),
 	F(idle_enter, KPATH_MAX),

@@ -52,6 +52,9 @@ struct cost_model {
 	u64 fork;		/* fork()/clone() of a process: copy_process, wake_up_new_task */
 	u64 fork_thread;	/* clone() of a thread (shares mm) */
 	u64 exit;		/* do_exit() + reaping */
+	u64 tasklist_fork;	/* of fork/fork_thread: copy_process()'s tasklist_lock section */
+	u64 tasklist_exit;	/* of exit: exit_notify()'s tasklist_lock section */
+	u64 tasklist_release;	/* of exit: release_task()'s tasklist_lock section */
 	u64 softirq;		/* entering and leaving the SCHED softirq */
 	u64 csd_entry;		/* one call-single queue entry handled by the target */
 	u64 idle_enter;		/* entering idle: governor, nohz tick stop, RCU, state entry */
@@ -136,6 +139,16 @@ struct cost_model {
 
 /* The defaults (a modern x86 server); presets start from these. */
 void cost_model_default(struct cost_model *c);
+
+/*
+ * The part of a path's cost @total outside a section that costs @part (a
+ * lock's critical section charged on its own): never below zero when a
+ * user's --cost makes the total the smaller.
+ */
+static inline u64 cost_outside(u64 total, u64 part)
+{
+	return total > part ? total - part : 0;
+}
 
 /* Set one parameter by name ("ipi_latency.llc=900"); 0 or -1 with a message. */
 int cost_model_set(struct cost_model *c, const char *assignment, char *err, size_t errlen);
