@@ -5,7 +5,9 @@
  */
 #include "kernel/futex.h"
 
+#include "kernel/locking.h"
 #include "kernel/sched.h"
+#include "kernel/trace.h"
 #include "sim/alloc.h"
 
 #include <errno.h>
@@ -110,6 +112,22 @@ unsigned int futex_default_private_size(unsigned int threads, unsigned int cpus,
 
 /* ---- the tables ---- */
 
+/*
+ * Every bucket's lock counts in one lock_stat class, as lockdep counts
+ * hb->lock: registered at the first acquisition of a run.
+ */
+static struct spin_lock_class hb_lock_class;
+static bool hb_lock_class_registered;
+
+void hb_lock(struct futex_hash_bucket *hb)
+{
+	if (!hb_lock_class_registered) {
+		spin_lock_class_init(&hb_lock_class, "futex hash bucket", "spinlock", LCB_F_SPIN);
+		hb_lock_class_registered = true;
+	}
+	spin_lock_counted(&hb->lock, &hb_lock_class);
+}
+
 static void hb_init(struct futex_hash_bucket *hb)
 {
 	sim_lock_init_in_path(&hb->lock);
@@ -213,7 +231,7 @@ struct futex_hash_bucket *futex_q_lock(struct futex_q *q, const struct futex_key
 	q->rt_waiter = NULL;
 	/* futex_hb_waiters_inc() before the lock: a waker then takes the lock */
 	hb->waiters++;
-	sim_lock_acquire(&hb->lock);
+	hb_lock(hb);
 	return hb;
 }
 
@@ -260,7 +278,7 @@ bool futex_unqueue(struct futex_q *q)
 
 	if (!hb)
 		return false;
-	sim_lock_acquire(&hb->lock);
+	hb_lock(hb);
 	list_del_init(&q->list);
 	hb->waiters--;
 	q->hb = NULL;
@@ -300,7 +318,7 @@ int futex_wake(const struct futex_key *key, const struct task_struct *p, int nr_
 	cl_read(&hb->lock.line);
 	if (!hb->waiters)
 		return 0;
-	sim_lock_acquire(&hb->lock);
+	hb_lock(hb);
 	list_for_each_entry_safe(q, n, &hb->chain, list)
 	{
 		charge(machine.cost->wake_walk);
@@ -331,9 +349,9 @@ void double_lock_hb(struct futex_hash_bucket *hb1, struct futex_hash_bucket *hb2
 		hb1 = hb2;
 		hb2 = t;
 	}
-	sim_lock_acquire(&hb1->lock);
+	hb_lock(hb1);
 	if (hb1 != hb2)
-		sim_lock_acquire(&hb2->lock);
+		hb_lock(hb2);
 }
 
 void double_unlock_hb(struct futex_hash_bucket *hb1, struct futex_hash_bucket *hb2)
@@ -511,6 +529,7 @@ void futex_exit(void)
 	free(futex_queues);
 	futex_queues = NULL;
 	futex_hashsize = futex_hashshift = futex_nr_nodes = 0;
+	hb_lock_class_registered = false;
 }
 
 void futex_reset(void)

@@ -144,6 +144,8 @@ struct futex_hash_bucket *futex_hash(const struct futex_key *key, const struct t
 struct futex_hash_bucket *futex_q_lock(struct futex_q *q, const struct futex_key *key,
 				       struct task_struct *p);
 void futex_q_unlock(struct futex_hash_bucket *hb);
+/* spin_lock(&hb->lock), counted in the "futex hash bucket" lock_stat class */
+void hb_lock(struct futex_hash_bucket *hb);
 /* queue @q on @hb by priority and drop the bucket lock */
 void futex_queue(struct futex_q *q, struct futex_hash_bucket *hb);
 /* __futex_queue(): the same, keeping the bucket lock */

@@ -265,7 +265,7 @@ int futex_unlock_pi(const struct futex_key *key, struct futex_uword *u, struct t
 	if ((int)(*u->val & FUTEX_TID_MASK) != p->pid)
 		return -EPERM;
 	hb = futex_hash(key, p);
-	sim_lock_acquire(&hb->lock);
+	hb_lock(hb);
 	top = futex_top_waiter(hb, key);
 	if (top) {
 		struct futex_pi_state *ps = top->pi_state;
@@ -457,7 +457,7 @@ bool futex_wait_requeue_pi_step(struct futex_q *q, struct lock_waiter *w,
 	if (ps) {
 		struct futex_hash_bucket *hb = futex_hash(key2, p);
 
-		sim_lock_acquire(&hb->lock);
+		hb_lock(hb);
 		cl_read(u2->line);
 		if (ps->owner != p)
 			fixup_pi_owner(u2, q, p);

@@ -1,15 +1,40 @@
 # shellcheck shell=sh
-# Sleeping locks (docs/locking.md, issue 22): the contention view and the
-# lock tracepoints (and sched_pi_setprio). A benchmark without kernel locks (hackbench) gets
-# the empty table and a line saying so, no "locks" in the JSON and no
-# contention lines; reaim takes them. Sourced by tests/cli/run.sh.
+# Kernel locks (docs/locking.md, issue 22): the contention view and the
+# lock tracepoints (and sched_pi_setprio). hackbench's only kernel lock is
+# tasklist_lock (its forks and exits); reaim takes the sleeping ones.
+# Sourced by tests/cli/run.sh.
 
 golden lock-stat-none schedlab run -m smp2 --lock-stat -- hackbench -g 1 -l 10
 run_cmd schedlab run -m smp2 --json "$tmp/lk.json" --trace "$tmp/lk.trace" --trace-events lock -- hackbench -g 1 -l 10
-if [ "$status" -eq 0 ] && ! grep -q '"locks"' "$tmp/lk.json" && grep -q '"contention_begin": 0' "$tmp/lk.json"; then
-	ok "locking: no locks in the JSON of a lock-free run, contention events counted"
+if [ "$status" -eq 0 ] && python3 - "$tmp/lk.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+locks = {l["name"]: l for l in d["locks"]}
+assert list(locks) == ["tasklist_lock"], list(locks)
+# 40 processes: a fork and two exit sections each
+assert locks["tasklist_lock"]["acquisitions"] == 120, locks
+assert locks["tasklist_lock"]["type"] == "rwlock"
+lines = d["trace"]["lines"]
+assert lines["contention_begin"] == lines["contention_end"] == locks["tasklist_lock"]["contended"], lines
+PY
+then
+	ok "locking: hackbench takes only tasklist_lock, 3 times a process, each contention traced"
 else
-	not_ok "locking: no locks in the JSON of a lock-free run, contention events counted"
+	not_ok "locking: hackbench takes only tasklist_lock, 3 times a process, each contention traced"
+fi
+# every futex bucket's lock counts in one class (perf lock's spinlock)
+run_cmd schedlab run -m smp4 --json "$tmp/fh.json" -- perf bench futex hash -r 1 -t 8 -f 1 -b 2 -s
+if [ "$status" -eq 0 ] && python3 - "$tmp/fh.json" <<'PY'
+import json, sys
+locks = {l["name"]: l for l in json.load(open(sys.argv[1]))["locks"]}
+hb = locks["futex hash bucket"]
+assert hb["type"] == "spinlock" and hb["acquisitions"] > 1000000 and hb["contended"] > 0, hb
+assert hb["spin_ns"] == hb["wait_ns"] and hb["max_wait_ns"] > 0, hb
+PY
+then
+	ok "locking: the futex hash bucket locks are one spinlock class in the JSON"
+else
+	not_ok "locking: the futex hash bucket locks are one spinlock class in the JSON"
 fi
 expect_exit 2 "--trace-events: unknown event 'contention'" schedlab run -m smp2 --trace "$tmp/lk2.trace" --trace-events contention -- hackbench -g 1 -l 10
 
