@@ -484,6 +484,7 @@ int cmd_run(int argc, char **argv)
 		struct run_info ri = {
 			.machine = s.topo->name,
 			.profile = cfg.profile,
+			.guest = cfg.guest,
 			.seed = cfg.seed,
 			.argc = cfg.argc,
 			.argv = cfg.argv,

@@ -21,7 +21,8 @@ int study_option_code(const char *name)
 		int code;
 	} codes[] = { { "funclatency", 'L' }, { "sysctl", 'Y' },  { "cost", 'C' },
 		      { "hz", 'H' },	      { "preempt", 'P' }, { "probe-overhead", 'O' },
-		      { "also", 'A' },	      { "cpufreq", 'G' }, { "costs", 'K' } };
+		      { "also", 'A' },	      { "cpufreq", 'G' }, { "costs", 'K' },
+		      { "guest", 'g' } };
 
 	for (size_t k = 0; k < sizeof(codes) / sizeof(codes[0]); k++)
 		if (!strcmp(name, codes[k].name))
@@ -210,7 +211,7 @@ static int parse_option(struct directive_parser *ps, struct study_group *g, cons
 	if (!ok)
 		return directive_fail(
 			ps,
-			"unknown option '%.*s' (funclatency, sysctl, cost, hz, preempt, probe-overhead, also, cpufreq or costs)",
+			"unknown option '%.*s' (funclatency, sysctl, cost, hz, preempt, probe-overhead, also, cpufreq, costs or guest)",
 			(int)len, rest);
 	if (!*value)
 		return directive_fail(ps, "option '%.*s' needs a value", (int)len, rest);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "report/run_json.h"
 #include "topo/cost_profile.h"
+#include "topo/machine_guest.h"
 
 #include "kernel/cpufreq.h"
 #include "kernel/energy_model.h"
@@ -488,6 +489,25 @@ static void write_energy(struct json_writer *w)
 	json_end_object(w);
 }
 
+/*
+ * "guest": what the machine ran as (its [guest] section or --guest, in
+ * --guest's words), the option as given, and the steal time each CPU had
+ * (docs/guests.md).
+ */
+static void write_guest(struct json_writer *w, const struct run_info *ri)
+{
+	const struct topology *t = machine.topo;
+	char spec[128];
+
+	guest_format(&t->guest, spec, sizeof(spec));
+	json_key(w, "guest");
+	json_begin_object(w);
+	json_kv_str(w, "kind", spec);
+	json_kv_str(w, "option", ri->guest);
+	json_kv_str(w, "source", t->guest.source[0] ? t->guest.source : NULL);
+	json_end_object(w);
+}
+
 int write_run_json(FILE *out, const struct run_info *ri, const struct bench *b)
 {
 	struct json_writer w;
@@ -515,6 +535,8 @@ int write_run_json(FILE *out, const struct run_info *ri, const struct bench *b)
 		json_kv_bool(&w, "busy", p->busy);
 		json_end_object(&w);
 	}
+	if (machine.topo->guest.kvm || ri->guest)
+		write_guest(&w, ri);
 	json_end_object(&w);
 
 	json_key(&w, "features");

@@ -70,7 +70,7 @@ static void test_guest_section(void **state)
 	assert_null(parse(GUEST_BASE "[guest]\nhypervisor = kvm\nfoo = 1\n", err, sizeof(err)));
 	assert_string_equal(
 		err,
-		"g.machine:15: unknown key 'foo' in [guest] (known: hypervisor, cpuidle, ipi_virtualization, source)");
+		"g.machine:15: unknown key 'foo' in [guest] (known: hypervisor, cpuidle, ipi_virtualization, steal, source)");
 	assert_null(parse(GUEST_BASE "[guest]\nhypervisor = kvm\nhypervisor = kvm\n", err,
 			  sizeof(err)));
 	assert_string_equal(err, "g.machine:15: hypervisor given twice");
