@@ -132,6 +132,14 @@ static void write_sched(struct json_writer *w)
 		json_kv_u64(w, "kernel_ns", c->time_in[ACT_KERNEL]);
 		json_kv_u64(w, "irq_ns", c->time_in[ACT_IRQ]);
 		json_kv_u64(w, "idle_ns", c->time_in[ACT_IDLE]);
+		/*
+		 * a guest's: /proc/stat's steal column (in ns, not USER_HZ
+		 * ticks) and the IRQ utilization it left in avg_irq
+		 */
+		if (machine.topo->guest.kvm) {
+			json_kv_u64(w, "steal_ns", c->time_in[ACT_STEAL]);
+			json_kv_u64(w, "irq_util_avg", cpu_util_irq(rq));
+		}
 		json_kv_u64(w, "nr_switches", rq->nr_switches);
 		json_kv_u64(w, "ttwu_count", rq->stat.ttwu_count);
 		json_kv_u64(w, "ipi_sent", rq->ipi_sent);
