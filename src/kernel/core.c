@@ -564,9 +564,9 @@ int update_irq_load_avg(struct rq *rq, u64 running)
 
 /*
  * update_rq_clock_task() with CONFIG_PARAVIRT_TIME_ACCOUNTING: the steal
- * the host's clock published since the last update (at most @delta: a
- * stretch still under way is counted as it elapses) is not task time; it
- * feeds avg_irq, which scale_rt_capacity() takes off the CPU's capacity.
+ * the host's clock published since the last update (at most @delta; what
+ * is more is dropped, as the kernel drops it) is not task time; it feeds
+ * avg_irq, which scale_rt_capacity() takes off the CPU's capacity.
  * No IRQ time accounting (CONFIG_IRQ_TIME_ACCOUNTING): interrupt handlers
  * are charged to the task they interrupt, as without it.
  */

@@ -15,7 +15,7 @@
  * CPU's cursor past it (sim_steal_take()). Interrupts that arrive meanwhile
  * wait, as an IPI to a descheduled vCPU waits in its posted-interrupt
  * descriptor. The guest kernel reads the steal clock that KVM's steal-time
- * MSR publishes (paravirt_steal_clock(), sim_steal_clock()).
+ * MSR area publishes (paravirt_steal_clock(), sim_steal_clock()).
  */
 #ifndef SCHEDLAB_SIM_STEAL_H
 #define SCHEDLAB_SIM_STEAL_H
@@ -51,7 +51,9 @@ u64 sim_steal_take(unsigned int cpu);
 
 /*
  * paravirt_steal_clock(@cpu) read at time @now: the steal of the
- * stretches taken, less what of the last one lies after @now.
+ * stretches over by then. KVM publishes a vCPU's steal (record_steal_time(),
+ * the host scheduler's run_delay) when it enters the vCPU again, so a
+ * stretch under way counts only once it is over.
  */
 u64 sim_steal_clock(unsigned int cpu, u64 now);
 

@@ -30,6 +30,11 @@ static bool kvm_signature(void)
 }
 #endif
 
+bool host_is_kvm_guest(void)
+{
+	return kvm_signature();
+}
+
 void topology_make_kvm_guest(struct topology *t, const char *driver)
 {
 	size_t len, n;

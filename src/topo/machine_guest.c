@@ -90,9 +90,10 @@ int guest_parse_steal(const char *v, struct guest_desc *d, char *err, size_t err
 	unsigned long long period = STEAL_PERIOD_DEFAULT_US;
 
 	if (ppm < 0 || (*p && *p != ':')) {
-		snprintf(err, errlen,
-			 "steal: '%.40s' is not PCT[:PERIOD_US] (a percentage such as 5 or 2.5, then optionally ':' and the period in microseconds)",
-			 v);
+		snprintf(
+			err, errlen,
+			"steal: '%.40s' is not PCT[:PERIOD_US] (a percentage such as 5 or 2.5, then optionally ':' and the period in microseconds)",
+			v);
 		return -1;
 	}
 	if (ppm > STEAL_MAX_PPM) {
@@ -106,8 +107,9 @@ int guest_parse_steal(const char *v, struct guest_desc *d, char *err, size_t err
 		period = strtoull(p + 1, &e, 10);
 		if (p[1] < '0' || p[1] > '9' || *e || period < STEAL_PERIOD_MIN_US ||
 		    period > STEAL_PERIOD_MAX_US) {
-			snprintf(err, errlen, "steal: the period '%.40s' is not %d to %d microseconds",
-				 p + 1, STEAL_PERIOD_MIN_US, STEAL_PERIOD_MAX_US);
+			snprintf(err, errlen,
+				 "steal: the period '%.40s' is not %d to %d microseconds", p + 1,
+				 STEAL_PERIOD_MIN_US, STEAL_PERIOD_MAX_US);
 			return -1;
 		}
 	}
@@ -208,7 +210,12 @@ void guest_apply(struct topology *t)
 		set_state(&t->idle_states[0], "HLT", 0, false);
 		t->nr_idle_states = 1;
 	}
-	if (!t->guest.ipi_virtualization)
+	guest_default_costs(c, t->guest.ipi_virtualization);
+}
+
+void guest_default_costs(struct cost_model *c, bool ipi_virtualization)
+{
+	if (!ipi_virtualization)
 		default_cost(&c->guest_ipi_exit, KVM_IPI_EXIT_NS);
 	default_cost(&c->guest_timer_exit, KVM_TIMER_EXIT_NS);
 	default_cost(&c->guest_wakeup_polled, KVM_WAKEUP_POLLED_NS);
@@ -225,9 +232,10 @@ int guest_parse_option(const char *arg, struct guest_desc *d, char *err, size_t 
 	if (!strcmp(arg, "none"))
 		return 0;
 	if (strncmp(v, "kvm", 3) || (v[3] && v[3] != ':' && v[3] != ',')) {
-		snprintf(err, errlen,
-			 "--guest: '%.60s' is not none or kvm[:hlt|:haltpoll][,ipiv][,steal=PCT[:PERIOD_US]]",
-			 arg);
+		snprintf(
+			err, errlen,
+			"--guest: '%.60s' is not none or kvm[:hlt|:haltpoll][,ipiv][,steal=PCT[:PERIOD_US]]",
+			arg);
 		return -1;
 	}
 	d->kvm = true;
@@ -287,9 +295,10 @@ int topology_set_guest(struct topology *t, const struct guest_desc *d, char *err
 	if (t->guest_base.saved)
 		restore_base(t);
 	if (!d->kvm && t->guest.kvm && !t->nr_idle_states) {
-		snprintf(err, errlen,
-			 "--guest none: machine '%s' has no idle states of its own ([idle.K]) to run as bare metal",
-			 t->name);
+		snprintf(
+			err, errlen,
+			"--guest none: machine '%s' has no idle states of its own ([idle.K]) to run as bare metal",
+			t->name);
 		return -1;
 	}
 	t->guest = *d;

@@ -23,6 +23,8 @@ int mf_guest_line(struct mf_guest *g, struct guest_desc *d, const struct mf_line
  * its own, and its hypervisor costs left at 0 get the estimates.
  */
 void guest_apply(struct topology *t);
+/* The KVM estimates (docs/guests.md) into the guest_* costs of @c left at 0. */
+void guest_default_costs(struct cost_model *c, bool ipi_virtualization);
 /* steal = PCT[:PERIOD_US] into @d. 0, or -1 with a message. */
 int guest_parse_steal(const char *v, struct guest_desc *d, char *err, size_t errlen);
 /*
@@ -47,6 +49,8 @@ void guest_format_steal(const struct guest_desc *d, char *buf, size_t len);
  * idle its cpuidle driver under @sysfs_root says (host_guest.c).
  */
 void topology_detect_host_guest(struct topology *t, const char *sysfs_root);
+/* This machine is a KVM guest (CPUID 0x40000000 says so; x86 only). */
+bool host_is_kvm_guest(void);
 /* The same, once KVM is known: @driver is cpuidle's current_driver ("" if none). */
 void topology_make_kvm_guest(struct topology *t, const char *driver);
 /*
