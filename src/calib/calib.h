@@ -105,6 +105,9 @@ struct calib_result {
 	const char *exec_what; /* the program exec'd */
 };
 
+/* qsort()'s comparison of doubles, ascending */
+int calib_cmp_double(const void *a, const void *b);
+
 /* Measure everything; 0, or -1 with a message in @err. */
 int calib_measure(const struct calib_run *r, struct calib_result *res, char *err, size_t errlen);
 

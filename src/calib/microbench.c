@@ -117,7 +117,7 @@ static bool xread(int fd, void *buf, size_t n)
 	return true;
 }
 
-static int cmp_double(const void *a, const void *b)
+int calib_cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 
@@ -137,7 +137,7 @@ static struct calib_stat trials(const char *name, trial_fn fn, void *arg)
 	fn(arg); /* warm up: page faults, caches, the first fork */
 	for (int i = 0; i < n; i++)
 		v[i] = fn(arg);
-	qsort(v, (size_t)n, sizeof(v[0]), cmp_double);
+	qsort(v, (size_t)n, sizeof(v[0]), calib_cmp_double);
 	s = (struct calib_stat){ .med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2,
 				 .min = v[0],
 				 .max = v[n - 1],
@@ -736,7 +736,7 @@ static double t_wake(void *arg)
 	}
 	idle_usage(w->cpu_b, w->nr_idle, w->usage1);
 	pthread_join(th, NULL);
-	qsort(lat, (size_t)n, sizeof(*lat), cmp_double);
+	qsort(lat, (size_t)n, sizeof(*lat), calib_cmp_double);
 	double med = lat[n / 2];
 
 	free(lat);

@@ -338,13 +338,25 @@ static void write_guest_ipi_exit(struct writer *w, const struct calib_pair *p)
  * guest_wakeup past it), the state's exit latency, idle_exit and the
  * timer's re-arm exit (guest_timer_exit).
  */
+/* the median of the medians @v[from..to] (at most CALIB_NR_GAPS) */
+static double median_of(const struct calib_stat *v, int from, int to)
+{
+	double m[CALIB_NR_GAPS];
+	int n = 0;
+
+	for (int i = from; i <= to; i++)
+		m[n++] = v[i].med;
+	qsort(m, (size_t)n, sizeof(m[0]), calib_cmp_double);
+	return n % 2 ? m[n / 2] : (m[n / 2 - 1] + m[n / 2]) / 2;
+}
+
 static void write_guest_wakeups(struct writer *w, const struct calib_pair *p, double exit_us)
 {
 	const struct calib_guest *g = &w->res->guest;
+	const struct calib_stat *v = g->wake_gap;
 	struct cost_model est = w->def;
-	const struct calib_stat *first = &g->wake_gap[0], *last = &g->wake_gap[CALIB_NR_GAPS - 1];
-	double extra, mid;
-	int step = -1;
+	double extra, lo = v[0].med, hi = v[0].med, polled, unpolled;
+	int step = -1, last = CALIB_NR_GAPS - 1;
 
 	guest_default_costs(&est, false);
 	extra = exit_us * 1000 + (double)(w->def.idle_exit + est.guest_timer_exit);
@@ -352,9 +364,7 @@ static void write_guest_wakeups(struct writer *w, const struct calib_pair *p, do
 		"\n# guest_wakeup_polled, guest_wakeup: FUTEX_WAKE to the wakee's vCPU (CPU %d)\n"
 		"#   halted for a gap (the waker sleeps it, timer slack 1 ns) - the busy wakeup\n"
 		"#   (wake.busy above) - the exit latency (%.0f us) - idle_exit (%llu, the\n"
-		"#   machine's) - guest_timer_exit (%llu, the estimate) = %.0f ns subtracted;\n"
-		"#   the shortest gap for the first (the host still polls), the longest for the\n"
-		"#   second (it scheduled the vCPU's thread out)\n",
+		"#   machine's) - guest_timer_exit (%llu, the estimate) = %.0f ns subtracted\n",
 		p->b, exit_us, (unsigned long long)w->def.idle_exit,
 		(unsigned long long)est.guest_timer_exit, extra);
 	for (int i = 0; i < CALIB_NR_GAPS; i++) {
@@ -362,25 +372,41 @@ static void write_guest_wakeups(struct writer *w, const struct calib_pair *p, do
 
 		snprintf(name, sizeof(name), "wake.idle.gap%uus", calib_gap_us[i]);
 		fputs("#   ", w->out);
-		spread(w->out, name, &g->wake_gap[i], "ns");
+		spread(w->out, name, &v[i], "ns");
 		fputc('\n', w->out);
+		if (v[i].med > hi)
+			hi = v[i].med;
 	}
-	fprintf(w->out, "# guest_wakeup_polled: after the %u us gap\n", calib_gap_us[0]);
-	param(w, "guest_wakeup_polled", first->med - p->wake_busy.med - extra);
-	fprintf(w->out, "# guest_wakeup: after the %u us gap\n", calib_gap_us[CALIB_NR_GAPS - 1]);
-	param(w, "guest_wakeup", last->med - p->wake_busy.med - extra);
-
 	/*
-	 * The host's window: where the latency steps from the first gap's
-	 * to the last's (past half way); no step of 1 us or more, no window
-	 * to read (the host polls past the longest gap, or not at all).
+	 * The host's window: the first gap after which the latency passes
+	 * half way from the shortest gap's to the highest; no step of 1 us or
+	 * more, no window to read (the host polls through every gap, or
+	 * never). The gaps on either side give the two wakeups, each the
+	 * median of its side's medians (one gap's can be disturbed).
 	 */
-	mid = (first->med + last->med) / 2;
-	for (int i = 0; i + 1 < CALIB_NR_GAPS && last->med - first->med >= 1000; i++)
-		if (g->wake_gap[i].med <= mid && g->wake_gap[i + 1].med > mid) {
+	for (int i = 0; i < last && hi - lo >= 1000; i++)
+		if (v[i].med <= (lo + hi) / 2 && v[i + 1].med > (lo + hi) / 2) {
 			step = i;
 			break;
 		}
+	polled = step >= 0 ? median_of(v, 0, step) : v[0].med;
+	unpolled = step >= 0 ? median_of(v, step + 1, last) : v[last].med;
+	if (step >= 0)
+		fprintf(w->out,
+			"# guest_wakeup_polled: the gaps up to %u us (the host still polls), their median\n",
+			calib_gap_us[step]);
+	else
+		fprintf(w->out, "# guest_wakeup_polled: the %u us gap\n", calib_gap_us[0]);
+	param(w, "guest_wakeup_polled", polled - p->wake_busy.med - extra);
+	if (step >= 0)
+		fprintf(w->out,
+			"# guest_wakeup: the gaps from %u us (the host scheduled the vCPU's thread out),\n"
+			"#   their median\n",
+			calib_gap_us[step + 1]);
+	else
+		fprintf(w->out, "# guest_wakeup: the %u us gap\n", calib_gap_us[last]);
+	param(w, "guest_wakeup", unpolled - p->wake_busy.med - extra);
+
 	if (step >= 0) {
 		fprintf(w->out,
 			"\n# guest_host_poll_ns: the host's halt-poll window: the wakeup steps up\n"
@@ -391,7 +417,7 @@ static void write_guest_wakeups(struct writer *w, const struct calib_pair *p, do
 		fprintf(w->out,
 			"\n# guest_host_poll_ns: not set: no step of 1 us or more between the %u us and\n"
 			"#   %u us gaps (the host polls through them all, or not at all)\n",
-			calib_gap_us[0], calib_gap_us[CALIB_NR_GAPS - 1]);
+			calib_gap_us[0], calib_gap_us[last]);
 	}
 
 	fprintf(w->out,

@@ -153,6 +153,17 @@ static void test_out_of_range(void **state)
 	free(text);
 }
 
+/* @r's profile, parsed back into @c (from the defaults); the text, which the caller frees */
+static char *profile_parsed(const struct calib_result *r, struct cost_model *c)
+{
+	char err[256], *text = write_profile(r);
+
+	cost_model_default(c);
+	if (cost_profile_parse(c, text, "guest.costs", err, sizeof(err)))
+		fail_msg("%s", err);
+	return text;
+}
+
 /*
  * In a KVM guest: the halted vCPU's wakeup after a short gap and after a
  * long one gives guest_wakeup_polled and guest_wakeup, the step between
@@ -181,17 +192,15 @@ static void test_guest_costs(void **state)
 	for (int i = 0; i < CALIB_NR_GAPS; i++)
 		r.guest.wake_gap[i] = st(gap[i]);
 	r.guest.wake_call_busy = st(3000);
-	text = write_profile(&r);
-	cost_model_default(&c);
-	if (cost_profile_parse(&c, text, "guest.costs", err, sizeof(err)))
-		fail_msg("%s", err);
+	text = profile_parsed(&r, &c);
 	cost_model_default(&def);
 	est = def;
 	guest_default_costs(&est, false);
 	/* no idle state: exit latency 0; the machine's idle_exit and the timer's exit */
 	extra = def.idle_exit + est.guest_timer_exit;
-	assert_int_equal(c.guest_wakeup_polled, 17000 - 15000 - extra);
-	assert_int_equal(c.guest_wakeup, 24200 - 15000 - extra);
+	/* each side of the step between 100 and 300 us: the median of its gaps */
+	assert_int_equal(c.guest_wakeup_polled, 17100 - 15000 - extra);
+	assert_int_equal(c.guest_wakeup, 24100 - 15000 - extra);
 	assert_int_equal(c.guest_host_poll_ns, 100000);
 	sender = c.syscall + c.futex_wake + c.ttwu + c.enqueue + c.wake_walk + def.rq_lock +
 		 c.cacheline[DIST_LLC] + def.ipi_send;
@@ -203,14 +212,20 @@ static void test_guest_costs(void **state)
 	assert_non_null(strstr(text, "# steal: 0.25% of CPU time over the run"));
 	free(text);
 
-	/* no step between the gaps: the window is not written */
+	/* a disturbed longest gap still finds the step, from the highest */
+	r.guest.wake_gap[CALIB_NR_GAPS - 1] = st(19000);
+	text = profile_parsed(&r, &c);
+	assert_int_equal(c.guest_host_poll_ns, 100000);
+	assert_int_equal(c.guest_wakeup, 24000 - 15000 - extra);
+	free(text);
+
+	/* no step between the gaps: the window is not written, the ends give the wakeups */
 	for (int i = 0; i < CALIB_NR_GAPS; i++)
 		r.guest.wake_gap[i] = st(17000 + 100 * i);
-	text = write_profile(&r);
-	cost_model_default(&c);
-	if (cost_profile_parse(&c, text, "guest.costs", err, sizeof(err)))
-		fail_msg("%s", err);
+	text = profile_parsed(&r, &c);
 	assert_int_equal(c.guest_host_poll_ns, 0);
+	assert_int_equal(c.guest_wakeup_polled, 17000 - 15000 - extra);
+	assert_int_equal(c.guest_wakeup, 17500 - 15000 - extra);
 	assert_non_null(strstr(text, "guest_host_poll_ns: not set"));
 	free(text);
 }

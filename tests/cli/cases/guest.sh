@@ -48,3 +48,15 @@ if [ "$status" = 0 ] && grep -q 'guest kvm:hlt,steal=5' "$tmp/out"; then ok "stu
 	not_ok "study: option guest" "status $status" "$(head -5 "$tmp/out")"; show_stderr; fi
 printf 'name g\ntitle bad\nvariant base -\nvariant test NO_TTWU_QUEUE\nmetric time_s\nmachine smp2\nworkload hackbench -l 5\noption guest kvm,steal=x\n' >"$tmp/bad.study"
 expect_exit 2 "--guest: steal: 'x' is not PCT[:PERIOD_US]" schedlab study --file "$tmp/bad.study"
+
+# a sweep's settings: bare metal and a stealing guest, side by side
+printf 'name g\nmachine smp2\nworkload hackbench -l 20\nsettings bare -\nsettings guest --guest kvm,steal=10:1000\n' >"$tmp/g.plan"
+run_cmd schedlab sweep "$tmp/g.plan" -o "$tmp/gsweep" -j 1
+run_cmd schedlab sweep "$tmp/g.plan" -o "$tmp/gsweep" --collect --csv "$tmp/g.csv"
+if [ "$status" = 0 ] && grep -q ',guest,' "$tmp/g.csv" && grep -q ',bare,' "$tmp/g.csv"; then
+	ok "sweep: settings --guest"
+else
+	not_ok "sweep: settings --guest" "status $status" "$(head -3 "$tmp/g.csv" 2>/dev/null)"; show_stderr
+fi
+printf 'name g\nmachine smp2\nworkload hackbench -l 20\nsettings guest --guest kvm:mwait\n' >"$tmp/gbad.plan"
+expect_exit 2 "--guest: cpuidle 'mwait' is not one of hlt haltpoll" schedlab sweep "$tmp/gbad.plan" -o "$tmp/gbad" --list
