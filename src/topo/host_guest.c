@@ -35,6 +35,9 @@ bool host_is_kvm_guest(void)
 	return kvm_signature();
 }
 
+const char kvm_approximation[] =
+	"a KVM guest: the hypervisor's costs are estimates (docs/guests.md)";
+
 void topology_make_kvm_guest(struct topology *t, const char *driver)
 {
 	size_t len, n;
@@ -49,8 +52,8 @@ void topology_make_kvm_guest(struct topology *t, const char *driver)
 	n = len ? (size_t)snprintf(t->approximations + len, sizeof(t->approximations) - len, "; ") :
 		  0;
 	if (len + n < sizeof(t->approximations))
-		snprintf(t->approximations + len + n, sizeof(t->approximations) - len - n,
-			 "a KVM guest: the hypervisor's costs are estimates (docs/guests.md)");
+		snprintf(t->approximations + len + n, sizeof(t->approximations) - len - n, "%s",
+			 kvm_approximation);
 }
 
 void topology_detect_host_guest(struct topology *t, const char *sysfs_root)

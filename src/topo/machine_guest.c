@@ -290,6 +290,23 @@ int guest_parse_option(const char *arg, struct guest_desc *d, char *err, size_t 
 	return 0;
 }
 
+/* -m host's note that the machine is a guest, with its "; " before or after */
+static void drop_kvm_approximation(struct topology *t)
+{
+	char *a = t->approximations, *at = strstr(a, kvm_approximation);
+	size_t n = strlen(kvm_approximation);
+
+	if (!at)
+		return;
+	if (at >= a + 2 && !strncmp(at - 2, "; ", 2)) {
+		at -= 2;
+		n += 2;
+	} else if (!strncmp(at + n, "; ", 2)) {
+		n += 2;
+	}
+	memmove(at, at + n, strlen(at + n) + 1);
+}
+
 int topology_set_guest(struct topology *t, const struct guest_desc *d, char *err, size_t errlen)
 {
 	if (t->guest_base.saved)
@@ -304,6 +321,8 @@ int topology_set_guest(struct topology *t, const struct guest_desc *d, char *err
 	t->guest = *d;
 	if (d->kvm)
 		guest_apply(t);
+	else
+		drop_kvm_approximation(t);
 	return 0;
 }
 

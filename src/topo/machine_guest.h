@@ -49,6 +49,8 @@ void guest_format_steal(const struct guest_desc *d, char *buf, size_t len);
  * idle its cpuidle driver under @sysfs_root says (host_guest.c).
  */
 void topology_detect_host_guest(struct topology *t, const char *sysfs_root);
+/* what -m host adds to the approximations of a guest (and --guest none takes away) */
+extern const char kvm_approximation[];
 /* This machine is a KVM guest (CPUID 0x40000000 says so; x86 only). */
 bool host_is_kvm_guest(void);
 /* The same, once KVM is known: @driver is cpuidle's current_driver ("" if none). */

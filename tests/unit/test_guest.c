@@ -200,6 +200,13 @@ static void test_host_guest(void **state)
 	assert_int_equal(t->nr_idle_states, 2);
 	assert_int_equal(t->cost.guest_wakeup, 5000);
 	assert_non_null(strstr(t->approximations, "a KVM guest"));
+	/* --guest none: the machine's own idle state back, and no word of a guest */
+	assert_int_equal(topology_guest_option(t, "none", err, sizeof(err)), 0);
+	assert_false(t->guest.kvm);
+	assert_int_equal(t->nr_idle_states, 1);
+	assert_string_equal(t->idle_states[0].name, "C1");
+	assert_null(strstr(t->approximations, "KVM"));
+	assert_int_equal(t->cost.guest_wakeup, 0);
 	topology_free(t);
 	t = parse(GUEST_BASE, err, sizeof(err));
 	assert_non_null(t);
