@@ -71,8 +71,8 @@ struct session_opts {
 	"  --cpufreq GOVERNOR   performance (default), powersave, userspace:KHZ or schedutil\n" \
 	"                       (docs/cpufreq.md; rate limit: --sysctl schedutil_rate_limit_us=N)\n" \
 	"  --guest SPEC         run the machine as a KVM guest: kvm[:hlt|:haltpoll][,ipiv]\n" \
-	"                       [,steal=PCT[:PERIOD_US]], as a machine file's [guest]; none:\n" \
-	"                       bare metal (docs/guests.md)\n"                                  \
+	"                       [,steal=PCT[:PERIOD_US]][,guest_halt_poll_ns=NS], as a machine\n" \
+	"                       file's [guest]; none: bare metal (docs/guests.md)\n"           \
 	"  --idle-states SPEC   disable=STATE[,STATE...], enable=... or max=STATE, each with an\n" \
 	"                       optional @CPUS: cpuidle's stateK/disable, intel_idle.max_cstate=\n" \
 	"  --also 'COMMAND'     a background workload (any COMMAND below) started with the\n"  \

@@ -317,6 +317,9 @@ void topology_export(const struct topology *t, FILE *out)
 			guest_format_steal(&t->guest, steal, sizeof(steal));
 			fprintf(out, "steal = %s\n", steal);
 		}
+		if (t->guest.halt_poll_given)
+			fprintf(out, "guest_halt_poll_ns = %llu\n",
+				(unsigned long long)t->guest.halt_poll_ns);
 		put_text(out, "source", t->guest.source);
 	}
 	if (t->nr_em && t->em_source[0]) {

@@ -9,10 +9,11 @@
  *   ipi_virtualization = yes | no  IPIv / AVIC: IPIs are sent without a VM exit
  *   steal = PCT[:PERIOD_US]        the host deschedules each busy vCPU for PCT
  *                                  percent of its time, once a period (steal.c)
+ *   guest_halt_poll_ns = NS        the haltpoll governor's module parameter
  *   source = ...
  *
  * The run option --guest says the same in one word (guest_parse_option()):
- * none, or kvm[:hlt|:haltpoll][,ipiv][,steal=PCT[:PERIOD_US]].
+ * none, or kvm[:hlt|:haltpoll][,ipiv][,steal=PCT[:PERIOD_US]][,guest_halt_poll_ns=NS].
  *
  * A guest does not see the host's C-states: its idle states are HLT (the
  * halt exits to the host) or, with cpuidle-haltpoll, a polling state and
@@ -54,7 +55,39 @@ const char *const guest_cpuidle_names[2] = { "hlt", "haltpoll" };
 #define STEAL_PERIOD_MAX_US 1000000
 #define STEAL_PERIOD_DEFAULT_US 10000
 
-enum { F_HYPERVISOR, F_CPUIDLE, F_IPIV, F_STEAL };
+/* guest_halt_poll_ns is a uint module parameter */
+#define HALT_POLL_NS_MAX 4294967295ULL
+
+enum { F_HYPERVISOR, F_CPUIDLE, F_IPIV, F_STEAL, F_HALT_POLL };
+
+/* guest_halt_poll_ns = NS into @d. 0, or -1 with a message. */
+static int parse_halt_poll(const char *v, struct guest_desc *d, char *err, size_t errlen)
+{
+	char *end;
+	unsigned long long ns = strtoull(v, &end, 10);
+
+	if (*v < '0' || *v > '9' || *end || ns > HALT_POLL_NS_MAX) {
+		snprintf(err, errlen,
+			 "guest_halt_poll_ns: '%.40s' is not a number of ns from 0 to %llu", v,
+			 HALT_POLL_NS_MAX);
+		return -1;
+	}
+	d->halt_poll_given = true;
+	d->halt_poll_ns = ns;
+	return 0;
+}
+
+/* guest_halt_poll_ns is the haltpoll governor's: without it, it would be said for nothing */
+static int check_halt_poll(const struct guest_desc *d, char *err, size_t errlen)
+{
+	if (d->halt_poll_given && d->cpuidle != GUEST_IDLE_HALTPOLL) {
+		snprintf(
+			err, errlen,
+			"guest_halt_poll_ns is the haltpoll governor's: it needs cpuidle haltpoll");
+		return -1;
+	}
+	return 0;
+}
 
 /* PCT with up to four decimals, in ppm; -1 if it is not such a number */
 static long long parse_pct_ppm(const char *s, const char **end)
@@ -121,12 +154,12 @@ int guest_parse_steal(const char *v, struct guest_desc *d, char *err, size_t err
 int mf_guest_line(struct mf_guest *g, struct guest_desc *d, const struct mf_line *l, char *err,
 		  size_t errlen)
 {
-	static const char *const keys[] = { "hypervisor", "cpuidle", "ipi_virtualization",
-					    "steal" };
+	static const char *const keys[] = { "hypervisor", "cpuidle", "ipi_virtualization", "steal",
+					    "guest_halt_poll_ns" };
 
 	if (!strcmp(l->key, "source"))
 		return mf_append_source(d->source, sizeof(d->source), l->value, err, errlen);
-	switch (mf_section_key(l, keys, 4, &g->fields, err, errlen)) {
+	switch (mf_section_key(l, keys, 5, &g->fields, err, errlen)) {
 	case F_HYPERVISOR:
 		if (strcmp(l->value, "kvm")) {
 			snprintf(err, errlen, "hypervisor: '%.40s' is not one of kvm", l->value);
@@ -147,6 +180,8 @@ int mf_guest_line(struct mf_guest *g, struct guest_desc *d, const struct mf_line
 		return mf_yes_no(l->key, l->value, &d->ipi_virtualization, err, errlen);
 	case F_STEAL:
 		return guest_parse_steal(l->value, d, err, errlen);
+	case F_HALT_POLL:
+		return parse_halt_poll(l->value, d, err, errlen);
 	default:
 		return -1;
 	}
@@ -225,7 +260,7 @@ void guest_default_costs(struct cost_model *c, bool ipi_virtualization)
 
 int guest_parse_option(const char *arg, struct guest_desc *d, char *err, size_t errlen)
 {
-	char buf[128], *item, *save = NULL;
+	char buf[128], msg[256], *item, *save = NULL;
 	const char *v = arg;
 
 	memset(d, 0, sizeof(*d));
@@ -271,8 +306,6 @@ int guest_parse_option(const char *arg, struct guest_desc *d, char *err, size_t 
 		return -1;
 	}
 	for (item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
-		char msg[256];
-
 		if (!strcmp(item, "ipiv")) {
 			d->ipi_virtualization = true;
 		} else if (!strncmp(item, "steal=", 6)) {
@@ -280,12 +313,22 @@ int guest_parse_option(const char *arg, struct guest_desc *d, char *err, size_t 
 				snprintf(err, errlen, "--guest: %s", msg);
 				return -1;
 			}
+		} else if (!strncmp(item, "guest_halt_poll_ns=", 19)) {
+			if (parse_halt_poll(item + 19, d, msg, sizeof(msg))) {
+				snprintf(err, errlen, "--guest: %s", msg);
+				return -1;
+			}
 		} else {
-			snprintf(err, errlen,
-				 "--guest: unknown item '%.40s' (ipiv or steal=PCT[:PERIOD_US])",
-				 item);
+			snprintf(
+				err, errlen,
+				"--guest: unknown item '%.40s' (ipiv, steal=PCT[:PERIOD_US] or guest_halt_poll_ns=NS)",
+				item);
 			return -1;
 		}
+	}
+	if (check_halt_poll(d, msg, sizeof(msg))) {
+		snprintf(err, errlen, "--guest: %s", msg);
+		return -1;
 	}
 	return 0;
 }
@@ -349,8 +392,11 @@ void guest_format(const struct guest_desc *d, char *buf, size_t len)
 		char steal[64];
 
 		guest_format_steal(d, steal, sizeof(steal));
-		snprintf(buf + n, len - (size_t)n, ",steal=%s", steal);
+		n += snprintf(buf + n, len - (size_t)n, ",steal=%s", steal);
 	}
+	if (d->halt_poll_given && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, ",guest_halt_poll_ns=%llu",
+			 (unsigned long long)d->halt_poll_ns);
 }
 
 void guest_format_steal(const struct guest_desc *d, char *buf, size_t len)
@@ -379,6 +425,13 @@ int mf_guest_finish(struct mf_guest *g, struct topology *t, const char *file, ch
 		return 0;
 	if (!(g->fields & (1u << F_HYPERVISOR))) {
 		snprintf(err, errlen, "%s:%u: [guest] needs hypervisor = kvm", file, g->line);
+		return -1;
+	}
+	if (check_halt_poll(&t->guest, err, errlen)) {
+		char msg[256];
+
+		snprintf(msg, sizeof(msg), "%s", err);
+		snprintf(err, errlen, "%s:%u: [guest] %s", file, g->line, msg);
 		return -1;
 	}
 	guest_apply(t);

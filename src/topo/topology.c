@@ -652,6 +652,9 @@ void topology_print_tree(const struct topology *t, FILE *out)
 			fprintf(out, "; steal %s%% of a busy vCPU, every %llu us", steal,
 				(unsigned long long)(t->guest.steal_period_ns / NSEC_PER_USEC));
 		}
+		if (t->guest.halt_poll_given)
+			fprintf(out, "; guest_halt_poll_ns %llu",
+				(unsigned long long)t->guest.halt_poll_ns);
 		fprintf(out, " (docs/guests.md)\n");
 	}
 

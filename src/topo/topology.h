@@ -112,8 +112,20 @@ struct guest_desc {
 	 */
 	u32 steal_ppm;
 	u64 steal_period_ns;
+	/* the haltpoll governor's guest_halt_poll_ns, when given (else its default) */
+	bool halt_poll_given;
+	u64 halt_poll_ns;
 	char source[320];
 };
+
+/* guest_halt_poll_ns's default (drivers/cpuidle/governors/haltpoll.c, v6.18) */
+#define GUEST_HALT_POLL_NS_DEFAULT 200000
+
+/* the haltpoll governor's longest poll, and the longest halt that grows it */
+static inline u64 guest_halt_poll_ns(const struct guest_desc *g)
+{
+	return g->halt_poll_given ? g->halt_poll_ns : GUEST_HALT_POLL_NS_DEFAULT;
+}
 
 /*
  * What a machine was before it was made a guest (guest_apply()), so that

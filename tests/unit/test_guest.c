@@ -71,10 +71,15 @@ static void test_guest_section(void **state)
 	assert_null(parse(GUEST_BASE "[guest]\nhypervisor = kvm\nfoo = 1\n", err, sizeof(err)));
 	assert_string_equal(
 		err,
-		"g.machine:15: unknown key 'foo' in [guest] (known: hypervisor, cpuidle, ipi_virtualization, steal, source)");
+		"g.machine:15: unknown key 'foo' in [guest] (known: hypervisor, cpuidle, ipi_virtualization, steal, guest_halt_poll_ns, source)");
 	assert_null(parse(GUEST_BASE "[guest]\nhypervisor = kvm\nhypervisor = kvm\n", err,
 			  sizeof(err)));
 	assert_string_equal(err, "g.machine:15: hypervisor given twice");
+	assert_null(parse(GUEST_BASE "[guest]\nhypervisor = kvm\nguest_halt_poll_ns = 0\n", err,
+			  sizeof(err)));
+	assert_string_equal(
+		err,
+		"g.machine:13: [guest] guest_halt_poll_ns is the haltpoll governor's: it needs cpuidle haltpoll");
 	assert_null(parse(GUEST_BASE "[guest]\nhypervisor = kvm\nipi_virtualization = maybe\n", err,
 			  sizeof(err)));
 	assert_string_equal(err, "g.machine:15: ipi_virtualization: 'maybe' is not one of yes no");
@@ -117,20 +122,19 @@ static void write_guest_with(const char *cpuidle, const char *extra)
 	fclose(f);
 }
 
-static void write_guest(const char *cpuidle)
-{
-	write_guest_with(cpuidle, "");
-}
-
 /*
  * The sleeper on a guest machine for 20 ms: the mean time from one burst to
  * the next (10 us of work, the sleep, and the wakeup, which a halted vCPU
  * lengthens), and CPU 1's poll limit at the end. @free_wakeups: the
  * host's side costs nothing (guest_wakeup*, 0).
  */
+/* more [guest] lines for run_sleeper()'s machine; CPU 1's entries into POLL after it */
+static const char *sleeper_extra = "";
+static u64 cpu_usage_poll;
+
 static u64 run_sleeper(const char *cpuidle, u64 ns, bool free_wakeups, u64 *poll_limit)
 {
-	write_guest(cpuidle);
+	write_guest_with(cpuidle, sleeper_extra);
 	sleep_ns = ns;
 	sleeper_ran = false;
 	nr_bursts = 0;
@@ -140,6 +144,7 @@ static u64 run_sleeper(const char *cpuidle, u64 ns, bool free_wakeups, u64 *poll
 	tl_work_task("sleeper", &sleeper_prog, 1);
 	tl_run_until(20 * NSEC_PER_MSEC, true);
 	*poll_limit = cpu_rq(1)->poll_limit_ns;
+	cpu_usage_poll = cpu_rq(1)->idle_state_usage[0];
 	tl_teardown();
 	unlink(machine_path);
 	assert_true(nr_bursts > 10);
@@ -164,6 +169,12 @@ static void test_haltpoll_adapts(void **state)
 	assert_int_equal(limit, 100000);
 	run_sleeper("haltpoll", NSEC_PER_MSEC, false, &limit);
 	assert_int_equal(limit, 0);
+	/* guest_halt_poll_ns = 0 (the development VM's boot option): it never polls */
+	sleeper_extra = "guest_halt_poll_ns = 0\n";
+	run_sleeper("haltpoll", 30 * NSEC_PER_USEC, false, &limit);
+	sleeper_extra = "";
+	assert_int_equal(limit, 0);
+	assert_int_equal(cpu_usage_poll, 0);
 }
 
 /*
@@ -245,6 +256,8 @@ static void test_guest_option_is_section(void **state)
 		{ "kvm:haltpoll,ipiv",
 		  "hypervisor = kvm\ncpuidle = haltpoll\nipi_virtualization = yes\n" },
 		{ "kvm:hlt,steal=2.5:500", "hypervisor = kvm\nsteal = 2.5:500\n" },
+		{ "kvm:haltpoll,guest_halt_poll_ns=0",
+		  "hypervisor = kvm\ncpuidle = haltpoll\nguest_halt_poll_ns = 0\n" },
 	};
 	char err[512], text[8192];
 	struct topology *bare, *t;
@@ -332,7 +345,7 @@ static void test_guest_option_errors(void **state)
 	assert_option_error("kvm,ipiv,,steal=1",
 			    "--guest: 'kvm,ipiv,,steal=1' has an empty item between commas");
 	assert_option_error("kvm,posted",
-			    "--guest: unknown item 'posted' (ipiv or steal=PCT[:PERIOD_US])");
+			    "--guest: unknown item 'posted' (ipiv, steal=PCT[:PERIOD_US] or guest_halt_poll_ns=NS)");
 	assert_option_error("kvm,steal=91",
 			    "--guest: steal: 91% is more than 90% of a vCPU's time");
 	assert_option_error(
@@ -345,6 +358,18 @@ static void test_guest_option_errors(void **state)
 			    "--guest: steal: the period '50' is not 100 to 1000000 microseconds");
 	assert_option_error("kvm,steal=5:",
 			    "--guest: steal: the period '' is not 100 to 1000000 microseconds");
+	assert_option_error(
+		"kvm,guest_halt_poll_ns=0",
+		"--guest: guest_halt_poll_ns is the haltpoll governor's: it needs cpuidle haltpoll");
+	assert_option_error(
+		"kvm:haltpoll,guest_halt_poll_ns=-5",
+		"--guest: guest_halt_poll_ns: '-5' is not a number of ns from 0 to 4294967295");
+	assert_int_equal(
+		guest_parse_option("kvm:haltpoll,guest_halt_poll_ns=0", &d, err, sizeof(err)), 0);
+	assert_true(d.halt_poll_given);
+	assert_int_equal(guest_halt_poll_ns(&d), 0);
+	guest_format(&d, spec, sizeof(spec));
+	assert_string_equal(spec, "kvm:haltpoll,guest_halt_poll_ns=0");
 }
 
 /*

@@ -9,7 +9,7 @@ expect_exit 2 "run: --guest: steal: 95% is more than 90% of a vCPU's time" \
 	schedlab run -m smp4 --guest kvm,steal=95 -- hackbench -l 5
 expect_exit 2 "ab: --guest: cpuidle 'mwait' is not one of hlt haltpoll" \
 	schedlab ab -m smp4 --guest kvm:mwait --test NO_TTWU_QUEUE -- hackbench -l 5
-expect_exit 2 "topo: --guest: unknown item 'posted' (ipiv or steal=PCT[:PERIOD_US])" \
+expect_exit 2 "topo: --guest: unknown item 'posted' (ipiv, steal=PCT[:PERIOD_US] or guest_halt_poll_ns=NS)" \
 	schedlab topo -m smp4 --guest kvm,posted
 same_output guest-steal-deterministic schedlab run -m smp4 --seed 3 --guest kvm,steal=10:1000 -- hackbench -l 50
 
