@@ -7,6 +7,7 @@
  */
 #include "test_sched_helpers.h"
 
+#include "kernel/cpufreq.h"
 #include "topo/machine_file.h"
 #include "topo/machine_guest.h"
 #include "sim/steal.h"
@@ -434,8 +435,11 @@ static void test_steal_clock_task(void **state)
 	assert_int_equal(scale_rt_capacity(0), 768);
 	rq->avg_rt.util_avg = 128;
 	assert_int_equal(scale_rt_capacity(0), 896 * 768 / 1024);
+	/* effective_cpu_util(): fair + rt scaled by what irq leaves, plus irq */
+	assert_int_equal(effective_cpu_util(0, 384, NULL, NULL), (384 + 128) * 768 / 1024 + 256);
 	rq->avg_irq.util_avg = 1024;
 	assert_int_equal(scale_rt_capacity(0), 1);
+	assert_int_equal(effective_cpu_util(0, 384, NULL, NULL), 1024);
 	rq->avg_irq.util_avg = 0;
 	rq->avg_rt.util_avg = 0;
 	tl_teardown();
