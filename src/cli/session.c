@@ -191,14 +191,16 @@ int session_start(struct session *s, const struct session_config *cfg, char *err
 		return -1;
 	}
 	cpufreq_boot_setup = (struct cpufreq_setup){ .governor = CPUFREQ_GOV_PERFORMANCE };
-	if (cfg->cpufreq && (cpufreq_parse(cfg->cpufreq, &cpufreq_boot_setup, err, errlen) ||
-			     cpufreq_check(&cpufreq_boot_setup, s->topo, err, errlen))) {
+	/* before the check: the dbs governors' least sampling_rate is two ticks */
+	sysctl_sched.hz = cfg->hz ? cfg->hz : s->topo->hz;
+	/* the policy limits and governor tunables are checked with or without --cpufreq */
+	if ((cfg->cpufreq && cpufreq_parse(cfg->cpufreq, &cpufreq_boot_setup, err, errlen)) ||
+	    cpufreq_check(&cpufreq_boot_setup, s->topo, err, errlen)) {
 		free(idle_disable);
 		free_benches(s);
 		topology_free(s->topo);
 		return -1;
 	}
-	sysctl_sched.hz = cfg->hz ? cfg->hz : s->topo->hz;
 	machine_init(s->topo, &s->cost, cfg->seed);
 	machine.max_events = cfg->max_events ? cfg->max_events : SESSION_DEFAULT_MAX_EVENTS;
 	sched_init(sched_tick_phase(cfg->seed));

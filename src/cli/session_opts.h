@@ -68,8 +68,10 @@ struct session_opts {
 	"                       call and print the figure with it beside the raw one (default off)\n" \
 	"  --preempt MODEL      none, voluntary (default), full or lazy\n"                     \
 	"  --hz N               CONFIG_HZ of the simulated kernel (default: the machine's)\n"   \
-	"  --cpufreq GOVERNOR   performance (default), powersave, userspace:KHZ or schedutil\n" \
-	"                       (docs/cpufreq.md; rate limit: --sysctl schedutil_rate_limit_us=N)\n" \
+	"  --cpufreq GOVERNOR   performance (default), powersave, userspace:KHZ, schedutil,\n" \
+	"                       ondemand or conservative (docs/cpufreq.md; tunables and limits:\n" \
+	"                       --sysctl schedutil_rate_limit_us=N, up_threshold=N, ...,\n"   \
+	"                       scaling_min_freq=KHZ, scaling_max_freq=KHZ)\n"                \
 	"  --guest SPEC         run the machine as a KVM guest: kvm[:hlt|:haltpoll][,ipiv]\n" \
 	"                       [,steal=PCT[:PERIOD_US]][,guest_halt_poll_ns=NS], as a machine\n" \
 	"                       file's [guest]; none: bare metal (docs/guests.md)\n"           \

@@ -14,20 +14,38 @@
 #include <string.h>
 #include <sys/stat.h>
 
+/* the 'option NAME VALUE' names of study files and sweep plans, and their session_opt() codes */
+static const struct {
+	const char *name;
+	int code;
+} study_options[] = {
+	{ "funclatency", 'L' }, { "sysctl", 'Y' },	 { "cost", 'C' },    { "hz", 'H' },
+	{ "preempt", 'P' },	{ "probe-overhead", 'O' }, { "also", 'A' },    { "cpufreq", 'G' },
+	{ "costs", 'K' },	{ "idle-states", 'I' },	   { "guest", 'g' },
+};
+
+#define NR_STUDY_OPTIONS (sizeof(study_options) / sizeof(study_options[0]))
+
 int study_option_code(const char *name)
 {
-	static const struct {
-		const char *name;
-		int code;
-	} codes[] = { { "funclatency", 'L' }, { "sysctl", 'Y' },  { "cost", 'C' },
-		      { "hz", 'H' },	      { "preempt", 'P' }, { "probe-overhead", 'O' },
-		      { "also", 'A' },	      { "cpufreq", 'G' }, { "costs", 'K' },
-		      { "guest", 'g' } };
-
-	for (size_t k = 0; k < sizeof(codes) / sizeof(codes[0]); k++)
-		if (!strcmp(name, codes[k].name))
-			return codes[k].code;
+	for (size_t k = 0; k < NR_STUDY_OPTIONS; k++)
+		if (!strcmp(name, study_options[k].name))
+			return study_options[k].code;
 	return 0;
+}
+
+const char *study_option_list(void)
+{
+	static char list[256];
+
+	if (!list[0])
+		for (size_t k = 0; k < NR_STUDY_OPTIONS; k++) {
+			size_t used = strlen(list);
+			const char *sep = !k ? "" : k + 1 < NR_STUDY_OPTIONS ? ", " : " or ";
+
+			snprintf(list + used, sizeof(list) - used, "%s%s", sep, study_options[k].name);
+		}
+	return list;
 }
 
 void strlist_free(struct strlist *l)
@@ -211,8 +229,7 @@ static int parse_option(struct directive_parser *ps, struct study_group *g, cons
 	if (!ok)
 		return directive_fail(
 			ps,
-			"unknown option '%.*s' (funclatency, sysctl, cost, hz, preempt, probe-overhead, also, cpufreq, costs or guest)",
-			(int)len, rest);
+			"unknown option '%.*s' (%s)", (int)len, rest, study_option_list());
 	if (!*value)
 		return directive_fail(ps, "option '%.*s' needs a value", (int)len, rest);
 	strlist_add(&g->opt_names, rest, len);

@@ -122,10 +122,11 @@ int directive_each(struct directive_parser *ps, const char *text, directive_fn f
 
 /*
  * The session_opt() code of an 'option NAME VALUE' line of a study or plan
- * (funclatency, sysctl, cost, hz, preempt, probe-overhead, also), 0 if NAME
- * is none of them.
+ * (study_option_list() names them), 0 if NAME is none of them.
  */
 int study_option_code(const char *name);
+/* those names, for messages: "funclatency, sysctl, ... or idle-states" */
+const char *study_option_list(void);
 
 /* the largest study or plan file */
 #define TEXT_FILE_MAX (1 << 20)

@@ -316,11 +316,7 @@ static int parse_option(struct directive_parser *ps, struct sweep_plan *p, const
 	int rc = 0;
 
 	if (!study_option_code(name))
-		rc = directive_fail(
-			ps,
-			"unknown option '%s' (funclatency, sysctl, cost, hz, preempt, probe-overhead, also, "
-			"cpufreq, costs or guest)",
-			name);
+		rc = directive_fail(ps, "unknown option '%s' (%s)", name, study_option_list());
 	else if (!*value)
 		rc = directive_fail(ps, "option '%s' needs a value", name);
 	else

@@ -4,6 +4,7 @@
  * runqueue and accounting consistency and aborts with a message naming the
  * event time and CPU on the first violation.
  */
+#include "kernel/futex.h"
 #include "kernel/locking.h"
 #include "kernel/sched.h"
 
@@ -351,6 +352,8 @@ void sched_check_invariants(struct sim_event *ev)
 	}
 	/* sleeping locks: owner, wait-list order, no lost wakeup */
 	locking_check_invariants();
+	/* PI futexes: each live pi_state's owner and waiters */
+	futex_pi_check_invariants();
 }
 
 void sched_check_final(void)

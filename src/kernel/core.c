@@ -12,6 +12,7 @@
 #include "kernel/funclat.h"
 #include "kernel/futex.h"
 #include "kernel/locking.h"
+#include "kernel/rtmutex.h"
 #include "kernel/trace.h"
 #include "kernel/pelt.h"
 #include "sim/steal.h"
@@ -124,6 +125,7 @@ static struct task_struct *alloc_task(const char *comm, const struct cpumask *bo
 	INIT_LIST_HEAD(&p->wq_entry.entry);
 	p->wq_entry.task = p;
 	INIT_LIST_HEAD(&p->dying);
+	INIT_LIST_HEAD(&p->pi_waiters);
 	list_add_tail(&p->tasks, &sched_world.tasks);
 	return p;
 }
@@ -429,17 +431,84 @@ static void set_next_task(struct rq *rq, struct task_struct *p, bool first);
 static inline u64 enqueue_cost(const struct task_struct *p);
 static inline u64 dequeue_cost(const struct task_struct *p);
 
+/* @p's place while its priority changes (__sched_setscheduler(), rt_mutex_setprio()) */
+struct prio_change {
+	int oldprio;
+	bool queued, running, was_rt;
+};
+
+/* a delayed sleeper leaves the queue for good first (dequeue_task(DEQUEUE_DELAYED)) */
+static void prio_change_undelay(struct rq *rq, struct task_struct *p)
+{
+	if (p->se.sched_delayed) {
+		dequeue_task_fair(rq, p, DEQUEUE_SLEEP | DEQUEUE_DELAYED | DEQUEUE_NOCLOCK);
+		p->on_rq = 0;
+	}
+}
+
+/* @p leaves its queue and stops being the running entity, its old priority kept in @pc */
+static void prio_change_begin(struct rq *rq, struct task_struct *p, struct prio_change *pc)
+{
+	pc->oldprio = p->prio;
+	pc->was_rt = rt_task(p);
+	pc->queued = task_on_rq_queued(p);
+	pc->running = rq->curr == p;
+	if (pc->queued) {
+		charge(dequeue_cost(p));
+		enqueue_lines(rq, p);
+		dequeue_task(rq, p, DEQUEUE_SAVE | DEQUEUE_MOVE | DEQUEUE_NOCLOCK);
+	}
+	if (pc->running)
+		put_prev_task(rq, p);
+}
+
 /*
- * __sched_setscheduler(): the task leaves its queue (and stops being the
- * running entity), takes its new policy and priority, maybe changing class,
- * and comes back (to the head of an RT list when its priority was lowered);
- * then the classes react: pull or push RT tasks, check preemption.
+ * @p, with its new p->prio, comes back (to the head of an RT list when its
+ * priority was lowered), and the classes react (check_class_changed()):
+ * pull or push RT tasks, check preemption.
+ */
+static void prio_change_end(struct rq *rq, struct task_struct *p, const struct prio_change *pc)
+{
+	/* switching_from: the fair averages leave with the task */
+	if (!pc->was_rt && rt_task(p))
+		switched_from_fair(rq, p);
+	if (pc->queued) {
+		int flags = ENQUEUE_RESTORE | ENQUEUE_MOVE | ENQUEUE_NOCLOCK;
+
+		if (pc->oldprio < p->prio)
+			flags |= ENQUEUE_HEAD;
+		charge(enqueue_cost(p));
+		enqueue_lines(rq, p);
+		enqueue_task(rq, p, flags);
+	}
+	if (pc->running)
+		set_next_task(rq, p, false);
+	/* check_class_changed() */
+	if (pc->was_rt != rt_task(p)) {
+		if (pc->was_rt) {
+			switched_from_rt(rq, p);
+			switched_to_fair(rq, p);
+		} else {
+			switched_to_rt(rq, p);
+		}
+	} else if (pc->oldprio != p->prio) {
+		if (rt_task(p))
+			prio_changed_rt(rq, p, pc->oldprio);
+		else
+			prio_changed_fair(rq, p, pc->oldprio);
+	}
+}
+
+/*
+ * __sched_setscheduler(): the task leaves its queue, takes its new policy
+ * and priority, maybe changing class, and comes back; a task boosted by
+ * priority inheritance keeps the boost (rt_effective_prio()) and its new
+ * priority goes along the chain it is blocked on (rt_mutex_adjust_pi()).
  */
 int sched_setattr_nocheck(struct task_struct *p, const struct sched_attr *uattr)
 {
-	int oldprio, queue_flags = DEQUEUE_SAVE | DEQUEUE_MOVE | DEQUEUE_NOCLOCK;
-	bool queued, running, was_rt;
 	struct sched_attr kattr = *uattr, *attr = &kattr;
+	struct prio_change pc;
 	struct rq *rq;
 	int ret;
 
@@ -463,55 +532,47 @@ int sched_setattr_nocheck(struct task_struct *p, const struct sched_attr *uattr)
 	rq_lock(rq);
 	update_rq_clock(rq);
 	cl_write(&p->cl.se);
-	/* a delayed sleeper leaves the queue for good first */
-	if (p->se.sched_delayed) {
-		dequeue_task_fair(rq, p, DEQUEUE_SLEEP | DEQUEUE_DELAYED | DEQUEUE_NOCLOCK);
-		p->on_rq = 0;
-	}
-	oldprio = p->prio;
-	was_rt = rt_task(p);
-	queued = task_on_rq_queued(p);
-	running = rq->curr == p;
-	if (queued) {
-		charge(dequeue_cost(p));
-		enqueue_lines(rq, p);
-		dequeue_task(rq, p, queue_flags);
-	}
-	if (running)
-		put_prev_task(rq, p);
+	prio_change_undelay(rq, p);
+	prio_change_begin(rq, p, &pc);
 	__setscheduler_params(p, attr);
 	__setscheduler_uclamp(p, attr);
-	p->prio = p->normal_prio;
-	/* switching_from: the fair averages leave with the task */
-	if (!was_rt && rt_task(p))
-		switched_from_fair(rq, p);
-	if (queued) {
-		int flags = ENQUEUE_RESTORE | ENQUEUE_MOVE | ENQUEUE_NOCLOCK;
+	p->prio = rt_effective_prio(p, p->normal_prio);
+	prio_change_end(rq, p, &pc);
+	rq_unlock(rq);
+	if (p->pi_blocked_on)
+		rt_mutex_adjust_pi(p);
+	return 0;
+}
 
-		if (oldprio < p->prio)
-			flags |= ENQUEUE_HEAD;
-		charge(enqueue_cost(p));
-		enqueue_lines(rq, p);
-		enqueue_task(rq, p, flags);
-	}
-	if (running)
-		set_next_task(rq, p, false);
-	/* check_class_changed() */
-	if (was_rt != rt_task(p)) {
-		if (was_rt) {
-			switched_from_rt(rq, p);
-			switched_to_fair(rq, p);
-		} else {
-			switched_to_rt(rq, p);
-		}
-	} else if (oldprio != p->prio) {
-		if (rt_task(p))
-			prio_changed_rt(rq, p, oldprio);
-		else
-			prio_changed_fair(rq, p, oldprio);
+/*
+ * rt_mutex_setprio(): @p runs at the priority of @pi_task, the top waiter
+ * of the rt_mutexes it owns, when that is higher than its own
+ * (__rt_effective_prio()), or at its own (@pi_task NULL); a fair task
+ * boosted to an RT priority runs in the RT class until the deboost.
+ */
+void rt_mutex_setprio(struct task_struct *p, struct task_struct *pi_task)
+{
+	int prio = __rt_effective_prio(pi_task, p->normal_prio);
+	struct prio_change pc;
+	struct rq *rq;
+
+	if (p->pi_top_task == pi_task && prio == p->prio)
+		return;
+	rq = task_rq(p);
+	rq_lock(rq);
+	update_rq_clock(rq);
+	p->pi_top_task = pi_task;
+	if (prio != p->prio) {
+		trace_sched(__trace_sched_pi_setprio(p, prio));
+		cl_write(&p->cl.se);
+		/* a class change takes a delayed sleeper off the fair queue first */
+		if (rt_prio(prio) != rt_task(p))
+			prio_change_undelay(rq, p);
+		prio_change_begin(rq, p, &pc);
+		p->prio = prio;
+		prio_change_end(rq, p, &pc);
 	}
 	rq_unlock(rq);
-	return 0;
 }
 
 int sched_setscheduler_nocheck(struct task_struct *p, int policy, int sched_priority)
@@ -1038,6 +1099,32 @@ struct task_struct *sched_fork_task_on(struct task_struct *parent, bool thread, 
 {
 	return __sched_fork_task(parent, thread, comm, exec, exec_data, cpu_hint, bind_cpu, NULL,
 				 NULL);
+}
+
+struct task_struct *kthread_create_on_cpu(const char *comm, const struct task_exec *exec,
+					  void *exec_data, unsigned int cpu)
+{
+	struct task_struct *p = alloc_task(comm, NULL);
+
+	p->exec = exec;
+	p->exec_data = exec_data;
+	p->kthread = true;
+	p->mm = -1;
+	p->tgid = p->pid;
+	cpumask_clear(p->cpus_mask);
+	cpumask_set_cpu(cpu, p->cpus_mask);
+	p->nr_cpus_allowed = 1;
+	set_task_max_allowed_capacity(p);
+	p->cpu = p->wake_cpu = cpu;
+	p->recent_used_cpu = (int)cpu;
+	p->start_time = cpu_now();
+	p->rt.time_slice = sched_rr_timeslice();
+	set_load_weight(p);
+	init_entity(&p->se);
+	/* kthread(): parked in schedule() until the first wake_up_process() */
+	p->__state = TASK_INTERRUPTIBLE;
+	sched_world.nr_tasks_alive++;
+	return p;
 }
 
 struct task_struct *sched_fork_task_allowed(const char *comm, const struct task_exec *exec,
@@ -1705,6 +1792,9 @@ static void user_stopped(unsigned int cpu, u64 ran, u64 work_left, bool finished
 {
 	struct task_struct *p = cpu_rq(cpu)->curr;
 
+	/* account_user_time(): a niced task's user time is CPUTIME_NICE */
+	if (PRIO_TO_NICE(p->static_prio) > 0 && (!finished || p->in_user_work))
+		cpu_rq(cpu)->kcpustat_nice += ran;
 	if (finished) {
 		if (!p->in_user_work)
 			return;

@@ -16,6 +16,7 @@
  */
 #include "kernel/cpufreq.h"
 
+#include "kernel/cpufreq_governor.h"
 #include "kernel/sched.h"
 #include "kernel/trace.h"
 #include "sim/alloc.h"
@@ -31,6 +32,8 @@ const char *const cpufreq_governor_names[NR_CPUFREQ_GOVERNORS] = {
 	[CPUFREQ_GOV_POWERSAVE] = "powersave",
 	[CPUFREQ_GOV_USERSPACE] = "userspace",
 	[CPUFREQ_GOV_SCHEDUTIL] = "schedutil",
+	[CPUFREQ_GOV_ONDEMAND] = "ondemand",
+	[CPUFREQ_GOV_CONSERVATIVE] = "conservative",
 };
 
 bool cpufreq_hooks_active;
@@ -80,8 +83,8 @@ int cpufreq_parse(const char *arg, struct cpufreq_setup *out, char *err, size_t 
 		return 0;
 	}
 	snprintf(err, errlen,
-		 "--cpufreq '%s': unknown governor (performance, powersave, userspace:KHZ or "
-		 "schedutil)",
+		 "--cpufreq '%s': unknown governor (performance, powersave, userspace:KHZ, "
+		 "schedutil, ondemand or conservative)",
 		 arg);
 	return -1;
 }
@@ -98,7 +101,10 @@ int cpufreq_check(const struct cpufreq_setup *setup, const struct topology *topo
 			 topo->cpufreq.driver[0] ? topo->cpufreq.driver : "none");
 		return -1;
 	}
-	return 0;
+	if (cpufreq_limits_check(topo, err, errlen))
+		return -1;
+	return dbs_check_tunables(setup ? setup->governor : CPUFREQ_GOV_PERFORMANCE,
+				  sysctl_sched.hz, err, errlen);
 }
 
 const struct cpufreq_setup *cpufreq_current_setup(void)
@@ -215,8 +221,7 @@ static void hw_request(struct cpufreq_policy *policy, unsigned int freq)
  * cpufreq_driver_fast_switch(): the driver writes the request; the trace
  * event and the stats are for every CPU of the policy, at the request.
  */
-static unsigned int cpufreq_driver_fast_switch(struct cpufreq_policy *policy,
-					       unsigned int target_freq)
+unsigned int cpufreq_driver_fast_switch(struct cpufreq_policy *policy, unsigned int target_freq)
 {
 	unsigned int freq = target_freq;
 
@@ -359,7 +364,7 @@ static bool sugov_hold_freq(struct sugov_cpu *sg_cpu)
 }
 
 /* cpufreq_this_cpu_can_update() */
-static bool cpufreq_this_cpu_can_update(const struct cpufreq_policy *policy)
+bool cpufreq_this_cpu_can_update(const struct cpufreq_policy *policy)
 {
 	if (policy->dvfs_possible_from_any_cpu)
 		return true;
@@ -432,6 +437,10 @@ void cpufreq_update_util_hook(struct rq *rq, unsigned int flags)
 	struct cpufreq_policy *policy = sg_cpu->policy;
 
 	(void)flags;
+	if (dbs_governor(cur_setup.governor)) {
+		dbs_update_util_handler(rq, rq->clock);
+		return;
+	}
 	if (!cpufreq_this_cpu_can_update(policy))
 		return;
 	if (policy->nr_cpus > 1)
@@ -534,9 +543,20 @@ void cpufreq_init(const struct cpufreq_setup *setup)
 	for (unsigned int i = 0; i < nr_cpufreq_policies; i++) {
 		struct cpufreq_policy *policy = &cpufreq_policies[i];
 
+		/* scaling_min_freq, scaling_max_freq, then cpufreq_policy_apply_limits() */
+		if (sysctl_written(scaling_min_freq) || sysctl_written(scaling_max_freq))
+			cpufreq_set_limits(policy,
+					   sysctl_written(scaling_min_freq) ?
+						   sysctl_sched.scaling_min_freq :
+						   policy->freq_table[0],
+					   sysctl_written(scaling_max_freq) ?
+						   sysctl_sched.scaling_max_freq :
+						   policy->freq_table[policy->nr_freqs - 1]);
+		if (policy->cur > policy->max)
+			policy_set_now(policy, policy->max);
 		switch (cur_setup.governor) {
 		case CPUFREQ_GOV_PERFORMANCE:
-			break;	/* every CPU starts at its maximum */
+			break;	/* every CPU starts at its maximum (scaling_max_freq) */
 		case CPUFREQ_GOV_POWERSAVE:
 			policy_set_now(policy, policy->min);
 			break;
@@ -564,6 +584,8 @@ void cpufreq_init(const struct cpufreq_setup *setup)
 			break;
 		}
 	}
+	if (dbs_governor(cur_setup.governor))
+		dbs_governor_start(cur_setup.governor);
 	/* the residency counts from the start: set-up changes are not transitions */
 	for (unsigned int cpu = 0; cpu < nr; cpu++)
 		sim_cpu(cpu)->nr_freq_transitions = 0;
@@ -572,6 +594,8 @@ void cpufreq_init(const struct cpufreq_setup *setup)
 void cpufreq_exit(void)
 {
 	/* the event queue, transitions in flight and all, is dropped first (session_end()) */
+	if (dbs_governor(cur_setup.governor))
+		dbs_governor_exit();
 	for (unsigned int i = 0; i < nr_cpufreq_policies; i++)
 		free(cpufreq_policies[i].cpus);
 	free(cpufreq_policies);

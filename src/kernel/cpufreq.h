@@ -3,7 +3,8 @@
  * cpufreq: policies (the CPUs that share a clock), the driver's fast
  * switch onto the simulated hardware, and the governors performance,
  * powersave, userspace and schedutil (kernel/sched/cpufreq_schedutil.c),
- * with schedutil's hook called from the scheduler as cpufreq_update_util().
+ * with schedutil's hook called from the scheduler as cpufreq_update_util();
+ * ondemand and conservative (cpufreq_governor.c) hook in the same way.
  */
 #ifndef SCHEDLAB_KERNEL_CPUFREQ_H
 #define SCHEDLAB_KERNEL_CPUFREQ_H
@@ -22,6 +23,8 @@ enum cpufreq_governor_id {
 	CPUFREQ_GOV_POWERSAVE,		/* policy->min */
 	CPUFREQ_GOV_USERSPACE,		/* scaling_setspeed: a fixed frequency */
 	CPUFREQ_GOV_SCHEDUTIL,
+	CPUFREQ_GOV_ONDEMAND,		/* drivers/cpufreq/cpufreq_ondemand.c */
+	CPUFREQ_GOV_CONSERVATIVE,	/* drivers/cpufreq/cpufreq_conservative.c */
 	NR_CPUFREQ_GOVERNORS,
 };
 
@@ -80,7 +83,45 @@ struct cpufreq_policy {
 	 */
 	bool efficiencies_available;
 	bool inefficient[TOPO_MAX_OPPS];
+	void *governor_data;		/* ondemand/conservative: its struct policy_dbs_info */
 };
+
+/* the table relations (include/linux/cpufreq.h) */
+#define CPUFREQ_RELATION_L 0		/* lowest frequency at or above target */
+#define CPUFREQ_RELATION_H 1		/* highest frequency below or at target */
+#define CPUFREQ_RELATION_C 2		/* closest frequency to target */
+#define CPUFREQ_RELATION_E (1U << 2)	/* an efficient frequency if possible */
+#define CPUFREQ_RELATION_LE (CPUFREQ_RELATION_L | CPUFREQ_RELATION_E)
+#define CPUFREQ_RELATION_HE (CPUFREQ_RELATION_H | CPUFREQ_RELATION_E)
+#define CPUFREQ_RELATION_CE (CPUFREQ_RELATION_C | CPUFREQ_RELATION_E)
+
+/* ---- cpufreq_table.c ---- */
+
+/* cpufreq_frequency_table_target(): the table index for @target_freq within @min..@max */
+int cpufreq_frequency_table_target(struct cpufreq_policy *policy, unsigned int target_freq,
+				   unsigned int min, unsigned int max, unsigned int relation);
+/*
+ * __cpufreq_driver_target(): resolve @target_freq within the policy's
+ * limits by @relation and, if it is not the current one, ask the driver
+ */
+int __cpufreq_driver_target(struct cpufreq_policy *policy, unsigned int target_freq,
+			    unsigned int relation);
+/*
+ * cpufreq_set_policy()'s limits: scaling_min_freq @min and
+ * scaling_max_freq @max (kHz) verified against the hardware and the
+ * table, then resolved so that neither is overshot
+ */
+void cpufreq_set_limits(struct cpufreq_policy *policy, unsigned int min, unsigned int max);
+/*
+ * --sysctl scaling_min_freq / scaling_max_freq against @topo: within the
+ * machine's range, min <= max, a machine with cpufreq; 0 or -1 + message
+ */
+int cpufreq_limits_check(const struct topology *topo, char *err, size_t errlen);
+
+/* cpufreq.c: the driver's request (cpufreq_driver_fast_switch()) */
+unsigned int cpufreq_driver_fast_switch(struct cpufreq_policy *policy, unsigned int target_freq);
+/* cpufreq_this_cpu_can_update(): the running CPU may change @policy's frequency */
+bool cpufreq_this_cpu_can_update(const struct cpufreq_policy *policy);
 
 /* --cpufreq GOVERNOR[:KHZ]: 0, or -1 with one line in @err */
 int cpufreq_parse(const char *arg, struct cpufreq_setup *out, char *err, size_t errlen);

@@ -210,6 +210,7 @@ struct futex_hash_bucket *futex_q_lock(struct futex_q *q, const struct futex_key
 
 	q->key = *key;
 	q->task = p;
+	q->rt_waiter = NULL;
 	/* futex_hb_waiters_inc() before the lock: a waker then takes the lock */
 	hb->waiters++;
 	sim_lock_acquire(&hb->lock);
@@ -241,10 +242,15 @@ static void futex_chain_add(struct futex_q *q, struct futex_hash_bucket *hb)
 	}
 }
 
-void futex_queue(struct futex_q *q, struct futex_hash_bucket *hb)
+void futex_queue_locked(struct futex_q *q, struct futex_hash_bucket *hb)
 {
 	q->prio = min(q->task->normal_prio, MAX_RT_PRIO);
 	futex_chain_add(q, hb);
+}
+
+void futex_queue(struct futex_q *q, struct futex_hash_bucket *hb)
+{
+	futex_queue_locked(q, hb);
 	sim_lock_release(&hb->lock);
 }
 
@@ -300,6 +306,11 @@ int futex_wake(const struct futex_key *key, const struct task_struct *p, int nr_
 		charge(machine.cost->wake_walk);
 		if (!futex_match(&q->key, key))
 			continue;
+		/* a PI waiter is no FUTEX_WAKE's to wake */
+		if (unlikely(q->pi_state || q->rt_waiter)) {
+			ret = -EINVAL;
+			break;
+		}
 		futex_wake_mark(&wake_q, q);
 		if (++ret >= nr_wake)
 			break;
@@ -312,7 +323,7 @@ int futex_wake(const struct futex_key *key, const struct task_struct *p, int nr_
 /* ---- requeueing ---- */
 
 /* double_lock_hb(): the bucket at the lower address first, once if they are one */
-static void double_lock_hb(struct futex_hash_bucket *hb1, struct futex_hash_bucket *hb2)
+void double_lock_hb(struct futex_hash_bucket *hb1, struct futex_hash_bucket *hb2)
 {
 	if (hb1 > hb2) {
 		struct futex_hash_bucket *t = hb1;
@@ -325,7 +336,7 @@ static void double_lock_hb(struct futex_hash_bucket *hb1, struct futex_hash_buck
 		sim_lock_acquire(&hb2->lock);
 }
 
-static void double_unlock_hb(struct futex_hash_bucket *hb1, struct futex_hash_bucket *hb2)
+void double_unlock_hb(struct futex_hash_bucket *hb1, struct futex_hash_bucket *hb2)
 {
 	sim_lock_release(&hb1->lock);
 	if (hb1 != hb2)
@@ -337,8 +348,8 @@ static void double_unlock_hb(struct futex_hash_bucket *hb1, struct futex_hash_bu
  * hash to one bucket; its key becomes @key2 either way, so that a wake of
  * the second futex finds it and a signal unqueues it from the bucket it is on.
  */
-static void requeue_futex(struct futex_q *q, struct futex_hash_bucket *hb1,
-			  struct futex_hash_bucket *hb2, const struct futex_key *key2)
+void requeue_futex(struct futex_q *q, struct futex_hash_bucket *hb1, struct futex_hash_bucket *hb2,
+		   const struct futex_key *key2)
 {
 	if (hb1 != hb2) {
 		list_del_init(&q->list);
@@ -377,6 +388,11 @@ int futex_requeue(const struct futex_key *key1, const struct futex_key *key2,
 		charge(machine.cost->wake_walk);
 		if (!futex_match(&q->key, key1))
 			continue;
+		/* FUTEX_WAIT_REQUEUE_PI's waiters take FUTEX_CMP_REQUEUE_PI only */
+		if (unlikely(q->pi_state || q->rt_waiter)) {
+			ret = -EINVAL;
+			break;
+		}
 		if (++task_count <= nr_wake)
 			futex_wake_mark(&wake_q, q);
 		else
@@ -481,6 +497,7 @@ unsigned int futex_hash_get_slots(const struct task_struct *p)
 
 void futex_exit(void)
 {
+	futex_pi_exit();
 	struct futex_mm *fm, *n;
 
 	list_for_each_entry_safe(fm, n, &futex_mms, node)

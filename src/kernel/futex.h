@@ -20,6 +20,7 @@
 #define SCHEDLAB_KERNEL_FUTEX_H
 
 #include "kernel/list.h"
+#include "kernel/rtmutex.h"
 #include "sim/machine.h"
 
 struct task_struct;
@@ -55,6 +56,46 @@ struct futex_q {
 	struct futex_key key;
 	int prio; /* min(normal_prio, MAX_RT_PRIO) */
 	struct futex_hash_bucket *hb; /* queued on it; NULL once unqueued (lock_ptr) */
+	struct futex_pi_state *pi_state; /* FUTEX_LOCK_PI: the rt_mutex it blocks on */
+	/*
+	 * FUTEX_WAIT_REQUEUE_PI: its rt_mutex waiter (NULL in a plain wait),
+	 * the PI futex it may be requeued to, and what the requeue did
+	 */
+	struct lock_waiter *rt_waiter;
+	struct futex_key requeue_pi_key;
+	int requeue_state;
+};
+
+/* futex_q.requeue_state (the kernel's Q_REQUEUE_PI_*, without the races' states) */
+enum {
+	Q_REQUEUE_PI_NONE, /* still waiting on the first futex */
+	Q_REQUEUE_PI_DONE, /* blocked on the PI futex's rt_mutex */
+	Q_REQUEUE_PI_LOCKED, /* the requeue took the PI futex for it and woke it */
+};
+
+/* ---- PI futexes (kernel/futex/pi.c; futex_pi.c) ---- */
+
+/* the user word of a PI futex: the owner's TID and two flags (uapi/linux/futex.h) */
+#define FUTEX_WAITERS 0x80000000U
+#define FUTEX_OWNER_DIED 0x40000000U
+#define FUTEX_TID_MASK 0x3fffffffU
+
+/*
+ * struct futex_pi_state: the rt_mutex of a PI futex with waiters, owned
+ * by the task the word names; referenced by each futex_q queued on it.
+ */
+struct futex_pi_state {
+	struct rt_mutex pi_mutex;
+	struct task_struct *owner;
+	int refcount;
+	struct futex_key key;
+	struct list_head node; /* every pi_state of the run */
+};
+
+/* the futex word as the kernel reaches it: its value and its cache line */
+struct futex_uword {
+	u32 *val;
+	struct cache_line *line;
 };
 
 /*
@@ -105,6 +146,8 @@ struct futex_hash_bucket *futex_q_lock(struct futex_q *q, const struct futex_key
 void futex_q_unlock(struct futex_hash_bucket *hb);
 /* queue @q on @hb by priority and drop the bucket lock */
 void futex_queue(struct futex_q *q, struct futex_hash_bucket *hb);
+/* __futex_queue(): the same, keeping the bucket lock */
+void futex_queue_locked(struct futex_q *q, struct futex_hash_bucket *hb);
 /*
  * Take @q off its bucket under the bucket lock if it is still queued (a
  * signal ended the wait); false if a waker had unqueued it already.
@@ -124,6 +167,58 @@ int futex_wake(const struct futex_key *key, const struct task_struct *p, int nr_
 int futex_requeue(const struct futex_key *key1, const struct futex_key *key2,
 		  const struct task_struct *p, int nr_wake, int nr_requeue, const u32 *uval1,
 		  const u32 *cmpval);
+
+/*
+ * FUTEX_LOCK_PI (@trylock false) or FUTEX_TRYLOCK_PI of the word @u (key
+ * @key) by @p (current), as a step with @q and @w (the futex_q and
+ * rt_mutex_waiter on @p's stack): true once done, with *@res 0 (locked),
+ * -EWOULDBLOCK (trylock: held), -EDEADLK (@p holds it, or the PI chain
+ * from it is a cycle), -EINVAL (the word
+ * and the waiters' pi_state disagree) or -ESRCH (no task has the word's
+ * TID); false while @p spins or sleeps on the pi_state's rt_mutex.
+ */
+bool futex_lock_pi_step(struct futex_q *q, struct lock_waiter *w, const struct futex_key *key,
+			struct futex_uword *u, struct task_struct *p, bool trylock, int *res);
+/*
+ * FUTEX_UNLOCK_PI by @p: 0, or -EPERM (@p does not own it) or -EINVAL;
+ * the futex goes to its top waiter, or the word to 0 when nobody waits.
+ */
+int futex_unlock_pi(const struct futex_key *key, struct futex_uword *u, struct task_struct *p);
+/* the run's pi_states are freed (futex_exit()) */
+void futex_pi_exit(void);
+/*
+ * --check: a referenced pi_state has an owner, which its rt_mutex has too
+ * unless the unlock just handed it over (the new owner not yet running);
+ * each futex_q on it waits on its rt_mutex or is its owner
+ */
+void futex_pi_check_invariants(void);
+
+/* what futex_requeue() and futex_requeue_pi() share (kernel/futex/requeue.c) */
+void double_lock_hb(struct futex_hash_bucket *hb1, struct futex_hash_bucket *hb2);
+void double_unlock_hb(struct futex_hash_bucket *hb1, struct futex_hash_bucket *hb2);
+/* @q moves to @hb2's chain with @key2 (requeue_futex()) */
+void requeue_futex(struct futex_q *q, struct futex_hash_bucket *hb1, struct futex_hash_bucket *hb2,
+		   const struct futex_key *key2);
+
+/*
+ * FUTEX_CMP_REQUEUE_PI by @p: with the first futex's word @uval1 still
+ * @cmpval, its top waiter (a FUTEX_WAIT_REQUEUE_PI to @key2) gets the PI
+ * futex @u2 if it is free and is woken holding it; up to @nr_requeue more
+ * are moved onto the PI futex's rt_mutex as its waiters (boosting its
+ * owner), to be woken by its unlocks. The number woken plus requeued, or
+ * -EINVAL / -EAGAIN.
+ */
+int futex_requeue_pi(const struct futex_key *key1, const struct futex_key *key2,
+		     struct task_struct *p, int nr_requeue, const u32 *uval1, u32 cmpval,
+		     struct futex_uword *u2);
+/*
+ * FUTEX_WAIT_REQUEUE_PI after its wakeup, as a step: the requeue took the
+ * PI futex for it (its word and pi_state fixed up if need be), or it waits
+ * on the rt_mutex (futex_lock_pi_step()'s wait). True once done, *@res 0.
+ */
+bool futex_wait_requeue_pi_step(struct futex_q *q, struct lock_waiter *w,
+				const struct futex_key *key2, struct futex_uword *u2,
+				struct task_struct *p, int *res);
 
 /*
  * copy_process() of a thread of @parent (CLONE_THREAD | CLONE_VM): its

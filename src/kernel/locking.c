@@ -7,6 +7,7 @@
  * wake_q that wakes waiters after the wait_lock is dropped.
  */
 #include "kernel/locking_internal.h"
+#include "kernel/rtmutex.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,7 @@ void lock_waiter_init(struct lock_waiter *w, struct task_struct *p)
 	INIT_LIST_HEAD(&w->list);
 	INIT_LIST_HEAD(&w->osq);
 	INIT_LIST_HEAD(&w->spinning);
+	INIT_LIST_HEAD(&w->pi_list);
 	cache_line_init(&w->node, 1);
 }
 
@@ -33,6 +35,7 @@ void locking_reset(void)
 {
 	INIT_LIST_HEAD(&all_mutexes);
 	INIT_LIST_HEAD(&all_rwsems);
+	INIT_LIST_HEAD(&all_rtmutexes);
 	INIT_LIST_HEAD(&spinning);
 	nr_lock_spinners = 0;
 	next_lock_addr = 0;
@@ -158,6 +161,8 @@ struct task_struct *lock_waiter_owner(const struct lock_waiter *w)
 {
 	if (w->kind == LK_MUTEX)
 		return ((const struct mutex *)w->lock)->owner;
+	if (w->kind == LK_RTMUTEX)
+		return ((const struct rt_mutex *)w->lock)->owner;
 	return ((const struct rw_semaphore *)w->lock)->owner;
 }
 
@@ -167,6 +172,8 @@ void lock_spin_cancel(struct task_struct *p)
 
 	if (w->kind == LK_MUTEX)
 		mutex_spin_cancel(w);
+	else if (w->kind == LK_RTMUTEX)
+		rtmutex_spin_cancel(w);
 	else
 		rwsem_spin_cancel(w);
 }
@@ -203,7 +210,7 @@ void lock_sleep(struct lock_waiter *w)
 {
 	w->phase = LW_WAIT;
 	w->sleep_since = cpu_now();
-	w->task->__state = TASK_UNINTERRUPTIBLE;
+	w->task->__state = w->sleep_state ? w->sleep_state : TASK_UNINTERRUPTIBLE;
 	schedule();
 }
 
@@ -281,6 +288,15 @@ static void check_wait_list(const char *name, struct list_head *wl, const void *
 	}
 }
 
+static const char *lock_waiter_name(const struct lock_waiter *w)
+{
+	if (w->kind == LK_MUTEX)
+		return ((const struct mutex *)w->lock)->stat.name;
+	if (w->kind == LK_RTMUTEX)
+		return ((const struct rt_mutex *)w->lock)->stat.name;
+	return ((const struct rw_semaphore *)w->lock)->stat.name;
+}
+
 void locking_check_invariants(void)
 {
 	struct lock_waiter *w;
@@ -292,9 +308,7 @@ void locking_check_invariants(void)
 		struct task_struct *p = w->task;
 
 		if (!p->lock_spinning || p->lock_waiter != w || cpu_rq(task_cpu(p))->curr != p)
-			lock_bug(w->kind == LK_MUTEX ? ((struct mutex *)w->lock)->stat.name :
-						       ((struct rw_semaphore *)w->lock)->stat.name,
-				 "a spinner is not the running task of its CPU");
+			lock_bug(lock_waiter_name(w), "a spinner is not the running task of its CPU");
 	}
 	list_for_each_entry(m, &all_mutexes, node)
 	{
@@ -321,6 +335,7 @@ void locking_check_invariants(void)
 					"unlocked with its first waiter asleep and nobody to wake it");
 		}
 	}
+	rtmutex_check_invariants();
 	list_for_each_entry(s, &all_rwsems, node)
 	{
 		const char *n = s->stat.name;

@@ -52,6 +52,7 @@ enum lock_kind {
 	LK_MUTEX,
 	LK_RWSEM_READ,
 	LK_RWSEM_WRITE,
+	LK_RTMUTEX,
 };
 
 /* the kernel's on-stack mutex_waiter / rwsem_waiter, with the task's osq node */
@@ -74,6 +75,12 @@ struct lock_waiter {
 	bool traced; /* contention_begin was emitted for this acquisition */
 	struct lock_waiter *wake_next; /* wake_q link */
 	bool wake_queued;
+	/* rt_mutex (struct rt_mutex_waiter): its sort keys in the lock's and the owner's trees */
+	int prio; /* tree.prio: __waiter_prio() */
+	int pi_prio; /* pi_tree.prio: a copy made under the owner's pi_lock */
+	struct list_head pi_list; /* on the owner's pi_waiters while the lock's top waiter */
+	struct task_struct *spin_owner; /* the owner it spins on */
+	unsigned int sleep_state; /* TASK_UNINTERRUPTIBLE (rt_mutex_lock), TASK_INTERRUPTIBLE (futex) */
 };
 
 void lock_waiter_init(struct lock_waiter *w, struct task_struct *p);

@@ -151,6 +151,25 @@ struct sched_tunables {
 	bool sched_itmt_written;
 	/* sysctl_sched_energy_aware (kernel.sched_energy_aware): 1, EAS when possible */
 	unsigned int energy_aware;
+	/*
+	 * The ondemand and conservative governors' tunables
+	 * (cpufreq/ondemand/NAME, cpufreq/conservative/NAME): their defaults
+	 * depend on the governor and the machine, so each is read only when
+	 * written (sched_sysctl_written(); docs/cpufreq.md).
+	 */
+	unsigned int sampling_rate;		/* us */
+	unsigned int up_threshold;		/* % */
+	unsigned int sampling_down_factor;
+	unsigned int ignore_nice_load;
+	unsigned int io_is_busy;
+	unsigned int powersave_bias;		/* permille, ondemand */
+	unsigned int freq_step;			/* % of policy->max, conservative */
+	unsigned int down_threshold;		/* %, conservative */
+	/* every policy's scaling_min_freq and scaling_max_freq (kHz), when written */
+	unsigned int scaling_min_freq;
+	unsigned int scaling_max_freq;
+	/* which entries of sysctl.c's table a --sysctl wrote (bit = table index) */
+	u64 written;
 };
 
 /* preemption models (CONFIG_PREEMPT_NONE/VOLUNTARY, full, PREEMPT_LAZY) */
@@ -168,6 +187,9 @@ extern struct sched_tunables sysctl_sched;
 /* sysctl.c: back to the v6.18 defaults; set one "NAME=VALUE" (0 or -1 + message) */
 void sched_sysctl_reset(void);
 int sched_sysctl_set(const char *assignment, char *err, size_t errlen);
+/* whether --sysctl wrote the tunable at @offset (offsetof(struct sched_tunables, NAME)) */
+bool sched_sysctl_written(size_t offset);
+#define sysctl_written(field) sched_sysctl_written(offsetof(struct sched_tunables, field))
 /* update_sysctl() at sched_init_granularity(): scale the base slice for @nr_cpus */
 void sched_init_granularity(unsigned int nr_cpus);
 
@@ -566,6 +588,15 @@ struct task_struct {
 	struct uclamp_se uclamp[UCLAMP_CNT];
 	/* its process's futex state (kernel/futex.h), or NULL; cold: at the end */
 	struct futex_mm *futex_mm;
+	/*
+	 * Priority inheritance (kernel/rtmutex.h): the top waiters of the
+	 * rt_mutexes it owns, by priority (pi_waiters), the rt_mutex it is
+	 * blocked on (pi_blocked_on's lock) and the task whose priority it
+	 * runs at (pi_top_task, NULL: its own, normal_prio)
+	 */
+	struct list_head pi_waiters;
+	struct lock_waiter *pi_blocked_on;
+	struct task_struct *pi_top_task;
 };
 
 /* ---- runqueues ---- */
@@ -670,6 +701,8 @@ struct rq {
 	u64 nr_idle_full_pick;		/* schedule_idle() that ran the full pick with nothing queued */
 	u64 idle_state_usage[TOPO_MAX_IDLE_STATES];
 	u64 idle_state_time[TOPO_MAX_IDLE_STATES];
+	/* kcpustat CPUTIME_NICE: user time of tasks at nice > 0 (ondemand's ignore_nice_load) */
+	u64 kcpustat_nice;
 
 	/* idle and wakeup statistics */
 	u64 idle_stamp;
@@ -879,6 +912,14 @@ struct task_struct *sched_fork_task(struct task_struct *parent, bool thread, con
 struct task_struct *sched_fork_task_on(struct task_struct *parent, bool thread, const char *comm,
 				       const struct task_exec *exec, void *exec_data, int cpu_hint,
 				       int bind_cpu);
+/*
+ * kthread_create_on_cpu(): a SCHED_NORMAL kernel thread bound to @cpu that
+ * sleeps (TASK_INTERRUPTIBLE, never queued) until a wake_up_process(), as
+ * a per-CPU kthread of a booted machine waits for its first work; its
+ * PELT averages start at zero and attach at that first enqueue.
+ */
+struct task_struct *kthread_create_on_cpu(const char *comm, const struct task_exec *exec,
+					  void *exec_data, unsigned int cpu);
 /*
  * A workload's first task, allowed on the CPUs of @allowed only (NULL: all),
  * as if the command that started it had called sched_setaffinity() before

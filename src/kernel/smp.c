@@ -183,10 +183,15 @@ void flush_smp_call_function_queue(struct rq *rq)
 {
 	struct call_single_data *csd = rq->csd_list;
 
+	/*
+	 * llist_del_all() first: a call queued while the wakeups below run
+	 * (an irq_work from cpufreq_update_util() at their enqueue) goes on
+	 * a fresh list, which its own IPI flushes, rather than being dropped.
+	 */
+	rq->csd_list = NULL;
 	sched_ttwu_pending(rq);
 	if (csd)
 		cl_write(&rq->cl.wakelist);
-	rq->csd_list = NULL;
 	while (csd) {
 		struct call_single_data *next = csd->next;
 

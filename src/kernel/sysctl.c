@@ -78,9 +78,27 @@ static const struct sysctl_entry sysctl_table[] = {
 	U32(sched_itmt_enabled, 0, 1, "x86 ITMT: asym packing by CPU priority on, 1, or off, 0 (debugfs x86/sched_itmt_enabled; ITMT machines only)"),
 	U32(energy_aware, 0, 1, "EAS: find_energy_efficient_cpu() on wakeup while not overutilized, where possible (kernel.sched_energy_aware; docs/energy.md)"),
 	U32(schedutil_rate_limit_us, 0, 10000000, "schedutil: least time between frequency updates (cpufreq/policyN/schedutil/rate_limit_us; default the driver's transition delay)"),
+	/*
+	 * ondemand and conservative (cpufreq/ondemand/NAME): the widest of
+	 * the two governors' store limits here; cpufreq_check() applies the
+	 * running governor's own (docs/cpufreq.md). sampling_rate's lower
+	 * bound, two ticks, depends on HZ; its upper one is schedlab's.
+	 */
+	U32(sampling_rate, 1, 10000000, "ondemand/conservative: us between load samples (at least 2 ticks; default max(2 ticks, the driver's transition delay))"),
+	U32(up_threshold, 1, 100, "ondemand/conservative: load % above which the frequency goes up (ondemand 95, conservative 80)"),
+	U32(sampling_down_factor, 1, 100000, "ondemand: sampling_rate multiplier while at max (1..100000); conservative: samples between decreases (1..10)"),
+	U32(ignore_nice_load, 0, 1, "ondemand/conservative: 1 counts the user time of tasks at nice > 0 as idle"),
+	U32(io_is_busy, 0, 1, "ondemand: 1 counts iowait as busy (default 1 on Intel x86, else 0)"),
+	U32(powersave_bias, 0, 1000, "ondemand: permille taken off each target frequency (0)"),
+	U32(freq_step, 0, 100, "conservative: % of scaling_max_freq per step (5)"),
+	U32(down_threshold, 1, 99, "conservative: load % below which the frequency steps down (20; below up_threshold)"),
+	U32(scaling_min_freq, 1, 100000000, "every policy's cpufreq/policyN/scaling_min_freq in kHz, within the hardware's range"),
+	U32(scaling_max_freq, 1, 100000000, "every policy's cpufreq/policyN/scaling_max_freq in kHz, within the hardware's range"),
 };
 #undef U64
 #undef U32
+
+_Static_assert(ARRAY_SIZE(sysctl_table) <= 64, "sched_tunables.written has a bit per entry");
 
 /*
  * A write of the fair server's runtime or period is checked against the
@@ -162,6 +180,7 @@ int sched_sysctl_set(const char *assignment, char *err, size_t errlen)
 			sysctl_sched.schedutil_rate_limit_written = true;
 		if (e->offset == offsetof(struct sched_tunables, sched_itmt_enabled))
 			sysctl_sched.sched_itmt_written = true;
+		sysctl_sched.written |= 1ULL << i;
 		return 0;
 	}
 	int n = snprintf(err, errlen, "--sysctl: unknown tunable '%.*s' (known:", (int)nlen, assignment);
@@ -170,6 +189,14 @@ int sched_sysctl_set(const char *assignment, char *err, size_t errlen)
 	if (n > 0 && (size_t)n < errlen)
 		snprintf(err + n, errlen - (size_t)n, ")");
 	return -1;
+}
+
+bool sched_sysctl_written(size_t offset)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(sysctl_table); i++)
+		if (sysctl_table[i].offset == offset)
+			return sysctl_sched.written & (1ULL << i);
+	return false;
 }
 
 /* get_update_sysctl_factor(): the tunable_scaling factor for @nr_cpus online CPUs */

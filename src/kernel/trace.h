@@ -32,6 +32,7 @@ enum trace_event {
 	TRACE_IPI_EXIT,
 	TRACE_CONTENTION_BEGIN,		/* include/trace/events/lock.h */
 	TRACE_CONTENTION_END,
+	TRACE_SCHED_PI_SETPRIO,		/* rt_mutex_setprio(): a boost or deboost */
 	NR_TRACE_EVENTS
 };
 
@@ -68,6 +69,8 @@ struct sched_trace_hooks {
 	 * (@arg: ret); @lock_addr is the lock's simulated address
 	 */
 	void (*contention)(enum trace_event ev, u64 lock_addr, int arg);
+	/* sched_pi_setprio: @p's priority becomes @newprio (from p->prio) */
+	void (*sched_pi_setprio)(struct task_struct *p, int newprio);
 };
 
 /* contention_begin's flags (include/trace/events/lock.h) */
@@ -98,6 +101,11 @@ void register_wakeup_latency_hook(void (*fn)(u64 ns));
 static inline void __trace_contention(enum trace_event ev, u64 lock_addr, int arg)
 {
 	sched_trace_hooks->contention(ev, lock_addr, arg);
+}
+
+static inline void __trace_sched_pi_setprio(struct task_struct *p, int newprio)
+{
+	sched_trace_hooks->sched_pi_setprio(p, newprio);
 }
 
 static inline void __trace_sched_switch(bool preempt, struct task_struct *prev,

@@ -54,6 +54,9 @@ void bench_print_header(const struct bench *b, FILE *out)
 	case BENCH_PERF_FUTEX_WAKE_PARALLEL:
 		fprintf(out, "# Running 'futex/wake-parallel' benchmark:\n");
 		break;
+	case BENCH_PERF_FUTEX_LOCK_PI:
+		fprintf(out, "# Running 'futex/lock-pi' benchmark:\n");
+		break;
 	case BENCH_IPISTORM:
 	case BENCH_CONTEXT1:
 	case BENCH_UNIXBENCH:
@@ -257,7 +260,14 @@ static void print_futex_runs(const struct bench *b, const char *verb, FILE *out)
 	for (unsigned int j = 0; j < b->fw_repeat; j++) {
 		perf_update_stats(&n, b->fw_woken[j]);
 		perf_update_stats(&t, b->fw_usec[j]);
-		if (!b->fw_silent)
+		if (b->fw_silent)
+			continue;
+		if (b->fr_wakeups)
+			/* requeue -p: the calls counted as wakeups, the rest requeued */
+			fprintf(out, "[Run %u]: Awoke and Requeued (%u+%u) of %u threads in %.4f ms\n",
+				j + 1, b->fr_wakeups[j], b->fw_woken[j] - b->fr_wakeups[j],
+				b->fw_threads, (double)b->fw_usec[j] / 1000.0);
+		else
 			fprintf(out, "[Run %u]: %s %u of %u threads in %.4f ms\n", j + 1, verb,
 				b->fw_woken[j], b->fw_threads, (double)b->fw_usec[j] / 1000.0);
 	}
@@ -316,10 +326,29 @@ static void print_futex_wake_parallel(const struct bench *b, FILE *out)
 static void print_futex_requeue(const struct bench *b, FILE *out)
 {
 	fprintf(out,
-		"Run summary [PID %d]: Requeuing %u threads (from [%s] %#llx to %#llx), %u at a time.\n\n",
+		"Run summary [PID %d]: Requeuing %u threads (from [%s] %#llx to %s%#llx), %u at a time.\n\n",
 		b->fw_pid, b->fw_threads, b->fw_shared ? "shared" : "private",
-		(unsigned long long)b->fr_uaddr1, (unsigned long long)b->fr_uaddr2, b->fr_nrequeue);
+		(unsigned long long)b->fr_uaddr1, b->fr_pi ? "PI " : "",
+		(unsigned long long)b->fr_uaddr2, b->fr_nrequeue);
 	print_futex_runs(b, "Requeued", out);
+}
+
+/*
+ * hash's and lock-pi's print_summary(): the threads' mean rate (truncated
+ * to an integer first, as perf's stats do) and the relative standard
+ * deviation of the mean, then the hash's size
+ */
+static void print_futex_averaged(const struct bench *b, const struct perf_stats *tput, u64 secs,
+				 FILE *out)
+{
+	unsigned long avg = (unsigned long)tput->mean;
+	double rel = 0;
+
+	if (tput->n >= 2 && avg)
+		rel = 100.0 * sqrt(tput->M2 / (tput->n - 1) / tput->n) / (double)avg;
+	fprintf(out, "%sAveraged %lu operations/sec (+- %.2f%%), total secs = %d\n",
+		b->fw_silent ? "" : "\n", avg, rel, (int)secs);
+	futex_print_nbuckets(b, out);
 }
 
 /*
@@ -332,8 +361,6 @@ static void print_futex_hash(const struct bench *b, FILE *out)
 {
 	struct perf_stats tput = { 0 };
 	u64 secs = b->fh_runtime_us / USEC_PER_SEC;
-	unsigned long avg;
-	double rel = 0;
 
 	fprintf(out,
 		"Run summary [PID %d]: %u threads, each operating on %u [%s] futexes for %u secs.\n\n",
@@ -355,12 +382,31 @@ static void print_futex_hash(const struct bench *b, FILE *out)
 				(unsigned long long)(a + (u64)(b->fh_nfutexes - 1) * sizeof(u32)),
 				(unsigned long long)t);
 	}
-	avg = (unsigned long)tput.mean;
-	if (tput.n >= 2 && avg)
-		rel = 100.0 * sqrt(tput.M2 / (tput.n - 1) / tput.n) / (double)avg;
-	fprintf(out, "%sAveraged %lu operations/sec (+- %.2f%%), total secs = %d\n",
-		b->fw_silent ? "" : "\n", avg, rel, (int)secs);
-	futex_print_nbuckets(b, out);
+	print_futex_averaged(b, &tput, secs, out);
+}
+
+/*
+ * perf bench futex lock-pi's report: each thread's lock/unlock pairs per
+ * whole second and its futex (the shared one, or its own with -M), then
+ * the Averaged line as hash's
+ */
+static void print_futex_lock_pi(const struct bench *b, FILE *out)
+{
+	struct perf_stats tput = { 0 };
+	u64 secs = b->fh_runtime_us / USEC_PER_SEC;
+
+	fprintf(out, "Run summary [PID %d]: %u threads doing pi lock/unlock pairing for %u secs.\n\n",
+		b->fw_pid, b->fw_threads, b->fh_runtime_s);
+	for (unsigned int i = 0; i < b->fw_threads; i++) {
+		u64 t = secs ? b->fh_ops[i] / secs : 0;
+
+		perf_update_stats(&tput, t);
+		if (!b->fw_silent)
+			fprintf(out, "[thread %3u] futex: %#llx [ %llu ops/sec ]\n", i,
+				(unsigned long long)futex_lock_pi_addr(b, i),
+				(unsigned long long)t);
+	}
+	print_futex_averaged(b, &tput, secs, out);
 }
 
 static void print_jank_row(const char *name, const struct jank_stats *s, FILE *out)
@@ -432,6 +478,9 @@ void bench_print_result(const struct bench *b, FILE *out)
 		break;
 	case BENCH_PERF_FUTEX_WAKE_PARALLEL:
 		print_futex_wake_parallel(b, out);
+		break;
+	case BENCH_PERF_FUTEX_LOCK_PI:
+		print_futex_lock_pi(b, out);
 		break;
 	case BENCH_PERF_PIPE:
 		fprintf(out, "# Executed %u pipe operations between two %s\n\n", b->loops,

@@ -45,6 +45,7 @@ static const char *const event_names[NR_TRACE_EVENTS] = {
 	[TRACE_IPI_EXIT] = "ipi_exit",
 	[TRACE_CONTENTION_BEGIN] = "contention_begin",
 	[TRACE_CONTENTION_END] = "contention_end",
+	[TRACE_SCHED_PI_SETPRIO] = "sched_pi_setprio",
 };
 
 /* the event groups of --trace-events, as tracefs's events/ directories */
@@ -53,7 +54,8 @@ static const struct {
 	unsigned int mask;
 } event_groups[] = {
 	{ "sched", 1u << TRACE_SCHED_SWITCH | 1u << TRACE_SCHED_WAKING | 1u << TRACE_SCHED_WAKEUP |
-			   1u << TRACE_SCHED_WAKEUP_NEW | 1u << TRACE_SCHED_MIGRATE_TASK },
+			   1u << TRACE_SCHED_WAKEUP_NEW | 1u << TRACE_SCHED_MIGRATE_TASK |
+			   1u << TRACE_SCHED_PI_SETPRIO },
 	{ "power", 1u << TRACE_CPU_IDLE | 1u << TRACE_CPU_FREQUENCY },
 	{ "ipi", 1u << TRACE_IPI_SEND_CPU | 1u << TRACE_IPI_ENTRY | 1u << TRACE_IPI_EXIT },
 	{ "lock", 1u << TRACE_CONTENTION_BEGIN | 1u << TRACE_CONTENTION_END },
@@ -254,6 +256,15 @@ static void probe_sched_migrate_task(struct task_struct *p, unsigned int dest_cp
 	     clean_comm(p->comm, c), p->pid, trace_prio(p), task_cpu(p), dest_cpu);
 }
 
+/* under the task's rq lock, as rt_mutex_setprio() fires it */
+static void probe_sched_pi_setprio(struct task_struct *p, int newprio)
+{
+	char c[16];
+
+	emit(TRACE_SCHED_PI_SETPRIO, "d..2.", "comm=%s pid=%d oldprio=%d newprio=%d",
+	     clean_comm(p->comm, c), p->pid, p->prio, newprio);
+}
+
 static void probe_cpu_idle(unsigned int state, unsigned int cpu)
 {
 	emit(TRACE_CPU_IDLE, "d..1.", "state=%u cpu_id=%u", state, cpu);
@@ -333,6 +344,7 @@ static const struct sched_trace_hooks ftrace_hooks = {
 	.ipi_send_cpu = probe_ipi_send_cpu,
 	.ipi_irq = probe_ipi_irq,
 	.contention = probe_contention,
+	.sched_pi_setprio = probe_sched_pi_setprio,
 };
 
 /* ------------------------------------------------------------------ */
@@ -406,7 +418,7 @@ static int parse_events(const char *list, char *err, size_t errlen)
 				"--trace-events: unknown event '%.*s' (events: sched_switch, sched_waking, "
 				"sched_wakeup, sched_wakeup_new, sched_migrate_task, cpu_idle, "
 				"cpu_frequency, ipi_send_cpu, ipi_entry, ipi_exit, contention_begin, "
-				"contention_end; groups: sched, power, ipi, lock)",
+				"contention_end, sched_pi_setprio; groups: sched, power, ipi, lock)",
 				(int)len, p);
 			return -1;
 		}

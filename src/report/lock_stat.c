@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * --lock-stat and the run JSON's "locks": the statistics of every mutex
- * and rw_semaphore (struct lock_class_stat), in the columns of `perf lock
+ * --lock-stat and the run JSON's "locks": the statistics of every mutex,
+ * rw_semaphore and rt_mutex (struct lock_class_stat), in the columns of `perf lock
  * contention` (tools/perf/builtin-lock.c): contended, total wait, max
  * wait, avg wait, type and the lock's name where perf puts the caller,
  * then schedlab's own split of the wait into spinning and sleeping.
@@ -9,6 +9,7 @@
 #include "report/lock_stat.h"
 
 #include "kernel/locking.h"
+#include "kernel/rtmutex.h"
 #include "sim/alloc.h"
 
 #include <stdlib.h>
@@ -17,6 +18,7 @@ static void collect(const struct lock_class_stat ***out, size_t *nr)
 {
 	struct mutex *m;
 	struct rw_semaphore *s;
+	struct rt_mutex *r;
 	size_t n = 0, cap = 16;
 	const struct lock_class_stat **v = xreallocarray(NULL, cap, sizeof(*v));
 
@@ -31,6 +33,12 @@ static void collect(const struct lock_class_stat ***out, size_t *nr)
 		if (n == cap)
 			v = xreallocarray(v, cap *= 2, sizeof(*v));
 		v[n++] = &s->stat;
+	}
+	list_for_each_entry(r, &all_rtmutexes, node)
+	{
+		if (n == cap)
+			v = xreallocarray(v, cap *= 2, sizeof(*v));
+		v[n++] = &r->stat;
 	}
 	*out = v;
 	*nr = n;
@@ -49,7 +57,8 @@ static int by_contended(const void *a, const void *b)
 
 bool lock_stat_any(void)
 {
-	return !list_empty(&all_mutexes) || !list_empty(&all_rwsems);
+	return !list_empty(&all_mutexes) || !list_empty(&all_rwsems) ||
+	       !list_empty(&all_rtmutexes);
 }
 
 /* a time as perf lock prints one: ns, us, ms or s with two decimals */

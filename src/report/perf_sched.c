@@ -155,6 +155,12 @@ static void rec_contention(enum trace_event ev, u64 lock_addr, int arg)
 		rec.chained->contention(ev, lock_addr, arg);
 }
 
+static void rec_pi_setprio(struct task_struct *p, int newprio)
+{
+	if (rec.chained)
+		rec.chained->sched_pi_setprio(p, newprio);
+}
+
 static const struct sched_trace_hooks rec_hooks = {
 	.sched_switch = rec_switch,
 	.sched_wake = rec_wake,
@@ -164,6 +170,7 @@ static const struct sched_trace_hooks rec_hooks = {
 	.ipi_send_cpu = rec_ipi_send,
 	.ipi_irq = rec_ipi_irq,
 	.contention = rec_contention,
+	.sched_pi_setprio = rec_pi_setprio,
 };
 
 void perf_sched_record_start(void)

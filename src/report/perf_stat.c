@@ -292,6 +292,12 @@ static void count_contention(enum trace_event ev, u64 lock_addr, int arg)
 		pc.chained->contention(ev, lock_addr, arg);
 }
 
+static void count_pi_setprio(struct task_struct *p, int newprio)
+{
+	if (pc.chained)
+		pc.chained->sched_pi_setprio(p, newprio);
+}
+
 static const struct sched_trace_hooks count_hooks = {
 	.sched_switch = count_switch,
 	.sched_wake = count_wake,
@@ -301,6 +307,7 @@ static const struct sched_trace_hooks count_hooks = {
 	.ipi_send_cpu = count_ipi_send,
 	.ipi_irq = count_ipi_irq,
 	.contention = count_contention,
+	.sched_pi_setprio = count_pi_setprio,
 };
 
 void perf_stat_count_start(const struct perf_stat_config *c, const bool *cpus)

@@ -4,6 +4,7 @@
 #include "topo/machine_guest.h"
 
 #include "kernel/cpufreq.h"
+#include "kernel/cpufreq_governor.h"
 #include "kernel/energy_model.h"
 #include "kernel/sched.h"
 #include "report/ftrace.h"
@@ -384,8 +385,9 @@ static void write_rtapp(struct json_writer *w, const struct bench *b)
 }
 
 /*
- * "cpufreq": only when --cpufreq was given (the default, performance,
- * keeps every CPU at its maximum and the document as it was): the
+ * "cpufreq": only when --cpufreq or a policy limit was given (the
+ * default, performance, keeps every CPU at its maximum and the document
+ * as it was): the
  * governor, the policies, and per CPU the time at each frequency and the
  * number of frequency changes (docs/json-schema.md).
  */
@@ -401,6 +403,25 @@ static void write_cpufreq(struct json_writer *w)
 		json_kv_u64(w, "setspeed_khz", setup->setspeed_khz);
 	json_kv_str(w, "driver", t->cpufreq.driver[0] ? t->cpufreq.driver : "unknown");
 	json_kv_u64(w, "transition_latency_ns", t->cpufreq.transition_latency_ns);
+	if (dbs_governor(setup->governor)) {
+		bool od = setup->governor == CPUFREQ_GOV_ONDEMAND;
+
+		/* the tunables in force (cpufreq/<governor>/NAME) */
+		json_key(w, "tunables");
+		json_begin_object(w);
+		json_kv_u64(w, "sampling_rate", gov_dbs_data.sampling_rate);
+		json_kv_u64(w, "up_threshold", gov_dbs_data.up_threshold);
+		json_kv_u64(w, "sampling_down_factor", gov_dbs_data.sampling_down_factor);
+		json_kv_u64(w, "ignore_nice_load", gov_dbs_data.ignore_nice_load);
+		if (od) {
+			json_kv_u64(w, "io_is_busy", gov_dbs_data.io_is_busy);
+			json_kv_u64(w, "powersave_bias", gov_dbs_data.powersave_bias);
+		} else {
+			json_kv_u64(w, "freq_step", gov_dbs_data.freq_step);
+			json_kv_u64(w, "down_threshold", gov_dbs_data.down_threshold);
+		}
+		json_end_object(w);
+	}
 	json_key(w, "policies");
 	json_begin_array(w);
 	for (unsigned int i = 0; i < nr_cpufreq_policies; i++) {
@@ -415,6 +436,14 @@ static void write_cpufreq(struct json_writer *w)
 		if (setup->governor == CPUFREQ_GOV_SCHEDUTIL)
 			json_kv_u64(w, "rate_limit_us",
 				    (u64)p->sg.freq_update_delay_ns / NSEC_PER_USEC);
+		/* the policy limits, when --sysctl set one */
+		if (sysctl_written(scaling_min_freq) || sysctl_written(scaling_max_freq)) {
+			json_kv_u64(w, "scaling_min_freq", p->min);
+			json_kv_u64(w, "scaling_max_freq", p->max);
+		}
+		if (dbs_governor(setup->governor))
+			json_kv_u64(w, "samples",
+				    ((const struct policy_dbs_info *)p->governor_data)->nr_samples);
 		json_kv_u64(w, "requests", p->nr_requests);
 		json_end_object(w);
 	}
@@ -633,7 +662,9 @@ int write_run_json(FILE *out, const struct run_info *ri, const struct bench *b)
 	json_end_object(&w);
 	json_end_object(&w);
 
-	if (cpufreq_current_setup()->given) {
+	/* a policy limit changes the clock under the default governor too */
+	if (cpufreq_current_setup()->given || sysctl_written(scaling_min_freq) ||
+	    sysctl_written(scaling_max_freq)) {
 		write_cpufreq(&w);
 		/* with a governor chosen, the machine's energy figures if it has a model */
 		if (energy_reported())

@@ -40,6 +40,7 @@ void cost_model_default(struct cost_model *c)
 	c->idle_exit = 300;
 	c->sugov_update = 300;
 	c->cpufreq_switch = 500;
+	c->dbs_update = 250;
 
 	c->lb_base = 200;
 	c->lb_cpu_visit = 5;
@@ -154,6 +155,7 @@ static const struct cost_field cost_fields[] = {
 	F(idle_exit, KPATH_MAX),
 	F(sugov_update, KPATH_MAX),
 	F(cpufreq_switch, KPATH_MAX),
+	F(dbs_update, KPATH_MAX),
 	F(lb_base, KPATH_MAX),
 	F(lb_cpu_visit, KPATH_MAX),
 	F(lb_sibling_test, KPATH_MAX),

@@ -58,6 +58,7 @@ struct cost_model {
 	u64 idle_exit;		/* leaving idle: tick restart, RCU exit, governor reflect */
 	u64 sugov_update;	/* schedutil's update hook past its rate limit: utils, get_next_freq() */
 	u64 cpufreq_switch;	/* cpufreq_driver_fast_switch(): the driver's request to the hardware */
+	u64 dbs_update;		/* ondemand/conservative sample, per CPU of the policy */
 
 	/* load balancing: so that a patch that does less work shows as less time */
 	u64 lb_base;		/* sched_balance_rq() fixed part: lb_env setup, bookkeeping */

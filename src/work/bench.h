@@ -32,6 +32,7 @@ enum bench_kind {
 	BENCH_PERF_FUTEX_HASH,	/* perf bench futex hash (work/bench_futex_hash.c) */
 	BENCH_PERF_FUTEX_REQUEUE, /* perf bench futex requeue (work/bench_futex_wake.c) */
 	BENCH_PERF_FUTEX_WAKE_PARALLEL, /* perf bench futex wake-parallel */
+	BENCH_PERF_FUTEX_LOCK_PI, /* perf bench futex lock-pi (work/bench_futex_lock_pi.c) */
 };
 
 /* UnixBench 6.0.0 (work/bench_unixbench.c) */
@@ -177,6 +178,17 @@ struct bench {
 	unsigned int fr_nrequeue;
 	bool fr_broadcast;
 	u64 fr_uaddr1, fr_uaddr2;
+	/* -p: FUTEX_WAIT_REQUEUE_PI / FUTEX_CMP_REQUEUE_PI; each run's calls (the tool's wakeups) */
+	bool fr_pi;
+	unsigned int *fr_wakeups;
+	/*
+	 * perf bench futex lock-pi (the fw_ fields for -t, -s, -S, -b, the
+	 * fh_ ones for -r and each thread's lock/unlock pairs): -M, the
+	 * shared futex (its address as the thread lines print it)
+	 */
+	bool flp_multi;
+	u64 flp_uaddr;
+	struct futex *priv_futex;
 	/* a `taskset [-a] [-c] MASK|LIST` prefix (work/taskset.c); taskset_arg NULL: none */
 	char *taskset_arg;		/* the mask or list as given */
 	bool taskset_list;		/* -c: a CPU list, else a hex mask */
@@ -291,6 +303,10 @@ void futex_requeue_start(struct bench *b);
 void futex_wake_parallel_start(struct bench *b);
 /* wake-parallel's waking threads for @threads blocked ones and -w @nwakes */
 unsigned int futex_wake_parallel_wakers(unsigned int threads, unsigned int nwakes);
+void futex_lock_pi_start(struct bench *b);
+void futex_lock_pi_free(struct bench *b);
+/* the simulated address of the futex perf bench futex lock-pi's thread @tid prints */
+u64 futex_lock_pi_addr(const struct bench *b, unsigned int tid);
 void futex_hash_start(struct bench *b);
 void futex_hash_free(struct bench *b);
 /* the simulated address of perf bench futex hash's thread @tid's futex array */

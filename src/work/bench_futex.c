@@ -186,3 +186,103 @@ void futex_bench_stop(struct futex_bench *fb, struct work_task *main_thread)
 	b->stop_ns = cpu_now();
 	b->stopped = true;
 }
+
+/* ---- the timed benchmarks (hash, lock-pi) ---- */
+
+enum { T_BUCKETS, T_START, T_SPAWN, T_WAIT_STARTED, T_SLEEP, T_DONE, T_JOIN, T_END };
+
+static void timed_mark_start(struct work_task *w, void *arg)
+{
+	struct futex_timed *t = arg;
+
+	(void)w;
+	t->start_ns = cpu_now();
+}
+
+/* toggle_done(): the flag, and the runtime as gettimeofday() gives it */
+static void timed_toggle_done(struct work_task *w, void *arg)
+{
+	struct futex_timed *t = arg;
+
+	(void)w;
+	t->done = true;
+	t->b->fh_runtime_us = cpu_now() / 1000 - t->start_ns / 1000;
+}
+
+static void timed_parent_next(struct work_task *w, struct op_desc *op)
+{
+	struct futex_timed *t = w->state;
+	struct bench *b = t->b;
+
+	switch (t->phase) {
+	case T_BUCKETS:
+		t->phase = T_START;
+		if (futex_bench_set_buckets(&t->fb, op))
+			return;
+		/* fall through */
+	case T_START:
+		/* gettimeofday(&bench__start) before the threads are created */
+		t->phase = T_SPAWN;
+		op_call(op, timed_mark_start, t);
+		return;
+	case T_SPAWN:
+		if (t->fb.spawned < b->fw_threads) {
+			t->spawn(t, op);
+			return;
+		}
+		t->phase = T_WAIT_STARTED;
+		/* fall through */
+	case T_WAIT_STARTED:
+		if (futex_bench_wait_started(&t->fb, op))
+			return;
+		t->phase = T_SLEEP;
+		t->go.val = 1;
+		op_futex(op, OP_FUTEX_WAKE, &t->go, INT32_MAX);
+		return;
+	case T_SLEEP:
+		t->phase = T_DONE;
+		op_sleep(op, (u64)b->fh_runtime_s * NSEC_PER_SEC);
+		return;
+	case T_DONE:
+		t->phase = T_JOIN;
+		op_call(op, timed_toggle_done, t);
+		return;
+	case T_JOIN:
+		t->phase = T_END;
+		op_simple(op, OP_WAIT_CHILDREN);
+		return;
+	case T_END:
+		t->phase = -1;
+		b->progress_done = b->progress_total;
+		futex_bench_stop(&t->fb, w);
+		/* fall through */
+	default:
+		op_simple(op, OP_EXIT);
+		return;
+	}
+}
+
+static const struct program timed_parent_prog = { .next = timed_parent_next };
+
+void futex_timed_launch(struct futex_timed *t, struct bench *b, const char *comm,
+			void (*spawn)(struct futex_timed *t, struct op_desc *op))
+{
+	t->b = b;
+	t->spawn = spawn;
+	futex_init(&t->go, 0);
+	b->progress_total = 1;
+	futex_bench_launch(&t->fb, comm, &timed_parent_prog, t);
+}
+
+bool futex_timed_worker_start(struct futex_timed *t, int *step, struct op_desc *op)
+{
+	if (futex_bench_worker_start(&t->fb, step, op))
+		return true;
+	if (*step == FUTEX_BENCH_STARTED) {
+		/* cond_wait(&thread_worker): until the main thread's broadcast */
+		*step = FUTEX_TIMED_RUNNING;
+		op_futex(op, OP_FUTEX_WAIT, &t->go, 0);
+		return true;
+	}
+	return false;
+}

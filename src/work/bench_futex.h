@@ -57,6 +57,34 @@ bool futex_bench_worker_start(struct futex_bench *fb, int *step, struct op_desc 
  */
 bool futex_bench_setup(struct futex_bench *fb, struct op_desc *op,
 		       void (*spawn)(void *arg, struct op_desc *op), void *arg);
+/*
+ * The timed benchmarks, hash and lock-pi: the main thread takes the time
+ * (gettimeofday(&bench__start)), creates the threads with @spawn, waits
+ * until all have started, wakes them at once (cond_broadcast() of the
+ * "go" condition: a FUTEX_WAKE of all), sleeps -r seconds, sets done
+ * with the runtime in b->fh_runtime_us (toggle_done()) and joins them.
+ * The struct begins the benchmark's state.
+ */
+struct futex_timed {
+	struct futex_bench fb;
+	struct bench *b;
+	struct futex go; /* 0 until the start */
+	bool done;
+	u64 start_ns;
+	int phase;
+	void (*spawn)(struct futex_timed *t, struct op_desc *op);
+};
+
+void futex_timed_launch(struct futex_timed *t, struct bench *b, const char *comm,
+			void (*spawn)(struct futex_timed *t, struct op_desc *op));
+/*
+ * A timed thread's start (*@step from 0): true with @op one of its steps
+ * (counting itself, waiting for "go"), false once it runs
+ * (*@step is then FUTEX_TIMED_RUNNING).
+ */
+#define FUTEX_TIMED_RUNNING (FUTEX_BENCH_STARTED + 1)
+bool futex_timed_worker_start(struct futex_timed *t, int *step, struct op_desc *op);
+
 /* the next run's setup: its threads created and started again */
 void futex_bench_next_run(struct futex_bench *fb);
 /* the main thread's end: futex_print_nbuckets()'s PR_FUTEX_HASH_GET_SLOTS, and stop */

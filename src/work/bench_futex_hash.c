@@ -36,19 +36,8 @@
 #define MALLOC_SIZE_SZ 8
 #define MALLOC_ALIGN 16
 
-struct fh_state {
-	struct futex_bench fb; /* the threads' start and pinning, -b */
-	struct bench *b;
-	struct futex go; /* cond_broadcast(&thread_worker): 0 until the start */
-	bool done;
-	u64 start_ns;
-	int phase;
-};
-
-enum { W_GO = FUTEX_BENCH_STARTED, W_LOOP };
-
 struct fh_worker {
-	struct fh_state *s;
+	struct futex_timed *s;
 	unsigned int tid, i;
 	struct futex *futex; /* [nfutexes] */
 	u64 ops;
@@ -67,16 +56,11 @@ u64 futex_hash_array_addr(unsigned int tid, unsigned int nfutexes)
 static void worker_next(struct work_task *w, struct op_desc *op)
 {
 	struct fh_worker *fw = w->state;
-	struct fh_state *s = fw->s;
+	struct futex_timed *s = fw->s;
 	struct bench *b = s->b;
 
-	if (futex_bench_worker_start(&s->fb, &fw->step, op))
+	if (futex_timed_worker_start(s, &fw->step, op))
 		return;
-	if (fw->step == W_GO) {
-		fw->step = W_LOOP;
-		op_futex(op, OP_FUTEX_WAIT, &s->go, 0);
-		return;
-	}
 	/* the last FUTEX_WAIT returned: a full pass ends with the done check */
 	if (fw->i) {
 		fw->ops++;
@@ -94,27 +78,7 @@ static void worker_next(struct work_task *w, struct op_desc *op)
 
 static const struct program worker_prog = { .next = worker_next };
 
-enum { P_BUCKETS, P_START, P_SPAWN, P_WAIT_STARTED, P_SLEEP, P_DONE, P_JOIN, P_END };
-
-static void mark_start(struct work_task *w, void *arg)
-{
-	struct fh_state *s = arg;
-
-	(void)w;
-	s->start_ns = cpu_now();
-}
-
-/* toggle_done(): the flag, and the runtime as gettimeofday() gives it */
-static void toggle_done(struct work_task *w, void *arg)
-{
-	struct fh_state *s = arg;
-
-	(void)w;
-	s->done = true;
-	s->b->fh_runtime_us = cpu_now() / 1000 - s->start_ns / 1000;
-}
-
-static void spawn_worker(struct fh_state *s, struct op_desc *op)
+static void spawn_worker(struct futex_timed *s, struct op_desc *op)
 {
 	struct bench *b = s->b;
 	unsigned int tid = s->fb.spawned;
@@ -131,64 +95,9 @@ static void spawn_worker(struct fh_state *s, struct op_desc *op)
 	b->fw_worker_state[tid] = fw;
 }
 
-static void parent_next(struct work_task *w, struct op_desc *op)
-{
-	struct fh_state *s = w->state;
-	struct bench *b = s->b;
-
-	switch (s->phase) {
-	case P_BUCKETS:
-		s->phase = P_START;
-		if (futex_bench_set_buckets(&s->fb, op))
-			return;
-		/* fall through */
-	case P_START:
-		/* gettimeofday(&bench__start) before the threads are created */
-		s->phase = P_SPAWN;
-		op_call(op, mark_start, s);
-		return;
-	case P_SPAWN:
-		if (s->fb.spawned < b->fw_threads) {
-			spawn_worker(s, op);
-			return;
-		}
-		s->phase = P_WAIT_STARTED;
-		/* fall through */
-	case P_WAIT_STARTED:
-		if (futex_bench_wait_started(&s->fb, op))
-			return;
-		s->phase = P_SLEEP;
-		s->go.val = 1;
-		op_futex(op, OP_FUTEX_WAKE, &s->go, INT32_MAX);
-		return;
-	case P_SLEEP:
-		s->phase = P_DONE;
-		op_sleep(op, (u64)b->fh_runtime_s * NSEC_PER_SEC);
-		return;
-	case P_DONE:
-		s->phase = P_JOIN;
-		op_call(op, toggle_done, s);
-		return;
-	case P_JOIN:
-		s->phase = P_END;
-		op_simple(op, OP_WAIT_CHILDREN);
-		return;
-	case P_END:
-		s->phase = -1;
-		b->progress_done = b->progress_total;
-		futex_bench_stop(&s->fb, w);
-		/* fall through */
-	default:
-		op_simple(op, OP_EXIT);
-		return;
-	}
-}
-
-static const struct program parent_prog = { .next = parent_next };
-
 void futex_hash_start(struct bench *b)
 {
-	struct fh_state *s = xcalloc(1, sizeof(*s));
+	struct futex_timed *s = xcalloc(1, sizeof(*s));
 
 	b->priv = s;
 	s->b = b;
@@ -196,14 +105,12 @@ void futex_hash_start(struct bench *b)
 	b->fh_ops = xcalloc(b->fw_threads, sizeof(*b->fh_ops));
 	b->fw_worker_state = xcalloc(b->fw_threads, sizeof(*b->fw_worker_state));
 	b->fw_nr_worker_state = b->fw_threads;
-	b->progress_total = 1;
-	futex_init(&s->go, 0);
-	futex_bench_launch(&s->fb, FUTEX_HASH_COMM, &parent_prog, s);
+	futex_timed_launch(s, b, FUTEX_HASH_COMM, spawn_worker);
 }
 
 void futex_hash_free(struct bench *b)
 {
-	struct fh_state *s = b->priv;
+	struct futex_timed *s = b->priv;
 
 	if (s)
 		futex_bench_free(&s->fb);

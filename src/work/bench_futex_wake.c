@@ -16,11 +16,15 @@
  * same run with another timed part: FUTEX_CMP_REQUEUE of futex1's waiters
  * to futex2, -q at a time (default 1, -B all) and none woken, until all
  * are requeued; then, untimed, one FUTEX_WAKE of futex2 for all of them.
+ * With -p futex2 is a PI futex: the threads wait with
+ * FUTEX_WAIT_REQUEUE_PI, FUTEX_CMP_REQUEUE_PI (nr_wake 1) moves them, and
+ * each returns holding futex2 and unlocks it (no final wake).
  */
 #include "work/bench_futex.h"
 
 #include "sim/alloc.h"
 
+#include <errno.h>
 #include <stdlib.h>
 
 /* perf bench names itself "<collection>-<bench>" (prctl(PR_SET_NAME)) */
@@ -37,6 +41,7 @@ struct fw_state {
 	bool requeue;
 	unsigned int run; /* 0-based */
 	unsigned int nwoken;
+	unsigned int wakeups; /* requeue -p: FUTEX_CMP_REQUEUE_PI calls, each assumed to wake one */
 	u64 start_ns;
 	int phase;
 };
@@ -50,14 +55,66 @@ static void mark_start(struct work_task *w, void *arg)
 	(void)w;
 	s->start_ns = cpu_now();
 	s->nwoken = 0;
+	s->wakeups = 0;
 }
+
+/*
+ * requeue -p's thread: futex_wait_requeue_pi() of futex1 to futex2 until
+ * it returns holding futex2 (again after EAGAIN), then futex_unlock_pi()
+ */
+struct pi_blocker {
+	struct fw_state *s;
+	int step;
+};
+
+enum { PB_WAIT = FUTEX_BENCH_STARTED, PB_WOKEN, PB_EXIT };
+
+static void pi_blocker_next(struct work_task *w, struct op_desc *op)
+{
+	struct pi_blocker *pb = w->state;
+	struct fw_state *s = pb->s;
+
+	if (futex_bench_worker_start(&s->fb, &pb->step, op))
+		return;
+	if (pb->step == PB_WOKEN && (s64)w->result == -EAGAIN)
+		pb->step = PB_WAIT;
+	switch (pb->step) {
+	case PB_WAIT:
+		pb->step = PB_WOKEN;
+		op_futex_requeue(op, OP_FUTEX_WAIT_REQUEUE_PI, &s->futex1, 0, &s->futex2, 0, 0);
+		return;
+	case PB_WOKEN:
+		pb->step = PB_EXIT;
+		/* got the lock at futex2 */
+		if (!w->result) {
+			op_futex(op, OP_FUTEX_UNLOCK_PI, &s->futex2, 0);
+			return;
+		}
+		/* fall through */
+	default:
+		op_simple(op, OP_EXIT);
+		return;
+	}
+}
+
+static const struct program pi_blocker_prog = { .next = pi_blocker_next };
 
 static void spawn_worker(void *arg, struct op_desc *op)
 {
 	struct fw_state *s = arg;
+	struct bench *b = s->b;
+	struct pi_blocker *pb;
 
-	futex_bench_spawn_blocker(&s->fb, op, &s->futex1,
-				  s->requeue ? FUTEX_REQUEUE_COMM : FUTEX_WAKE_COMM);
+	if (!s->requeue || !b->fr_pi) {
+		futex_bench_spawn_blocker(&s->fb, op, &s->futex1,
+					  s->requeue ? FUTEX_REQUEUE_COMM : FUTEX_WAKE_COMM);
+		return;
+	}
+	pb = xcalloc(1, sizeof(*pb));
+	pb->s = s;
+	futex_bench_spawn(&s->fb, op, &pi_blocker_prog, pb, FUTEX_REQUEUE_COMM);
+	op->spawn.reap = true;
+	b->fw_worker_state[b->fw_nr_worker_state++] = pb;
 }
 
 static void parent_next(struct work_task *w, struct op_desc *op)
@@ -83,7 +140,12 @@ static void parent_next(struct work_task *w, struct op_desc *op)
 			s->nwoken += (unsigned int)w->result;
 		s->phase = P_WAKE;
 		if (s->nwoken < b->fw_threads) {
-			if (s->requeue)
+			if (s->requeue && b->fr_pi) {
+				/* futex_cmp_requeue_pi(): nr_wake 1; wakeups++, "assume no error" */
+				op_futex_requeue(op, OP_FUTEX_CMP_REQUEUE_PI, &s->futex1, 0,
+						 &s->futex2, 1, b->fr_nrequeue);
+				s->wakeups++;
+			} else if (s->requeue)
 				op_futex_requeue(op, OP_FUTEX_CMP_REQUEUE, &s->futex1, 0,
 						 &s->futex2, 0, b->fr_nrequeue);
 			else
@@ -92,10 +154,13 @@ static void parent_next(struct work_task *w, struct op_desc *op)
 		}
 		/* gettimeofday() after the wakes: the usec field of the difference */
 		b->fw_woken[s->run] = s->nwoken;
+		if (b->fr_wakeups)
+			b->fr_wakeups[s->run] = s->wakeups;
 		b->fw_usec[s->run] = (cpu_now() / 1000 - s->start_ns / 1000) % 1000000;
 		b->progress_done++;
 		s->phase = P_JOIN;
-		if (s->requeue) {
+		/* -p: each woken thread unlocks futex2, handing it to the next */
+		if (s->requeue && !b->fr_pi) {
 			/* everybody is blocked on futex2: one untimed wake for all */
 			s->phase = P_WAKE2;
 			op_futex(op, OP_FUTEX_WAKE, &s->futex2, s->nwoken);
@@ -158,6 +223,8 @@ void futex_requeue_start(struct bench *b)
 
 	futex_wake_setup(b, true);
 	s = b->priv;
+	if (b->fr_pi)
+		b->fr_wakeups = xcalloc(b->fw_repeat, sizeof(*b->fr_wakeups));
 	/* bench_futex_requeue(): -q at most the threads, -B all of them */
 	if (b->fr_nrequeue > b->fw_threads || b->fr_broadcast)
 		b->fr_nrequeue = b->fw_threads;
@@ -175,4 +242,5 @@ void futex_wake_free(struct bench *b)
 	free(b->fw_worker_state);
 	free(b->fw_woken);
 	free(b->fw_usec);
+	free(b->fr_wakeups);
 }

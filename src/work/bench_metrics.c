@@ -44,7 +44,7 @@ static const char *const futex_wake_names[] = { "time_s", "wake_ms", "woken", NU
 static const char *const jankbench_names[] = {
 	"time_s", "frames", "mean_frame_ms", "max_frame_ms", "jank_pct", NULL,
 };
-/* perf bench futex hash: its Averaged line */
+/* perf bench futex hash and lock-pi: their Averaged line */
 static const char *const futex_hash_names[] = { "time_s", "ops_per_sec", NULL };
 
 /* perf bench futex requeue: its averaged line, as for wake */
@@ -68,6 +68,7 @@ const char *const *bench_metric_names(const struct bench *b)
 	case BENCH_JANKBENCH:
 		return jankbench_names;
 	case BENCH_PERF_FUTEX_HASH:
+	case BENCH_PERF_FUTEX_LOCK_PI:
 		return futex_hash_names;
 	case BENCH_PERF_FUTEX_REQUEUE:
 		return futex_requeue_names;

@@ -58,6 +58,7 @@ extern const struct bench_opt messaging_opts[];
 extern const struct bench_opt futex_wake_opts[];
 extern const struct bench_opt futex_hash_opts[];
 extern const struct bench_opt futex_requeue_opts[];
+extern const struct bench_opt futex_lock_pi_opts[];
 extern const struct bench_opt futex_wake_parallel_opts[];
 extern const struct bench_opt sched_pipe_opts[];
 extern const struct bench_opt stress_opts[];

@@ -271,13 +271,16 @@ static const struct {
 	{ "requeue", "perf bench futex requeue", BENCH_PERF_FUTEX_REQUEUE, futex_requeue_opts },
 	{ "wake-parallel", "perf bench futex wake-parallel", BENCH_PERF_FUTEX_WAKE_PARALLEL,
 	  futex_wake_parallel_opts },
+	{ "lock-pi", "perf bench futex lock-pi", BENCH_PERF_FUTEX_LOCK_PI, futex_lock_pi_opts },
 };
 
-/* perf bench futex wake, hash and requeue: their options share the fw_ fields */
+/* perf bench futex wake, hash, requeue, wake-parallel and lock-pi: their options share the fw_ fields */
 static int parse_futex(struct bench *b, unsigned int which, unsigned int repeat, int argc,
 		       char **argv, char *err, size_t errlen)
 {
 	bool hash = futex_benches[which].kind == BENCH_PERF_FUTEX_HASH;
+	/* hash and lock-pi run -r seconds once; perf bench's own -r does not repeat them */
+	bool timed = hash || futex_benches[which].kind == BENCH_PERF_FUTEX_LOCK_PI;
 	bool parallel = futex_benches[which].kind == BENCH_PERF_FUTEX_WAKE_PARALLEL;
 	const char *tool = futex_benches[which].tool;
 	const struct bench_opt *opts = futex_benches[which].opts;
@@ -285,7 +288,7 @@ static int parse_futex(struct bench *b, unsigned int which, unsigned int repeat,
 	int c;
 
 	b->kind = futex_benches[which].kind;
-	b->fw_repeat = hash ? 1 : repeat;
+	b->fw_repeat = timed ? 1 : repeat;
 	/* wake-parallel's -w: 0 (its default) is one waking thread per thread */
 	b->fw_nwakes = parallel ? 0 : 1;
 	b->fr_nrequeue = 1;
@@ -315,6 +318,9 @@ static int parse_futex(struct bench *b, unsigned int which, unsigned int repeat,
 		case 'B':
 			b->fr_broadcast = true;
 			break;
+		case 'p':
+			b->fr_pi = true;
+			break;
 		case 'r':
 			if (parse_uint(tool, "--runtime", optarg, 0, FUTEX_HASH_MAX_RUNTIME,
 				       &b->fh_runtime_s, err, errlen))
@@ -334,6 +340,9 @@ static int parse_futex(struct bench *b, unsigned int which, unsigned int repeat,
 			break;
 		case 'S':
 			b->fw_shared = true;
+			break;
+		case 'M':
+			b->flp_multi = true;
 			break;
 		case 'm':
 			break;
@@ -855,15 +864,15 @@ struct bench *bench_parse(int argc, char **argv, char *err, size_t errlen)
 							 err, errlen);
 				else if (futex)
 					snprintf(err, errlen,
-						 "perf bench futex: '%s' is not modelled (wake, hash, requeue, wake-parallel; lock-pi not yet, issue 22)",
+						 "perf bench futex: '%s' is not modelled (wake, hash, requeue, wake-parallel, lock-pi)",
 						 sub);
 				else
 					snprintf(err, errlen,
-						 "perf bench -r: only with 'futex wake', 'futex hash', 'futex requeue' or 'futex wake-parallel' (the sched benchmarks do not repeat)");
+						 "perf bench -r: only with 'futex wake', 'futex hash', 'futex requeue', 'futex wake-parallel' or 'futex lock-pi' (the sched benchmarks do not repeat)");
 			}
 		} else if (argc < 4 || strcmp(argv[1], "bench") || strcmp(argv[2], "sched"))
 			snprintf(err, errlen,
-				 "perf: only 'perf bench sched messaging', 'perf bench sched pipe' and 'perf bench futex wake', 'hash', 'requeue' and 'wake-parallel' are modelled");
+				 "perf: only 'perf bench sched messaging', 'perf bench sched pipe' and 'perf bench futex wake', 'hash', 'requeue', 'wake-parallel' and 'lock-pi' are modelled");
 		else if (!strcmp(argv[3], "messaging"))
 			rc = parse_messaging(b, argc - 3, argv + 3, err, errlen);
 		else if (!strcmp(argv[3], "pipe"))
@@ -872,7 +881,7 @@ struct bench *bench_parse(int argc, char **argv, char *err, size_t errlen)
 			snprintf(err, errlen, "perf bench sched: unknown benchmark '%s' (messaging, pipe)",
 				 argv[3]);
 	} else {
-		snprintf(err, errlen, "unknown benchmark '%s' (hackbench, perf bench sched messaging, perf bench sched pipe, perf bench futex wake, perf bench futex hash, perf bench futex requeue, perf bench futex wake-parallel, stress-ng, ipistorm, context1, unixbench context1, schbench-2016, schbench, rt-app, reaim, jankbench; taskset, chrt and nice as prefixes)",
+		snprintf(err, errlen, "unknown benchmark '%s' (hackbench, perf bench sched messaging, perf bench sched pipe, perf bench futex wake, perf bench futex hash, perf bench futex requeue, perf bench futex wake-parallel, perf bench futex lock-pi, stress-ng, ipistorm, context1, unixbench context1, schbench-2016, schbench, rt-app, reaim, jankbench; taskset, chrt and nice as prefixes)",
 			 argv[0]);
 	}
 	if (!rc && (u64)b->groups * 2 * b->fds > MAX_TASKS) {
@@ -926,6 +935,9 @@ void bench_start(struct bench *b)
 		break;
 	case BENCH_PERF_FUTEX_WAKE_PARALLEL:
 		futex_wake_parallel_start(b);
+		break;
+	case BENCH_PERF_FUTEX_LOCK_PI:
+		futex_lock_pi_start(b);
 		break;
 	case BENCH_STRESS_NG:
 		stress_start(b);
@@ -1059,7 +1071,7 @@ bool bench_finish(struct bench *b)
 		add_metric(b, "mean_frame_ms", jank_stats_mean_ms(&all), METRIC_LOWER);
 		add_metric(b, "max_frame_ms", (double)all.max_ns / NSEC_PER_MSEC, METRIC_LOWER);
 		add_metric(b, "jank_pct", jank_stats_pct(&all), METRIC_LOWER);
-	} else if (b->kind == BENCH_PERF_FUTEX_HASH) {
+	} else if (b->kind == BENCH_PERF_FUTEX_HASH || b->kind == BENCH_PERF_FUTEX_LOCK_PI) {
 		u64 secs = b->fh_runtime_us / USEC_PER_SEC;
 		double ops = 0;
 
@@ -1220,6 +1232,8 @@ void bench_free(struct bench *b)
 		jankbench_free(b);
 	else if (b->kind == BENCH_PERF_FUTEX_HASH)
 		futex_hash_free(b);
+	else if (b->kind == BENCH_PERF_FUTEX_LOCK_PI)
+		futex_lock_pi_free(b);
 	else if (b->kind != BENCH_PERF_PIPE)
 		messaging_free(b);
 	free(b->priv);

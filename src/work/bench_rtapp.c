@@ -102,6 +102,7 @@ struct rt_thread {
 	int phase, phase_loop, thread_loop;
 	unsigned int ev;
 	int step, cw;			/* step in the event, in a condition wait */
+	bool pi_locking;		/* pi_enabled: its FUTEX_LOCK_PI was issued */
 	u64 t_first, t_start, ev_t0;
 	u32 snap;
 	int lock;			/* run()'s lock count */
@@ -277,10 +278,33 @@ static void futex_op(struct op_desc *op, enum op_kind kind, struct futex *f, u32
 	*op = (struct op_desc){ .kind = kind, .futex = f, .val = val };
 }
 
+/*
+ * pi_enabled: the mutex is PTHREAD_PRIO_INHERIT, glibc's PI mutex: the
+ * word holds the owner's TID, a cmpxchg in user space takes a free one,
+ * and FUTEX_LOCK_PI blocks on a held one (boosting its owner) until it is
+ * the caller's; true with that lock in @op, false once it is held.
+ */
+static bool pi_mutex_lock_op(struct rt_thread *th, struct rt_res *m, const struct rtapp_event *what,
+			     struct op_desc *op)
+{
+	if (th->pi_locking) {
+		th->pi_locking = false;
+		wait_done(th);
+		m->owner = th;
+		return false;
+	}
+	th->pi_locking = true;
+	wait_on(th, &m->m_waiters, what, m);
+	futex_op(op, OP_FUTEX_LOCK_PI, &m->mf, 1);
+	return true;
+}
+
 /* pthread_mutex_lock(): true with a FUTEX_WAIT in @op while another thread holds it */
 static bool pthread_mutex_lock_op(struct rt_thread *th, struct rt_res *m,
 				  const struct rtapp_event *what, struct op_desc *op)
 {
+	if (th->st->c->pi_enabled)
+		return pi_mutex_lock_op(th, m, what, op);
 	wait_done(th);
 	if (!m->owner) {
 		m->owner = th;
@@ -292,10 +316,18 @@ static bool pthread_mutex_lock_op(struct rt_thread *th, struct rt_res *m,
 	return true;
 }
 
-/* pthread_mutex_unlock(): true with a FUTEX_WAKE in @op when a waiter sleeps */
-static bool pthread_mutex_unlock_op(struct rt_res *m, struct op_desc *op)
+/*
+ * pthread_mutex_unlock(): true with a FUTEX_WAKE in @op when a waiter
+ * sleeps; a PI mutex's unlock is always an op (the user-space cmpxchg, or
+ * FUTEX_UNLOCK_PI when it has waiters)
+ */
+static bool pthread_mutex_unlock_op(struct rt_state *st, struct rt_res *m, struct op_desc *op)
 {
 	m->owner = NULL;
+	if (st->c->pi_enabled) {
+		futex_op(op, OP_FUTEX_UNLOCK_PI, &m->mf, 1);
+		return true;
+	}
 	m->mf.val = 0;
 	if (!m->m_waiters)
 		return false;
@@ -321,7 +353,7 @@ static bool cond_wait(struct rt_thread *th, struct rt_res *c, struct rt_res *m,
 	case 0:
 		th->snap = c->cf.val;
 		th->cw = 1;
-		if (pthread_mutex_unlock_op(m, op))
+		if (pthread_mutex_unlock_op(th->st, m, op))
 			return true;
 		/* fall through */
 	case 1:
@@ -460,7 +492,7 @@ static bool event_step(struct rt_thread *th, const struct rtapp_event *e, struct
 			return false;
 		th->step = 1;
 		th->lock--;
-		return pthread_mutex_unlock_op(r, op);
+		return pthread_mutex_unlock_op(th->st, r, op);
 	case RTAPP_EV_WAIT:
 		return cond_wait(th, r, d, e, op);
 	case RTAPP_EV_SIGNAL:
@@ -501,7 +533,7 @@ static bool event_step(struct rt_thread *th, const struct rtapp_event *e, struct
 		}
 		if (th->step == 2) {
 			th->step = 3;
-			if (pthread_mutex_unlock_op(r, op))
+			if (pthread_mutex_unlock_op(th->st, r, op))
 				return true;
 		}
 		return false;
@@ -529,7 +561,7 @@ static bool event_step(struct rt_thread *th, const struct rtapp_event *e, struct
 		}
 		if (th->step == 2) {
 			th->step = 3;
-			if (pthread_mutex_unlock_op(d, op))
+			if (pthread_mutex_unlock_op(th->st, d, op))
 				return true;
 		}
 		return false;
@@ -780,7 +812,11 @@ static void thread_next(struct work_task *wt, struct op_desc *op)
 			for (unsigned int k = 0; k < st->nr_mutexes[t - st->c->tasks]; k++) {
 				struct rt_res *m = &st->res[st->mutexes[t - st->c->tasks][k]];
 
-				if (m->owner == th && pthread_mutex_unlock_op(m, op))
+				/* a PI lock the cancel interrupted may have been taken: the word says */
+				if (th->pi_locking &&
+				    (m->mf.val & FUTEX_TID_MASK) == (u32)th->wt->task->pid)
+					m->owner = th;
+				if (m->owner == th && pthread_mutex_unlock_op(st, m, op))
 					return;
 			}
 			th->state = T_EXIT_WAKE;

@@ -154,16 +154,17 @@ static void perf_pipe(int argc, char **argv, int k)
 
 static void perf_futex_wake(int argc, char **argv, int k)
 {
+	/* options__order(): 'S' before 's' by their long names, as in every futex tool */
 	static const struct perf_opt opts[] = {
 		{ 'b', "buckets", " <n>", "Specify amount of hash buckets" },
 		{ 'm', "mlockall", "", "Lock all current and future memory" },
-		{ 's', "silent", "", "Silent mode: do not display data/details" },
 		{ 'S', "shared", "", "Use shared futexes instead of private ones" },
+		{ 's', "silent", "", "Silent mode: do not display data/details" },
 		{ 't', "threads", " <n>", "Specify amount of threads" },
 		{ 'w', "nwakes", " <n>", "Specify amount of threads to wake at once" },
 	};
 
-	perf_bench("futex", "wake", opts, 6, argc, argv, k);
+	perf_bench("futex", "wake", opts, ARRAY_SIZE(opts), argc, argv, k);
 	snprintf(usage.note, sizeof(usage.note),
 		 "'schedlab benchmarks perf bench futex wake' lists the options as modelled");
 }
@@ -175,12 +176,12 @@ static void perf_futex_hash(int argc, char **argv, int k)
 		{ 'f', "futexes", " <n>", "Specify amount of futexes per threads" },
 		{ 'm', "mlockall", "", "Lock all current and future memory" },
 		{ 'r', "runtime", " <n>", "Specify runtime (in seconds)" },
-		{ 's', "silent", "", "Silent mode: do not display data/details" },
 		{ 'S', "shared", "", "Use shared futexes instead of private ones" },
+		{ 's', "silent", "", "Silent mode: do not display data/details" },
 		{ 't', "threads", " <n>", "Specify amount of threads" },
 	};
 
-	perf_bench("futex", "hash", opts, 7, argc, argv, k);
+	perf_bench("futex", "hash", opts, ARRAY_SIZE(opts), argc, argv, k);
 	snprintf(usage.note, sizeof(usage.note),
 		 "'schedlab benchmarks perf bench futex hash' lists the options as modelled");
 }
@@ -219,7 +220,25 @@ static void perf_futex_requeue(int argc, char **argv, int k)
 	perf_bench("futex", "requeue", opts, ARRAY_SIZE(opts), argc, argv, k);
 	snprintf(
 		usage.note, sizeof(usage.note),
-		"-p/--pi is not modelled; 'schedlab benchmarks perf bench futex requeue' lists the options as modelled");
+		"'schedlab benchmarks perf bench futex requeue' lists the options as modelled");
+}
+
+static void perf_futex_lock_pi(int argc, char **argv, int k)
+{
+	/* options__order(): by the lowercased short name, then the long name */
+	static const struct perf_opt opts[] = {
+		{ 'b', "buckets", " <n>", "Specify amount of hash buckets" },
+		{ 'm', "mlockall", "", "Lock all current and future memory" },
+		{ 'M', "multi", "", "Use multiple futexes" },
+		{ 'r', "runtime", " <n>", "Specify runtime (in seconds)" },
+		{ 'S', "shared", "", "Use shared futexes instead of private ones" },
+		{ 's', "silent", "", "Silent mode: do not display data/details" },
+		{ 't', "threads", " <n>", "Specify amount of threads" },
+	};
+
+	perf_bench("futex", "lock-pi", opts, ARRAY_SIZE(opts), argc, argv, k);
+	snprintf(usage.note, sizeof(usage.note),
+		 "'schedlab benchmarks perf bench futex lock-pi' lists the options as modelled");
 }
 
 static void schbench_2016(void)
@@ -549,6 +568,8 @@ int bench_usage_request(const char *tool, int argc, char **argv, int k, char *er
 		perf_futex_requeue(argc, argv, k);
 	else if (!strcmp(tool, "perf bench futex wake-parallel"))
 		perf_futex_wake_parallel(argc, argv, k);
+	else if (!strcmp(tool, "perf bench futex lock-pi"))
+		perf_futex_lock_pi(argc, argv, k);
 	else if (!strcmp(tool, "schbench-2016"))
 		schbench_2016();
 	else if (!strcmp(tool, "schbench"))

@@ -10,6 +10,7 @@
 
 #include "sim/alloc.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,6 +138,7 @@ void futex_init_at(struct futex *f, u32 val, u64 uaddr, enum futex_scope scope)
 	f->uaddr = uaddr;
 	f->mm = 0;
 	init_waitqueue_head(&f->wq);
+	cache_line_init(&f->line, 1);
 }
 
 void futex_init(struct futex *f, u32 val)
@@ -294,6 +296,107 @@ static s64 do_futex_requeue(struct work_task *w, const struct op_desc *op)
 	return futex_requeue(&key1, &key2, w->task, (int)op->requeue.nr_wake,
 			     (int)op->requeue.nr_requeue, &f->val,
 			     op->kind == OP_FUTEX_CMP_REQUEUE ? &op->val : NULL);
+}
+
+/*
+ * glibc's user-space side of a PTHREAD_PRIO_INHERIT mutex: a cmpxchg of
+ * the word, 0 -> TID to lock and TID -> 0 to unlock; it fails while
+ * another task holds it or FUTEX_WAITERS is set, and then the system call
+ * does the work. The kernel is never entered for an uncontended mutex.
+ */
+static bool pi_user_cmpxchg(struct futex *f, u32 old, u32 new)
+{
+	charge(machine.cost->lock_atomic);
+	cl_write(&f->line);
+	if (f->val != old)
+		return false;
+	f->val = new;
+	return true;
+}
+
+/* FUTEX_LOCK_PI or FUTEX_TRYLOCK_PI as a step; true once it returned */
+static bool do_futex_lock_pi(struct work_task *w, const struct op_desc *op, s64 *res)
+{
+	struct futex_uword u = { &op->futex->val, &op->futex->line };
+	struct futex_key key;
+	int ret;
+
+	futex_key_of(&key, op->futex);
+	if (!futex_lock_pi_step(&w->futex_q, &w->lock_waiter, &key, &u, w->task,
+				op->kind == OP_FUTEX_TRYLOCK_PI, &ret))
+		return false;
+	*res = ret;
+	return true;
+}
+
+/*
+ * FUTEX_WAIT_REQUEUE_PI's start (futex_wait_setup()): the value compared
+ * under the bucket lock (-EAGAIN), then queued with its rt_mutex waiter
+ * and the PI futex it expects, asleep until FUTEX_CMP_REQUEUE_PI moves it
+ */
+static void do_futex_wait_requeue_pi(struct work_task *w, const struct op_desc *op)
+{
+	struct futex_q *q = &w->futex_q;
+	struct futex_hash_bucket *hb;
+	struct futex_key key;
+
+	futex_key_of(&key, op->futex);
+	futex_key_of(&q->requeue_pi_key, op->requeue.futex2);
+	if (op->futex == op->requeue.futex2) {
+		op_done(w, (u64)-EINVAL);
+		return;
+	}
+	hb = futex_q_lock(q, &key, w->task);
+	if (op->futex->val != op->val) {
+		futex_q_unlock(hb);
+		op_done(w, (u64)-EAGAIN);
+		return;
+	}
+	q->rt_waiter = &w->lock_waiter;
+	q->requeue_state = Q_REQUEUE_PI_NONE;
+	q->pi_state = NULL;
+	w->task->__state = TASK_INTERRUPTIBLE;
+	futex_queue(q, hb);
+	schedule();
+}
+
+/* woken: it holds the PI futex, or waits on its rt_mutex first; true once it returned */
+static bool do_futex_wait_requeue_pi_woken(struct work_task *w, const struct op_desc *op, s64 *res)
+{
+	struct futex *f2 = op->requeue.futex2;
+	struct futex_uword u = { &f2->val, &f2->line };
+	struct futex_key key2;
+	int ret;
+
+	futex_key_of(&key2, f2);
+	if (!futex_wait_requeue_pi_step(&w->futex_q, &w->lock_waiter, &key2, &u, w->task, &ret))
+		return false;
+	*res = ret;
+	return true;
+}
+
+static s64 do_futex_cmp_requeue_pi(struct work_task *w, const struct op_desc *op)
+{
+	struct futex *f2 = op->requeue.futex2;
+	struct futex_uword u2 = { &f2->val, &f2->line };
+	struct futex_key key1, key2;
+
+	/* FUTEX_CMP_REQUEUE_PI takes nr_wake 1 only */
+	if (op->requeue.nr_wake != 1)
+		return -EINVAL;
+	futex_key_of(&key1, op->futex);
+	futex_key_of(&key2, f2);
+	return futex_requeue_pi(&key1, &key2, w->task, (int)op->requeue.nr_requeue,
+				&op->futex->val, op->val, &u2);
+}
+
+static int do_futex_unlock_pi(struct work_task *w, struct futex *f)
+{
+	struct futex_uword u = { &f->val, &f->line };
+	struct futex_key key;
+
+	futex_key_of(&key, f);
+	return futex_unlock_pi(&key, &u, w->task);
 }
 
 /*
@@ -687,7 +790,11 @@ static void take_signal(struct work_task *w)
 		wq = op_wait_queue(w);
 		if (wq)
 			finish_wait_if_queued(w, wq);
-		if (w->op.kind == OP_FUTEX_WAIT && futex_unqueue(&w->futex_q))
+		/* a FUTEX_WAIT_REQUEUE_PI not requeued yet leaves like a FUTEX_WAIT */
+		if ((w->op.kind == OP_FUTEX_WAIT ||
+		     (w->op.kind == OP_FUTEX_WAIT_REQUEUE_PI &&
+		      w->futex_q.requeue_state == Q_REQUEUE_PI_NONE)) &&
+		    futex_unqueue(&w->futex_q))
 			w->task->__state = TASK_RUNNING;
 		if (w->op.kind == OP_SLEEP || w->op.kind == OP_SLEEP_UNTIL)
 			hrtimer_cancel(&w->timer);
@@ -782,6 +889,51 @@ static void work_step(struct task_struct *p)
 		charge(cost->futex_wake);
 		op_done(w, (u64)do_futex_requeue(w, op));
 		return;
+	case OP_FUTEX_LOCK_PI:
+	case OP_FUTEX_TRYLOCK_PI: {
+		s64 res;
+
+		if (!w->in_syscall) {
+			if (op->val && pi_user_cmpxchg(op->futex, 0, (u32)p->pid)) {
+				op_done(w, 0);
+				return;
+			}
+			sys_enter(w);
+			/* a key, a bucket and its lock, as FUTEX_WAIT's (docs/locking.md) */
+			charge(cost->futex_wait);
+		}
+		if (do_futex_lock_pi(w, op, &res))
+			op_done(w, (u64)res);
+		return;
+	}
+	case OP_FUTEX_WAIT_REQUEUE_PI: {
+		s64 res;
+
+		if (!w->in_syscall) {
+			sys_enter(w);
+			charge(cost->futex_wait);
+			do_futex_wait_requeue_pi(w, op);
+			return;
+		}
+		if (do_futex_wait_requeue_pi_woken(w, op, &res))
+			op_done(w, (u64)res);
+		return;
+	}
+	case OP_FUTEX_CMP_REQUEUE_PI:
+		/* futex_requeue() with requeue_pi: its keys, buckets and locks as FUTEX_CMP_REQUEUE's */
+		sys_enter(w);
+		charge(cost->futex_wake);
+		op_done(w, (u64)do_futex_cmp_requeue_pi(w, op));
+		return;
+	case OP_FUTEX_UNLOCK_PI:
+		if (op->val && pi_user_cmpxchg(op->futex, (u32)p->pid, 0)) {
+			op_done(w, 0);
+			return;
+		}
+		sys_enter(w);
+		charge(cost->futex_wake);
+		op_done(w, (u64)(s64)do_futex_unlock_pi(w, op->futex));
+		return;
 	case OP_SPAWN: {
 		struct work_task *cw = work_task_new(op->spawn.prog, op->spawn.state, w->group);
 		struct task_struct *c;
@@ -844,6 +996,14 @@ static void work_step(struct task_struct *p)
 		return;
 	case OP_UP_WRITE:
 		up_write(op->rwsem);
+		op_done(w, 0);
+		return;
+	case OP_RT_MUTEX_LOCK:
+		if (rt_mutex_lock_step(op->rtmutex, &w->lock_waiter))
+			op_done(w, 0);
+		return;
+	case OP_RT_MUTEX_UNLOCK:
+		rt_mutex_unlock(op->rtmutex);
 		op_done(w, 0);
 		return;
 	case OP_EXIT:

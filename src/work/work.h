@@ -11,6 +11,7 @@
 
 #include "kernel/futex.h"
 #include "kernel/locking.h"
+#include "kernel/rtmutex.h"
 #include "kernel/sched.h"
 
 struct channel;
@@ -36,6 +37,28 @@ enum op_kind {
 	 */
 	OP_FUTEX_CMP_REQUEUE,
 	OP_FUTEX_REQUEUE,
+	/*
+	 * PI futexes (kernel/futex/pi.c): futex(FUTEX_LOCK_PI),
+	 * futex(FUTEX_TRYLOCK_PI), futex(FUTEX_UNLOCK_PI) of op->futex, whose
+	 * word holds the owner's TID; result 0 or a negative errno
+	 * (-EWOULDBLOCK: a trylock found it held). val 1: glibc's
+	 * pthread_mutex_lock()/unlock() of a PTHREAD_PRIO_INHERIT mutex,
+	 * which first tries a cmpxchg in user space (0 <-> TID) and enters
+	 * the kernel only when that fails; val 0: the system call itself.
+	 */
+	OP_FUTEX_LOCK_PI,
+	OP_FUTEX_TRYLOCK_PI,
+	OP_FUTEX_UNLOCK_PI,
+	/*
+	 * futex(FUTEX_WAIT_REQUEUE_PI, val, requeue.futex2): wait on op->futex
+	 * (EAGAIN, as (u64)-EAGAIN, if it is not val) until a
+	 * FUTEX_CMP_REQUEUE_PI moves it to the PI futex futex2, and return 0
+	 * holding that. futex(FUTEX_CMP_REQUEUE_PI, 1, requeue.nr_requeue,
+	 * requeue.futex2, val) (op_futex_requeue() with nr_wake 1): the
+	 * waiters' requeue; result woken + requeued or a negative errno.
+	 */
+	OP_FUTEX_WAIT_REQUEUE_PI,
+	OP_FUTEX_CMP_REQUEUE_PI,
 	OP_SPAWN,		/* fork() or clone(CLONE_VM) a child running spawn.prog */
 	OP_WAIT_CHILDREN,	/* wait until every child has exited and reap them */
 	OP_CALL,		/* run a callback (timestamps, bookkeeping): free */
@@ -53,6 +76,8 @@ enum op_kind {
 	OP_UP_READ,
 	OP_DOWN_WRITE,
 	OP_UP_WRITE,
+	OP_RT_MUTEX_LOCK, /* rt_mutex_lock(op->rtmutex), with priority inheritance */
+	OP_RT_MUTEX_UNLOCK,
 	OP_EXIT,
 };
 
@@ -81,6 +106,7 @@ struct op_desc {
 	} requeue;			/* OP_FUTEX_CMP_REQUEUE, OP_FUTEX_REQUEUE */
 	struct mutex *mutex;		/* OP_MUTEX_LOCK, OP_MUTEX_UNLOCK */
 	struct rw_semaphore *rwsem;	/* OP_DOWN_*, OP_UP_* */
+	struct rt_mutex *rtmutex;	/* OP_RT_MUTEX_LOCK, OP_RT_MUTEX_UNLOCK */
 	struct {
 		const struct program *prog;
 		void *state;
@@ -179,6 +205,12 @@ static inline void op_mutex(struct op_desc *op, enum op_kind kind, struct mutex 
 {
 	op->kind = kind;
 	op->mutex = m;
+}
+
+static inline void op_rtmutex(struct op_desc *op, enum op_kind kind, struct rt_mutex *m)
+{
+	op->kind = kind;
+	op->rtmutex = m;
 }
 
 static inline void op_rwsem(struct op_desc *op, enum op_kind kind, struct rw_semaphore *sem)
@@ -374,6 +406,7 @@ struct futex {
 	u64 uaddr;			/* its simulated user address: the hash key */
 	int mm;				/* a private futex's process (its first user's), 0: none yet */
 	struct wait_queue_head wq;	/* the waiters of a FUTEX_SCOPE_NONE word */
+	struct cache_line line;		/* the word's line: PI futexes' cmpxchgs move it */
 };
 
 /*

@@ -307,10 +307,19 @@ golden run-futex-wake-parallel-xeon schedlab run -m xeon-8269cy-2s -- perf bench
 golden run-futex-wake-parallel-smp4 schedlab run -m smp4 -- perf bench -r 2 futex wake-parallel -t 8 -w 2
 golden run-futex-wake-parallel-shared schedlab run -m smp4 -- perf bench -r 2 futex wake-parallel -t 6 -w 3 -S -b 0 -s
 golden run-futex-requeue-broadcast schedlab run -m smp4 -- perf bench -r 2 futex requeue -t 8 -B -S -b 0
+# requeue -p: FUTEX_WAIT_REQUEUE_PI / FUTEX_CMP_REQUEUE_PI, one at a time and all at once
+golden run-futex-requeue-pi-smp4 schedlab run -m smp4 -- perf bench -r 3 futex requeue -p -t 8
+golden run-futex-requeue-pi-broadcast schedlab run -m smp4 --lock-stat -- perf bench -r 2 futex requeue -p -B -t 8 -s
 # perf bench futex hash: the private hash, a tiny one (threads collide), the global hash
 golden run-futex-hash-smp4 schedlab run -m smp4 -- perf bench futex hash -r 1 -f 64
 golden run-futex-hash-2buckets schedlab run -m smp4 -- perf bench futex hash -r 1 -t 8 -f 1 -b 2
 golden run-futex-hash-global schedlab run -m smp4 -- perf bench futex hash -r 1 -f 16 -b 0 -s -S
+# perf bench futex lock-pi: one futex for all (contended: the rt_mutex's waiters, the
+# handoff), a futex each (-M: never contended) with the global hash, RT threads (no
+# timer slack in usleep(1)) with the contention view
+golden run-futex-lock-pi-xeon schedlab run -m xeon-8269cy-2s -- perf bench futex lock-pi -r 1
+golden run-futex-lock-pi-multi schedlab run -m smp4 -- perf bench futex lock-pi -r 1 -t 8 -M -b 0
+golden run-futex-lock-pi-rt schedlab run -m smp4 --lock-stat -- chrt -f 10 perf bench futex lock-pi -r 1 -t 6 -S -s
 golden run-messaging-smp4 schedlab run -m smp4 -- perf bench sched messaging -g 2 -l 100
 golden run-messaging-pipe-threads-smp4 schedlab run -m smp4 -- perf bench sched messaging -p -t -g 1 -l 50
 golden run-hackbench-smt2 schedlab run -m smt2-2s-16 -- hackbench -g 2 -l 100
@@ -427,6 +436,10 @@ rtapp_thread periodic.json periodic-0 '$2 == 100 && $5 > 29.5 && $5 < 30.5 && $8
 # the critical section is taken in turns: every loop done, 1 ms of work and 1 ms asleep
 rtapp_thread mutex.json locker-0 '$2 == 200 && $3 > 990 && $3 < 1010 && $4 >= 2000 && $4 < 2100'
 rtapp_thread mutex.json locker-1 '$2 == 200 && $4 >= 2000 && $4 < 2100'
+# PTHREAD_PRIO_INHERIT: the boosted holder runs before the FIFO 10 hog, so the FIFO 50
+# task waits at most its 2 ms section (without pi_enabled the hog's 8 ms too: slack ~11 ms)
+rtapp_thread pi_mutex.json high-2 '$2 == 49 && $6 > 17000'
+rtapp_thread pi_mutex.json mid-1 '$2 == 49 && $3 > 9000'
 # a signal every 4 ms and a broadcast every 4 ms keep both consumers going
 rtapp_thread condvar.json producer-0 '$2 > 100'
 rtapp_thread condvar.json consumer-1 '$2 > 100 && $3 > 490'
@@ -524,6 +537,9 @@ expect_exit 2 "rt-app: -l needs a number" schedlab run -m smp4 -- rt-app -l x ex
 # statically fine, stuck at run time: the run ends (exit 1) naming the thread
 expect_exit 1 "rt-app: $rb/stuck-barrier.json:1: thread a-0 is blocked forever in barrier (b)" schedlab run -m smp4 -- rt-app $rb/stuck-barrier.json
 expect_exit 1 "stuck-abba.json:3: thread a-0 is blocked forever in lock2 (m2)" schedlab run -m smp4 -- rt-app $rb/stuck-abba.json
+# with pi_enabled the mutexes are PI futexes: the second lock of the cycle returns
+# EDEADLK (the full chain walk of FUTEX_LOCK_PI), rt-app ignores it and both finish
+expect_exit 0 "" schedlab run -m smp4 --check -- rt-app $rb/abba-pi.json
 
 # perf stat: the command's own output once per run (seeds 1, 2, 3), then
 # perf stat's summary; with --null only the elapsed line.

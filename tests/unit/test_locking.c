@@ -710,6 +710,11 @@ static void t_contention(enum trace_event ev, u64 lock_addr, int arg)
 	}
 }
 
+static void t_pi_setprio(struct task_struct *p, int newprio)
+{
+	(void)p, (void)newprio;
+}
+
 static const struct sched_trace_hooks count_hooks = {
 	.sched_switch = t_switch,
 	.sched_wake = t_wake,
@@ -719,6 +724,7 @@ static const struct sched_trace_hooks count_hooks = {
 	.ipi_send_cpu = t_ipi_send,
 	.ipi_irq = t_ipi_irq,
 	.contention = t_contention,
+	.sched_pi_setprio = t_pi_setprio,
 };
 
 static void test_contention_view(void **state)

@@ -2,8 +2,8 @@
 # --cpufreq: governors on the simulated clock (issue 21, Frequency; docs/cpufreq.md).
 # Sourced by tests/cli/run.sh.
 
-expect_exit 2 "--cpufreq 'ondemand': unknown governor (performance, powersave, userspace:KHZ or schedutil)" \
-	schedlab run -m smp2 --cpufreq ondemand -- hackbench -g 1 -l 5
+expect_exit 2 "--cpufreq 'interactive': unknown governor (performance, powersave, userspace:KHZ, schedutil, ondemand or conservative)" \
+	schedlab run -m smp2 --cpufreq interactive -- hackbench -g 1 -l 5
 expect_exit 2 "--cpufreq 'userspace': userspace needs a frequency in kHz" \
 	schedlab run -m smp2 --cpufreq userspace -- hackbench -g 1 -l 5
 expect_exit 2 "--cpufreq 'userspace:1.5GHz': userspace needs a frequency in kHz" \
@@ -114,4 +114,55 @@ if grep -q '"energy"' "$tmp/eas-smp4.json"; then
 	not_ok "no energy part without a model" "smp4's JSON has one"
 else
 	ok "no energy part without a model (smp4)"
+fi
+
+# ondemand and conservative (docs/cpufreq.md): the pipe on smp4, and their
+# tunables and the policy limits, checked as the kernel's store functions do
+golden cpufreq-ondemand-pipe schedlab run -m smp4 --cpufreq ondemand -- perf bench sched pipe -l 20000
+golden cpufreq-conservative-pipe schedlab run -m smp4 --cpufreq conservative -- perf bench sched pipe -l 20000
+same_output cpufreq-ondemand-twice schedlab run -m smp4 --cpufreq ondemand -- perf bench sched pipe -l 5000
+expect_exit 2 "--sysctl up_threshold: value must be an integer in 1..100, got '101'" \
+	schedlab run -m smp4 --cpufreq ondemand --sysctl up_threshold=101 -- hackbench -g 1 -l 5
+expect_exit 2 "--sysctl sampling_rate=1000: below two ticks (8000 us at HZ=250)" \
+	schedlab run -m smp4 --cpufreq ondemand --sysctl sampling_rate=1000 -- hackbench -g 1 -l 5
+expect_exit 2 "--sysctl powersave_bias: a tunable of ondemand, not of the conservative governor" \
+	schedlab run -m smp4 --cpufreq conservative --sysctl powersave_bias=100 -- hackbench -g 1 -l 5
+expect_exit 2 "--sysctl up_threshold: a tunable of ondemand and conservative, not of the schedutil governor" \
+	schedlab run -m smp4 --cpufreq schedutil --sysctl up_threshold=90 -- hackbench -g 1 -l 5
+expect_exit 2 "--sysctl: conservative needs down_threshold (50) below up_threshold (40)" \
+	schedlab run -m smp4 --cpufreq conservative --sysctl up_threshold=40 --sysctl down_threshold=50 -- hackbench -g 1 -l 5
+expect_exit 2 "--sysctl sampling_down_factor=20: conservative takes 1..10" \
+	schedlab run -m smp4 --cpufreq conservative --sysctl sampling_down_factor=20 -- hackbench -g 1 -l 5
+expect_exit 2 "--sysctl scaling_max_freq=2500000: outside smp4's frequencies, 1000000..2000000 kHz" \
+	schedlab run -m smp4 --sysctl scaling_max_freq=2500000 -- hackbench -g 1 -l 5
+expect_exit 2 "--sysctl scaling_min_freq=1800000 is above scaling_max_freq=1500000" \
+	schedlab run -m smp4 --cpufreq ondemand --sysctl scaling_min_freq=1800000 --sysctl scaling_max_freq=1500000 -- hackbench -g 1 -l 5
+expect_exit 2 "--sysctl scaling_max_freq: power10-96 has no cpufreq driver (none), so no policy limits" \
+	schedlab run -m power10-96 --sysctl scaling_max_freq=3000000 -- hackbench -g 1 -l 5
+
+# scaling_max_freq 1.5 GHz without --cpufreq: the default performance runs there, the JSON has the cpufreq part, and the stress takes 2.0/1.5 times as long
+run_cmd schedlab run -m smp2 --json "$tmp/cf-lim.json" --sysctl scaling_max_freq=1500000 -- stress-ng --cpu 1 --cpu-ops 200
+lim_t=$(awk '$1 == "\"sim_time_ns\":" { sub(/,/, "", $2); print $2 }' "$tmp/cf-lim.json")
+if [ -n "$lim_t" ] && [ "$(mean_khz "$tmp/cf-lim.json" 0)" = 1500000 ] && grep -q '"scaling_max_freq": 1500000' "$tmp/cf-lim.json" &&
+	[ "$lim_t" -gt $((pf_t * 13 / 10)) ] && [ "$lim_t" -lt $((pf_t * 14 / 10)) ]; then
+	ok "scaling_max_freq 1.5 GHz under performance: $lim_t ns against $pf_t ns at 2 GHz"
+else
+	not_ok "scaling_max_freq under performance" "$lim_t vs $pf_t ns, mean $(mean_khz "$tmp/cf-lim.json" 0) kHz"
+fi
+# ondemand on a CPU-bound load goes to the maximum; on the idle CPU 0 of a taskset run it stays
+run_cmd schedlab run -m smp2 --json "$tmp/cf-od.json" --cpufreq ondemand -- stress-ng --cpu 2 --timeout 1
+od0=$(mean_khz "$tmp/cf-od.json" 0)
+if [ "$status" -eq 0 ] && [ -n "$od0" ] && [ "$od0" -gt 1950000 ] && grep -q '"samples": [1-9]' "$tmp/cf-od.json"; then
+	ok "--cpufreq ondemand: stress-ng --cpu keeps the CPUs at the maximum ($od0 kHz)"
+else
+	not_ok "--cpufreq ondemand on stress-ng --cpu" "mean $od0 kHz"
+fi
+# every pipe CPU keeps being sampled: an irq_work queued from the wakelist
+# flush's enqueue is not lost (flush_smp_call_function_queue() takes its list first)
+run_cmd schedlab run -m smp4 --json "$tmp/cf-odpipe.json" --cpufreq ondemand -- perf bench sched pipe -l 20000
+few=$(awk '$1 == "\"samples\":" { sub(/,/, "", $2); if ($2 + 0 < 5) n++ } END { print n + 0 }' "$tmp/cf-odpipe.json")
+if [ "$status" -eq 0 ] && [ "$few" -eq 0 ] && grep -q '"samples"' "$tmp/cf-odpipe.json"; then
+	ok "--cpufreq ondemand: the pipe's 0.16 s take at least 5 samples on every CPU"
+else
+	not_ok "--cpufreq ondemand: samples per policy" "$(grep '"samples"' "$tmp/cf-odpipe.json" | tr -d ' \n')"
 fi

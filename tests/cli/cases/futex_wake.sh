@@ -1,5 +1,5 @@
 # shellcheck shell=sh
-# perf bench futex wake, hash, requeue and wake-parallel (docs/benchmarks.md): the options they
+# perf bench futex wake, hash, requeue, wake-parallel and lock-pi (docs/benchmarks.md): the options they
 # refuse, -b's values, and the repeat count of perf bench itself. Sourced
 # by tests/cli/run.sh.
 expect_exit 2 "perf bench futex wake: --buckets needs an integer, got '16x'" \
@@ -12,13 +12,20 @@ expect_exit 2 "perf bench futex hash: --futexes needs an integer in 1..1048576, 
 	schedlab run -m smp4 -- perf bench futex hash -f 0
 expect_exit 2 "perf bench futex hash: bad or incomplete option '-w'" \
 	schedlab run -m smp4 -- perf bench futex hash -w 2
-expect_exit 2 "perf bench futex: 'lock-pi' is not modelled" \
-	schedlab run -m smp4 -- perf bench futex lock-pi
+expect_exit 2 "perf bench futex: 'lock-pi2' is not modelled" \
+	schedlab run -m smp4 -- perf bench futex lock-pi2
+expect_exit 2 "perf bench futex lock-pi: bad or incomplete option '-w'" \
+	schedlab run -m smp4 -- perf bench futex lock-pi -w 2
+expect_exit 2 "perf bench futex lock-pi: --runtime needs an integer in 0..86400, got '-1'" \
+	schedlab run -m smp4 -- perf bench futex lock-pi -r -1
+expect_exit 2 "perf bench futex lock-pi: --buckets 3: Requesting 3 hash buckets failed" \
+	schedlab run -m smp4 -- perf bench futex lock-pi -b 3
+same_output futex-lock-pi-determinism \
+	schedlab run -m smp4 --seed 5 --check -- perf bench futex lock-pi -r 1 -t 6
 # requeue: PI is not modelled, -q 0 would never end, wake's -w is no option of it
-expect_exit 2 "perf bench futex requeue: -p is not modelled: PI futexes" \
-	schedlab run -m smp4 -- perf bench futex requeue -p
-expect_exit 2 "perf bench futex requeue: -p is not modelled: PI futexes" \
-	schedlab run -m smp4 -- perf bench futex requeue --pi
+# requeue -p: every thread is woken or requeued to the PI futex, and each gets it in turn
+same_output futex-requeue-pi-determinism \
+	schedlab run -m smp4 --seed 2 --check -- perf bench -r 2 futex requeue --pi -t 6 -q 2
 expect_exit 2 "perf bench futex requeue: --nrequeue 0 requeues nobody" \
 	schedlab run -m smp4 -- perf bench futex requeue -q 0
 expect_exit 2 "perf bench futex requeue: --nrequeue needs an integer in 0..8192, got 'x'" \
@@ -33,7 +40,7 @@ same_output futex-requeue-clamped \
 	schedlab run -m smp4 --seed 3 -- perf bench -r 2 futex requeue -t 6 -q 100
 expect_exit 2 "perf bench: --repeat needs an integer in 1..10000, got '0'" \
 	schedlab run -m smp4 -- perf bench -r 0 futex wake
-expect_exit 2 "perf bench -r: only with 'futex wake', 'futex hash', 'futex requeue' or 'futex wake-parallel'" \
+expect_exit 2 "perf bench -r: only with 'futex wake', 'futex hash', 'futex requeue', 'futex wake-parallel' or 'futex lock-pi'" \
 	schedlab run -m smp4 -- perf bench -r 2 sched pipe
 expect_exit 0 "" schedlab run -m smp4 -- perf bench --repeat=2 futex wake -t 4 -S -m
 # a negative -b is perf's "not given"

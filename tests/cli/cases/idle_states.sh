@@ -62,3 +62,29 @@ if [ -n "$deep" ] && [ -n "$shallow" ] && [ "$shallow" -lt "$deep" ] && [ "$shal
 else
 	not_ok "--idle-states max=C1: schbench p99 wakeup" "default '$deep' us, max=C1 '$shallow' us"
 fi
+
+# a study's 'option idle-states' line reaches every run of every variant
+cat >"$tmp/idle.study" <<'STUDY'
+name idle-opt
+title a study under --idle-states
+machine smt2-2s-16
+workload perf bench sched pipe -l 2000
+variant base -
+variant nowl NO_TTWU_QUEUE
+metric usecs_per_op
+runs 2
+STUDY
+mean() { awk '$1 == "usecs_per_op" && $2 == "nowl" { print $3; exit }' "$tmp/out"; }
+run_cmd schedlab study --file "$tmp/idle.study"
+deep=$(mean)
+echo 'option idle-states max=POLL' >>"$tmp/idle.study"
+run_cmd schedlab study --file "$tmp/idle.study"
+poll=$(mean)
+if [ -n "$deep" ] && [ -n "$poll" ] && awk -v d="$deep" -v p="$poll" 'BEGIN { exit !(p < d) }'; then
+	ok "study 'option idle-states max=POLL': pipe $deep -> $poll us/op"
+else
+	not_ok "study 'option idle-states'" "default '$deep', max=POLL '$poll' us/op"
+fi
+echo 'option idle-state max=POLL' >>"$tmp/idle.study"
+expect_exit 2 "idle.study:10: unknown option 'idle-state' (funclatency, sysctl, cost, hz, preempt, probe-overhead, also, cpufreq, costs or idle-states)" \
+	schedlab study --file "$tmp/idle.study"

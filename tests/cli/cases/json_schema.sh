@@ -59,12 +59,14 @@ js_check() {
 	"$SCHEDLAB" run -m smp2 --json f.json -- stress-ng --cpu 1 --cpu-ops 10 --switch 1 --switch-ops 100
 	"$SCHEDLAB" run -m pixel6 --cpufreq schedutil --json g.json -- rt-app "$root/examples/periodic.json"
 	"$SCHEDLAB" run -m smp2 --cpufreq userspace:1500000 --json h.json -- hackbench -g 1 -l 10
+	"$SCHEDLAB" run -m smp2 --cpufreq ondemand --sysctl scaling_max_freq=1800000 --json j.json -- hackbench -g 1 -l 10
+	"$SCHEDLAB" run -m smp2 --cpufreq conservative --json k.json -- hackbench -g 1 -l 10
 	printf '# date: 2026-12-06T00:00:00Z\n[costs]\nsyscall = 200\n' >i.costs
 	"$SCHEDLAB" run -m smp2 --costs i.costs --json i.json -- hackbench -g 1 -l 10
-	"$SCHEDLAB" run -m smp2 --guest kvm,steal=5 --json j.json -- hackbench -g 1 -l 10
+	"$SCHEDLAB" run -m smp2 --guest kvm,steal=5 --json l.json -- hackbench -g 1 -l 10
 ) >/dev/null 2>&1
 keys "$js/a.json" "$js/b.json" "$js/c.json" "$js/d.json" "$js/e.json" "$js/f.json" "$js/g.json" "$js/h.json" "$js/i.json" \
-	"$js/j.json" |
+	"$js/j.json" "$js/k.json" "$js/l.json" |
 	sort -u >"$js/run.prog"
 schema_block 1 | keys | sort -u >"$js/run.doc"
 if [ -s "$js/a.json" ] && [ -s "$js/c.json" ] && grep -q '"failure"' "$js/c.json" && grep -q '"rtapp"' "$js/e.json"; then

@@ -1,6 +1,6 @@
 # shellcheck shell=sh
 # Sleeping locks (docs/locking.md, issue 22): the contention view and the
-# lock tracepoints. A benchmark without kernel locks (hackbench) gets
+# lock tracepoints (and sched_pi_setprio). A benchmark without kernel locks (hackbench) gets
 # the empty table and a line saying so, no "locks" in the JSON and no
 # contention lines; reaim takes them. Sourced by tests/cli/run.sh.
 
@@ -35,4 +35,24 @@ if grep -q 'contention_begin' "$tmp/rk.trace"; then
 	ok "locking: reaim's contended locks are traced"
 else
 	not_ok "locking: reaim's contended locks are traced"
+fi
+
+# PI futexes (rt-app's pi_enabled): the holder's boost and deboost are
+# sched_pi_setprio lines, the rt_mutex's contention flags=RT; the JSON counts them
+run_cmd schedlab run -m smp2 --json "$tmp/pi.json" --trace "$tmp/pi.trace" --trace-events sched_pi_setprio,lock -- rt-app "$root/examples/pi_mutex.json"
+if [ "$status" -eq 0 ] &&
+	grep -q 'sched_pi_setprio: comm=low-0 pid=[0-9]* oldprio=120 newprio=49$' "$tmp/pi.trace" &&
+	grep -q 'sched_pi_setprio: comm=low-0 pid=[0-9]* oldprio=49 newprio=120$' "$tmp/pi.trace" &&
+	grep -q '(flags=RT)$' "$tmp/pi.trace" &&
+	python3 - "$tmp/pi.json" <<'PY'
+import json, sys
+run = json.load(open(sys.argv[1]))
+lines = run["trace"]["lines"]
+assert lines["sched_pi_setprio"] > 0 and lines["sched_pi_setprio"] % 2 == 0, lines
+assert [l["type"] for l in run["locks"]] == ["rtmutex"], run["locks"]
+PY
+then
+	ok "locking: a PI futex's boost and deboost are traced, its rt_mutex in the JSON"
+else
+	not_ok "locking: a PI futex's boost and deboost are traced, its rt_mutex in the JSON"
 fi

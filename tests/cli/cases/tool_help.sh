@@ -33,6 +33,9 @@ tool_usage help-perf-messaging 129 schedlab run -m smp2 -- perf bench sched mess
 tool_usage help-perf-pipe 129 schedlab run -m smp2 -- perf bench sched pipe -h
 tool_usage help-perf-futex-wake-parallel 129 schedlab run -m smp2 -- perf bench futex wake-parallel --help
 tool_usage help-perf-futex-requeue 129 schedlab run -m smp2 -- perf bench futex requeue -h
+tool_usage help-perf-futex-wake 129 schedlab run -m smp2 -- perf bench futex wake -h
+tool_usage help-perf-futex-hash 129 schedlab run -m smp2 -- perf bench futex hash --help
+tool_usage help-perf-futex-lock-pi 129 schedlab run -m smp2 -- perf bench futex lock-pi -h
 # perf: with arguments after -h, only the options they name (option__in_argv())
 tool_usage help-perf-messaging-filtered 129 schedlab run -m smp2 -- perf bench sched messaging -h -g loops
 tool_usage help-schbench 1 schedlab run -m smp2 -- schbench --help
