@@ -149,6 +149,7 @@ _schedlab()
 	--hz) COMPREPLY=($(compgen -W "100 250 300 1000" -- "$cur")); return ;;
 	--cpufreq) COMPREPLY=($(compgen -W "performance powersave userspace: schedutil ondemand conservative" -- "$cur")); return ;;
 	--probe-overhead) COMPREPLY=($(compgen -W "on off" -- "$cur")); return ;;
+	--guest) COMPREPLY=($(compgen -W "none kvm kvm:hlt kvm:haltpoll kvm,ipiv kvm,steal=" -- "$cur")); return ;;
 	--emit) COMPREPLY=($(compgen -W "parallel slurm" -- "$cur")); return ;;
 	--show)
 		COMPREPLY=($(compgen -W "$("$bin" study --list 2>/dev/null | awk 'NR > 1 { print $1 }')" -- "$cur"))

@@ -61,6 +61,23 @@ struct calib_pair {
 #define CALIB_MAX_SMT 8
 #define CALIB_MAX_IDLE 10
 
+/*
+ * In a KVM guest: idle wakeups with the wakee's vCPU halted for these
+ * gaps, from shorter than any host's halt-poll window (KVM's default is
+ * 200 us) to well past it (docs/guests.md)
+ */
+#define CALIB_NR_GAPS 6
+extern const unsigned int calib_gap_us[CALIB_NR_GAPS];
+
+/* what calibrate measures of the hypervisor when it runs in a KVM guest */
+struct calib_guest {
+	bool kvm; /* CPUID 0x40000000 says KVMKVMKVM */
+	/* wakeup latency to the idle CPU of the first pair after each gap */
+	struct calib_stat wake_gap[CALIB_NR_GAPS];
+	/* the waker's FUTEX_WAKE call when the wakee's CPU is busy: it sends the IPI */
+	struct calib_stat wake_call_busy;
+};
+
 struct calib_host {
 	char date[32], cpu[128], kernel[256], virt[192];
 	int nr_cpus;
@@ -84,8 +101,12 @@ struct calib_result {
 	struct calib_stat m[NR_CALIB_MEAS];
 	struct calib_pair pair[6]; /* by enum cpu_dist (sim/cost.h) */
 	struct calib_stat smt_speed[CALIB_MAX_SMT]; /* per-thread speed, k busy, permille */
+	struct calib_guest guest;
 	const char *exec_what; /* the program exec'd */
 };
+
+/* qsort()'s comparison of doubles, ascending */
+int calib_cmp_double(const void *a, const void *b);
 
 /* Measure everything; 0, or -1 with a message in @err. */
 int calib_measure(const struct calib_run *r, struct calib_result *res, char *err, size_t errlen);

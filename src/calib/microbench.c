@@ -10,6 +10,7 @@
 #include "calib/calib.h"
 
 #include "sim/cost.h"
+#include "topo/machine_guest.h"
 #include "topo/topology.h"
 
 #include <errno.h>
@@ -24,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -115,7 +117,7 @@ static bool xread(int fd, void *buf, size_t n)
 	return true;
 }
 
-static int cmp_double(const void *a, const void *b)
+int calib_cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 
@@ -135,7 +137,7 @@ static struct calib_stat trials(const char *name, trial_fn fn, void *arg)
 	fn(arg); /* warm up: page faults, caches, the first fork */
 	for (int i = 0; i < n; i++)
 		v[i] = fn(arg);
-	qsort(v, (size_t)n, sizeof(v[0]), cmp_double);
+	qsort(v, (size_t)n, sizeof(v[0]), calib_cmp_double);
 	s = (struct calib_stat){ .med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2,
 				 .min = v[0],
 				 .max = v[n - 1],
@@ -650,6 +652,8 @@ static double t_cas(void *arg)
 struct wake_pp {
 	int cpu_a, cpu_b;
 	long loops;
+	long gap_ns; /* how long the wakee's CPU idles before each wakeup; 0: 200 us */
+	bool call; /* the result is the waker's FUTEX_WAKE call, not the latency */
 	_Atomic uint32_t word;
 	_Atomic uint64_t t_wake; /* when the waker called FUTEX_WAKE */
 	_Atomic uint64_t lat; /* the wakee's latency, 0 until it ran */
@@ -711,21 +715,28 @@ static double t_wake(void *arg)
 	}
 	idle_usage(w->cpu_b, w->nr_idle, w->usage0);
 	for (long i = 0; i < n; i++) {
-		struct timespec gap = { 0, 200000 }; /* 200 us: the wakee's CPU goes idle */
+		/* 200 us unless told: the wakee's CPU goes idle */
+		long g = w->gap_ns ? w->gap_ns : 200000;
+		struct timespec gap = { g / 1000000000, g % 1000000000 };
+		uint64_t c0;
 
 		nanosleep(&gap, NULL);
 		atomic_store(&w->lat, 0);
-		atomic_store(&w->t_wake, now_ns());
+		c0 = now_ns();
+		atomic_store(&w->t_wake, c0);
 		atomic_store(&w->word, 1);
 		futex(&w->word, FUTEX_WAKE_PRIVATE, 1);
+		if (w->call)
+			lat[i] = (double)(now_ns() - c0);
 		/* wait for the wakee to have run: this CPU is not the wakee's */
 		while (atomic_load(&w->word) != 0)
 			sched_yield();
-		lat[i] = (double)atomic_load(&w->lat);
+		if (!w->call)
+			lat[i] = (double)atomic_load(&w->lat);
 	}
 	idle_usage(w->cpu_b, w->nr_idle, w->usage1);
 	pthread_join(th, NULL);
-	qsort(lat, (size_t)n, sizeof(*lat), cmp_double);
+	qsort(lat, (size_t)n, sizeof(*lat), calib_cmp_double);
 	double med = lat[n / 2];
 
 	free(lat);
@@ -891,6 +902,51 @@ static void measure_pairs(struct calib_result *res, const struct topology *t)
 	}
 }
 
+const unsigned int calib_gap_us[CALIB_NR_GAPS] = { 20, 50, 100, 300, 1000, 3000 };
+
+/*
+ * In a KVM guest, on the first pair of CPUs: the idle wakeup after each
+ * gap (the halted vCPU woken while the host still polls it, or after its
+ * thread was scheduled out), and the waker's own FUTEX_WAKE call when the
+ * wakee's CPU is busy, which sends the IPI (the ICR write's VM exit).
+ */
+static void measure_guest(struct calib_result *res)
+{
+	struct calib_guest *g = &res->guest;
+	const struct calib_pair *p = NULL;
+	struct wake_pp *w;
+	char name[64];
+	pid_t spin;
+	int slack = (int)prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
+
+	for (int d = DIST_SMT; d < NR_DIST && !p; d++)
+		if (res->pair[d].a >= 0)
+			p = &res->pair[d];
+	if (!g->kvm || !p)
+		return;
+	w = calloc(1, sizeof(*w));
+	if (!w) {
+		fail("allocating");
+		return;
+	}
+	w->cpu_a = p->a;
+	w->cpu_b = p->b;
+	/* the gaps as asked: no 50 us of timer slack on the waker's sleeps */
+	prctl(PR_SET_TIMERSLACK, 1, 0, 0, 0);
+	for (int i = 0; i < CALIB_NR_GAPS; i++) {
+		w->gap_ns = (long)calib_gap_us[i] * 1000;
+		snprintf(name, sizeof(name), "guest.wake.idle.gap%uus", calib_gap_us[i]);
+		g->wake_gap[i] = trials(name, t_wake, w);
+	}
+	prctl(PR_SET_TIMERSLACK, slack > 0 ? slack : 50000, 0, 0, 0);
+	w->gap_ns = 0;
+	w->call = true;
+	spin = spinner(p->b);
+	g->wake_call_busy = trials("guest.wake.busy.call", t_wake, w);
+	stop(spin);
+	free(w);
+}
+
 static void measure_smt(struct calib_result *res, const struct topology *t)
 {
 	int cpus[CALIB_MAX_SMT], k = 0;
@@ -985,6 +1041,8 @@ int calib_measure(const struct calib_run *r, struct calib_result *res, char *err
 	res->m[M_THREAD_CREATE_JOIN] = trials("thread.create.join", t_thread, &no);
 
 	measure_pairs(res, t);
+	res->guest.kvm = host_is_kvm_guest();
+	measure_guest(res);
 	measure_smt(res, t);
 	if (t)
 		topology_free(t);

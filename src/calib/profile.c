@@ -8,6 +8,7 @@
 
 #include "report/version.h"
 #include "sim/cost.h"
+#include "topo/machine_guest.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -303,6 +304,128 @@ static void split(struct writer *w, double total, const char *const *names, cons
 	}
 }
 
+/*
+ * In a KVM guest: what sending an IPI costs the sender, from the waker's
+ * own FUTEX_WAKE call to a busy CPU: the model's sender pays the syscall,
+ * futex_wake, ttwu, enqueue, wake_walk, the remote rq_lock and its line,
+ * and ipi_send + guest_ipi_exit. Written before ipi_latency, which is then
+ * left without it.
+ */
+static void write_guest_ipi_exit(struct writer *w, const struct calib_pair *p)
+{
+	const struct calib_guest *g = &w->res->guest;
+	const struct cost_model *c = &w->cal;
+	double rest;
+
+	rest = (double)(c->syscall + c->futex_wake + c->ttwu + c->enqueue + c->wake_walk +
+			w->def.rq_lock + c->cacheline[p - w->res->pair] + w->def.ipi_send);
+	fprintf(w->out,
+		"\n# guest_ipi_exit: the waker's FUTEX_WAKE call to the wakee on CPU %d kept busy\n"
+		"#   by a SCHED_IDLE spinner (the wakeup preempts it: a reschedule IPI, the\n"
+		"#   x2APIC ICR write's VM exit) - syscall - futex_wake - ttwu - enqueue -\n"
+		"#   wake_walk - rq_lock - its line's transfer - ipi_send = %.0f ns subtracted\n",
+		p->b, rest);
+	fputs("#   ", w->out);
+	spread(w->out, "wake.busy.call", &g->wake_call_busy, "ns");
+	fputc('\n', w->out);
+	param(w, "guest_ipi_exit", g->wake_call_busy.med - rest);
+}
+
+/*
+ * In a KVM guest (docs/guests.md): what the halted vCPU's wakeup adds, by
+ * the halt's length. The model charges a halted wakeup over a busy one:
+ * the host's side (guest_wakeup_polled inside its halt-poll window,
+ * guest_wakeup past it), the state's exit latency, idle_exit and the
+ * timer's re-arm exit (guest_timer_exit).
+ */
+/* the median of the medians @v[from..to] (at most CALIB_NR_GAPS) */
+static double median_of(const struct calib_stat *v, int from, int to)
+{
+	double m[CALIB_NR_GAPS];
+	int n = 0;
+
+	for (int i = from; i <= to; i++)
+		m[n++] = v[i].med;
+	qsort(m, (size_t)n, sizeof(m[0]), calib_cmp_double);
+	return n % 2 ? m[n / 2] : (m[n / 2 - 1] + m[n / 2]) / 2;
+}
+
+static void write_guest_wakeups(struct writer *w, const struct calib_pair *p, double exit_us)
+{
+	const struct calib_guest *g = &w->res->guest;
+	const struct calib_stat *v = g->wake_gap;
+	struct cost_model est = w->def;
+	double extra, lo = v[0].med, hi = v[0].med, polled, unpolled;
+	int step = -1, last = CALIB_NR_GAPS - 1;
+
+	guest_default_costs(&est, false);
+	extra = exit_us * 1000 + (double)(w->def.idle_exit + est.guest_timer_exit);
+	fprintf(w->out,
+		"\n# guest_wakeup_polled, guest_wakeup: FUTEX_WAKE to the wakee's vCPU (CPU %d)\n"
+		"#   halted for a gap (the waker sleeps it, timer slack 1 ns) - the busy wakeup\n"
+		"#   (wake.busy above) - the exit latency (%.0f us) - idle_exit (%llu, the\n"
+		"#   machine's) - guest_timer_exit (%llu, the estimate) = %.0f ns subtracted\n",
+		p->b, exit_us, (unsigned long long)w->def.idle_exit,
+		(unsigned long long)est.guest_timer_exit, extra);
+	for (int i = 0; i < CALIB_NR_GAPS; i++) {
+		char name[48];
+
+		snprintf(name, sizeof(name), "wake.idle.gap%uus", calib_gap_us[i]);
+		fputs("#   ", w->out);
+		spread(w->out, name, &v[i], "ns");
+		fputc('\n', w->out);
+		if (v[i].med > hi)
+			hi = v[i].med;
+	}
+	/*
+	 * The host's window: the first gap after which the latency passes
+	 * half way from the shortest gap's to the highest; no step of 1 us or
+	 * more, no window to read (the host polls through every gap, or
+	 * never). The gaps on either side give the two wakeups, each the
+	 * median of its side's medians (one gap's can be disturbed).
+	 */
+	for (int i = 0; i < last && hi - lo >= 1000; i++)
+		if (v[i].med <= (lo + hi) / 2 && v[i + 1].med > (lo + hi) / 2) {
+			step = i;
+			break;
+		}
+	polled = step >= 0 ? median_of(v, 0, step) : v[0].med;
+	unpolled = step >= 0 ? median_of(v, step + 1, last) : v[last].med;
+	if (step >= 0)
+		fprintf(w->out,
+			"# guest_wakeup_polled: the gaps up to %u us (the host still polls), their median\n",
+			calib_gap_us[step]);
+	else
+		fprintf(w->out, "# guest_wakeup_polled: the %u us gap\n", calib_gap_us[0]);
+	param(w, "guest_wakeup_polled", polled - p->wake_busy.med - extra);
+	if (step >= 0)
+		fprintf(w->out,
+			"# guest_wakeup: the gaps from %u us (the host scheduled the vCPU's thread out),\n"
+			"#   their median\n",
+			calib_gap_us[step + 1]);
+	else
+		fprintf(w->out, "# guest_wakeup: the %u us gap\n", calib_gap_us[last]);
+	param(w, "guest_wakeup", unpolled - p->wake_busy.med - extra);
+
+	if (step >= 0) {
+		fprintf(w->out,
+			"\n# guest_host_poll_ns: the host's halt-poll window: the wakeup steps up\n"
+			"#   between the %u us and %u us gaps; the longer gap still polled is written\n",
+			calib_gap_us[step], calib_gap_us[step + 1]);
+		param(w, "guest_host_poll_ns", (double)calib_gap_us[step] * 1000);
+	} else {
+		fprintf(w->out,
+			"\n# guest_host_poll_ns: not set: no step of 1 us or more between the %u us and\n"
+			"#   %u us gaps (the host polls through them all, or not at all)\n",
+			calib_gap_us[0], calib_gap_us[last]);
+	}
+
+	fprintf(w->out,
+		"# steal: %.2f%% of CPU time over the run (/proc/stat); a guest that steals\n"
+		"#   runs with --guest kvm,steal=PCT (docs/guests.md), not with a cost\n",
+		w->res->host.steal_pct);
+}
+
 static void write_host(FILE *out, const struct calib_result *res, const struct calib_run *r)
 {
 	const struct calib_host *h = &res->host;
@@ -503,14 +626,17 @@ void calib_write_profile(FILE *out, const struct calib_result *res, const struct
 		snprintf(name, sizeof(name), "cacheline.%s", cpu_dist_names[dd]);
 		param(&w, name, p->line.med);
 
+		/* in a guest, the first pair's IPI also pays its VM exit (measured once) */
+		if (res->guest.kvm && !c->guest_ipi_exit)
+			write_guest_ipi_exit(&w, p);
 		rest = (double)(c->futex_wake + c->ttwu + c->enqueue + d->rq_lock + c->wake_walk +
-				d->ipi_send + d->irq_entry) +
+				d->ipi_send + c->guest_ipi_exit + d->irq_entry) +
 		       sw1 - (double)d->rq_lock;
 		fprintf(out,
 			"\n# ipi_latency.%s: FUTEX_WAKE on CPU %d to the wakee running on CPU %d, which a\n"
 			"#   SCHED_IDLE spinner keeps busy (an IPI, no idle exit), median of the\n"
 			"#   wakeups - futex_wake - ttwu - enqueue - rq_lock - wake_walk - ipi_send -\n"
-			"#   irq_entry - one switch = %.0f ns subtracted\n",
+			"#   guest_ipi_exit (in a guest) - irq_entry - one switch = %.0f ns subtracted\n",
 			cpu_dist_names[dd], p->a, p->b, rest);
 		fputs("#   ", out);
 		spread(out, "wake.busy", &p->wake_busy, "ns");
@@ -535,7 +661,16 @@ void calib_write_profile(FILE *out, const struct calib_result *res, const struct
 			}
 		if (st >= 0)
 			exit_us = (double)h->idle_exit_us[st];
-		if (p) {
+		if (p && res->guest.kvm) {
+			fprintf(out,
+				"\n# idle_exit: not set in a KVM guest, the machine's stays: the idle wakeup's\n"
+				"#   VM part is guest_wakeup and guest_wakeup_polled below, which -m host\n"
+				"#   charges beside it\n");
+			fputs("#   ", out);
+			spread(out, "wake.idle", &p->wake_idle, "ns");
+			fputc('\n', out);
+			write_guest_wakeups(&w, p, exit_us);
+		} else if (p) {
 			fprintf(out,
 				"\n# idle_exit: the same wakeup to an idle CPU - to a busy one - the exit\n"
 				"#   latency of the idle state entered most during the test (%s, %.0f us,\n"

@@ -10,6 +10,7 @@
 #include "report/domains_print.h"
 #include "report/outfile.h"
 #include "topo/machine_file.h"
+#include "topo/machine_guest.h"
 #include "topo/topology.h"
 
 #include <errno.h>
@@ -226,8 +227,8 @@ int cmd_machines(int argc, char **argv)
 
 static void topo_usage(FILE *out)
 {
-	fputs("usage: schedlab topo -m MACHINE [--domains [--cpu N] | --costs]\n"
-	      "       schedlab topo -m MACHINE [--export-sysfs DIR] [--export-hwloc FILE]\n"
+	fputs("usage: schedlab topo -m MACHINE [--guest SPEC] [--domains [--cpu N] | --costs]\n"
+	      "       schedlab topo -m MACHINE [--guest SPEC] [--export-sysfs DIR] [--export-hwloc FILE]\n"
 	      "\n"
 	      "Print a machine's topology as a tree: packages, NUMA nodes, LLCs, clusters,\n"
 	      "cores and CPUs, then CPU capacities and frequencies, idle states, node\n"
@@ -240,6 +241,10 @@ static void topo_usage(FILE *out)
 	      "                          .machine), hwloc XML ('hwloc:FILE.xml') or a\n"
 	      "                          copy of another machine's /sys/devices/system\n"
 	      "                          ('sysfs:DIR', DIR holding cpu/ and node/)\n"
+	      "  --guest SPEC            the machine as a KVM guest, as run's --guest:\n"
+	      "                          kvm[:hlt|:haltpoll][,ipiv][,steal=PCT[:PERIOD_US]]\n"
+	      "                          [,guest_halt_poll_ns=NS], or none (bare metal)\n"
+	      "                          (docs/guests.md)\n"
 	      "  --domains               print the sched domains the kernel builds on the\n"
 	      "                          machine instead: per CPU each level with its span,\n"
 	      "                          flags, tunables and groups, as sched_verbose logs\n"
@@ -320,6 +325,7 @@ static int export_topo(const struct topology *t, const char *sysfs_dir, const ch
 int cmd_topo(int argc, char **argv)
 {
 	const char *machine = NULL, *cpu_arg = NULL, *sysfs_dir = NULL, *hwloc_file = NULL;
+	const char *guest = NULL;
 	bool domains = false, costs = false;
 	struct topology *t;
 	char err[256];
@@ -347,6 +353,8 @@ int cmd_topo(int argc, char **argv)
 			r = opt_value("topo", argc, argv, &i, NULL, "--export-sysfs", &sysfs_dir);
 		if (!r)
 			r = opt_value("topo", argc, argv, &i, NULL, "--export-hwloc", &hwloc_file);
+		if (!r)
+			r = opt_value("topo", argc, argv, &i, NULL, "--guest", &guest);
 		if (r < 0)
 			return EXIT_BAD_INPUT;
 		if (!r)
@@ -366,9 +374,19 @@ int cmd_topo(int argc, char **argv)
 		return usage_error("topo: --export-sysfs and --export-hwloc write the machine; "
 				   "--domains and --costs print it: give one kind");
 
+	if (guest) {
+		struct guest_desc d;
+
+		if (guest_parse_option(guest, &d, err, sizeof(err)))
+			return usage_error("topo: %s", err);
+	}
 	t = topology_load(machine, err, sizeof(err));
 	if (!t)
 		return usage_error("%s", err);
+	if (guest && topology_guest_option(t, guest, err, sizeof(err))) {
+		topology_free(t);
+		return usage_error("topo: %s", err);
+	}
 	if (sysfs_dir || hwloc_file) {
 		ret = export_topo(t, sysfs_dir, hwloc_file);
 		topology_free(t);

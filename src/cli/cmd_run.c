@@ -40,7 +40,7 @@ static const char run_usage[] =
 	"                    [--costs FILE] [--cost NAME=NS]... [--sysctl NAME=VALUE]...\n"
 	"                    [--funclatency F,...] [--probe-overhead on|off] [--preempt MODEL]\n"
 	"                    [--hz 100|250|300|1000]\n"
-	"                    [--idle-states SPEC]... [--cpufreq GOVERNOR]\n"
+	"                    [--idle-states SPEC]... [--cpufreq GOVERNOR] [--guest SPEC]\n"
 	"                    [--trace FILE [--trace-window S:E]\n"
 	"                    [--trace-events LIST]]\n"
 	"                    [--schedstat FILE] [--latency] [--lock-stat] [--plot DIR]\n"
@@ -484,6 +484,7 @@ int cmd_run(int argc, char **argv)
 		struct run_info ri = {
 			.machine = s.topo->name,
 			.profile = cfg.profile,
+			.guest = cfg.guest,
 			.seed = cfg.seed,
 			.argc = cfg.argc,
 			.argv = cfg.argv,

@@ -7,6 +7,7 @@
 #include "kernel/funclat.h"
 #include "sim/alloc.h"
 #include "topo/cost_profile.h"
+#include "topo/machine_guest.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -144,6 +145,11 @@ int session_start(struct session *s, const struct session_config *cfg, char *err
 	}
 	if (bench_check_machine(s->bench, s->topo->name, err, errlen) ||
 	    check_also(s, cfg, err, errlen)) {
+		free_benches(s);
+		topology_free(s->topo);
+		return -1;
+	}
+	if (cfg->guest && topology_guest_option(s->topo, cfg->guest, err, errlen)) {
 		free_benches(s);
 		topology_free(s->topo);
 		return -1;

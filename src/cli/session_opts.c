@@ -3,6 +3,7 @@
 
 #include "cli/cli.h"
 #include "topo/cost_profile.h"
+#include "topo/machine_guest.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -89,6 +90,15 @@ int session_opt(const char *cmd, int c, const char *arg, struct session_opts *o)
 		o->cpufreq = arg;
 		return 0;
 	}
+	case 'g': {
+		struct guest_desc d;
+		char err[256];
+
+		if (guest_parse_option(arg, &d, err, sizeof(err)))
+			return usage_error("%s: %s", cmd, err);
+		o->guest = arg;
+		return 0;
+	}
 	case 'H': {
 		char *end;
 		unsigned long hz = strtoul(arg, &end, 10);
@@ -122,6 +132,7 @@ void session_opts_config(const struct session_opts *o, const char *features, int
 		.preempt = o->preempt,
 		.hz = o->hz,
 		.cpufreq = o->cpufreq,
+		.guest = o->guest,
 		.argc = argc,
 		.argv = argv,
 		.also = o->also,

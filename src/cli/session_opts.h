@@ -19,6 +19,7 @@ struct session_opts {
 	bool check;
 	unsigned int hz;
 	const char *cpufreq;			/* --cpufreq GOVERNOR[:KHZ] */
+	const char *guest;			/* --guest SPEC (docs/guests.md) */
 	const struct cost_profile *profile;	/* --costs FILE */
 	const char *costs[SESSION_MAX_REPEATS];	/* --cost NAME=NS, in order */
 	int nr_costs;
@@ -44,7 +45,8 @@ struct session_opts {
 	{ "also", required_argument, NULL, 'A' },                                              \
 	{ "idle-states", required_argument, NULL, 'I' },                                       \
 	{ "cpufreq", required_argument, NULL, 'G' },                                           \
-	{ "costs", required_argument, NULL, 'K' }
+	{ "costs", required_argument, NULL, 'K' },                                             \
+	{ "guest", required_argument, NULL, 'g' }
 
 /* the usage lines for them */
 #define SESSION_OPTIONS_HELP                                                                  \
@@ -70,6 +72,9 @@ struct session_opts {
 	"                       ondemand or conservative (docs/cpufreq.md; tunables and limits:\n" \
 	"                       --sysctl schedutil_rate_limit_us=N, up_threshold=N, ...,\n"   \
 	"                       scaling_min_freq=KHZ, scaling_max_freq=KHZ)\n"                \
+	"  --guest SPEC         run the machine as a KVM guest: kvm[:hlt|:haltpoll][,ipiv]\n" \
+	"                       [,steal=PCT[:PERIOD_US]][,guest_halt_poll_ns=NS], as a machine\n" \
+	"                       file's [guest]; none: bare metal (docs/guests.md)\n"           \
 	"  --idle-states SPEC   disable=STATE[,STATE...], enable=... or max=STATE, each with an\n" \
 	"                       optional @CPUS: cpuidle's stateK/disable, intel_idle.max_cstate=\n" \
 	"  --also 'COMMAND'     a background workload (any COMMAND below) started with the\n"  \

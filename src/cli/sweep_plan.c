@@ -281,6 +281,7 @@ static const struct {
 	{ "--idle-states", 'I' },
 	{ "--cpufreq", 'G' },
 	{ "--costs", 'K' },
+	{ "--guest", 'g' },
 };
 
 static int check_settings(struct directive_parser *ps, const char *value)
@@ -298,7 +299,7 @@ static int check_settings(struct directive_parser *ps, const char *value)
 			rc = directive_fail(
 				ps,
 				"settings: unknown option '%s' (--sysctl, --cost, --hz, --preempt, "
-				"--idle-states, --cpufreq or --costs)",
+				"--idle-states, --cpufreq, --costs or --guest)",
 				w.v[i]);
 		else if (i + 1 == w.n)
 			rc = directive_fail(ps, "settings: option '%s' needs a value", w.v[i]);
@@ -683,6 +684,10 @@ static char *canonical_cmd(const struct session_config *cfg)
 	if (cfg->cpufreq) {
 		append_word(&buf, &cap, "--cpufreq");
 		append_word(&buf, &cap, cfg->cpufreq);
+	}
+	if (cfg->guest) {
+		append_word(&buf, &cap, "--guest");
+		append_word(&buf, &cap, cfg->guest);
 	}
 	if (cfg->preempt) {
 		append_word(&buf, &cap, "--preempt");

@@ -15,6 +15,8 @@
 #include "kernel/rtmutex.h"
 #include "kernel/tasklist.h"
 #include "kernel/trace.h"
+#include "kernel/pelt.h"
+#include "sim/steal.h"
 #include "sim/alloc.h"
 
 #include <errno.h>
@@ -635,9 +637,49 @@ static void update_rq_clock_pelt(struct rq *rq, s64 delta)
 					  arch_scale_freq_capacity(cpu_of(rq)));
 }
 
+int update_irq_load_avg(struct rq *rq, u64 running)
+{
+	int ret;
+
+	/*
+	 * Not on clock_pelt, which does not advance through steal: the
+	 * running time is scaled to the work it stands for, and taken to
+	 * have happened just before now (the kernel's pessimistic choice):
+	 * decay up to rq->clock - running, then accumulate running.
+	 */
+	running = cap_scale(running, arch_scale_freq_capacity(cpu_of(rq)));
+	running = cap_scale(running, arch_scale_cpu_capacity(cpu_of(rq)));
+	ret = ___update_load_sum(rq->clock - running, &rq->avg_irq, 0, 0, 0);
+	ret += ___update_load_sum(rq->clock, &rq->avg_irq, 1, 1, 1);
+	if (ret)
+		___update_load_avg(&rq->avg_irq, 1);
+	return ret;
+}
+
+/*
+ * update_rq_clock_task() with CONFIG_PARAVIRT_TIME_ACCOUNTING: the steal
+ * the host's clock published since the last update (at most @delta; what
+ * is more is dropped, as the kernel drops it) is not task time; it feeds
+ * avg_irq, which scale_rt_capacity() takes off the CPU's capacity.
+ * No IRQ time accounting (CONFIG_IRQ_TIME_ACCOUNTING): interrupt handlers
+ * are charged to the task they interrupt, as without it.
+ */
+static s64 steal_delta(struct rq *rq, s64 delta, u64 now)
+{
+	u64 prev_steal = sim_steal_clock(cpu_of(rq), now);
+	u64 steal = prev_steal - rq->prev_steal_time_rq;
+
+	if (steal > (u64)delta)
+		steal = (u64)delta;
+	rq->prev_steal_time_rq = prev_steal;
+	return (s64)steal;
+}
+
 void update_rq_clock(struct rq *rq)
 {
-	s64 delta = (s64)(cpu_now() - rq->clock);
+	u64 now = cpu_now();
+	s64 delta = (s64)(now - rq->clock);
+	s64 steal = 0;
 
 	/* a remote rq's clock may be ahead of this CPU's cursor: clocks never go back */
 	if (delta <= 0)
@@ -645,7 +687,12 @@ void update_rq_clock(struct rq *rq)
 	cl_write(&rq->cl.curr);
 	cl_write(&rq->cl.clock);
 	rq->clock += (u64)delta;
+	if (unlikely(sim_steal_enabled()))
+		steal = steal_delta(rq, delta, now);
+	delta -= steal;
 	rq->clock_task += (u64)delta;
+	if (steal && sched_feat(NONTASK_CAPACITY))
+		update_irq_load_avg(rq, (u64)steal);
 	update_rq_clock_pelt(rq, delta);
 }
 
@@ -1872,6 +1919,11 @@ static void handle_pending_irqs(struct rq *rq)
 	struct sim_cpu *c = sim_cpu(cpu_of(rq));
 	unsigned int irqs = sim_cpu_take_irqs(cpu_of(rq));
 
+	/* the host ran something else: the vCPU resumes where it was, later */
+	if (irqs & IRQ_STEAL) {
+		cpu_set_activity(c, ACT_STEAL);
+		c->t += sim_steal_take(cpu_of(rq));
+	}
 	cpu_set_activity(c, ACT_IRQ);
 	if (irqs & IRQ_RESCHED) {
 		/* scheduler_ipi(): the work is the need_resched it carried */

@@ -327,26 +327,41 @@ static bool sugov_update_next_freq(struct cpufreq_policy *policy, u64 time,
 }
 
 /*
- * effective_cpu_util() without IRQ time or DL tasks (neither is
- * modelled): fair plus RT utilisation; @min is uclamp's minimum, or the
- * capacity while an RT task is runnable and uclamp is not in use ("RT
- * runs at max"); @max is uclamp's maximum, at most the capacity.
+ * effective_cpu_util() without DL tasks (not modelled): fair plus RT
+ * utilisation, measured on clock_task, scaled to the share the CPU's
+ * IRQ/steal utilisation (avg_irq: a guest's steal, docs/guests.md) leaves
+ * and that utilisation added; @min is at least avg_irq and uclamp's
+ * minimum, or the capacity while an RT task is runnable and uclamp is not
+ * in use ("RT runs at max"); @max is uclamp's maximum, at most the
+ * capacity. avg_irq saturating the CPU gives the capacity for all three.
  */
 unsigned long effective_cpu_util(unsigned int cpu, unsigned long util_cfs, unsigned long *min,
 				 unsigned long *max)
 {
 	struct rq *rq = cpu_rq(cpu);
 	unsigned long scale = arch_scale_cpu_capacity(cpu);
+	unsigned long irq = cpu_util_irq(rq);
 	unsigned long util;
 
+	if (unlikely(irq >= scale)) {
+		if (min)
+			*min = scale;
+		if (max)
+			*max = scale;
+		return scale;
+	}
 	if (min) {
-		*min = uclamp_rq_get(rq, UCLAMP_MIN);
+		*min = max(irq, uclamp_rq_get(rq, UCLAMP_MIN));
 		if (!uclamp_is_used() && rq->rt.rt_queued)
 			*min = max(*min, scale);
 	}
 	util = util_cfs + cpu_util_rt(rq);
 	if (max)
 		*max = min(scale, uclamp_rq_get(rq, UCLAMP_MAX));
+	if (util >= scale)
+		return scale;
+	/* scale_irq_capacity(): the task clock does not see the IRQ/steal time */
+	util = util * (scale - irq) / scale + irq;
 	return util >= scale ? scale : util;
 }
 

@@ -179,9 +179,10 @@ void cpufreq_idle_enter(unsigned int cpu);
 /* cpufreq_table_set_inefficient(): OPP @idx of @policy is inefficient */
 void cpufreq_table_set_inefficient(struct cpufreq_policy *policy, unsigned int idx);
 /*
- * effective_cpu_util() (without IRQ time or DL tasks, not modelled): the
- * fair plus RT utilisation at most the CPU's capacity; *@min and *@max
- * the performance bounds (uclamp's, and the capacity while an RT task is
+ * effective_cpu_util() (without DL tasks, not modelled): the fair plus RT
+ * utilisation scaled by what avg_irq (a guest's steal) leaves, plus
+ * avg_irq, at most the CPU's capacity; *@min and *@max the performance
+ * bounds (avg_irq and uclamp's, and the capacity while an RT task is
  * runnable without uclamp). @min and @max may be NULL.
  */
 unsigned long effective_cpu_util(unsigned int cpu, unsigned long util_cfs, unsigned long *min,

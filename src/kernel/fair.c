@@ -10,6 +10,7 @@
  */
 #include "kernel/fair_lb.h"
 #include "kernel/sched.h"
+#include "sim/steal.h"
 
 /* ------------------------------------------------------------------ */
 /* weights and virtual time                                            */
@@ -505,6 +506,9 @@ void update_blocked_averages(unsigned int cpu)
 	decayed |= update_rt_rq_load_avg(rq->clock_pelt, rq,
 					 rt_task(rq->curr) && !is_idle_task(rq->curr) &&
 						 !rq->curr->is_stopper);
+	/* and avg_irq, on a guest with steal (0 everywhere else) */
+	if (unlikely(sim_steal_enabled()))
+		decayed |= update_irq_load_avg(rq, 0);
 	if (decayed)
 		cpufreq_update_util(rq, 0);
 	rq_unlock(rq);

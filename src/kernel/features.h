@@ -44,7 +44,7 @@
 	  "end a slice with an hrtimer instead of the next tick")                             \
 	F(HRTICK_DL, false, "v6.18", "the deadline class and the hrtick",                     \
 	  "hrtick for SCHED_DEADLINE runtime enforcement")                                    \
-	F(NONTASK_CAPACITY, true, "v6.18", "IRQ and steal time accounting (avg_irq)",         \
+	F(NONTASK_CAPACITY, true, "v6.18", NULL,                                              \
 	  "lower CPU capacity by time spent outside tasks")                                   \
 	F(TTWU_QUEUE, true, "v6.18", NULL, "queue remote wakeups on the target CPU's wakelist") \
 	F(SIS_UTIL, true, "v6.18", NULL, "select_idle_cpu: scan fewer CPUs as LLC utilisation rises") \

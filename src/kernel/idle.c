@@ -72,29 +72,31 @@ static int haltpoll_select(struct rq *rq)
 	return idx;
 }
 
-/* guest_halt_poll_* of drivers/cpuidle/governors/haltpoll.c, their defaults */
-#define GUEST_HALT_POLL_NS 200000
+/*
+ * guest_halt_poll_* of drivers/cpuidle/governors/haltpoll.c, their
+ * defaults; guest_halt_poll_ns is the machine's (guest_halt_poll_ns())
+ */
 #define GUEST_HALT_POLL_GROW 2
 #define GUEST_HALT_POLL_SHRINK 2
 #define GUEST_HALT_POLL_GROW_START 50000
 
 /*
- * adjust_poll_limit(): a halt that a poll of up to GUEST_HALT_POLL_NS
+ * adjust_poll_limit(): a halt that a poll of up to guest_halt_poll_ns
  * would have caught grows the limit (doubling from GROW_START); a longer
  * one shrinks it (halving, to 0 below GROW_START).
  */
 static void haltpoll_reflect(struct rq *rq, int idx, u64 block_ns)
 {
-	u64 val;
+	u64 val, max_ns = guest_halt_poll_ns(&machine.topo->guest);
 
 	rq->last_state_idx = idx;
 	if (idx == 0)
 		return;
-	if (block_ns > rq->poll_limit_ns && block_ns <= GUEST_HALT_POLL_NS) {
+	if (block_ns > rq->poll_limit_ns && block_ns <= max_ns) {
 		val = rq->poll_limit_ns * GUEST_HALT_POLL_GROW;
-		val = clamp(val, (u64)GUEST_HALT_POLL_GROW_START, (u64)GUEST_HALT_POLL_NS);
+		val = clamp(val, (u64)GUEST_HALT_POLL_GROW_START, max_ns);
 		rq->poll_limit_ns = val;
-	} else if (block_ns > GUEST_HALT_POLL_NS) {
+	} else if (block_ns > max_ns) {
 		val = rq->poll_limit_ns / GUEST_HALT_POLL_SHRINK;
 		rq->poll_limit_ns = val < GUEST_HALT_POLL_GROW_START ? 0 : val;
 	}

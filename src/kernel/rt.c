@@ -279,18 +279,24 @@ int update_rt_rq_load_avg(u64 now, struct rq *rq, int running)
 }
 
 /*
- * What RT tasks leave of the CPU for fair tasks (fair.c scale_rt_capacity():
- * no DL tasks, no IRQ time and no HW pressure are modelled, so only the RT
- * utilization is taken off), at least 1.
+ * What RT tasks and time outside tasks leave of the CPU for fair tasks
+ * (fair.c scale_rt_capacity(): no DL tasks and no HW pressure are
+ * modelled; the time outside tasks is a guest's steal, rq->avg_irq), at
+ * least 1: the RT utilization is taken off, and what is left is scaled by
+ * the share IRQ and steal leave (scale_irq_capacity()).
  */
 unsigned long scale_rt_capacity(unsigned int cpu)
 {
+	const struct rq *rq = cpu_rq(cpu);
 	unsigned long max = arch_scale_cpu_capacity(cpu);
-	unsigned long used = cpu_util_rt(cpu_rq(cpu));
+	unsigned long irq = cpu_util_irq(rq);
+	unsigned long used = cpu_util_rt(rq);
 
+	if (unlikely(irq >= max))
+		return 1;
 	if (unlikely(used >= max))
 		return 1;
-	return max - used;
+	return (max - used) * (max - irq) / max;
 }
 
 /* update_curr_common(): the runtime of an RT curr */

@@ -769,6 +769,13 @@ struct rq {
 	/* schedstat counters (version 17 names) */
 	struct rt_rq rt;
 	struct sched_avg avg_rt;	/* PELT of the time RT tasks ran (rq->avg_rt) */
+	/*
+	 * PELT of the time the CPU did not give tasks (rq->avg_irq): here the
+	 * steal time of a guest's vCPU, which update_rq_clock_task() takes
+	 * out of clock_task (docs/guests.md, "Steal time")
+	 */
+	struct sched_avg avg_irq;
+	u64 prev_steal_time_rq;		/* the steal clock clock_task has seen */
 	struct dl_rq dl;
 	struct sched_dl_entity fair_server;
 
@@ -1402,6 +1409,15 @@ static inline unsigned long cpu_util_rt(const struct rq *rq)
 {
 	return rq->avg_rt.util_avg;
 }
+/* cpu_util_irq(): the CPU's IRQ and steal utilization */
+static inline unsigned long cpu_util_irq(const struct rq *rq)
+{
+	return rq->avg_irq.util_avg;
+}
+
+/* update_irq_load_avg(): rq->avg_irq after @running ns of steal (0: decay only) */
+int update_irq_load_avg(struct rq *rq, u64 running);
+
 /* scale_rt_capacity(): the capacity left for fair tasks after RT pressure */
 unsigned long scale_rt_capacity(unsigned int cpu);
 unsigned int select_task_rq_rt(struct task_struct *p, unsigned int cpu, int wake_flags);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "report/run_json.h"
 #include "topo/cost_profile.h"
+#include "topo/machine_guest.h"
 
 #include "kernel/cpufreq.h"
 #include "kernel/cpufreq_governor.h"
@@ -132,6 +133,14 @@ static void write_sched(struct json_writer *w)
 		json_kv_u64(w, "kernel_ns", c->time_in[ACT_KERNEL]);
 		json_kv_u64(w, "irq_ns", c->time_in[ACT_IRQ]);
 		json_kv_u64(w, "idle_ns", c->time_in[ACT_IDLE]);
+		/*
+		 * a guest's: /proc/stat's steal column (in ns, not USER_HZ
+		 * ticks) and the IRQ utilization it left in avg_irq
+		 */
+		if (machine.topo->guest.kvm) {
+			json_kv_u64(w, "steal_ns", c->time_in[ACT_STEAL]);
+			json_kv_u64(w, "irq_util_avg", cpu_util_irq(rq));
+		}
 		json_kv_u64(w, "nr_switches", rq->nr_switches);
 		json_kv_u64(w, "ttwu_count", rq->stat.ttwu_count);
 		json_kv_u64(w, "ipi_sent", rq->ipi_sent);
@@ -517,6 +526,25 @@ static void write_energy(struct json_writer *w)
 	json_end_object(w);
 }
 
+/*
+ * "guest": what the machine ran as (its [guest] section or --guest, in
+ * --guest's words), the option as given, and the steal time each CPU had
+ * (docs/guests.md).
+ */
+static void write_guest(struct json_writer *w, const struct run_info *ri)
+{
+	const struct topology *t = machine.topo;
+	char spec[128];
+
+	guest_format(&t->guest, spec, sizeof(spec));
+	json_key(w, "guest");
+	json_begin_object(w);
+	json_kv_str(w, "kind", spec);
+	json_kv_str(w, "option", ri->guest);
+	json_kv_str(w, "source", t->guest.source[0] ? t->guest.source : NULL);
+	json_end_object(w);
+}
+
 int write_run_json(FILE *out, const struct run_info *ri, const struct bench *b)
 {
 	struct json_writer w;
@@ -544,6 +572,8 @@ int write_run_json(FILE *out, const struct run_info *ri, const struct bench *b)
 		json_kv_bool(&w, "busy", p->busy);
 		json_end_object(&w);
 	}
+	if (machine.topo->guest.kvm || ri->guest)
+		write_guest(&w, ri);
 	json_end_object(&w);
 
 	json_key(&w, "features");

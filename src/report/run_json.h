@@ -12,6 +12,7 @@ struct cost_profile;
 struct run_info {
 	const char *machine;
 	const struct cost_profile *profile;	/* --costs FILE, NULL: none */
+	const char *guest;			/* --guest SPEC as given, NULL: none */
 	u64 seed;
 	int argc;
 	char **argv;		/* the benchmark command line */

@@ -23,6 +23,7 @@
 #define IRQ_RESCHED 0x2
 #define IRQ_TIMER 0x4
 #define IRQ_CALL_FUNC 0x8
+#define IRQ_STEAL 0x10 /* the host deschedules the vCPU (sim/steal.h) */
 
 /*
  * The kernel's reactions to what the hardware does, registered with

@@ -3,13 +3,15 @@
 
 #include "sim/alloc.h"
 #include "sim/cache.h"
+#include "sim/steal.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 struct machine machine;
 
-const char *const cpu_activity_names[NR_ACT] = { "idle", "user", "kernel", "irq" };
+const char *const cpu_activity_names[NR_ACT] = { "idle", "user", "kernel", "irq",
+						    "steal" };
 
 /*
  * SMT sharing: the speed table by busy-thread count (the cost model's
@@ -178,11 +180,13 @@ void machine_start_at(u64 t)
 		machine.cpus[i].freq_since = t;
 		machine.cpus[i].pstate_since = t;
 	}
+	sim_steal_start();
 }
 
 void machine_destroy(void)
 {
 	eq_destroy(&machine.eq);
+	sim_steal_destroy();
 	cache_destroy();
 	for (unsigned int i = 0; machine.cpus && i < machine.nr_cpus; i++) {
 		free(machine.cpus[i].opp_time);

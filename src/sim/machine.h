@@ -21,12 +21,14 @@
 #include <signal.h>
 
 struct hrtimer;
+struct sim_steal;
 
 enum cpu_activity {
 	ACT_IDLE,	/* idle task running, CPU waiting for work */
 	ACT_USER,	/* a task runs user code */
 	ACT_KERNEL,	/* syscall, scheduler, softirq */
 	ACT_IRQ,	/* interrupt handler: tick, IPI, timer */
+	ACT_STEAL,	/* a vCPU descheduled by its host (sim/steal.h): busy, no progress */
 	NR_ACT,
 };
 
@@ -152,6 +154,7 @@ struct machine {
 	bool smt_sharing;
 	unsigned int this_cpu;		/* CPU whose kernel path is running */
 	u64 seed;
+	struct sim_steal *steal;	/* [nr_cpus]: a guest's steal time, NULL: none */
 	bool stop;			/* set to end sim_run() */
 	/*
 	 * An event that only watches (the --plot sampler): the run ends when

@@ -19,7 +19,14 @@ enum prng_stream_id {
 	PRNG_STREAM_PLACEMENT = 2,
 	PRNG_STREAM_JITTER = 3,
 	PRNG_STREAM_KERNEL = 4,
+	PRNG_STREAM_STEAL = 5,	/* per vCPU: prng_steal_stream() */
 };
+
+/* the host's preemption of vCPU @cpu (sim/steal.c): a stream of its own per CPU */
+static inline u64 prng_steal_stream(unsigned int cpu)
+{
+	return ((u64)cpu + 1) << 8 | PRNG_STREAM_STEAL;
+}
 
 void prng_init(struct prng *r, u64 seed, u64 stream);
 u64 prng_next(struct prng *r);

@@ -30,6 +30,14 @@ static bool kvm_signature(void)
 }
 #endif
 
+bool host_is_kvm_guest(void)
+{
+	return kvm_signature();
+}
+
+const char kvm_approximation[] =
+	"a KVM guest: the hypervisor's costs are estimates (docs/guests.md)";
+
 void topology_make_kvm_guest(struct topology *t, const char *driver)
 {
 	size_t len, n;
@@ -44,14 +52,39 @@ void topology_make_kvm_guest(struct topology *t, const char *driver)
 	n = len ? (size_t)snprintf(t->approximations + len, sizeof(t->approximations) - len, "; ") :
 		  0;
 	if (len + n < sizeof(t->approximations))
-		snprintf(t->approximations + len + n, sizeof(t->approximations) - len - n,
-			 "a KVM guest: the hypervisor's costs are estimates (docs/guests.md)");
+		snprintf(t->approximations + len + n, sizeof(t->approximations) - len - n, "%s",
+			 kvm_approximation);
+}
+
+/*
+ * The haltpoll governor's guest_halt_poll_ns, as this kernel runs it (a
+ * guest booted with haltpoll.guest_halt_poll_ns=0 never polls); false if
+ * it cannot be read.
+ */
+static bool read_halt_poll_ns(const char *sysfs_root, u64 *ns)
+{
+	char path[512];
+	unsigned long long v;
+	FILE *f;
+	bool ok;
+
+	snprintf(path, sizeof(path), "%s/module/haltpoll/parameters/guest_halt_poll_ns",
+		 sysfs_root);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	ok = fscanf(f, "%llu", &v) == 1;
+	fclose(f);
+	if (ok)
+		*ns = v;
+	return ok;
 }
 
 void topology_detect_host_guest(struct topology *t, const char *sysfs_root)
 {
 	char path[512], drv[64] = "";
 	FILE *f;
+	u64 ns;
 
 	if (!kvm_signature())
 		return;
@@ -64,4 +97,12 @@ void topology_detect_host_guest(struct topology *t, const char *sysfs_root)
 		drv[strcspn(drv, "\n")] = '\0';
 	}
 	topology_make_kvm_guest(t, drv);
+	if (t->guest.cpuidle == GUEST_IDLE_HALTPOLL && read_halt_poll_ns(sysfs_root, &ns)) {
+		size_t len = strlen(t->guest.source);
+
+		t->guest.halt_poll_given = true;
+		t->guest.halt_poll_ns = ns;
+		snprintf(t->guest.source + len, sizeof(t->guest.source) - len,
+			 "; haltpoll guest_halt_poll_ns %llu", (unsigned long long)ns);
+	}
 }

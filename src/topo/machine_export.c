@@ -8,6 +8,7 @@
  * file readable and lets a later change of a default reach it.
  */
 #include "topo/machine_file.h"
+#include "topo/machine_guest.h"
 
 #include "sim/alloc.h"
 
@@ -313,6 +314,15 @@ void topology_export(const struct topology *t, FILE *out)
 		fprintf(out, "\n[guest]\nhypervisor = kvm\ncpuidle = %s\nipi_virtualization = %s\n",
 			t->guest.cpuidle == GUEST_IDLE_HALTPOLL ? "haltpoll" : "hlt",
 			t->guest.ipi_virtualization ? "yes" : "no");
+		if (t->guest.steal_ppm) {
+			char steal[64];
+
+			guest_format_steal(&t->guest, steal, sizeof(steal));
+			fprintf(out, "steal = %s\n", steal);
+		}
+		if (t->guest.halt_poll_given)
+			fprintf(out, "guest_halt_poll_ns = %llu\n",
+				(unsigned long long)t->guest.halt_poll_ns);
 		put_text(out, "source", t->guest.source);
 	}
 	if (t->nr_em && t->em_source[0]) {

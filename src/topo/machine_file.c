@@ -1126,9 +1126,12 @@ struct topology *topology_parse_machine(const char *text, const char *file, char
 	cost_model_default(&t->cost);
 	if (mf_lex(text, file, machine_file_line, s, err, errlen) || fill_cpus(s, err, errlen) ||
 	    fill_classes(s, err, errlen) ||
-	    /* a guest's idle states are the guest's, whatever [idle.K] says */
-	    (s->guest.line ? mf_guest_finish(&s->guest, t, file, err, errlen)
-			   : fill_idle(s, err, errlen)) ||
+	    /*
+	     * a guest's idle states are the guest's, whatever [idle.K] says;
+	     * its own, if it gives them, are kept for --guest none
+	     */
+	    ((!s->guest.line || s->idle_given[0]) && fill_idle(s, err, errlen)) ||
+	    (s->guest.line && mf_guest_finish(&s->guest, t, file, err, errlen)) ||
 	    fill_energy(s, err, errlen) || fill_rest(s, err, errlen) ||
 	    mf_asym_finish(&s->asym, t, file, err, errlen))
 		goto fail;

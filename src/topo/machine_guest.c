@@ -7,7 +7,13 @@
  *   cpuidle = hlt | haltpoll       the guest's idle: no cpuidle driver (HLT), or
  *                                  cpuidle-haltpoll and its governor
  *   ipi_virtualization = yes | no  IPIv / AVIC: IPIs are sent without a VM exit
+ *   steal = PCT[:PERIOD_US]        the host deschedules each busy vCPU for PCT
+ *                                  percent of its time, once a period (steal.c)
+ *   guest_halt_poll_ns = NS        the haltpoll governor's module parameter
  *   source = ...
+ *
+ * The run option --guest says the same in one word (guest_parse_option()):
+ * none, or kvm[:hlt|:haltpoll][,ipiv][,steal=PCT[:PERIOD_US]][,guest_halt_poll_ns=NS].
  *
  * A guest does not see the host's C-states: its idle states are HLT (the
  * halt exits to the host) or, with cpuidle-haltpoll, a polling state and
@@ -19,6 +25,7 @@
 
 #include "topo/machine_section.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 const char *const guest_cpuidle_names[2] = { "hlt", "haltpoll" };
@@ -33,16 +40,126 @@ const char *const guest_cpuidle_names[2] = { "hlt", "haltpoll" };
 /* cpuidle-haltpoll's halt state: exit latency and target residency 1 us */
 #define HALTPOLL_HALT_NS 1000
 
-enum { F_HYPERVISOR, F_CPUIDLE, F_IPIV };
+/*
+ * Steal: at most 90%, past which a vCPU makes almost no progress and a run
+ * takes ten times its length; the period from 100 us (a host's shortest
+ * useful slice, well above a context switch) to 1 s (HZ=1 worth of host
+ * ticks). The default period, 10 ms, is about three host EEVDF slices
+ * (base_slice 0.75 ms * (1 + ilog2(8)) = 3 ms on a host of 8 or more CPUs):
+ * a vCPU sharing its pCPU with other runnable threads is preempted about
+ * that often (docs/guests.md, "Steal time").
+ */
+#define STEAL_MAX_PPM 900000
+#define STEAL_PPM_PER_PCT 10000
+#define STEAL_PERIOD_MIN_US 100
+#define STEAL_PERIOD_MAX_US 1000000
+#define STEAL_PERIOD_DEFAULT_US 10000
+
+/* guest_halt_poll_ns is a uint module parameter */
+#define HALT_POLL_NS_MAX 4294967295ULL
+
+enum { F_HYPERVISOR, F_CPUIDLE, F_IPIV, F_STEAL, F_HALT_POLL };
+
+/* guest_halt_poll_ns = NS into @d. 0, or -1 with a message. */
+static int parse_halt_poll(const char *v, struct guest_desc *d, char *err, size_t errlen)
+{
+	char *end;
+	unsigned long long ns = strtoull(v, &end, 10);
+
+	if (*v < '0' || *v > '9' || *end || ns > HALT_POLL_NS_MAX) {
+		snprintf(err, errlen,
+			 "guest_halt_poll_ns: '%.40s' is not a number of ns from 0 to %llu", v,
+			 HALT_POLL_NS_MAX);
+		return -1;
+	}
+	d->halt_poll_given = true;
+	d->halt_poll_ns = ns;
+	return 0;
+}
+
+/* guest_halt_poll_ns is the haltpoll governor's: without it, it would be said for nothing */
+static int check_halt_poll(const struct guest_desc *d, char *err, size_t errlen)
+{
+	if (d->halt_poll_given && d->cpuidle != GUEST_IDLE_HALTPOLL) {
+		snprintf(
+			err, errlen,
+			"guest_halt_poll_ns is the haltpoll governor's: it needs cpuidle haltpoll");
+		return -1;
+	}
+	return 0;
+}
+
+/* PCT with up to four decimals, in ppm; -1 if it is not such a number */
+static long long parse_pct_ppm(const char *s, const char **end)
+{
+	long long ppm = 0;
+	int digits = 0, decimals = -1;
+
+	for (; *s; s++) {
+		if (*s == '.' && decimals < 0 && digits) {
+			decimals = 0;
+			continue;
+		}
+		if (*s < '0' || *s > '9')
+			break;
+		if (decimals >= 4 || ++digits > 3)
+			return -1;
+		ppm = ppm * 10 + (*s - '0');
+		if (decimals >= 0)
+			decimals++;
+	}
+	if (!digits || decimals == 0)
+		return -1;
+	for (int i = decimals < 0 ? 0 : decimals; i < 4; i++)
+		ppm *= 10;
+	*end = s;
+	return ppm;
+}
+
+int guest_parse_steal(const char *v, struct guest_desc *d, char *err, size_t errlen)
+{
+	const char *p = v;
+	long long ppm = parse_pct_ppm(v, &p);
+	unsigned long long period = STEAL_PERIOD_DEFAULT_US;
+
+	if (ppm < 0 || (*p && *p != ':')) {
+		snprintf(
+			err, errlen,
+			"steal: '%.40s' is not PCT[:PERIOD_US] (a percentage such as 5 or 2.5, then optionally ':' and the period in microseconds)",
+			v);
+		return -1;
+	}
+	if (ppm > STEAL_MAX_PPM) {
+		snprintf(err, errlen, "steal: %.40s%% is more than %d%% of a vCPU's time", v,
+			 STEAL_MAX_PPM / STEAL_PPM_PER_PCT);
+		return -1;
+	}
+	if (*p == ':') {
+		char *e;
+
+		period = strtoull(p + 1, &e, 10);
+		if (p[1] < '0' || p[1] > '9' || *e || period < STEAL_PERIOD_MIN_US ||
+		    period > STEAL_PERIOD_MAX_US) {
+			snprintf(err, errlen,
+				 "steal: the period '%.40s' is not %d to %d microseconds", p + 1,
+				 STEAL_PERIOD_MIN_US, STEAL_PERIOD_MAX_US);
+			return -1;
+		}
+	}
+	d->steal_ppm = (u32)ppm;
+	d->steal_period_ns = ppm ? period * NSEC_PER_USEC : 0;
+	return 0;
+}
 
 int mf_guest_line(struct mf_guest *g, struct guest_desc *d, const struct mf_line *l, char *err,
 		  size_t errlen)
 {
-	static const char *const keys[] = { "hypervisor", "cpuidle", "ipi_virtualization" };
+	static const char *const keys[] = { "hypervisor", "cpuidle", "ipi_virtualization", "steal",
+					    "guest_halt_poll_ns" };
 
 	if (!strcmp(l->key, "source"))
 		return mf_append_source(d->source, sizeof(d->source), l->value, err, errlen);
-	switch (mf_section_key(l, keys, 3, &g->fields, err, errlen)) {
+	switch (mf_section_key(l, keys, 5, &g->fields, err, errlen)) {
 	case F_HYPERVISOR:
 		if (strcmp(l->value, "kvm")) {
 			snprintf(err, errlen, "hypervisor: '%.40s' is not one of kvm", l->value);
@@ -61,6 +178,10 @@ int mf_guest_line(struct mf_guest *g, struct guest_desc *d, const struct mf_line
 		return -1;
 	case F_IPIV:
 		return mf_yes_no(l->key, l->value, &d->ipi_virtualization, err, errlen);
+	case F_STEAL:
+		return guest_parse_steal(l->value, d, err, errlen);
+	case F_HALT_POLL:
+		return parse_halt_poll(l->value, d, err, errlen);
 	default:
 		return -1;
 	}
@@ -81,10 +202,41 @@ static void default_cost(u64 *v, u64 estimate)
 		*v = estimate;
 }
 
+/* what the machine was before it became a guest, once */
+static void save_base(struct topology *t)
+{
+	struct guest_base *b = &t->guest_base;
+
+	if (b->saved)
+		return;
+	b->saved = true;
+	b->nr_idle_states = t->nr_idle_states;
+	memcpy(b->idle_states, t->idle_states, sizeof(b->idle_states));
+	b->ipi_exit = t->cost.guest_ipi_exit;
+	b->timer_exit = t->cost.guest_timer_exit;
+	b->wakeup_polled = t->cost.guest_wakeup_polled;
+	b->wakeup = t->cost.guest_wakeup;
+	b->host_poll_ns = t->cost.guest_host_poll_ns;
+}
+
+static void restore_base(struct topology *t)
+{
+	const struct guest_base *b = &t->guest_base;
+
+	t->nr_idle_states = b->nr_idle_states;
+	memcpy(t->idle_states, b->idle_states, sizeof(t->idle_states));
+	t->cost.guest_ipi_exit = b->ipi_exit;
+	t->cost.guest_timer_exit = b->timer_exit;
+	t->cost.guest_wakeup_polled = b->wakeup_polled;
+	t->cost.guest_wakeup = b->wakeup;
+	t->cost.guest_host_poll_ns = b->host_poll_ns;
+}
+
 void guest_apply(struct topology *t)
 {
 	struct cost_model *c = &t->cost;
 
+	save_base(t);
 	if (t->guest.cpuidle == GUEST_IDLE_HALTPOLL) {
 		set_state(&t->idle_states[0], "POLL", 0, true);
 		set_state(&t->idle_states[1], "haltpoll", HALTPOLL_HALT_NS, false);
@@ -93,12 +245,177 @@ void guest_apply(struct topology *t)
 		set_state(&t->idle_states[0], "HLT", 0, false);
 		t->nr_idle_states = 1;
 	}
-	if (!t->guest.ipi_virtualization)
+	guest_default_costs(c, t->guest.ipi_virtualization);
+}
+
+void guest_default_costs(struct cost_model *c, bool ipi_virtualization)
+{
+	if (!ipi_virtualization)
 		default_cost(&c->guest_ipi_exit, KVM_IPI_EXIT_NS);
 	default_cost(&c->guest_timer_exit, KVM_TIMER_EXIT_NS);
 	default_cost(&c->guest_wakeup_polled, KVM_WAKEUP_POLLED_NS);
 	default_cost(&c->guest_wakeup, KVM_WAKEUP_NS);
 	default_cost(&c->guest_host_poll_ns, KVM_HALT_POLL_NS);
+}
+
+int guest_parse_option(const char *arg, struct guest_desc *d, char *err, size_t errlen)
+{
+	char buf[128], msg[256], *item, *save = NULL;
+	const char *v = arg;
+
+	memset(d, 0, sizeof(*d));
+	if (!strcmp(arg, "none"))
+		return 0;
+	if (strncmp(v, "kvm", 3) || (v[3] && v[3] != ':' && v[3] != ',')) {
+		snprintf(
+			err, errlen,
+			"--guest: '%.60s' is not none or kvm[:hlt|:haltpoll][,ipiv][,steal=PCT[:PERIOD_US]]",
+			arg);
+		return -1;
+	}
+	d->kvm = true;
+	v += 3;
+	if (*v == ':') {
+		size_t n = strcspn(v + 1, ",");
+		bool known = false;
+
+		for (int i = 0; i < 2; i++) {
+			if (strlen(guest_cpuidle_names[i]) == n &&
+			    !strncmp(v + 1, guest_cpuidle_names[i], n)) {
+				d->cpuidle = (enum guest_cpuidle)i;
+				known = true;
+			}
+		}
+		if (!known) {
+			snprintf(err, errlen, "--guest: cpuidle '%.*s' is not one of hlt haltpoll",
+				 (int)(n > 40 ? 40 : n), v + 1);
+			return -1;
+		}
+		v += 1 + n;
+	}
+	if (!*v)
+		return 0;
+	if (strlen(v) >= sizeof(buf)) {
+		snprintf(err, errlen, "--guest: '%.60s...' is too long", arg);
+		return -1;
+	}
+	/* v is ",..." */
+	snprintf(buf, sizeof(buf), "%s", v + 1);
+	if (!buf[0] || buf[strlen(buf) - 1] == ',' || strstr(buf, ",,")) {
+		snprintf(err, errlen, "--guest: '%.60s' has an empty item between commas", arg);
+		return -1;
+	}
+	for (item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(item, "ipiv")) {
+			d->ipi_virtualization = true;
+		} else if (!strncmp(item, "steal=", 6)) {
+			if (guest_parse_steal(item + 6, d, msg, sizeof(msg))) {
+				snprintf(err, errlen, "--guest: %s", msg);
+				return -1;
+			}
+		} else if (!strncmp(item, "guest_halt_poll_ns=", 19)) {
+			if (parse_halt_poll(item + 19, d, msg, sizeof(msg))) {
+				snprintf(err, errlen, "--guest: %s", msg);
+				return -1;
+			}
+		} else {
+			snprintf(
+				err, errlen,
+				"--guest: unknown item '%.40s' (ipiv, steal=PCT[:PERIOD_US] or guest_halt_poll_ns=NS)",
+				item);
+			return -1;
+		}
+	}
+	if (check_halt_poll(d, msg, sizeof(msg))) {
+		snprintf(err, errlen, "--guest: %s", msg);
+		return -1;
+	}
+	return 0;
+}
+
+/* -m host's note that the machine is a guest, with its "; " before or after */
+static void drop_kvm_approximation(struct topology *t)
+{
+	char *a = t->approximations, *at = strstr(a, kvm_approximation);
+	size_t n = strlen(kvm_approximation);
+
+	if (!at)
+		return;
+	if (at >= a + 2 && !strncmp(at - 2, "; ", 2)) {
+		at -= 2;
+		n += 2;
+	} else if (!strncmp(at + n, "; ", 2)) {
+		n += 2;
+	}
+	memmove(at, at + n, strlen(at + n) + 1);
+}
+
+int topology_set_guest(struct topology *t, const struct guest_desc *d, char *err, size_t errlen)
+{
+	if (t->guest_base.saved)
+		restore_base(t);
+	if (!d->kvm && t->guest.kvm && !t->nr_idle_states) {
+		snprintf(
+			err, errlen,
+			"--guest none: machine '%s' has no idle states of its own ([idle.K]) to run as bare metal",
+			t->name);
+		return -1;
+	}
+	t->guest = *d;
+	if (d->kvm)
+		guest_apply(t);
+	else
+		drop_kvm_approximation(t);
+	return 0;
+}
+
+int topology_guest_option(struct topology *t, const char *spec, char *err, size_t errlen)
+{
+	struct guest_desc d;
+
+	if (guest_parse_option(spec, &d, err, errlen))
+		return -1;
+	return topology_set_guest(t, &d, err, errlen);
+}
+
+void guest_format(const struct guest_desc *d, char *buf, size_t len)
+{
+	int n;
+
+	if (!d->kvm) {
+		snprintf(buf, len, "none");
+		return;
+	}
+	n = snprintf(buf, len, "kvm:%s%s", guest_cpuidle_names[d->cpuidle],
+		     d->ipi_virtualization ? ",ipiv" : "");
+	if (d->steal_ppm && n > 0 && (size_t)n < len) {
+		char steal[64];
+
+		guest_format_steal(d, steal, sizeof(steal));
+		n += snprintf(buf + n, len - (size_t)n, ",steal=%s", steal);
+	}
+	if (d->halt_poll_given && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, ",guest_halt_poll_ns=%llu",
+			 (unsigned long long)d->halt_poll_ns);
+}
+
+void guest_format_steal(const struct guest_desc *d, char *buf, size_t len)
+{
+	unsigned int frac = d->steal_ppm % STEAL_PPM_PER_PCT;
+	int digits = 4;
+
+	/* the percentage as given: no trailing zeros */
+	if (!frac) {
+		snprintf(buf, len, "%u:%llu", d->steal_ppm / STEAL_PPM_PER_PCT,
+			 (unsigned long long)(d->steal_period_ns / NSEC_PER_USEC));
+		return;
+	}
+	while (frac % 10 == 0) {
+		frac /= 10;
+		digits--;
+	}
+	snprintf(buf, len, "%u.%0*u:%llu", d->steal_ppm / STEAL_PPM_PER_PCT, digits, frac,
+		 (unsigned long long)(d->steal_period_ns / NSEC_PER_USEC));
 }
 
 int mf_guest_finish(struct mf_guest *g, struct topology *t, const char *file, char *err,
@@ -108,6 +425,13 @@ int mf_guest_finish(struct mf_guest *g, struct topology *t, const char *file, ch
 		return 0;
 	if (!(g->fields & (1u << F_HYPERVISOR))) {
 		snprintf(err, errlen, "%s:%u: [guest] needs hypervisor = kvm", file, g->line);
+		return -1;
+	}
+	if (check_halt_poll(&t->guest, err, errlen)) {
+		char msg[256];
+
+		snprintf(msg, sizeof(msg), "%s", err);
+		snprintf(err, errlen, "%s:%u: [guest] %s", file, g->line, msg);
 		return -1;
 	}
 	guest_apply(t);

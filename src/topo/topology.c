@@ -638,11 +638,25 @@ void topology_print_tree(const struct topology *t, FILE *out)
 
 	print_classes(t, out);
 	print_asym_packing(t, out);
-	if (t->guest.kvm)
-		fprintf(out, "  Guest: KVM, %s; IPIs %s (docs/guests.md)\n",
+	if (t->guest.kvm) {
+		fprintf(out, "  Guest: KVM, %s; IPIs %s",
 			t->guest.cpuidle == GUEST_IDLE_HALTPOLL ? "cpuidle-haltpoll (poll, then halt)"
 								  : "no cpuidle driver (HLT)",
 			t->guest.ipi_virtualization ? "virtualized, no exit" : "sent through a VM exit");
+		if (t->guest.steal_ppm) {
+			char steal[64];
+
+			/* "PCT:PERIOD_US": the percentage, then the period */
+			guest_format_steal(&t->guest, steal, sizeof(steal));
+			steal[strcspn(steal, ":")] = '\0';
+			fprintf(out, "; steal %s%% of a busy vCPU, every %llu us", steal,
+				(unsigned long long)(t->guest.steal_period_ns / NSEC_PER_USEC));
+		}
+		if (t->guest.halt_poll_given)
+			fprintf(out, "; guest_halt_poll_ns %llu",
+				(unsigned long long)t->guest.halt_poll_ns);
+		fprintf(out, " (docs/guests.md)\n");
+	}
 
 	fprintf(out, "  Idle states (exit latency/target residency, us):");
 	if (!t->nr_idle_states)

@@ -119,7 +119,39 @@ struct guest_desc {
 	bool kvm;
 	enum guest_cpuidle cpuidle;
 	bool ipi_virtualization;	/* IPIv/AVIC: an IPI is sent without a VM exit */
+	/*
+	 * Steal time: the host deschedules each busy vCPU for this share of
+	 * its time (parts per million), one stretch per period of about
+	 * steal_period_ns (src/sim/steal.c); 0: never.
+	 */
+	u32 steal_ppm;
+	u64 steal_period_ns;
+	/* the haltpoll governor's guest_halt_poll_ns, when given (else its default) */
+	bool halt_poll_given;
+	u64 halt_poll_ns;
 	char source[320];
+};
+
+/* guest_halt_poll_ns's default (drivers/cpuidle/governors/haltpoll.c, v6.18) */
+#define GUEST_HALT_POLL_NS_DEFAULT 200000
+
+/* the haltpoll governor's longest poll, and the longest halt that grows it */
+static inline u64 guest_halt_poll_ns(const struct guest_desc *g)
+{
+	return g->halt_poll_given ? g->halt_poll_ns : GUEST_HALT_POLL_NS_DEFAULT;
+}
+
+/*
+ * What a machine was before it was made a guest (guest_apply()), so that
+ * --guest can replace its [guest] section or remove it (--guest none):
+ * its own idle states ([idle.K]; none if a guest file gave none) and the
+ * hypervisor costs its [costs] gave.
+ */
+struct guest_base {
+	bool saved;
+	unsigned int nr_idle_states;
+	struct idle_state idle_states[TOPO_MAX_IDLE_STATES];
+	u64 ipi_exit, timer_exit, wakeup_polled, wakeup, host_poll_ns;
 };
 
 struct cpu_topo {
@@ -189,6 +221,7 @@ struct topology {
 	struct cpufreq_desc cpufreq;
 	struct asym_packing_desc asym_packing;
 	struct guest_desc guest;
+	struct guest_base guest_base;
 	unsigned int nr_idle_states;
 	struct idle_state idle_states[TOPO_MAX_IDLE_STATES];
 

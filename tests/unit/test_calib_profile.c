@@ -9,6 +9,7 @@
 #include "calib/calib.h"
 #include "sim/cost.h"
 #include "topo/machine_file.h"
+#include "topo/machine_guest.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -152,11 +153,89 @@ static void test_out_of_range(void **state)
 	free(text);
 }
 
+/* @r's profile, parsed back into @c (from the defaults); the text, which the caller frees */
+static char *profile_parsed(const struct calib_result *r, struct cost_model *c)
+{
+	char err[256], *text = write_profile(r);
+
+	cost_model_default(c);
+	if (cost_profile_parse(c, text, "guest.costs", err, sizeof(err)))
+		fail_msg("%s", err);
+	return text;
+}
+
+/*
+ * In a KVM guest: the halted vCPU's wakeup after a short gap and after a
+ * long one gives guest_wakeup_polled and guest_wakeup, the step between
+ * them the host's poll window, the waker's call to a busy CPU
+ * guest_ipi_exit; idle_exit and ipi_latency are left without them.
+ */
+static void test_guest_costs(void **state)
+{
+	static struct calib_result r, bare;
+	static const double gap[CALIB_NR_GAPS] = { 17000, 17100, 17200, 24000, 24100, 24200 };
+	struct cost_model c, b, def, est;
+	char err[256], *text;
+	u64 extra, sender;
+
+	(void)state;
+	fake(&bare, false);
+	text = write_profile(&bare);
+	cost_model_default(&b);
+	if (cost_profile_parse(&b, text, "bare.costs", err, sizeof(err)))
+		fail_msg("%s", err);
+	free(text);
+
+	fake(&r, false);
+	r.host.steal_pct = 0.25;
+	r.guest.kvm = true;
+	for (int i = 0; i < CALIB_NR_GAPS; i++)
+		r.guest.wake_gap[i] = st(gap[i]);
+	r.guest.wake_call_busy = st(3000);
+	text = profile_parsed(&r, &c);
+	cost_model_default(&def);
+	est = def;
+	guest_default_costs(&est, false);
+	/* no idle state: exit latency 0; the machine's idle_exit and the timer's exit */
+	extra = def.idle_exit + est.guest_timer_exit;
+	/* each side of the step between 100 and 300 us: the median of its gaps */
+	assert_int_equal(c.guest_wakeup_polled, 17100 - 15000 - extra);
+	assert_int_equal(c.guest_wakeup, 24100 - 15000 - extra);
+	assert_int_equal(c.guest_host_poll_ns, 100000);
+	sender = c.syscall + c.futex_wake + c.ttwu + c.enqueue + c.wake_walk + def.rq_lock +
+		 c.cacheline[DIST_LLC] + def.ipi_send;
+	assert_int_equal(c.guest_ipi_exit, 3000 - sender);
+	/* idle_exit is the machine's; ipi_latency loses the exit the sender paid */
+	assert_int_equal(c.idle_exit, def.idle_exit);
+	assert_int_equal(c.ipi_latency[DIST_LLC], b.ipi_latency[DIST_LLC] - c.guest_ipi_exit);
+	assert_int_equal(b.guest_wakeup + b.guest_ipi_exit, 0);
+	assert_non_null(strstr(text, "# steal: 0.25% of CPU time over the run"));
+	free(text);
+
+	/* a disturbed longest gap still finds the step, from the highest */
+	r.guest.wake_gap[CALIB_NR_GAPS - 1] = st(19000);
+	text = profile_parsed(&r, &c);
+	assert_int_equal(c.guest_host_poll_ns, 100000);
+	assert_int_equal(c.guest_wakeup, 24000 - 15000 - extra);
+	free(text);
+
+	/* no step between the gaps: the window is not written, the ends give the wakeups */
+	for (int i = 0; i < CALIB_NR_GAPS; i++)
+		r.guest.wake_gap[i] = st(17000 + 100 * i);
+	text = profile_parsed(&r, &c);
+	assert_int_equal(c.guest_host_poll_ns, 0);
+	assert_int_equal(c.guest_wakeup_polled, 17000 - 15000 - extra);
+	assert_int_equal(c.guest_wakeup, 17500 - 15000 - extra);
+	assert_non_null(strstr(text, "guest_host_poll_ns: not set"));
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_profile_reads_back),
 		cmocka_unit_test(test_out_of_range),
+		cmocka_unit_test(test_guest_costs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

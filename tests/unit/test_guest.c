@@ -7,8 +7,10 @@
  */
 #include "test_sched_helpers.h"
 
+#include "kernel/cpufreq.h"
 #include "topo/machine_file.h"
 #include "topo/machine_guest.h"
+#include "sim/steal.h"
 
 #include <unistd.h>
 
@@ -70,10 +72,15 @@ static void test_guest_section(void **state)
 	assert_null(parse(GUEST_BASE "[guest]\nhypervisor = kvm\nfoo = 1\n", err, sizeof(err)));
 	assert_string_equal(
 		err,
-		"g.machine:15: unknown key 'foo' in [guest] (known: hypervisor, cpuidle, ipi_virtualization, source)");
+		"g.machine:15: unknown key 'foo' in [guest] (known: hypervisor, cpuidle, ipi_virtualization, steal, guest_halt_poll_ns, source)");
 	assert_null(parse(GUEST_BASE "[guest]\nhypervisor = kvm\nhypervisor = kvm\n", err,
 			  sizeof(err)));
 	assert_string_equal(err, "g.machine:15: hypervisor given twice");
+	assert_null(parse(GUEST_BASE "[guest]\nhypervisor = kvm\nguest_halt_poll_ns = 0\n", err,
+			  sizeof(err)));
+	assert_string_equal(
+		err,
+		"g.machine:13: [guest] guest_halt_poll_ns is the haltpoll governor's: it needs cpuidle haltpoll");
 	assert_null(parse(GUEST_BASE "[guest]\nhypervisor = kvm\nipi_virtualization = maybe\n", err,
 			  sizeof(err)));
 	assert_string_equal(err, "g.machine:15: ipi_virtualization: 'maybe' is not one of yes no");
@@ -103,7 +110,7 @@ static const struct program sleeper_prog = { .next = sleeper_next };
 
 static char machine_path[64];
 
-static void write_guest(const char *cpuidle)
+static void write_guest_with(const char *cpuidle, const char *extra)
 {
 	FILE *f;
 	int fd;
@@ -112,7 +119,7 @@ static void write_guest(const char *cpuidle)
 	fd = mkstemp(machine_path);
 	assert_true(fd >= 0);
 	f = fdopen(fd, "w");
-	fprintf(f, GUEST_BASE "[guest]\nhypervisor = kvm\ncpuidle = %s\n", cpuidle);
+	fprintf(f, GUEST_BASE "[guest]\nhypervisor = kvm\ncpuidle = %s\n%s", cpuidle, extra);
 	fclose(f);
 }
 
@@ -122,9 +129,13 @@ static void write_guest(const char *cpuidle)
  * lengthens), and CPU 1's poll limit at the end. @free_wakeups: the
  * host's side costs nothing (guest_wakeup*, 0).
  */
+/* more [guest] lines for run_sleeper()'s machine; CPU 1's entries into POLL after it */
+static const char *sleeper_extra = "";
+static u64 cpu_usage_poll;
+
 static u64 run_sleeper(const char *cpuidle, u64 ns, bool free_wakeups, u64 *poll_limit)
 {
-	write_guest(cpuidle);
+	write_guest_with(cpuidle, sleeper_extra);
 	sleep_ns = ns;
 	sleeper_ran = false;
 	nr_bursts = 0;
@@ -134,6 +145,7 @@ static u64 run_sleeper(const char *cpuidle, u64 ns, bool free_wakeups, u64 *poll
 	tl_work_task("sleeper", &sleeper_prog, 1);
 	tl_run_until(20 * NSEC_PER_MSEC, true);
 	*poll_limit = cpu_rq(1)->poll_limit_ns;
+	cpu_usage_poll = cpu_rq(1)->idle_state_usage[0];
 	tl_teardown();
 	unlink(machine_path);
 	assert_true(nr_bursts > 10);
@@ -158,6 +170,12 @@ static void test_haltpoll_adapts(void **state)
 	assert_int_equal(limit, 100000);
 	run_sleeper("haltpoll", NSEC_PER_MSEC, false, &limit);
 	assert_int_equal(limit, 0);
+	/* guest_halt_poll_ns = 0 (the development VM's boot option): it never polls */
+	sleeper_extra = "guest_halt_poll_ns = 0\n";
+	run_sleeper("haltpoll", 30 * NSEC_PER_USEC, false, &limit);
+	sleeper_extra = "";
+	assert_int_equal(limit, 0);
+	assert_int_equal(cpu_usage_poll, 0);
 }
 
 /*
@@ -194,6 +212,13 @@ static void test_host_guest(void **state)
 	assert_int_equal(t->nr_idle_states, 2);
 	assert_int_equal(t->cost.guest_wakeup, 5000);
 	assert_non_null(strstr(t->approximations, "a KVM guest"));
+	/* --guest none: the machine's own idle state back, and no word of a guest */
+	assert_int_equal(topology_guest_option(t, "none", err, sizeof(err)), 0);
+	assert_false(t->guest.kvm);
+	assert_int_equal(t->nr_idle_states, 1);
+	assert_string_equal(t->idle_states[0].name, "C1");
+	assert_null(strstr(t->approximations, "KVM"));
+	assert_int_equal(t->cost.guest_wakeup, 0);
 	topology_free(t);
 	t = parse(GUEST_BASE, err, sizeof(err));
 	assert_non_null(t);
@@ -205,6 +230,275 @@ static void test_host_guest(void **state)
 	topology_free(t);
 }
 
+/* @t exported as a machine file, in a string the caller frees */
+static char *export_text(const struct topology *t)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	topology_export(t, f);
+	fclose(f);
+	return buf;
+}
+
+/*
+ * --guest on a machine is its [guest] section: the machine it makes
+ * exports byte for byte as the file with the section does; none gives the
+ * bare machine back, and a second --guest replaces the first.
+ */
+static void test_guest_option_is_section(void **state)
+{
+	static const struct {
+		const char *option, *section;
+	} cases[] = {
+		{ "kvm", "hypervisor = kvm\n" },
+		{ "kvm:haltpoll,ipiv",
+		  "hypervisor = kvm\ncpuidle = haltpoll\nipi_virtualization = yes\n" },
+		{ "kvm:hlt,steal=2.5:500", "hypervisor = kvm\nsteal = 2.5:500\n" },
+		{ "kvm:haltpoll,guest_halt_poll_ns=0",
+		  "hypervisor = kvm\ncpuidle = haltpoll\nguest_halt_poll_ns = 0\n" },
+	};
+	char err[512], text[8192];
+	struct topology *bare, *t;
+	char *bare_text;
+
+	(void)state;
+	bare = parse(GUEST_BASE, err, sizeof(err));
+	assert_non_null(bare);
+	bare_text = export_text(bare);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *a, *b;
+
+		t = parse(GUEST_BASE, err, sizeof(err));
+		assert_non_null(t);
+		/* the first --guest is replaced, not stacked on */
+		assert_int_equal(
+			topology_guest_option(t, "kvm:haltpoll,steal=50", err, sizeof(err)), 0);
+		assert_int_equal(topology_guest_option(t, cases[i].option, err, sizeof(err)), 0);
+		a = export_text(t);
+		topology_free(t);
+		snprintf(text, sizeof(text), "%s[guest]\n%s", bare_text, cases[i].section);
+		t = parse(text, err, sizeof(err));
+		assert_non_null(t);
+		b = export_text(t);
+		assert_string_equal(a, b);
+		assert_memory_equal(&t->cost, &bare->cost,
+				    offsetof(struct cost_model, guest_ipi_exit));
+		/* and none makes the guest file the bare machine again */
+		assert_int_equal(topology_guest_option(t, "none", err, sizeof(err)), 0);
+		free(a);
+		a = export_text(t);
+		assert_string_equal(a, bare_text);
+		topology_free(t);
+		free(a);
+		free(b);
+	}
+	free(bare_text);
+	topology_free(bare);
+
+	/* a guest file without idle states of its own has no bare machine */
+	t = parse("[machine]\nname = g\n[topology]\nshape = core:2\n[class.0]\ncapacity = 1024\n"
+		  "opps_khz = 2000000\n[guest]\nhypervisor = kvm\n",
+		  err, sizeof(err));
+	assert_non_null(t);
+	assert_int_equal(topology_guest_option(t, "none", err, sizeof(err)), -1);
+	assert_string_equal(
+		err,
+		"--guest none: machine 'g' has no idle states of its own ([idle.K]) to run as bare metal");
+	topology_free(t);
+}
+
+static void assert_option_error(const char *option, const char *message)
+{
+	struct guest_desc d;
+	char err[512];
+
+	assert_int_equal(guest_parse_option(option, &d, err, sizeof(err)), -1);
+	assert_string_equal(err, message);
+}
+
+static void test_guest_option_errors(void **state)
+{
+	struct guest_desc d;
+	char err[512], spec[128];
+
+	(void)state;
+	assert_int_equal(
+		guest_parse_option("kvm:haltpoll,ipiv,steal=0.25:2000", &d, err, sizeof(err)), 0);
+	assert_true(d.kvm && d.ipi_virtualization);
+	assert_int_equal(d.cpuidle, GUEST_IDLE_HALTPOLL);
+	assert_int_equal(d.steal_ppm, 2500);
+	assert_int_equal(d.steal_period_ns, 2000000);
+	guest_format(&d, spec, sizeof(spec));
+	assert_string_equal(spec, "kvm:haltpoll,ipiv,steal=0.25:2000");
+	assert_int_equal(guest_parse_option("kvm,steal=5", &d, err, sizeof(err)), 0);
+	assert_int_equal(d.steal_period_ns, 10 * NSEC_PER_MSEC);
+	assert_option_error(
+		"xen",
+		"--guest: 'xen' is not none or kvm[:hlt|:haltpoll][,ipiv][,steal=PCT[:PERIOD_US]]");
+	assert_option_error(
+		"kvmx",
+		"--guest: 'kvmx' is not none or kvm[:hlt|:haltpoll][,ipiv][,steal=PCT[:PERIOD_US]]");
+	assert_option_error("kvm:mwait", "--guest: cpuidle 'mwait' is not one of hlt haltpoll");
+	assert_option_error("kvm,", "--guest: 'kvm,' has an empty item between commas");
+	assert_option_error("kvm,ipiv,,steal=1",
+			    "--guest: 'kvm,ipiv,,steal=1' has an empty item between commas");
+	assert_option_error("kvm,posted",
+			    "--guest: unknown item 'posted' (ipiv, steal=PCT[:PERIOD_US] or guest_halt_poll_ns=NS)");
+	assert_option_error("kvm,steal=91",
+			    "--guest: steal: 91% is more than 90% of a vCPU's time");
+	assert_option_error(
+		"kvm,steal=-1",
+		"--guest: steal: '-1' is not PCT[:PERIOD_US] (a percentage such as 5 or 2.5, then optionally ':' and the period in microseconds)");
+	assert_option_error(
+		"kvm,steal=1.23456",
+		"--guest: steal: '1.23456' is not PCT[:PERIOD_US] (a percentage such as 5 or 2.5, then optionally ':' and the period in microseconds)");
+	assert_option_error("kvm,steal=5:50",
+			    "--guest: steal: the period '50' is not 100 to 1000000 microseconds");
+	assert_option_error("kvm,steal=5:",
+			    "--guest: steal: the period '' is not 100 to 1000000 microseconds");
+	assert_option_error(
+		"kvm,guest_halt_poll_ns=0",
+		"--guest: guest_halt_poll_ns is the haltpoll governor's: it needs cpuidle haltpoll");
+	assert_option_error(
+		"kvm:haltpoll,guest_halt_poll_ns=-5",
+		"--guest: guest_halt_poll_ns: '-5' is not a number of ns from 0 to 4294967295");
+	assert_int_equal(
+		guest_parse_option("kvm:haltpoll,guest_halt_poll_ns=0", &d, err, sizeof(err)), 0);
+	assert_true(d.halt_poll_given);
+	assert_int_equal(guest_halt_poll_ns(&d), 0);
+	guest_format(&d, spec, sizeof(spec));
+	assert_string_equal(spec, "kvm:haltpoll,guest_halt_poll_ns=0");
+}
+
+/*
+ * update_rq_clock() on a guest: the steal the host's clock published
+ * since the last update is not task time; a stretch read from another
+ * CPU while it is under way is not published yet.
+ */
+static void test_steal_clock_task(void **state)
+{
+	struct rq *rq;
+	struct sim_cpu *c;
+	u64 clock, task;
+
+	(void)state;
+	write_guest_with("hlt", "steal = 10:1000\n");
+	tl_setup(machine_path, TL_ZERO_COST, 0, NULL);
+	unlink(machine_path);
+	assert_true(sim_steal_enabled());
+	rq = cpu_rq(0);
+	c = sim_cpu(0);
+	machine.this_cpu = 0;
+	update_rq_clock(rq);
+	clock = rq->clock;
+	task = rq->clock_task;
+
+	/* 700 us of work, then a 300 us stretch: 1 ms passes, 700 us of it the task's */
+	c->t = clock + 700000;
+	machine.steal[0].pending_ns = 300000;
+	c->t += sim_steal_take(0);
+	update_rq_clock(rq);
+	assert_int_equal(rq->clock - clock, 1000000);
+	assert_int_equal(rq->clock_task - task, 700000);
+	assert_int_equal(rq->prev_steal_time_rq, 300000);
+
+	/*
+	 * a 400 us stretch read by CPU 1 100 us into it: not published yet
+	 * (KVM updates the steal when the vCPU runs again), so task time
+	 */
+	clock = rq->clock;
+	task = rq->clock_task;
+	machine.steal[0].pending_ns = 400000;
+	c->t += sim_steal_take(0);
+	machine.this_cpu = 1;
+	sim_cpu(1)->t = clock + 100000;
+	update_rq_clock(rq);
+	assert_int_equal(rq->clock - clock, 100000);
+	assert_int_equal(rq->clock_task - task, 100000);
+	assert_int_equal(rq->prev_steal_time_rq, 300000);
+	/*
+	 * CPU 0 after it and 50 us of work: 350 us passed, the 400 us of
+	 * steal is clamped to them and the rest dropped, as the kernel does
+	 */
+	machine.this_cpu = 0;
+	c->t += 50000;
+	update_rq_clock(rq);
+	assert_int_equal(rq->clock - clock, 450000);
+	assert_int_equal(rq->clock_task - task, 100000);
+	assert_int_equal(rq->prev_steal_time_rq, 700000);
+
+	/* scale_rt_capacity(): (max - rt) * (max - irq) / max */
+	rq->avg_irq.util_avg = 256;
+	assert_int_equal(scale_rt_capacity(0), 768);
+	rq->avg_rt.util_avg = 128;
+	assert_int_equal(scale_rt_capacity(0), 896 * 768 / 1024);
+	/* effective_cpu_util(): fair + rt scaled by what irq leaves, plus irq */
+	assert_int_equal(effective_cpu_util(0, 384, NULL, NULL), (384 + 128) * 768 / 1024 + 256);
+	rq->avg_irq.util_avg = 1024;
+	assert_int_equal(scale_rt_capacity(0), 1);
+	assert_int_equal(effective_cpu_util(0, 384, NULL, NULL), 1024);
+	rq->avg_irq.util_avg = 0;
+	rq->avg_rt.util_avg = 0;
+	tl_teardown();
+}
+
+/* a busy task on CPU 0 of a guest with @steal for @ms: its runtime and CPU 0's steal */
+static void run_busy(const char *steal, u64 seed, u64 ms, u64 *runtime, u64 *stolen,
+		     unsigned long *irq_util, unsigned long *capacity)
+{
+	struct task_struct *p;
+
+	write_guest_with("hlt", steal);
+	tl_setup_seed(machine_path, TL_ZERO_COST, 0, NULL, seed);
+	unlink(machine_path);
+	p = tl_work_task("busy", &tl_busy_prog, 0);
+	tl_run_until(machine.now + ms * NSEC_PER_MSEC, true);
+	tl_account_now();
+	*runtime = tl_runtime(p);
+	*stolen = machine.steal ? machine.steal[0].total_ns : 0;
+	*irq_util = cpu_util_irq(cpu_rq(0));
+	*capacity = scale_rt_capacity(0);
+	tl_teardown();
+}
+
+/*
+ * A vCPU busy all along loses the steal share of its time: the task's
+ * runtime (clock_task) is the rest, avg_irq converges on the share of
+ * 1024 and the capacity the balancer sees drops by as much. The stretches
+ * come from the seed: the same seed, the same stretches.
+ */
+static void test_steal_busy_vcpu(void **state)
+{
+	u64 runtime, stolen, runtime2, stolen2;
+	unsigned long irq, cap, irq2, cap2;
+
+	(void)state;
+	run_busy("steal = 25:1000\n", 1, 400, &runtime, &stolen, &irq, &cap);
+	/* 400 ms: 100 ms stolen, within one period's stretch (250 us +- 125) */
+	assert_in_range(stolen, 100000000 - 400000, 100000000 + 400000);
+	/* all the rest ran the task (zero-cost paths), to within the stretch in progress */
+	assert_in_range(runtime + stolen, 400000000 - 400000, 400000000);
+	/* avg_irq: 25% of 1024 = 256, with the ripple of 250 us stretches */
+	assert_in_range(irq, 236, 276);
+	assert_int_equal(cap, (1024 - irq) * 1024 / 1024);
+
+	run_busy("steal = 25:1000\n", 1, 400, &runtime2, &stolen2, &irq2, &cap2);
+	assert_int_equal(stolen2, stolen);
+	assert_int_equal(runtime2, runtime);
+	assert_int_equal(irq2, irq);
+	run_busy("steal = 25:1000\n", 2, 400, &runtime2, &stolen2, &irq2, &cap2);
+	assert_int_not_equal(stolen2, stolen);
+
+	/* without steal: the task has it all, and the capacity is whole */
+	run_busy("", 1, 400, &runtime, &stolen, &irq, &cap);
+	assert_int_equal(stolen, 0);
+	assert_in_range(runtime, 400000000 - 1000, 400000000);
+	assert_int_equal(cap, 1024);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -212,6 +506,10 @@ int main(void)
 		cmocka_unit_test(test_haltpoll_adapts),
 		cmocka_unit_test(test_halt_wakeup_costs),
 		cmocka_unit_test(test_host_guest),
+		cmocka_unit_test(test_guest_option_is_section),
+		cmocka_unit_test(test_guest_option_errors),
+		cmocka_unit_test(test_steal_clock_task),
+		cmocka_unit_test(test_steal_busy_vcpu),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -49,8 +49,8 @@ static struct tl_env tl __attribute__((unused));
  * can predict clocks exactly. @hz 0 keeps the machine's CONFIG_HZ.
  * @features is a sched_feat_apply() list or NULL for the defaults.
  */
-static inline void tl_setup(const char *preset, bool zero_cost, unsigned int hz,
-			    const char *features)
+static inline void tl_setup_seed(const char *preset, bool zero_cost, unsigned int hz,
+				 const char *features, u64 seed)
 {
 	char err[512];
 
@@ -67,9 +67,16 @@ static inline void tl_setup(const char *preset, bool zero_cost, unsigned int hz,
 	if (zero_cost)
 		memset(&tl.cost, 0, sizeof(tl.cost));
 	sysctl_sched.hz = hz ? hz : tl.topo->hz;
-	machine_init(tl.topo, &tl.cost, 1);
+	machine_init(tl.topo, &tl.cost, seed);
 	sched_init(0);
 	machine.this_cpu = 0;
+}
+
+/* The same with seed 1. */
+static inline void tl_setup(const char *preset, bool zero_cost, unsigned int hz,
+			    const char *features)
+{
+	tl_setup_seed(preset, zero_cost, hz, features, 1);
 }
 
 /*

@@ -30,7 +30,7 @@ static const struct {
 
 /* the ones whose subsystem the model does not have */
 static const char *const not_modelled[] = {
-	"HRTICK", "HRTICK_DL", "NONTASK_CAPACITY", "WARN_DOUBLE_CLOCK",
+	"HRTICK", "HRTICK_DL", "WARN_DOUBLE_CLOCK",
 	"RT_RUNTIME_SHARE", "ATTACH_AGE_LOAD",
 };
 
