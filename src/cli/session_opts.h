@@ -19,6 +19,7 @@ struct session_opts {
 	bool check;
 	unsigned int hz;
 	const char *cpufreq;			/* --cpufreq GOVERNOR[:KHZ] */
+	const char *cpuidle;			/* --cpuidle GOVERNOR */
 	const struct cost_profile *profile;	/* --costs FILE */
 	const char *costs[SESSION_MAX_REPEATS];	/* --cost NAME=NS, in order */
 	int nr_costs;
@@ -44,6 +45,7 @@ struct session_opts {
 	{ "also", required_argument, NULL, 'A' },                                              \
 	{ "idle-states", required_argument, NULL, 'I' },                                       \
 	{ "cpufreq", required_argument, NULL, 'G' },                                           \
+	{ "cpuidle", required_argument, NULL, 'Z' },                                           \
 	{ "costs", required_argument, NULL, 'K' }
 
 /* the usage lines for them */
@@ -70,6 +72,8 @@ struct session_opts {
 	"                       (docs/cpufreq.md; rate limit: --sysctl schedutil_rate_limit_us=N)\n" \
 	"  --idle-states SPEC   disable=STATE[,STATE...], enable=... or max=STATE, each with an\n" \
 	"                       optional @CPUS: cpuidle's stateK/disable, intel_idle.max_cstate=\n" \
+	"  --cpuidle GOVERNOR   the idle governor: avg (default, schedlab's own), menu or teo\n" \
+	"                       (cpuidle.governor=; docs/wakelist-and-idle.md)\n" \
 	"  --also 'COMMAND'     a background workload (any COMMAND below) started with the\n"  \
 	"                       benchmark and stopped when it ends; repeatable, up to 16\n"
 

@@ -21,7 +21,7 @@ static const struct {
 } study_options[] = {
 	{ "funclatency", 'L' }, { "sysctl", 'Y' },	 { "cost", 'C' },    { "hz", 'H' },
 	{ "preempt", 'P' },	{ "probe-overhead", 'O' }, { "also", 'A' },    { "cpufreq", 'G' },
-	{ "costs", 'K' },	{ "idle-states", 'I' },
+	{ "costs", 'K' },	{ "idle-states", 'I' }, { "cpuidle", 'Z' },
 };
 
 #define NR_STUDY_OPTIONS (sizeof(study_options) / sizeof(study_options[0]))

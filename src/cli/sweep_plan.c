@@ -280,6 +280,7 @@ static const struct {
 	{ "--preempt", 'P' },
 	{ "--idle-states", 'I' },
 	{ "--cpufreq", 'G' },
+	{ "--cpuidle", 'Z' },
 	{ "--costs", 'K' },
 };
 
@@ -298,7 +299,7 @@ static int check_settings(struct directive_parser *ps, const char *value)
 			rc = directive_fail(
 				ps,
 				"settings: unknown option '%s' (--sysctl, --cost, --hz, --preempt, "
-				"--idle-states, --cpufreq or --costs)",
+				"--idle-states, --cpufreq, --cpuidle or --costs)",
 				w.v[i]);
 		else if (i + 1 == w.n)
 			rc = directive_fail(ps, "settings: option '%s' needs a value", w.v[i]);
@@ -683,6 +684,10 @@ static char *canonical_cmd(const struct session_config *cfg)
 	if (cfg->cpufreq) {
 		append_word(&buf, &cap, "--cpufreq");
 		append_word(&buf, &cap, cfg->cpufreq);
+	}
+	if (cfg->cpuidle) {
+		append_word(&buf, &cap, "--cpuidle");
+		append_word(&buf, &cap, cfg->cpuidle);
 	}
 	if (cfg->preempt) {
 		append_word(&buf, &cap, "--preempt");
