@@ -148,6 +148,7 @@ _schedlab()
 	--preempt) COMPREPLY=($(compgen -W "none voluntary full lazy" -- "$cur")); return ;;
 	--hz) COMPREPLY=($(compgen -W "100 250 300 1000" -- "$cur")); return ;;
 	--cpufreq) COMPREPLY=($(compgen -W "performance powersave userspace: schedutil ondemand conservative" -- "$cur")); return ;;
+	--cpuidle) COMPREPLY=($(compgen -W "avg menu teo" -- "$cur")); return ;;
 	--probe-overhead) COMPREPLY=($(compgen -W "on off" -- "$cur")); return ;;
 	--guest) COMPREPLY=($(compgen -W "none kvm kvm:hlt kvm:haltpoll kvm,ipiv kvm,steal=" -- "$cur")); return ;;
 	--emit) COMPREPLY=($(compgen -W "parallel slurm" -- "$cur")); return ;;

@@ -41,6 +41,7 @@ static const char run_usage[] =
 	"                    [--funclatency F,...] [--probe-overhead on|off] [--preempt MODEL]\n"
 	"                    [--hz 100|250|300|1000]\n"
 	"                    [--idle-states SPEC]... [--cpufreq GOVERNOR] [--guest SPEC]\n"
+	"                    [--cpuidle GOVERNOR]\n"
 	"                    [--trace FILE [--trace-window S:E]\n"
 	"                    [--trace-events LIST]]\n"
 	"                    [--schedstat FILE] [--latency] [--lock-stat] [--plot DIR]\n"

@@ -201,6 +201,18 @@ int session_start(struct session *s, const struct session_config *cfg, char *err
 		topology_free(s->topo);
 		return -1;
 	}
+	cpuidle_governor = CPUIDLE_GOV_AVG;
+	if (cfg->cpuidle) {
+		int g = cpuidle_governor_parse(cfg->cpuidle, err, errlen);
+
+		if (g < 0) {
+			free(idle_disable);
+			free_benches(s);
+			topology_free(s->topo);
+			return -1;
+		}
+		cpuidle_governor = (enum cpuidle_governor)g;
+	}
 	machine_init(s->topo, &s->cost, cfg->seed);
 	machine.max_events = cfg->max_events ? cfg->max_events : SESSION_DEFAULT_MAX_EVENTS;
 	sched_init(sched_tick_phase(cfg->seed));

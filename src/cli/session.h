@@ -29,6 +29,7 @@ struct session_config {
 	unsigned int hz;		/* 0: the machine's */
 	const char *cpufreq;		/* --cpufreq GOVERNOR[:KHZ], NULL: performance */
 	const char *guest;		/* --guest SPEC over the machine's [guest], NULL: none */
+	const char *cpuidle;		/* --cpuidle GOVERNOR, NULL: avg */
 	u64 max_events;			/* 0: SESSION_DEFAULT_MAX_EVENTS */
 	u64 max_time_ns;		/* simulated; 0: SESSION_DEFAULT_MAX_TIME_NS */
 	int argc;			/* the benchmark command line */

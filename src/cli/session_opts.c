@@ -99,6 +99,14 @@ int session_opt(const char *cmd, int c, const char *arg, struct session_opts *o)
 		o->guest = arg;
 		return 0;
 	}
+	case 'Z': {
+		char err[256];
+
+		if (cpuidle_governor_parse(arg, err, sizeof(err)) < 0)
+			return usage_error("%s: %s", cmd, err);
+		o->cpuidle = arg;
+		return 0;
+	}
 	case 'H': {
 		char *end;
 		unsigned long hz = strtoul(arg, &end, 10);
@@ -133,6 +141,7 @@ void session_opts_config(const struct session_opts *o, const char *features, int
 		.hz = o->hz,
 		.cpufreq = o->cpufreq,
 		.guest = o->guest,
+		.cpuidle = o->cpuidle,
 		.argc = argc,
 		.argv = argv,
 		.also = o->also,

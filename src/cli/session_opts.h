@@ -20,6 +20,7 @@ struct session_opts {
 	unsigned int hz;
 	const char *cpufreq;			/* --cpufreq GOVERNOR[:KHZ] */
 	const char *guest;			/* --guest SPEC (docs/guests.md) */
+	const char *cpuidle;			/* --cpuidle GOVERNOR */
 	const struct cost_profile *profile;	/* --costs FILE */
 	const char *costs[SESSION_MAX_REPEATS];	/* --cost NAME=NS, in order */
 	int nr_costs;
@@ -45,6 +46,7 @@ struct session_opts {
 	{ "also", required_argument, NULL, 'A' },                                              \
 	{ "idle-states", required_argument, NULL, 'I' },                                       \
 	{ "cpufreq", required_argument, NULL, 'G' },                                           \
+	{ "cpuidle", required_argument, NULL, 'Z' },                                           \
 	{ "costs", required_argument, NULL, 'K' },                                             \
 	{ "guest", required_argument, NULL, 'g' }
 
@@ -77,6 +79,8 @@ struct session_opts {
 	"                       file's [guest]; none: bare metal (docs/guests.md)\n"           \
 	"  --idle-states SPEC   disable=STATE[,STATE...], enable=... or max=STATE, each with an\n" \
 	"                       optional @CPUS: cpuidle's stateK/disable, intel_idle.max_cstate=\n" \
+	"  --cpuidle GOVERNOR   the idle governor: avg (default, schedlab's own), menu or teo\n" \
+	"                       (cpuidle.governor=; docs/wakelist-and-idle.md)\n" \
 	"  --also 'COMMAND'     a background workload (any COMMAND below) started with the\n"  \
 	"                       benchmark and stopped when it ends; repeatable, up to 16\n"
 

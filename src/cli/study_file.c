@@ -22,6 +22,7 @@ static const struct {
 	{ "funclatency", 'L' }, { "sysctl", 'Y' },	 { "cost", 'C' },    { "hz", 'H' },
 	{ "preempt", 'P' },	{ "probe-overhead", 'O' }, { "also", 'A' },    { "cpufreq", 'G' },
 	{ "costs", 'K' },	{ "idle-states", 'I' },	   { "guest", 'g' },
+	{ "cpuidle", 'Z' },
 };
 
 #define NR_STUDY_OPTIONS (sizeof(study_options) / sizeof(study_options[0]))

@@ -280,6 +280,7 @@ static const struct {
 	{ "--preempt", 'P' },
 	{ "--idle-states", 'I' },
 	{ "--cpufreq", 'G' },
+	{ "--cpuidle", 'Z' },
 	{ "--costs", 'K' },
 	{ "--guest", 'g' },
 };
@@ -299,7 +300,7 @@ static int check_settings(struct directive_parser *ps, const char *value)
 			rc = directive_fail(
 				ps,
 				"settings: unknown option '%s' (--sysctl, --cost, --hz, --preempt, "
-				"--idle-states, --cpufreq, --costs or --guest)",
+				"--idle-states, --cpufreq, --cpuidle, --costs or --guest)",
 				w.v[i]);
 		else if (i + 1 == w.n)
 			rc = directive_fail(ps, "settings: option '%s' needs a value", w.v[i]);
@@ -688,6 +689,10 @@ static char *canonical_cmd(const struct session_config *cfg)
 	if (cfg->guest) {
 		append_word(&buf, &cap, "--guest");
 		append_word(&buf, &cap, cfg->guest);
+	}
+	if (cfg->cpuidle) {
+		append_word(&buf, &cap, "--cpuidle");
+		append_word(&buf, &cap, cfg->cpuidle);
 	}
 	if (cfg->preempt) {
 		append_word(&buf, &cap, "--preempt");

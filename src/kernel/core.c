@@ -348,6 +348,7 @@ void sched_init(u64 start)
 		rq->idle_state = -1;
 		rq->last_state_idx = -1;
 		rq->idle_duration_avg = TICK_NSEC;
+		cpuidle_gov_init(rq);
 		rq->wake_list_tail = &rq->wake_list;
 		rq->csd_list_tail = &rq->csd_list;
 		snprintf(comm, sizeof(comm), "migration/%u", cpu);
@@ -1850,6 +1851,7 @@ static void tick_restart(struct rq *rq)
 	u64 next = (cpu_now() / period + 1) * period;
 
 	rq->tick_stopped = false;
+	rq->tick_ev.background = false;
 	sim_schedule(&rq->tick_ev, next);
 }
 
@@ -1867,6 +1869,8 @@ static void tick_rearm(struct rq *rq)
 	rq->next_tick = sim_cpu(cpu_of(rq))->tick_fired + TICK_NSEC;
 	if (rq->next_tick <= now)
 		rq->next_tick += ((now - rq->next_tick) / TICK_NSEC + 1) * TICK_NSEC;
+	/* the tick of a CPU that goes back to idle: housekeeping (tick_retain_idle()) */
+	rq->tick_ev.background = is_idle_task(rq->curr) && !rq->need_resched;
 	sim_schedule(&rq->tick_ev, rq->next_tick);
 }
 
@@ -1874,6 +1878,23 @@ void tick_stop_idle(struct rq *rq)
 {
 	rq->tick_stopped = true;
 	sim_cancel(&rq->tick_ev);
+}
+
+/*
+ * The idle governor kept the tick: it goes on, as the housekeeping of an
+ * idle CPU that does not keep a finished run going (sim_event.background),
+ * as a kept tick would otherwise tick on after the last task has exited
+ * until the governor stops it.
+ */
+void tick_retain_idle(struct rq *rq)
+{
+	u64 next = rq->tick_ev.time;
+
+	if (!ev_queued(&rq->tick_ev) || rq->tick_ev.background)
+		return;
+	sim_cancel(&rq->tick_ev);
+	rq->tick_ev.background = true;
+	sim_schedule(&rq->tick_ev, next);
 }
 
 /* the kernel side of the CPU step machine (the hardware is sim/cpu.c)  */
@@ -1958,7 +1979,8 @@ static void handle_pending_irqs(struct rq *rq)
 	if (irqs & IRQ_TICK) {
 		charge(cost->irq_entry + cost->tick);
 		sched_tick(rq);
-		if (!is_idle_task(rq->curr) || rq->need_resched)
+		/* with menu or teo the idle loop decides whether the tick stops */
+		if (!is_idle_task(rq->curr) || rq->need_resched || cpuidle_gov_decides_tick())
 			tick_rearm(rq);
 		else
 			tick_stop_idle(rq);

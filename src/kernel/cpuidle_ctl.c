@@ -149,3 +149,28 @@ void cpuidle_ctl_install(const unsigned int *disable)
 	for (unsigned int cpu = 0; cpu < machine.topo->nr_cpus; cpu++)
 		cpu_rq(cpu)->idle_state_disable = disable[cpu];
 }
+
+/*
+ * The governor: cpuidle.governor= on the kernel command line, or a write
+ * to /sys/devices/system/cpu/cpuidle/current_governor. `avg` is schedlab's
+ * own and the default here (cpuidle_gov.h).
+ */
+enum cpuidle_governor cpuidle_governor = CPUIDLE_GOV_AVG;
+
+const char *const cpuidle_governor_names[NR_CPUIDLE_GOVS] = {
+	[CPUIDLE_GOV_AVG] = "avg",
+	[CPUIDLE_GOV_MENU] = "menu",
+	[CPUIDLE_GOV_TEO] = "teo",
+};
+
+int cpuidle_governor_parse(const char *name, char *err, size_t errlen)
+{
+	for (int g = 0; g < NR_CPUIDLE_GOVS; g++)
+		if (!strcmp(name, cpuidle_governor_names[g]))
+			return g;
+	snprintf(err, errlen,
+		 "--cpuidle '%s': unknown idle governor (menu, teo, or avg, schedlab's own; "
+		 "a haltpoll guest runs haltpoll whatever is chosen)",
+		 name);
+	return -1;
+}

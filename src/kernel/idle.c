@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The idle class and the idle loop (kernel/sched/idle.c and a cpuidle
- * governor, line of thought).
+ * The idle class and the idle loop (kernel/sched/idle.c, cpuidle_idle_call()
+ * and the cpuidle core's select/reflect calls, line of thought).
  *
- * An idle CPU stops its tick (nohz), joins the nohz idle mask, and enters
- * the idle state a governor picks from the machine's states (POLL, C1, C6,
- * WFI, snooze, CEDE, ...): the deepest whose target residency fits the idle
- * time it predicts, an average of this CPU's recent idle periods (the spirit
- * of menu/teo without their timer and pattern heuristics), passing over the
- * states --idle-states disabled (cpuidle_ctl.c). Leaving a state
+ * An idle CPU enters the idle state a governor picks from the machine's
+ * states (POLL, C1, C6, WFI, snooze, CEDE, ...), passing over the states
+ * --idle-states disabled (cpuidle_ctl.c). The governor is the run's
+ * --cpuidle choice: menu or teo as v6.18 has them (cpuidle_menu.c,
+ * cpuidle_teo.c), which also say whether the tick stops (when it stays,
+ * the CPU takes its tick in idle and chooses again after it, and does not
+ * join the nohz idle mask), or schedlab's own `avg`, the default: the
+ * deepest state whose target residency fits an average of this CPU's
+ * recent idle periods, the tick always stopped, the CPU in the nohz idle
+ * mask. A haltpoll guest runs haltpoll whatever the choice. Leaving a state
  * costs its exit latency. In states that keep TIF_POLLING_NRFLAG (polling
  * loops, x86 MWAIT) a remote CPU wakes it by setting need_resched; in the
  * others it takes an IPI. A CPU polls no longer than the next state's
@@ -19,6 +23,7 @@
 #include "kernel/trace.h"
 
 void tick_stop_idle(struct rq *rq);
+void tick_retain_idle(struct rq *rq);
 void idle_tick_restart(struct rq *rq);
 
 /* set_next_task_idle(): idle from now (the fair server counts idle time from here) */
@@ -40,9 +45,12 @@ struct task_struct *pick_next_task_idle(struct rq *rq, struct task_struct *prev)
 	return rq->idle;
 }
 
+/* CPUIDLE_FLAG_POLLING (cpuidle_gov.h) */
 static bool is_poll_state(const struct idle_state *st)
 {
-	return st->polls && st->target_residency_ns == 0 && st->exit_latency_ns == 0;
+	const struct cpuidle_view v = { .states = st, .state_count = 1 };
+
+	return st_polling(&v, 0);
 }
 
 static bool state_disabled(const struct rq *rq, unsigned int idx)
@@ -133,6 +141,83 @@ static int governor_select(struct rq *rq, bool no_poll)
 	return idx;
 }
 
+/* menu or teo run: chosen, on a machine with idle states, not in a haltpoll guest */
+bool cpuidle_gov_decides_tick(void)
+{
+	return cpuidle_governor != CPUIDLE_GOV_AVG && machine.topo->nr_idle_states &&
+	       !haltpoll_guest();
+}
+
+void cpuidle_gov_init(struct rq *rq)
+{
+	rq->cpuidle_dev = (struct cpuidle_device){ .last_state_idx = -1 };
+	if (cpuidle_governor == CPUIDLE_GOV_MENU)
+		menu_enable_device(&rq->cpuidle_gov.menu);
+	else
+		teo_enable_device(&rq->cpuidle_gov.teo);
+}
+
+/* a time @t from @now in the kernel's signed ktime, KTIME_MAX for none */
+static s64 ktime_delta(u64 t, u64 now)
+{
+	return t == UINT64_MAX ? CPUIDLE_KTIME_MAX : (s64)t - (s64)now;
+}
+
+/*
+ * tick_nohz_get_sleep_length(): from now to the next timer event without
+ * the tick (the hrtimers armed on this CPU: sleeps' timers, the fair
+ * server's), and in @delta_next to the next event with it, which is what
+ * the CPU's clock event device is programmed for. The timer wheel's timers
+ * are not modelled; nor is tick_nohz_next_event()'s rounding of a timer
+ * within the next tick to that tick.
+ */
+s64 tick_nohz_get_sleep_length(struct rq *rq, s64 *delta_next)
+{
+	u64 now = sim_cpu(cpu_of(rq))->t;
+	u64 timer = hrtimer_next_expiry(cpu_of(rq));
+	u64 next = timer;
+
+	if (ev_queued(&rq->tick_ev) && rq->tick_ev.time < next)
+		next = rq->tick_ev.time;
+	*delta_next = ktime_delta(next, now);
+	return ktime_delta(timer, now);
+}
+
+/* cpuidle_select(): what menu or teo sees, and its choice */
+static int cpuidle_select(struct rq *rq, bool *stop_tick)
+{
+	const struct topology *t = machine.topo;
+	struct cpuidle_view v = {
+		.states = t->idle_states,
+		.state_count = t->nr_idle_states,
+		.disable = rq->idle_state_disable,
+		/* no PM QoS requests are modelled */
+		.latency_req = CPUIDLE_LATENCY_REQ_NONE,
+		.tick_stopped = rq->tick_stopped,
+		.tick_nsec = (s64)TICK_NSEC,
+	};
+
+	v.sleep_length = tick_nohz_get_sleep_length(rq, &v.delta_tick);
+	*stop_tick = true;
+	if (cpuidle_governor == CPUIDLE_GOV_MENU)
+		return menu_select(&rq->cpuidle_gov.menu, &rq->cpuidle_dev, &v, stop_tick);
+	return teo_select(&rq->cpuidle_gov.teo, &rq->cpuidle_dev, &v, stop_tick);
+}
+
+/*
+ * cpuidle_reflect() after the state is left: the residency measured from
+ * entry to the end of the exit (cpuidle_enter_state()'s last_residency_ns),
+ * and whether the tick woke it (tick_nohz_idle_got_tick()).
+ */
+static void cpuidle_reflect(struct rq *rq, int idx, u64 residency_ns, bool got_tick)
+{
+	rq->cpuidle_dev.last_residency_ns = residency_ns;
+	if (cpuidle_governor == CPUIDLE_GOV_MENU)
+		menu_reflect(&rq->cpuidle_gov.menu, &rq->cpuidle_dev, idx, got_tick);
+	else
+		teo_reflect(&rq->cpuidle_gov.teo, &rq->cpuidle_dev, idx, got_tick, (s64)TICK_NSEC);
+}
+
 /*
  * cpuidle_poll_time(): poll no longer than the next enabled state's target
  * residency. With no deeper state enabled (--idle-states max=0, or a
@@ -172,6 +257,7 @@ static void enter_state(struct rq *rq, int idx)
 	rq->polling = t->idle_states[idx].polls;
 	rq->idle_state_usage[idx]++;
 	rq->poll_time_limit = false;
+	rq->cpuidle_dev.poll_time_limit = false;
 	sim_cpu_power_state(cpu_of(rq), idx);
 	if (is_poll_state(&t->idle_states[idx])) {
 		/* poll for at most the next enabled state's target residency */
@@ -182,26 +268,48 @@ static void enter_state(struct rq *rq, int idx)
 	}
 }
 
+/*
+ * cpuidle_idle_call()'s tick: stopped when the governor says so or it is
+ * stopped already (tick_nohz_idle_stop_tick(): idle_calls, which
+ * sugov_hold_freq() reads, and the nohz idle mask, whose idle load
+ * balancer then balances for this CPU), else retained
+ * (tick_nohz_idle_retain_tick(): the CPU takes its tick in idle and
+ * balances from there itself).
+ */
+static void idle_tick_decide(struct rq *rq, bool stop_tick)
+{
+	if (stop_tick || rq->tick_stopped) {
+		cpufreq_idle_enter(cpu_of(rq));
+		tick_stop_idle(rq);
+		nohz_balance_enter_idle(rq);
+	} else {
+		tick_retain_idle(rq);
+	}
+}
+
 void do_idle(void)
 {
 	struct rq *rq = this_rq();
 	struct sim_cpu *c = sim_cpu(cpu_of(rq));
+	bool gov = cpuidle_gov_decides_tick();
+	bool stop_tick = true;
+	int idx;
 
 	/*
 	 * The way into idle (governor, tick stop, RCU, state entry) is paid
 	 * here, before the CPU sleeps: a wakeup that arrives meanwhile is seen
 	 * only once the state is entered, as need_resched is checked there.
+	 * In a guest, stopping the tick reprograms the timer: a VM exit, paid
+	 * when the tick stops (with avg, always).
 	 */
-	/* in a guest, stopping the tick reprograms the timer: a VM exit */
-	charge(machine.cost->idle_enter + machine.cost->guest_timer_exit);
+	charge(machine.cost->idle_enter + (gov ? 0 : machine.cost->guest_timer_exit));
+	idx = gov ? cpuidle_select(rq, &stop_tick) : governor_select(rq, false);
+	if (gov && stop_tick && !rq->tick_stopped)
+		charge(machine.cost->guest_timer_exit);
 	cpu_set_activity(c, ACT_IDLE);
-	/* tick_nohz_idle_stop_tick(): idle_calls, which sugov_hold_freq() reads */
-	cpufreq_idle_enter(cpu_of(rq));
-	tick_stop_idle(rq);
-	/* tickless idle: the idle load balancer balances for us now */
-	nohz_balance_enter_idle(rq);
+	idle_tick_decide(rq, stop_tick);
 	update_idle_core(rq);
-	enter_state(rq, governor_select(rq, false));
+	enter_state(rq, idx);
 }
 
 static void account_state(struct rq *rq)
@@ -215,6 +323,20 @@ static void account_state(struct rq *rq)
 void idle_reselect(struct rq *rq)
 {
 	account_state(rq);
+	if (cpuidle_gov_decides_tick()) {
+		struct sim_cpu *c = sim_cpu(cpu_of(rq));
+		bool stop_tick;
+		int idx;
+
+		/* poll_idle() ran out: reflected, and the idle loop selects again */
+		rq->cpuidle_dev.poll_time_limit = true;
+		cpuidle_reflect(rq, rq->idle_state, c->t - rq->idle_since, false);
+		trace_sched(__trace_cpu_idle(TRACE_PWR_EVENT_EXIT, cpu_of(rq)));
+		idx = cpuidle_select(rq, &stop_tick);
+		idle_tick_decide(rq, stop_tick);
+		enter_state(rq, idx);
+		return;
+	}
 	/* the poll ran out (poll_idle() sets dev->poll_time_limit) */
 	if (haltpoll_guest()) {
 		rq->last_state_idx = rq->idle_state;
@@ -267,6 +389,8 @@ void idle_exit(struct rq *rq)
 	/* the exit latency is time the CPU spends waking up, not working */
 	if (idx >= 0)
 		c->t += t->idle_states[idx].exit_latency_ns;
+	if (idx >= 0 && cpuidle_gov_decides_tick())
+		cpuidle_reflect(rq, idx, c->t - rq->idle_since, c->pending_irqs & IRQ_TICK);
 	trace_sched(__trace_cpu_idle(TRACE_PWR_EVENT_EXIT, cpu_of(rq)));
 	rq->idle_state = -1;
 	rq->polling = false;

@@ -12,6 +12,7 @@
 #define SCHEDLAB_KERNEL_SCHED_H
 
 #include "kernel/cpufreq.h"
+#include "kernel/cpuidle_gov.h"
 #include "kernel/domains.h"
 #include "kernel/features.h"
 #include "kernel/list.h"
@@ -707,6 +708,12 @@ struct rq {
 	u64 poll_limit_ns;
 	int last_state_idx;
 	bool poll_time_limit;
+	/* the menu or teo governor's device and per-CPU data (cpuidle_gov.h) */
+	struct cpuidle_device cpuidle_dev;
+	union {
+		struct menu_device menu;
+		struct teo_cpu teo;
+	} cpuidle_gov;
 	/* the call-single queue: wakelist tasks and function calls */
 	struct task_struct *wake_list;
 	struct task_struct **wake_list_tail;
@@ -1035,6 +1042,16 @@ void do_idle(void);
 void idle_exit(struct rq *rq);
 /* A polling CPU polled for its limit: let the governor choose again. */
 void idle_reselect(struct rq *rq);
+/* the menu and teo governors' per-CPU data, reset (their enable callbacks) */
+void cpuidle_gov_init(struct rq *rq);
+/* the governor decides at each idle entry whether the tick stops (menu, teo) */
+bool cpuidle_gov_decides_tick(void);
+/*
+ * From @rq's CPU's cursor to its next timer event without the tick
+ * (CPUIDLE_KTIME_MAX: no hrtimer armed), and in @delta_next to the next
+ * one with it, as menu and teo see them (idle.c).
+ */
+s64 tick_nohz_get_sleep_length(struct rq *rq, s64 *delta_next);
 /* the idle class's pick after @prev (set_next_task_idle() if it was not idle) */
 struct task_struct *pick_next_task_idle(struct rq *rq, struct task_struct *prev);
 void put_prev_task_idle(struct rq *rq, struct task_struct *prev);

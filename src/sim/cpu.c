@@ -5,6 +5,7 @@
  * reactions are the registered struct sim_cpu_ops.
  */
 #include "sim/cpu.h"
+#include "sim/alloc.h"
 
 #include <stddef.h>
 
@@ -282,11 +283,88 @@ void sim_cpu_bind_events(unsigned int cpu, struct sim_event *step, struct sim_ev
 	ev_init(csd, csd_event, cpu);
 }
 
+/*
+ * The per-CPU heap of armed hrtimers (sim_cpu.timers): what the CPU's
+ * timer base keeps in its timerqueue, kept beside the global event queue
+ * so that the next expiry on one CPU costs O(1) and an arm or cancel
+ * O(log n) of that CPU's timers, whatever the machine's size.
+ */
+static void timer_heap_set(struct sim_cpu *c, unsigned int i, struct hrtimer *t)
+{
+	c->timers[i] = t;
+	t->heap_pos = i + 1;
+}
+
+static void timer_heap_sift_up(struct sim_cpu *c, unsigned int i)
+{
+	struct hrtimer *t = c->timers[i];
+
+	while (i) {
+		unsigned int parent = (i - 1) / 2;
+
+		if (c->timers[parent]->ev.time <= t->ev.time)
+			break;
+		timer_heap_set(c, i, c->timers[parent]);
+		i = parent;
+	}
+	timer_heap_set(c, i, t);
+}
+
+static void timer_heap_sift_down(struct sim_cpu *c, unsigned int i)
+{
+	struct hrtimer *t = c->timers[i];
+
+	for (;;) {
+		unsigned int child = 2 * i + 1;
+
+		if (child >= c->nr_timers)
+			break;
+		if (child + 1 < c->nr_timers &&
+		    c->timers[child + 1]->ev.time < c->timers[child]->ev.time)
+			child++;
+		if (t->ev.time <= c->timers[child]->ev.time)
+			break;
+		timer_heap_set(c, i, c->timers[child]);
+		i = child;
+	}
+	timer_heap_set(c, i, t);
+}
+
+static void timer_heap_add(struct hrtimer *t)
+{
+	struct sim_cpu *c = sim_cpu(t->cpu);
+
+	if (c->nr_timers == c->timers_cap) {
+		c->timers_cap = c->timers_cap ? 2 * c->timers_cap : 8;
+		c->timers = xreallocarray(c->timers, c->timers_cap, sizeof(*c->timers));
+	}
+	timer_heap_set(c, c->nr_timers++, t);
+	timer_heap_sift_up(c, t->heap_pos - 1);
+}
+
+static void timer_heap_del(struct hrtimer *t)
+{
+	struct sim_cpu *c;
+	unsigned int i;
+
+	if (!t->heap_pos)
+		return;
+	c = sim_cpu(t->cpu);
+	i = t->heap_pos - 1;
+	t->heap_pos = 0;
+	if (i == --c->nr_timers)
+		return;
+	timer_heap_set(c, i, c->timers[c->nr_timers]);
+	timer_heap_sift_up(c, i);
+	timer_heap_sift_down(c, c->timers[i]->heap_pos - 1);
+}
+
 static void hrtimer_event(struct sim_event *ev)
 {
 	struct hrtimer *t = container_of(ev, struct hrtimer, ev);
 	struct sim_cpu *c = sim_cpu(t->cpu);
 
+	timer_heap_del(t);
 	/* keep expiry order: append */
 	struct hrtimer **pp = &c->expired_timers;
 	while (*pp)
@@ -301,24 +379,27 @@ void hrtimer_init(struct hrtimer *timer, void (*function)(struct hrtimer *timer)
 	timer->cpu = 0;
 	timer->function = function;
 	timer->next_expired = NULL;
-}
-
-void hrtimer_start(struct hrtimer *timer, u64 expires)
-{
-	timer->cpu = machine.this_cpu;
-	timer->ev.arg = timer->cpu;
-	sim_schedule(&timer->ev, expires);
+	timer->heap_pos = 0;
 }
 
 void hrtimer_start_on(struct hrtimer *timer, unsigned int cpu, u64 expires)
 {
+	/* off the base it was armed on, onto @cpu's */
+	timer_heap_del(timer);
 	timer->cpu = cpu;
 	timer->ev.arg = cpu;
 	sim_schedule(&timer->ev, expires);
+	timer_heap_add(timer);
+}
+
+void hrtimer_start(struct hrtimer *timer, u64 expires)
+{
+	hrtimer_start_on(timer, machine.this_cpu, expires);
 }
 
 void hrtimer_cancel(struct hrtimer *timer)
 {
+	timer_heap_del(timer);
 	sim_cancel(&timer->ev);
 }
 
@@ -336,7 +417,7 @@ void hrtimer_try_to_cancel(struct hrtimer *timer)
 {
 	struct sim_cpu *c = sim_cpu(timer->cpu);
 
-	sim_cancel(&timer->ev);
+	hrtimer_cancel(timer);
 	for (struct hrtimer **pp = &c->expired_timers; *pp; pp = &(*pp)->next_expired) {
 		if (*pp == timer) {
 			*pp = timer->next_expired;

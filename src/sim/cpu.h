@@ -91,6 +91,7 @@ struct hrtimer {
 	unsigned int cpu;
 	void (*function)(struct hrtimer *timer);
 	struct hrtimer *next_expired;
+	unsigned int heap_pos;	/* in its CPU's armed-timer heap: index + 1; 0: not there */
 };
 
 void hrtimer_init(struct hrtimer *timer, void (*function)(struct hrtimer *timer));
@@ -108,6 +109,17 @@ void hrtimer_start(struct hrtimer *timer, u64 expires);
 /* The same on CPU @cpu's timer base (a timer pinned to another CPU's runqueue). */
 void hrtimer_start_on(struct hrtimer *timer, unsigned int cpu, u64 expires);
 void hrtimer_cancel(struct hrtimer *timer);
+/*
+ * The earliest expiry of the hrtimers armed on @cpu (the tick is not one
+ * here: the kernel adds it), U64_MAX with none: what the CPU's clock event
+ * device is programmed for, hrtimer_get_next_event().
+ */
+static inline u64 hrtimer_next_expiry(unsigned int cpu)
+{
+	const struct sim_cpu *c = sim_cpu(cpu);
+
+	return c->nr_timers ? c->timers[0]->ev.time : UINT64_MAX;
+}
 /* Armed, or expired with its function not yet run. */
 bool hrtimer_pending(const struct hrtimer *timer);
 

@@ -191,6 +191,7 @@ void machine_destroy(void)
 	for (unsigned int i = 0; machine.cpus && i < machine.nr_cpus; i++) {
 		free(machine.cpus[i].opp_time);
 		free(machine.cpus[i].power_time);
+		free(machine.cpus[i].timers);
 	}
 	free(machine.cpus);
 	machine.cpus = NULL;

@@ -102,6 +102,14 @@ struct sim_cpu {
 	u64 user_seg;			/* start of its current stretch at one SMT speed */
 	u64 user_speed;			/* that speed (permille) */
 	u64 tick_fired;			/* when the tick timer last expired */
+	/*
+	 * The hrtimers armed on this CPU, a binary min-heap on expiry: its
+	 * clock event device's next event without a walk over the global
+	 * queue (tick_nohz_get_sleep_length(), sim/cpu.h hrtimer_next_expiry())
+	 */
+	struct hrtimer **timers;
+	unsigned int nr_timers;
+	unsigned int timers_cap;
 } __attribute__((aligned(64)));
 
 /*

@@ -86,5 +86,5 @@ else
 	not_ok "study 'option idle-states'" "default '$deep', max=POLL '$poll' us/op"
 fi
 echo 'option idle-state max=POLL' >>"$tmp/idle.study"
-expect_exit 2 "idle.study:10: unknown option 'idle-state' (funclatency, sysctl, cost, hz, preempt, probe-overhead, also, cpufreq, costs, idle-states or guest)" \
+expect_exit 2 "idle.study:10: unknown option 'idle-state' (funclatency, sysctl, cost, hz, preempt, probe-overhead, also, cpufreq, costs, idle-states, guest or cpuidle)" \
 	schedlab study --file "$tmp/idle.study"

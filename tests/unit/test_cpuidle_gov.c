@@ -1,0 +1,384 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The menu and teo idle governors (src/kernel/cpuidle_menu.c,
+ * cpuidle_teo.c) on hand-computed cases, and the sleep length they are
+ * given (tick_nohz_get_sleep_length() over the per-CPU heap of armed
+ * hrtimers, src/sim/cpu.c).
+ *
+ * The states are Skylake-SP's as intel_idle registers them: state0 POLL,
+ * state1 C1 (2 us exit, 2 us target), state2 C1E (10 us, 20 us), state3
+ * C6 (133 us, 600 us); HZ=250, a 4 ms tick.
+ */
+#include "test_sched_helpers.h"
+
+#include <limits.h>
+
+#define US 1000LL
+#define MS (1000 * US)
+#define TICK (4 * MS)
+
+static const struct idle_state skx[] = {
+	{ .name = "POLL", .exit_latency_ns = 0, .target_residency_ns = 0, .polls = true },
+	{ .name = "C1", .exit_latency_ns = 2 * US, .target_residency_ns = 2 * US, .polls = true },
+	{ .name = "C1E", .exit_latency_ns = 10 * US, .target_residency_ns = 20 * US, .polls = true },
+	{ .name = "C6", .exit_latency_ns = 133 * US, .target_residency_ns = 600 * US, .polls = true },
+};
+
+/* the view of an idle entry with the tick running, the next timer and tick as given */
+static struct cpuidle_view view(s64 sleep_length, s64 delta_tick)
+{
+	return (struct cpuidle_view){
+		.states = skx,
+		.state_count = 4,
+		.latency_req = CPUIDLE_LATENCY_REQ_NONE,
+		.tick_nsec = TICK,
+		.sleep_length = sleep_length,
+		.delta_tick = delta_tick,
+	};
+}
+
+static void set_intervals(struct menu_device *d, const unsigned int v[MENU_INTERVALS])
+{
+	memcpy(d->intervals, v, sizeof(d->intervals));
+}
+
+/* ---- menu: get_typical_interval() ---- */
+
+static void test_typical_interval(void **state)
+{
+	struct menu_device d;
+	static const unsigned int uniform[] = { 100, 100, 100, 100, 100, 100, 100, 100 };
+	/*
+	 * one outlier: round 1 averages 1337 with a variance far above 400
+	 * and 36x its square; the max lies further from the average
+	 * (8663 > 1237), so it is dropped, and the seven left agree
+	 */
+	static const unsigned int outlier[] = { 100, 100, 100, 10000, 100, 100, 100, 100 };
+	/*
+	 * 100..800 us: 800, then 700 are dropped (max - avg = avg - min goes
+	 * to the max side); at six samples (6 * 4 <= 8 * 3) the spread is
+	 * still too wide: no typical interval
+	 */
+	static const unsigned int spread[] = { 100, 200, 300, 400, 500, 600, 700, 800 };
+	/* small spread in absolute terms: variance 1.75 us^2 <= 400 */
+	static const unsigned int close[] = { 10, 12, 10, 12, 10, 12, 10, 13 };
+
+	(void)state;
+	menu_enable_device(&d);
+	/* nothing measured yet: all zero, no maximum */
+	assert_int_equal(menu_get_typical_interval(&d), UINT_MAX);
+	set_intervals(&d, uniform);
+	assert_int_equal(menu_get_typical_interval(&d), 100);
+	set_intervals(&d, outlier);
+	assert_int_equal(menu_get_typical_interval(&d), 100);
+	set_intervals(&d, spread);
+	assert_int_equal(menu_get_typical_interval(&d), UINT_MAX);
+	set_intervals(&d, close);
+	assert_int_equal(menu_get_typical_interval(&d), 11); /* 89 / 8 */
+}
+
+/* ---- menu: buckets and the correction factor ---- */
+
+/* one wakeup from @state after @residency: reflected, then learnt from */
+static void menu_wakeup(struct menu_device *d, struct cpuidle_device *dev, int state,
+			u64 residency, bool got_tick)
+{
+	struct cpuidle_view v = view(CPUIDLE_KTIME_MAX, TICK);
+
+	dev->last_residency_ns = residency;
+	menu_reflect(d, dev, state, got_tick);
+	assert_true(d->needs_update);
+	menu_update(d, dev, &v);
+}
+
+static void test_buckets(void **state)
+{
+	(void)state;
+	assert_int_equal(menu_which_bucket(0), 0);
+	assert_int_equal(menu_which_bucket(10 * US - 1), 0);
+	assert_int_equal(menu_which_bucket(10 * US), 1);
+	assert_int_equal(menu_which_bucket(100 * US - 1), 1);
+	assert_int_equal(menu_which_bucket(100 * US), 2);
+	assert_int_equal(menu_which_bucket(1 * MS), 3);
+	assert_int_equal(menu_which_bucket(10 * MS), 4);
+	assert_int_equal(menu_which_bucket(100 * MS), 5);
+	assert_int_equal(menu_which_bucket(UINT64_MAX), 5);
+}
+
+static void test_menu_update(void **state)
+{
+	struct menu_device d;
+	struct cpuidle_device dev = { .last_state_idx = -1 };
+
+	(void)state;
+	menu_enable_device(&d);
+	assert_int_equal(d.correction_factor[3], MENU_RESOLUTION * MENU_DECAY);
+
+	/* 510 us in C1E for a 1 ms timer: 500 us without the exit, factor 7168 + 512 */
+	d.next_timer_ns = 1 * MS;
+	d.bucket = 3;
+	menu_wakeup(&d, &dev, 2, 510 * US, false);
+	assert_int_equal(d.correction_factor[3], 7680);
+	assert_int_equal(d.intervals[0], 500);
+	assert_int_equal(d.interval_ptr, 1);
+
+	/* 15 us in C1E: not above twice its exit, so half of it, 7.5 us; 6720 + 7 */
+	menu_wakeup(&d, &dev, 2, 15 * US, false);
+	assert_int_equal(d.correction_factor[3], 6727);
+	assert_int_equal(d.intervals[1], 7);
+
+	/*
+	 * Woken by a tick with a 10 ms timer ahead: taken as 45 ms, then
+	 * capped at the timer, a perfect prediction for bucket 4
+	 */
+	d.next_timer_ns = 10 * MS;
+	d.bucket = 4;
+	menu_wakeup(&d, &dev, 3, 4 * MS, true);
+	assert_int_equal(d.correction_factor[4], 8192);
+	assert_int_equal(d.intervals[2], 10000);
+
+	/* a poll that ran out counts as having slept to the timer */
+	d.next_timer_ns = 300 * US;
+	d.bucket = 2;
+	dev.poll_time_limit = true;
+	menu_wakeup(&d, &dev, 0, 20 * US, false);
+	assert_int_equal(d.correction_factor[2], 8192);
+	assert_int_equal(d.intervals[3], 300);
+}
+
+/* ---- menu: selection ---- */
+
+static void test_menu_select_next_timer(void **state)
+{
+	struct menu_device d;
+	struct cpuidle_device dev = { .last_state_idx = -1 };
+	struct cpuidle_view v = view(300 * US, 300 * US);
+	bool stop_tick = true;
+
+	(void)state;
+	menu_enable_device(&d);
+	/*
+	 * No history: no typical interval, so the next timer (300 us at a
+	 * factor of one) decides: C1E fits, C6 (600 us) does not; a
+	 * prediction below the tick keeps it
+	 */
+	assert_int_equal(menu_select(&d, &dev, &v, &stop_tick), 2);
+	assert_false(stop_tick);
+	assert_int_equal(d.bucket, 2);
+	assert_int_equal(d.next_timer_ns, 300 * US);
+	/* no measured period: the interval table got UINT_MAX */
+	assert_int_equal(d.intervals[0], UINT_MAX);
+}
+
+static void test_menu_select_typical(void **state)
+{
+	static const unsigned int fifty[] = { 50, 50, 50, 50, 50, 50, 50, 50 };
+	static const unsigned int five_ms[] = { 5000, 5000, 5000, 5000, 5000, 5000, 5000, 5000 };
+	struct menu_device d;
+	struct cpuidle_device dev = { .last_state_idx = -1, .last_residency_ns = 1 };
+	struct cpuidle_view v = view(10 * MS, TICK);
+	bool stop_tick = true;
+
+	(void)state;
+	menu_enable_device(&d);
+	/* a 10 ms timer but 50 us periods: the shorter, C1E, and the tick stays */
+	set_intervals(&d, fifty);
+	assert_int_equal(menu_select(&d, &dev, &v, &stop_tick), 2);
+	assert_false(stop_tick);
+
+	/* 5 ms periods and a 10 ms timer: C6, tick stopped */
+	set_intervals(&d, five_ms);
+	stop_tick = true;
+	assert_int_equal(menu_select(&d, &dev, &v, &stop_tick), 3);
+	assert_true(stop_tick);
+
+	/* a latency constraint below C6's exit: C1E, and the tick may still stop */
+	set_intervals(&d, five_ms);
+	v.latency_req = 50 * US;
+	stop_tick = true;
+	assert_int_equal(menu_select(&d, &dev, &v, &stop_tick), 2);
+	assert_true(stop_tick);
+
+	/* C1E and C6 disabled (--idle-states max=C1): C1 */
+	set_intervals(&d, five_ms);
+	v.latency_req = CPUIDLE_LATENCY_REQ_NONE;
+	v.disable = (1U << 2) | (1U << 3);
+	stop_tick = true;
+	assert_int_equal(menu_select(&d, &dev, &v, &stop_tick), 1);
+
+	/* a timer in 1 us, before C1's target residency: POLL, and it keeps the tick */
+	v = view(1 * US, 1 * US);
+	stop_tick = true;
+	assert_int_equal(menu_select(&d, &dev, &v, &stop_tick), 0);
+	assert_false(stop_tick);
+}
+
+/* ---- teo ---- */
+
+static struct teo_cpu tc;
+static struct cpuidle_device teo_dev;
+
+static int teo_setup(void **state)
+{
+	(void)state;
+	teo_enable_device(&tc);
+	teo_dev = (struct cpuidle_device){ .last_state_idx = -1 };
+	return 0;
+}
+
+/* one wakeup: reflect and update, with the sleep length seen at selection */
+static void teo_wakeup(s64 sleep_length, int state, u64 residency, bool got_tick)
+{
+	struct cpuidle_view v = view(sleep_length, TICK);
+
+	tc.sleep_length_ns = sleep_length;
+	teo_dev.last_residency_ns = residency;
+	teo_reflect(&tc, &teo_dev, state, got_tick, TICK);
+	teo_update(&tc, &teo_dev, &v);
+}
+
+/* a selection with the next timer and tick as given, the bins as they are */
+static int teo_choose(s64 sleep_length, s64 delta_tick, bool *stop_tick)
+{
+	struct cpuidle_view v = view(sleep_length, delta_tick);
+
+	teo_dev.last_state_idx = -1;
+	*stop_tick = true;
+	return teo_select(&tc, &teo_dev, &v, stop_tick);
+}
+
+static void test_teo_bins(void **state)
+{
+	bool stop_tick;
+
+	(void)state;
+	/* 9 ms of a 10 ms sleep length in C6: both in C6's bin, a hit */
+	teo_wakeup(10 * MS, 3, 9 * MS, false);
+	assert_int_equal(tc.state_bins[3].hits, 1024);
+	assert_int_equal(tc.total, 1024);
+	/* 50 us in C1 (49 us measured): C1E's bin, an intercept; hits decay 1/8 */
+	teo_wakeup(10 * MS, 1, 50 * US, false);
+	assert_int_equal(tc.state_bins[2].intercepts, 1024);
+	assert_int_equal(tc.state_bins[3].hits, 896);
+	assert_int_equal(tc.total, 1920);
+	assert_int_equal(tc.tick_intercepts, 0);
+	assert_int_equal(tc.short_idles, 0);
+	/* woken by the tick with no timer due in it: artificial, a long sleep, a hit */
+	teo_wakeup(10 * MS, 3, 4 * MS, true);
+	assert_true(tc.artificial_wakeup);
+	assert_int_equal(tc.state_bins[3].hits, 784 + 1024);
+	assert_int_equal(tc.state_bins[2].intercepts, 896);
+	assert_int_equal(tc.total, 2704);
+
+	/*
+	 * Selection: twice the intercepts below C6 (2 * 896) are not more
+	 * than the total less the hits below C6 (2704 - 0): C6, whose 600 us
+	 * the 10 ms timer leaves room for; the tick stops
+	 */
+	assert_int_equal(teo_choose(10 * MS, TICK, &stop_tick), 3);
+	assert_true(stop_tick);
+	assert_int_equal(tc.sleep_length_ns, 10 * MS);
+
+	/* a timer in 300 us: C6 does not fit before it, C1E does; below a tick, kept */
+	assert_int_equal(teo_choose(300 * US, 300 * US, &stop_tick), 2);
+	assert_false(stop_tick);
+}
+
+static void test_teo_intercepts(void **state)
+{
+	bool stop_tick;
+
+	(void)state;
+	/* three 5 us wakeups from C1 (4 us measured) with a 10 ms timer: C1 intercepts, short */
+	for (int i = 0; i < 3; i++)
+		teo_wakeup(10 * MS, 1, 5 * US, false);
+	assert_int_equal(tc.state_bins[1].intercepts, 2704);
+	assert_int_equal(tc.short_idles, 2704);
+	assert_int_equal(tc.total, 2704);
+	/*
+	 * Intercepts below C6 are all of them: down to the deepest state
+	 * below which fewer than half lie, C1; short idles dominate, so the
+	 * sleep length is not looked up, and the tick stays
+	 */
+	assert_int_equal(teo_choose(10 * MS, TICK, &stop_tick), 1);
+	assert_false(stop_tick);
+	assert_true(tc.sleep_length_ns == CPUIDLE_KTIME_MAX);
+}
+
+/* ---- the sleep length the governors see ---- */
+
+static void timer_fn(struct hrtimer *t)
+{
+	(void)t;
+}
+
+static void test_sleep_length(void **state)
+{
+	struct hrtimer a, b, c;
+	struct rq *rq;
+	s64 delta_next, sleep;
+	u64 t0;
+
+	(void)state;
+	tl_setup("smt2-2s-16", TL_ZERO_COST, 250, NULL);
+	rq = tl_cpu(1);
+	t0 = sim_cpu(1)->t;
+	assert_int_equal(sim_cpu(0)->t, t0);
+	hrtimer_init(&a, timer_fn);
+	hrtimer_init(&b, timer_fn);
+	hrtimer_init(&c, timer_fn);
+	/* nothing armed, tick stopped: no next event at all */
+	assert_true(tick_nohz_get_sleep_length(rq, &delta_next) == CPUIDLE_KTIME_MAX);
+	assert_true(delta_next == CPUIDLE_KTIME_MAX);
+
+	hrtimer_start_on(&a, 1, t0 + 5 * MS);
+	hrtimer_start_on(&b, 1, t0 + 2 * MS);
+	hrtimer_start_on(&c, 1, t0 + 7 * MS);
+	assert_true(tick_nohz_get_sleep_length(rq, &delta_next) == 2 * MS);
+	/* b cancelled: a; a moved to CPU 0: c on CPU 1, a on CPU 0 */
+	hrtimer_cancel(&b);
+	assert_true(tick_nohz_get_sleep_length(rq, &delta_next) == 5 * MS);
+	hrtimer_start_on(&a, 0, t0 + 1 * MS);
+	assert_true(tick_nohz_get_sleep_length(rq, &delta_next) == 7 * MS);
+	assert_true(tick_nohz_get_sleep_length(tl_cpu(0), &delta_next) == 1 * MS);
+	/* re-armed later on its CPU: the heap follows */
+	hrtimer_start_on(&c, 1, t0 + 9 * MS);
+	assert_true(tick_nohz_get_sleep_length(rq, &delta_next) == 9 * MS);
+
+	/* the tick kept at 4 ms: the sleep length leaves it out, delta_next not */
+	rq = tl_cpu(1);
+	rq->tick_stopped = false;
+	sim_schedule(&rq->tick_ev, t0 + 4 * MS);
+	sleep = tick_nohz_get_sleep_length(rq, &delta_next);
+	assert_true(sleep == 9 * MS);
+	assert_true(delta_next == 4 * MS);
+	/* from the CPU's cursor on */
+	tl_advance(1 * MS);
+	sleep = tick_nohz_get_sleep_length(rq, &delta_next);
+	assert_true(sleep == 8 * MS);
+	assert_true(delta_next == 3 * MS);
+
+	sim_cancel(&rq->tick_ev);
+	rq->tick_stopped = true;
+	hrtimer_cancel(&a);
+	hrtimer_cancel(&c);
+	assert_int_equal(sim_cpu(0)->nr_timers, 0);
+	assert_int_equal(sim_cpu(1)->nr_timers, 0);
+	tl_teardown();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_typical_interval),
+		cmocka_unit_test(test_buckets),
+		cmocka_unit_test(test_menu_update),
+		cmocka_unit_test(test_menu_select_next_timer),
+		cmocka_unit_test(test_menu_select_typical),
+		cmocka_unit_test_setup(test_teo_bins, teo_setup),
+		cmocka_unit_test_setup(test_teo_intercepts, teo_setup),
+		cmocka_unit_test(test_sleep_length),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
