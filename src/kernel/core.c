@@ -251,10 +251,9 @@ static struct task_struct *alloc_percpu_kthread(const char *comm, unsigned int c
 	return p;
 }
 
-struct task_struct *sched_create_dl_kthread(const char *comm, unsigned int cpu,
-					    const struct cpumask *allowed,
-					    const struct task_exec *exec, void *exec_data,
-					    u64 runtime, u64 deadline, u64 period, u64 flags)
+/* a kernel thread of the machine's own (no mm, a thread group of its own), not yet placed */
+static struct task_struct *alloc_kthread(const char *comm, const struct task_exec *exec,
+					 void *exec_data)
 {
 	struct task_struct *p = alloc_task(comm, NULL);
 
@@ -263,6 +262,16 @@ struct task_struct *sched_create_dl_kthread(const char *comm, unsigned int cpu,
 	p->kthread = true;
 	p->mm = -1;
 	p->tgid = p->pid;
+	return p;
+}
+
+struct task_struct *sched_create_dl_kthread(const char *comm, unsigned int cpu,
+					    const struct cpumask *allowed,
+					    const struct task_exec *exec, void *exec_data,
+					    u64 runtime, u64 deadline, u64 period, u64 flags)
+{
+	struct task_struct *p = alloc_kthread(comm, exec, exec_data);
+
 	cpumask_copy(p->cpus_mask, allowed);
 	p->nr_cpus_allowed = cpumask_weight(p->cpus_mask);
 	set_task_max_allowed_capacity(p);
@@ -1189,13 +1198,8 @@ struct task_struct *sched_fork_task_on(struct task_struct *parent, bool thread, 
 struct task_struct *kthread_create_on_cpu(const char *comm, const struct task_exec *exec,
 					  void *exec_data, unsigned int cpu)
 {
-	struct task_struct *p = alloc_task(comm, NULL);
+	struct task_struct *p = alloc_kthread(comm, exec, exec_data);
 
-	p->exec = exec;
-	p->exec_data = exec_data;
-	p->kthread = true;
-	p->mm = -1;
-	p->tgid = p->pid;
 	cpumask_clear(p->cpus_mask);
 	cpumask_set_cpu(cpu, p->cpus_mask);
 	p->nr_cpus_allowed = 1;
