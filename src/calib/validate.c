@@ -5,6 +5,8 @@
  */
 #include "calib/validate.h"
 
+#include "calib/calib.h"
+
 #include "report/json.h"
 #include "report/plot_dir.h"
 #include "report/version.h"
@@ -139,13 +141,6 @@ int validate_parse(const char *text, double wall_s, struct validate_sample *s)
 	return timed || found || !isnan(wall_s) ? 0 : -1;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 void validate_stats(const struct validate_sample *v, int n, size_t off, double *med, double *min,
 		    double *max)
 {
@@ -162,7 +157,7 @@ void validate_stats(const struct validate_sample *v, int n, size_t off, double *
 		*med = *min = *max = NAN;
 		return;
 	}
-	qsort(x, (size_t)k, sizeof(x[0]), cmp_double);
+	qsort(x, (size_t)k, sizeof(x[0]), calib_cmp_double);
 	*med = k % 2 ? x[k / 2] : (x[k / 2 - 1] + x[k / 2]) / 2;
 	*min = x[0];
 	*max = x[k - 1];
