@@ -39,6 +39,8 @@ enum calib_meas {
 	M_YIELD_PROCS, /* the same with 2 processes */
 	M_PIPE_RT_THREADS, /* pipe ping-pong on one CPU, 2 threads: ns per round trip */
 	M_PIPE_RT_PROCS, /* the same, 2 processes */
+	M_PIPE_RT_PERF1, /* pipe.rt.threads under 1 inherited per-task perf counter */
+	M_PIPE_RT_PERF3, /* under perf stat's 3 software counters (docs/calibration.md) */
 	M_FUTEX_WAKE_NONE, /* FUTEX_WAKE with no waiter */
 	M_FUTEX_WAIT_EAGAIN, /* FUTEX_WAIT on a changed value: returns at once */
 	M_FUTEX_RT, /* futex ping-pong on one CPU, 2 threads */

@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/futex.h>
+#include <linux/perf_event.h>
 #include <linux/sockios.h>
 #include <pthread.h>
 #include <sched.h>
@@ -344,9 +345,51 @@ static double t_yield(void *arg)
 	return (double)(t1 - t0) / (2.0 * (double)(sw1 - sw0));
 }
 
+/*
+ * perf stat's counters on the calling thread, as perf stat opens them for a
+ * command (inherit: every thread and child created afterwards gets its own
+ * copy, a clone of this context): the software events task-clock,
+ * context-switches and cpu-migrations, the first @n of them. Not opened
+ * (perf_event_paranoid, no perf support) the measurement is left out.
+ */
+static int perf_fd[3] = { -1, -1, -1 };
+static bool perf_unavailable;
+
+static void perf_counters_close(void)
+{
+	for (int i = 0; i < 3; i++) {
+		if (perf_fd[i] >= 0)
+			close(perf_fd[i]);
+		perf_fd[i] = -1;
+	}
+}
+
+static bool perf_counters_open(int n)
+{
+	static const uint64_t cfg[3] = { PERF_COUNT_SW_TASK_CLOCK, PERF_COUNT_SW_CONTEXT_SWITCHES,
+					 PERF_COUNT_SW_CPU_MIGRATIONS };
+
+	for (int i = 0; i < n && i < 3; i++) {
+		struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE,
+					     .size = sizeof(a),
+					     .config = cfg[i],
+					     .inherit = 1,
+					     .exclude_hv = 1 };
+
+		perf_fd[i] = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+		if (perf_fd[i] < 0) {
+			perf_counters_close();
+			perf_unavailable = true;
+			return false;
+		}
+	}
+	return true;
+}
+
 struct pingpong {
 	int cpu_a, cpu_b;
 	bool threads;
+	int perf_events; /* per-task counters opened on side a first, inherited by b */
 	long loops;
 	int p1[2], p2[2];
 };
@@ -376,6 +419,8 @@ static double t_pipe_rt(void *arg)
 	uint64_t t0, t1;
 
 	pp->loops = iters(100000);
+	if (!perf_counters_open(pp->perf_events))
+		return 0;
 	if (pipe(pp->p1) || pipe(pp->p2)) {
 		fail("pipe");
 		return 0;
@@ -414,6 +459,7 @@ static double t_pipe_rt(void *arg)
 	close(pp->p1[1]);
 	close(pp->p2[0]);
 	close(pp->p2[1]);
+	perf_counters_close();
 	return (double)(t1 - t0) / (double)(pp->loops - 1);
 }
 
@@ -1028,6 +1074,13 @@ int calib_measure(const struct calib_run *r, struct calib_result *res, char *err
 	res->m[M_PIPE_RT_THREADS] = trials("pipe.rt.threads", t_pipe_rt, &pp);
 	pp = (struct pingpong){ .threads = false };
 	res->m[M_PIPE_RT_PROCS] = trials("pipe.rt.processes", t_pipe_rt, &pp);
+	pp = (struct pingpong){ .threads = true, .perf_events = 1 };
+	res->m[M_PIPE_RT_PERF1] = trials("pipe.rt.threads.perf1", t_pipe_rt, &pp);
+	pp.perf_events = 3;
+	if (!perf_unavailable)
+		res->m[M_PIPE_RT_PERF3] = trials("pipe.rt.threads.perf3", t_pipe_rt, &pp);
+	else
+		res->m[M_PIPE_RT_PERF1] = (struct calib_stat){ 0 };
 
 	res->m[M_FUTEX_WAKE_NONE] = trials("futex.wake.nowaiter", t_futex_wake_none, NULL);
 	res->m[M_FUTEX_WAIT_EAGAIN] = trials("futex.wait.eagain", t_futex_wait_eagain, NULL);

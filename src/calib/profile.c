@@ -551,6 +551,29 @@ void calib_write_profile(FILE *out, const struct calib_result *res, const struct
 	stat_line(&w, "yield.processes", M_YIELD_PROCS);
 	param(&w, "switch_mm", (med(&w, M_PIPE_RT_PROCS) - med(&w, M_PIPE_RT_THREADS)) / 2);
 
+	if (med(&w, M_PIPE_RT_PERF3) > 0) {
+		double one = (med(&w, M_PIPE_RT_PERF1) - med(&w, M_PIPE_RT_THREADS)) / 2;
+		double each = (med(&w, M_PIPE_RT_PERF3) - med(&w, M_PIPE_RT_PERF1)) / 2 / 2;
+
+		fprintf(out,
+			"\n# perf_event_switch: pipe ping-pong round trip on one CPU, two threads, under\n"
+			"#   perf stat's 3 inherited software counters - under 1, / 2 switches / 2 more\n"
+			"#   counters\n");
+		stat_line(&w, "pipe.rt.threads.perf3", M_PIPE_RT_PERF3);
+		stat_line(&w, "pipe.rt.threads.perf1", M_PIPE_RT_PERF1);
+		param(&w, "perf_event_switch", each);
+		fprintf(out,
+			"\n# perf_ctx_switch: the same under 1 counter - without, / 2 switches - one\n"
+			"#   perf_event_switch (%.0f per switch with 1 counter)\n",
+			one);
+		stat_line(&w, "pipe.rt.threads.perf1", M_PIPE_RT_PERF1);
+		stat_line(&w, "pipe.rt.threads", M_PIPE_RT_THREADS);
+		param(&w, "perf_ctx_switch", one - each);
+	} else {
+		fprintf(out, "\n# perf_ctx_switch, perf_event_switch: not measured (perf_event_open()\n"
+			     "#   refused: perf_event_paranoid, or no perf support)\n");
+	}
+
 	fprintf(out,
 		"\n# ttwu, enqueue, dequeue, wake_walk: half a pipe round trip of two threads on one\n"
 		"#   CPU (write, wake the reader, block in read, switch) - a write+read that never\n"

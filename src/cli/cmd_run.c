@@ -425,6 +425,8 @@ int cmd_run(int argc, char **argv)
 		}
 		if (perf_stat && ps.has_config)
 			perf_stat_count_start(&ps.config, ps_cpus);
+		if (perf_stat)
+			sched_world.perf_stat_counters = (unsigned char)perf_stat_task_counters(&ps);
 		if (perf_sched)
 			perf_sched_record_start();
 		finished = run_one(&s, &o, i, runs);

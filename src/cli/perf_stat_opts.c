@@ -193,3 +193,21 @@ int perf_stat_parse(int argc, char **argv, struct perf_stat_opts *o, char *err, 
 	}
 	return 0;
 }
+
+int perf_stat_task_counters(const struct perf_stat_opts *o)
+{
+	struct perf_stat_event ev;
+	int n = 0;
+
+	if (o->null_run || o->config.system_wide || o->config.cpu_list)
+		return 0;
+	if (o->has_config) {
+		for (int i = 0; i < o->config.nr_events; i++)
+			n += o->config.events[i].id != PERF_EV_NOT_SUPPORTED;
+		return n;
+	}
+	for (size_t i = 0; i < sizeof(default_events) / sizeof(default_events[0]); i++)
+		if (!perf_stat_event_lookup(default_events[i], strlen(default_events[i]), &ev))
+			n += ev.id != PERF_EV_NOT_SUPPORTED;
+	return n;
+}

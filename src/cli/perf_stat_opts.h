@@ -36,4 +36,11 @@ bool perf_stat_in_words(const char *line);
 /* Parse "perf stat ..." (@argv[0] "perf"); 0, or -1 with a one-line message. */
 int perf_stat_parse(int argc, char **argv, struct perf_stat_opts *o, char *err, size_t errlen);
 
+/*
+ * How many per-task counters perf stat opens on the command (each one the
+ * kernel switches with the task): the events the simulated kernel counts,
+ * none for --null or CPU-wide counting (-a, -C)
+ */
+int perf_stat_task_counters(const struct perf_stat_opts *o);
+
 #endif

@@ -1361,6 +1361,15 @@ static struct task_struct *__sched_fork_task(struct task_struct *parent, bool th
 		p->kthread = true;
 		p->mm = -1;
 	}
+	/* perf's inherited counters follow every fork and thread of the command */
+	if (p->kthread) {
+		p->perf_events = 0;
+	} else if (parent) {
+		p->perf_events = parent->perf_events;
+	} else {
+		p->perf_events = sched_world.perf_stat_counters;
+		sched_world.perf_stat_counters = 0;
+	}
 	p->nr_cpus_allowed = cpumask_weight(p->cpus_mask);
 	set_task_max_allowed_capacity(p);
 	p->wake_cpu = p->cpu;
@@ -1462,6 +1471,14 @@ static void context_switch(struct rq *rq, struct task_struct *prev, struct task_
 	unsigned int cpu = cpu_of(rq);
 
 	charge(cost->context_switch);
+	/*
+	 * perf_event_task_sched_out()/_in(): the per-task context of the task
+	 * going out or coming in (a swap of cloned contexts when both carry
+	 * one), and each counter in it (docs/cost-model.md)
+	 */
+	if (prev->perf_events | next->perf_events)
+		charge(cost->perf_ctx_switch +
+		       cost->perf_event_switch * max(prev->perf_events, next->perf_events));
 	/* prev's lines are the most recent ones here: traffic from now on evicts them */
 	if (prev->__state == TASK_DEAD)
 		cache_task_exit(&prev->cache);

@@ -554,6 +554,12 @@ struct task_struct {
 	bool is_stopper;		/* the per-CPU stopper kthread */
 	bool sched_task_hot;		/* migrated although cache hot (schedstat) */
 	bool kthread;
+	/*
+	 * per-task perf counters on it (perf stat's, inherited by what it
+	 * forks): perf_event_task_sched_out()/_in() switch them at each
+	 * context switch
+	 */
+	unsigned char perf_events;
 	int mm;				/* address space id: threads of a process share it */
 	int tgid;
 	struct sched_entity se;
@@ -892,6 +898,11 @@ struct sched_world {
 	bool resched_latency_warned;
 	u64 resched_latency_last_warn;
 	u64 nr_resched_latency_warnings;
+	/*
+	 * perf stat's per-task counters, opened on the command it starts: the
+	 * next task started without a parent (not a kthread) takes them
+	 */
+	unsigned char perf_stat_counters;
 };
 
 extern struct sched_world sched_world;

@@ -20,6 +20,9 @@ void cost_model_default(struct cost_model *c)
 	c->pick_next = 200;
 	c->context_switch = 250;
 	c->switch_mm = 250;
+	/* measured: docs/cost-model.md (perf stat's counters on a pipe ping-pong) */
+	c->perf_ctx_switch = 225;
+	c->perf_event_switch = 80;
 	c->enqueue = 120;
 	c->dequeue = 120;
 	c->rt_enqueue = 60;
@@ -140,6 +143,8 @@ static const struct cost_field cost_fields[] = {
 	F(pick_next, KPATH_MAX),
 	F(context_switch, KPATH_MAX),
 	F(switch_mm, KPATH_MAX),
+	F(perf_ctx_switch, KPATH_MAX),
+	F(perf_event_switch, KPATH_MAX),
 	F(enqueue, KPATH_MAX),
 	F(dequeue, KPATH_MAX),
 	F(rt_enqueue, KPATH_MAX),

@@ -38,6 +38,8 @@ struct cost_model {
 	u64 pick_next;		/* pick_next_task(): class walk, EEVDF pick, put_prev/set_next */
 	u64 context_switch;	/* register/stack/FPU switch between two tasks */
 	u64 switch_mm;		/* extra when switching address space (process to process) */
+	u64 perf_ctx_switch;	/* switching the per-task perf context (perf stat's counters) */
+	u64 perf_event_switch;	/* and each counter in it */
 	u64 enqueue;		/* enqueue_task_fair() for one task */
 	u64 dequeue;		/* dequeue_task_fair() for one task */
 	u64 rt_enqueue;		/* enqueue_task_rt(): list add, bitmap, counts, pushable set */

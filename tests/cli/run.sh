@@ -588,14 +588,15 @@ json_sans() {
 	awk -v key="$1" '$0 ~ "^  \"" key "\": \\{" { skip = 1 } skip && /^  \},?$/ { skip = 0; next } !skip' "$2" |
 		sed 's/,$//' | grep -v '"wall_s"'
 }
-# --json under perf stat -r 3 is the last run's record (seed 3) plus "perf_stat"
-run_cmd schedlab run -m smp4 --seed 3 --json "$tmp/ps-seed3.json" -- $ps_cmd
+# --json under perf stat -r 3 is the last run's record (seed 3) plus
+# "perf_stat": a single run under perf stat (its counters cost each switch)
+run_cmd schedlab run -m smp4 --seed 3 --json "$tmp/ps-seed3.json" -- perf stat -r 1 -- $ps_cmd
 json_sans perf_stat "$tmp/ps.json" >"$tmp/ps.cmp"
 json_sans perf_stat "$tmp/ps-seed3.json" >"$tmp/ps-seed3.cmp"
 if [ "$status" -eq 0 ] && cmp -s "$tmp/ps.cmp" "$tmp/ps-seed3.cmp"; then
-	ok "perf stat -r 3 --json: the last run's record, as run --seed 3"
+	ok "perf stat -r 3 --json: the last run's record, as perf stat -r 1 with --seed 3"
 else
-	not_ok "perf stat -r 3 --json: the last run's record, as run --seed 3"
+	not_ok "perf stat -r 3 --json: the last run's record, as perf stat -r 1 with --seed 3"
 fi
 expect_exit 0 "" schedlab run -m smp2 --check -- perf stat -r 2 -- stress-ng --cpu 2 --cpu-ops 4
 expect_exit 2 "Run count must be a positive number" schedlab run -m smp2 -- perf stat -r -1 -- perf bench sched pipe

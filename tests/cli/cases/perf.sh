@@ -11,6 +11,25 @@ golden run-perf-stat-C-smp4 schedlab run -m smp4 -- perf stat -C 1,3 -e task-clo
 golden run-perf-stat-x-smp4 schedlab run -m smp4 -- perf stat -x, -r 3 -- perf bench sched pipe -l 2000
 golden run-perf-stat-x-events-smp2 schedlab run -m smp2 -- perf stat -x ';' -e cs,task-clock,cycles -- hackbench -g 1 -l 10
 
+# the counters perf stat opens cost each switch of the command's tasks
+# (perf_event_task_sched_out/_in): 2 counters at 1000 + 2 x 500 ns, two
+# switches a round trip on one CPU, 4 us more per op than --null; none with
+# --null, whatever the costs
+pc_op() {
+	run_cmd schedlab run -m smp2 --cost perf_ctx_switch=1000 --cost perf_event_switch=500 -- "$@"
+	sed -n 's/^ *\([0-9.]*\) usecs\/op$/\1/p' "$tmp/out"
+}
+pc_null=$(pc_op perf stat --null taskset -c 0 perf bench sched pipe -l 1000)
+pc_two=$(pc_op perf stat -x, -e task-clock,cs taskset -c 0 perf bench sched pipe -l 1000)
+pc_plain=$(pc_op taskset -c 0 perf bench sched pipe -l 1000)
+if [ -n "$pc_null" ] && [ "$pc_null" = "$pc_plain" ] &&
+	awk -v a="$pc_null" -v b="$pc_two" 'BEGIN { d = b - a; exit !(d > 3.99 && d < 4.02) }'; then
+	ok "perf stat: each counter costs every switch of the command's tasks, --null none"
+else
+	not_ok "perf stat: each counter costs every switch of the command's tasks, --null none" \
+		"--null $pc_null, 2 counters $pc_two, no perf stat $pc_plain (us/op)"
+fi
+
 # the tracepoint counts agree with the capture and the trace of the same run
 ps_dir=$tmp/perf-sched
 mkdir -p "$ps_dir"
