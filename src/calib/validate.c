@@ -8,6 +8,7 @@
 #include "calib/calib.h"
 
 #include "report/json.h"
+#include "report/json_read.h"
 #include "report/plot_dir.h"
 #include "report/version.h"
 
@@ -219,6 +220,93 @@ void validate_print_table(FILE *out, const struct validate_row *rows,
 		"ratio: simulated / real median of the benchmark's own time; cs: context switches,\n"
 		"mig: CPU migrations, task ms: task-clock (perf stat -e " VALIDATE_EVENTS "),\n"
 		"real medians beside the simulated run's\n");
+}
+
+/* a sample's field: a number, or null (NAN); false for anything else */
+static bool read_field(const struct jv *sample, const char *key, double *v)
+{
+	const struct jv *f = jv_get(sample, key);
+
+	if (!f || f->type == JV_NULL) {
+		*v = NAN;
+		return true;
+	}
+	*v = f->num;
+	return f->type == JV_NUMBER;
+}
+
+static int read_row(const struct jv *row, struct validate_result *r)
+{
+	const struct jv *real = jv_get(row, "real");
+
+	if (!real || real->type != JV_ARRAY || real->n > VALIDATE_MAX_RUNS)
+		return -1;
+	for (int k = 0; k < real->n; k++) {
+		const struct jv *s = &real->items[k];
+		struct validate_sample *v = &r->real[k];
+
+		if (s->type != JV_OBJECT || !read_field(s, "time_s", &v->time_s) ||
+		    !read_field(s, "context_switches", &v->cs) ||
+		    !read_field(s, "cpu_migrations", &v->migr) ||
+		    !read_field(s, "task_clock_ms", &v->task_ms))
+			return -1;
+	}
+	r->nr_real = real->n;
+	return 0;
+}
+
+int validate_read_real(const char *text, const char *file, const struct validate_row *rows,
+		       struct validate_result *res, int n, char *err, size_t errlen)
+{
+	const struct jv *kind, *list;
+	char why[256];
+	struct jv doc;
+	int rc = -1;
+
+	if (jv_parse(text, &doc, why, sizeof(why))) {
+		snprintf(err, errlen, "%s: not JSON (%s)", file, why);
+		return -1;
+	}
+	kind = jv_get(&doc, "kind");
+	list = jv_get(&doc, "rows");
+	if (doc.type != JV_OBJECT || !kind || kind->type != JV_STRING ||
+	    strcmp(kind->str, "validate") || !list || list->type != JV_ARRAY) {
+		snprintf(err, errlen, "%s: not the JSON of 'schedlab validate --json'", file);
+		goto out;
+	}
+	for (int i = 0; i < n; i++) {
+		const struct jv *row = NULL;
+
+		for (int j = 0; j < list->n && !row; j++) {
+			const struct jv *c = jv_get(&list->items[j], "command");
+
+			if (c && c->type == JV_STRING && !strcmp(c->str, rows[i].cmd))
+				row = &list->items[j];
+		}
+		if (row) {
+			const struct jv *sk = jv_get(row, "skipped");
+
+			if (sk && sk->type == JV_STRING) {
+				res[i].skipped = true;
+				snprintf(res[i].why, sizeof(res[i].why), "skipped in %.60s: %.80s",
+					 file, sk->str);
+				continue;
+			}
+			if (read_row(row, &res[i])) {
+				snprintf(err, errlen, "%s: row '%s': 'real' is not a list of runs",
+					 file, rows[i].cmd);
+				goto out;
+			}
+		}
+		if (!res[i].nr_real) {
+			res[i].skipped = true;
+			snprintf(res[i].why, sizeof(res[i].why), "no real runs in %.100s", file);
+		}
+	}
+	rc = 0;
+out:
+	jv_free(&doc);
+	return rc;
 }
 
 static void json_num(struct json_writer *w, const char *key, double v)

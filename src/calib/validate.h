@@ -57,6 +57,15 @@ int validate_parse(const char *text, double wall_s, struct validate_sample *s);
 void validate_stats(const struct validate_sample *v, int n, size_t off, double *med, double *min,
 		    double *max);
 
+/*
+ * The real runs of an earlier `validate --json` (@text, from @file) into
+ * @res for @rows: a row is matched by its command line; one the file does
+ * not have, or has skipped, is skipped. 0, or -1 with "FILE: what is wrong"
+ * in @err when @text is not such a file.
+ */
+int validate_read_real(const char *text, const char *file, const struct validate_row *rows,
+		       struct validate_result *res, int n, char *err, size_t errlen);
+
 /* The table: real median [min, max], simulated, ratio, the counters side by side. */
 void validate_print_table(FILE *out, const struct validate_row *rows,
 			  const struct validate_result *res, int n);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * schedlab validate [--costs FILE] [--quick] [--json FILE] [--plot DIR] [--only TEXT]
+ *                   [--real FILE]
  *
  * Run a fixed set of real benchmark command lines on this machine under
  * perf stat's software counters, then the same command lines simulated on
@@ -29,7 +30,7 @@
 
 static const char validate_usage[] =
 	"usage: schedlab validate [--costs FILE] [--quick] [--json FILE] [--plot DIR]\n"
-	"                         [--only TEXT]\n"
+	"                         [--only TEXT] [--real FILE]\n"
 	"\n"
 	"Run a fixed set of benchmarks on this machine (perf bench sched pipe and messaging,\n"
 	"rt-tests hackbench, stress-ng; pinned with taskset -c 0 and unpinned) under perf stat\n"
@@ -41,10 +42,11 @@ static const char validate_usage[] =
 	"  --quick              2 real runs of each command instead of 5\n"
 	"  --json FILE          the table as JSON, with every real run\n"
 	"  --plot DIR           simulated against real, with gnuplot\n"
-	"  --only TEXT          only the rows whose command line contains TEXT\n";
+	"  --only TEXT          only the rows whose command line contains TEXT\n"
+	"  --real FILE          the real runs of an earlier --json FILE instead of running them\n";
 
 struct validate_opts {
-	const char *costs, *json, *plot, *only;
+	const char *costs, *json, *plot, *only, *real;
 	bool quick;
 };
 
@@ -239,6 +241,7 @@ static int parse_opts(int argc, char **argv, struct validate_opts *o)
 		{ "json", required_argument, NULL, 'J' },
 		{ "plot", required_argument, NULL, 'p' },
 		{ "only", required_argument, NULL, 'O' },
+		{ "real", required_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -266,6 +269,9 @@ static int parse_opts(int argc, char **argv, struct validate_opts *o)
 		case 'O':
 			o->only = optarg;
 			break;
+		case 'R':
+			o->real = optarg;
+			break;
 		case 'h':
 			fputs(validate_usage, stdout);
 			return -1;
@@ -280,6 +286,76 @@ static int parse_opts(int argc, char **argv, struct validate_opts *o)
 	if (optind < argc)
 		return usage_error("validate: unexpected argument '%s'", argv[optind]);
 	return 0;
+}
+
+/* the temporary directory removed; the table, the plot and the JSON; frees @res */
+static int finish(const struct validate_opts *o, const struct validate_row *rows,
+		  struct validate_result *res, int n, const char *dir)
+{
+	static const char *const tmp[] = { "real.out", "real.csv", "sim.out" };
+	char p[600];
+	FILE *json;
+	int rc = 0;
+
+	for (size_t i = 0; i < sizeof(tmp) / sizeof(tmp[0]); i++) {
+		snprintf(p, sizeof(p), "%s/%s", dir, tmp[i]);
+		unlink(p);
+	}
+	rmdir(dir);
+	validate_print_table(stdout, rows, res, n);
+	if (o->plot && validate_plot(o->plot, rows, res, n))
+		rc = 1;
+	if (o->json) {
+		json = outfile_open(o->json);
+		if (!json || validate_write_json(json, rows, res, n, o->costs) ||
+		    outfile_close(json)) {
+			cli_message("validate: writing '%s' failed", o->json);
+			rc = 1;
+		}
+	}
+	free(res);
+	if (outfile_commit() || outfile_check_stdout())
+		rc = 1;
+	else if (o->plot && plot_dir_render(o->plot, "validate.gp"))
+		rc = 1;
+	return rc;
+}
+
+/* --real FILE: the recorded real runs, simulated again */
+static int resimulate(const struct validate_opts *o, const struct validate_row *rows,
+		      struct validate_result *res, int n, const char *dir)
+{
+	char err[512], why[256];
+	char *text = NULL;
+	FILE *f = fopen(o->real, "r");
+
+	if (!f)
+		snprintf(err, sizeof(err), "cannot read '%s': %s", o->real, strerror(errno));
+	else
+		fclose(f);
+	if (f)
+		text = slurp(o->real);
+	if (!text || validate_read_real(text, o->real, rows, res, n, err, sizeof(err))) {
+		free(text);
+		free(res);
+		rmdir(dir);
+		return usage_error("validate: --real: %s", err);
+	}
+	free(text);
+	printf("validate: %d rows, the real runs of %s, simulated on -m host%s%s\n", n, o->real,
+	       o->costs ? " with " : " with the default costs", o->costs ? o->costs : "");
+	fflush(stdout);
+	for (int i = 0; i < n; i++) {
+		struct validate_result *r = &res[i];
+
+		if (r->skipped)
+			continue;
+		fprintf(stderr, "validate: [%d/%d] %s\n", i + 1, n, rows[i].cmd);
+		r->sim_ok = !sim_run(dir, rows[i].cmd, o->costs, &r->sim, why, sizeof(why));
+		if (!r->sim_ok)
+			snprintf(r->why, sizeof(r->why), "%.150s", why);
+	}
+	return finish(o, rows, res, n, dir);
 }
 
 int cmd_validate(int argc, char **argv)
@@ -321,6 +397,8 @@ int cmd_validate(int argc, char **argv)
 	}
 	runs = o.quick ? VALIDATE_QUICK_RUNS : VALIDATE_RUNS;
 	res = xcalloc((size_t)n, sizeof(*res));
+	if (o.real)
+		return resimulate(&o, rows, res, n, dir);
 	perf_ok = have("perf");
 	if (perf_ok) {
 		/* perf may be there yet not run (a wrapper without this kernel's tools) */
@@ -369,33 +447,5 @@ int cmd_validate(int argc, char **argv)
 		if (!r->sim_ok)
 			snprintf(r->why, sizeof(r->why), "%.150s", why);
 	}
-	{
-		char p[600];
-
-		snprintf(p, sizeof(p), "%s/real.out", dir);
-		unlink(p);
-		snprintf(p, sizeof(p), "%s/real.csv", dir);
-		unlink(p);
-		snprintf(p, sizeof(p), "%s/sim.out", dir);
-		unlink(p);
-		rmdir(dir);
-	}
-	validate_print_table(stdout, rows, res, n);
-	rc = 0;
-	if (o.plot && validate_plot(o.plot, rows, res, n))
-		rc = 1;
-	if (o.json) {
-		json = outfile_open(o.json);
-		if (!json || validate_write_json(json, rows, res, n, o.costs) ||
-		    outfile_close(json)) {
-			cli_message("validate: writing '%s' failed", o.json);
-			rc = 1;
-		}
-	}
-	free(res);
-	if (outfile_commit() || outfile_check_stdout())
-		rc = 1;
-	else if (o.plot && plot_dir_render(o.plot, "validate.gp"))
-		rc = 1;
-	return rc;
+	return finish(&o, rows, res, n, dir);
 }

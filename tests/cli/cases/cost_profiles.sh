@@ -88,3 +88,22 @@ else
 	not_ok "validate --only: the table and the JSON" "status $status" "$(cat "$tmp/out")"
 	show_stderr
 fi
+# --real: the real runs of that JSON simulated again (with another profile):
+# the same real medians, no real run
+run_cmd schedlab validate --real "$cp_dir/v.json" --only 'taskset -c 0 perf bench sched pipe' \
+	--json "$cp_dir/v2.json"
+if [ "$status" -eq 0 ] && grep -q "^validate: 2 rows, the real runs of $cp_dir/v.json" "$tmp/out" &&
+	[ "$(grep '"real_median_s"' "$cp_dir/v.json")" = "$(grep '"real_median_s"' "$cp_dir/v2.json")" ]; then
+	ok "validate --real: the recorded real runs, simulated again"
+else
+	not_ok "validate --real: the recorded real runs, simulated again" "status $status" "$(cat "$tmp/out")"
+	show_stderr
+fi
+expect_exit 2 "validate: --real: cannot read '$cp_dir/none.json': No such file or directory" \
+	schedlab validate --real "$cp_dir/none.json"
+printf '{"kind": "run"}\n' >"$cp_dir/run.json"
+expect_exit 2 "validate: --real: $cp_dir/run.json: not the JSON of 'schedlab validate --json'" \
+	schedlab validate --real "$cp_dir/run.json"
+printf '{"kind": "validate", "rows": [{"command": "taskset -c 0 perf bench sched pipe -l 20000", "real": 3}]}\n' >"$cp_dir/r.json"
+expect_exit 2 "validate: --real: $cp_dir/r.json: row 'taskset -c 0 perf bench sched pipe -l 20000': 'real' is not a list of runs" \
+	schedlab validate --real "$cp_dir/r.json"
