@@ -1946,6 +1946,9 @@ static void handle_pending_irqs(struct rq *rq)
 
 	/* the host ran something else: the vCPU resumes where it was, later */
 	if (irqs & IRQ_STEAL) {
+		/* vcpu_is_preempted() from here: spinners watching this vCPU stop */
+		if (unlikely(nr_lock_spinners))
+			lock_vcpu_preempted(cpu_of(rq));
 		cpu_set_activity(c, ACT_STEAL);
 		c->t += sim_steal_take(cpu_of(rq));
 	}

@@ -21,6 +21,7 @@
 #include "sim/cache.h"
 #include "sim/cpu.h"
 #include "sim/machine.h"
+#include "sim/steal.h"
 
 /* ---- constants (kernel/sched/sched.h, include/linux/sched/prio.h) ---- */
 
@@ -827,6 +828,19 @@ static inline unsigned int smp_processor_id(void)
 static inline unsigned int task_cpu(const struct task_struct *p)
 {
 	return p->cpu;
+}
+
+/*
+ * vcpu_is_preempted() (include/linux/sched.h; x86 KVM:
+ * __kvm_vcpu_is_preempted(), the steal-time area's KVM_VCPU_PREEMPTED):
+ * the host has @cpu's vCPU off its pCPU while it wants to run. Always
+ * false on bare metal and in a guest without steal (sim_steal_preempted()).
+ * The flag's line is written by the host only as it puts and loads the
+ * vCPU, so a reader's cost is in the caller's visit of the CPU.
+ */
+static inline bool vcpu_is_preempted(unsigned int cpu)
+{
+	return unlikely(sim_steal_enabled()) && sim_steal_preempted(cpu, cpu_now());
 }
 
 static inline struct rq *task_rq(const struct task_struct *p)
