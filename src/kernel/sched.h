@@ -157,6 +157,12 @@ struct sched_tunables {
 	/* sysctl_sched_energy_aware (kernel.sched_energy_aware): 1, EAS when possible */
 	unsigned int energy_aware;
 	/*
+	 * IRQ time accounting (CONFIG_IRQ_TIME_ACCOUNTING and
+	 * sched_clock_irqtime): 1, interrupt and softirq time is taken out of
+	 * clock_task into avg_irq; a boot-time choice (docs/pelt.md)
+	 */
+	unsigned int irqtime;
+	/*
 	 * The ondemand and conservative governors' tunables
 	 * (cpufreq/ondemand/NAME, cpufreq/conservative/NAME): their defaults
 	 * depend on the governor and the machine, so each is read only when
@@ -784,6 +790,15 @@ struct rq {
 	 */
 	struct sched_avg avg_irq;
 	u64 prev_steal_time_rq;		/* the steal clock clock_task has seen */
+	/*
+	 * IRQ time accounting: the CPU's hard and soft interrupt time so far
+	 * (the kernel's per-CPU cpu_irqtime and its cpustat IRQ and SOFTIRQ
+	 * columns; their sum is irq_time_read()), and the part of it
+	 * clock_task has left out (rq->prev_irq_time)
+	 */
+	u64 hardirq_time;
+	u64 softirq_time;
+	u64 prev_irq_time;
 	struct dl_rq dl;
 	struct sched_dl_entity fair_server;
 
@@ -1446,7 +1461,7 @@ static inline unsigned long cpu_util_irq(const struct rq *rq)
 	return rq->avg_irq.util_avg;
 }
 
-/* update_irq_load_avg(): rq->avg_irq after @running ns of steal (0: decay only) */
+/* update_irq_load_avg(): rq->avg_irq after @running ns of irq time and steal (0: decay only) */
 int update_irq_load_avg(struct rq *rq, u64 running);
 
 /* scale_rt_capacity(): the capacity left for fair tasks after RT pressure */
