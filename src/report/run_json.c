@@ -532,6 +532,23 @@ static void write_energy(struct json_writer *w)
 }
 
 /*
+ * A guest on a machine with an energy model: the guest kernel has none
+ * (em_init()), and the machine's idle-state powers are the host's C-states,
+ * not the guest's HLT or poll, so no figure stands for the run's energy.
+ */
+static void write_guest_energy(struct json_writer *w)
+{
+	json_key(w, "energy");
+	json_begin_object(w);
+	json_kv_str(w, "source", NULL);
+	json_kv_str(w, "reason",
+		    "a KVM guest has no energy model: its platform describes none of the host's "
+		    "power, and the host's C-states under the guest's idle are not known");
+	json_kv_bool(w, "eas", false);
+	json_end_object(w);
+}
+
+/*
  * "guest": what the machine ran as (its [guest] section or --guest, in
  * --guest's words), the option as given, and the steal time each CPU had
  * (docs/guests.md).
@@ -677,6 +694,8 @@ int write_run_json(FILE *out, const struct run_info *ri, const struct bench *b)
 		/* with a governor chosen, the machine's energy figures if it has a model */
 		if (energy_reported())
 			write_energy(&w);
+		else if (machine.topo->nr_em && machine.topo->guest.kvm)
+			write_guest_energy(&w);
 	}
 
 	if (ri->perf_stat)
