@@ -653,10 +653,9 @@ int update_irq_load_avg(struct rq *rq, u64 running)
 
 	/*
 	 * Not on clock_pelt, which does not advance through irq time or
-	 * steal: the
-	 * running time is scaled to the work it stands for, and taken to
-	 * have happened just before now (the kernel's pessimistic choice):
-	 * decay up to rq->clock - running, then accumulate running.
+	 * steal: the running time is scaled to the work it stands for, and
+	 * taken to have happened just before now (the kernel's pessimistic
+	 * choice): decay up to rq->clock - running, then accumulate running.
 	 */
 	running = cap_scale(running, arch_scale_freq_capacity(cpu_of(rq)));
 	running = cap_scale(running, arch_scale_cpu_capacity(cpu_of(rq)));
