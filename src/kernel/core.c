@@ -652,10 +652,10 @@ int update_irq_load_avg(struct rq *rq, u64 running)
 	int ret;
 
 	/*
-	 * Not on clock_pelt, which does not advance through steal: the
-	 * running time is scaled to the work it stands for, and taken to
-	 * have happened just before now (the kernel's pessimistic choice):
-	 * decay up to rq->clock - running, then accumulate running.
+	 * Not on clock_pelt, which does not advance through irq time or
+	 * steal: the running time is scaled to the work it stands for, and
+	 * taken to have happened just before now (the kernel's pessimistic
+	 * choice): decay up to rq->clock - running, then accumulate running.
 	 */
 	running = cap_scale(running, arch_scale_freq_capacity(cpu_of(rq)));
 	running = cap_scale(running, arch_scale_cpu_capacity(cpu_of(rq)));
@@ -667,12 +667,27 @@ int update_irq_load_avg(struct rq *rq, u64 running)
 }
 
 /*
- * update_rq_clock_task() with CONFIG_PARAVIRT_TIME_ACCOUNTING: the steal
- * the host's clock published since the last update (at most @delta; what
- * is more is dropped, as the kernel drops it) is not task time; it feeds
+ * update_rq_clock_task() with CONFIG_IRQ_TIME_ACCOUNTING (when irqtime is
+ * on): the interrupt time the CPU finished since the last update (at most
+ * @delta: an update made inside an interrupt saw less clock than the
+ * interrupt has when it ends; the rest is taken by the next update, so
+ * clock_task never goes back) is not task time.
+ */
+static s64 irq_time_delta(struct rq *rq, s64 delta)
+{
+	u64 irq_delta = rq->hardirq_time + rq->softirq_time - rq->prev_irq_time;
+
+	if (irq_delta > (u64)delta)
+		irq_delta = (u64)delta;
+	rq->prev_irq_time += irq_delta;
+	return (s64)irq_delta;
+}
+
+/*
+ * ... and with CONFIG_PARAVIRT_TIME_ACCOUNTING: the steal the host's
+ * clock published since the last update (at most @delta; what is more is
+ * dropped, as the kernel drops it) is not task time either. Both feed
  * avg_irq, which scale_rt_capacity() takes off the CPU's capacity.
- * No IRQ time accounting (CONFIG_IRQ_TIME_ACCOUNTING): interrupt handlers
- * are charged to the task they interrupt, as without it.
  */
 static s64 steal_delta(struct rq *rq, s64 delta, u64 now)
 {
@@ -689,7 +704,7 @@ void update_rq_clock(struct rq *rq)
 {
 	u64 now = cpu_now();
 	s64 delta = (s64)(now - rq->clock);
-	s64 steal = 0;
+	s64 irq_delta = 0, steal = 0;
 
 	/* a remote rq's clock may be ahead of this CPU's cursor: clocks never go back */
 	if (delta <= 0)
@@ -697,12 +712,15 @@ void update_rq_clock(struct rq *rq)
 	cl_write(&rq->cl.curr);
 	cl_write(&rq->cl.clock);
 	rq->clock += (u64)delta;
+	if (sysctl_sched.irqtime)
+		irq_delta = irq_time_delta(rq, delta);
+	delta -= irq_delta;
 	if (unlikely(sim_steal_enabled()))
 		steal = steal_delta(rq, delta, now);
 	delta -= steal;
 	rq->clock_task += (u64)delta;
-	if (steal && sched_feat(NONTASK_CAPACITY))
-		update_irq_load_avg(rq, (u64)steal);
+	if ((irq_delta + steal) && sched_feat(NONTASK_CAPACITY))
+		update_irq_load_avg(rq, (u64)(irq_delta + steal));
 	update_rq_clock_pelt(rq, delta);
 }
 
@@ -1954,19 +1972,59 @@ void cpu_step_at_cursor(struct rq *rq)
 	sim_cpu_step_at_cursor(cpu_of(rq));
 }
 
+/*
+ * irqtime_account_irq() at a {soft,}irq exit: the CPU's time since @since
+ * (its irq_enter() or the softirq's start) was interrupt time. It counts
+ * when IRQ time accounting is on; softirqs run from irq_exit() here, never
+ * in ksoftirqd, whose time the kernel leaves to the thread.
+ */
+static void irqtime_account(struct rq *rq, u64 since, bool softirq)
+{
+	u64 d = sim_cpu(cpu_of(rq))->t - since;
+
+	if (!sysctl_sched.irqtime)
+		return;
+	if (softirq)
+		rq->softirq_time += d;
+	else
+		rq->hardirq_time += d;
+}
+
+/* irq_exit(): raised softirqs run before returning (a yielded one first) */
+static void run_softirqs(struct rq *rq)
+{
+	u64 since = sim_cpu(cpu_of(rq))->t;
+
+	if (rq->ilb.active && nohz_idle_balance_resume(rq)) {
+		/* it yielded again: the time it ran so far */
+		irqtime_account(rq, since, true);
+		return;
+	}
+	if (rq->balance_softirq) {
+		rq->balance_softirq = false;
+		sched_balance_softirq(rq);
+	}
+	irqtime_account(rq, since, true);
+}
+
 /* the interrupt handlers, then irq_exit() */
 static void handle_pending_irqs(struct rq *rq)
 {
 	const struct cost_model *cost = machine.cost;
 	struct sim_cpu *c = sim_cpu(cpu_of(rq));
 	unsigned int irqs = sim_cpu_take_irqs(cpu_of(rq));
+	u64 irq_enter;
 
 	/* the host ran something else: the vCPU resumes where it was, later */
 	if (irqs & IRQ_STEAL) {
+		/* vcpu_is_preempted() from here: spinners watching this vCPU stop */
+		if (unlikely(nr_lock_spinners))
+			lock_vcpu_preempted(cpu_of(rq));
 		cpu_set_activity(c, ACT_STEAL);
 		c->t += sim_steal_take(cpu_of(rq));
 	}
 	cpu_set_activity(c, ACT_IRQ);
+	irq_enter = c->t;
 	if (irqs & IRQ_RESCHED) {
 		/* scheduler_ipi(): the work is the need_resched it carried */
 		trace_sched(__trace_ipi_irq(TRACE_IPI_ENTRY, TRACE_IPI_RESCHEDULE));
@@ -2006,13 +2064,8 @@ static void handle_pending_irqs(struct rq *rq)
 		else
 			tick_stop_idle(rq);
 	}
-	/* irq_exit(): raised softirqs run before returning (a yielded one first) */
-	if (rq->ilb.active && nohz_idle_balance_resume(rq))
-		return;
-	if (rq->balance_softirq) {
-		rq->balance_softirq = false;
-		sched_balance_softirq(rq);
-	}
+	irqtime_account(rq, irq_enter, false);
+	run_softirqs(rq);
 }
 
 /*

@@ -196,7 +196,13 @@ void em_init(void)
 	unsigned int nr = machine.nr_cpus;
 
 	em_exit();
-	if (!machine.topo->nr_em || !nr_cpufreq_policies)
+	/*
+	 * A KVM guest registers no EM: the figures come from the platform
+	 * (DT's dynamic-power-coefficient through cpufreq-dt or SCMI, ACPI
+	 * CPPC), and a guest's firmware describes none of the host's power,
+	 * so sched_is_eas_possible() finds no perf domain and EAS stays off.
+	 */
+	if (!machine.topo->nr_em || !nr_cpufreq_policies || machine.topo->guest.kvm)
 		return;
 	em_pds = xcalloc(nr_cpufreq_policies, sizeof(*em_pds));
 	pd_nodes = xcalloc(nr_cpufreq_policies, sizeof(*pd_nodes));

@@ -95,6 +95,19 @@ bool osq_active(struct list_head *osq, struct lock_waiter *w)
 }
 
 /*
+ * osq_lock()'s wait for its node's turn gives up when the predecessor's
+ * vCPU is preempted (vcpu_is_preempted(node_cpu(node->prev))): the lock
+ * would not pass through a vCPU that does not run. Only a node behind
+ * another can wait on one; with MUTEX_OSQ off no spinner waits in a queue.
+ */
+bool osq_prev_preempted(struct list_head *osq, struct lock_waiter *w)
+{
+	if (!sched_feat(MUTEX_OSQ) || w->osq.prev == osq)
+		return false;
+	return vcpu_is_preempted(task_cpu(list_entry(w->osq.prev, struct lock_waiter, osq)->task));
+}
+
+/*
  * osq_lock(): xchg of the osq tail (in the lock's line), then the node
  * linked behind the old tail (the predecessor's node line is written).
  */
@@ -157,6 +170,33 @@ void lock_owner_switched_out(struct task_struct *prev)
 
 	list_for_each_entry(w, &spinning, spinning) if (lock_waiter_owner(w) == prev)
 		lock_notify(w->task, t);
+}
+
+/* the osq @w waits in, NULL when it spins outside one (a mutex's first waiter) */
+static struct list_head *lock_waiter_osq(struct lock_waiter *w)
+{
+	if (w->phase != LW_OSQ)
+		return NULL;
+	if (w->kind == LK_MUTEX)
+		return &((struct mutex *)w->lock)->osq;
+	if (w->kind == LK_RWSEM_WRITE)
+		return &((struct rw_semaphore *)w->lock)->osq;
+	return NULL;
+}
+
+void lock_vcpu_preempted(unsigned int cpu)
+{
+	struct lock_waiter *w;
+	u64 t = cpu_now();
+
+	list_for_each_entry(w, &spinning, spinning) {
+		struct task_struct *owner = lock_waiter_owner(w);
+		struct list_head *osq = lock_waiter_osq(w);
+
+		if ((owner && owner->on_cpu && task_cpu(owner) == cpu) ||
+		    (osq && osq_prev_preempted(osq, w)))
+			lock_notify(w->task, t);
+	}
 }
 
 struct task_struct *lock_waiter_owner(const struct lock_waiter *w)

@@ -151,6 +151,13 @@ extern unsigned int nr_lock_spinners;
 void lock_owner_switched_out(struct task_struct *prev);
 
 /*
+ * The host preempted vCPU @cpu (a steal stretch begins): a task spinning
+ * on a lock owned by the task @cpu runs, or queued in an osq behind a
+ * spinner there, sees vcpu_is_preempted() and stops.
+ */
+void lock_vcpu_preempted(unsigned int cpu);
+
+/*
  * need_resched is set on the CPU where @p spins: it leaves the osq and
  * will take the slowpath when it runs again (mutex_optimistic_spin()'s fail
  * path schedules with TASK_RUNNING before the slowpath).

@@ -13,6 +13,7 @@ void lock_notify_spinners(struct list_head *osq, struct list_head *wspin);
 void lock_spin_begin(struct lock_waiter *w);
 void lock_spin_end(struct lock_waiter *w, struct lock_class_stat *stat);
 bool osq_active(struct list_head *osq, struct lock_waiter *w);
+bool osq_prev_preempted(struct list_head *osq, struct lock_waiter *w);
 void osq_join(struct list_head *osq, struct cache_line *lock_line, struct lock_waiter *w);
 void osq_leave(struct list_head *osq, struct cache_line *lock_line, struct lock_waiter *w);
 struct task_struct *lock_waiter_owner(const struct lock_waiter *w);
@@ -29,10 +30,14 @@ void lock_stat_init(struct lock_class_stat *stat, const char *name, const char *
 void mutex_spin_cancel(struct lock_waiter *w);
 void rwsem_spin_cancel(struct lock_waiter *w);
 
-/* owner_on_cpu(): the owner runs (a task being switched out still counts until it is) */
+/*
+ * owner_on_cpu(): the owner runs (a task being switched out still counts
+ * until it is) on a vCPU the host has not preempted: spinning on an owner
+ * that makes no progress only burns the spinner's time
+ */
 static inline bool owner_on_cpu(const struct task_struct *owner)
 {
-	return owner->on_cpu;
+	return owner->on_cpu && !vcpu_is_preempted(task_cpu(owner));
 }
 
 #endif

@@ -174,15 +174,19 @@ static bool mutex_slowpath(struct mutex *lock, struct lock_waiter *w)
 /* mutex_optimistic_spin() without a waiter: in the osq, its head on the owner */
 static bool mutex_osq_step(struct mutex *lock, struct lock_waiter *w)
 {
-	if (!osq_active(&lock->osq, w))
-		return false;
-	if (__mutex_trylock(lock)) {
-		lock_spin_end(w, &lock->stat);
-		osq_leave(&lock->osq, LINE(lock), w);
-		return acquired(lock, w);
+	if (!osq_active(&lock->osq, w)) {
+		/* a node behind a preempted vCPU's leaves the osq: osq_lock() fails */
+		if (!osq_prev_preempted(&lock->osq, w))
+			return false;
+	} else {
+		if (__mutex_trylock(lock)) {
+			lock_spin_end(w, &lock->stat);
+			osq_leave(&lock->osq, LINE(lock), w);
+			return acquired(lock, w);
+		}
+		if (keep_spinning(lock))
+			return false;
 	}
-	if (keep_spinning(lock))
-		return false;
 	lock_spin_end(w, &lock->stat);
 	osq_leave(&lock->osq, LINE(lock), w);
 	return mutex_slowpath(lock, w);

@@ -432,20 +432,24 @@ static bool down_write_queue(struct rw_semaphore *sem, struct lock_waiter *w)
 /* rwsem_optimistic_spin(): the osq, its head on a running writer owner */
 static bool rwsem_osq_step(struct rw_semaphore *sem, struct lock_waiter *w)
 {
-	if (!osq_active(&sem->osq, w))
-		return false;
-	if (try_write_lock_unqueued(sem)) {
-		lock_spin_end(w, &sem->stat);
-		osq_leave(&sem->osq, LINE(sem), w);
-		return acquired(sem, w);
-	}
-	if (!sem->writer_locked && sem->readers) {
-		if (spin_on_readers(sem, w))
+	if (!osq_active(&sem->osq, w)) {
+		/* a node behind a preempted vCPU's leaves the osq: osq_lock() fails */
+		if (!osq_prev_preempted(&sem->osq, w))
 			return false;
 	} else {
-		rspin_reset(w);
-		if (writer_keeps_spinning(sem))
-			return false;
+		if (try_write_lock_unqueued(sem)) {
+			lock_spin_end(w, &sem->stat);
+			osq_leave(&sem->osq, LINE(sem), w);
+			return acquired(sem, w);
+		}
+		if (!sem->writer_locked && sem->readers) {
+			if (spin_on_readers(sem, w))
+				return false;
+		} else {
+			rspin_reset(w);
+			if (writer_keeps_spinning(sem))
+				return false;
+		}
 	}
 	lock_spin_end(w, &sem->stat);
 	osq_leave(&sem->osq, LINE(sem), w);

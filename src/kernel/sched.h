@@ -21,6 +21,7 @@
 #include "sim/cache.h"
 #include "sim/cpu.h"
 #include "sim/machine.h"
+#include "sim/steal.h"
 
 /* ---- constants (kernel/sched/sched.h, include/linux/sched/prio.h) ---- */
 
@@ -155,6 +156,12 @@ struct sched_tunables {
 	bool sched_itmt_written;
 	/* sysctl_sched_energy_aware (kernel.sched_energy_aware): 1, EAS when possible */
 	unsigned int energy_aware;
+	/*
+	 * IRQ time accounting (CONFIG_IRQ_TIME_ACCOUNTING and
+	 * sched_clock_irqtime): 1, interrupt and softirq time is taken out of
+	 * clock_task into avg_irq; a boot-time choice (docs/pelt.md)
+	 */
+	unsigned int irqtime;
 	/*
 	 * The ondemand and conservative governors' tunables
 	 * (cpufreq/ondemand/NAME, cpufreq/conservative/NAME): their defaults
@@ -789,6 +796,15 @@ struct rq {
 	 */
 	struct sched_avg avg_irq;
 	u64 prev_steal_time_rq;		/* the steal clock clock_task has seen */
+	/*
+	 * IRQ time accounting: the CPU's hard and soft interrupt time so far
+	 * (the kernel's per-CPU cpu_irqtime and its cpustat IRQ and SOFTIRQ
+	 * columns; their sum is irq_time_read()), and the part of it
+	 * clock_task has left out (rq->prev_irq_time)
+	 */
+	u64 hardirq_time;
+	u64 softirq_time;
+	u64 prev_irq_time;
 	struct dl_rq dl;
 	struct sched_dl_entity fair_server;
 
@@ -833,6 +849,19 @@ static inline unsigned int smp_processor_id(void)
 static inline unsigned int task_cpu(const struct task_struct *p)
 {
 	return p->cpu;
+}
+
+/*
+ * vcpu_is_preempted() (include/linux/sched.h; x86 KVM:
+ * __kvm_vcpu_is_preempted(), the steal-time area's KVM_VCPU_PREEMPTED):
+ * the host has @cpu's vCPU off its pCPU while it wants to run. Always
+ * false on bare metal and in a guest without steal (sim_steal_preempted()).
+ * The flag's line is written by the host only as it puts and loads the
+ * vCPU, so a reader's cost is in the caller's visit of the CPU.
+ */
+static inline bool vcpu_is_preempted(unsigned int cpu)
+{
+	return unlikely(sim_steal_enabled()) && sim_steal_preempted(cpu, cpu_now());
 }
 
 static inline struct rq *task_rq(const struct task_struct *p)
@@ -1443,7 +1472,7 @@ static inline unsigned long cpu_util_irq(const struct rq *rq)
 	return rq->avg_irq.util_avg;
 }
 
-/* update_irq_load_avg(): rq->avg_irq after @running ns of steal (0: decay only) */
+/* update_irq_load_avg(): rq->avg_irq after @running ns of irq time and steal (0: decay only) */
 int update_irq_load_avg(struct rq *rq, u64 running);
 
 /* scale_rt_capacity(): the capacity left for fair tasks after RT pressure */

@@ -35,10 +35,13 @@ static inline void select_visit_load(unsigned int cpu)
 	read_rq_load(cpu);
 }
 
-/* idle_cpu() and not a preempted vCPU (no vCPUs are modelled) */
+/*
+ * available_idle_cpu(): idle_cpu() and not a preempted vCPU, whose idle
+ * task would run a wakee only once the host runs the vCPU again
+ */
 static inline bool available_idle_cpu(unsigned int cpu)
 {
-	return idle_cpu(cpu);
+	return idle_cpu(cpu) && !vcpu_is_preempted(cpu);
 }
 
 /* sched_idle_cpu(): only SCHED_IDLE tasks queued (kernel/sched.h) */

@@ -40,6 +40,13 @@ static const struct sched_tunables sysctl_defaults = {
 	.sched_itmt_enabled = 1,
 	/* topology.c: sysctl_sched_energy_aware = 1 */
 	.energy_aware = 1,
+	/*
+	 * CONFIG_IRQ_TIME_ACCOUNTING is off in the x86 kernels the presets
+	 * stand for: Debian's amd64 and cloud-amd64 configs (linux-config-6.12,
+	 * 6.12.118), mainline's x86_64_defconfig and the development VM's
+	 * kernel (docs/pelt.md, "IRQ time")
+	 */
+	.irqtime = 0,
 };
 
 /*
@@ -77,6 +84,7 @@ static const struct sysctl_entry sysctl_table[] = {
 	U64(fair_server_period_ns, 100000, 4194304000ULL, "the fair server's period (debugfs fair_server/cpuN/period)"),
 	U32(sched_itmt_enabled, 0, 1, "x86 ITMT: asym packing by CPU priority on, 1, or off, 0 (debugfs x86/sched_itmt_enabled; ITMT machines only)"),
 	U32(energy_aware, 0, 1, "EAS: find_energy_efficient_cpu() on wakeup while not overutilized, where possible (kernel.sched_energy_aware; docs/energy.md)"),
+	U32(irqtime, 0, 1, "IRQ time accounting, a boot-time choice (CONFIG_IRQ_TIME_ACCOUNTING; irqtime= or x86 tsc=noirqtime): 1 takes interrupt time out of tasks' clock into avg_irq (docs/pelt.md)"),
 	U32(schedutil_rate_limit_us, 0, 10000000, "schedutil: least time between frequency updates (cpufreq/policyN/schedutil/rate_limit_us; default the driver's transition delay)"),
 	/*
 	 * ondemand and conservative (cpufreq/ondemand/NAME): the widest of

@@ -137,10 +137,15 @@ static void write_sched(struct json_writer *w)
 		 * a guest's: /proc/stat's steal column (in ns, not USER_HZ
 		 * ticks) and the IRQ utilization it left in avg_irq
 		 */
-		if (machine.topo->guest.kvm) {
+		if (machine.topo->guest.kvm)
 			json_kv_u64(w, "steal_ns", c->time_in[ACT_STEAL]);
-			json_kv_u64(w, "irq_util_avg", cpu_util_irq(rq));
+		/* IRQ time accounting: /proc/stat's irq and softirq columns, in ns */
+		if (sysctl_sched.irqtime) {
+			json_kv_u64(w, "irq_time_ns", rq->hardirq_time);
+			json_kv_u64(w, "softirq_time_ns", rq->softirq_time);
 		}
+		if (machine.topo->guest.kvm || sysctl_sched.irqtime)
+			json_kv_u64(w, "irq_util_avg", cpu_util_irq(rq));
 		json_kv_u64(w, "nr_switches", rq->nr_switches);
 		json_kv_u64(w, "ttwu_count", rq->stat.ttwu_count);
 		json_kv_u64(w, "ipi_sent", rq->ipi_sent);
@@ -527,6 +532,23 @@ static void write_energy(struct json_writer *w)
 }
 
 /*
+ * A guest on a machine with an energy model: the guest kernel has none
+ * (em_init()), and the machine's idle-state powers are the host's C-states,
+ * not the guest's HLT or poll, so no figure stands for the run's energy.
+ */
+static void write_guest_energy(struct json_writer *w)
+{
+	json_key(w, "energy");
+	json_begin_object(w);
+	json_kv_str(w, "source", NULL);
+	json_kv_str(w, "reason",
+		    "a KVM guest has no energy model: its platform describes none of the host's "
+		    "power, and the host's C-states under the guest's idle are not known");
+	json_kv_bool(w, "eas", false);
+	json_end_object(w);
+}
+
+/*
  * "guest": what the machine ran as (its [guest] section or --guest, in
  * --guest's words), the option as given, and the steal time each CPU had
  * (docs/guests.md).
@@ -595,6 +617,9 @@ int write_run_json(FILE *out, const struct run_info *ri, const struct bench *b)
 	json_kv_u64(&w, "latency_warn_once", sysctl_sched.latency_warn_once);
 	json_kv_u64(&w, "fair_server_runtime_ns", sysctl_sched.fair_server_runtime_ns);
 	json_kv_u64(&w, "fair_server_period_ns", sysctl_sched.fair_server_period_ns);
+	/* only when on: the kernels the presets stand for do not have it */
+	if (sysctl_sched.irqtime)
+		json_kv_u64(&w, "irqtime", sysctl_sched.irqtime);
 	json_end_object(&w);
 
 	json_kv_u64(&w, "seed", ri->seed);
@@ -669,6 +694,8 @@ int write_run_json(FILE *out, const struct run_info *ri, const struct bench *b)
 		/* with a governor chosen, the machine's energy figures if it has a model */
 		if (energy_reported())
 			write_energy(&w);
+		else if (machine.topo->nr_em && machine.topo->guest.kvm)
+			write_guest_energy(&w);
 	}
 
 	if (ri->perf_stat)

@@ -45,7 +45,8 @@ void sched_totals_collect(struct sched_totals *t)
 
 bool energy_reported(void)
 {
-	return cpufreq_current_setup()->given && machine.topo->nr_em;
+	/* a guest's energy is not known: the host's power in its states is the host's */
+	return cpufreq_current_setup()->given && machine.topo->nr_em && !machine.topo->guest.kvm;
 }
 
 void energy_totals_collect(struct energy_totals *e)

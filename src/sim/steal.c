@@ -83,3 +83,10 @@ u64 sim_steal_clock(unsigned int cpu, u64 now)
 	/* a stretch still under way is not published yet */
 	return s->until > now ? s->total_ns - s->last_ns : s->total_ns;
 }
+
+bool sim_steal_preempted(unsigned int cpu, u64 now)
+{
+	const struct sim_steal *s = &machine.steal[cpu];
+
+	return s->pending_ns || (s->until > now && s->until - s->last_ns <= now);
+}

@@ -57,4 +57,15 @@ u64 sim_steal_take(unsigned int cpu);
  */
 u64 sim_steal_clock(unsigned int cpu, u64 now);
 
+/*
+ * The KVM_VCPU_PREEMPTED flag of @cpu's steal-time area at @now: set by
+ * the host when it schedules the vCPU thread out while it is runnable
+ * (kvm_steal_time_set_preempted() from kvm_arch_vcpu_put()), cleared when
+ * it enters the vCPU again (record_steal_time()). Here: from a stretch's
+ * start (its interrupt raised, even while the vCPU still finishes the
+ * kernel path the model runs at once) to its end. A halted vCPU is not
+ * preempted: the host put it to sleep, it did not preempt it.
+ */
+bool sim_steal_preempted(unsigned int cpu, u64 now);
+
 #endif

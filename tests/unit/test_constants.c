@@ -48,6 +48,8 @@ static void test_sysctl_defaults(void **state)
 	assert_int_equal(sysctl_sched.preempt, PREEMPT_VOLUNTARY_MODEL);
 	/* topology.c: sysctl_sched_energy_aware = 1 */
 	assert_int_equal(sysctl_sched.energy_aware, 1);
+	/* Debian's amd64 config (6.12) and x86_64_defconfig: no CONFIG_IRQ_TIME_ACCOUNTING */
+	assert_int_equal(sysctl_sched.irqtime, 0);
 	/* init/Kconfig: CONFIG_UCLAMP_BUCKETS_COUNT default 5; core.c UCLAMP_BUCKET_DELTA */
 	assert_int_equal(UCLAMP_BUCKETS, 5);
 	assert_int_equal(UCLAMP_BUCKET_DELTA, 205);

@@ -14,6 +14,7 @@
 #include "kernel/energy_model.h"
 #include "kernel/fair_lb.h"
 #include "kernel/select.h"
+#include "report/sched_totals.h"
 
 #include <errno.h>
 #include <unistd.h>
@@ -108,6 +109,26 @@ static void test_eas_possible(void **state)
 	setup_gov("smp4", "schedutil", NULL);
 	assert_false(sched_energy_enabled());
 	assert_null(em_cpu_get(0));
+	teardown();
+}
+
+/*
+ * A KVM guest registers no EM (its platform describes none of the host's
+ * power): no EAS, and no energy figure for the run (docs/energy.md).
+ */
+static void test_guest_has_no_em(void **state)
+{
+	(void)state;
+	setup_gov("pixel6", "schedutil", NULL);
+	assert_true(sched_energy_enabled());
+	assert_true(energy_reported());
+	tl.topo->guest.kvm = true;
+	em_init();
+	assert_false(sched_energy_enabled());
+	assert_null(root_pd);
+	assert_null(em_cpu_get(0));
+	assert_false(energy_reported());
+	tl.topo->guest.kvm = false;
 	teardown();
 }
 
@@ -376,6 +397,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_em_costs),
 		cmocka_unit_test(test_eas_possible),
+		cmocka_unit_test(test_guest_has_no_em),
 		cmocka_unit_test(test_overutilized_tipping_point),
 		cmocka_unit_test(test_feec_cheaper_pd),
 		cmocka_unit_test(test_uclamp_min_misfit),

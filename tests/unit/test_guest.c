@@ -8,10 +8,12 @@
 #include "test_sched_helpers.h"
 
 #include "kernel/cpufreq.h"
+#include "kernel/select.h"
 #include "topo/machine_file.h"
 #include "topo/machine_guest.h"
 #include "sim/steal.h"
 
+#include <stdarg.h>
 #include <unistd.h>
 
 #define GUEST_BASE                                                                      \
@@ -110,8 +112,10 @@ static const struct program sleeper_prog = { .next = sleeper_next };
 
 static char machine_path[64];
 
-static void write_guest_with(const char *cpuidle, const char *extra)
+/* a machine file at machine_path, its text printf(@fmt, ...) */
+__attribute__((format(printf, 1, 2))) static void write_machine(const char *fmt, ...)
 {
+	va_list ap;
 	FILE *f;
 	int fd;
 
@@ -119,8 +123,15 @@ static void write_guest_with(const char *cpuidle, const char *extra)
 	fd = mkstemp(machine_path);
 	assert_true(fd >= 0);
 	f = fdopen(fd, "w");
-	fprintf(f, GUEST_BASE "[guest]\nhypervisor = kvm\ncpuidle = %s\n%s", cpuidle, extra);
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
 	fclose(f);
+}
+
+static void write_guest_with(const char *cpuidle, const char *extra)
+{
+	write_machine(GUEST_BASE "[guest]\nhypervisor = kvm\ncpuidle = %s\n%s", cpuidle, extra);
 }
 
 /*
@@ -499,6 +510,72 @@ static void test_steal_busy_vcpu(void **state)
 	assert_int_equal(cap, 1024);
 }
 
+/* a 4-vCPU KVM guest, one LLC, with steal; its random stretches taken away */
+static void setup_guest4_without_stretches(void)
+{
+	write_machine("[machine]\nname = g4\n[topology]\nshape = core:4\n[class.0]\n"
+		      "capacity = 1024\nopps_khz = 2000000\n[guest]\nhypervisor = kvm\n"
+		      "steal = 10:1000\n");
+	tl_setup(machine_path, TL_ZERO_COST, 0, NULL);
+	unlink(machine_path);
+	for (unsigned int cpu = 0; cpu < machine.nr_cpus; cpu++)
+		sim_cancel(&machine.steal[cpu].ev);
+}
+
+/*
+ * vcpu_is_preempted(): an idle vCPU the host has preempted (its stretch
+ * began while it was on its way into idle) looks idle (idle_cpu()) but is
+ * not available_idle_cpu(): a wakee sent there would wait for the host.
+ * select_idle_sibling() passes over it as target, as prev and in its scan.
+ */
+static void test_wakeup_skips_preempted_vcpu(void **state)
+{
+	struct task_struct *p;
+	u64 t0;
+	int cpu;
+
+	(void)state;
+	setup_guest4_without_stretches();
+	p = tl_fork("wakee", 1);
+	tl_cpu(1);
+	assert_ptr_equal(tl_schedule(), p);
+	tl_block_current();
+	machine.this_cpu = 0;
+	/* every vCPU idle and running: the idle target is taken */
+	assert_int_equal(select_idle_sibling(p, 1, 2), 2);
+
+	/* the host preempts vCPU 2 (its stretch raised): idle-looking, not available */
+	machine.steal[2].pending_ns = 100000;
+	assert_true(idle_cpu(2));
+	assert_true(vcpu_is_preempted(2));
+	assert_false(available_idle_cpu(2));
+	assert_int_equal(select_idle_sibling(p, 1, 2), 1);
+
+	/* and vCPU 1: the scan of the LLC finds one that runs */
+	machine.steal[1].pending_ns = 100000;
+	cpu = select_idle_sibling(p, 1, 2);
+	assert_true(cpu == 0 || cpu == 3);
+
+	/* a stretch taken at vCPU 2's cursor: preempted until its end, not after */
+	machine.steal[1].pending_ns = 0;
+	t0 = sim_cpu(2)->t;
+	assert_int_equal(sim_steal_take(2), 100000);
+	sim_cpu(0)->t = t0 + 50000;
+	assert_true(vcpu_is_preempted(2));
+	assert_int_equal(select_idle_sibling(p, 1, 2), 1);
+	sim_cpu(0)->t = t0 + 100000;
+	assert_false(vcpu_is_preempted(2));
+	assert_int_equal(select_idle_sibling(p, 1, 2), 2);
+	tl_teardown();
+
+	/* bare metal: never preempted */
+	tl_setup("smp4", TL_ZERO_COST, 0, NULL);
+	assert_false(sim_steal_enabled());
+	assert_false(vcpu_is_preempted(2));
+	assert_true(available_idle_cpu(2));
+	tl_teardown();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -510,6 +587,7 @@ int main(void)
 		cmocka_unit_test(test_guest_option_errors),
 		cmocka_unit_test(test_steal_clock_task),
 		cmocka_unit_test(test_steal_busy_vcpu),
+		cmocka_unit_test(test_wakeup_skips_preempted_vcpu),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -10,6 +10,7 @@
 #include "test_util.h"
 
 #include "kernel/trace.h"
+#include "sim/steal.h"
 #include "report/lock_stat.h"
 #include "work/work.h"
 
@@ -279,6 +280,75 @@ static void test_mutex_no_spin_feature_sleeps(void **state)
 	assert_int_equal(wd.m.stat.contended, 1);
 	assert_int_equal(wd.m.stat.spin_ns, 0);
 	assert_true(wd.m.stat.sleep_ns > 150000);
+	sim_end();
+}
+
+/* ---- a guest: spinning stops when the owner's vCPU is preempted ---- */
+
+/* the host preempts vCPU 0 for 100 us (steal.c's steal_event(), placed by hand) */
+static struct sim_event preempt_ev;
+
+static void preempt_vcpu0(struct sim_event *ev)
+{
+	(void)ev;
+	machine.steal[0].pending_ns += 100000;
+	sim_cpu_interrupt(0, IRQ_STEAL);
+}
+
+/*
+ * run_pair() on smp2 made a KVM guest with steal: the random stretches are
+ * taken away and, if @preempt, one is put 50 us into the owner's
+ * 200 us of work.
+ */
+static void run_pair_guest(bool preempt, struct world *wd, struct actor *a, struct actor *b)
+{
+	char err[256];
+
+	topo = topology_load("smp2", err, sizeof(err));
+	assert_non_null(topo);
+	topo->guest.kvm = true;
+	topo->guest.steal_ppm = 1;
+	topo->guest.steal_period_ns = 10000000;
+	sched_feat_reset();
+	sysctl_sched.hz = topo->hz;
+	machine_init(topo, &topo->cost, 1);
+	sched_init(0);
+	world_init(wd);
+	actor_start(a, wd, owner_runs, 0, "owner");
+	actor_start(b, wd, late_locker, 1, "contender");
+	sched_start();
+	for (unsigned int cpu = 0; cpu < machine.nr_cpus; cpu++)
+		sim_cancel(&machine.steal[cpu].ev);
+	ev_init(&preempt_ev, preempt_vcpu0, 0);
+	if (preempt)
+		sim_schedule(&preempt_ev, machine.now + 50000);
+	sim_run(sched_check_invariants);
+	sched_check_final();
+}
+
+static void test_mutex_stops_spinning_on_preempted_vcpu(void **state)
+{
+	struct world wd;
+	struct actor a, b;
+
+	(void)state;
+	/* no stretch: a guest spins as bare metal does */
+	run_pair_guest(false, &wd, &a, &b);
+	assert_true(wd.m.stat.spin_ns > 150000);
+	assert_int_equal(wd.m.stat.sleep_ns, 0);
+	sim_end();
+
+	/*
+	 * the owner's vCPU preempted 50 us in: vcpu_is_preempted() turns
+	 * owner_on_cpu() false and the contender, spinning since 20 us,
+	 * stops at once and sleeps until the owner (100 us late) unlocks
+	 */
+	run_pair_guest(true, &wd, &a, &b);
+	assert_false(wd.violated);
+	assert_int_equal(wd.m.stat.contended, 1);
+	assert_in_range(wd.m.stat.spin_ns, 25000, 35000);
+	assert_true(wd.m.stat.sleep_ns > 200000);
+	assert_true(b.acquired_at[0] > a.acquired_at[0] + 300000);
 	sim_end();
 }
 
@@ -763,6 +833,7 @@ int main(void)
 		cmocka_unit_test(test_mutex_spins_on_running_owner),
 		cmocka_unit_test(test_mutex_sleeps_on_sleeping_owner),
 		cmocka_unit_test(test_mutex_no_spin_feature_sleeps),
+		cmocka_unit_test(test_mutex_stops_spinning_on_preempted_vcpu),
 		cmocka_unit_test(test_mutex_handoff_after_starvation),
 		cmocka_unit_test(test_mutex_no_handoff_starves),
 		cmocka_unit_test(test_rwsem_readers_share),

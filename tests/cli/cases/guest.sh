@@ -60,3 +60,12 @@ else
 fi
 printf 'name g\nmachine smp2\nworkload hackbench -l 20\nsettings guest --guest kvm:mwait\n' >"$tmp/gbad.plan"
 expect_exit 2 "--guest: cpuidle 'mwait' is not one of hlt haltpoll" schedlab sweep "$tmp/gbad.plan" -o "$tmp/gbad" --list
+
+# a guest has no energy model: no EAS, and the JSON says why there is no figure
+run_cmd schedlab run -m pixel6 --guest kvm --cpufreq schedutil --json "$tmp/genergy.json" -- hackbench -l 5
+if grep -q '"reason": "a KVM guest has no energy model' "$tmp/genergy.json" &&
+	! grep -q '"total_j"' "$tmp/genergy.json"; then
+	ok "--guest: no energy model"
+else
+	not_ok "--guest: no energy model" "$(grep -A4 '"energy"' "$tmp/genergy.json")"
+fi

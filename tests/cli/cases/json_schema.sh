@@ -63,7 +63,7 @@ js_check() {
 	"$SCHEDLAB" run -m smp2 --cpufreq conservative --json k.json -- hackbench -g 1 -l 10
 	printf '# date: 2026-12-06T00:00:00Z\n[costs]\nsyscall = 200\n' >i.costs
 	"$SCHEDLAB" run -m smp2 --costs i.costs --json i.json -- hackbench -g 1 -l 10
-	"$SCHEDLAB" run -m smp2 --guest kvm,steal=5 --json l.json -- hackbench -g 1 -l 10
+	"$SCHEDLAB" run -m smp2 --guest kvm,steal=5 --sysctl irqtime=1 --json l.json -- hackbench -g 1 -l 10
 ) >/dev/null 2>&1
 keys "$js/a.json" "$js/b.json" "$js/c.json" "$js/d.json" "$js/e.json" "$js/f.json" "$js/g.json" "$js/h.json" "$js/i.json" \
 	"$js/j.json" "$js/k.json" "$js/l.json" |
