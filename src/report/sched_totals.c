@@ -45,7 +45,7 @@ void sched_totals_collect(struct sched_totals *t)
 
 bool energy_reported(void)
 {
-	return cpufreq_current_setup()->given && machine.topo->nr_em;
+	return cpufreq_governed() && machine.topo->nr_em;
 }
 
 void energy_totals_collect(struct energy_totals *e)
