@@ -319,14 +319,15 @@ sng sng_12 12 25
 fi
 
 if want sm-idle; then
-# 5. SM_IDLE (3dcac251b066): ipistorm, 5 runs as the sm-idle study.
+# 5. SM_IDLE (3dcac251b066): ipistorm, 5 runs as the sm-idle study, which
+# pins performance (the commit names no governor; the EPYC boots schedutil).
 IPI="ipistorm numipi=100000 single=1 offset=8 cpulist=8 wait=1"
 step "SM_IDLE, ipistorm on icelake-2s-128" 1
 # shellcheck disable=SC2086
-ab smi_icx time_s 5 -m icelake-2s-128 --base NO_SM_IDLE --test '' -- $IPI
+ab smi_icx time_s 5 -m icelake-2s-128 --cpufreq performance --base NO_SM_IDLE --test '' -- $IPI
 step "SM_IDLE, ipistorm on epyc-milan-2s-256" 1
 # shellcheck disable=SC2086
-ab smi_epyc time_s 5 -m epyc-milan-2s-256 --base NO_SM_IDLE --test '' -- $IPI
+ab smi_epyc time_s 5 -m epyc-milan-2s-256 --cpufreq performance --base NO_SM_IDLE --test '' -- $IPI
 
 fi
 
@@ -341,16 +342,17 @@ ab rb time_s 30 -m altra-2s-160 --cpufreq schedutil --base NO_UTIL_RUNNABLE_BOOS
 fi
 if want anon-vma; then
 # 7. the anon_vma lock as an rwsem (5a505085f043, v3.8) and writer lock
-# stealing (ce6711f3d196, v3.9): AIM7 fork_test, as the anon-vma-rwsem study.
+# stealing (ce6711f3d196, v3.9): AIM7 fork_test, as the anon-vma-rwsem study,
+# at its pinned performance governor (the Westmere-EX preset boots schedutil).
 AVB=NO_NEWIDLE_COST,NEWIDLE_MIGRATION_COST_BAILOUT,NO_RWSEM_SPIN_ON_OWNER,NO_I_MMAP_RWSEM,NO_I_RWSEM,NO_MUTEX_HANDOFF,NO_RWSEM_HANDOFF,NO_RWSEM_WAKE_ALL_READERS,NO_MUTEX_OSQ
 AVW="taskset -c 0-39,80-119 reaim -s 400 -e 400 -j 20 -f workfile.fork_test"
 step "anon_vma mutex -> rwsem, AIM7 fork_test on westmere-ex-8s-160" 50
 # shellcheck disable=SC2086
-ab av38 parent_time_s 3 -m westmere-ex-8s-160 --base "$AVB,NO_ANON_VMA_RWSEM,NO_RWSEM_WRITER_STEAL" \
+ab av38 parent_time_s 3 -m westmere-ex-8s-160 --cpufreq performance --base "$AVB,NO_ANON_VMA_RWSEM,NO_RWSEM_WRITER_STEAL" \
 	--test "$AVB,NO_RWSEM_WRITER_STEAL" -- $AVW
 step "anon_vma mutex -> rwsem with writer lock stealing, AIM7 fork_test" 50
 # shellcheck disable=SC2086
-ab av39 parent_time_s 3 -m westmere-ex-8s-160 --base "$AVB,NO_ANON_VMA_RWSEM,NO_RWSEM_WRITER_STEAL" \
+ab av39 parent_time_s 3 -m westmere-ex-8s-160 --cpufreq performance --base "$AVB,NO_ANON_VMA_RWSEM,NO_RWSEM_WRITER_STEAL" \
 	--test "$AVB" -- $AVW
 fi
 progress_end
@@ -449,7 +451,7 @@ fi
 
 if want sm-idle; then
 S="3dcac251b066 (K Prateek Nayak, v2 2024-08-09; ipistorm runtime normalised to before)"
-IPIC="--base NO_SM_IDLE --test '' --runs 5 -- ipistorm numipi=100000 single=1 offset=8 cpulist=8 wait=1"
+IPIC="--cpufreq performance --base NO_SM_IDLE --test '' --runs 5 -- ipistorm numipi=100000 single=1 offset=8 cpulist=8 wait=1"
 row_ab "SM_IDLE: ipistorm, icelake-2s-128 (published normalised 0.80)" "$S" 1.00 0.80 \
 	"$(m smi_icx 1)" "$(m smi_icx 2)" "" time "schedlab ab -m icelake-2s-128 $IPIC" s smi_icx
 row_ab "SM_IDLE: ipistorm, epyc-milan-2s-256 (published normalised 0.90)" "$S" 1.00 0.90 \

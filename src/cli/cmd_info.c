@@ -208,6 +208,8 @@ int cmd_machines(int argc, char **argv)
 			fprintf(stderr, "schedlab: machines: preset '%s': %s\n", p->name, err);
 			return 1;
 		}
+		topology_format_cpufreq(t, line, sizeof(line));
+		print_wrapped(stdout, line, width);
 		snprintf(line, sizeof(line), "Approximations: %s",
 			 t->approximations[0] ? t->approximations : "none noted");
 		print_wrapped(stdout, line, width);
@@ -231,8 +233,9 @@ static void topo_usage(FILE *out)
 	      "       schedlab topo -m MACHINE [--guest SPEC] [--export-sysfs DIR] [--export-hwloc FILE]\n"
 	      "\n"
 	      "Print a machine's topology as a tree: packages, NUMA nodes, LLCs, clusters,\n"
-	      "cores and CPUs, then CPU capacities and frequencies, idle states, node\n"
-	      "distances and what about the machine is approximate.\n"
+	      "cores and CPUs, then CPU capacities and frequencies, the cpufreq driver and\n"
+	      "its default governor, idle states, node distances and what about the machine\n"
+	      "is approximate.\n"
 	      "\n"
 	      "  -m, --machine MACHINE   a preset from 'schedlab machines', 'host', a\n"
 	      "                          generated machine in hwloc's synthetic syntax,\n"

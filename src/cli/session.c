@@ -190,7 +190,8 @@ int session_start(struct session *s, const struct session_config *cfg, char *err
 		topology_free(s->topo);
 		return -1;
 	}
-	cpufreq_boot_setup = (struct cpufreq_setup){ .governor = CPUFREQ_GOV_PERFORMANCE };
+	/* the platform's default governor, unless --cpufreq names another */
+	cpufreq_boot_setup = (struct cpufreq_setup){ .governor = s->topo->cpufreq.governor };
 	/* before the check: the dbs governors' least sampling_rate is two ticks */
 	sysctl_sched.hz = cfg->hz ? cfg->hz : s->topo->hz;
 	/* the policy limits and governor tunables are checked with or without --cpufreq */

@@ -27,7 +27,7 @@ struct session_config {
 	bool probe_overhead;		/* traced calls pay bcc's probe cost (needs funclatency) */
 	const char *preempt;		/* none|voluntary|full|lazy, NULL: the default */
 	unsigned int hz;		/* 0: the machine's */
-	const char *cpufreq;		/* --cpufreq GOVERNOR[:KHZ], NULL: performance */
+	const char *cpufreq;		/* --cpufreq GOVERNOR[:KHZ], NULL: the machine's default */
 	const char *guest;		/* --guest SPEC over the machine's [guest], NULL: none */
 	const char *cpuidle;		/* --cpuidle GOVERNOR, NULL: avg */
 	u64 max_events;			/* 0: SESSION_DEFAULT_MAX_EVENTS */

@@ -70,8 +70,9 @@ struct session_opts {
 	"                       call and print the figure with it beside the raw one (default off)\n" \
 	"  --preempt MODEL      none, voluntary (default), full or lazy\n"                     \
 	"  --hz N               CONFIG_HZ of the simulated kernel (default: the machine's)\n"   \
-	"  --cpufreq GOVERNOR   performance (default), powersave, userspace:KHZ, schedutil,\n" \
-	"                       ondemand or conservative (docs/cpufreq.md; tunables and limits:\n" \
+	"  --cpufreq GOVERNOR   performance, powersave, userspace:KHZ, schedutil, ondemand or\n" \
+	"                       conservative (default: the machine's, as topo shows it;\n"     \
+	"                       docs/cpufreq.md; tunables and limits:\n"                       \
 	"                       --sysctl schedutil_rate_limit_us=N, up_threshold=N, ...,\n"   \
 	"                       scaling_min_freq=KHZ, scaling_max_freq=KHZ)\n"                \
 	"  --guest SPEC         run the machine as a KVM guest: kvm[:hlt|:haltpoll][,ipiv]\n" \

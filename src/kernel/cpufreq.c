@@ -30,15 +30,6 @@
 /* the first step of the iowait boost: an eighth of the capacity scale */
 #define IOWAIT_BOOST_MIN (SCHED_CAPACITY_SCALE / 8)
 
-const char *const cpufreq_governor_names[NR_CPUFREQ_GOVERNORS] = {
-	[CPUFREQ_GOV_PERFORMANCE] = "performance",
-	[CPUFREQ_GOV_POWERSAVE] = "powersave",
-	[CPUFREQ_GOV_USERSPACE] = "userspace",
-	[CPUFREQ_GOV_SCHEDUTIL] = "schedutil",
-	[CPUFREQ_GOV_ONDEMAND] = "ondemand",
-	[CPUFREQ_GOV_CONSERVATIVE] = "conservative",
-};
-
 bool cpufreq_hooks_active;
 struct cpufreq_setup cpufreq_boot_setup;
 struct cpufreq_policy *cpufreq_policies;
@@ -67,11 +58,9 @@ int cpufreq_parse(const char *arg, struct cpufreq_setup *out, char *err, size_t 
 {
 	const char *colon = strchr(arg, ':');
 	size_t nlen = colon ? (size_t)(colon - arg) : strlen(arg);
+	int g = cpufreq_governor_lookup(arg, nlen);
 
-	for (int g = 0; g < NR_CPUFREQ_GOVERNORS; g++) {
-		if (strlen(cpufreq_governor_names[g]) != nlen ||
-		    strncmp(cpufreq_governor_names[g], arg, nlen))
-			continue;
+	if (g >= 0) {
 		*out = (struct cpufreq_setup){ .governor = (enum cpufreq_governor_id)g,
 					       .given = true };
 		if (g != CPUFREQ_GOV_USERSPACE) {
@@ -127,6 +116,11 @@ int cpufreq_check(const struct cpufreq_setup *setup, const struct topology *topo
 const struct cpufreq_setup *cpufreq_current_setup(void)
 {
 	return &cur_setup;
+}
+
+bool cpufreq_governed(void)
+{
+	return cur_setup.given || cur_setup.governor != CPUFREQ_GOV_PERFORMANCE;
 }
 
 struct cpufreq_policy *cpufreq_cpu_get(unsigned int cpu)

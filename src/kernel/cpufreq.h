@@ -18,17 +18,7 @@
 
 struct rq;
 
-enum cpufreq_governor_id {
-	CPUFREQ_GOV_PERFORMANCE,	/* policy->max (today's fixed-speed machines) */
-	CPUFREQ_GOV_POWERSAVE,		/* policy->min */
-	CPUFREQ_GOV_USERSPACE,		/* scaling_setspeed: a fixed frequency */
-	CPUFREQ_GOV_SCHEDUTIL,
-	CPUFREQ_GOV_ONDEMAND,		/* drivers/cpufreq/cpufreq_ondemand.c */
-	CPUFREQ_GOV_CONSERVATIVE,	/* drivers/cpufreq/cpufreq_conservative.c */
-	NR_CPUFREQ_GOVERNORS,
-};
-
-extern const char *const cpufreq_governor_names[NR_CPUFREQ_GOVERNORS];
+/* enum cpufreq_governor_id and its names: topo/topology.h */
 
 /* the governor a run asks for (--cpufreq) */
 struct cpufreq_setup {
@@ -231,5 +221,11 @@ extern struct cpufreq_policy *cpufreq_policies;
 extern unsigned int nr_cpufreq_policies;
 struct cpufreq_policy *cpufreq_cpu_get(unsigned int cpu);
 const struct cpufreq_setup *cpufreq_current_setup(void);
+/*
+ * The run's clock is a governor's: one was asked for (--cpufreq) or the
+ * machine's default is not performance. The JSON's cpufreq part, the
+ * frequency plot and the energy figures are reported then.
+ */
+bool cpufreq_governed(void);
 
 #endif

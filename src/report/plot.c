@@ -140,8 +140,8 @@ int plot_start(const char *dir, const char *title, char *err, size_t errlen)
 	pl.time = xcalloc(PLOT_MAX_SAMPLES, sizeof(*pl.time));
 	pl.busy = xcalloc((size_t)PLOT_MAX_SAMPLES * pl.nr_cpus, sizeof(*pl.busy));
 	pl.nr_running = xcalloc((size_t)PLOT_MAX_SAMPLES * pl.nr_cpus, sizeof(*pl.nr_running));
-	/* the frequency over time only when a governor was asked for (the default is fixed) */
-	if (cpufreq_current_setup()->given)
+	/* the frequency over time only under a governor (performance alone is fixed) */
+	if (cpufreq_governed())
 		pl.freq = xcalloc((size_t)PLOT_MAX_SAMPLES * pl.nr_cpus, sizeof(*pl.freq));
 	ev_init(&pl.ev, sample_event, 0);
 	machine.observer = &pl.ev;

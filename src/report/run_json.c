@@ -688,10 +688,10 @@ int write_run_json(FILE *out, const struct run_info *ri, const struct bench *b)
 	json_end_object(&w);
 
 	/* a policy limit changes the clock under the default governor too */
-	if (cpufreq_current_setup()->given || sysctl_written(scaling_min_freq) ||
+	if (cpufreq_governed() || sysctl_written(scaling_min_freq) ||
 	    sysctl_written(scaling_max_freq)) {
 		write_cpufreq(&w);
-		/* with a governor chosen, the machine's energy figures if it has a model */
+		/* under a governor, the machine's energy figures if it has a model */
 		if (energy_reported())
 			write_energy(&w);
 		else if (machine.topo->nr_em && machine.topo->guest.kvm)

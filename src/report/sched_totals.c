@@ -46,7 +46,7 @@ void sched_totals_collect(struct sched_totals *t)
 bool energy_reported(void)
 {
 	/* a guest's energy is not known: the host's power in its states is the host's */
-	return cpufreq_current_setup()->given && machine.topo->nr_em && !machine.topo->guest.kvm;
+	return cpufreq_governed() && machine.topo->nr_em && !machine.topo->guest.kvm;
 }
 
 void energy_totals_collect(struct energy_totals *e)

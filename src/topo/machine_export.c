@@ -215,6 +215,7 @@ static void put_cpufreq(FILE *out, const struct topology *t)
 	if (d->fast_switch != CPUFREQ_FAST_SWITCH_DRIVER)
 		fprintf(out, "fast_switch = %s\n",
 			d->fast_switch == CPUFREQ_FAST_SWITCH_YES ? "yes" : "no");
+	fprintf(out, "governor = %s\n", cpufreq_governor_names[d->governor]);
 	put_text(out, "source", d->source);
 }
 

@@ -80,6 +80,7 @@ struct mf_state {
 	unsigned int idle_line[TOPO_MAX_IDLE_STATES];
 	unsigned int idle_fields[TOPO_MAX_IDLE_STATES]; /* bitmask of keys read */
 	unsigned int cpufreq_fields, machine_text, cache_fields;
+	unsigned int governor_line; /* [cpufreq] governor's line */
 	struct mf_asym asym;
 	struct mf_guest guest;
 	bool energy_source_seen;
@@ -647,18 +648,20 @@ static int idle_line(struct mf_state *s, const struct mf_line *l, char *err, siz
 
 static int cpufreq_line(struct mf_state *s, const struct mf_line *l, char *err, size_t errlen)
 {
-	static const char *const keys[] = { "driver", "span", "transition_latency_ns",
-					    "transition_delay_us", "source", "fast_switch" };
+	static const char *const keys[] = { "driver",		   "span",   "transition_latency_ns",
+					    "transition_delay_us", "source", "fast_switch",
+					    "governor" };
 	struct cpufreq_desc *d = &s->t->cpufreq;
 	unsigned long long v;
 	int b = -1, e;
 
-	for (int i = 0; i < 6; i++)
+	for (int i = 0; i < 7; i++)
 		if (!strcmp(l->key, keys[i]))
 			b = i;
 	if (b < 0)
 		return unknown_key(
-			l, "driver, span, transition_latency_ns, transition_delay_us, source, fast_switch",
+			l,
+			"driver, span, transition_latency_ns, transition_delay_us, source, fast_switch, governor",
 			err, errlen);
 	if (b == 4) {
 		bool rep = s->cpufreq_fields & (1u << 4);
@@ -691,6 +694,20 @@ static int cpufreq_line(struct mf_state *s, const struct mf_line *l, char *err, 
 		d->fast_switch = e ? CPUFREQ_FAST_SWITCH_YES : CPUFREQ_FAST_SWITCH_NO;
 		return 0;
 	}
+	case 6:
+		/* the platform's default governor; whether the driver runs it: fill_governor() */
+		e = cpufreq_governor_lookup(l->value, strlen(l->value));
+		/* userspace holds what user space wrote: no platform boots with it */
+		if (e < 0 || e == CPUFREQ_GOV_USERSPACE) {
+			snprintf(
+				err, errlen,
+				"%s: '%.40s' is not a default governor (performance, powersave, schedutil, ondemand or conservative)",
+				l->key, l->value);
+			return -1;
+		}
+		d->governor = (enum cpufreq_governor_id)e;
+		s->governor_line = l->lineno;
+		return 0;
 	default:
 		if (parse_u64(l->key, l->value, 0, 1000000, &v, err, errlen))
 			return -1;
@@ -1102,6 +1119,25 @@ static int fill_rest(struct mf_state *s, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * A default governor other than performance needs a driver that changes
+ * the clock: a machine without cpufreq (span = none) runs only its one
+ * frequency, as --cpufreq is refused there (cpufreq_check()).
+ */
+static int fill_governor(struct mf_state *s, char *err, size_t errlen)
+{
+	const struct cpufreq_desc *d = &s->t->cpufreq;
+
+	if (d->governor != CPUFREQ_GOV_PERFORMANCE && d->span == CPUFREQ_SPAN_NONE) {
+		snprintf(
+			err, errlen,
+			"%s:%u: governor: %s, but the machine has no cpufreq driver (span = none): only performance (its one frequency) applies",
+			s->file, s->governor_line, cpufreq_governor_names[d->governor]);
+		return -1;
+	}
+	return 0;
+}
+
 static void state_free(struct mf_state *s)
 {
 	free(s->ids);
@@ -1133,7 +1169,7 @@ struct topology *topology_parse_machine(const char *text, const char *file, char
 	    ((!s->guest.line || s->idle_given[0]) && fill_idle(s, err, errlen)) ||
 	    (s->guest.line && mf_guest_finish(&s->guest, t, file, err, errlen)) ||
 	    fill_energy(s, err, errlen) || fill_rest(s, err, errlen) ||
-	    mf_asym_finish(&s->asym, t, file, err, errlen))
+	    fill_governor(s, err, errlen) || mf_asym_finish(&s->asym, t, file, err, errlen))
 		goto fail;
 	if (topology_finish(t, msg, sizeof(msg))) {
 		snprintf(err, errlen, "%s: %s", file, msg);

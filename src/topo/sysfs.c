@@ -511,6 +511,37 @@ static void read_freq(struct reader *r, unsigned int i, bool *no_freq)
 }
 
 /*
+ * CPU 0's scaling_governor as the machine's default governor. intel_pstate
+ * and amd-pstate-epp in active mode have no governor: their "performance"
+ * and "powersave" are policies the hardware (HWP, CPPC) applies on its own,
+ * which is not modelled, so their powersave runs as performance, as the
+ * presets do (docs/machines.md, "Frequency"); userspace's setspeed and
+ * governors v6.18 does not have are not read either.
+ */
+static void read_governor(struct reader *r, const struct cpufreq_desc *d, unsigned int raw0)
+{
+	char name[64];
+	int g;
+
+	if (read_sys(r, name, sizeof(name), "cpu/cpu%u/cpufreq/scaling_governor", raw0))
+		return;
+	g = cpufreq_governor_lookup(name, strlen(name));
+	if (g < 0 || g == CPUFREQ_GOV_USERSPACE) {
+		note(r->t, "scaling_governor %.40s is not modelled as a default: performance",
+		     name);
+		return;
+	}
+	if (g == CPUFREQ_GOV_POWERSAVE &&
+	    (!strcmp(d->driver, "intel_pstate") || !strcmp(d->driver, "amd-pstate-epp"))) {
+		note(r->t,
+		     "%s's own powersave (the hardware picks the frequency) runs as performance",
+		     d->driver);
+		return;
+	}
+	r->t->cpufreq.governor = (enum cpufreq_governor_id)g;
+}
+
+/*
  * The cpufreq driver as the scheduler sees it, from CPU 0's policy: its
  * name, what one policy spans (related_cpus: a CPU, its core, cluster or
  * package) and the transition latency in ns (CPUFREQ_ETERNAL, which drivers
@@ -533,6 +564,7 @@ static void read_policy(struct reader *r)
 	if (!read_ulong(r, &lat, "cpu/cpu%u/cpufreq/cpuinfo_transition_latency", raw0) &&
 	    lat <= NSEC_PER_SEC)
 		d->transition_latency_ns = lat;
+	read_governor(r, d, raw0);
 	if (read_list(r, rel, "cpu/cpu%u/cpufreq/related_cpus", raw0)) {
 		free_cpumask(rel);
 		return;

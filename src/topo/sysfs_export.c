@@ -219,7 +219,7 @@ static const struct cpumask *policy_mask(const struct topology *t, unsigned int 
  * real system a link to ../cpufreq/policyM, which a copy may resolve). The
  * frequency list is scaling_available_frequencies even for drivers that do
  * not have that file (intel_pstate, cppc_cpufreq), since the machine's OPPs
- * are a list; the governor is the default, performance.
+ * are a list; scaling_governor is the machine's default governor.
  */
 static void put_cpufreq(struct sysfs_out *o, unsigned int cpu, struct cpumask *one)
 {
@@ -248,7 +248,7 @@ static void put_cpufreq(struct sysfs_out *o, unsigned int cpu, struct cpumask *o
 	FREQ("related_cpus", "%s", list(o, policy_mask(t, cpu, one)));
 	FREQ("affected_cpus", "%s", list(o, policy_mask(t, cpu, one)));
 	FREQ("scaling_driver", "%s", t->cpufreq.driver[0] ? t->cpufreq.driver : "schedlab");
-	FREQ("scaling_governor", "%s", "performance");
+	FREQ("scaling_governor", "%s", cpufreq_governor_names[t->cpufreq.governor]);
 #undef FREQ
 	free(freqs);
 }

@@ -69,6 +69,24 @@ enum level { L_CORE, L_CLUSTER, L_LLC, L_PACKAGE, L_NODE, NR_LEVELS };
 
 static const char *const level_names[NR_LEVELS] = { "core", "cluster", "LLC", "package", "node" };
 
+const char *const cpufreq_governor_names[NR_CPUFREQ_GOVERNORS] = {
+	[CPUFREQ_GOV_PERFORMANCE] = "performance",
+	[CPUFREQ_GOV_POWERSAVE] = "powersave",
+	[CPUFREQ_GOV_USERSPACE] = "userspace",
+	[CPUFREQ_GOV_SCHEDUTIL] = "schedutil",
+	[CPUFREQ_GOV_ONDEMAND] = "ondemand",
+	[CPUFREQ_GOV_CONSERVATIVE] = "conservative",
+};
+
+int cpufreq_governor_lookup(const char *name, size_t len)
+{
+	for (int g = 0; g < NR_CPUFREQ_GOVERNORS; g++)
+		if (strlen(cpufreq_governor_names[g]) == len &&
+		    !strncmp(cpufreq_governor_names[g], name, len))
+			return g;
+	return -1;
+}
+
 static unsigned int *level_id(struct cpu_topo *c, enum level l)
 {
 	switch (l) {
@@ -555,6 +573,20 @@ static void print_classes(const struct topology *t, FILE *out)
 	free_cpumask(cls);
 }
 
+void topology_format_cpufreq(const struct topology *t, char *buf, size_t len)
+{
+	const struct cpufreq_desc *d = &t->cpufreq;
+
+	if (d->span == CPUFREQ_SPAN_NONE)
+		snprintf(buf, len,
+			 "cpufreq: no driver (%s); governor performance (the one frequency)",
+			 d->driver[0] ? d->driver : "none");
+	else
+		snprintf(buf, len, "cpufreq: %s, a policy per %s; default governor %s",
+			 d->driver[0] ? d->driver : "unnamed driver",
+			 mf_cpufreq_span_names[d->span], cpufreq_governor_names[d->governor]);
+}
+
 /* SD_ASYM_PACKING's levels and the CPUs' priorities, in runs of one value */
 static void print_asym_packing(const struct topology *t, FILE *out)
 {
@@ -590,6 +622,8 @@ out:
 
 void topology_print_tree(const struct topology *t, FILE *out)
 {
+	char line[128];
+
 	fprintf(out, "Machine: %s (%u CPUs) - %s\n", t->name, t->nr_cpus, t->description);
 	fprintf(out, "  %u package%s, %u node%s, %u LLC%s, ", t->nr_packages,
 		t->nr_packages == 1 ? "" : "s", t->nr_nodes, t->nr_nodes == 1 ? "" : "s",
@@ -637,6 +671,8 @@ void topology_print_tree(const struct topology *t, FILE *out)
 	}
 
 	print_classes(t, out);
+	topology_format_cpufreq(t, line, sizeof(line));
+	fprintf(out, "  %s\n", line);
 	print_asym_packing(t, out);
 	if (t->guest.kvm) {
 		fprintf(out, "  Guest: KVM, %s; IPIs %s",

@@ -56,6 +56,26 @@ enum cpufreq_fast_switch {
 	CPUFREQ_FAST_SWITCH_NO,
 };
 
+/*
+ * The cpufreq governors (CONFIG_CPU_FREQ_DEFAULT_GOV_* names the one a
+ * kernel starts): here, below the kernel, because a machine names its
+ * platform's default (docs/machines.md, "Frequency").
+ */
+enum cpufreq_governor_id {
+	CPUFREQ_GOV_PERFORMANCE,	/* policy->max (the fixed-speed machines) */
+	CPUFREQ_GOV_POWERSAVE,		/* policy->min */
+	CPUFREQ_GOV_USERSPACE,		/* scaling_setspeed: a fixed frequency */
+	CPUFREQ_GOV_SCHEDUTIL,
+	CPUFREQ_GOV_ONDEMAND,		/* drivers/cpufreq/cpufreq_ondemand.c */
+	CPUFREQ_GOV_CONSERVATIVE,	/* drivers/cpufreq/cpufreq_conservative.c */
+	NR_CPUFREQ_GOVERNORS,
+};
+
+extern const char *const cpufreq_governor_names[NR_CPUFREQ_GOVERNORS];
+
+/* the governor named by the @len characters at @name, or -1 */
+int cpufreq_governor_lookup(const char *name, size_t len);
+
 /* The platform's cpufreq driver, as far as the scheduler sees it. */
 struct cpufreq_desc {
 	enum cpufreq_span span;
@@ -65,6 +85,11 @@ struct cpufreq_desc {
 	/* policy->transition_delay_us the driver sets (0: derived from the latency) */
 	unsigned int transition_delay_us;
 	enum cpufreq_fast_switch fast_switch;
+	/*
+	 * the governor the platform's kernel starts (its
+	 * CONFIG_CPU_FREQ_DEFAULT_GOV_*), which --cpufreq overrides
+	 */
+	enum cpufreq_governor_id governor;
 	char source[320];		/* where span, latency and delay come from */
 };
 
@@ -268,6 +293,11 @@ struct topology *topology_load_preset(const struct machine_preset *p, char *err,
 struct topology *topology_load(const char *name, char *err, size_t errlen);
 void topology_free(struct topology *t);
 
+/*
+ * "cpufreq: DRIVER, a policy per SPAN; default governor G": what topo and
+ * machines -v show of the machine's cpufreq
+ */
+void topology_format_cpufreq(const struct topology *t, char *buf, size_t len);
 /* `schedlab topo`: packages, nodes, LLCs, clusters, cores, CPUs as a tree. */
 void topology_print_tree(const struct topology *t, FILE *out);
 

@@ -119,12 +119,18 @@ static void test_parse_tests(void **state)
 	assert_int_equal(jankbench_parse_tests(&c, ",", err, sizeof(err)), -1);
 }
 
-/* a whole run of @cmd on pixel6; its totals in @all */
+/*
+ * a whole run of @cmd on pixel6; its totals in @all. At a fixed clock, the
+ * maximum (pixel6 boots schedutil): the frame-work bounds below are in time
+ * at the maximum frequency.
+ */
 static void run(const char *cmd, u64 seed, struct jank_stats *all)
 {
 	char buf[256], err[256];
 	char *argv[16];
-	struct session_config cfg = { .machine = "pixel6", .seed = seed, .argv = argv };
+	struct session_config cfg = {
+		.machine = "pixel6", .seed = seed, .argv = argv, .cpufreq = "performance"
+	};
 	struct session s;
 
 	cfg.argc = test_split_cmd(cmd, buf, sizeof(buf), argv, 16);

@@ -131,6 +131,75 @@ static void test_errors(void **state)
 	refused(MINIMAL "[class.0]\n", "given twice");
 }
 
+/* [cpufreq] governor: the platform's default, checked against its driver */
+static void test_default_governor(void **state)
+{
+	struct topology *t;
+
+	(void)state;
+	t = parse(MINIMAL);
+	assert_non_null(t);
+	/* no governor line: performance, every CPU at its maximum */
+	assert_int_equal(t->cpufreq.governor, CPUFREQ_GOV_PERFORMANCE);
+	topology_free(t);
+	t = parse(MINIMAL "[cpufreq]\ndriver = cppc_cpufreq\ngovernor = schedutil\n");
+	assert_non_null(t);
+	assert_int_equal(t->cpufreq.governor, CPUFREQ_GOV_SCHEDUTIL);
+	topology_free(t);
+	/* the span may come after the governor: the driver is checked at the end */
+	t = parse(MINIMAL "[cpufreq]\ngovernor = ondemand\nspan = package\n");
+	assert_non_null(t);
+	assert_int_equal(t->cpufreq.governor, CPUFREQ_GOV_ONDEMAND);
+	topology_free(t);
+	refused(MINIMAL "[cpufreq]\ngovernor = interactive\n",
+		"t.machine:16: governor: 'interactive' is not a default governor");
+	/* userspace holds what user space wrote: no platform boots with it */
+	refused(MINIMAL "[cpufreq]\ngovernor = userspace\n",
+		"t.machine:16: governor: 'userspace' is not a default governor");
+	refused(MINIMAL "[cpufreq]\ngovernor = schedutil\ngovernor = schedutil\n",
+		"t.machine:17: governor given twice");
+	/* a machine without cpufreq runs only its one frequency */
+	refused(MINIMAL "[cpufreq]\ndriver = none\ngovernor = schedutil\nspan = none\n",
+		"t.machine:17: governor: schedutil, but the machine has no cpufreq driver");
+	t = parse(MINIMAL "[cpufreq]\nspan = none\ngovernor = performance\n");
+	assert_non_null(t);
+	topology_free(t);
+}
+
+/* Each preset's default governor (docs/machines.md, "Frequency") */
+static void test_preset_governors(void **state)
+{
+	static const struct {
+		const char *name;
+		enum cpufreq_governor_id gov;
+	} want[] = {
+		{ "altra-80", CPUFREQ_GOV_SCHEDUTIL },
+		{ "altra-2s-160", CPUFREQ_GOV_SCHEDUTIL },
+		{ "epyc-milan-2s-256", CPUFREQ_GOV_SCHEDUTIL },
+		{ "westmere-ex-8s-160", CPUFREQ_GOV_SCHEDUTIL },
+		{ "westmere-ex-8s-80-noht", CPUFREQ_GOV_SCHEDUTIL },
+		{ "pixel6", CPUFREQ_GOV_SCHEDUTIL },
+		{ "power10-96", CPUFREQ_GOV_PERFORMANCE },
+		{ "xeon-8269cy-2s", CPUFREQ_GOV_PERFORMANCE },
+		{ "icelake-2s-128", CPUFREQ_GOV_PERFORMANCE },
+		{ "alderlake-i9-12900k", CPUFREQ_GOV_PERFORMANCE },
+		{ "smp4", CPUFREQ_GOV_PERFORMANCE },
+		{ "arm64-2x4", CPUFREQ_GOV_PERFORMANCE },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		struct topology *t = topology_load(want[i].name, err, sizeof(err));
+
+		assert_non_null(t);
+		if (t->cpufreq.governor != want[i].gov)
+			fail_msg("%s: governor %s, want %s", want[i].name,
+				 cpufreq_governor_names[t->cpufreq.governor],
+				 cpufreq_governor_names[want[i].gov]);
+		topology_free(t);
+	}
+}
+
 static void test_cost_profile(void **state)
 {
 	struct cost_model c, def;
@@ -200,10 +269,11 @@ static void test_path_names(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_minimal),	      cmocka_unit_test(test_text_keys_join),
-		cmocka_unit_test(test_explicit_cpus), cmocka_unit_test(test_errors),
-		cmocka_unit_test(test_cost_profile),  cmocka_unit_test(test_export_round_trip),
-		cmocka_unit_test(test_path_names),
+		cmocka_unit_test(test_minimal),		 cmocka_unit_test(test_text_keys_join),
+		cmocka_unit_test(test_explicit_cpus),	 cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_cost_profile),	 cmocka_unit_test(test_export_round_trip),
+		cmocka_unit_test(test_path_names),	 cmocka_unit_test(test_default_governor),
+		cmocka_unit_test(test_preset_governors),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -77,15 +77,16 @@ if [ "$status" -eq 0 ] && [ "$nf" -gt 8 ]; then ok "--cpufreq schedutil: $nf cpu
 printf 'name cf\nmachine smp2\nworkload hackbench -g 1 -l 5\nsettings perf -\nsettings su --cpufreq schedutil\n' >"$tmp/cf.plan"
 expect_exit 0 "" schedlab sweep "$tmp/cf.plan" -o "$tmp/cf.out" -j 1
 
-# --plot adds the frequency heatmap's data only under --cpufreq
-run_cmd schedlab run -m pixel6 --cpufreq schedutil --plot "$tmp/cfplot" -- rt-app "$root/examples/periodic.json"
-run_cmd schedlab run -m pixel6 --plot "$tmp/cfplot0" -- rt-app "$root/examples/periodic.json"
+# --plot adds the frequency heatmap's data only under a governor (pixel6's
+# default is schedutil; smp4's performance keeps one fixed clock)
+run_cmd schedlab run -m pixel6 --plot "$tmp/cfplot" -- rt-app "$root/examples/periodic.json"
+run_cmd schedlab run -m smp4 --plot "$tmp/cfplot0" -- rt-app "$root/examples/periodic.json"
 lowf=$(awk '$2 == 0 && $3 < 1000 { n++ } END { print n + 0 }' "$tmp/cfplot/cpu-freq.dat" 2>/dev/null)
 if [ -s "$tmp/cfplot/cpu-freq.dat" ] && [ ! -e "$tmp/cfplot0/cpu-freq.dat" ] && [ "$lowf" -gt 0 ] &&
 	grep -q "cpu-freq.svg" "$tmp/cfplot/plots.gp"; then
-	ok "--plot with --cpufreq: cpu-freq.dat ($lowf samples of CPU 0 below 1 GHz) and its plot"
+	ok "--plot under pixel6's schedutil: cpu-freq.dat ($lowf samples of CPU 0 below 1 GHz) and its plot"
 else
-	not_ok "--plot with --cpufreq: cpu-freq.dat" "$(ls "$tmp/cfplot" "$tmp/cfplot0" 2>&1 | tr '\n' ' ')"
+	not_ok "--plot under pixel6's schedutil: cpu-freq.dat" "$(ls "$tmp/cfplot" "$tmp/cfplot0" 2>&1 | tr '\n' ' ')"
 fi
 
 # study files and sweep plans take option cpufreq
@@ -174,3 +175,52 @@ golden cpufreq-sugov-trace schedlab run -m altra-80 --cpufreq schedutil --trace 
 # the machine file's fast_switch takes yes or no
 "$SCHEDLAB" machines --export smp2 | sed 's/^span = cpu$/span = cpu\nfast_switch = maybe/' >"$tmp/fs.machine"
 expect_exit 2 "fast_switch" schedlab run -m "$tmp/fs.machine" -- hackbench -l 5
+
+# Each machine's default governor (docs/machines.md, "Frequency"): altra-80
+# boots schedutil, which the JSON records and --cpufreq overrides;
+# --cpufreq performance gives the output altra-80 had before it had a default
+# (tests/golden/run-schbench-altra80-performance.out is that output, unchanged)
+golden run-schbench-altra80-performance schedlab run -m altra-80 --cpufreq performance -- schbench -m 2 -r 5
+run_cmd schedlab run -m altra-80 --json "$tmp/gov-altra.json" -- perf bench sched pipe -l 200
+if [ "$status" -eq 0 ] && grep -q '"governor": "schedutil"' "$tmp/gov-altra.json" &&
+	grep -q '"rate_limit_us": 110' "$tmp/gov-altra.json"; then
+	ok "altra-80 boots schedutil (rate_limit_us 110), as the JSON says"
+else
+	not_ok "altra-80's default governor in the JSON" "$(grep -m 3 '"governor"\|rate_limit' "$tmp/gov-altra.json" | tr -d '\n')"
+fi
+run_cmd schedlab run -m smp4 --json "$tmp/gov-smp4.json" -- perf bench sched pipe -l 200
+if [ "$status" -eq 0 ] && ! grep -q '"cpufreq"' "$tmp/gov-smp4.json"; then
+	ok "smp4 boots performance: no cpufreq part in the JSON"
+else
+	not_ok "smp4's default governor" "the JSON has a cpufreq part"
+fi
+# the machine file's governor: a name cpufreq has, and one the driver can run
+"$SCHEDLAB" machines --export power10-96 | sed 's/^governor = performance$/governor = schedutil/' >"$tmp/gov-p10.machine"
+gl=$(grep -n '^governor = ' "$tmp/gov-p10.machine" | cut -d: -f1)
+expect_exit 2 "gov-p10.machine:$gl: governor: schedutil, but the machine has no cpufreq driver (span = none): only performance (its one frequency) applies" \
+	schedlab topo -m "$tmp/gov-p10.machine"
+"$SCHEDLAB" machines --export smp2 | sed 's/^governor = performance$/governor = interactive/' >"$tmp/gov-bad.machine"
+expect_exit 2 "governor: 'interactive' is not a default governor (performance, powersave, schedutil, ondemand or conservative)" \
+	schedlab run -m "$tmp/gov-bad.machine" -- hackbench -l 5
+# sysfs carries it: --export-sysfs writes scaling_governor, -m sysfs:DIR reads it
+expect_exit 0 "" schedlab topo -m altra-80 --export-sysfs "$tmp/gov-sysfs"
+run_cmd schedlab topo -m "sysfs:$tmp/gov-sysfs"
+if [ "$(cat "$tmp/gov-sysfs/cpu/cpu5/cpufreq/scaling_governor")" = schedutil ] &&
+	grep -q 'cpufreq: cppc_cpufreq, a policy per cpu; default governor schedutil' "$tmp/out"; then
+	ok "sysfs round trip keeps altra-80's schedutil"
+else
+	not_ok "sysfs round trip of the governor" "$(grep cpufreq "$tmp/out")"
+fi
+# intel_pstate's own powersave (HWP picks the frequency) runs as performance, with a note
+expect_exit 0 "" schedlab topo -m xeon-8269cy-2s --export-sysfs "$tmp/gov-hwp"
+for f in "$tmp"/gov-hwp/cpu/cpu*/cpufreq; do
+	echo intel_pstate >"$f/scaling_driver"
+	echo powersave >"$f/scaling_governor"
+done
+run_cmd schedlab topo -m "sysfs:$tmp/gov-hwp"
+if grep -q 'default governor performance' "$tmp/out" &&
+	grep -q "intel_pstate's own powersave (the hardware picks the frequency) runs as performance" "$tmp/out"; then
+	ok "sysfs intel_pstate powersave: performance, noted"
+else
+	not_ok "sysfs intel_pstate powersave" "$(grep 'cpufreq\|Approx' "$tmp/out")"
+fi

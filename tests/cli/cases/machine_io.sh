@@ -14,19 +14,21 @@
 #          --costs`), node_reclaim_distance
 #          (the reference machine is the preset without it), cpufreq's
 #          transition_delay_us, idle-state powers (not modelled anyway)
-#   sysfs: the frequency of a machine without cpufreq (power10-96: sysfs has
-#          no cpufreq directory, the reader assumes 2 GHz)
+#   sysfs: the frequency and the driver of a machine without cpufreq
+#          (power10-96: sysfs has no cpufreq directory, the reader assumes
+#          2 GHz and an unnamed driver)
 #   hwloc: the frequencies but the maximum (cpukinds' FrequencyMaxMHz), the
 #          idle states (hwloc has none: the importer's POLL and C1) and the
-#          cpufreq driver, span and transition latency
+#          cpufreq driver, span, transition latency and default governor
 
 # norm_topo: `topo` output without what neither copy carries
 norm_topo() {
 	sed '1d; s/; HZ [0-9]*$//; /^  Approximations:/d'
 }
-# norm_freq: CPU classes by capacity and maximum frequency only, no idle states
+# norm_freq: CPU classes by capacity and maximum frequency only, no idle
+# states or cpufreq
 norm_freq() {
-	sed 's/\(capacity [0-9]*\), \([0-9.]*-\)\{0,1\}\([0-9.]*\) MHz.*/\1, \3 MHz/; /^  Idle states/d'
+	sed 's/\(capacity [0-9]*\), \([0-9.]*-\)\{0,1\}\([0-9.]*\) MHz.*/\1, \3 MHz/; /^  Idle states/d; /^  cpufreq:/d'
 }
 
 # Every preset's tree is some 10,000 small files: on tmpfs where there is
@@ -34,14 +36,14 @@ norm_freq() {
 io=$(mktemp -d /dev/shm/schedlab-io.XXXXXX 2>/dev/null) || io=$tmp/io.d
 mkdir -p "$io"
 
-# norm_nofreq: CPU classes by capacity only (a machine without cpufreq)
+# norm_nofreq: CPU classes by capacity only, no cpufreq (a machine without it)
 norm_nofreq() {
-	sed 's/\(capacity [0-9]*\), .*/\1/'
+	sed 's/\(capacity [0-9]*\), .*/\1/; /^  cpufreq:/d'
 }
 
-# io_cpufreq: a machine file's cpufreq driver, span and transition latency
+# io_cpufreq: a machine file's cpufreq driver, span, transition latency and governor
 io_cpufreq() {
-	sed -n '/^\[cpufreq\]/,/^\[/p' | grep -E '^(driver|span|transition_latency_ns) = '
+	sed -n '/^\[cpufreq\]/,/^\[/p' | grep -E '^(driver|span|transition_latency_ns|governor) = '
 }
 
 # io_idle: a machine file's idle states
@@ -79,7 +81,7 @@ io_round_trip() {
 	schedlab machines --export "$m" | io_idle >"$tmp/io.a"
 	schedlab machines --export "sysfs:$io/sysfs" | io_idle >"$tmp/io.b"
 	cmp -s "$tmp/io.a" "$tmp/io.b" || bad="$bad sysfs:idle($(diff "$tmp/io.a" "$tmp/io.b" | sed -n 2p))"
-	# the cpufreq driver, policy span and transition latency, where there is cpufreq
+	# the cpufreq driver, policy span, transition latency and governor, where there is cpufreq
 	if [ -d "$io/sysfs/cpu/cpu0/cpufreq" ]; then
 		schedlab machines --export "$m" | io_cpufreq >"$tmp/io.a"
 		schedlab machines --export "sysfs:$io/sysfs" | io_cpufreq >"$tmp/io.b"
