@@ -298,7 +298,8 @@ void do_idle(void)
 	/*
 	 * The way into idle (governor, tick stop, RCU, state entry) is paid
 	 * here, before the CPU sleeps: a wakeup that arrives meanwhile is seen
-	 * only once the state is entered, as need_resched is checked there.
+	 * where the state would be entered, as need_resched is checked there,
+	 * and the state is not entered (idle_exit()).
 	 * In a guest, stopping the tick reprograms the timer: a VM exit, paid
 	 * when the tick stops (with avg, always).
 	 */
@@ -353,6 +354,17 @@ void idle_exit(struct rq *rq)
 	int idx = rq->idle_state;
 	/* a polling loop that sees need_resched leaves for schedule_idle() at once */
 	bool straight = rq->polling && rq->need_resched;
+	/*
+	 * A wake that reached the CPU while it was still on its way in (its
+	 * cursor not past the entry): the state was never entered. With
+	 * need_resched set, call_cpuidle() saw it and returned -EBUSY
+	 * (last_residency_ns 0, nothing reflected, no usage counted); an
+	 * interrupt alone was pending when MWAIT or HLT was executed, which
+	 * then fell through. Neither pays the state's exit latency, nor, in a
+	 * guest, a host wakeup: the vCPU never halted.
+	 */
+	bool entered = c->t > rq->idle_since;
+	bool busy = !entered && rq->need_resched;
 
 	account_state(rq);
 	/*
@@ -371,7 +383,7 @@ void idle_exit(struct rq *rq)
 		sim_cancel(&rq->step_ev);
 	/* busy power from the wakeup on, the exit latency included */
 	sim_cpu_power_state(cpu_of(rq), -1);
-	if (idx >= 0 && t->guest.kvm) {
+	if (idx >= 0 && entered && t->guest.kvm) {
 		u64 resid = c->t - rq->idle_since;
 
 		if (t->guest.cpuidle == GUEST_IDLE_HALTPOLL)
@@ -387,10 +399,16 @@ void idle_exit(struct rq *rq)
 					machine.cost->guest_wakeup;
 	}
 	/* the exit latency is time the CPU spends waking up, not working */
-	if (idx >= 0)
+	if (idx >= 0 && entered)
 		c->t += t->idle_states[idx].exit_latency_ns;
-	if (idx >= 0 && cpuidle_gov_decides_tick())
-		cpuidle_reflect(rq, idx, c->t - rq->idle_since, c->pending_irqs & IRQ_TICK);
+	if (idx >= 0 && busy)
+		rq->idle_state_usage[idx]--;
+	if (idx >= 0 && cpuidle_gov_decides_tick()) {
+		if (busy)
+			rq->cpuidle_dev.last_residency_ns = 0;
+		else
+			cpuidle_reflect(rq, idx, c->t - rq->idle_since, c->pending_irqs & IRQ_TICK);
+	}
 	trace_sched(__trace_cpu_idle(TRACE_PWR_EVENT_EXIT, cpu_of(rq)));
 	rq->idle_state = -1;
 	rq->polling = false;

@@ -367,6 +367,62 @@ static void test_sleep_length(void **state)
 	tl_teardown();
 }
 
+/* ---- cpuidle_idle_call(): a wake before the state is entered ---- */
+
+/*
+ * A wake that reaches the CPU while it is still on its way into idle finds
+ * need_resched in call_cpuidle(): -EBUSY, no state entered, so no exit
+ * latency, no usage, nothing reflected, last_residency_ns 0 (menu then
+ * pushes UINT_MAX into its intervals). A wake after entry pays the exit
+ * latency and is reflected.
+ */
+static void test_wake_before_entry(void **state)
+{
+	struct rq *rq;
+	u64 entry, lat, usage;
+	int idx;
+
+	(void)state;
+	tl_setup("smt2-2s-16", TL_ZERO_COST, 250, NULL);
+	tl.cost.idle_enter = 700;
+	cpuidle_governor = CPUIDLE_GOV_MENU;
+	rq = tl_cpu(3);
+	cpuidle_gov_init(rq);
+	assert_true(machine.topo->nr_idle_states > 1);
+
+	/* a first period, entered and woken 50 us in: reflected */
+	do_idle();
+	idx = rq->idle_state;
+	assert_true(idx >= 0);
+	lat = machine.topo->idle_states[idx].exit_latency_ns;
+	entry = rq->idle_since;
+	sim_cpu(3)->t = entry + 50 * US;
+	rq->need_resched = true;
+	idle_exit(rq);
+	rq->need_resched = false;
+	assert_int_equal(cpu_now(), entry + 50 * US + lat);
+	assert_true(rq->cpuidle_gov.menu.needs_update);
+	assert_int_equal(rq->cpuidle_dev.last_residency_ns, 50 * US + lat);
+
+	/* the next one: woken 300 ns into the 700 ns way in */
+	do_idle();
+	idx = rq->idle_state;
+	usage = rq->idle_state_usage[idx];
+	assert_false(rq->cpuidle_gov.menu.needs_update);
+	entry = rq->idle_since;
+	assert_int_equal(sim_cpu(3)->t, entry);
+	rq->need_resched = true;
+	idle_exit(rq);
+	rq->need_resched = false;
+	assert_int_equal(cpu_now(), entry);
+	assert_int_equal(rq->idle_state_usage[idx], usage - 1);
+	assert_false(rq->cpuidle_gov.menu.needs_update);
+	assert_int_equal(rq->cpuidle_dev.last_residency_ns, 0);
+
+	cpuidle_governor = CPUIDLE_GOV_AVG;
+	tl_teardown();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -378,6 +434,7 @@ int main(void)
 		cmocka_unit_test_setup(test_teo_bins, teo_setup),
 		cmocka_unit_test_setup(test_teo_intercepts, teo_setup),
 		cmocka_unit_test(test_sleep_length),
+		cmocka_unit_test(test_wake_before_entry),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
