@@ -37,6 +37,14 @@ int cpuidle_governor_parse(const char *name, char *err, size_t errlen);
 
 /* gov.h: idle durations below this are "short" to both governors (15 us) */
 #define RESIDENCY_THRESHOLD_NS (15ULL * 1000)
+/*
+ * cpuidle.c's bounds on how long the poll state polls (cpuidle_poll_time()):
+ * a deeper state's target residency below POLL_MIN is no limit to it, and
+ * no limit is longer than POLL_MAX, a sixteenth of a tick
+ */
+#define CPUIDLE_POLL_MIN (10ULL * 1000)
+#define CPUIDLE_POLL_MAX(tick_nsec) ((tick_nsec) / 16)
+
 /* the kernel's KTIME_MAX: no timer armed */
 #define CPUIDLE_KTIME_MAX INT64_MAX
 

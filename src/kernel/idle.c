@@ -219,26 +219,33 @@ static void cpuidle_reflect(struct rq *rq, int idx, u64 residency_ns, bool got_t
 }
 
 /*
- * cpuidle_poll_time(): poll no longer than the next enabled state's target
- * residency. With no deeper state enabled (--idle-states max=0, or a
- * machine with a poll state alone) the kernel polls for a tick, and the
+ * cpuidle_poll_time(): poll no longer than the first enabled state past
+ * the poll state whose target residency is at least CPUIDLE_POLL_MIN, nor
+ * than CPUIDLE_POLL_MAX; C1 and C1E of a few microseconds are no limit.
+ * With no deeper state enabled at all (--idle-states max=0, or a machine
+ * with a poll state alone) the kernel polls for CPUIDLE_POLL_MAX, and the
  * governor picks the poll state again, and again: here the CPU polls on
  * until it is woken, one entry in the state's usage instead of one per
- * tick, and no event per tick that would keep a finished run from ending.
- * 0: no limit.
+ * limit, and no event per limit that would keep a finished run from
+ * ending. 0: no limit.
  */
 static u64 poll_time_limit(const struct rq *rq, unsigned int idx)
 {
 	const struct topology *t = machine.topo;
+	u64 limit = 0;
 
 	/* cpuidle_poll_time(): the haltpoll governor's limit when it has one */
 	if (haltpoll_guest() && rq->poll_limit_ns)
 		return rq->poll_limit_ns;
 
-	for (unsigned int i = idx + 1; i < t->nr_idle_states; i++)
-		if (!state_disabled(rq, i))
-			return t->idle_states[i].target_residency_ns;
-	return 0;
+	for (unsigned int i = idx + 1; i < t->nr_idle_states; i++) {
+		if (state_disabled(rq, i))
+			continue;
+		limit = CPUIDLE_POLL_MAX(TICK_NSEC);
+		if (t->idle_states[i].target_residency_ns >= CPUIDLE_POLL_MIN)
+			return min(limit, (u64)t->idle_states[i].target_residency_ns);
+	}
+	return limit;
 }
 
 static void enter_state(struct rq *rq, int idx)

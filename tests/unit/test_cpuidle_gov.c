@@ -423,6 +423,43 @@ static void test_wake_before_entry(void **state)
 	tl_teardown();
 }
 
+/*
+ * cpuidle_poll_time() on icelake-2s-128 (POLL, C1 1/1 us, C1E 4/4 us, C6
+ * 170/600 us) at HZ=100: C1 and C1E are below CPUIDLE_POLL_MIN (10 us), so
+ * the poll runs for C6's 600 us; with C6 disabled for CPUIDLE_POLL_MAX, a
+ * sixteenth of the 10 ms tick.
+ */
+static void test_poll_time(void **state)
+{
+	struct rq *rq;
+
+	(void)state;
+	tl_setup("icelake-2s-128", TL_ZERO_COST, 100, NULL);
+	rq = tl_cpu(2);
+	assert_int_equal(machine.topo->nr_idle_states, 4);
+	/* avg with nothing but zero-length idles: the poll state */
+	rq->idle_duration_avg = 0;
+	do_idle();
+	assert_int_equal(rq->idle_state, 0);
+	assert_true(ev_queued(&rq->step_ev));
+	assert_int_equal(rq->step_ev.time - rq->idle_since, 600 * US);
+	sim_cpu(2)->t += 1 * US;
+	rq->need_resched = true;
+	idle_exit(rq);
+	rq->need_resched = false;
+	rq->idle_duration_avg = 0;
+
+	rq->idle_state_disable = 1U << 3;
+	do_idle();
+	assert_int_equal(rq->idle_state, 0);
+	assert_int_equal(rq->step_ev.time - rq->idle_since, 10 * MS / 16);
+	sim_cpu(2)->t += 1 * US;
+	rq->need_resched = true;
+	idle_exit(rq);
+	rq->need_resched = false;
+	tl_teardown();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -435,6 +472,7 @@ int main(void)
 		cmocka_unit_test_setup(test_teo_intercepts, teo_setup),
 		cmocka_unit_test(test_sleep_length),
 		cmocka_unit_test(test_wake_before_entry),
+		cmocka_unit_test(test_poll_time),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
