@@ -6,18 +6,21 @@
  * An idle CPU enters the idle state a governor picks from the machine's
  * states (POLL, C1, C6, WFI, snooze, CEDE, ...), passing over the states
  * --idle-states disabled (cpuidle_ctl.c). The governor is the run's
- * --cpuidle choice: menu or teo as v6.18 has them (cpuidle_menu.c,
- * cpuidle_teo.c), which also say whether the tick stops (when it stays,
- * the CPU takes its tick in idle and chooses again after it, and does not
- * join the nohz idle mask), or schedlab's own `avg`, the default: the
+ * --cpuidle choice: menu (the default) or teo as v6.18 has them
+ * (cpuidle_menu.c, cpuidle_teo.c), which also say whether the tick stops
+ * (when it stays, the CPU takes its tick in idle and chooses again after
+ * it, and does not join the nohz idle mask), or schedlab's own `avg`: the
  * deepest state whose target residency fits an average of this CPU's
  * recent idle periods, the tick always stopped, the CPU in the nohz idle
- * mask. A haltpoll guest runs haltpoll whatever the choice. Leaving a state
- * costs its exit latency. In states that keep TIF_POLLING_NRFLAG (polling
- * loops, x86 MWAIT) a remote CPU wakes it by setting need_resched; in the
- * others it takes an IPI. A CPU polls no longer than the next state's
- * target residency, then the governor chooses again without the poll state
- * (cpuidle_poll_time()).
+ * mask. A machine with one idle state has nothing to choose: it enters it
+ * with the tick stopped whatever the choice, as a kernel without a cpuidle
+ * driver does (default_idle_call()). A haltpoll guest runs haltpoll
+ * whatever the choice. Leaving a state costs its exit latency, unless the
+ * wakeup came before the state was entered. In states that keep
+ * TIF_POLLING_NRFLAG (polling loops, x86 MWAIT) a remote CPU wakes it by
+ * setting need_resched; in the others it takes an IPI. A CPU polls no
+ * longer than cpuidle_poll_time() allows, then the governor chooses again
+ * without the poll state.
  */
 #include "kernel/sched.h"
 #include "kernel/trace.h"
@@ -141,10 +144,13 @@ static int governor_select(struct rq *rq, bool no_poll)
 	return idx;
 }
 
-/* menu or teo run: chosen, on a machine with idle states, not in a haltpoll guest */
+/*
+ * menu or teo run: chosen, on a machine with idle states to choose between,
+ * not in a haltpoll guest
+ */
 bool cpuidle_gov_decides_tick(void)
 {
-	return cpuidle_governor != CPUIDLE_GOV_AVG && machine.topo->nr_idle_states &&
+	return cpuidle_governor != CPUIDLE_GOV_AVG && machine.topo->nr_idle_states > 1 &&
 	       !haltpoll_guest();
 }
 

@@ -419,7 +419,7 @@ static void test_wake_before_entry(void **state)
 	assert_false(rq->cpuidle_gov.menu.needs_update);
 	assert_int_equal(rq->cpuidle_dev.last_residency_ns, 0);
 
-	cpuidle_governor = CPUIDLE_GOV_AVG;
+	cpuidle_governor = CPUIDLE_GOV_DEFAULT;
 	tl_teardown();
 }
 
@@ -435,6 +435,7 @@ static void test_poll_time(void **state)
 
 	(void)state;
 	tl_setup("icelake-2s-128", TL_ZERO_COST, 100, NULL);
+	cpuidle_governor = CPUIDLE_GOV_AVG;
 	rq = tl_cpu(2);
 	assert_int_equal(machine.topo->nr_idle_states, 4);
 	/* avg with nothing but zero-length idles: the poll state */
@@ -457,6 +458,7 @@ static void test_poll_time(void **state)
 	rq->need_resched = true;
 	idle_exit(rq);
 	rq->need_resched = false;
+	cpuidle_governor = CPUIDLE_GOV_DEFAULT;
 	tl_teardown();
 }
 
