@@ -365,8 +365,11 @@ void idle_exit(struct rq *rq)
 	struct sim_cpu *c = sim_cpu(cpu_of(rq));
 	const struct topology *t = machine.topo;
 	int idx = rq->idle_state;
-	/* a polling loop that sees need_resched leaves for schedule_idle() at once */
-	bool straight = rq->polling && rq->need_resched;
+	/*
+	 * a polling loop that sees need_resched leaves for schedule_idle() at
+	 * once, as does the idle loop that finds it before entering a state
+	 */
+	bool straight = (rq->polling || rq->woken_before_entry) && rq->need_resched;
 	/*
 	 * A wake that reached the CPU while it was still on its way in (its
 	 * cursor not past the entry): the state was never entered. With
@@ -376,7 +379,7 @@ void idle_exit(struct rq *rq)
 	 * then fell through. Neither pays the state's exit latency, nor, in a
 	 * guest, a host wakeup: the vCPU never halted.
 	 */
-	bool entered = c->t > rq->idle_since;
+	bool entered = c->t > rq->idle_since && !rq->woken_before_entry;
 	bool busy = !entered && rq->need_resched;
 
 	account_state(rq);
@@ -431,6 +434,7 @@ void idle_exit(struct rq *rq)
 	 * exit (tick_nohz_idle_exit(), RCU, governor reflect) before
 	 * schedule_idle(); the bookkeeping of going idle was paid on entry.
 	 */
+	rq->woken_before_entry = false;
 	if (!straight)
 		charge(machine.cost->idle_exit);
 	cpu_set_activity(c, ACT_IRQ);

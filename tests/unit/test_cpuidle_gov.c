@@ -462,6 +462,67 @@ static void test_poll_time(void **state)
 	tl_teardown();
 }
 
+/* resched_curr() of @rq from CPU 0 at @t: need_resched, then flags or an IPI */
+static void resched_from_cpu0(struct rq *rq, u64 t)
+{
+	tl_cpu(0);
+	sim_cpu(0)->t = t;
+	rq->need_resched = true;
+	send_reschedule(cpu_of(rq));
+}
+
+/*
+ * TIF_POLLING_NRFLAG is set from the idle loop's start until call_cpuidle():
+ * a CPU on its way into EPYC's C2 (I/O port, not polling, 400 us exit) is
+ * woken through its flags without an IPI, and does not enter C2 even when
+ * the flag's line reaches it after the entry time.
+ */
+static void test_wake_polling_before_entry(void **state)
+{
+	struct rq *rq;
+	u64 entry, usage;
+	int idx;
+
+	(void)state;
+	tl_setup("epyc-milan-2s-256", TL_ZERO_COST, 250, NULL);
+	tl.cost.idle_enter = 700;
+	rq = tl_cpu(3);
+	/* menu with no history and no timer: the deepest state */
+	do_idle();
+	idx = rq->idle_state;
+	assert_int_equal(idx, 2);
+	assert_false(rq->polling);
+	entry = rq->idle_since;
+	usage = rq->idle_state_usage[idx];
+
+	/* CPU 0 reschedules it 300 ns before the entry: flags, no IPI */
+	resched_from_cpu0(rq, entry - 300);
+	assert_int_equal(rq->nr_wake_without_ipi, 1);
+	assert_int_equal(cpu_rq(0)->ipi_resched_sent, 0);
+
+	/* the line arrives 100 ns after the entry time: still no C2 exit */
+	tl_cpu(3);
+	sim_cpu(3)->t = entry + 100;
+	idle_exit(rq);
+	assert_int_equal(cpu_now(), entry + 100);
+	assert_int_equal(rq->idle_state_usage[idx], usage - 1);
+	assert_int_equal(rq->cpuidle_dev.last_residency_ns, 0);
+	rq->need_resched = false;
+
+	/* once in C2, the same wake is an IPI and pays the exit */
+	do_idle();
+	entry = rq->idle_since;
+	resched_from_cpu0(rq, entry + 1000);
+	assert_int_equal(rq->nr_wake_without_ipi, 1);
+	assert_int_equal(cpu_rq(0)->ipi_resched_sent, 1);
+	tl_cpu(3);
+	sim_cpu(3)->t = entry + 2000;
+	idle_exit(rq);
+	assert_int_equal(cpu_now(), entry + 2000 + 400 * US);
+	rq->need_resched = false;
+	tl_teardown();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -475,6 +536,7 @@ int main(void)
 		cmocka_unit_test(test_sleep_length),
 		cmocka_unit_test(test_wake_before_entry),
 		cmocka_unit_test(test_poll_time),
+		cmocka_unit_test(test_wake_polling_before_entry),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
