@@ -202,7 +202,7 @@ int session_start(struct session *s, const struct session_config *cfg, char *err
 		topology_free(s->topo);
 		return -1;
 	}
-	cpuidle_governor = CPUIDLE_GOV_AVG;
+	cpuidle_governor = CPUIDLE_GOV_DEFAULT;
 	if (cfg->cpuidle) {
 		int g = cpuidle_governor_parse(cfg->cpuidle, err, errlen);
 

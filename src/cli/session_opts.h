@@ -80,7 +80,7 @@ struct session_opts {
 	"                       file's [guest]; none: bare metal (docs/guests.md)\n"           \
 	"  --idle-states SPEC   disable=STATE[,STATE...], enable=... or max=STATE, each with an\n" \
 	"                       optional @CPUS: cpuidle's stateK/disable, intel_idle.max_cstate=\n" \
-	"  --cpuidle GOVERNOR   the idle governor: avg (default, schedlab's own), menu or teo\n" \
+	"  --cpuidle GOVERNOR   the idle governor: menu (default), teo, or avg (schedlab's own)\n" \
 	"                       (cpuidle.governor=; docs/wakelist-and-idle.md)\n" \
 	"  --also 'COMMAND'     a background workload (any COMMAND below) started with the\n"  \
 	"                       benchmark and stopped when it ends; repeatable, up to 16\n"

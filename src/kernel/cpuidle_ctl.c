@@ -152,10 +152,10 @@ void cpuidle_ctl_install(const unsigned int *disable)
 
 /*
  * The governor: cpuidle.governor= on the kernel command line, or a write
- * to /sys/devices/system/cpu/cpuidle/current_governor. `avg` is schedlab's
- * own and the default here (cpuidle_gov.h).
+ * to /sys/devices/system/cpu/cpuidle/current_governor. menu by default;
+ * `avg` is schedlab's own (cpuidle_gov.h).
  */
-enum cpuidle_governor cpuidle_governor = CPUIDLE_GOV_AVG;
+enum cpuidle_governor cpuidle_governor = CPUIDLE_GOV_DEFAULT;
 
 const char *const cpuidle_governor_names[NR_CPUIDLE_GOVS] = {
 	[CPUIDLE_GOV_AVG] = "avg",
@@ -169,7 +169,7 @@ int cpuidle_governor_parse(const char *name, char *err, size_t errlen)
 		if (!strcmp(name, cpuidle_governor_names[g]))
 			return g;
 	snprintf(err, errlen,
-		 "--cpuidle '%s': unknown idle governor (menu, teo, or avg, schedlab's own; "
+		 "--cpuidle '%s': unknown idle governor (menu, the default, teo, or avg, schedlab's own; "
 		 "a haltpoll guest runs haltpoll whatever is chosen)",
 		 name);
 	return -1;

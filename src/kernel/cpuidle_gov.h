@@ -18,9 +18,9 @@
 
 enum cpuidle_governor {
 	/*
-	 * schedlab's own, not a kernel governor: the deepest state whose
-	 * target residency fits an average of the recent idle periods, the
-	 * tick always stopped
+	 * schedlab's own, not a kernel governor (--cpuidle avg): the deepest
+	 * state whose target residency fits an average of the recent idle
+	 * periods, the tick always stopped
 	 */
 	CPUIDLE_GOV_AVG,
 	CPUIDLE_GOV_MENU,
@@ -28,7 +28,14 @@ enum cpuidle_governor {
 	NR_CPUIDLE_GOVS,
 };
 
-/* the governor of this run (cpuidle.governor=); CPUIDLE_GOV_AVG by default */
+/*
+ * menu: what every preset's platform runs (distribution and Android GKI
+ * kernels build menu in and rate it above teo, and intel_idle, acpi_idle,
+ * PSCI and pseries cpuidle take the highest rated governor)
+ */
+#define CPUIDLE_GOV_DEFAULT CPUIDLE_GOV_MENU
+
+/* the governor of this run (cpuidle.governor=); CPUIDLE_GOV_DEFAULT unless chosen */
 extern enum cpuidle_governor cpuidle_governor;
 extern const char *const cpuidle_governor_names[NR_CPUIDLE_GOVS];
 
@@ -37,6 +44,14 @@ int cpuidle_governor_parse(const char *name, char *err, size_t errlen);
 
 /* gov.h: idle durations below this are "short" to both governors (15 us) */
 #define RESIDENCY_THRESHOLD_NS (15ULL * 1000)
+/*
+ * cpuidle.c's bounds on how long the poll state polls (cpuidle_poll_time()):
+ * a deeper state's target residency below POLL_MIN is no limit to it, and
+ * no limit is longer than POLL_MAX, a sixteenth of a tick
+ */
+#define CPUIDLE_POLL_MIN (10ULL * 1000)
+#define CPUIDLE_POLL_MAX(tick_nsec) ((tick_nsec) / 16)
+
 /* the kernel's KTIME_MAX: no timer armed */
 #define CPUIDLE_KTIME_MAX INT64_MAX
 

@@ -6,18 +6,21 @@
  * An idle CPU enters the idle state a governor picks from the machine's
  * states (POLL, C1, C6, WFI, snooze, CEDE, ...), passing over the states
  * --idle-states disabled (cpuidle_ctl.c). The governor is the run's
- * --cpuidle choice: menu or teo as v6.18 has them (cpuidle_menu.c,
- * cpuidle_teo.c), which also say whether the tick stops (when it stays,
- * the CPU takes its tick in idle and chooses again after it, and does not
- * join the nohz idle mask), or schedlab's own `avg`, the default: the
+ * --cpuidle choice: menu (the default) or teo as v6.18 has them
+ * (cpuidle_menu.c, cpuidle_teo.c), which also say whether the tick stops
+ * (when it stays, the CPU takes its tick in idle and chooses again after
+ * it, and does not join the nohz idle mask), or schedlab's own `avg`: the
  * deepest state whose target residency fits an average of this CPU's
  * recent idle periods, the tick always stopped, the CPU in the nohz idle
- * mask. A haltpoll guest runs haltpoll whatever the choice. Leaving a state
- * costs its exit latency. In states that keep TIF_POLLING_NRFLAG (polling
- * loops, x86 MWAIT) a remote CPU wakes it by setting need_resched; in the
- * others it takes an IPI. A CPU polls no longer than the next state's
- * target residency, then the governor chooses again without the poll state
- * (cpuidle_poll_time()).
+ * mask. A machine with one idle state has nothing to choose: it enters it
+ * with the tick stopped whatever the choice, as a kernel without a cpuidle
+ * driver does (default_idle_call()). A haltpoll guest runs haltpoll
+ * whatever the choice. Leaving a state costs its exit latency, unless the
+ * wakeup came before the state was entered. In states that keep
+ * TIF_POLLING_NRFLAG (polling loops, x86 MWAIT) a remote CPU wakes it by
+ * setting need_resched; in the others it takes an IPI. A CPU polls no
+ * longer than cpuidle_poll_time() allows, then the governor chooses again
+ * without the poll state.
  */
 #include "kernel/sched.h"
 #include "kernel/trace.h"
@@ -141,10 +144,13 @@ static int governor_select(struct rq *rq, bool no_poll)
 	return idx;
 }
 
-/* menu or teo run: chosen, on a machine with idle states, not in a haltpoll guest */
+/*
+ * menu or teo run: chosen, on a machine with idle states to choose between,
+ * not in a haltpoll guest
+ */
 bool cpuidle_gov_decides_tick(void)
 {
-	return cpuidle_governor != CPUIDLE_GOV_AVG && machine.topo->nr_idle_states &&
+	return cpuidle_governor != CPUIDLE_GOV_AVG && machine.topo->nr_idle_states > 1 &&
 	       !haltpoll_guest();
 }
 
@@ -219,26 +225,33 @@ static void cpuidle_reflect(struct rq *rq, int idx, u64 residency_ns, bool got_t
 }
 
 /*
- * cpuidle_poll_time(): poll no longer than the next enabled state's target
- * residency. With no deeper state enabled (--idle-states max=0, or a
- * machine with a poll state alone) the kernel polls for a tick, and the
+ * cpuidle_poll_time(): poll no longer than the first enabled state past
+ * the poll state whose target residency is at least CPUIDLE_POLL_MIN, nor
+ * than CPUIDLE_POLL_MAX; C1 and C1E of a few microseconds are no limit.
+ * With no deeper state enabled at all (--idle-states max=0, or a machine
+ * with a poll state alone) the kernel polls for CPUIDLE_POLL_MAX, and the
  * governor picks the poll state again, and again: here the CPU polls on
  * until it is woken, one entry in the state's usage instead of one per
- * tick, and no event per tick that would keep a finished run from ending.
- * 0: no limit.
+ * limit, and no event per limit that would keep a finished run from
+ * ending. 0: no limit.
  */
 static u64 poll_time_limit(const struct rq *rq, unsigned int idx)
 {
 	const struct topology *t = machine.topo;
+	u64 limit = 0;
 
 	/* cpuidle_poll_time(): the haltpoll governor's limit when it has one */
 	if (haltpoll_guest() && rq->poll_limit_ns)
 		return rq->poll_limit_ns;
 
-	for (unsigned int i = idx + 1; i < t->nr_idle_states; i++)
-		if (!state_disabled(rq, i))
-			return t->idle_states[i].target_residency_ns;
-	return 0;
+	for (unsigned int i = idx + 1; i < t->nr_idle_states; i++) {
+		if (state_disabled(rq, i))
+			continue;
+		limit = CPUIDLE_POLL_MAX(TICK_NSEC);
+		if (t->idle_states[i].target_residency_ns >= CPUIDLE_POLL_MIN)
+			return min(limit, (u64)t->idle_states[i].target_residency_ns);
+	}
+	return limit;
 }
 
 static void enter_state(struct rq *rq, int idx)
@@ -298,7 +311,8 @@ void do_idle(void)
 	/*
 	 * The way into idle (governor, tick stop, RCU, state entry) is paid
 	 * here, before the CPU sleeps: a wakeup that arrives meanwhile is seen
-	 * only once the state is entered, as need_resched is checked there.
+	 * where the state would be entered, as need_resched is checked there,
+	 * and the state is not entered (idle_exit()).
 	 * In a guest, stopping the tick reprograms the timer: a VM exit, paid
 	 * when the tick stops (with avg, always).
 	 */
@@ -351,8 +365,22 @@ void idle_exit(struct rq *rq)
 	struct sim_cpu *c = sim_cpu(cpu_of(rq));
 	const struct topology *t = machine.topo;
 	int idx = rq->idle_state;
-	/* a polling loop that sees need_resched leaves for schedule_idle() at once */
-	bool straight = rq->polling && rq->need_resched;
+	/*
+	 * a polling loop that sees need_resched leaves for schedule_idle() at
+	 * once, as does the idle loop that finds it before entering a state
+	 */
+	bool straight = (rq->polling || rq->woken_before_entry) && rq->need_resched;
+	/*
+	 * A wake that reached the CPU while it was still on its way in (its
+	 * cursor not past the entry): the state was never entered. With
+	 * need_resched set, call_cpuidle() saw it and returned -EBUSY
+	 * (last_residency_ns 0, nothing reflected, no usage counted); an
+	 * interrupt alone was pending when MWAIT or HLT was executed, which
+	 * then fell through. Neither pays the state's exit latency, nor, in a
+	 * guest, a host wakeup: the vCPU never halted.
+	 */
+	bool entered = c->t > rq->idle_since && !rq->woken_before_entry;
+	bool busy = !entered && rq->need_resched;
 
 	account_state(rq);
 	/*
@@ -371,7 +399,7 @@ void idle_exit(struct rq *rq)
 		sim_cancel(&rq->step_ev);
 	/* busy power from the wakeup on, the exit latency included */
 	sim_cpu_power_state(cpu_of(rq), -1);
-	if (idx >= 0 && t->guest.kvm) {
+	if (idx >= 0 && entered && t->guest.kvm) {
 		u64 resid = c->t - rq->idle_since;
 
 		if (t->guest.cpuidle == GUEST_IDLE_HALTPOLL)
@@ -387,10 +415,16 @@ void idle_exit(struct rq *rq)
 					machine.cost->guest_wakeup;
 	}
 	/* the exit latency is time the CPU spends waking up, not working */
-	if (idx >= 0)
+	if (idx >= 0 && entered)
 		c->t += t->idle_states[idx].exit_latency_ns;
-	if (idx >= 0 && cpuidle_gov_decides_tick())
-		cpuidle_reflect(rq, idx, c->t - rq->idle_since, c->pending_irqs & IRQ_TICK);
+	if (idx >= 0 && busy)
+		rq->idle_state_usage[idx]--;
+	if (idx >= 0 && cpuidle_gov_decides_tick()) {
+		if (busy)
+			rq->cpuidle_dev.last_residency_ns = 0;
+		else
+			cpuidle_reflect(rq, idx, c->t - rq->idle_since, c->pending_irqs & IRQ_TICK);
+	}
 	trace_sched(__trace_cpu_idle(TRACE_PWR_EVENT_EXIT, cpu_of(rq)));
 	rq->idle_state = -1;
 	rq->polling = false;
@@ -400,6 +434,7 @@ void idle_exit(struct rq *rq)
 	 * exit (tick_nohz_idle_exit(), RCU, governor reflect) before
 	 * schedule_idle(); the bookkeeping of going idle was paid on entry.
 	 */
+	rq->woken_before_entry = false;
 	if (!straight)
 		charge(machine.cost->idle_exit);
 	cpu_set_activity(c, ACT_IRQ);

@@ -712,6 +712,8 @@ struct rq {
 	/* cpuidle's stateK/disable for this CPU, bit K (--idle-states) */
 	unsigned int idle_state_disable;
 	u64 idle_since;
+	/* need_resched set through TIF_POLLING_NRFLAG before idle_since: the state is not entered */
+	bool woken_before_entry;
 	u64 idle_duration_avg;
 	/*
 	 * a KVM guest's haltpoll governor (docs/guests.md): the adaptive poll

@@ -15,10 +15,29 @@ bool call_single_queue_empty(struct rq *rq)
 	return !rq->wake_list && !rq->csd_list;
 }
 
+/*
+ * TIF_POLLING_NRFLAG of @rq's idle task: set in a polling state, and from
+ * the idle loop's start until call_cpuidle() clears it for a state that
+ * does not poll. A CPU still on its way into idle (the waker's now before
+ * the state's entry) is woken through its flags whatever state it chose,
+ * and then does not enter it (call_cpuidle() sees need_resched).
+ */
+static bool idle_polling(struct rq *rq)
+{
+	if (!is_idle_task(rq->curr))
+		return false;
+	if (rq->polling)
+		return true;
+	if (sim_cpu(cpu_of(rq))->act != ACT_IDLE || cpu_now() >= rq->idle_since)
+		return false;
+	rq->woken_before_entry = true;
+	return true;
+}
+
 /* set_nr_if_polling(): wake a polling idle CPU through its flags */
 static bool set_nr_if_polling(struct rq *rq)
 {
-	if (!rq->polling || !is_idle_task(rq->curr))
+	if (!idle_polling(rq))
 		return false;
 	if (!rq->need_resched) {
 		/* the idle task's flags line, which the polling CPU monitors */
@@ -57,7 +76,7 @@ void send_reschedule(unsigned int cpu)
 	struct rq *rq = cpu_rq(cpu);
 
 	/* resched_curr() already set need_resched: a polling CPU sees it */
-	if (rq->polling && is_idle_task(rq->curr)) {
+	if (idle_polling(rq)) {
 		wake_polling_cpu(cpu);
 		return;
 	}

@@ -367,6 +367,162 @@ static void test_sleep_length(void **state)
 	tl_teardown();
 }
 
+/* ---- cpuidle_idle_call(): a wake before the state is entered ---- */
+
+/*
+ * A wake that reaches the CPU while it is still on its way into idle finds
+ * need_resched in call_cpuidle(): -EBUSY, no state entered, so no exit
+ * latency, no usage, nothing reflected, last_residency_ns 0 (menu then
+ * pushes UINT_MAX into its intervals). A wake after entry pays the exit
+ * latency and is reflected.
+ */
+static void test_wake_before_entry(void **state)
+{
+	struct rq *rq;
+	u64 entry, lat, usage;
+	int idx;
+
+	(void)state;
+	tl_setup("smt2-2s-16", TL_ZERO_COST, 250, NULL);
+	tl.cost.idle_enter = 700;
+	cpuidle_governor = CPUIDLE_GOV_MENU;
+	rq = tl_cpu(3);
+	cpuidle_gov_init(rq);
+	assert_true(machine.topo->nr_idle_states > 1);
+
+	/* a first period, entered and woken 50 us in: reflected */
+	do_idle();
+	idx = rq->idle_state;
+	assert_true(idx >= 0);
+	lat = machine.topo->idle_states[idx].exit_latency_ns;
+	entry = rq->idle_since;
+	sim_cpu(3)->t = entry + 50 * US;
+	rq->need_resched = true;
+	idle_exit(rq);
+	rq->need_resched = false;
+	assert_int_equal(cpu_now(), entry + 50 * US + lat);
+	assert_true(rq->cpuidle_gov.menu.needs_update);
+	assert_int_equal(rq->cpuidle_dev.last_residency_ns, 50 * US + lat);
+
+	/* the next one: woken 300 ns into the 700 ns way in */
+	do_idle();
+	idx = rq->idle_state;
+	usage = rq->idle_state_usage[idx];
+	assert_false(rq->cpuidle_gov.menu.needs_update);
+	entry = rq->idle_since;
+	assert_int_equal(sim_cpu(3)->t, entry);
+	rq->need_resched = true;
+	idle_exit(rq);
+	rq->need_resched = false;
+	assert_int_equal(cpu_now(), entry);
+	assert_int_equal(rq->idle_state_usage[idx], usage - 1);
+	assert_false(rq->cpuidle_gov.menu.needs_update);
+	assert_int_equal(rq->cpuidle_dev.last_residency_ns, 0);
+
+	cpuidle_governor = CPUIDLE_GOV_DEFAULT;
+	tl_teardown();
+}
+
+/*
+ * cpuidle_poll_time() on icelake-2s-128 (POLL, C1 1/1 us, C1E 4/4 us, C6
+ * 170/600 us) at HZ=100: C1 and C1E are below CPUIDLE_POLL_MIN (10 us), so
+ * the poll runs for C6's 600 us; with C6 disabled for CPUIDLE_POLL_MAX, a
+ * sixteenth of the 10 ms tick.
+ */
+static void test_poll_time(void **state)
+{
+	struct rq *rq;
+
+	(void)state;
+	tl_setup("icelake-2s-128", TL_ZERO_COST, 100, NULL);
+	cpuidle_governor = CPUIDLE_GOV_AVG;
+	rq = tl_cpu(2);
+	assert_int_equal(machine.topo->nr_idle_states, 4);
+	/* avg with nothing but zero-length idles: the poll state */
+	rq->idle_duration_avg = 0;
+	do_idle();
+	assert_int_equal(rq->idle_state, 0);
+	assert_true(ev_queued(&rq->step_ev));
+	assert_int_equal(rq->step_ev.time - rq->idle_since, 600 * US);
+	sim_cpu(2)->t += 1 * US;
+	rq->need_resched = true;
+	idle_exit(rq);
+	rq->need_resched = false;
+	rq->idle_duration_avg = 0;
+
+	rq->idle_state_disable = 1U << 3;
+	do_idle();
+	assert_int_equal(rq->idle_state, 0);
+	assert_int_equal(rq->step_ev.time - rq->idle_since, 10 * MS / 16);
+	sim_cpu(2)->t += 1 * US;
+	rq->need_resched = true;
+	idle_exit(rq);
+	rq->need_resched = false;
+	cpuidle_governor = CPUIDLE_GOV_DEFAULT;
+	tl_teardown();
+}
+
+/* resched_curr() of @rq from CPU 0 at @t: need_resched, then flags or an IPI */
+static void resched_from_cpu0(struct rq *rq, u64 t)
+{
+	tl_cpu(0);
+	sim_cpu(0)->t = t;
+	rq->need_resched = true;
+	send_reschedule(cpu_of(rq));
+}
+
+/*
+ * TIF_POLLING_NRFLAG is set from the idle loop's start until call_cpuidle():
+ * a CPU on its way into EPYC's C2 (I/O port, not polling, 400 us exit) is
+ * woken through its flags without an IPI, and does not enter C2 even when
+ * the flag's line reaches it after the entry time.
+ */
+static void test_wake_polling_before_entry(void **state)
+{
+	struct rq *rq;
+	u64 entry, usage;
+	int idx;
+
+	(void)state;
+	tl_setup("epyc-milan-2s-256", TL_ZERO_COST, 250, NULL);
+	tl.cost.idle_enter = 700;
+	rq = tl_cpu(3);
+	/* menu with no history and no timer: the deepest state */
+	do_idle();
+	idx = rq->idle_state;
+	assert_int_equal(idx, 2);
+	assert_false(rq->polling);
+	entry = rq->idle_since;
+	usage = rq->idle_state_usage[idx];
+
+	/* CPU 0 reschedules it 300 ns before the entry: flags, no IPI */
+	resched_from_cpu0(rq, entry - 300);
+	assert_int_equal(rq->nr_wake_without_ipi, 1);
+	assert_int_equal(cpu_rq(0)->ipi_resched_sent, 0);
+
+	/* the line arrives 100 ns after the entry time: still no C2 exit */
+	tl_cpu(3);
+	sim_cpu(3)->t = entry + 100;
+	idle_exit(rq);
+	assert_int_equal(cpu_now(), entry + 100);
+	assert_int_equal(rq->idle_state_usage[idx], usage - 1);
+	assert_int_equal(rq->cpuidle_dev.last_residency_ns, 0);
+	rq->need_resched = false;
+
+	/* once in C2, the same wake is an IPI and pays the exit */
+	do_idle();
+	entry = rq->idle_since;
+	resched_from_cpu0(rq, entry + 1000);
+	assert_int_equal(rq->nr_wake_without_ipi, 1);
+	assert_int_equal(cpu_rq(0)->ipi_resched_sent, 1);
+	tl_cpu(3);
+	sim_cpu(3)->t = entry + 2000;
+	idle_exit(rq);
+	assert_int_equal(cpu_now(), entry + 2000 + 400 * US);
+	rq->need_resched = false;
+	tl_teardown();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -378,6 +534,9 @@ int main(void)
 		cmocka_unit_test_setup(test_teo_bins, teo_setup),
 		cmocka_unit_test_setup(test_teo_intercepts, teo_setup),
 		cmocka_unit_test(test_sleep_length),
+		cmocka_unit_test(test_wake_before_entry),
+		cmocka_unit_test(test_poll_time),
+		cmocka_unit_test(test_wake_polling_before_entry),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,7 +2,7 @@
 # --cpuidle: the menu and teo idle governors as v6.18 has them, beside
 # schedlab's own avg (issue 21). Sourced by tests/cli/run.sh.
 
-expect_exit 2 "--cpuidle 'ladder': unknown idle governor (menu, teo, or avg, schedlab's own" \
+expect_exit 2 "--cpuidle 'ladder': unknown idle governor (menu, the default, teo, or avg, schedlab's own" \
 	schedlab run -m smt2-2s-16 --cpuidle ladder -- hackbench -l 5
 expect_exit 2 "--cpuidle 'ladder': unknown idle governor" \
 	schedlab ab -m smt2-2s-16 --cpuidle ladder --test NO_TTWU_QUEUE -- hackbench -l 5

@@ -28,7 +28,7 @@ cat >"$dc_dir/good.md" <<'EOF'
 
 <!-- doc-check: run -->
     $ schedlab run -m smp2 -- context1 1
-    COUNT|104869|1|lps
+    COUNT|104870|1|lps
     COUNT|104870|1|lps
 
 Abridged:
@@ -61,7 +61,7 @@ EOF
 doc_check "a page that matches" 0 "4 outputs and 0 figures checked" "$dc_dir/good.md"
 
 # a drifted output fails, --update rewrites it (keeping the indentation), and it passes
-sed 's/104869/99999/' "$dc_dir/good.md" >"$dc_dir/drift.md"
+sed 's/104870/99999/' "$dc_dir/good.md" >"$dc_dir/drift.md"
 doc_check "a drifted output fails" 1 "differs from the page" "$dc_dir/drift.md"
 doc_check "--update rewrites it" 0 "1 outputs rewritten" --update "$dc_dir/drift.md"
 if cmp -s "$dc_dir/drift.md" "$dc_dir/good.md"; then ok "doc-check: --update gives the page back"; else
@@ -100,12 +100,12 @@ cat >"$dc_dir/fig.md" <<'EOF'
 -->
     schedlab run -m smp1 -- perf bench sched pipe -l 1000
 
-takes 4.63 us a round trip, and context1 counts 104869 in a second.
+takes 4.63 us a round trip, and context1 counts 104870 in a second.
 <!-- doc-check: figures
-1: COUNT|104869
+1: COUNT|104870
 cmd: schedlab run -m smp2 -- context1 1
 -->
-Again: 104869.
+Again: 104870.
 EOF
 doc_check "figures that hold" 0 "0 outputs and 2 figures checked" "$dc_dir/fig.md"
 sed 's/4\.56 us a/4.73 us a/; s/1: 4.63/1: 4.73/' "$dc_dir/fig.md" >"$dc_dir/figbad.md"
@@ -143,7 +143,7 @@ Shown here for one second (the check runs `context1 1`; `context1 10` takes ten)
 cmd: schedlab run -m smp2 -- context1 1
 -->
     $ schedlab run -m smp2 -- context1 10
-    COUNT|104869|1|lps
+    COUNT|104870|1|lps
     COUNT|104870|1|lps
 EOF2
 doc_check "reduced runs the command the marker names" 0 "1 outputs and 0 figures checked" "$dc_dir/reduced.md"
