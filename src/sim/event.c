@@ -141,13 +141,21 @@ static void rebuild(struct event_queue *q)
 	free(win);
 }
 
-/* the climb left for later (see event.h) */
+/*
+ * The climb left for later (see event.h). Out of line: the callers' common
+ * paths (a schedule of the leaf already pending, a pop after a peek) then
+ * need no registers saved for it.
+ */
+static void __attribute__((noinline)) climb_dirty(struct event_queue *q)
+{
+	climb(q, q->dirty);
+	q->dirty = EQ_NO_LEAF;
+}
+
 static inline void flush_dirty(struct event_queue *q)
 {
-	if (q->dirty != EQ_NO_LEAF) {
-		climb(q, q->dirty);
-		q->dirty = EQ_NO_LEAF;
-	}
+	if (q->dirty != EQ_NO_LEAF)
+		climb_dirty(q);
 }
 
 /* a leaf holds two slots, its CPU's step and tick: slot i's partner is i ^ 1 */
@@ -192,17 +200,31 @@ void eq_bind_slot(struct event_queue *q, struct sim_event *ev, u32 leaf, u32 sub
 	ev->slot = leaf * EQ_LEAF_EVENTS + sub + 1;
 }
 
-/* slot @i's key is @k now: its leaf's key follows, its climb waits (event.h) */
+/* slot @i's key is @k now: its leaf's key follows */
+static inline void slot_store(struct event_queue *q, u32 i, eq_key k)
+{
+	q->slot_key[i] = k;
+	q->key[i / EQ_LEAF_EVENTS] = min_key(k, q->slot_key[i ^ 1]);
+}
+
+/* slot_set() of a leaf other than the pending one: that one climbs first */
+static void __attribute__((noinline)) slot_set_other(struct event_queue *q, u32 i, eq_key k)
+{
+	flush_dirty(q);
+	q->dirty = i / EQ_LEAF_EVENTS;
+	slot_store(q, i, k);
+}
+
+/*
+ * Slot @i's key is @k now; its leaf's climb waits (event.h). The usual
+ * case, the leaf already pending, is a few stores and no call.
+ */
 static inline void slot_set(struct event_queue *q, u32 i, eq_key k)
 {
-	u32 leaf = i / EQ_LEAF_EVENTS;
-
-	if (q->dirty != leaf) {
-		flush_dirty(q);
-		q->dirty = leaf;
-	}
-	q->slot_key[i] = k;
-	q->key[leaf] = min_key(k, q->slot_key[i ^ 1]);
+	if (unlikely(q->dirty != i / EQ_LEAF_EVENTS))
+		slot_set_other(q, i, k);
+	else
+		slot_store(q, i, k);
 }
 
 static void slot_schedule(struct event_queue *q, struct sim_event *ev, u64 time, u64 seq)
@@ -300,7 +322,8 @@ static void remove_at(struct event_queue *q, u32 i)
  * new key) rather than removed and inserted again. Keys (time, seq) are
  * unique, so the order events come out in is the same either way.
  */
-static void heap_schedule(struct event_queue *q, struct sim_event *ev, u64 time, u64 seq)
+static void __attribute__((noinline))
+heap_schedule(struct event_queue *q, struct sim_event *ev, u64 time, u64 seq)
 {
 	struct heap_slot s = { .time = time, .seq = seq, .ev = ev };
 
