@@ -383,17 +383,19 @@ u64 eq_peek_time(struct event_queue *q)
  * the event that ran usually moves its own CPU's step, and that schedule's
  * climb then does both at once.
  */
-struct sim_event *eq_pop(struct event_queue *q)
+struct sim_event *eq_pop_until(struct event_queue *q, u64 limit)
 {
 	eq_key k = slot_min(q);
 	struct sim_event *ev;
 
 	if (q->nr_heap && mkkey(q->slot[0].time, q->slot[0].seq) < k) {
+		if (q->slot[0].time > limit)
+			return NULL;
 		ev = q->slot[0].ev;
 		remove_at(q, 0);
 		return ev;
 	}
-	if (k == EQ_KEY_NONE)
+	if (k == EQ_KEY_NONE || (u64)(k >> 64) > limit)
 		return NULL;
 	u32 leaf = q->top, i = leaf * EQ_LEAF_EVENTS;
 
