@@ -62,6 +62,20 @@ static inline eq_key mkkey(u64 time, u64 seq)
 /* ---- the slot tree ---- */
 
 /*
+ * @a orders before @b: the times first, the sequence numbers only when
+ * the times are equal (rare: a compare and a branch that predicts well
+ * instead of a 128-bit compare)
+ */
+static inline bool key_before(eq_key a, eq_key b)
+{
+	u64 ta = (u64)(a >> 64), tb = (u64)(b >> 64);
+
+	if (ta != tb)
+		return ta < tb;
+	return (u64)a < (u64)b;
+}
+
+/*
  * Leaf @w, which wins every node on its path up to the root (the nodes
  * hold its opponents), has a new key: replay its matches on the way up,
  * one compare a level and no other node read; where the kept loser is
@@ -73,16 +87,13 @@ static inline void climb_from(struct event_queue *q, u32 w)
 	eq_key k = q->key[w];
 
 	for (u32 n = (q->nr_leaves + w) >> 1; n; n >>= 1) {
-		struct eq_loser *p = &q->lose[n];
+		u32 l = q->lose[n];
+		eq_key kl = q->key[l];
 
-		if (p->key < k) {
-			eq_key pk = p->key;
-			u32 pl = p->leaf;
-
-			p->key = k;
-			p->leaf = w;
-			k = pk;
-			w = pl;
+		if (key_before(kl, k)) {
+			q->lose[n] = w;
+			w = l;
+			k = kl;
 		}
 	}
 	q->top = w;
@@ -104,11 +115,9 @@ static inline void path_to_opponents(struct event_queue *q, u32 leaf)
 	/* above the meeting node the winner's path is ours: nothing to do */
 	for (u32 i = 32 - (u32)__builtin_clz(a ^ leaf); i >= 1; i--) {
 		if ((a ^ leaf) >> (i - 1)) {
-			struct eq_loser *p = &q->lose[x >> i];
-			u32 s = p->leaf;
+			u32 s = q->lose[x >> i];
 
-			p->leaf = a;
-			p->key = q->key[a];
+			q->lose[x >> i] = a;
 			a = s;
 		}
 	}
@@ -134,8 +143,7 @@ static void rebuild(struct event_queue *q)
 		bool right = q->key[r] < q->key[l];
 
 		win[i] = right ? r : l;
-		q->lose[i].leaf = right ? l : r;
-		q->lose[i].key = q->key[q->lose[i].leaf];
+		q->lose[i] = right ? l : r;
 	}
 	q->top = win[1];
 	free(win);
@@ -191,7 +199,7 @@ void eq_bind_slot(struct event_queue *q, struct sim_event *ev, u32 leaf, u32 sub
 			q->slot_ev[i] = NULL;
 		}
 		free(q->lose);
-		q->lose = xcalloc_aligned(n, sizeof(*q->lose), sizeof(*q->lose));
+		q->lose = xreallocarray(NULL, n, sizeof(*q->lose));
 		q->nr_leaves = n;
 		q->depth = (u32)__builtin_ctz(n);
 		rebuild(q);

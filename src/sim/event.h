@@ -14,8 +14,8 @@
  * (a tick popped, the step it interrupts cancelled, the tick re-armed, the
  * step queued again) climbs once. Nearly every climb is the winner's (the
  * CPU whose event was popped moves its own step): each node on its path
- * keeps the loser of that node's match with its key, so the winner's climb
- * reads only its path and swaps where the kept loser is earlier. Another
+ * keeps the loser of that node's match, so the winner's climb reads only
+ * its path and swaps where the kept loser is earlier. Another
  * leaf's climb first walks down from the root to find its path's opponents
  * (each node's loser or the winner passed down), then climbs. Every other event
  * (IPIs, timers) goes into a 4-ary min-heap. A pop takes the earlier of the
@@ -57,12 +57,6 @@ struct heap_slot {
 /* (time << 64 | seq): one compare orders two slot events */
 typedef unsigned __int128 eq_key;
 
-/* a node of the loser tree: the later of its two children's winners */
-struct eq_loser {
-	eq_key key;
-	u32 leaf;
-};
-
 struct event_queue {
 	/* the heap: events without a slot */
 	struct heap_slot *slot;
@@ -72,8 +66,8 @@ struct event_queue {
 	 * The loser tree over the leaves: nr_leaves is a power of two (or
 	 * 0), node n's children are 2n and 2n + 1, leaf i is node
 	 * nr_leaves + i. Of the two leaves that win node n's children,
-	 * lose[n] holds the later one and its key (the earlier one goes on
-	 * up), and top is the leaf that wins the root. Leaf i holds slots
+	 * lose[n] is the later one (the earlier one goes on up), and top is
+	 * the leaf that wins the root. Leaf i holds slots
 	 * i * EQ_LEAF_EVENTS to i * EQ_LEAF_EVENTS + EQ_LEAF_EVENTS - 1; its
 	 * key is the smallest of their slot_key. An empty slot's or leaf's
 	 * key is EQ_KEY_NONE.
@@ -81,7 +75,7 @@ struct event_queue {
 	u32 nr_leaves;
 	u32 depth;		/* log2(nr_leaves) */
 	u32 top;
-	struct eq_loser *lose;
+	u32 *lose;
 	eq_key *key;
 	eq_key *slot_key;
 	struct sim_event **slot_ev;
