@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The event queue (see event.h): a loser tree over the slot events and a
+ * The event queue (see event.h): a winner tree over the slot events and a
  * 4-ary heap for the rest, both keyed by (time, seq). Keys are unique, so
  * any correct priority queue pops events in the same order: which
  * structure holds an event never changes a run.
@@ -23,9 +23,7 @@ void eq_init(struct event_queue *q)
 	q->next_seq = 0;
 	q->slot = xreallocarray(NULL, q->cap, sizeof(*q->slot));
 	q->nr_leaves = 0;
-	q->depth = 0;
-	q->top = 0;
-	q->lose = NULL;
+	q->win = NULL;
 	q->key = NULL;
 	q->slot_key = NULL;
 	q->slot_ev = NULL;
@@ -40,17 +38,16 @@ void eq_destroy(struct event_queue *q)
 		if (q->slot_ev[i])
 			q->slot_ev[i]->pos = 0;
 	free(q->slot);
-	free(q->lose);
+	free(q->win);
 	free(q->key);
 	free(q->slot_key);
 	free(q->slot_ev);
 	q->slot = NULL;
-	q->lose = NULL;
+	q->win = NULL;
 	q->key = NULL;
 	q->slot_key = NULL;
 	q->slot_ev = NULL;
 	q->nr = q->nr_heap = q->cap = q->nr_background = q->nr_leaves = 0;
-	q->depth = q->top = 0;
 	q->dirty = EQ_NO_LEAF;
 }
 
@@ -61,92 +58,23 @@ static inline eq_key mkkey(u64 time, u64 seq)
 
 /* ---- the slot tree ---- */
 
-/*
- * @a orders before @b: the times first, the sequence numbers only when
- * the times are equal (rare: a compare and a branch that predicts well
- * instead of a 128-bit compare)
- */
-static inline bool key_before(eq_key a, eq_key b)
-{
-	u64 ta = (u64)(a >> 64), tb = (u64)(b >> 64);
-
-	if (ta != tb)
-		return ta < tb;
-	return (u64)a < (u64)b;
-}
-
-/*
- * Leaf @w, which wins every node on its path up to the root (the nodes
- * hold its opponents), has a new key: replay its matches on the way up,
- * one compare a level and no other node read; where the kept loser is
- * earlier the two change places. For the winner (nearly every climb: the
- * CPU whose event was popped moves its own step) the path is ready as it is.
- */
-static inline void climb_from(struct event_queue *q, u32 w)
-{
-	eq_key k = q->key[w];
-
-	for (u32 n = (q->nr_leaves + w) >> 1; n; n >>= 1) {
-		u32 l = q->lose[n];
-		eq_key kl = q->key[l];
-
-		if (key_before(kl, k)) {
-			q->lose[n] = w;
-			w = l;
-			k = kl;
-		}
-	}
-	q->top = w;
-}
-
-/*
- * Make @leaf's path hold its opponents, for a leaf that is not the winner
- * (a CPU queues another's step). Below the node where its path meets the
- * winner's, a node may hold a leaf of our own side that beat ours and went
- * on to lose there, while the opponent (the winner of that node's other
- * child) went on up. Walking down from the meeting node, the winner passed
- * down is the opponent wherever it is not under our child; there it and
- * the node's leaf change places.
- */
-static inline void path_to_opponents(struct event_queue *q, u32 leaf)
-{
-	u32 x = q->nr_leaves + leaf, a = q->top;
-
-	/* above the meeting node the winner's path is ours: nothing to do */
-	for (u32 i = 32 - (u32)__builtin_clz(a ^ leaf); i >= 1; i--) {
-		if ((a ^ leaf) >> (i - 1)) {
-			u32 s = q->lose[x >> i];
-
-			q->lose[x >> i] = a;
-			a = s;
-		}
-	}
-}
-
-/* Leaf @leaf's key changed (and no other's since the tree was right). */
+/* Leaf @leaf's key changed: recompute the winners on its path to the root. */
 static inline void climb(struct event_queue *q, u32 leaf)
 {
-	if (unlikely(leaf != q->top))
-		path_to_opponents(q, leaf);
-	climb_from(q, leaf);
-}
+	u32 n = q->nr_leaves + leaf, w = leaf;
+	eq_key k = q->key[leaf];
 
-/* The whole tree from the leaves' keys (a new width). */
-static void rebuild(struct event_queue *q)
-{
-	u32 n = q->nr_leaves, *win = xreallocarray(NULL, 2 * n, sizeof(*win));
+	while (n > 1) {
+		u32 s = q->win[n ^ 1];
+		eq_key ks = q->key[s];
 
-	for (u32 i = 0; i < n; i++)
-		win[n + i] = i;
-	for (u32 i = n - 1; i >= 1; i--) {
-		u32 l = win[2 * i], r = win[2 * i + 1];
-		bool right = q->key[r] < q->key[l];
-
-		win[i] = right ? r : l;
-		q->lose[i] = right ? l : r;
+		if (ks < k) {
+			w = s;
+			k = ks;
+		}
+		n >>= 1;
+		q->win[n] = w;
 	}
-	q->top = win[1];
-	free(win);
 }
 
 /*
@@ -198,11 +126,16 @@ void eq_bind_slot(struct event_queue *q, struct sim_event *ev, u32 leaf, u32 sub
 			q->slot_key[i] = EQ_KEY_NONE;
 			q->slot_ev[i] = NULL;
 		}
-		free(q->lose);
-		q->lose = xreallocarray(NULL, n, sizeof(*q->lose));
+		free(q->win);
+		q->win = xreallocarray(NULL, 2 * n, sizeof(*q->win));
 		q->nr_leaves = n;
-		q->depth = (u32)__builtin_ctz(n);
-		rebuild(q);
+		for (u32 i = 0; i < n; i++)
+			q->win[n + i] = i;
+		for (u32 i = n - 1; i >= 1; i--) {
+			u32 l = q->win[2 * i], r = q->win[2 * i + 1];
+
+			q->win[i] = q->key[r] < q->key[l] ? r : l;
+		}
 	}
 	q->slot_ev[leaf * EQ_LEAF_EVENTS + sub] = ev;
 	ev->slot = leaf * EQ_LEAF_EVENTS + sub + 1;
@@ -259,7 +192,7 @@ static inline eq_key slot_min(struct event_queue *q)
 	if (!q->nr_leaves)
 		return EQ_KEY_NONE;
 	flush_dirty(q);
-	return q->key[q->top];
+	return q->key[q->win[1]];
 }
 
 /* ---- the heap ---- */
@@ -405,7 +338,7 @@ struct sim_event *eq_pop_until(struct event_queue *q, u64 limit)
 	}
 	if (k == EQ_KEY_NONE || (u64)(k >> 64) > limit)
 		return NULL;
-	u32 leaf = q->top, i = leaf * EQ_LEAF_EVENTS;
+	u32 leaf = q->win[1], i = leaf * EQ_LEAF_EVENTS;
 
 	/* keys are unique: the leaf's key is one of its two slots' */
 	if (q->slot_key[i] != k)

@@ -7,17 +7,12 @@
  * Two structures share the order. Most events are a CPU's step or tick,
  * popped and then moved forward by the same CPU; each of those has a slot
  * of its own (eq_bind_slot()), one of EQ_LEAF_EVENTS under its CPU's leaf
- * of a loser tree. A leaf's key is the earliest of its slots', so moving
+ * of a winner tree. A leaf's key is the earliest of its slots', so moving
  * one costs a compare of the leaf's few slots and one climb of log2(leaves)
- * compares. The climb waits until the tree is read (the next peek or pop)
- * or another leaf changes, so the usual run of changes to one CPU's events
- * (a tick popped, the step it interrupts cancelled, the tick re-armed, the
- * step queued again) climbs once. Nearly every climb is the winner's (the
- * CPU whose event was popped moves its own step): each node on its path
- * keeps the loser of that node's match, so the winner's climb reads only
- * its path and swaps where the kept loser is earlier. Another
- * leaf's climb first walks down from the root to find its path's opponents
- * (each node's loser or the winner passed down), then climbs. Every other event
+ * compares with no data moved. The climb waits until the tree is read (the
+ * next peek or pop) or another leaf changes, so the usual run of changes
+ * to one CPU's events (a tick popped, the step it interrupts cancelled,
+ * the tick re-armed, the step queued again) climbs once. Every other event
  * (IPIs, timers) goes into a 4-ary min-heap. A pop takes the earlier of the
  * tree's winner and the heap's top.
  *
@@ -63,19 +58,16 @@ struct event_queue {
 	u32 nr_heap;
 	u32 cap;
 	/*
-	 * The loser tree over the leaves: nr_leaves is a power of two (or
+	 * The winner tree over the leaves: nr_leaves is a power of two (or
 	 * 0), node n's children are 2n and 2n + 1, leaf i is node
-	 * nr_leaves + i. Of the two leaves that win node n's children,
-	 * lose[n] is the later one (the earlier one goes on up), and top is
-	 * the leaf that wins the root. Leaf i holds slots
+	 * nr_leaves + i, and win[n] is the leaf with the smallest key under
+	 * node n (win[nr_leaves + i] == i). Leaf i holds slots
 	 * i * EQ_LEAF_EVENTS to i * EQ_LEAF_EVENTS + EQ_LEAF_EVENTS - 1; its
 	 * key is the smallest of their slot_key. An empty slot's or leaf's
 	 * key is EQ_KEY_NONE.
 	 */
 	u32 nr_leaves;
-	u32 depth;		/* log2(nr_leaves) */
-	u32 top;
-	u32 *lose;
+	u32 *win;
 	eq_key *key;
 	eq_key *slot_key;
 	struct sim_event **slot_ev;

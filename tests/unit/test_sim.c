@@ -36,33 +36,18 @@ static void check_heap(const struct event_queue *q)
 	}
 }
 
-/* the leaf that wins node @n of the slot tree, from the leaves' keys alone */
-static u32 subtree_winner(const struct event_queue *q, u32 n)
-{
-	if (n >= q->nr_leaves)
-		return n - q->nr_leaves;
-	u32 l = subtree_winner(q, 2 * n), r = subtree_winner(q, 2 * n + 1);
-
-	return q->key[r] < q->key[l] ? r : l;
-}
-
-/*
- * The slot tree: each node keeps the later of its children's winners, the
- * top is the earliest leaf.
- */
+/* The slot tree: each node's winner is the smaller of its children's. */
 static void check_tree(struct event_queue *q)
 {
 	/* a pop leaves one climb pending: what a peek would do first */
 	eq_peek_time(q);
 	for (u32 n = 1; n < q->nr_leaves; n++) {
-		u32 l = subtree_winner(q, 2 * n), r = subtree_winner(q, 2 * n + 1);
-		eq_key later = q->key[r] < q->key[l] ? q->key[l] : q->key[r];
+		u32 l = q->win[2 * n], r = q->win[2 * n + 1];
 
 		/* (two empty leaves tie: either may stand for both) */
-		assert_true(q->key[q->lose[n]] == later);
+		assert_true(q->win[n] == l || q->win[n] == r);
+		assert_true(q->key[q->win[n]] == (q->key[r] < q->key[l] ? q->key[r] : q->key[l]));
 	}
-	if (q->nr_leaves)
-		assert_true(q->key[q->top] == q->key[subtree_winner(q, 1)]);
 	/* a leaf's key is the earlier of its two slots' */
 	for (u32 leaf = 0; leaf < q->nr_leaves; leaf++) {
 		eq_key a = q->slot_key[2 * leaf], b = q->slot_key[2 * leaf + 1];
