@@ -77,13 +77,21 @@ static inline void climb(struct event_queue *q, u32 leaf)
 	}
 }
 
-/* the climb left for later (see event.h) */
+/*
+ * The climb left for later (see event.h). Out of line: the callers' common
+ * paths (a schedule of the leaf already pending, a pop after a peek) then
+ * need no registers saved for it.
+ */
+static void __attribute__((noinline)) climb_dirty(struct event_queue *q)
+{
+	climb(q, q->dirty);
+	q->dirty = EQ_NO_LEAF;
+}
+
 static inline void flush_dirty(struct event_queue *q)
 {
-	if (q->dirty != EQ_NO_LEAF) {
-		climb(q, q->dirty);
-		q->dirty = EQ_NO_LEAF;
-	}
+	if (q->dirty != EQ_NO_LEAF)
+		climb_dirty(q);
 }
 
 /* a leaf holds two slots, its CPU's step and tick: slot i's partner is i ^ 1 */
@@ -133,17 +141,31 @@ void eq_bind_slot(struct event_queue *q, struct sim_event *ev, u32 leaf, u32 sub
 	ev->slot = leaf * EQ_LEAF_EVENTS + sub + 1;
 }
 
-/* slot @i's key is @k now: its leaf's key follows, its climb waits (event.h) */
+/* slot @i's key is @k now: its leaf's key follows */
+static inline void slot_store(struct event_queue *q, u32 i, eq_key k)
+{
+	q->slot_key[i] = k;
+	q->key[i / EQ_LEAF_EVENTS] = min_key(k, q->slot_key[i ^ 1]);
+}
+
+/* slot_set() of a leaf other than the pending one: that one climbs first */
+static void __attribute__((noinline)) slot_set_other(struct event_queue *q, u32 i, eq_key k)
+{
+	flush_dirty(q);
+	q->dirty = i / EQ_LEAF_EVENTS;
+	slot_store(q, i, k);
+}
+
+/*
+ * Slot @i's key is @k now; its leaf's climb waits (event.h). The usual
+ * case, the leaf already pending, is a few stores and no call.
+ */
 static inline void slot_set(struct event_queue *q, u32 i, eq_key k)
 {
-	u32 leaf = i / EQ_LEAF_EVENTS;
-
-	if (q->dirty != leaf) {
-		flush_dirty(q);
-		q->dirty = leaf;
-	}
-	q->slot_key[i] = k;
-	q->key[leaf] = min_key(k, q->slot_key[i ^ 1]);
+	if (unlikely(q->dirty != i / EQ_LEAF_EVENTS))
+		slot_set_other(q, i, k);
+	else
+		slot_store(q, i, k);
 }
 
 static void slot_schedule(struct event_queue *q, struct sim_event *ev, u64 time, u64 seq)
@@ -241,7 +263,8 @@ static void remove_at(struct event_queue *q, u32 i)
  * new key) rather than removed and inserted again. Keys (time, seq) are
  * unique, so the order events come out in is the same either way.
  */
-static void heap_schedule(struct event_queue *q, struct sim_event *ev, u64 time, u64 seq)
+static void __attribute__((noinline))
+heap_schedule(struct event_queue *q, struct sim_event *ev, u64 time, u64 seq)
 {
 	struct heap_slot s = { .time = time, .seq = seq, .ev = ev };
 
@@ -301,17 +324,19 @@ u64 eq_peek_time(struct event_queue *q)
  * the event that ran usually moves its own CPU's step, and that schedule's
  * climb then does both at once.
  */
-struct sim_event *eq_pop(struct event_queue *q)
+struct sim_event *eq_pop_until(struct event_queue *q, u64 limit)
 {
 	eq_key k = slot_min(q);
 	struct sim_event *ev;
 
 	if (q->nr_heap && mkkey(q->slot[0].time, q->slot[0].seq) < k) {
+		if (q->slot[0].time > limit)
+			return NULL;
 		ev = q->slot[0].ev;
 		remove_at(q, 0);
 		return ev;
 	}
-	if (k == EQ_KEY_NONE)
+	if (k == EQ_KEY_NONE || (u64)(k >> 64) > limit)
 		return NULL;
 	u32 leaf = q->win[1], i = leaf * EQ_LEAF_EVENTS;
 

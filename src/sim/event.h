@@ -111,8 +111,18 @@ void eq_bind_slot(struct event_queue *q, struct sim_event *ev, u32 leaf, u32 sub
 /* Queue @ev at @time; if it is already queued, move it (it gets a new sequence number). */
 void eq_schedule(struct event_queue *q, struct sim_event *ev, u64 time);
 void eq_cancel(struct event_queue *q, struct sim_event *ev);
+/*
+ * Remove and return the earliest event if its time is @limit or earlier;
+ * NULL when there is none (empty, or the earliest is later). One look at
+ * the queue where eq_peek_time() and eq_pop() would take two.
+ */
+struct sim_event *eq_pop_until(struct event_queue *q, u64 limit);
+
 /* Remove and return the earliest event, or NULL when empty. */
-struct sim_event *eq_pop(struct event_queue *q);
+static inline struct sim_event *eq_pop(struct event_queue *q)
+{
+	return eq_pop_until(q, UINT64_MAX);
+}
 /* The time of the earliest event, UINT64_MAX when empty. */
 u64 eq_peek_time(struct event_queue *q);
 

@@ -278,15 +278,21 @@ u64 sim_run(void (*after_event)(struct sim_event *ev))
 		    (q->nr == q->nr_background + 1 && machine.observer &&
 		     ev_queued(machine.observer)))
 			break;
-		if (eq_peek_time(q) > machine.stop_at) {
+		if (unlikely(machine.max_events && machine.nr_events + n >= machine.max_events)) {
+			/* the time limit first, when both apply */
+			if (eq_peek_time(q) > machine.stop_at)
+				machine.limit_hit = SIM_LIMIT_TIME;
+			else
+				machine.limit_hit = SIM_LIMIT_EVENTS;
+			break;
+		}
+		/* the queue is not empty (above): NULL is an event after stop_at */
+		struct sim_event *ev = eq_pop_until(q, machine.stop_at);
+
+		if (!ev) {
 			machine.limit_hit = SIM_LIMIT_TIME;
 			break;
 		}
-		if (machine.max_events && machine.nr_events + n >= machine.max_events) {
-			machine.limit_hit = SIM_LIMIT_EVENTS;
-			break;
-		}
-		struct sim_event *ev = eq_pop(q);
 		machine.now = ev->time;
 		ev->fn(ev);
 		n++;

@@ -156,17 +156,18 @@ void futex_init_unhashed(struct futex *f, u32 val)
 static void skb_push(struct channel *ch, u32 len)
 {
 	if (ch->skb_nr == ch->skb_cap) {
+		/* a power of two (struct channel) */
 		u32 ncap = ch->skb_cap ? 2 * ch->skb_cap : 64;
 		struct skb_ent *n = xreallocarray(NULL, ncap, sizeof(*n));
 
 		for (u32 i = 0; i < ch->skb_nr; i++)
-			n[i] = ch->skb[(ch->skb_head + i) % ch->skb_cap];
+			n[i] = ch->skb[(ch->skb_head + i) & (ch->skb_cap - 1)];
 		free(ch->skb);
 		ch->skb = n;
 		ch->skb_head = 0;
 		ch->skb_cap = ncap;
 	}
-	ch->skb[(ch->skb_head + ch->skb_nr) % ch->skb_cap] =
+	ch->skb[(ch->skb_head + ch->skb_nr) & (ch->skb_cap - 1)] =
 		(struct skb_ent){ .len = len, .cpu = (s32)smp_processor_id() };
 	ch->skb_nr++;
 }
@@ -574,7 +575,7 @@ static void do_unix_read(struct work_task *w, struct channel *ch, u32 bytes)
 		sim_lock_acquire(&ch->queue_lock);
 		charge(cost->skb_unlink);
 		ch->head_consumed = 0;
-		ch->skb_head = (ch->skb_head + 1) % ch->skb_cap;
+		ch->skb_head = (ch->skb_head + 1) & (ch->skb_cap - 1);
 		ch->skb_nr--;
 		sim_lock_release(&ch->queue_lock);
 		charge(cost->skb_free);

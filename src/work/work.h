@@ -349,6 +349,7 @@ struct channel {
 	u64 capacity;
 	/* unix stream: one skb per write, FIFO of their payload sizes */
 	struct skb_ent *skb;
+	/* a ring of skb_cap entries, 0 or a power of two: an index wraps with a mask, not a division */
 	u32 skb_head, skb_nr, skb_cap;
 	u32 head_consumed;		/* bytes already read from the head skb */
 	struct wait_queue_head rd_wait;

@@ -210,6 +210,35 @@ static void test_event_queue_random(void **state)
 	eq_destroy(&q);
 }
 
+/*
+ * eq_pop_until() pops only what is due by its limit, from the heap and from
+ * the slots alike, and leaves a later event queued where it was.
+ */
+static void test_event_queue_pop_until(void **state)
+{
+	struct sim_event heap_ev, slot_ev;
+	struct event_queue q;
+
+	(void)state;
+	eq_init(&q);
+	ev_init(&heap_ev, nop_event, 0);
+	ev_init(&slot_ev, nop_event, 1);
+	eq_bind_slot(&q, &slot_ev, 3, 0);
+	assert_null(eq_pop_until(&q, UINT64_MAX));
+	eq_schedule(&q, &heap_ev, 10);
+	eq_schedule(&q, &slot_ev, 20);
+	assert_null(eq_pop_until(&q, 9));
+	assert_true(ev_queued(&heap_ev));
+	assert_ptr_equal(eq_pop_until(&q, 10), &heap_ev);
+	assert_false(ev_queued(&heap_ev));
+	assert_null(eq_pop_until(&q, 19));
+	assert_true(ev_queued(&slot_ev));
+	assert_int_equal(eq_peek_time(&q), 20);
+	assert_ptr_equal(eq_pop_until(&q, 20), &slot_ev);
+	assert_null(eq_pop_until(&q, UINT64_MAX));
+	eq_destroy(&q);
+}
+
 /* Equal times pop in insertion order; a move re-inserts at the back. */
 static void test_event_queue_ties(void **state)
 {
@@ -803,6 +832,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_event_queue_random),
 		cmocka_unit_test(test_event_queue_ties),
+		cmocka_unit_test(test_event_queue_pop_until),
 		cmocka_unit_test(test_event_queue_slot_ties),
 		cmocka_unit_test(test_prng_reference),
 		cmocka_unit_test(test_prng_streams),
