@@ -190,8 +190,14 @@ int session_start(struct session *s, const struct session_config *cfg, char *err
 		topology_free(s->topo);
 		return -1;
 	}
-	/* the platform's default governor, unless --cpufreq names another */
-	cpufreq_boot_setup = (struct cpufreq_setup){ .governor = s->topo->cpufreq.governor };
+	/*
+	 * the platform's default governor, unless --cpufreq names another; a
+	 * KVM guest has no cpufreq driver (the host picks the frequency, here
+	 * the machine's highest) whatever its host's platform runs
+	 */
+	cpufreq_boot_setup = (struct cpufreq_setup){
+		.governor = s->topo->guest.kvm ? CPUFREQ_GOV_PERFORMANCE : s->topo->cpufreq.governor
+	};
 	/* before the check: the dbs governors' least sampling_rate is two ticks */
 	sysctl_sched.hz = cfg->hz ? cfg->hz : s->topo->hz;
 	/* the policy limits and governor tunables are checked with or without --cpufreq */
