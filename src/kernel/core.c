@@ -130,6 +130,8 @@ static struct task_struct *alloc_task(const char *comm, const struct cpumask *bo
 	INIT_LIST_HEAD(&p->dying);
 	INIT_LIST_HEAD(&p->pi_waiters);
 	INIT_LIST_HEAD(&p->tasklist);
+	INIT_LIST_HEAD(&p->children);
+	INIT_LIST_HEAD(&p->sibling);
 	list_add_tail(&p->tasks, &sched_world.tasks);
 	return p;
 }
@@ -196,8 +198,9 @@ static void add_cumul(struct task_cumul *c, const struct task_struct *p)
 
 static bool task_releasable(const struct task_struct *p)
 {
+	/* a zombie on its parent's children stays until a wait() reaps it (tasklist_wait()) */
 	return p->__state == TASK_DEAD && !p->on_rq && !p->on_cpu && !p->nr_children_unreleased &&
-	       list_empty(&p->wq_entry.entry) &&
+	       list_empty(&p->wq_entry.entry) && list_empty(&p->sibling) &&
 	       (!p->exec || !p->exec->releasable || p->exec->releasable(p));
 }
 
@@ -1401,9 +1404,13 @@ void do_exit(void)
 {
 	struct task_struct *p = current;
 
-	/* the two tasklist_lock sections below are part of the cost */
+	/*
+	 * the two tasklist_lock sections below and a thread's exit_mm() under
+	 * mmap_lock (work/mm_thread.c) are part of the cost
+	 */
 	charge(cost_outside(machine.cost->exit,
-			    machine.cost->tasklist_exit + machine.cost->tasklist_release));
+			    machine.cost->tasklist_exit + machine.cost->tasklist_release +
+				    (p->exit_mm_locked ? machine.cost->mm_exit : 0)));
 	p->exit_time = cpu_now();
 	p->__state = TASK_DEAD;
 	futex_thread_exit(p);

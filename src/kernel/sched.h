@@ -538,6 +538,10 @@ struct task_struct {
 
 	struct task_lines cl;
 	struct list_head tasklist;	/* on init_task.tasks: forked, not yet released (tasklist.c) */
+	/* a process's children in fork order, as wait() finds them; its node there */
+	struct list_head children, sibling;
+	/* its exit_mm() section was charged on its own (work/mm_thread.c) */
+	bool exit_mm_locked;
 	int pid;
 	char comm[16];
 	u64 on_cpu_until;		/* when the CPU switching it out is done with it */
