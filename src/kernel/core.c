@@ -218,6 +218,7 @@ static void release_task(struct task_struct *p)
 		if (p->exec && p->exec->release)
 			p->exec->release(p);
 		free_cpumask(p->cpus_mask);
+		tasklist_task_free(p);
 		free(p);
 		p = NULL;
 		if (parent->reap_waiting && task_releasable(parent)) {
@@ -405,6 +406,7 @@ void sched_exit(void)
 		/* the idle and stopper threads have cpumask_of() their CPU */
 		if (!is_idle_task(p) && !p->is_stopper)
 			free_cpumask(p->cpus_mask);
+		tasklist_task_free(p);
 		free(p);
 	}
 	INIT_LIST_HEAD(&sched_world.tasks);
@@ -1419,6 +1421,7 @@ void do_exit(void)
 	if (p->parent) {
 		p->parent->nr_children_alive--;
 		p->parent->nr_children_exited++;
+		tasklist_child_exited(p);
 		/* exit_notify(): the parent is woken with tasklist_lock held */
 		tasklist_exit_notify_lock(p);
 		if (p->parent->child_wait)

@@ -29,6 +29,11 @@ void tasklist_exit_notify_unlock(void);
 /* release_task(): unlink @p from the lists under the lock */
 void tasklist_release(struct task_struct *p);
 
+/* do_exit() of @p: a zombie on its parent's children until a wait reaps it */
+void tasklist_child_exited(struct task_struct *p);
+/* @p is freed: its children's order */
+void tasklist_task_free(struct task_struct *p);
+
 /*
  * One pass of do_wait() by @parent under read_lock(&tasklist_lock): over
  * its children in fork order up to the first that has exited (wait(),

@@ -243,6 +243,8 @@ static void test_wait_scan(void **state)
 	c = fork_on(0, parent, false);
 	b->__state = TASK_DEAD;
 	c->__state = TASK_DEAD;
+	tasklist_child_exited(b);
+	tasklist_child_exited(c);
 	charge(T0 - cpu_now());
 	assert_ptr_equal(tasklist_wait(parent, NULL), b);
 	assert_int_equal(cpu_now(), T0 + 2 * 100);
