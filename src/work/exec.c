@@ -989,8 +989,8 @@ static void work_step(struct task_struct *p)
 	}
 	case OP_WAIT_CHILDREN:
 		sys_enter(w);
-		/* pthread_join() of its threads that exited: their stacks cached or munmap()ed */
-		if (w->nr_joinable && mm_thread_join(w))
+		/* pthread_join(): the exited threads' stacks cached, those beyond munmap()ed */
+		if (w->tmm && mm_thread_join(w))
 			return;
 		wait_children_passes(w, (enum wait_how)op->val);
 		if (p->nr_children_exited) {
