@@ -130,6 +130,8 @@ static struct task_struct *alloc_task(const char *comm, const struct cpumask *bo
 	INIT_LIST_HEAD(&p->dying);
 	INIT_LIST_HEAD(&p->pi_waiters);
 	INIT_LIST_HEAD(&p->tasklist);
+	INIT_LIST_HEAD(&p->children);
+	INIT_LIST_HEAD(&p->sibling);
 	list_add_tail(&p->tasks, &sched_world.tasks);
 	return p;
 }
@@ -196,8 +198,9 @@ static void add_cumul(struct task_cumul *c, const struct task_struct *p)
 
 static bool task_releasable(const struct task_struct *p)
 {
+	/* a zombie on its parent's children stays until a wait() reaps it (tasklist_wait()) */
 	return p->__state == TASK_DEAD && !p->on_rq && !p->on_cpu && !p->nr_children_unreleased &&
-	       list_empty(&p->wq_entry.entry) &&
+	       list_empty(&p->wq_entry.entry) && list_empty(&p->sibling) &&
 	       (!p->exec || !p->exec->releasable || p->exec->releasable(p));
 }
 
@@ -215,6 +218,7 @@ static void release_task(struct task_struct *p)
 		if (p->exec && p->exec->release)
 			p->exec->release(p);
 		free_cpumask(p->cpus_mask);
+		tasklist_task_free(p);
 		free(p);
 		p = NULL;
 		if (parent->reap_waiting && task_releasable(parent)) {
@@ -402,6 +406,7 @@ void sched_exit(void)
 		/* the idle and stopper threads have cpumask_of() their CPU */
 		if (!is_idle_task(p) && !p->is_stopper)
 			free_cpumask(p->cpus_mask);
+		tasklist_task_free(p);
 		free(p);
 	}
 	INIT_LIST_HEAD(&sched_world.tasks);
@@ -1428,9 +1433,13 @@ void do_exit(void)
 {
 	struct task_struct *p = current;
 
-	/* the two tasklist_lock sections below are part of the cost */
+	/*
+	 * the two tasklist_lock sections below and a thread's exit_mm() under
+	 * mmap_lock (work/mm_thread.c) are part of the cost
+	 */
 	charge(cost_outside(machine.cost->exit,
-			    machine.cost->tasklist_exit + machine.cost->tasklist_release));
+			    machine.cost->tasklist_exit + machine.cost->tasklist_release +
+				    (p->exit_mm_locked ? machine.cost->mm_exit : 0)));
 	p->exit_time = cpu_now();
 	p->__state = TASK_DEAD;
 	futex_thread_exit(p);
@@ -1439,6 +1448,7 @@ void do_exit(void)
 	if (p->parent) {
 		p->parent->nr_children_alive--;
 		p->parent->nr_children_exited++;
+		tasklist_child_exited(p);
 		/* exit_notify(): the parent is woken with tasklist_lock held */
 		tasklist_exit_notify_lock(p);
 		if (p->parent->child_wait)

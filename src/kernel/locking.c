@@ -318,25 +318,30 @@ void spin_lock_class_init(struct spin_lock_class *c, const char *name, const cha
 	list_add_tail(&c->node, &all_spin_classes);
 }
 
-void spin_lock_counted(struct sim_lock *l, struct spin_lock_class *c)
+void spin_lock_class_account(struct spin_lock_class *c, u64 wait)
 {
 	struct lock_class_stat *st = &c->stat;
-	u64 spun = l->spin_ns;
 
 	st->acquisitions++;
-	if (l->free_at > cpu_now())
-		trace_sched(__trace_contention(TRACE_CONTENTION_BEGIN, st->addr, (int)c->flags));
-	sim_lock_acquire(l);
-	if (l->spin_ns != spun) {
-		u64 wait = l->spin_ns - spun;
+	if (!wait)
+		return;
+	st->contended++;
+	st->spin_ns += wait;
+	st->wait_ns += wait;
+	if (wait > st->max_wait_ns)
+		st->max_wait_ns = wait;
+	trace_sched(__trace_contention(TRACE_CONTENTION_END, st->addr, 0));
+}
 
-		st->contended++;
-		st->spin_ns += wait;
-		st->wait_ns += wait;
-		if (wait > st->max_wait_ns)
-			st->max_wait_ns = wait;
-		trace_sched(__trace_contention(TRACE_CONTENTION_END, st->addr, 0));
-	}
+void spin_lock_counted(struct sim_lock *l, struct spin_lock_class *c)
+{
+	u64 spun = l->spin_ns;
+
+	if (l->free_at > cpu_now())
+		trace_sched(
+			__trace_contention(TRACE_CONTENTION_BEGIN, c->stat.addr, (int)c->flags));
+	sim_lock_acquire(l);
+	spin_lock_class_account(c, l->spin_ns - spun);
 }
 
 static void __attribute__((noreturn)) lock_bug(const char *name, const char *what)

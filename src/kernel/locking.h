@@ -189,6 +189,12 @@ void spin_lock_class_init(struct spin_lock_class *c, const char *name, const cha
  * held lock is a contention with its contention_begin and _end events.
  */
 void spin_lock_counted(struct sim_lock *l, struct spin_lock_class *c);
+/*
+ * An acquisition of a lock of class @c after spinning @wait ns (0: it was
+ * free), for locks the model takes by other means (tasklist_lock's
+ * readers and writers): counted, and a contention's contention_end.
+ */
+void spin_lock_class_account(struct spin_lock_class *c, u64 wait);
 /* Forget them (end of a run: their memory goes with the workload). */
 void locking_reset(void);
 /* --check: the invariants of every lock; abort with a message on a violation. */

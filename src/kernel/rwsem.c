@@ -392,7 +392,9 @@ static bool writer_wait_loop(struct rw_semaphore *sem, struct lock_waiter *w)
 	}
 	sim_lock_release(&sem->wait_lock);
 	w->phase = LW_WAIT;
-	if (w->handoff_set && writer_keeps_spinning(sem) && sem->writer_locked) {
+	/* without RWSEM_SPIN_ON_OWNER, rwsem_spin_on_owner() is OWNER_NONSPINNABLE: sleep */
+	if (w->handoff_set && sched_feat(RWSEM_SPIN_ON_OWNER) && writer_keeps_spinning(sem) &&
+	    sem->writer_locked) {
 		w->phase = LW_WAITER_SPIN;
 		list_add_tail(&w->osq, &sem->wspin);
 		lock_spin_begin(w);

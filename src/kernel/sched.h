@@ -429,6 +429,7 @@ static inline bool uclamp_is_used(void)
 /* ---- tasks ---- */
 
 struct futex_mm;
+struct child_order;
 struct task_struct;
 struct lock_waiter;
 struct wait_queue_head;
@@ -545,6 +546,13 @@ struct task_struct {
 
 	struct task_lines cl;
 	struct list_head tasklist;	/* on init_task.tasks: forked, not yet released (tasklist.c) */
+	/* a process's children in fork order, as wait() finds them; its node there */
+	struct list_head children, sibling;
+	/* its children by fork index, for wait()'s pass (kernel/tasklist.c); its own index */
+	struct child_order *child_order;
+	unsigned int child_idx;
+	/* its exit_mm() section was charged on its own (work/mm_thread.c) */
+	bool exit_mm_locked;
 	int pid;
 	char comm[16];
 	u64 on_cpu_until;		/* when the CPU switching it out is done with it */

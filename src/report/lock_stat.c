@@ -14,6 +14,7 @@
 #include "sim/alloc.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static void collect(const struct lock_class_stat ***out, size_t *nr)
 {
@@ -93,6 +94,7 @@ void lock_stat_print(FILE *out)
 {
 	const struct lock_class_stat **v;
 	size_t n;
+	int width = 24;
 
 	collect(&v, &n);
 	qsort(v, n, sizeof(*v), by_contended);
@@ -109,12 +111,17 @@ void lock_stat_print(FILE *out)
 		fprintf(out, "%10llu %12s %12s %12s %12s   %s\n", (unsigned long long)st->contended,
 			total, max, avg, st->type, st->name);
 	}
-	fprintf(out, "\n%-24s %8s %12s %12s %14s %14s %9s\n", "lock", "type", "acquired",
+	/* the name column fits the longest name (mmap_lock:COMM is up to 25) */
+	for (size_t i = 0; i < n; i++)
+		if ((int)strlen(v[i]->name) > width)
+			width = (int)strlen(v[i]->name);
+	fprintf(out, "\n%-*s %8s %12s %12s %14s %14s %9s\n", width, "lock", "type", "acquired",
 		"contended", "spin ns", "sleep ns", "handoffs");
 	for (size_t i = 0; i < n; i++) {
 		const struct lock_class_stat *st = v[i];
 
-		fprintf(out, "%-24s %8s %12llu %12llu %14llu %14llu %9llu\n", st->name, st->type,
+		fprintf(out, "%-*s %8s %12llu %12llu %14llu %14llu %9llu\n", width, st->name,
+			st->type,
 			(unsigned long long)st->acquisitions, (unsigned long long)st->contended,
 			(unsigned long long)st->spin_ns, (unsigned long long)st->sleep_ns,
 			(unsigned long long)st->handoffs);

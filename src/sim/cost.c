@@ -40,6 +40,11 @@ void cost_model_default(struct cost_model *c)
 	c->tasklist_fork = 150;
 	c->tasklist_exit = 400;
 	c->tasklist_release = 200;
+	c->tasklist_wait_child = 30;
+	c->mm_mmap = 800;
+	c->mm_mprotect = 900;
+	c->mm_munmap = 1500;
+	c->mm_exit = 100;
 	c->softirq = 150;
 	c->csd_entry = 50;
 	c->idle_enter = 500;
@@ -162,6 +167,11 @@ static const struct cost_field cost_fields[] = {
 	F(tasklist_fork, KPATH_MAX),
 	F(tasklist_exit, KPATH_MAX),
 	F(tasklist_release, KPATH_MAX),
+	F(tasklist_wait_child, KPATH_MAX),
+	F(mm_mmap, KPATH_MAX),
+	F(mm_mprotect, KPATH_MAX),
+	F(mm_munmap, KPATH_MAX),
+	F(mm_exit, KPATH_MAX),
 	F(softirq, KPATH_MAX),
 	F(csd_entry, KPATH_MAX),
 	F(idle_enter, KPATH_MAX),

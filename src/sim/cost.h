@@ -57,6 +57,12 @@ struct cost_model {
 	u64 tasklist_fork;	/* of fork/fork_thread: copy_process()'s tasklist_lock section */
 	u64 tasklist_exit;	/* of exit: exit_notify()'s tasklist_lock section */
 	u64 tasklist_release;	/* of exit: release_task()'s tasklist_lock section */
+	u64 tasklist_wait_child; /* do_wait(): a child looked at under read_lock(&tasklist_lock) */
+	/* a threaded program's mmap_lock sections (work/mm_thread.c) */
+	u64 mm_mmap;		/* mmap() of a thread stack: do_mmap() under mmap_write_lock() */
+	u64 mm_mprotect;	/* mprotect() of a stack but its guard: mprotect_fixup(), a split */
+	u64 mm_munmap;		/* munmap() of a cached stack beyond glibc's 40 MiB */
+	u64 mm_exit;		/* of exit: exit_mm()'s mmap_read_lock() section, a thread's */
 	u64 softirq;		/* entering and leaving the SCHED softirq */
 	u64 csd_entry;		/* one call-single queue entry handled by the target */
 	u64 idle_enter;		/* entering idle: governor, nohz tick stop, RCU, state entry */

@@ -249,7 +249,7 @@ static void timed_parent_next(struct work_task *w, struct op_desc *op)
 		return;
 	case T_JOIN:
 		t->phase = T_END;
-		op_simple(op, OP_WAIT_CHILDREN);
+		op_wait_children(op, WAIT_ANY);
 		return;
 	case T_END:
 		t->phase = -1;

@@ -166,11 +166,11 @@ static void parent_next(struct work_task *w, struct op_desc *op)
 			op_futex(op, OP_FUTEX_WAKE, &s->futex2, s->nwoken);
 			return;
 		}
-		op_simple(op, OP_WAIT_CHILDREN);
+		op_wait_children(op, WAIT_ANY);
 		return;
 	case P_WAKE2:
 		s->phase = P_JOIN;
-		op_simple(op, OP_WAIT_CHILDREN);
+		op_wait_children(op, WAIT_ANY);
 		return;
 	case P_JOIN:
 		if (++s->run < b->fw_repeat) {

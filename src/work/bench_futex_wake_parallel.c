@@ -192,7 +192,7 @@ static void parent_next(struct work_task *w, struct op_desc *op)
 	case P_JOIN:
 		/* pthread_join() of the waking threads, then of the blocked ones */
 		s->phase = P_NEXT;
-		op_simple(op, OP_WAIT_CHILDREN);
+		op_wait_children(op, WAIT_ANY);
 		return;
 	case P_NEXT:
 		b->progress_done++;

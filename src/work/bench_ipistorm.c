@@ -104,7 +104,7 @@ static void insmod_next(struct work_task *w, struct op_desc *op)
 			return;
 		}
 		st->phase = 2;
-		op_simple(op, OP_WAIT_CHILDREN);
+		op_wait_children(op, WAIT_ANY);
 		return;
 	case 2:
 		st->phase = 3;

@@ -379,7 +379,7 @@ static void ui_next(struct work_task *w, struct op_desc *op)
 		}
 		case U_JOIN:
 			s->ui_step = U_DONE;
-			op_simple(op, OP_WAIT_CHILDREN);
+			op_wait_children(op, WAIT_ANY);
 			return;
 		default:
 			b->stop_ns = cpu_now();

@@ -127,6 +127,8 @@ static void parent_next(struct work_task *w, struct op_desc *op)
 			op->spawn.prog = &child_prog;
 			op->spawn.state = c;
 			op->spawn.thread = b->threads;
+			/* both set pthread_attr_setstacksize(PTHREAD_STACK_MIN) */
+			op->spawn.stack = THREAD_STACK_MIN;
 			op->spawn.comm = m->comm;
 			/* a sender writes to each of the group's fds channels, a receiver reads one */
 			op->spawn.footprint =
@@ -173,8 +175,8 @@ static void parent_next(struct work_task *w, struct op_desc *op)
 		op_rw(op, OP_WRITE, m->wake, 1);
 		m->phase = 5;
 		return;
-	case 5: /* reap them all */
-		op_simple(op, OP_WAIT_CHILDREN);
+	case 5: /* reap them all: perf's reap_worker() wait()s, rt-tests' waitpid()s each */
+		op_wait_children(op, b->kind == BENCH_HACKBENCH ? WAIT_PID : WAIT_ANY);
 		m->phase = 6;
 		return;
 	case 6:

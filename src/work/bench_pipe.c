@@ -112,7 +112,7 @@ static void parent_next(struct work_task *w, struct op_desc *op)
 		/* fall through */
 	case 3:
 		s->phase = 4;
-		op_simple(op, OP_WAIT_CHILDREN);
+		op_wait_children(op, WAIT_PID);
 		return;
 	case 4:
 		s->phase = 5;

@@ -968,7 +968,7 @@ static void child_next(struct work_task *w, struct op_desc *op)
 			return;
 		}
 		if (step == 4) {
-			op_simple(op, OP_WAIT_CHILDREN);
+			op_wait_children(op, WAIT_ANY);
 			return;
 		}
 		break;
@@ -1031,7 +1031,7 @@ static bool system_step(struct rm_user *u, struct op_desc *op, int step, enum rm
 		return true;
 	}
 	if (step == 2) {
-		op_simple(op, OP_WAIT_CHILDREN);
+		op_wait_children(op, WAIT_ANY);
 		return true;
 	}
 	return false;
@@ -1082,7 +1082,7 @@ static bool job_next(struct rm_user *u, struct op_desc *op)
 			spawn_child(op, &u->child[0], j->kind == RJ_FORK ? "aim_fork" : "true",
 				    &user_proc);
 		} else {
-			op_simple(op, OP_WAIT_CHILDREN);
+			op_wait_children(op, WAIT_ANY);
 			u->iter++;
 		}
 		return true;
@@ -1570,7 +1570,7 @@ static void parent_next(struct work_task *w, struct op_desc *op)
 			return;
 		case RP_WAIT:
 			s->phase = RP_DONE;
-			op_simple(op, OP_WAIT_CHILDREN);
+			op_wait_children(op, WAIT_ANY);
 			return;
 		case RP_DONE:
 			op_call(op, parent_call, s);

@@ -939,7 +939,7 @@ static void main_next(struct work_task *wt, struct op_desc *op)
 			b->stop_ns = cpu_now();
 			b->stopped = true;
 			st->phase = P_DONE;
-			op_simple(op, OP_WAIT_CHILDREN);
+			op_wait_children(op, WAIT_ANY);
 			return;
 		default:
 			op_simple(op, OP_EXIT);

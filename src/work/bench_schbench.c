@@ -232,7 +232,7 @@ static void msg_next(struct work_task *wt, struct op_desc *op)
 				if (fpost(&m->workers[m->posted++].futex, op))
 					return;
 			m->phase = M_JOIN;
-			op_simple(op, OP_WAIT_CHILDREN);
+			op_wait_children(op, WAIT_ANY);
 			return;
 		case M_JOIN:
 		default:
@@ -285,7 +285,7 @@ static void main_next(struct work_task *wt, struct op_desc *op)
 				if (fpost(&st->msgs[st->posted++].futex, op))
 					return;
 			st->phase = P_JOIN;
-			op_simple(op, OP_WAIT_CHILDREN);
+			op_wait_children(op, WAIT_ANY);
 			return;
 		case P_JOIN:
 			b->stop_ns = cpu_now();

@@ -307,7 +307,7 @@ static void main_next(struct work_task *wt, struct op_desc *op)
 			return;
 		}
 		m->phase = 2;
-		*op = (struct op_desc){ .kind = OP_WAIT_CHILDREN };
+		*op = (struct op_desc){ .kind = OP_WAIT_CHILDREN, .val = WAIT_PID };
 		return;
 	case 2:
 		m->phase = 3;

@@ -8,6 +8,7 @@
  */
 #include "work/work.h"
 
+#include "kernel/tasklist.h"
 #include "sim/alloc.h"
 
 #include <errno.h>
@@ -67,6 +68,7 @@ void work_free_all(void)
 	memset(group_alive, 0, sizeof(group_alive));
 	end_group = -1;
 	futex_next_uaddr = FUTEX_USER_BASE;
+	mm_thread_free_all();
 }
 
 void work_live_counts(size_t *tasks, size_t *nr_channels)
@@ -805,6 +807,32 @@ static void take_signal(struct work_task *w)
 	w->signalled = true;
 }
 
+/*
+ * wait4() for the processes among @w's children, as many times as it
+ * reaps one: each a pass of do_wait() under tasklist_lock's read side. A
+ * waitpid() looks at its child once before it sleeps and again when that
+ * child's exit wakes it (child_wait_callback() wakes no other waiter), a
+ * wait() at every child's exit.
+ */
+static void wait_children_passes(struct work_task *w, enum wait_how how)
+{
+	struct task_struct *p = w->task;
+
+	while (!list_empty(&p->children)) {
+		struct task_struct *pid = NULL;
+
+		if (how == WAIT_PID) {
+			pid = list_first_entry(&p->children, struct task_struct, sibling);
+			if (pid == w->wait_pid && pid->__state != TASK_DEAD)
+				return;
+		}
+		if (!tasklist_wait(p, pid)) {
+			w->wait_pid = pid;
+			return;
+		}
+	}
+}
+
 static void work_step(struct task_struct *p)
 {
 	struct work_task *w = p->exec_data;
@@ -812,13 +840,21 @@ static void work_step(struct task_struct *p)
 	const struct cost_model *cost = machine.cost;
 
 	/* a kernel lock operation is uninterruptible (mutex_lock, down_read, down_write) */
-	if (unlikely(w->sig_pending) && w->lock_waiter.phase == LW_IDLE)
+	if (unlikely(w->sig_pending) && w->lock_waiter.phase == LW_IDLE &&
+	    !mm_path_active(&w->mmp))
 		take_signal(w);
 	if (!w->op_valid) {
 		w->prog->next(w, op);
 		w->op_valid = true;
 		w->in_syscall = false;
+		/* a threaded program's mmap_lock sections before the operation */
+		if (op->kind == OP_SPAWN && op->spawn.thread && !op->spawn.bind_cpu && !p->kthread)
+			mm_thread_create(w, op->spawn.stack);
+		else if (op->kind == OP_EXIT && w->tmm)
+			mm_thread_exit(w);
 	}
+	if (unlikely(mm_path_active(&w->mmp)) && !mm_path_run(w))
+		return;
 	switch (op->kind) {
 	case OP_RUN:
 		op_done(w, 0);
@@ -946,12 +982,18 @@ static void work_step(struct task_struct *p)
 					    op->spawn.set_attr ? &op->spawn.attr : NULL);
 		c->cache.bytes = op->spawn.footprint;
 		c->reap = op->spawn.reap;
+		if (op->spawn.thread && w->tmm)
+			mm_thread_inherit(cw, w);
 		bind(cw, c);
 		op_done(w, (u64)c->pid);
 		return;
 	}
 	case OP_WAIT_CHILDREN:
 		sys_enter(w);
+		/* pthread_join(): the exited threads' stacks cached, those beyond munmap()ed */
+		if (w->tmm && mm_thread_join(w))
+			return;
+		wait_children_passes(w, (enum wait_how)op->val);
 		if (p->nr_children_exited) {
 			/* wait4() reaping each exited child */
 			p->nr_children_exited = 0;
@@ -1008,6 +1050,13 @@ static void work_step(struct task_struct *p)
 		op_done(w, 0);
 		return;
 	case OP_EXIT:
+		if (w->stack_bytes && p->parent && p->parent->exec == &work_exec) {
+			/* to be joined by its creator, whose wait puts its stack in the cache */
+			struct work_task *jw = p->parent->exec_data;
+
+			jw->nr_joinable++;
+			jw->joinable_stack = w->stack_bytes;
+		}
 		do_exit();
 		if (!--group_alive[w->group] && (int)w->group == end_group)
 			machine.stop = true;

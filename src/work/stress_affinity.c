@@ -174,11 +174,11 @@ static void affinity_next(struct work_task *wt, struct op_desc *op)
 			/* stress_affinity_reap(): SIGALRM to them all, and wait */
 			a->stopping = true;
 			in->phase = AP_REAP;
-			*op = (struct op_desc){ .kind = OP_WAIT_CHILDREN };
+			*op = (struct op_desc){ .kind = OP_WAIT_CHILDREN, .val = WAIT_PID };
 			return;
 		case AP_REAP:
 			if (wt->task->nr_children_alive) {
-				*op = (struct op_desc){ .kind = OP_WAIT_CHILDREN };
+				*op = (struct op_desc){ .kind = OP_WAIT_CHILDREN, .val = WAIT_PID };
 				return;
 			}
 			in->phase = AP_EXIT;

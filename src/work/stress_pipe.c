@@ -167,11 +167,11 @@ static void pipe_next(struct work_task *wt, struct op_desc *op)
 			pipe_close_read(p->pipe);
 			pipe_close_write(p->pipe);
 			in->phase = PP_REAP;
-			*op = (struct op_desc){ .kind = OP_WAIT_CHILDREN };
+			*op = (struct op_desc){ .kind = OP_WAIT_CHILDREN, .val = WAIT_PID };
 			return;
 		case PP_REAP:
 			if (wt->task->nr_children_alive) {
-				*op = (struct op_desc){ .kind = OP_WAIT_CHILDREN };
+				*op = (struct op_desc){ .kind = OP_WAIT_CHILDREN, .val = WAIT_PID };
 				return;
 			}
 			in->phase = PP_EXIT;

@@ -123,12 +123,12 @@ static void switch_next(struct work_task *wt, struct op_desc *op)
 					(double)(cpu_now() - sw->t_start) / (double)in->counter;
 			pipe_close_write(sw->pipe);
 			in->phase = SW_REAP;
-			*op = (struct op_desc){ .kind = OP_WAIT_CHILDREN };
+			*op = (struct op_desc){ .kind = OP_WAIT_CHILDREN, .val = WAIT_PID };
 			return;
 		case SW_REAP:
 			if (wt->task->nr_children_alive) {
 				/* a SIGALRM cut the wait short: wait again */
-				*op = (struct op_desc){ .kind = OP_WAIT_CHILDREN };
+				*op = (struct op_desc){ .kind = OP_WAIT_CHILDREN, .val = WAIT_PID };
 				return;
 			}
 			in->phase = SW_EXIT;

@@ -129,11 +129,11 @@ static void yield_next(struct work_task *wt, struct op_desc *op)
 			/* stress_kill_and_wait_many(SIGKILL) */
 			sy->stopping = true;
 			in->phase = YP_REAP;
-			*op = (struct op_desc){ .kind = OP_WAIT_CHILDREN };
+			*op = (struct op_desc){ .kind = OP_WAIT_CHILDREN, .val = WAIT_PID };
 			return;
 		case YP_REAP:
 			if (wt->task->nr_children_alive) {
-				*op = (struct op_desc){ .kind = OP_WAIT_CHILDREN };
+				*op = (struct op_desc){ .kind = OP_WAIT_CHILDREN, .val = WAIT_PID };
 				return;
 			}
 			in->phase = YP_EXIT;

@@ -13,6 +13,7 @@
 #include "kernel/locking.h"
 #include "kernel/rtmutex.h"
 #include "kernel/sched.h"
+#include "work/mm_thread.h"
 
 struct channel;
 struct futex;
@@ -60,7 +61,12 @@ enum op_kind {
 	OP_FUTEX_WAIT_REQUEUE_PI,
 	OP_FUTEX_CMP_REQUEUE_PI,
 	OP_SPAWN,		/* fork() or clone(CLONE_VM) a child running spawn.prog */
-	OP_WAIT_CHILDREN,	/* wait until every child has exited and reap them */
+	/*
+	 * wait until every child has exited and reap them: pthread_join() of
+	 * the threads, and for the processes wait() (val WAIT_ANY) or
+	 * waitpid() of each in fork order (val WAIT_PID): op_wait_children()
+	 */
+	OP_WAIT_CHILDREN,
 	OP_CALL,		/* run a callback (timestamps, bookkeeping): free */
 	OP_SMP_CALL,		/* smp_call_function_single(val, nop, wait = bytes != 0) */
 	OP_SMP_CALL_MANY,	/* smp_call_function(nop, wait): every other online CPU */
@@ -112,6 +118,8 @@ struct op_desc {
 		void *state;
 		bool thread;
 		const char *comm;
+		/* a thread's stack as pthread_attr_setstacksize() sets it, 0: glibc's default */
+		u64 stack;
 		int bind_cpu;	/* CPU + 1 for a kernel thread bound to it; 0: a normal task */
 		/* the child's cache working set in bytes, 0: CACHE_DEFAULT_FOOTPRINT */
 		u64 footprint;
@@ -227,6 +235,18 @@ static inline void op_call(struct op_desc *op, void (*call)(struct work_task *w,
 	op->arg = arg;
 }
 
+/* how OP_WAIT_CHILDREN waits for processes: one wait() per child, or waitpid() of each */
+enum wait_how {
+	WAIT_ANY,
+	WAIT_PID,
+};
+
+static inline void op_wait_children(struct op_desc *op, enum wait_how how)
+{
+	op->kind = OP_WAIT_CHILDREN;
+	op->val = how;
+}
+
 static inline void op_simple(struct op_desc *op, enum op_kind kind)
 {
 	op->kind = kind;
@@ -255,6 +275,15 @@ struct work_task {
 	bool csd_locking;		/* spinning in csd_lock() for csd[csd_cpu] */
 	struct wait_queue_head child_wait;
 	struct lock_waiter lock_waiter;	/* the kernel lock operation in progress */
+	/* a threaded program's mmap_lock (work/mm_thread.h): NULL until it has threads */
+	struct thread_mm *tmm;
+	struct mm_path mmp;		/* its sections before the operation in progress */
+	u64 stack_bytes;		/* a thread: its stack block, from glibc's stack cache */
+	u64 new_stack;			/* the block of the thread it is creating */
+	/* threads it created that exited, not yet joined, and their stack block */
+	unsigned int nr_joinable;
+	u64 joinable_stack;
+	struct task_struct *wait_pid;	/* waitpid(): the child it looked at and sleeps for */
 	unsigned int group;		/* the workload it belongs to (work_set_group()) */
 	struct list_head node;		/* every work_task not freed */
 	struct futex_q futex_q;		/* queued on a futex hash bucket while in FUTEX_WAIT */
