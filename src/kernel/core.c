@@ -1937,13 +1937,8 @@ void tick_stop_idle(struct rq *rq)
  */
 void tick_retain_idle(struct rq *rq)
 {
-	u64 next = rq->tick_ev.time;
-
-	if (!ev_queued(&rq->tick_ev) || rq->tick_ev.background)
-		return;
-	sim_cancel(&rq->tick_ev);
-	rq->tick_ev.background = true;
-	sim_schedule(&rq->tick_ev, next);
+	if (ev_queued(&rq->tick_ev))
+		eq_set_background(&machine.eq, &rq->tick_ev, true);
 }
 
 /* the kernel side of the CPU step machine (the hardware is sim/cpu.c)  */
@@ -2205,8 +2200,18 @@ static const struct sim_cpu_ops sched_cpu_ops = {
 
 void idle_tick_restart(struct rq *rq)
 {
-	if (rq->tick_stopped)
+	if (rq->tick_stopped) {
 		tick_restart(rq);
+		return;
+	}
+	/*
+	 * A tick kept through idle (tick_retain_idle()) was housekeeping; the
+	 * CPU leaves idle to run something, which its tick keeps going: a
+	 * lock spinner has no step of its own to end, and only the tick's
+	 * need_resched ends its spin when others wait for the CPU
+	 */
+	if (ev_queued(&rq->tick_ev))
+		eq_set_background(&machine.eq, &rq->tick_ev, false);
 }
 
 void sched_start(void)

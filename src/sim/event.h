@@ -126,4 +126,16 @@ static inline struct sim_event *eq_pop(struct event_queue *q)
 /* The time of the earliest event, UINT64_MAX when empty. */
 u64 eq_peek_time(struct event_queue *q);
 
+/*
+ * Mark @ev as background (it does not keep a finished run going) or not,
+ * where it stands in the queue: its place among events of the same time
+ * is kept, as a new sequence number would not keep it.
+ */
+static inline void eq_set_background(struct event_queue *q, struct sim_event *ev, bool bg)
+{
+	if (ev_queued(ev))
+		q->nr_background = q->nr_background - ev->background + bg;
+	ev->background = bg;
+}
+
 #endif

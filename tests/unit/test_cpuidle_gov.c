@@ -367,6 +367,43 @@ static void test_sleep_length(void **state)
 	tl_teardown();
 }
 
+/* ---- the tick a governor kept through idle ---- */
+
+void tick_retain_idle(struct rq *rq);
+void idle_tick_restart(struct rq *rq);
+
+/*
+ * A tick kept through idle is housekeeping that does not keep a finished
+ * run going (a background event); once the CPU leaves idle to run a task
+ * it is that task's tick again, at the same time. Left in the background,
+ * a lock spinner (which has no step of its own) on that CPU, with others
+ * waiting for it, made a run look finished with tasks still to run.
+ */
+static void test_kept_tick_after_idle(void **state)
+{
+	struct rq *rq;
+	u64 t0, nr_bg;
+
+	(void)state;
+	tl_setup("smt2-2s-16", TL_ZERO_COST, 250, NULL);
+	rq = tl_cpu(1);
+	t0 = sim_cpu(1)->t;
+	nr_bg = machine.eq.nr_background;
+	rq->tick_stopped = false;
+	sim_schedule(&rq->tick_ev, t0 + 4 * MS);
+	tick_retain_idle(rq);
+	assert_true(rq->tick_ev.background);
+	assert_int_equal(machine.eq.nr_background, nr_bg + 1);
+	idle_tick_restart(rq);
+	assert_false(rq->tick_ev.background);
+	assert_true(ev_queued(&rq->tick_ev));
+	assert_int_equal(rq->tick_ev.time, t0 + 4 * MS);
+	assert_int_equal(machine.eq.nr_background, nr_bg);
+	sim_cancel(&rq->tick_ev);
+	rq->tick_stopped = true;
+	tl_teardown();
+}
+
 /* ---- cpuidle_idle_call(): a wake before the state is entered ---- */
 
 /*
@@ -534,6 +571,7 @@ int main(void)
 		cmocka_unit_test_setup(test_teo_bins, teo_setup),
 		cmocka_unit_test_setup(test_teo_intercepts, teo_setup),
 		cmocka_unit_test(test_sleep_length),
+		cmocka_unit_test(test_kept_tick_after_idle),
 		cmocka_unit_test(test_wake_before_entry),
 		cmocka_unit_test(test_poll_time),
 		cmocka_unit_test(test_wake_polling_before_entry),
