@@ -80,9 +80,9 @@ static bool have(const char *prog)
 	return false;
 }
 
-static char *slurp(const char *path)
+/* the whole of @f (NULL: an empty string), closed */
+static char *slurp_stream(FILE *f)
 {
-	FILE *f = fopen(path, "r");
 	size_t len = 0, cap = 4096, n;
 	char *buf = xmalloc(cap);
 
@@ -96,6 +96,12 @@ static char *slurp(const char *path)
 	}
 	buf[len] = '\0';
 	return buf;
+}
+
+/* a run's output file: one that was not written reads as empty */
+static char *slurp(const char *path)
+{
+	return slurp_stream(fopen(path, "r"));
 }
 
 /* fork; the child's stdout and stderr go to @out; 0 and the exit status in *@status */
@@ -329,12 +335,10 @@ static int resimulate(const struct validate_opts *o, const struct validate_row *
 	char *text = NULL;
 	FILE *f = fopen(o->real, "r");
 
-	if (!f)
-		snprintf(err, sizeof(err), "cannot read '%s': %s", o->real, strerror(errno));
-	else
-		fclose(f);
 	if (f)
-		text = slurp(o->real);
+		text = slurp_stream(f);
+	else
+		snprintf(err, sizeof(err), "cannot read '%s': %s", o->real, strerror(errno));
 	if (!text || validate_read_real(text, o->real, rows, res, n, err, sizeof(err))) {
 		free(text);
 		free(res);
