@@ -73,6 +73,18 @@ static inline enum cpu_dist nearest_sharer(const struct cache_line *l, unsigned 
 		/* the nearest is the smallest XOR with @cpu's code (cpu_dist_of_xor()) */
 		u64 me = code[cpu], x = UINT64_MAX;
 
+		/*
+		 * A full directory (a line every balancing CPU reads) as a
+		 * tree of three independent minima rather than a loop
+		 */
+		if (l->nr_sharers == CL_MAX_SHARERS) {
+			u64 a = code[l->sharer[0]] ^ me, b = code[l->sharer[1]] ^ me;
+			u64 c = code[l->sharer[2]] ^ me, d = code[l->sharer[3]] ^ me;
+
+			a = b < a ? b : a;
+			c = d < c ? d : c;
+			return cpu_dist_of_xor(c < a ? c : a);
+		}
 		for (unsigned int i = 0; i < l->nr_sharers; i++) {
 			u64 y = code[l->sharer[i]] ^ me;
 
