@@ -12,6 +12,8 @@
 struct coherence_stats coherence_stats;
 
 _Static_assert(NR_CPUS - 1 <= UINT16_MAX, "cache_line.sharer holds CPU numbers in 16 bits");
+_Static_assert(sizeof(((struct cache_line *)0)->sharer) == sizeof(u64) && CL_MAX_SHARERS == 4,
+	       "add_sharer() and cl_held_clean() take the sharer directory as one 64-bit word");
 
 void cache_line_init(struct cache_line *l, unsigned int lines)
 {
@@ -43,14 +45,25 @@ static inline u64 group_cost(u64 one, unsigned int lines)
 static inline void add_sharer(struct cache_line *l, unsigned int cpu)
 {
 	if (l->nr_sharers == CL_MAX_SHARERS) {
-		for (unsigned int i = 0; i < CL_MAX_SHARERS - 1; i++)
-			l->sharer[i] = l->sharer[i + 1];
+		/* the four entries are one 64-bit word: one shift drops the oldest */
+		u64 all;
+
+		memcpy(&all, l->sharer, sizeof(all));
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		all >>= 16;
+#else
+		all <<= 16;
+#endif
+		memcpy(l->sharer, &all, sizeof(all));
 		l->nr_sharers--;
 	}
 	l->sharer[l->nr_sharers++] = cpu;
 }
 
-/* the nearest sharer of a clean line, as a distance from @cpu */
+/*
+ * The nearest sharer of a clean line, as a distance from @cpu, which is
+ * not one of them (a read miss: cl_read_n() looked first).
+ */
 static inline enum cpu_dist nearest_sharer(const struct cache_line *l, unsigned int cpu)
 {
 	enum cpu_dist best = NR_DIST;
@@ -60,11 +73,21 @@ static inline enum cpu_dist nearest_sharer(const struct cache_line *l, unsigned 
 		/* the nearest is the smallest XOR with @cpu's code (cpu_dist_of_xor()) */
 		u64 me = code[cpu], x = UINT64_MAX;
 
+		/*
+		 * A full directory (a line every balancing CPU reads) as a
+		 * tree of three independent minima rather than a loop
+		 */
+		if (l->nr_sharers == CL_MAX_SHARERS) {
+			u64 a = code[l->sharer[0]] ^ me, b = code[l->sharer[1]] ^ me;
+			u64 c = code[l->sharer[2]] ^ me, d = code[l->sharer[3]] ^ me;
+
+			a = b < a ? b : a;
+			c = d < c ? d : c;
+			return cpu_dist_of_xor(c < a ? c : a);
+		}
 		for (unsigned int i = 0; i < l->nr_sharers; i++) {
 			u64 y = code[l->sharer[i]] ^ me;
 
-			if (unlikely(l->sharer[i] == cpu))
-				return DIST_SELF;
 			x = y < x ? y : x;
 		}
 		return l->nr_sharers ? cpu_dist_of_xor(x) : NR_DIST;

@@ -137,6 +137,43 @@ static void test_directory_forgets_the_oldest_sharer(void **state)
 	assert_int_equal(on(CL_MAX_SHARERS, cl_read, &l), 0);
 }
 
+/*
+ * The directory is searched as one word (cl_held_clean()): every sharer
+ * hits wherever it sits, and what a write left in the unused entries does
+ * not (the entries are not cleared, only the count).
+ */
+static void test_directory_lookup_sees_only_live_sharers(void **state)
+{
+	struct cache_line l;
+
+	(void)state;
+	cache_line_init(&l, 1);
+	on(0, cl_write, &l);
+	for (unsigned int i = 1; i < CL_MAX_SHARERS; i++)
+		on(i, cl_read, &l);
+	/* 0 (the writer, now clean) and 1 .. 3, oldest first */
+	assert_int_equal(l.nr_sharers, CL_MAX_SHARERS);
+	for (unsigned int i = 0; i < CL_MAX_SHARERS; i++)
+		assert_int_equal(on(i, cl_read, &l), 0);
+	/* a write by CPU 5 leaves the entries 0, 1, 2, 3 in place behind a count of 0 */
+	on(5, cl_write, &l);
+	assert_int_equal(l.nr_sharers, 0);
+	/* the last entry's old CPU misses: it is read from 5 (5 and 3 now, 2 and 3 stale) */
+	assert_int_not_equal(on(3, cl_read, &l), 0);
+	assert_int_equal(l.nr_sharers, 2);
+	/* the third entry's old CPU misses too; 5 and 3 hit */
+	assert_int_not_equal(on(2, cl_read, &l), 0);
+	assert_int_equal(on(5, cl_read, &l), 0);
+	assert_int_equal(on(3, cl_read, &l), 0);
+	/* two live entries: the first two lanes hit, the rest do not */
+	on(6, cl_write, &l);
+	on(2, cl_read, &l);
+	assert_int_equal(l.nr_sharers, 2);
+	assert_int_equal(on(6, cl_read, &l), 0);
+	assert_int_equal(on(2, cl_read, &l), 0);
+	assert_int_not_equal(on(3, cl_read, &l), 0);
+}
+
 static void test_groups_overlap_misses(void **state)
 {
 	struct cache_line l;
@@ -252,6 +289,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_clean_lines_come_from_the_llc, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_directory_forgets_the_oldest_sharer, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_directory_lookup_sees_only_live_sharers, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_groups_overlap_misses, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_transfers_in_flight_queue, setup, teardown),
