@@ -72,6 +72,7 @@ static void test_keys(void **state)
 	/* with fewer than 4 cores in the table, against the 1-core one */
 	t->cpus[0].turbo.nr = 2;
 	assert_int_equal(turbo_freq_inv_ref_khz(&t->cpus[0].turbo), GHZ(3));
+	topology_free(t);
 }
 
 /* the machine alone (no scheduler): idle states entered and left by hand */
