@@ -914,10 +914,21 @@ static inline unsigned long arch_scale_cpu_capacity(unsigned int cpu)
 	return machine.cpus[cpu].capacity;
 }
 
+/*
+ * The current frequency against the reference, at most the scale: x86's
+ * APERF/MPERF ratio over arch_max_freq_ratio, which with a turbo table is
+ * the 4-core turbo frequency, so a core above it (fewer cores active) is
+ * clipped to 1024 (arch/x86/kernel/cpu/aperfmperf.c). Approximation: the
+ * kernel averages APERF/MPERF over the last tick (arch_scale_freq_tick());
+ * this reads the frequency now.
+ */
 static inline unsigned long arch_scale_freq_capacity(unsigned int cpu)
 {
 	const struct sim_cpu *c = &machine.cpus[cpu];
-	return (unsigned long)c->freq_khz * SCHED_CAPACITY_SCALE / c->max_freq_khz;
+	unsigned long scale =
+		(unsigned long)c->freq_khz * SCHED_CAPACITY_SCALE / c->freq_inv_ref_khz;
+
+	return scale < SCHED_CAPACITY_SCALE ? scale : SCHED_CAPACITY_SCALE;
 }
 
 /* The world of tasks. */

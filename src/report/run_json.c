@@ -12,6 +12,7 @@
 #include "report/lock_stat.h"
 #include "report/sched_totals.h"
 #include "report/version.h"
+#include "sim/turbo.h"
 #include "work/rtapp.h"
 #include "work/stress.h"
 #include "work/work.h"
@@ -390,6 +391,31 @@ static void write_rtapp(struct json_writer *w, const struct bench *b)
 }
 
 /*
+ * "turbo": the turbo limit by active cores of each package (sim/turbo.h),
+ * on a machine with turbo tables: the limit at the end and how often the
+ * power control unit changed it.
+ */
+static void write_turbo(struct json_writer *w)
+{
+	if (!sim_turbo_nr_domains())
+		return;
+	json_key(w, "turbo");
+	json_begin_array(w);
+	for (unsigned int i = 0; i < sim_turbo_nr_domains(); i++) {
+		const struct sim_turbo_domain *d = sim_turbo_domain(i);
+
+		json_begin_object(w);
+		json_kv_u64(w, "package", d->package);
+		json_kv_u64(w, "cores", d->nr_cores);
+		json_kv_u64(w, "active_cores", d->nr_active);
+		json_kv_u64(w, "limit_khz", d->limit_khz);
+		json_kv_u64(w, "limit_changes", d->nr_changes);
+		json_end_object(w);
+	}
+	json_end_array(w);
+}
+
+/*
  * "cpufreq": only when --cpufreq or a policy limit was given (the
  * default, performance, keeps every CPU at its maximum and the document
  * as it was): the
@@ -453,6 +479,7 @@ static void write_cpufreq(struct json_writer *w)
 		json_end_object(w);
 	}
 	json_end_array(w);
+	write_turbo(w);
 	json_key(w, "per_cpu");
 	json_begin_array(w);
 	for (unsigned int cpu = 0; cpu < machine.nr_cpus; cpu++) {
@@ -687,9 +714,9 @@ int write_run_json(FILE *out, const struct run_info *ri, const struct bench *b)
 	json_end_object(&w);
 	json_end_object(&w);
 
-	/* a policy limit changes the clock under the default governor too */
+	/* a policy limit, or turbo by active cores, changes the clock under the default governor too */
 	if (cpufreq_governed() || sysctl_written(scaling_min_freq) ||
-	    sysctl_written(scaling_max_freq)) {
+	    sysctl_written(scaling_max_freq) || sim_turbo_nr_domains()) {
 		write_cpufreq(&w);
 		/* under a governor, the machine's energy figures if it has a model */
 		if (energy_reported())

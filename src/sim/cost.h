@@ -76,6 +76,12 @@ struct cost_model {
 	 * (cppc_cpufreq over PCC: the doorbell's round trip, polled)
 	 */
 	u64 cpufreq_target;
+	/*
+	 * The package's power control unit re-evaluates its turbo limit by
+	 * active cores on a grid of this period (sim/turbo.c): a delay, not a
+	 * CPU's work
+	 */
+	u64 pcu_interval_ns;
 
 	/* load balancing: so that a patch that does less work shows as less time */
 	u64 lb_base;		/* sched_balance_rq() fixed part: lb_env setup, bookkeeping */

@@ -6,6 +6,7 @@
  */
 #include "sim/cpu.h"
 #include "sim/alloc.h"
+#include "sim/turbo.h"
 
 #include <stddef.h>
 
@@ -155,6 +156,25 @@ void __sim_cpu_power_state(struct sim_cpu *c, int idle_state)
 void sim_cpu_set_freq(unsigned int cpu, unsigned int khz, unsigned int opp)
 {
 	struct sim_cpu *c = sim_cpu(cpu);
+
+	c->req_khz = khz;
+	if (c->core->turbo) {
+		unsigned int lim = c->core->turbo->limit_khz;
+
+		/* turbo frequencies are OPPs: the limit's index is found by its value */
+		if (khz > lim) {
+			const struct cpu_topo *ct = &machine.topo->cpus[cpu];
+
+			khz = lim;
+			while (opp > 0 && ct->opp_khz[opp] > lim)
+				opp--;
+		}
+	}
+	sim_cpu_clock(c, khz, opp);
+}
+
+void sim_cpu_clock(struct sim_cpu *c, unsigned int khz, unsigned int opp)
+{
 	u64 t = machine.now;
 
 	if (khz == c->freq_khz)

@@ -4,6 +4,7 @@
 #include "sim/alloc.h"
 #include "sim/cache.h"
 #include "sim/steal.h"
+#include "sim/turbo.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -156,6 +157,8 @@ void machine_init(const struct topology *topo, const struct cost_model *cost, u6
 		c->capacity = topo->cpus[i].speed;
 		c->max_freq_khz = topo->cpus[i].max_freq_khz;
 		c->freq_khz = c->max_freq_khz;
+		c->req_khz = c->max_freq_khz;
+		c->freq_inv_ref_khz = c->max_freq_khz;
 		c->opp = topo->cpus[i].nr_opps ? topo->cpus[i].nr_opps - 1 : 0;
 		c->opp_time = xcalloc(topo->cpus[i].nr_opps ? topo->cpus[i].nr_opps : 1,
 				      sizeof(u64));
@@ -168,6 +171,8 @@ void machine_init(const struct topology *topo, const struct cost_model *cost, u6
 		c->speed = machine.smt_speed[1];
 		c->speed_inv = machine.smt_inv[1];
 	}
+	/* the turbo limit for every core active, before anything runs */
+	sim_turbo_init();
 	cache_init();
 }
 
@@ -187,6 +192,7 @@ void machine_destroy(void)
 {
 	eq_destroy(&machine.eq);
 	sim_steal_destroy();
+	sim_turbo_destroy();
 	cache_destroy();
 	for (unsigned int i = 0; machine.cpus && i < machine.nr_cpus; i++) {
 		free(machine.cpus[i].opp_time);

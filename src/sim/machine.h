@@ -23,6 +23,7 @@
 
 struct hrtimer;
 struct sim_steal;
+struct sim_turbo_domain;
 
 enum cpu_activity {
 	ACT_IDLE,	/* idle task running, CPU waiting for work */
@@ -43,6 +44,9 @@ struct sim_core {
 	unsigned int nr_busy;		/* threads not in ACT_IDLE */
 	unsigned int nr_threads;
 	unsigned int *cpus;		/* [nr_threads], in machine.core_cpus */
+	/* turbo by active cores (sim/turbo.h): its domain, NULL: none */
+	struct sim_turbo_domain *turbo;
+	unsigned int nr_deep;		/* threads in a deep idle state: all of them, inactive */
 };
 
 /*
@@ -80,6 +84,18 @@ struct sim_cpu {
 	u64 act_since;			/* cursor value when act began */
 
 	unsigned int id;
+	/*
+	 * What the OS last requested (the performance-control register);
+	 * freq_khz is that within the turbo limit (sim/turbo.h)
+	 */
+	unsigned int req_khz;
+	/*
+	 * The frequency arch_scale_freq_capacity() scales against: the
+	 * maximum, or with a turbo table the 4-core turbo frequency
+	 * intel_set_max_freq_ratio() reads
+	 */
+	unsigned int freq_inv_ref_khz;
+	bool deep;			/* in an idle state that stops its core's clocks */
 	u64 time_in[NR_ACT];		/* accounted time per activity */
 	unsigned long capacity;		/* from the topology */
 	/* frequency residency (sim_cpu_set_freq()): since when at which OPP */
@@ -307,12 +323,20 @@ static inline void cpu_set_activity(struct sim_cpu *c, enum cpu_activity act)
  * energy model.
  */
 void __sim_cpu_power_state(struct sim_cpu *c, int idle_state);
+void __sim_turbo_idle(struct sim_cpu *c, bool deep);
 static inline void sim_cpu_power_state(unsigned int cpu, int idle_state)
 {
 	struct sim_cpu *c = sim_cpu(cpu);
 
 	if (c->power_time)
 		__sim_cpu_power_state(c, idle_state);
+	/* the package's active-core count, where a turbo table limits the frequency */
+	if (unlikely(c->core->turbo)) {
+		bool deep = idle_state >= 0 && machine.topo->idle_states[idle_state].deep;
+
+		if (deep != c->deep)
+			__sim_turbo_idle(c, deep);
+	}
 }
 /* the time since the last change into @c->power_time, up to @t */
 void sim_cpu_power_account(struct sim_cpu *c, u64 t);
@@ -329,11 +353,17 @@ void sim_cpu_energy(unsigned int cpu, unsigned __int128 *busy_fj, unsigned __int
 void machine_account_until(u64 t);
 
 /*
- * @cpu's clock is @khz (OPP index @opp) from machine.now on: a cpufreq
- * transition has completed. User work in progress goes on at the new
+ * @cpu's request is @khz (OPP index @opp) from machine.now on: a cpufreq
+ * transition has completed. The clock is that, within the turbo limit of
+ * @cpu's package (sim/turbo.h). User work in progress goes on at the new
  * speed, what it did so far at the old one (sim/cpu.c).
  */
 void sim_cpu_set_freq(unsigned int cpu, unsigned int khz, unsigned int opp);
+/*
+ * @c's clock is @khz (OPP @opp) from machine.now on, whatever was
+ * requested: the hardware's own change (sim_cpu_set_freq(), sim/turbo.c).
+ */
+void sim_cpu_clock(struct sim_cpu *c, unsigned int khz, unsigned int opp);
 
 /*
  * The distance of two different CPUs whose dist_code values XOR to @x: the

@@ -120,7 +120,21 @@ static bool same_class(const struct topology *t, const struct cpu_topo *a, const
 {
 	return a->capacity == b->capacity && a->speed == b->speed && a->nr_opps == b->nr_opps &&
 	       !memcmp(a->opp_khz, b->opp_khz, a->nr_opps * sizeof(a->opp_khz[0])) &&
-	       same_em(t, a, b);
+	       same_em(t, a, b) && !memcmp(&a->turbo, &b->turbo, sizeof(a->turbo));
+}
+
+/* a class's turbo limit by active cores: the two lists, or nothing */
+static void put_turbo(FILE *out, const struct turbo_table *tt)
+{
+	if (!tt->nr)
+		return;
+	fputs("turbo_cores =", out);
+	for (unsigned int i = 0; i < tt->nr; i++)
+		fprintf(out, " %u", tt->upto[i]);
+	fputs("\nturbo_khz =", out);
+	for (unsigned int i = 0; i < tt->nr; i++)
+		fprintf(out, " %u", tt->khz[i]);
+	fputc('\n', out);
 }
 
 /* a class's energy model: one figure per OPP */
@@ -169,6 +183,7 @@ static void put_classes(FILE *out, const struct topology *t)
 		for (unsigned int i = 0; i < c->nr_opps; i++)
 			fprintf(out, " %u", c->opp_khz[i]);
 		fputc('\n', out);
+		put_turbo(out, &c->turbo);
 		put_em(out, t, c);
 		if (nr > 1) {
 			char *list;
@@ -199,6 +214,8 @@ static void put_idle(FILE *out, const struct topology *t)
 			"polls = %s\n",
 			i, s->name, (unsigned long long)s->exit_latency_ns,
 			(unsigned long long)s->target_residency_ns, s->polls ? "yes" : "no");
+		if (s->deep)
+			fputs("deep = yes\n", out);
 	}
 }
 

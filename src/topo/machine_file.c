@@ -53,6 +53,9 @@ struct mf_class {
 	unsigned int idle_given; /* bit N: idle_power_uw.N */
 	unsigned int idle_nr[TOPO_MAX_IDLE_STATES], idle_pw_line[TOPO_MAX_IDLE_STATES];
 	unsigned int idle_pw[TOPO_MAX_IDLE_STATES][TOPO_MAX_OPPS];
+	/* turbo by active cores: turbo_cores and turbo_khz, checked together (check_turbo()) */
+	unsigned int nr_turbo_cores, nr_turbo_khz, turbo_line;
+	unsigned int turbo_cores[TOPO_MAX_TURBO_GROUPS], turbo_khz[TOPO_MAX_TURBO_GROUPS];
 };
 
 struct mf_state {
@@ -558,6 +561,46 @@ static int class_power(struct mf_class *c, const struct mf_line *l, char *err, s
 	return 0;
 }
 
+/*
+ * turbo_cores = N1 N2 ...: group i holds up to Ni active cores (ascending);
+ * turbo_khz = F1 F2 ...: what group i grants. Checked against each other
+ * and the OPPs once the class is complete (check_turbo()).
+ */
+static int class_turbo(struct mf_class *c, const struct mf_line *l, char *err, size_t errlen)
+{
+	unsigned long long v[TOPO_MAX_TURBO_GROUPS];
+	bool cores = !strcmp(l->key, "turbo_cores");
+	unsigned int *nr = cores ? &c->nr_turbo_cores : &c->nr_turbo_khz;
+	unsigned int *dst = cores ? c->turbo_cores : c->turbo_khz;
+	int n;
+
+	if (*nr) {
+		snprintf(err, errlen, "%s given twice", l->key);
+		return -1;
+	}
+	n = parse_list(l->key, l->value, 1, cores ? NR_CPUS : 100000000, v, TOPO_MAX_TURBO_GROUPS,
+		       err, errlen);
+	if (n < 0)
+		return -1;
+	if (!n) {
+		snprintf(err, errlen, "%s: no values", l->key);
+		return -1;
+	}
+	for (int i = 1; i < n; i++) {
+		if (cores ? v[i] <= v[i - 1] : v[i] > v[i - 1]) {
+			snprintf(err, errlen, "%s: %llu after %llu: %s", l->key, v[i], v[i - 1],
+				 cores ? "the core counts must ascend" :
+					 "a group with more active cores cannot grant more");
+			return -1;
+		}
+	}
+	for (int i = 0; i < n; i++)
+		dst[i] = (unsigned int)v[i];
+	*nr = (unsigned int)n;
+	c->turbo_line = l->lineno;
+	return 0;
+}
+
 static int class_line(struct mf_state *s, const struct mf_line *l, char *err, size_t errlen)
 {
 	struct mf_class *c = &s->classes[s->sec_index];
@@ -590,6 +633,8 @@ static int class_line(struct mf_state *s, const struct mf_line *l, char *err, si
 		return class_opps(c, l, err, errlen);
 	if (!strcmp(l->key, "em_power_uw") || !strncmp(l->key, "idle_power_uw.", 14))
 		return class_power(c, l, err, errlen);
+	if (!strcmp(l->key, "turbo_cores") || !strcmp(l->key, "turbo_khz"))
+		return class_turbo(c, l, err, errlen);
 	if (!strcmp(l->key, "cpus")) {
 		if (c->cpus) {
 			snprintf(err, errlen, "cpus given twice");
@@ -599,7 +644,9 @@ static int class_line(struct mf_state *s, const struct mf_line *l, char *err, si
 		c->cpus_line = l->lineno;
 		return 0;
 	}
-	return unknown_key(l, "capacity, speed, opps_khz, ladder_khz, cpus, em_power_uw, idle_power_uw.N",
+	return unknown_key(l,
+			   "capacity, speed, opps_khz, ladder_khz, cpus, em_power_uw, "
+			   "idle_power_uw.N, turbo_cores, turbo_khz",
 			   err, errlen);
 }
 
@@ -608,18 +655,18 @@ static int class_line(struct mf_state *s, const struct mf_line *l, char *err, si
 static int idle_line(struct mf_state *s, const struct mf_line *l, char *err, size_t errlen)
 {
 	static const char *const keys[] = { "name", "exit_latency_ns", "target_residency_ns",
-					    "polls" };
+					    "polls", "deep" };
 	struct idle_state *st = &s->t->idle_states[s->sec_index];
 	unsigned int *fields = &s->idle_fields[s->sec_index];
 	unsigned long long v;
 	int b = -1;
 
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 5; i++)
 		if (!strcmp(l->key, keys[i]))
 			b = i;
 	if (b < 0)
-		return unknown_key(l, "name, exit_latency_ns, target_residency_ns, polls", err,
-				   errlen);
+		return unknown_key(l, "name, exit_latency_ns, target_residency_ns, polls, deep",
+				   err, errlen);
 	if (once_bit(fields, (unsigned int)b, l->key, err, errlen))
 		return -1;
 	switch (b) {
@@ -638,7 +685,10 @@ static int idle_line(struct mf_state *s, const struct mf_line *l, char *err, siz
 
 		if (parse_enum(l->key, l->value, yn, 2, &p, err, errlen))
 			return -1;
-		st->polls = p;
+		if (b == 3)
+			st->polls = p;
+		else
+			st->deep = p;
 		return 0;
 	}
 	}
@@ -898,6 +948,38 @@ static int fill_cpus(struct mf_state *s, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * A class's turbo table: both lists or neither, as many core counts as
+ * frequencies, each frequency one of the class's OPPs (the governor's
+ * request and the granted limit are both OPPs, and the residency counts
+ * by OPP).
+ */
+static int check_turbo(const struct mf_state *s, const struct mf_class *c, unsigned int k,
+		       char *err, size_t errlen)
+{
+	if (c->nr_turbo_cores != c->nr_turbo_khz) {
+		snprintf(err, errlen,
+			 "%s:%u: [class.%u] turbo_cores has %u values and turbo_khz %u: one "
+			 "frequency per group of active cores",
+			 s->file, c->turbo_line, k, c->nr_turbo_cores, c->nr_turbo_khz);
+		return -1;
+	}
+	for (unsigned int i = 0; i < c->nr_turbo_khz; i++) {
+		bool found = false;
+
+		for (unsigned int j = 0; j < c->nr_opps; j++)
+			found |= c->opps[j] == c->turbo_khz[i];
+		if (!found) {
+			snprintf(err, errlen,
+				 "%s:%u: [class.%u] turbo_khz: %u is not one of the class's "
+				 "frequencies (opps_khz or ladder_khz)",
+				 s->file, c->turbo_line, k, c->turbo_khz[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* Give each CPU its class: the one whose cpus list holds it, or the only class. */
 static int fill_classes(struct mf_state *s, char *err, size_t errlen)
 {
@@ -938,6 +1020,8 @@ static int fill_classes(struct mf_state *s, char *err, size_t errlen)
 				s->file, c->line, k);
 			return -1;
 		}
+		if (check_turbo(s, c, k, err, errlen))
+			return -1;
 	}
 
 	/* the masks are sized by the machine being read, as topology_finish() will size them */
@@ -971,6 +1055,9 @@ static int fill_classes(struct mf_state *s, char *err, size_t errlen)
 			memcpy(ct->opp_khz, c->opps, c->nr_opps * sizeof(c->opps[0]));
 			ct->max_freq_khz = c->opps[c->nr_opps - 1];
 			ct->em = c->power_line ? k + 1 : 0;
+			ct->turbo.nr = c->nr_turbo_cores;
+			memcpy(ct->turbo.upto, c->turbo_cores, sizeof(ct->turbo.upto));
+			memcpy(ct->turbo.khz, c->turbo_khz, sizeof(ct->turbo.khz));
 		}
 	}
 	for (unsigned int cpu = 0; cpu < t->nr_cpus; cpu++) {
@@ -1007,7 +1094,8 @@ static int fill_idle(struct mf_state *s, char *err, size_t errlen)
 		return -1;
 	}
 	for (unsigned int k = 0; k < nr; k++) {
-		if (s->idle_fields[k] != 0xf) {
+		/* deep (bit 4) is optional */
+		if ((s->idle_fields[k] & 0xf) != 0xf) {
 			snprintf(
 				err, errlen,
 				"%s:%u: [idle.%u] needs name, exit_latency_ns, target_residency_ns and polls",

@@ -534,7 +534,27 @@ static bool same_class(const struct cpu_topo *a, const struct cpu_topo *b)
 {
 	return a->capacity == b->capacity && a->speed == b->speed &&
 	       a->max_freq_khz == b->max_freq_khz && a->nr_opps == b->nr_opps &&
-	       !memcmp(a->opp_khz, b->opp_khz, a->nr_opps * sizeof(a->opp_khz[0]));
+	       !memcmp(a->opp_khz, b->opp_khz, a->nr_opps * sizeof(a->opp_khz[0])) &&
+	       !memcmp(&a->turbo, &b->turbo, sizeof(a->turbo));
+}
+
+/* a class's turbo limit by active cores in its package, group by group */
+static void print_turbo(const struct turbo_table *tt, FILE *out)
+{
+	unsigned int from = 1;
+
+	if (!tt->nr)
+		return;
+	fprintf(out, "      turbo by active cores in the package (cores: MHz):");
+	for (unsigned int i = 0; i < tt->nr; i++) {
+		if (from == tt->upto[i])
+			fprintf(out, "%s %u: ", i ? "," : "", from);
+		else
+			fprintf(out, "%s %u-%u: ", i ? "," : "", from, tt->upto[i]);
+		print_mhz(out, tt->khz[i]);
+		from = tt->upto[i] + 1;
+	}
+	fputc('\n', out);
 }
 
 static void print_classes(const struct topology *t, FILE *out)
@@ -568,6 +588,7 @@ static void print_classes(const struct topology *t, FILE *out)
 			print_mhz(out, c->opp_khz[i]);
 		}
 		fputc('\n', out);
+		print_turbo(&c->turbo, out);
 	}
 	free_cpumask(done);
 	free_cpumask(cls);
@@ -705,6 +726,10 @@ void topology_print_tree(const struct topology *t, FILE *out)
 		fputc('/', out);
 		print_us(out, s->target_residency_ns);
 	}
+	for (unsigned int i = 0, n = 0; i < t->nr_idle_states; i++)
+		if (t->idle_states[i].deep)
+			fprintf(out, "%s %s", n++ ? "," : "; core inactive for turbo in",
+				t->idle_states[i].name);
 	fputc('\n', out);
 
 	if (t->nr_nodes > 1) {

@@ -29,7 +29,42 @@ struct idle_state {
 	 * C-states.
 	 */
 	bool polls;
+	/*
+	 * The core's clocks stop in this state (core C3 or deeper): a core
+	 * whose threads are all in such a state is not an active core to the
+	 * package's power control unit, whose turbo limit (cpu_topo.turbo)
+	 * counts the cores in C0 or C1 (docs/cpufreq.md, "Turbo by active
+	 * cores").
+	 */
+	bool deep;
 };
+
+/* MSR_TURBO_RATIO_LIMIT holds 8 ratios: 8 groups on Skylake-SP and later */
+#define TOPO_MAX_TURBO_GROUPS 8
+
+/*
+ * The most a core may run at by the number of active cores of its kind in
+ * its package (MSR_TURBO_RATIO_LIMIT, with MSR_TURBO_RATIO_LIMIT1's group
+ * sizes): group i holds up to upto[i] active cores and grants khz[i].
+ */
+struct turbo_table {
+	unsigned int nr;				/* 0: no limit by active cores */
+	unsigned int upto[TOPO_MAX_TURBO_GROUPS];	/* ascending */
+	unsigned int khz[TOPO_MAX_TURBO_GROUPS];	/* not ascending, each an OPP */
+};
+
+/*
+ * The frequency @tt grants with @active cores active: its first group that
+ * holds them, or its last (0 for an empty table)
+ */
+static inline unsigned int turbo_table_khz(const struct turbo_table *tt, unsigned int active)
+{
+	unsigned int i = 0;
+
+	while (i + 1 < tt->nr && active > tt->upto[i])
+		i++;
+	return tt->khz[i];
+}
 
 /*
  * Which CPUs share one clock: the cpufreq driver's policy->cpus. The
@@ -198,6 +233,7 @@ struct cpu_topo {
 	unsigned int max_freq_khz;
 	unsigned int nr_opps;	/* available frequencies, ascending; last == max_freq_khz */
 	unsigned int opp_khz[TOPO_MAX_OPPS];
+	struct turbo_table turbo;	/* its class's turbo_cores/turbo_khz; nr 0: none */
 	int asym_prio;		/* arch_asym_cpu_priority(), when asym_packing.have_prio */
 	unsigned int em;	/* 1 + its index in topology.em; 0: no energy model */
 };

@@ -223,6 +223,33 @@ static void test_cost_profile(void **state)
 }
 
 /* Every preset, exported and read back, is the same machine. */
+/* turbo_cores/turbo_khz and an idle state's deep flag (docs/machines.md) */
+static void test_turbo_refused(void **state)
+{
+#define TURBO_CLASS(cores, khz)                                               \
+	"[machine]\nname = t\n[topology]\nshape = core:4\n[class.0]\n"        \
+	"capacity = 1024\nladder_khz = 1000000 500000 3000000\nturbo_cores = " \
+	cores "\nturbo_khz = " khz "\n[idle.0]\nname = POLL\n"                 \
+	"exit_latency_ns = 0\ntarget_residency_ns = 0\npolls = yes\n"
+	struct topology *t;
+
+	(void)state;
+	refused("[class.0]\nturbo_khz = 3000000\nturbo_khz = 3000000\n", "turbo_khz given twice");
+	refused("[class.0]\nturbo_cores = 1\nturbo_cores = 1\n", "turbo_cores given twice");
+	refused("[class.0]\nturbo_cores = 2 1\n", "1 after 2: the core counts must ascend");
+	refused("[class.0]\nturbo_khz = 2000000 3000000\n", "cannot grant more");
+	refused("[class.0]\nturbo_cores = 0\n", "turbo_cores: 0 is out of range");
+	refused("[class.0]\nturbo_cores = 1 2 3 4 5 6 7 8 9\n", "more than 8 values");
+	refused("[idle.0]\ndeep = maybe\n", "deep: 'maybe' is not one of");
+	refused(TURBO_CLASS("1 4", "3000000"), "turbo_cores has 2 values and turbo_khz 1");
+	refused(TURBO_CLASS("1 4", "2900000 2000000"),
+		"turbo_khz: 2900000 is not one of the class's frequencies");
+	t = parse(TURBO_CLASS("1 4", "3000000 2000000"));
+	assert_non_null(t);
+	topology_free(t);
+#undef TURBO_CLASS
+}
+
 static void test_export_round_trip(void **state)
 {
 	(void)state;
@@ -273,7 +300,7 @@ int main(void)
 		cmocka_unit_test(test_explicit_cpus),	 cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_cost_profile),	 cmocka_unit_test(test_export_round_trip),
 		cmocka_unit_test(test_path_names),	 cmocka_unit_test(test_default_governor),
-		cmocka_unit_test(test_preset_governors),
+		cmocka_unit_test(test_preset_governors), cmocka_unit_test(test_turbo_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -64,9 +64,15 @@ js_check() {
 	printf '# date: 2026-12-06T00:00:00Z\n[costs]\nsyscall = 200\n' >i.costs
 	"$SCHEDLAB" run -m smp2 --costs i.costs --json i.json -- hackbench -g 1 -l 10
 	"$SCHEDLAB" run -m smp2 --guest kvm,steal=5 --sysctl irqtime=1 --json l.json -- hackbench -g 1 -l 10
+	# a turbo table: cpufreq.turbo under the default governor
+	printf '%s\n' '[machine]' 'name = t' '[topology]' 'shape = core:2' '[class.0]' 'capacity = 1024' \
+		'opps_khz = 1000000 2000000' 'turbo_cores = 1 2' 'turbo_khz = 2000000 1000000' \
+		'[idle.0]' 'name = C6' 'exit_latency_ns = 1000' 'target_residency_ns = 1000' 'polls = no' \
+		'deep = yes' >m.machine
+	"$SCHEDLAB" run -m ./m.machine --json m.json -- hackbench -g 1 -l 10
 ) >/dev/null 2>&1
 keys "$js/a.json" "$js/b.json" "$js/c.json" "$js/d.json" "$js/e.json" "$js/f.json" "$js/g.json" "$js/h.json" "$js/i.json" \
-	"$js/j.json" "$js/k.json" "$js/l.json" |
+	"$js/j.json" "$js/k.json" "$js/l.json" "$js/m.json" |
 	sort -u >"$js/run.prog"
 schema_block 1 | keys | sort -u >"$js/run.doc"
 if [ -s "$js/a.json" ] && [ -s "$js/c.json" ] && grep -q '"failure"' "$js/c.json" && grep -q '"rtapp"' "$js/e.json"; then
