@@ -28,13 +28,15 @@ enum calib_meas {
 	M_SYSCALL, /* getppid(): entry + exit */
 	M_PIPE_MSG_4, /* write + read of 4 bytes on a pipe, never blocking */
 	M_PIPE_MSG_4096,
-	M_PIPE_WRITE_100, /* one 100-byte write in a batch of 16 */
+	M_PIPE_WRITE_100, /* one 100-byte write in a batch of 16, the timer's cost off */
 	M_PIPE_READ_100,
 	M_UNIX_MSG_4, /* the same on a unix stream socket pair */
 	M_UNIX_MSG_4096,
 	M_UNIX_WRITE_100,
 	M_UNIX_READ_100,
 	M_UNIX_TRUESIZE_100, /* SIOCOUTQ after one 100-byte write: the skb's truesize */
+	M_UNIX_WRITE_DEEP, /* one 100-byte write with 16000 skbs in flight (t_deep) */
+	M_UNIX_READ_DEEP, /* one 100-byte read of those */
 	M_YIELD_THREADS, /* sched_yield() between 2 threads on one CPU: ns per switch */
 	M_YIELD_PROCS, /* the same with 2 processes */
 	M_PIPE_RT_THREADS, /* pipe ping-pong on one CPU, 2 threads: ns per round trip */

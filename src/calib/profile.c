@@ -528,6 +528,18 @@ void calib_write_profile(FILE *out, const struct calib_result *res, const struct
 	param(&w, "unix_skb_overhead", med(&w, M_UNIX_TRUESIZE_100) - 100);
 
 	fprintf(out,
+		"\n# skb_refill: 100-byte writes to 80 unix sockets in turn, 200 each, then\n"
+		"#   all read (16000 skbs in flight, beyond the private cache): each side per\n"
+		"#   message - the same side with the queue hot (unix.write.100, unix.read.100),\n"
+		"#   the two averaged: one skb's lines refilled, on its allocation or its read\n");
+	stat_line(&w, "unix.write.deep", M_UNIX_WRITE_DEEP);
+	stat_line(&w, "unix.read.deep", M_UNIX_READ_DEEP);
+	param(&w, "skb_refill",
+	      (med(&w, M_UNIX_WRITE_DEEP) - med(&w, M_UNIX_WRITE_100) + med(&w, M_UNIX_READ_DEEP) -
+	       med(&w, M_UNIX_READ_100)) /
+		      2);
+
+	fprintf(out,
 		"\n# schedule, pick_next, context_switch, sched_yield: sched_yield() between two\n"
 		"#   threads pinned to one CPU, time per context switch - syscall - rq_lock (%llu,\n"
 		"#   the machine's: a user-space lock is not the kernel's irqsave one)\n",

@@ -80,6 +80,12 @@ u64 cache_l2_touched(unsigned int cpu)
 	return l2_of(cpu)->touched;
 }
 
+void cache_touch(unsigned int cpu, u64 bytes)
+{
+	l2_of(cpu)->touched += bytes;
+	llc_of(cpu)->touched += bytes;
+}
+
 u64 cache_llc_touched(unsigned int cpu)
 {
 	return llc_of(cpu)->touched;

@@ -85,6 +85,12 @@ static inline u64 cache_surviving(u64 bytes, u64 traffic, u64 capacity)
 	return min(bytes, capacity - traffic);
 }
 
+/*
+ * @bytes of data that belong to no task's footprint (an skb) were touched
+ * on @cpu: they push older lines down its private and shared caches.
+ */
+void cache_touch(unsigned int cpu, u64 bytes);
+
 /* @f's task exits: its footprint leaves the caches' occupancy. */
 void cache_task_exit(struct cache_footprint *f);
 

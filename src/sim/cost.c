@@ -11,6 +11,9 @@
 
 const char *const cpu_dist_names[NR_DIST] = { "self", "smt", "cluster", "llc", "package", "numa" };
 
+/* work/exec.c's skb_lines(100): the sk_buff's 4 lines, 2 of payload, 1 of skb_shared_info */
+#define SKB_LINES_SMALL 7
+
 void cost_model_default(struct cost_model *c)
 {
 	memset(c, 0, sizeof(*c));
@@ -96,6 +99,13 @@ void cost_model_default(struct cost_model *c)
 	c->mem_latency = 90;
 	c->mem_remote_latency = 140;
 	c->line_mlp = 4;
+	/*
+	 * an skb's lines (skb_lines(): 7 for a 100-byte message) refilled from
+	 * the LLC one after another: the slab freelist and the receive queue
+	 * are linked lists, each miss needs the previous line's pointer, so
+	 * nothing overlaps (docs/cost-model.md)
+	 */
+	c->skb_refill = SKB_LINES_SMALL * c->llc_hit;
 
 	/* Cascade Lake-SP (Xeon Platinum 8269CY); sources in docs/cost-model.md */
 	c->cache_l2_kb = 1024;
@@ -200,6 +210,7 @@ static const struct cost_field cost_fields[] = {
 	F(skb_queue, KPATH_MAX),
 	F(skb_unlink, KPATH_MAX),
 	F(skb_free, KPATH_MAX),
+	F(skb_refill, KPATH_MAX),
 	F(wake_walk, KPATH_MAX),
 	{ "copy_ns_per_kb", offsetof(struct cost_model, copy_ns_per_kb), false, COPY_MAX,
 	  "nanoseconds per KiB", 0 },

@@ -99,6 +99,12 @@ struct cost_model {
 	u64 skb_queue;		/* peer checks and skb_queue_tail() under unix_state_lock */
 	u64 skb_unlink;		/* skb_unlink() under the receive-queue lock */
 	u64 skb_free;		/* consume_skb(): sock_wfree, slab free, memcg uncharge */
+	/*
+	 * an skb whose lines have left the CPU's private cache since they were
+	 * last touched there: its allocation (the slab object freed long ago)
+	 * or its read (written long ago) pays this, per skb (work/skb_cache.c)
+	 */
+	u64 skb_refill;
 	u64 wake_walk;		/* __wake_up_common() per waiter, under the wait-queue lock */
 	u64 copy_ns_per_kb;	/* copy_to/from_user per KiB */
 	u64 futex_wait;		/* futex_wait() until the task blocks */

@@ -9,6 +9,7 @@
 #include "work/work.h"
 
 #include "kernel/tasklist.h"
+#include "work/skb_cache.h"
 #include "sim/alloc.h"
 
 #include <errno.h>
@@ -69,6 +70,7 @@ void work_free_all(void)
 	end_group = -1;
 	futex_next_uaddr = FUTEX_USER_BASE;
 	mm_thread_free_all();
+	skb_cache_reset();
 }
 
 void work_live_counts(size_t *tasks, size_t *nr_channels)
@@ -155,7 +157,7 @@ void futex_init_unhashed(struct futex *f, u32 val)
 }
 
 
-static void skb_push(struct channel *ch, u32 len)
+static void skb_push(struct channel *ch, u32 len, u64 mark)
 {
 	if (ch->skb_nr == ch->skb_cap) {
 		/* a power of two (struct channel) */
@@ -170,7 +172,7 @@ static void skb_push(struct channel *ch, u32 len)
 		ch->skb_cap = ncap;
 	}
 	ch->skb[(ch->skb_head + ch->skb_nr) & (ch->skb_cap - 1)] =
-		(struct skb_ent){ .len = len, .cpu = (s32)smp_processor_id() };
+		(struct skb_ent){ .len = len, .cpu = (s32)smp_processor_id(), .mark = mark };
 	ch->skb_nr++;
 }
 
@@ -178,20 +180,6 @@ void channel_free(struct channel *ch)
 {
 	free(ch->skb);
 	ch->skb = NULL;
-}
-
-/*
- * The lines of one skb that its writer fills and its reader reads: the
- * struct sk_buff (232 bytes on x86-64 since v5.x: 4 lines), the payload,
- * and the first line of skb_shared_info at the end of the data (dataref,
- * nr_frags, set up by __alloc_skb()).
- */
-#define SKB_HEAD_LINES 4
-#define SKB_SHINFO_LINES 1
-
-static unsigned int skb_lines(u64 payload)
-{
-	return SKB_HEAD_LINES + cl_lines(payload) + SKB_SHINFO_LINES;
 }
 
 static void sys_enter(struct work_task *w)
@@ -454,6 +442,9 @@ static void do_pipe_write(struct work_task *w, struct channel *ch, u32 bytes)
 static void do_unix_write(struct work_task *w, struct channel *ch, u32 bytes)
 {
 	const struct cost_model *cost = machine.cost;
+	unsigned int lines = skb_lines(bytes);
+	bool local = ch->skb_free_cpu == (int)smp_processor_id();
+	u64 mark;
 
 	sys_enter(w);
 	charge(cost->unix_write);
@@ -464,7 +455,8 @@ static void do_unix_write(struct work_task *w, struct channel *ch, u32 bytes)
 	}
 	finish_wait_if_queued(w, &ch->wr_wait);
 	charge(cost->skb_alloc);
-	cl_fetch(ch->skb_free_cpu, skb_lines(bytes));
+	cl_fetch(ch->skb_free_cpu, lines);
+	skb_cache_alloc(lines, local, &mark);
 	cl_write(&ch->wmem);
 	ch->used += bytes + cost->unix_skb_overhead;
 	charge(cost_copy(cost, bytes));
@@ -472,7 +464,7 @@ static void do_unix_write(struct work_task *w, struct channel *ch, u32 bytes)
 	sim_lock_acquire(&ch->state_lock);
 	charge(cost->skb_queue);
 	sim_lock_acquire(&ch->queue_lock);
-	skb_push(ch, bytes);
+	skb_push(ch, bytes, mark);
 	ch->bytes += bytes;
 	ch->nr_writes++;
 	sim_lock_release(&ch->queue_lock);
@@ -568,6 +560,10 @@ static void do_unix_read(struct work_task *w, struct channel *ch, u32 bytes)
 		u32 take = (u32)min((u64)avail, left);
 
 		cl_fetch(head->cpu, skb_lines(take));
+		/* the first read of this skb finds what is left of it in the cache */
+		if (!ch->head_consumed)
+			skb_cache_read(skb_lines(head->len), head->cpu == (int)smp_processor_id(),
+				       head->mark);
 		charge(cost_copy(cost, take));
 		left -= take;
 		if (take < avail) {
@@ -584,6 +580,7 @@ static void do_unix_read(struct work_task *w, struct channel *ch, u32 bytes)
 		cl_write(&ch->wmem);
 		ch->used -= head->len + cost->unix_skb_overhead;
 		ch->skb_free_cpu = (int)smp_processor_id();
+		skb_cache_free();
 		/* sock_wfree -> unix_write_space: writable at a quarter of sndbuf */
 		if ((ch->used << 2) <= ch->capacity)
 			wake_writers = true;

@@ -354,7 +354,8 @@ enum channel_kind {
 /* one queued skb: its payload and the CPU that wrote it */
 struct skb_ent {
 	u32 len;
-	s32 cpu;
+	s32 cpu;	/* the writer's */
+	u64 mark;	/* its lines' last touch there (work/skb_cache.h) */
 };
 
 /*

@@ -39,6 +39,8 @@ static void fake(struct calib_result *r, bool smt)
 	r->m[M_UNIX_WRITE_100] = st(322);
 	r->m[M_UNIX_READ_100] = st(339);
 	r->m[M_UNIX_TRUESIZE_100] = st(768);
+	r->m[M_UNIX_WRITE_DEEP] = st(1422);
+	r->m[M_UNIX_READ_DEEP] = st(1539);
 	r->m[M_YIELD_THREADS] = st(480);
 	r->m[M_YIELD_PROCS] = st(619);
 	r->m[M_PIPE_RT_THREADS] = st(1886);
@@ -101,6 +103,8 @@ static void test_profile_reads_back(void **state)
 		assert_int_equal(c.fork, 60000 - 70);
 		assert_int_equal(c.fork_thread, 6000 - 70);
 		assert_int_equal(c.unix_skb_overhead, 668);
+		/* skb_refill = the deep queue's extra per message, both sides averaged */
+		assert_int_equal(c.skb_refill, ((1422 - 322) + (1539 - 339)) / 2);
 		assert_int_equal(c.cacheline[DIST_LLC], 64);
 		assert_int_equal(c.cacheline[DIST_NUMA], 150);
 		assert_true(c.ipi_latency[DIST_NUMA] > c.ipi_latency[DIST_LLC]);
