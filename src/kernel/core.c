@@ -119,6 +119,7 @@ static struct task_struct *alloc_task(const char *comm, const struct cpumask *bo
 	p->cpus_mask = bound ? (struct cpumask *)bound : alloc_cpumask();
 	p->static_prio = p->normal_prio = p->prio = DEFAULT_PRIO;
 	p->policy = SCHED_NORMAL;
+	p->timer_slack_ns = p->default_timer_slack_ns = TIMER_SLACK_DEFAULT_NS;
 	INIT_LIST_HEAD(&p->rt.run_list);
 	INIT_LIST_HEAD(&p->pushable_tasks);
 	INIT_LIST_HEAD(&p->dl.run_node);
@@ -285,6 +286,7 @@ struct task_struct *sched_create_dl_kthread(const char *comm, unsigned int cpu,
 	/* sched_setattr_nocheck(SCHED_DEADLINE): __setscheduler_params(), __setparam_dl() */
 	p->policy = SCHED_DEADLINE;
 	p->rt_priority = 0;
+	p->timer_slack_ns = 0;
 	p->normal_prio = p->prio = DL_TASK_PRIO;
 	setparam_dl(p, runtime, deadline, period, flags);
 	set_load_weight(p);
@@ -1278,6 +1280,11 @@ static void __setscheduler_params(struct task_struct *p, const struct sched_attr
 	p->policy = attr->sched_policy;
 	if (fair_policy(p->policy))
 		p->static_prio = NICE_TO_PRIO(clamp(attr->sched_nice, MIN_NICE, MAX_NICE));
+	/* rt-policy tasks have no timer slack; back to fair, the default returns */
+	if (rt_or_dl_policy(p->policy))
+		p->timer_slack_ns = 0;
+	else if (!p->timer_slack_ns)
+		p->timer_slack_ns = p->default_timer_slack_ns;
 	p->rt_priority = attr->sched_priority;
 	p->normal_prio = normal_prio(p);
 	set_load_weight(p);
@@ -1317,6 +1324,8 @@ static struct task_struct *__sched_fork_task(struct task_struct *parent, bool th
 		p->policy = parent->policy;
 		p->rt_priority = parent->rt_priority;
 		p->normal_prio = p->prio = parent->normal_prio;
+		/* dup_task_struct() copies the slack; copy_process() makes it the default */
+		p->timer_slack_ns = p->default_timer_slack_ns = parent->timer_slack_ns;
 		/* dup_task_struct(): the clamps are inherited (no reset-on-fork here) */
 		memcpy(p->uclamp_req, parent->uclamp_req, sizeof(p->uclamp_req));
 		cpumask_copy(p->cpus_mask, parent->cpus_mask);
@@ -1379,6 +1388,7 @@ static struct task_struct *__sched_fork_task(struct task_struct *parent, bool th
 		p->policy = SCHED_NORMAL;
 		p->rt_priority = 0;
 		p->static_prio = p->normal_prio = p->prio = DEFAULT_PRIO;
+		p->timer_slack_ns = p->default_timer_slack_ns = TIMER_SLACK_DEFAULT_NS;
 		cpumask_clear(p->cpus_mask);
 		cpumask_set_cpu((unsigned int)bind_cpu, p->cpus_mask);
 		p->kthread = true;
@@ -2040,7 +2050,9 @@ static void handle_pending_irqs(struct rq *rq)
 	if (irqs & IRQ_TIMER) {
 		struct hrtimer *t;
 
-		charge(cost->irq_entry);
+		/* one hrtimer_interrupt() runs the tick's timer and these */
+		if (!(irqs & IRQ_TICK))
+			charge(cost->irq_entry);
 		t = sim_cpu_take_expired_timers(cpu_of(rq));
 		while (t) {
 			struct hrtimer *next = t->next_expired;

@@ -113,6 +113,12 @@ static inline struct task_struct *__mutex_owner(const struct mutex *lock)
 	return lock->owner;
 }
 
+/* mutex_is_locked(): an owner */
+static inline bool mutex_is_locked(const struct mutex *lock)
+{
+	return __mutex_owner(lock) != NULL;
+}
+
 /* ---- struct rw_semaphore ---- */
 
 struct rw_semaphore {
@@ -138,6 +144,15 @@ bool down_read_step(struct rw_semaphore *sem, struct lock_waiter *w);
 bool down_write_step(struct rw_semaphore *sem, struct lock_waiter *w);
 void up_read(struct rw_semaphore *sem);
 void up_write(struct rw_semaphore *sem);
+
+/*
+ * rwsem_is_locked(): the count is not RWSEM_UNLOCKED_VALUE, which the
+ * waiters' flag (the waiting bias before v4.x) makes true as well
+ */
+static inline bool rwsem_is_locked(const struct rw_semaphore *sem)
+{
+	return sem->writer_locked || sem->readers || sem->waiters;
+}
 
 /* ---- hooks for the scheduler core ---- */
 

@@ -31,6 +31,12 @@
 #define MAX_RT_PRIO 100
 #define DEFAULT_PRIO (MAX_RT_PRIO + NICE_WIDTH / 2)
 #define NICE_TO_PRIO(nice) ((nice) + DEFAULT_PRIO)
+/*
+ * init_task's timer_slack_ns (include/linux/init_task.h: 50 us), which
+ * every task inherits unless it sets its own (prctl(PR_SET_TIMERSLACK)) or
+ * becomes RT or DL (__setscheduler_params() zeroes it)
+ */
+#define TIMER_SLACK_DEFAULT_NS 50000ULL
 #define PRIO_TO_NICE(prio) ((prio)-DEFAULT_PRIO)
 #define MAX_PRIO (MAX_RT_PRIO + NICE_WIDTH)
 
@@ -564,6 +570,12 @@ struct task_struct {
 	int prio;			/* 0..99 RT (99 - rt_priority), 100..139 nice */
 	unsigned int policy;		/* SCHED_NORMAL, SCHED_FIFO, ... */
 	unsigned int rt_priority;	/* 1..99 for SCHED_FIFO/RR, else 0 */
+	/*
+	 * how late its hrtimer sleeps may fire (nanosleep, clock_nanosleep,
+	 * futex and select timeouts), and the value a fair policy restores
+	 */
+	u64 timer_slack_ns;
+	u64 default_timer_slack_ns;
 	struct sched_rt_entity rt;
 	struct list_head pushable_tasks;	/* on rq->rt.pushable_tasks (plist_node) */
 	bool is_stopper;		/* the per-CPU stopper kthread */
@@ -1387,6 +1399,12 @@ static inline bool rt_prio(int prio)
 static inline bool rt_policy(unsigned int policy)
 {
 	return policy == SCHED_FIFO || policy == SCHED_RR;
+}
+
+/* rt_or_dl_task_policy()'s test */
+static inline bool rt_or_dl_policy(unsigned int policy)
+{
+	return rt_policy(policy) || policy == SCHED_DEADLINE;
 }
 
 static inline bool fair_policy(unsigned int policy)

@@ -274,6 +274,9 @@ void sim_cpu_interrupt(unsigned int cpu, unsigned int irq)
 static void tick_event(struct sim_event *ev)
 {
 	sim_cpu(ev->arg)->tick_fired = ev->time;
+	/* the tick is an hrtimer too (tick_sched_timer): its interrupt runs the queues */
+	if (hrtimer_run_soft_expired(ev->arg))
+		sim_cpu_interrupt(ev->arg, IRQ_TIMER);
 	sim_cpu_interrupt(ev->arg, IRQ_TICK);
 }
 
@@ -379,17 +382,39 @@ static void timer_heap_del(struct hrtimer *t)
 	timer_heap_sift_down(c, c->timers[i]->heap_pos - 1);
 }
 
-static void hrtimer_event(struct sim_event *ev)
+/* off the heap onto the end of its CPU's expired list (expiry order) */
+static void hrtimer_expire(struct sim_cpu *c, struct hrtimer *t)
 {
-	struct hrtimer *t = container_of(ev, struct hrtimer, ev);
-	struct sim_cpu *c = sim_cpu(t->cpu);
+	struct hrtimer **pp = &c->expired_timers;
 
 	timer_heap_del(t);
-	/* keep expiry order: append */
-	struct hrtimer **pp = &c->expired_timers;
 	while (*pp)
 		pp = &(*pp)->next_expired;
 	*pp = t;
+}
+
+bool hrtimer_run_soft_expired(unsigned int cpu)
+{
+	struct sim_cpu *c = sim_cpu(cpu);
+	bool any = false;
+
+	while (c->nr_timers && c->timers[0]->softexpires <= machine.now) {
+		struct hrtimer *t = c->timers[0];
+
+		sim_cancel(&t->ev);
+		hrtimer_expire(c, t);
+		any = true;
+	}
+	return any;
+}
+
+static void hrtimer_event(struct sim_event *ev)
+{
+	struct hrtimer *t = container_of(ev, struct hrtimer, ev);
+
+	hrtimer_expire(sim_cpu(t->cpu), t);
+	/* the same interrupt runs the timers behind it whose soft expiry has come */
+	hrtimer_run_soft_expired(t->cpu);
 	sim_cpu_interrupt(t->cpu, IRQ_TIMER);
 }
 
@@ -400,21 +425,37 @@ void hrtimer_init(struct hrtimer *timer, void (*function)(struct hrtimer *timer)
 	timer->function = function;
 	timer->next_expired = NULL;
 	timer->heap_pos = 0;
+	timer->softexpires = 0;
 }
 
-void hrtimer_start_on(struct hrtimer *timer, unsigned int cpu, u64 expires)
+/* armed on @cpu's base: the soft expiry @soft, the hard @hard */
+static void hrtimer_arm(struct hrtimer *timer, unsigned int cpu, u64 soft, u64 hard)
 {
 	/* off the base it was armed on, onto @cpu's */
 	timer_heap_del(timer);
 	timer->cpu = cpu;
 	timer->ev.arg = cpu;
-	sim_schedule(&timer->ev, expires);
+	timer->softexpires = soft;
+	sim_schedule(&timer->ev, hard);
 	timer_heap_add(timer);
+}
+
+void hrtimer_start_on(struct hrtimer *timer, unsigned int cpu, u64 expires)
+{
+	hrtimer_arm(timer, cpu, expires, expires);
 }
 
 void hrtimer_start(struct hrtimer *timer, u64 expires)
 {
-	hrtimer_start_on(timer, machine.this_cpu, expires);
+	hrtimer_arm(timer, machine.this_cpu, expires, expires);
+}
+
+void hrtimer_start_range_ns(struct hrtimer *timer, u64 expires, u64 delta)
+{
+	/* hrtimer_set_expires_range_ns(): ktime_add_safe() saturates */
+	u64 hard = expires + delta < expires ? UINT64_MAX : expires + delta;
+
+	hrtimer_arm(timer, machine.this_cpu, expires, hard);
 }
 
 void hrtimer_cancel(struct hrtimer *timer)

@@ -87,7 +87,15 @@ static inline unsigned int sim_cpu_take_irqs(unsigned int cpu)
  * the timer expires (e.g. to wake a sleeping task).
  */
 struct hrtimer {
-	struct sim_event ev;
+	struct sim_event ev;		/* at the hard expiry (hrtimer_get_expires()) */
+	/*
+	 * The soft expiry (hrtimer_get_softexpires()): the earliest time the
+	 * timer may run. A timer armed with a range (the task's timer slack)
+	 * runs at the first hrtimer interrupt of its CPU at or after this,
+	 * whichever timer's hard expiry (or the tick) raised it, and at its
+	 * own hard expiry ev.time at the latest.
+	 */
+	u64 softexpires;
 	unsigned int cpu;
 	void (*function)(struct hrtimer *timer);
 	struct hrtimer *next_expired;
@@ -108,6 +116,20 @@ static inline void hrtimer_set_background(struct hrtimer *timer)
 void hrtimer_start(struct hrtimer *timer, u64 expires);
 /* The same on CPU @cpu's timer base (a timer pinned to another CPU's runqueue). */
 void hrtimer_start_on(struct hrtimer *timer, unsigned int cpu, u64 expires);
+/*
+ * hrtimer_start_range_ns() on the running CPU: soft expiry @expires, hard
+ * expiry @expires + @delta (hrtimer_set_expires_range_ns()): the clock
+ * event is programmed for the hard one, and an earlier hrtimer interrupt
+ * of the CPU at or after the soft one runs it (__hrtimer_run_queues()).
+ */
+void hrtimer_start_range_ns(struct hrtimer *timer, u64 expires, u64 delta);
+/*
+ * An hrtimer interrupt on @cpu at machine.now that another hrtimer (the
+ * tick's tick_sched_timer) raised: the armed timers it runs as well, in
+ * hard-expiry order while their soft expiry has come (__hrtimer_run_queues()
+ * stops at the first that has not), move to the expired list; true if any.
+ */
+bool hrtimer_run_soft_expired(unsigned int cpu);
 void hrtimer_cancel(struct hrtimer *timer);
 /*
  * The earliest expiry of the hrtimers armed on @cpu (the tick is not one

@@ -25,15 +25,11 @@
 /* perf bench names itself "<collection>-<bench>" (prctl(PR_SET_NAME)) */
 #define FUTEX_LOCK_PI_COMM "futex-lock-pi"
 /*
- * usleep(1) sleeps 1 us plus the task's timer slack: nanosleep()'s
- * hrtimer may fire anywhere up to timer_slack_ns after the expiry and,
- * with no other timer due in that window, fires at its end.
- * timer_slack_ns is 50 us for a SCHED_OTHER task (init_task's
- * .timer_slack_ns = 50000, include/linux/init_task.h, inherited and
- * unchanged by perf; RT tasks get none, hrtimer_nanosleep()).
+ * usleep(1): a nanosleep() of 1 us, plus the task's timer slack as every
+ * nanosleep has it (OP_SLEEP): 50 us for a SCHED_OTHER thread, none for
+ * an RT one
  */
 #define LOCK_PI_USLEEP_NS 1000
-#define TIMER_SLACK_NS 50000
 /*
  * -M: each thread's futex is its own calloc(1, sizeof(u32)): consecutive
  * chunks of glibc's main arena, each of the minimum chunk size (MINSIZE,
@@ -81,8 +77,7 @@ static void worker_next(struct work_task *w, struct op_desc *op)
 			goto again;
 		}
 		lw->loop = L_UNLOCK;
-		op_sleep(op,
-			 LOCK_PI_USLEEP_NS + (task_has_rt_policy(w->task) ? 0 : TIMER_SLACK_NS));
+		op_sleep(op, LOCK_PI_USLEEP_NS);
 		return;
 	case L_UNLOCK:
 		lw->loop = L_COUNT;

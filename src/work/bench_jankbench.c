@@ -351,8 +351,10 @@ static void ui_next(struct work_task *w, struct op_desc *op)
 			}
 			s->ui_step = U_START;
 			if (cpu_now() < s->next_vsync) {
+				/* the vsync event wakes it (a looper poll), not a timer of its own */
 				op->kind = OP_SLEEP_UNTIL;
 				op->ns = s->next_vsync;
+				op->val = SLEEP_EXACT;
 				return;
 			}
 			break;

@@ -1180,7 +1180,7 @@ static bool job_next(struct rm_user *u, struct op_desc *op)
 			if (k % 2 == 0)
 				run_op(s, op, 0, REAIM_DISK_BLOCK_NS);
 			else
-				op_sleep(op, REAIM_DEVICE_NS);
+				op_sleep_exact(op, REAIM_DEVICE_NS);
 			return true;
 		}
 		return system_step(u, op, (int)(k - (dev ? 2 * s->disk_kb : 1)), RC_SYNC);

@@ -830,6 +830,39 @@ static void wait_children_passes(struct work_task *w, enum wait_how how)
 	}
 }
 
+/*
+ * select_estimate_accuracy() (fs/select.c): 0.1% of the timeout (0.5% for
+ * a task of positive nice), at most 100 ms, at least the task's timer
+ * slack; none when that is 0 (an RT or DL task)
+ */
+#define SELECT_MAX_SLACK_NS (100 * NSEC_PER_MSEC)
+#define SELECT_SLACK_DIV 1000
+#define SELECT_SLACK_DIV_NICE 200
+
+static u64 select_estimate_accuracy(const struct task_struct *p, u64 timeout)
+{
+	u64 div = PRIO_TO_NICE(p->static_prio) > 0 ? SELECT_SLACK_DIV_NICE : SELECT_SLACK_DIV;
+	u64 slack = min(timeout / div, SELECT_MAX_SLACK_NS);
+
+	if (!p->timer_slack_ns)
+		return 0;
+	return max(slack, p->timer_slack_ns);
+}
+
+/* the slack of @p's sleep @op of @timeout ns (enum sleep_slack) */
+static u64 sleep_slack(const struct task_struct *p, const struct op_desc *op, u64 timeout)
+{
+	switch ((enum sleep_slack)op->val) {
+	case SLEEP_NANOSLEEP:
+		return p->timer_slack_ns;
+	case SLEEP_SELECT:
+		return select_estimate_accuracy(p, timeout);
+	case SLEEP_EXACT:
+		break;
+	}
+	return 0;
+}
+
 static void work_step(struct task_struct *p)
 {
 	struct work_task *w = p->exec_data;
@@ -864,7 +897,7 @@ static void work_step(struct task_struct *p)
 			return;
 		}
 		sys_enter(w);
-		hrtimer_start(&w->timer, cpu_now() + op->ns);
+		hrtimer_start_range_ns(&w->timer, cpu_now() + op->ns, sleep_slack(p, op, op->ns));
 		p->__state = TASK_INTERRUPTIBLE;
 		schedule();
 		return;
@@ -878,7 +911,7 @@ static void work_step(struct task_struct *p)
 			op_done(w, 0);
 			return;
 		}
-		hrtimer_start(&w->timer, op->ns);
+		hrtimer_start_range_ns(&w->timer, op->ns, sleep_slack(p, op, op->ns - cpu_now()));
 		p->__state = TASK_INTERRUPTIBLE;
 		schedule();
 		return;

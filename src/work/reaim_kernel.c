@@ -11,6 +11,12 @@
  * - exit (and the old mm of an execve()): free_pgtables() unlinks each VMA's
  *   anon_vma chain under the root's rwsem, once per VMA, and removes the
  *   file VMAs from i_mmap in batches per file (unlink_file_vma_batch_*()).
+ *   Each of the process's own anon_vmas, empty then, is freed after the
+ *   unlock (put_anon_vma() -> anon_vma_free()), which takes the root's lock
+ *   and drops it again, with nothing under it, if anyone holds or waits for
+ *   it at that moment (rwsem_is_locked(); mutex_is_locked() before
+ *   5a505085f043, whose diff changes that test: v3.7 to v6.18 all do it),
+ *   to flush a reader that found the anon_vma through a page.
  * - execve(): the new program's and the interpreter's segments and, from
  *   ld.so, libc's, each a mapping inserted under its file's i_mmap_rwsem.
  * - creat() of a new file, link() and unlink() in a directory: the
@@ -139,6 +145,12 @@ static void add_step(struct rk_path *kp, enum rk_lock lock, unsigned int ops, in
 					      .nodes = (signed char)nodes };
 }
 
+/* anon_vma_free()'s lock and unlock of the root, nothing under it, if it is locked */
+static void add_free_flush(struct rk_path *kp)
+{
+	kp->step[kp->n++] = (struct rk_step){ .lock = RKL_ANON_ROOT, .if_locked = true };
+}
+
 static void path_start(struct rk_path *kp)
 {
 	kp->n = kp->i = kp->phase = 0;
@@ -163,8 +175,10 @@ void rk_path_fork(struct rk_path *kp, const struct rk_proc *parent)
 
 static void add_exit(struct rk_path *kp, const struct rk_proc *p)
 {
-	if (p->in_root)
+	if (p->in_root) {
 		add_step(kp, RKL_ANON_ROOT, RK_ANON_VMAS, -1);
+		add_free_flush(kp);
+	}
 	add_files(kp, p->prog, RK_FILE_VMAS, -RK_FILE_VMAS);
 }
 
@@ -187,10 +201,19 @@ void rk_path_dir(struct rk_path *kp)
 	add_step(kp, RKL_DIR, 1, 0);
 }
 
+static bool rk_is_locked(const struct rk_locks *l, enum rk_lock lock)
+{
+	return l->is_mutex[lock] ? mutex_is_locked(&l->mutex[lock]) : rwsem_is_locked(&l->sem[lock]);
+}
+
 bool rk_path_next(struct rk_locks *l, struct rk_path *kp, struct op_desc *op)
 {
 	const struct rk_step *st;
 
+	/* a step taken only if its lock is busy, when it is not: nothing */
+	while (kp->i < kp->n && !kp->phase && kp->step[kp->i].if_locked &&
+	       !rk_is_locked(l, kp->step[kp->i].lock))
+		kp->i++;
 	if (kp->i == kp->n)
 		return false;
 	st = &kp->step[kp->i];
@@ -203,7 +226,7 @@ bool rk_path_next(struct rk_locks *l, struct rk_path *kp, struct op_desc *op)
 		return true;
 	case 1: {
 		/* the walk's depth is the tree's as the lock holder finds it */
-		u64 hold = rk_hold_ns(st->lock, st->ops, l->nodes[st->lock]);
+		u64 hold = st->ops ? rk_hold_ns(st->lock, st->ops, l->nodes[st->lock]) : 0;
 
 		op_run(op, hold);
 		l->held_ns += hold;

@@ -59,6 +59,8 @@ struct rk_step {
 	unsigned char lock; /* enum rk_lock */
 	unsigned char ops;
 	signed char nodes; /* entries the operations add (+) or remove (-), each */
+	/* taken only if someone holds the lock or waits for it then (anon_vma_free()) */
+	bool if_locked;
 };
 
 #define RK_MAX_STEPS 8

@@ -99,7 +99,8 @@ static bool start_sleep(struct stress_instance *in, struct op_desc *op)
 	/* select() returns early when a SIGALRM comes */
 	c->sleeping = true;
 	*op = (struct op_desc){ .kind = OP_SLEEP,
-				.ns = min((u64)c->delay, next_alarm(in, now) - now) };
+				.ns = min((u64)c->delay, next_alarm(in, now) - now),
+				.val = SLEEP_SELECT };
 	return true;
 }
 

@@ -22,7 +22,7 @@ struct op_desc;
 
 enum op_kind {
 	OP_RUN,			/* ns of user work at full capacity and frequency */
-	OP_SLEEP,		/* nanosleep(ns) */
+	OP_SLEEP,		/* nanosleep(ns); val: its timer slack, enum sleep_slack */
 	OP_SLEEP_UNTIL,		/* clock_nanosleep(TIMER_ABSTIME, ns): returns at once if past */
 	OP_YIELD,		/* sched_yield(): FIFO/RR to the tail of its list, fair forfeits its slice */
 	OP_SETAFFINITY,		/* sched_setaffinity(0, cpus): the task's own mask */
@@ -85,6 +85,19 @@ enum op_kind {
 	OP_RT_MUTEX_LOCK, /* rt_mutex_lock(op->rtmutex), with priority inheritance */
 	OP_RT_MUTEX_UNLOCK,
 	OP_EXIT,
+};
+
+/*
+ * How late an OP_SLEEP or OP_SLEEP_UNTIL (op->val) may end: its hrtimer's
+ * soft expiry is the time asked, its hard expiry that plus the slack.
+ */
+enum sleep_slack {
+	/* nanosleep(), clock_nanosleep(): the task's timer_slack_ns (hrtimer_nanosleep()) */
+	SLEEP_NANOSLEEP,
+	/* select()/poll() with a timeout: select_estimate_accuracy() */
+	SLEEP_SELECT,
+	/* no timer of the task's: a device or another machine's event ends it at ns */
+	SLEEP_EXACT,
 };
 
 struct program {
@@ -166,10 +179,20 @@ static inline void op_run(struct op_desc *op, u64 ns)
 	op->ns = ns;
 }
 
+/* nanosleep(@ns) */
 static inline void op_sleep(struct op_desc *op, u64 ns)
 {
 	op->kind = OP_SLEEP;
 	op->ns = ns;
+	op->val = SLEEP_NANOSLEEP;
+}
+
+/* a wait of @ns for something outside the task's timers (enum sleep_slack) */
+static inline void op_sleep_exact(struct op_desc *op, u64 ns)
+{
+	op->kind = OP_SLEEP;
+	op->ns = ns;
+	op->val = SLEEP_EXACT;
 }
 
 /* OP_READ or OP_WRITE */

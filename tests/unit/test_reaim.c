@@ -385,7 +385,7 @@ static void test_loop_ends_past_end_users(void **state)
 {
 	char args[512], wf[128], conf[128];
 	static const unsigned int one[] = { 1 }, three[] = { 2, 5, 8 }, cfg[] = { 1, 6 },
-				  to11[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 },
+				  to10[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 },
 				  twice[] = { 1, 6, 1, 6 };
 
 	(void)state;
@@ -405,12 +405,13 @@ static void test_loop_ends_past_end_users(void **state)
 	expect_users(args, twice, 4);
 	/*
 	 * the adaptive timer changes the step from the tenth loop on (each
-	 * loop's time is within THRESHOLD_MIN of the last): 12 > 11. How big
-	 * the later steps are depends on the model's timings, so the run to
-	 * 40 gives them, and a run to a count between two of its steps must be
-	 * that run cut there: each loop is the same whatever -e is.
+	 * loop's time is within THRESHOLD_MIN of the last). Where it first
+	 * steps by more than one and how big the later steps are depend on
+	 * the model's timings (the driver's sleeps' timer slack moved the
+	 * first from 10 -> 12 to 11 -> 13), so the run to 40 gives them, and
+	 * a run to a count between two of its steps must be that run cut
+	 * there: each loop is the same whatever -e is. Up to 10 the step is 1.
 	 */
-	expect_users("-s 1 -e 11", to11, 10);
 	{
 		struct run full = run_reaim("smp4", "-s 1 -e 40");
 		unsigned int k = 0;
@@ -418,9 +419,11 @@ static void test_loop_ends_past_end_users(void **state)
 
 		while (k + 1 < full.rows && full.users[k + 1] - full.users[k] <= 1)
 			k++;
-		/* a step of more than one past the tenth loop, as re-aim's timer makes */
+		/* steps of one to the tenth loop, then one of more, as re-aim's timer makes */
 		assert_true(k + 1 < full.rows);
-		assert_int_equal(full.users[k], 10);
+		assert_true(full.users[k] >= 10);
+		for (unsigned int i = 0; i < 10; i++)
+			assert_int_equal(full.users[i], to10[i]);
 		for (unsigned int j = k; j + 1 < full.rows; j++) {
 			if (full.users[j + 1] - full.users[j] < 2)
 				continue;

@@ -2,7 +2,8 @@
 /*
  * The kernel locks of AIM7's processes (work/reaim_kernel.h): which locks
  * fork, exit, execve and a directory operation take and how much work each
- * does under them, that a path emits down_write, its hold and up_write per
+ * does under them (exit's anon_vma_free() flush of the root only when it is
+ * locked), that a path emits down_write, its hold and up_write per
  * lock, and that the trees' sizes follow the processes in them and
  * lengthen the holds. A whole run's contention is tests/cli/cases/reaim.sh's
  * (--lock-stat, --check).
@@ -57,20 +58,33 @@ static void test_fork_exit_exec_steps(void **state)
 	assert_int_equal(kp.n, 3);
 	assert_int_equal(kp.step[0].lock, RKL_FILE0 + RKF_SH);
 
-	/* exit: one unlink per anon VMA, the file VMAs removed */
+	/*
+	 * exit: one unlink per anon VMA, then anon_vma_free()'s flush of the
+	 * root (only if it is locked then), the file VMAs removed
+	 */
 	rk_path_exit(&kp, &user);
-	assert_int_equal(kp.n, 4);
+	assert_int_equal(kp.n, 5);
 	assert_int_equal(kp.step[0].ops, 10);
 	assert_int_equal(kp.step[0].nodes, -1);
-	assert_int_equal(kp.step[3].nodes, -5);
+	assert_false(kp.step[0].if_locked);
+	assert_int_equal(kp.step[1].lock, RKL_ANON_ROOT);
+	assert_true(kp.step[1].if_locked);
+	assert_int_equal(kp.step[1].ops, 0);
+	assert_int_equal(kp.step[1].nodes, 0);
+	assert_int_equal(kp.step[4].nodes, -5);
+
+	/* an exec'd process's exit has no root of the driver's to flush */
+	rk_path_exit(&kp, &sh);
+	assert_int_equal(kp.n, 3);
 
 	/* execve(): the old mm goes, the new program's mappings come */
 	rk_path_exec(&kp, &user, RKF_TRUE);
-	assert_int_equal(kp.n, 7);
+	assert_int_equal(kp.n, 8);
 	assert_int_equal(kp.step[0].lock, RKL_ANON_ROOT);
-	assert_int_equal(kp.step[1].lock, RKL_FILE0 + RKF_REAIM);
-	assert_int_equal(kp.step[4].lock, RKL_FILE0 + RKF_TRUE);
-	assert_int_equal(kp.step[4].nodes, 5);
+	assert_true(kp.step[1].if_locked);
+	assert_int_equal(kp.step[2].lock, RKL_FILE0 + RKF_REAIM);
+	assert_int_equal(kp.step[5].lock, RKL_FILE0 + RKF_TRUE);
+	assert_int_equal(kp.step[5].nodes, 5);
 
 	rk_path_dir(&kp);
 	assert_int_equal(kp.n, 1);
@@ -137,6 +151,31 @@ static void test_path_ops_and_nodes(void **state)
 	while (rk_path_next(l, &kp, &op))
 		;
 	assert_int_equal(l->nodes[RKL_ANON_ROOT], 0);
+
+	/* anon_vma_free(): the root free after the unlink: no flush, the files next */
+	rk_path_exit(&kp, &user);
+	for (int i = 0; i < 3; i++)
+		assert_true(rk_path_next(l, &kp, &op));
+	assert_int_equal(op.kind, OP_UP_WRITE);
+	assert_true(rk_path_next(l, &kp, &op));
+	assert_int_equal(op.kind, OP_DOWN_WRITE);
+	assert_ptr_equal(op.rwsem, &l->sem[RKL_FILE0 + RKF_REAIM]);
+
+	/* the root held by another (a waiter queued counts too): lock, nothing, unlock */
+	rk_path_exit(&kp, &user);
+	for (int i = 0; i < 3; i++)
+		assert_true(rk_path_next(l, &kp, &op));
+	l->sem[RKL_ANON_ROOT].waiters = true;
+	assert_true(rk_path_next(l, &kp, &op));
+	assert_int_equal(op.kind, OP_DOWN_WRITE);
+	assert_ptr_equal(op.rwsem, &l->sem[RKL_ANON_ROOT]);
+	assert_true(rk_path_next(l, &kp, &op));
+	assert_int_equal(op.kind, OP_RUN);
+	assert_int_equal(op.ns, 0);
+	assert_true(rk_path_next(l, &kp, &op));
+	assert_int_equal(op.kind, OP_UP_WRITE);
+	assert_ptr_equal(op.rwsem, &l->sem[RKL_ANON_ROOT]);
+	l->sem[RKL_ANON_ROOT].waiters = false;
 	free(l);
 	locking_reset();
 	machine_down();

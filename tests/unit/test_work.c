@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Task programs: sleeps are woken by their hrtimer on time, futex wait/wake
+ * Task programs: sleeps are woken by their hrtimer on time (late by the
+ * task's timer slack at most, none for an RT task; two sleeps whose slack
+ * windows overlap end in one timer interrupt), futex wait/wake
  * pairs hand off correctly, pipe writers block when the pipe is full and
  * resume when a reader frees a page, a unix socket's send buffer bounds what
  * is queued. Every run validates the scheduler invariants after each event.
@@ -84,13 +86,119 @@ static void test_sleep_wakes_on_time(void **state)
 	assert_int_equal(s.n, 5);
 	for (int i = 1; i < 5; i++) {
 		u64 gap = s.woke_at[i] - s.woke_at[i - 1];
-		/* 1 ms asleep, then the timer irq, the wakeup, the switch back */
-		u64 min_gap = 1000000 + c->syscall + c->irq_entry + c->ttwu;
+		/*
+		 * 1 ms asleep and the timer slack (no other timer fires in the
+		 * window of an idle CPU), then the timer irq, the wakeup, the
+		 * switch back
+		 */
+		u64 min_gap = 1000000 + TIMER_SLACK_DEFAULT_NS + c->syscall + c->irq_entry + c->ttwu;
 
 		assert_true(gap >= min_gap);
 		assert_true(gap < min_gap + 20000);
 	}
 	assert_int_equal(cpu_rq(0)->stat.ttwu_count, 5);
+	sim_end();
+}
+
+/*
+ * Two sleepers on one CPU until absolute times 30 us apart: the first
+ * one's hard expiry (its time + 50 us of slack) comes after the second
+ * one's soft expiry, so that interrupt ends both sleeps, the second well
+ * before its own hard expiry.
+ */
+#define COALESCE_T0_NS 1000000ULL
+#define COALESCE_GAP_NS 30000ULL
+
+struct until_sleeper {
+	u64 until;
+	u64 woke_at;
+	bool slept;
+};
+
+static void until_next(struct work_task *w, struct op_desc *op)
+{
+	struct until_sleeper *s = w->state;
+
+	if (s->slept) {
+		s->woke_at = cpu_now();
+		*op = (struct op_desc){ .kind = OP_EXIT };
+		return;
+	}
+	s->slept = true;
+	*op = (struct op_desc){ .kind = OP_SLEEP_UNTIL, .ns = s->until };
+}
+
+static const struct program until_prog = { .next = until_next };
+
+static void test_sleep_slack_coalesces(void **state)
+{
+	struct until_sleeper a = { .until = COALESCE_T0_NS };
+	struct until_sleeper b = { .until = COALESCE_T0_NS + COALESCE_GAP_NS };
+
+	(void)state;
+	sim_begin("smp1");
+	work_start("a", &until_prog, &a, 0);
+	work_start("b", &until_prog, &b, 0);
+	sim_go();
+	/* a at its hard expiry: nothing fired in its window before */
+	assert_true(a.woke_at >= a.until + TIMER_SLACK_DEFAULT_NS);
+	/* b in the same interrupt, not at its own hard expiry */
+	assert_true(b.woke_at >= b.until);
+	assert_true(b.woke_at < b.until + TIMER_SLACK_DEFAULT_NS);
+	/* one timer interrupt woke both: b runs right after a */
+	assert_true(b.woke_at - a.woke_at < COALESCE_GAP_NS);
+	sim_end();
+}
+
+/* An RT task's sleeps have no slack; back to SCHED_NORMAL it has its 50 us again. */
+struct rt_sleeper {
+	int step;
+	u64 slept_at, woke_at;
+	u64 slack_rt, slack_normal;
+};
+
+#define RT_SLEEP_NS 1000000ULL
+
+static void rt_sleeper_next(struct work_task *w, struct op_desc *op)
+{
+	struct rt_sleeper *s = w->state;
+
+	switch (s->step++) {
+	case 0:
+		*op = (struct op_desc){ .kind = OP_SCHED_SETATTR,
+					.attr = { .sched_policy = SCHED_FIFO, .sched_priority = 10 } };
+		return;
+	case 1:
+		s->slack_rt = w->task->timer_slack_ns;
+		s->slept_at = cpu_now();
+		op_sleep(op, RT_SLEEP_NS);
+		return;
+	case 2:
+		s->woke_at = cpu_now();
+		*op = (struct op_desc){ .kind = OP_SCHED_SETATTR,
+					.attr = { .sched_policy = SCHED_NORMAL } };
+		return;
+	default:
+		s->slack_normal = w->task->timer_slack_ns;
+		*op = (struct op_desc){ .kind = OP_EXIT };
+		return;
+	}
+}
+
+static const struct program rt_sleeper_prog = { .next = rt_sleeper_next };
+
+static void test_rt_sleep_has_no_slack(void **state)
+{
+	struct rt_sleeper s = { 0 };
+
+	(void)state;
+	sim_begin("smp1");
+	work_start("rt", &rt_sleeper_prog, &s, 0);
+	sim_go();
+	assert_int_equal(s.slack_rt, 0);
+	assert_int_equal(s.slack_normal, TIMER_SLACK_DEFAULT_NS);
+	assert_true(s.woke_at - s.slept_at >= RT_SLEEP_NS);
+	assert_true(s.woke_at - s.slept_at < RT_SLEEP_NS + TIMER_SLACK_DEFAULT_NS);
 	sim_end();
 }
 
@@ -390,6 +498,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sleep_wakes_on_time),
+		cmocka_unit_test(test_sleep_slack_coalesces),
+		cmocka_unit_test(test_rt_sleep_has_no_slack),
 		cmocka_unit_test(test_futex_ping_pong),
 		cmocka_unit_test(test_pipe_writer_blocks_when_full),
 		cmocka_unit_test(test_unix_socket_sndbuf_bounds_queue),

@@ -28,9 +28,11 @@ if grep -q '^stress-ng: metrc: \[1\] switch  *3000 ' "$tmp/out" && grep -q '"bog
 else
 	not_ok "stress-ng --switch-ops" "$(cat "$tmp/out")"
 fi
-# --switch-freq holds the rate: 2000 writes in 1 s
+# --switch-freq holds the rate: 2000 writes in 1 s, within 1% (each
+# nanosleep ends up to its 50 us of timer slack late, and the delay is
+# corrected only every 20 writes)
 run_cmd schedlab run -m smp2 -- stress-ng --switch 1 --switch-freq 2000 --timeout 1 --metrics-brief
-if grep -Eq '^stress-ng: metrc: \[1\] switch  *(199[0-9]|200[0-9]) ' "$tmp/out"; then ok "stress-ng --switch-freq 2000: about 2000 writes in 1 s"; else not_ok "stress-ng --switch-freq 2000" "$(grep switch "$tmp/out")"; fi
+if grep -Eq '^stress-ng: metrc: \[1\] switch  *(19[89][0-9]|20[01][0-9]|2020) ' "$tmp/out"; then ok "stress-ng --switch-freq 2000: about 2000 writes in 1 s"; else not_ok "stress-ng --switch-freq 2000" "$(grep switch "$tmp/out")"; fi
 # the yield stressor's default: two yielders per CPU over the instances (8 on smp4)
 run_cmd schedlab run -m smp4 --latency -- stress-ng --yield 3 --timeout 1
 if grep -q 'stress-ng-yield:(11)' "$tmp/out"; then ok "stress-ng --yield 3 on 4 CPUs: 3 instances and 8 yielders"; else not_ok "stress-ng --yield 3: yielders" "$(grep yield "$tmp/out")"; fi
