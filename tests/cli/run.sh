@@ -525,7 +525,8 @@ expect_exit 2 "bad-type.json:1: run: expected an integer, got string" schedlab r
 expect_exit 2 "bad-lock-held.json:5: task a: lock: mutex m is already held" schedlab run -m smp4 -- rt-app $rb/bad-lock-held.json
 expect_exit 2 "bad-wait-nolock.json:1: task a: wait: mutex m must be locked before waiting" schedlab run -m smp4 -- rt-app $rb/bad-wait-nolock.json
 expect_exit 2 "bad-fifo.json:1: task a: SCHED_FIFO priority 100 is out of range (1..99)" schedlab run -m smp4 -- rt-app $rb/bad-fifo.json
-expect_exit 2 "bad-deadline.json:1: task a: policy SCHED_DEADLINE is not modelled" schedlab run -m smp4 -- rt-app $rb/bad-deadline.json
+# no reservation given (rt-app passes runtime 0 to sched_setattr(), which fails with EINVAL)
+expect_exit 2 "bad-deadline.json:1: task a: SCHED_DEADLINE dl-runtime 0 dl-deadline 0 dl-period 0 us: sched_setattr() fails with EINVAL" schedlab run -m smp4 -- rt-app $rb/bad-deadline.json
 expect_exit 2 "bad-forever.json:1: task a loops forever" schedlab run -m smp4 -- rt-app $rb/bad-forever.json
 expect_exit 2 "bad-fork.json:1: task a: fork: can't fork unknown task zz" schedlab run -m smp4 -- rt-app $rb/bad-fork.json
 expect_exit 2 "bad-mem.json:1: task a: event mem: memory and I/O load" schedlab run -m smp4 -- rt-app $rb/bad-mem.json
