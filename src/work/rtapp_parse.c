@@ -1307,6 +1307,43 @@ static int check_locks(struct pctx *x, const struct rtapp_task *t, bool *held)
 	return rc;
 }
 
+/* a thread of @t may be SCHED_DEADLINE: the task's policy or a phase's */
+static bool may_be_deadline(const struct rtapp_task *t)
+{
+	if (t->sched.policy == RTAPP_SCHED_DEADLINE)
+		return true;
+	for (unsigned int p = 0; p < t->nr_phases; p++)
+		if (t->phases[p].sched.set && t->phases[p].sched.policy == RTAPP_SCHED_DEADLINE)
+			return true;
+	return false;
+}
+
+/*
+ * What a DL thread may not do here: fork (sched_fork() fails a DL task's
+ * clone with EAGAIN, and rt-app has no reset-on-fork), or take a
+ * pi_enabled mutex (DL priority inheritance, dl_boosted, is not modelled)
+ */
+static int check_deadline_task(struct pctx *x, const struct rtapp_task *t)
+{
+	if (!may_be_deadline(t))
+		return 0;
+	for (unsigned int p = 0; p < t->nr_phases; p++) {
+		for (unsigned int k = 0; k < t->phases[p].nr_events; k++) {
+			const struct rtapp_event *e = &t->phases[p].events[k];
+
+			if (e->type == RTAPP_EV_FORK)
+				return fail(x, e->line,
+					    "task %s: %s: a SCHED_DEADLINE thread cannot fork (pthread_create() fails with EAGAIN: sched_fork())",
+					    t->name, e->key);
+			if (e->type == RTAPP_EV_LOCK && x->c->pi_enabled)
+				return fail(x, e->line,
+					    "task %s: %s: pi_enabled mutexes of SCHED_DEADLINE threads are not modelled (DL priority inheritance)",
+					    t->name, e->key);
+		}
+	}
+	return 0;
+}
+
 static int check_file(struct pctx *x)
 {
 	struct rtapp_config *c = x->c;
@@ -1336,7 +1373,7 @@ static int check_file(struct pctx *x)
 				c->tasks[j].forked = true;
 			}
 		}
-		if (check_locks(x, t, held))
+		if (check_locks(x, t, held) || check_deadline_task(x, t))
 			goto out;
 	}
 	for (unsigned int i = 0; i < c->nr_tasks; i++) {

@@ -430,8 +430,19 @@ rtapp_thread() {
 }
 golden run-rtapp-periodic-smp2 schedlab run -m smp2 -- rt-app examples/periodic.json
 golden run-rtapp-condvar-smp2 schedlab run -m smp2 -- rt-app examples/condvar.json
+# four SCHED_DEADLINE tasks on smp2: the summary, then where push/pull and
+# find_later_rq() moved them (sched_migrate_task, prio -1 once DL)
+rtapp_with_migrations() {
+	schedlab run -m smp2 --trace "$tmp/mig.trace" --trace-events sched_migrate_task -- rt-app "$1" &&
+		grep sched_migrate_task "$tmp/mig.trace"
+}
+golden run-rtapp-deadline-smp2 rtapp_with_migrations examples/rtapp-deadline.json
+# a seventh 0.3 reservation does not fit smp2's 1.8 CPUs: EBUSY, and rt-app exits
+expect_exit 1 "sched_setattr: failed to set deadline attributes: Device or resource busy" \
+	schedlab run -m smp2 -- rt-app tests/cli/rtapp/deadline-ebusy.json
 same_output rtapp-mutex-deterministic schedlab run -m smp4 --seed 3 -- rt-app examples/mutex.json
 # 3 ms every 10 ms on an idle CPU: 30%, no period missed, ~7 ms of slack
+rtapp_thread rtapp-deadline.json dl-3 '$2 == 100 && $8 == 0 && $3 > 1990 && $3 < 2010'
 rtapp_thread periodic.json periodic-0 '$2 == 100 && $5 > 29.5 && $5 < 30.5 && $8 == 0 && $6 > 6900 && $10 < 100'
 # the critical section is taken in turns: every loop done, 1 ms of work and 1 ms asleep
 rtapp_thread mutex.json locker-0 '$2 == 200 && $3 > 990 && $3 < 1010 && $4 >= 2000 && $4 < 2100'

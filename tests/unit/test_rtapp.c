@@ -234,6 +234,11 @@ static void test_policies(void **state)
 		     "SCHED_DEADLINE dl-runtime 0 dl-deadline 0 dl-period 0 us: sched_setattr() fails with EINVAL");
 	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"policy\": \"SCHED_DEADLINE\", \"dl-runtime\": 2000, \"dl-period\": 1000, \"run\": 1}}}",
 		     "dl-runtime 2000 dl-deadline 1000 dl-period 1000 us");
+	/* a DL thread cannot fork, and DL priority inheritance is not modelled */
+	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"policy\": \"SCHED_DEADLINE\", \"dl-runtime\": 1000, \"dl-period\": 10000, \"fork\": \"t\"}}}",
+		     "a SCHED_DEADLINE thread cannot fork");
+	expect_error("{\"global\": {\"pi_enabled\": true}, \"tasks\": {\"t\": {\"loop\": 1, \"policy\": \"SCHED_DEADLINE\", \"dl-runtime\": 1000, \"dl-period\": 10000, \"lock\": \"m\", \"unlock\": \"m\"}}}",
+		     "pi_enabled mutexes of SCHED_DEADLINE threads are not modelled");
 	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"policy\": \"OTHER\", \"run\": 1}}}",
 		     "invalid policy OTHER");
 	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"priority\": 20, \"run\": 1}}}",
