@@ -1097,7 +1097,7 @@ void task_dead_dl(struct task_struct *p)
 /* SMP: cpudl, find_later_rq(), push and pull                          */
 
 /* find_later_rq()'s later_mask (the kernel's per-CPU local_cpu_mask_dl) */
-static struct cpumask *dl_later_mask;
+static struct cpumask dl_later_mask;
 
 /* dl_task_is_earliest_deadline(): @p would be the first of @rq's DL entities */
 static inline bool dl_task_is_earliest_deadline(const struct task_struct *p, const struct rq *rq)
@@ -1117,11 +1117,9 @@ static int find_later_rq(struct task_struct *task)
 
 	if (task->nr_cpus_allowed == 1)
 		return -1;
-	if (!dl_later_mask)
-		dl_later_mask = alloc_cpumask();
-	if (!cpudl_find(cpu_rd(cpu)->cpudl, task, dl_later_mask))
+	if (!cpudl_find(cpu_rd(cpu)->cpudl, task, &dl_later_mask))
 		return -1;
-	return find_closest_cpu(dl_later_mask, cpu);
+	return find_closest_cpu(&dl_later_mask, cpu);
 }
 
 /*
