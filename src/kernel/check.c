@@ -248,10 +248,11 @@ void sched_check_invariants(struct sim_event *ev)
 			violation(p->cpu, "task %s-%d is on CPU %u, outside its allowed CPUs",
 				  p->comm, p->pid, p->cpu);
 		rq = task_rq(p);
-		/* a DL task (schedutil's kthread): queued exactly when on its dl_rq's list */
+		/* a DL task: on its dl_rq's list exactly when queued and not throttled */
 		if (dl_task(p)) {
 			t = &tally[p->cpu];
-			if (task_on_rq_queued(p) != p->dl.on_dl_rq || (p->dl.on_dl_rq && p->dl.rq != rq))
+			if ((task_on_rq_queued(p) && !p->dl.dl_throttled) != p->dl.on_dl_rq ||
+			    (p->dl.on_dl_rq && p->dl.rq != rq))
 				violation(p->cpu, "DL task %s-%d on_rq %d but on_dl_rq %d", p->comm,
 					  p->pid, p->on_rq, p->dl.on_dl_rq);
 			if (p->dl.on_dl_rq) {

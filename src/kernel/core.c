@@ -484,7 +484,7 @@ static inline u64 dequeue_cost(const struct task_struct *p);
 /* @p's place while its priority changes (__sched_setscheduler(), rt_mutex_setprio()) */
 struct prio_change {
 	int oldprio;
-	bool queued, running, was_rt;
+	bool queued, running, was_rt, was_dl;
 };
 
 /* a delayed sleeper leaves the queue for good first (dequeue_task(DEQUEUE_DELAYED)) */
@@ -501,6 +501,7 @@ static void prio_change_begin(struct rq *rq, struct task_struct *p, struct prio_
 {
 	pc->oldprio = p->prio;
 	pc->was_rt = rt_task(p);
+	pc->was_dl = dl_task(p);
 	pc->queued = task_on_rq_queued(p);
 	pc->running = rq->curr == p;
 	if (pc->queued) {
@@ -520,7 +521,7 @@ static void prio_change_begin(struct rq *rq, struct task_struct *p, struct prio_
 static void prio_change_end(struct rq *rq, struct task_struct *p, const struct prio_change *pc)
 {
 	/* switching_from: the fair averages leave with the task */
-	if (!pc->was_rt && rt_task(p))
+	if (!pc->was_rt && !pc->was_dl && (rt_task(p) || dl_task(p)))
 		switched_from_fair(rq, p);
 	if (pc->queued) {
 		int flags = ENQUEUE_RESTORE | ENQUEUE_MOVE | ENQUEUE_NOCLOCK;
@@ -534,13 +535,17 @@ static void prio_change_end(struct rq *rq, struct task_struct *p, const struct p
 	if (pc->running)
 		set_next_task(rq, p, false);
 	/* check_class_changed() */
-	if (pc->was_rt != rt_task(p)) {
-		if (pc->was_rt) {
+	if (pc->was_dl != dl_task(p) || pc->was_rt != rt_task(p)) {
+		if (pc->was_rt)
 			switched_from_rt(rq, p);
-			switched_to_fair(rq, p);
-		} else {
+		else if (pc->was_dl)
+			switched_from_dl(rq, p);
+		if (dl_task(p))
+			switched_to_dl(rq, p);
+		else if (rt_task(p))
 			switched_to_rt(rq, p);
-		}
+		else
+			switched_to_fair(rq, p);
 	} else if (pc->oldprio != p->prio) {
 		if (rt_task(p))
 			prio_changed_rt(rq, p, pc->oldprio);
@@ -568,6 +573,10 @@ int sched_setattr_nocheck(struct task_struct *p, const struct sched_attr *uattr)
 	if (attr->sched_flags & SCHED_FLAG_KEEP_PARAMS) {
 		attr->sched_nice = PRIO_TO_NICE(p->static_prio);
 		attr->sched_priority = p->rt_priority;
+		/* get_params(): a DL task's reservation */
+		attr->sched_runtime = p->dl.dl_runtime;
+		attr->sched_deadline = p->dl.dl_deadline;
+		attr->sched_period = p->dl.dl_period;
 	}
 	ret = sched_attr_check(attr);
 	if (ret)
@@ -577,6 +586,10 @@ int sched_setattr_nocheck(struct task_struct *p, const struct sched_attr *uattr)
 	ret = uclamp_validate(p, attr);
 	if (ret)
 		return ret;
+	/* DL admission control: the bandwidth is taken here, or -EBUSY */
+	if ((dl_policy(attr->sched_policy) || task_has_dl_policy(p)) &&
+	    sched_dl_overflow(p, attr->sched_policy, attr))
+		return -EBUSY;
 	charge(machine.cost->setscheduler);
 	rq = task_rq(p);
 	rq_lock(rq);
@@ -1013,9 +1026,11 @@ void ttwu_do_activate(struct rq *rq, struct task_struct *p, int wake_flags)
 	wakeup_preempt(rq, p, wake_flags);
 	p->__state = TASK_RUNNING;
 	trace_sched(__trace_sched_wake(TRACE_SCHED_WAKEUP, p, cpu_of(rq)));
-	/* the class's task_woken(): an RT wakee that did not preempt may be pushed */
+	/* the class's task_woken(): an RT or DL wakee that did not preempt may be pushed */
 	if (rt_task(p))
 		task_woken_rt(rq, p);
+	else if (dl_task(p))
+		task_woken_dl(rq, p);
 
 	if (rq->idle_stamp) {
 		u64 delta;
@@ -1195,6 +1210,8 @@ static void wake_up_new_task(struct task_struct *p)
 	wakeup_preempt(rq, p, WF_FORK);
 	if (rt_task(p))
 		task_woken_rt(rq, p);
+	else if (dl_task(p))
+		task_woken_dl(rq, p);
 	rq_unlock(rq);
 }
 
@@ -1269,6 +1286,8 @@ struct task_struct *sched_fork_task_attr(const char *comm, const struct task_exe
 
 static int normal_prio(const struct task_struct *p)
 {
+	if (task_has_dl_policy(p))
+		return DL_TASK_PRIO;
 	if (task_has_rt_policy(p))
 		return MAX_RT_PRIO - 1 - (int)p->rt_priority;
 	return p->static_prio;
@@ -1286,6 +1305,9 @@ static void __setscheduler_params(struct task_struct *p, const struct sched_attr
 	else if (!p->timer_slack_ns)
 		p->timer_slack_ns = p->default_timer_slack_ns;
 	p->rt_priority = attr->sched_priority;
+	if (dl_policy(attr->sched_policy))
+		setparam_dl(p, attr->sched_runtime, attr->sched_deadline, attr->sched_period,
+			    attr->sched_flags & SCHED_FLAG_SUGOV);
 	p->normal_prio = normal_prio(p);
 	set_load_weight(p);
 }
@@ -1293,7 +1315,10 @@ static void __setscheduler_params(struct task_struct *p, const struct sched_attr
 /* sched_setattr_nocheck()'s checks (__sched_setscheduler(), valid_policy()); 0 or -EINVAL */
 static int sched_attr_check(const struct sched_attr *attr)
 {
-	if (!rt_policy(attr->sched_policy) && !fair_policy(attr->sched_policy))
+	if (!rt_policy(attr->sched_policy) && !fair_policy(attr->sched_policy) &&
+	    !dl_policy(attr->sched_policy))
+		return -EINVAL;
+	if (dl_policy(attr->sched_policy) && !__checkparam_dl(attr))
 		return -EINVAL;
 	/* valid priorities: 1..99 for SCHED_FIFO and SCHED_RR, 0 for the others */
 	if (attr->sched_priority > MAX_RT_PRIO - 1)
@@ -1319,6 +1344,16 @@ static struct task_struct *__sched_fork_task(struct task_struct *parent, bool th
 		/* the tasklist_lock section below is part of the cost */
 		charge(cost_outside(thread ? machine.cost->fork_thread : machine.cost->fork,
 				    machine.cost->tasklist_fork));
+		/*
+		 * sched_fork() fails a DL task's fork with EAGAIN (no
+		 * reset-on-fork here): no workload may reach this
+		 */
+		if (task_has_dl_policy(parent) && !dl_entity_is_special(&parent->dl)) {
+			fprintf(stderr,
+				"schedlab: %s: fork() by SCHED_DEADLINE task %s fails with EAGAIN in the kernel; not modelled\n",
+				comm, parent->comm);
+			exit(2);
+		}
 		/* sched_fork(): the policy is inherited, prio from normal_prio (no PI boost) */
 		p->static_prio = parent->static_prio;
 		p->policy = parent->policy;
@@ -1417,6 +1452,12 @@ static struct task_struct *__sched_fork_task(struct task_struct *parent, bool th
 		if (uclamp_validate(p, attr)) {
 			fprintf(stderr, "schedlab: %s: invalid utilization clamps %u..%u\n", comm,
 				attr->sched_util_min, attr->sched_util_max);
+			abort();
+		}
+		/* the tool's sched_setattr() before exec: DL admission (its caller checked) */
+		if (dl_policy(attr->sched_policy) && sched_dl_overflow(p, attr->sched_policy, attr)) {
+			fprintf(stderr, "schedlab: %s: SCHED_DEADLINE reservation refused (EBUSY)\n",
+				comm);
 			abort();
 		}
 		__setscheduler_params(p, attr);
@@ -1518,10 +1559,14 @@ static void context_switch(struct rq *rq, struct task_struct *prev, struct task_
 		charge(cost->perf_ctx_switch +
 		       cost->perf_event_switch * max(prev->perf_events, next->perf_events));
 	/* prev's lines are the most recent ones here: traffic from now on evicts them */
-	if (prev->__state == TASK_DEAD)
+	if (prev->__state == TASK_DEAD) {
 		cache_task_exit(&prev->cache);
-	else if (!is_idle_task(prev))
+		/* finish_task_switch(): the class's task_dead() */
+		if (dl_task(prev))
+			task_dead_dl(prev);
+	} else if (!is_idle_task(prev)) {
 		cache_switch_out(&prev->cache, cpu);
+	}
 	if (!is_idle_task(next)) {
 		/* kernel threads and the idle task borrow the previous mm (lazy TLB) */
 		if (!next->kthread && next->mm != rq->active_mm) {
@@ -1571,6 +1616,15 @@ static struct task_struct *pick_next_task(struct rq *rq, struct task_struct *pre
 
 	if ((prev_fair || is_idle_task(prev)) && rq->nr_running == rq->cfs.h_nr_queued)
 		goto fair;
+	/*
+	 * the class balance pass from prev's class down, until a class has
+	 * something: a DL prev pulls DL, then RT if no DL entity is left
+	 */
+	if (prev_dl) {
+		balance_dl(rq, prev);
+		if (!sched_dl_runnable(rq))
+			balance_rt(rq, prev);
+	}
 	if (prev_rt)
 		balance_rt(rq, prev);
 	/* __pick_task_dl(): a DL task, or the fair server's pick, or it stops */
@@ -1792,6 +1846,11 @@ picked:
 		rq->rt_push_pending = false;
 		push_rt_tasks(rq);
 	}
+	/* and set_next_task_dl()'s (deadline_queue_push_tasks()) */
+	if (rq->dl_push_pending) {
+		rq->dl_push_pending = false;
+		push_dl_tasks(rq);
+	}
 	rq_unlock(rq);
 	funclat_exit(FL___schedule, t0);
 }
@@ -1809,7 +1868,9 @@ void do_sched_yield(void)
 	charge(machine.cost->sched_yield);
 	rq_lock(rq);
 	rq->stat.yld_count++;
-	if (rt_task(curr))
+	if (dl_task(curr))
+		yield_task_dl(rq);
+	else if (rt_task(curr))
 		yield_task_rt(rq);
 	else
 		yield_task_fair(rq);

@@ -321,11 +321,12 @@ static bool sugov_update_next_freq(struct cpufreq_policy *policy, u64 time,
 }
 
 /*
- * effective_cpu_util() without DL tasks (not modelled): fair plus RT
- * utilisation, measured on clock_task, scaled to the share the CPU's
- * IRQ/steal utilisation (avg_irq: a guest's steal, docs/guests.md) leaves
- * and that utilisation added; @min is at least avg_irq and uclamp's
- * minimum, or the capacity while an RT task is runnable and uclamp is not
+ * effective_cpu_util(): fair plus RT plus DL utilisation (avg_dl),
+ * measured on clock_task, scaled to the share the CPU's IRQ/steal
+ * utilisation (avg_irq: a guest's steal, docs/guests.md) leaves and that
+ * utilisation added; @min is at least avg_irq plus the DL bandwidth
+ * (cpu_bw_dl()) and uclamp's minimum, or the capacity while an RT task
+ * is runnable and uclamp is not
  * in use ("RT runs at max"); @max is uclamp's maximum, at most the
  * capacity. avg_irq saturating the CPU gives the capacity for all three.
  */
@@ -345,11 +346,12 @@ unsigned long effective_cpu_util(unsigned int cpu, unsigned long util_cfs, unsig
 		return scale;
 	}
 	if (min) {
-		*min = max(irq, uclamp_rq_get(rq, UCLAMP_MIN));
+		/* the DL bandwidth, with the IRQ pressure that steals from it */
+		*min = max(irq + cpu_bw_dl(rq), uclamp_rq_get(rq, UCLAMP_MIN));
 		if (!uclamp_is_used() && rq->rt.rt_queued)
 			*min = max(*min, scale);
 	}
-	util = util_cfs + cpu_util_rt(rq);
+	util = util_cfs + cpu_util_rt(rq) + cpu_util_dl(rq);
 	if (max)
 		*max = min(scale, uclamp_rq_get(rq, UCLAMP_MAX));
 	if (util >= scale)

@@ -87,6 +87,7 @@ static void inc_dl_deadline(struct dl_rq *dl_rq, struct rq *rq, u64 deadline)
 		if (dl_rq->earliest_dl.curr == 0)
 			cpupri_set(rq, MAX_RT_PRIO);
 		dl_rq->earliest_dl.curr = deadline;
+		cpudl_set(cpu_rd(cpu_of(rq))->cpudl, cpu_of(rq), deadline);
 	}
 }
 
@@ -100,6 +101,8 @@ static void dec_dl_deadline(struct dl_rq *dl_rq, struct rq *rq)
 
 	if (!dl_rq->dl_nr_running) {
 		dl_rq->earliest_dl.curr = 0;
+		dl_rq->earliest_dl.next = 0;
+		cpudl_clear(cpu_rd(cpu_of(rq))->cpudl, cpu_of(rq));
 		cpupri_set(rq, rq->rt.highest_prio.curr);
 		return;
 	}
@@ -108,15 +111,25 @@ static void dec_dl_deadline(struct dl_rq *dl_rq, struct rq *rq)
 		if (dl_rq->earliest_dl.curr == 0 ||
 		    dl_time_before(dl_se->deadline, dl_rq->earliest_dl.curr))
 			dl_rq->earliest_dl.curr = dl_se->deadline;
+	cpudl_set(cpu_rd(cpu_of(rq))->cpudl, cpu_of(rq), dl_rq->earliest_dl.curr);
 }
 
-/* __enqueue_dl_entity() and inc_dl_tasks(): a server does not count in nr_running */
+/*
+ * __enqueue_dl_entity() and inc_dl_tasks(): a task counts in nr_running
+ * while it is on the dl_rq (a throttled one does not), a server never
+ */
 static void __enqueue_dl_entity(struct sched_dl_entity *dl_se)
 {
 	struct rq *rq = dl_se->rq;
 
 	dl_se->on_dl_rq = true;
 	rq->dl.dl_nr_running++;
+	if (!dl_se->dl_server) {
+		list_add_tail(&dl_se->run_node, &rq->dl.tasks);
+		/* add_nr_running(): a second task makes the root domain overloaded */
+		if (++rq->nr_running == 2)
+			cpu_rd(cpu_of(rq))->overloaded = true;
+	}
 	inc_dl_deadline(&rq->dl, rq, dl_se->deadline);
 }
 
@@ -128,6 +141,10 @@ static void __dequeue_dl_entity(struct sched_dl_entity *dl_se)
 		return;
 	dl_se->on_dl_rq = false;
 	rq->dl.dl_nr_running--;
+	if (!dl_se->dl_server) {
+		list_del_init(&dl_se->run_node);
+		rq->nr_running--;
+	}
 	dec_dl_deadline(&rq->dl, rq);
 }
 
@@ -135,6 +152,73 @@ static void dequeue_dl_entity(struct sched_dl_entity *dl_se, int flags)
 {
 	(void)flags;
 	__dequeue_dl_entity(dl_se);
+}
+
+/* ------------------------------------------------------------------ */
+/* pushable DL tasks and the overload state                            */
+
+/* dl_set_overload() / dl_clear_overload(): the root domain's dlo_mask and count */
+static void dl_set_overload(struct rq *rq)
+{
+	struct root_domain *rd = cpu_rd(cpu_of(rq));
+
+	rd_overload_set(rd->dlo_mask, &rd->dlo_count, cpu_of(rq), true);
+}
+
+static void dl_clear_overload(struct rq *rq)
+{
+	struct root_domain *rd = cpu_rd(cpu_of(rq));
+
+	rd_overload_set(rd->dlo_mask, &rd->dlo_count, cpu_of(rq), false);
+}
+
+static inline struct task_struct *dl_task_of(struct sched_dl_entity *dl_se)
+{
+	return container_of(dl_se, struct task_struct, dl);
+}
+
+/*
+ * enqueue_pushable_dl_task(): in deadline order (the kernel's rb-tree, a
+ * sorted list here: an rq holds few DL tasks), earliest_dl.next following
+ * the first; the rq is overloaded from its first pushable task
+ */
+static void enqueue_pushable_dl_task(struct rq *rq, struct task_struct *p)
+{
+	struct dl_rq *dl_rq = &rq->dl;
+	struct sched_dl_entity *pos;
+
+	list_for_each_entry(pos, &dl_rq->pushable_tasks, pushable_node)
+		if (dl_time_before(p->dl.deadline, pos->deadline))
+			break;
+	list_add_tail(&p->dl.pushable_node, &pos->pushable_node);
+	p->dl.on_pushable = true;
+	dl_rq->earliest_dl.next =
+		list_first_entry(&dl_rq->pushable_tasks, struct sched_dl_entity, pushable_node)
+			->deadline;
+	if (!dl_rq->overloaded) {
+		dl_set_overload(rq);
+		dl_rq->overloaded = true;
+	}
+}
+
+static void dequeue_pushable_dl_task(struct rq *rq, struct task_struct *p)
+{
+	struct dl_rq *dl_rq = &rq->dl;
+
+	if (!p->dl.on_pushable)
+		return;
+	list_del_init(&p->dl.pushable_node);
+	p->dl.on_pushable = false;
+	if (!list_empty(&dl_rq->pushable_tasks)) {
+		dl_rq->earliest_dl.next = list_first_entry(&dl_rq->pushable_tasks,
+							   struct sched_dl_entity, pushable_node)
+						  ->deadline;
+		return;
+	}
+	if (dl_rq->overloaded) {
+		dl_clear_overload(rq);
+		dl_rq->overloaded = false;
+	}
 }
 
 /* ------------------------------------------------------------------ */
@@ -235,6 +319,9 @@ static void replenish_dl_entity(struct sched_dl_entity *dl_se)
 		dl_se->deadline = rq_clock(rq) + dl_se->dl_deadline;
 		dl_se->runtime = (s64)dl_se->dl_runtime;
 	}
+	/* a yielded instance gives its runtime up: the next period's is all it gets */
+	if (dl_se->dl_yielded && dl_se->runtime > 0)
+		dl_se->runtime = 0;
 	while (dl_se->runtime <= 0) {
 		dl_se->deadline += dl_se->dl_period;
 		dl_se->runtime += (s64)dl_se->dl_runtime;
@@ -249,6 +336,7 @@ static void replenish_dl_entity(struct sched_dl_entity *dl_se)
 		}
 		replenish_dl_new_period(dl_se, rq);
 	}
+	dl_se->dl_yielded = false;
 	dl_se->dl_throttled = false;
 	/* the replenishment of a deferred reservation: done */
 	if (dl_se->dl_defer_armed) {
@@ -268,13 +356,31 @@ static void replenish_dl_entity(struct sched_dl_entity *dl_se)
 	}
 }
 
+/* dl_is_implicit(): the relative deadline is the period */
+static inline bool dl_is_implicit(const struct sched_dl_entity *dl_se)
+{
+	return dl_se->dl_deadline == dl_se->dl_period;
+}
+
 /*
- * update_dl_entity(): the CBS wakeup rule when the server is started. A
- * passed deadline, or runtime left that would exceed the bandwidth in the
- * time left, gets a new period; a deferred server that is not handling
+ * update_dl_revised_wakeup(): a constrained-deadline task (deadline below
+ * its period) that wakes before its deadline with too much runtime left
+ * keeps its deadline, its runtime cut to its density times the laxity
+ * (the revised CBS rule, which a full new period would break).
+ */
+static void update_dl_revised_wakeup(struct sched_dl_entity *dl_se, struct rq *rq)
+{
+	u64 laxity = dl_se->deadline - rq_clock(rq);
+
+	dl_se->runtime = (s64)((dl_se->dl_density * laxity) >> BW_SHIFT);
+}
+
+/*
+ * update_dl_entity(): the CBS wakeup rule, when a task wakes or the server
+ * is started. A passed deadline, or runtime left that would exceed the
+ * bandwidth in the time left, gets a new period (a constrained task before
+ * its deadline the revised rule); a deferred server that is not handling
  * starvation keeps its instance but waits for the zero-laxity point.
- * (The server's deadline is its period: the revised rule for constrained
- * deadlines does not apply.)
  */
 static void update_dl_entity(struct sched_dl_entity *dl_se)
 {
@@ -282,6 +388,11 @@ static void update_dl_entity(struct sched_dl_entity *dl_se)
 
 	if (dl_time_before(dl_se->deadline, rq_clock(rq)) ||
 	    dl_entity_overflow(dl_se, rq_clock(rq))) {
+		if (!dl_se->dl_server && !dl_is_implicit(dl_se) &&
+		    !dl_time_before(dl_se->deadline, rq_clock(rq))) {
+			update_dl_revised_wakeup(dl_se, rq);
+			return;
+		}
 		replenish_dl_new_period(dl_se, rq);
 	} else if (dl_se->dl_server && dl_se->dl_defer) {
 		if (!dl_se->dl_defer_running) {
@@ -302,6 +413,9 @@ static void enqueue_dl_entity(struct sched_dl_entity *dl_se, int flags)
 		update_dl_entity(dl_se);
 	else if (flags & ENQUEUE_REPLENISH)
 		replenish_dl_entity(dl_se);
+	else if ((flags & ENQUEUE_RESTORE) && dl_time_before(dl_se->deadline, rq_clock(dl_se->rq)))
+		/* a new DL task (sched_setattr()), or one whose instance ended meanwhile */
+		setup_new_dl_entity(dl_se);
 	/* deferred and waiting: the timer will queue it */
 	if (dl_se->dl_throttled && start_dl_timer(dl_se))
 		return;
@@ -374,17 +488,43 @@ unlock:
 /* accounting                                                          */
 
 /*
- * update_curr_dl_se() for the server: the runtime its class used. Used up
- * in the background (throttled, deferred): not needed this period, so a
- * new one starts from now, deferred again. Used up while queued: throttled
- * until the next period, and the CPU reschedules.
+ * dl_scaled_delta_exec(): a task's runtime is charged in the work a CPU of
+ * capacity 1024 at its highest frequency would have done, so that a
+ * reservation means the same on every CPU (no SCHED_FLAG_RECLAIM here)
+ */
+static s64 dl_scaled_delta_exec(const struct rq *rq, s64 delta_exec)
+{
+	unsigned int cpu = cpu_of(rq);
+	u64 scaled = cap_scale((u64)delta_exec, arch_scale_freq_capacity(cpu));
+
+	return (s64)cap_scale(scaled, arch_scale_cpu_capacity(cpu));
+}
+
+/* is_leftmost(): @dl_se is queued with the earliest deadline of its dl_rq */
+static inline bool is_leftmost(const struct sched_dl_entity *dl_se, const struct dl_rq *dl_rq)
+{
+	return dl_se->on_dl_rq && dl_se->deadline == dl_rq->earliest_dl.curr;
+}
+
+/*
+ * update_curr_dl_se(): the runtime the server's class or a DL task used.
+ * A server's is used up in the background (throttled, deferred): not
+ * needed this period, so a new one starts from now, deferred again. Used
+ * up while queued, or given up by sched_yield(): throttled until the next
+ * period (the dl timer replenishes it), and the CPU reschedules.
  */
 static void update_curr_dl_se(struct rq *rq, struct sched_dl_entity *dl_se, s64 delta_exec)
 {
-	if (delta_exec <= 0)
+	if (delta_exec <= 0) {
+		if (dl_se->dl_yielded)
+			goto throttle;
+		return;
+	}
+	/* schedutil's kthread is never charged */
+	if (dl_entity_is_special(dl_se))
 		return;
 	/* a server's runtime is not scaled by capacity or frequency */
-	dl_se->runtime -= delta_exec;
+	dl_se->runtime -= dl_se->dl_server ? delta_exec : dl_scaled_delta_exec(rq, delta_exec);
 	if (dl_se->dl_defer && dl_se->dl_throttled && dl_runtime_exceeded(dl_se)) {
 		dl_se->dl_defer_running = false;
 		cancel_dl_timer(dl_se);
@@ -393,16 +533,24 @@ static void update_curr_dl_se(struct rq *rq, struct sched_dl_entity *dl_se, s64 
 		start_dl_timer(dl_se);
 		return;
 	}
-	if (dl_runtime_exceeded(dl_se)) {
+throttle:
+	if (dl_runtime_exceeded(dl_se) || dl_se->dl_yielded) {
 		dl_se->nr_throttled++;
 		dl_se->dl_throttled = true;
 		dequeue_dl_entity(dl_se, 0);
+		if (!dl_se->dl_server)
+			dequeue_pushable_dl_task(rq, dl_task_of(dl_se));
 		if (!start_dl_timer(dl_se)) {
-			replenish_dl_new_period(dl_se, rq);
-			start_dl_timer(dl_se);
+			/* the next period has begun already: replenished now */
+			if (dl_se->dl_server) {
+				replenish_dl_new_period(dl_se, rq);
+				start_dl_timer(dl_se);
+			} else {
+				enqueue_dl_entity(dl_se, ENQUEUE_REPLENISH);
+			}
 		}
-		/* no longer the leftmost DL entity (none is queued now) */
-		resched_curr(rq);
+		if (!is_leftmost(dl_se, &rq->dl))
+			resched_curr(rq);
 	}
 }
 
@@ -472,9 +620,17 @@ void dl_server_stop(struct sched_dl_entity *dl_se)
 	dl_se->dl_server_active = false;
 }
 
-/* dl_server_apply_params(): new runtime and period; the next start begins a period */
+/*
+ * dl_server_apply_params(): new runtime and period; the next start begins
+ * a period. The server's bandwidth counts against the root domain's limit
+ * like a task's (__dl_sub() and __dl_add(), dl_clear_root_domain()).
+ */
 static void dl_server_apply_params(struct sched_dl_entity *dl_se, u64 runtime, u64 period)
 {
+	struct root_domain *rd = cpu_rd(cpu_of(dl_se->rq));
+
+	rd->dl_bw.total_bw -= dl_se->dl_bw;
+	rd->dl_bw.total_bw += to_ratio(period, runtime);
 	dl_se->dl_runtime = runtime;
 	dl_se->dl_deadline = period;
 	dl_se->dl_period = period;
@@ -495,6 +651,7 @@ void fair_server_init(struct rq *rq)
 	hrtimer_set_background(&dl_se->dl_timer);
 	rq->dl = (struct dl_rq){ 0 };
 	INIT_LIST_HEAD(&rq->dl.tasks);
+	INIT_LIST_HEAD(&rq->dl.pushable_tasks);
 }
 
 /*
@@ -509,6 +666,10 @@ void sched_init_dl_servers(void)
 	unsigned int cpu;
 
 	dl_replenish_lagged_warned = false;
+	/* init_dl_bw(): the limit per CPU; the servers' bandwidth is added below */
+	cpu_rd(0)->dl_bw.bw = to_ratio(SYSCTL_SCHED_RT_PERIOD_US * NSEC_PER_USEC,
+				       SYSCTL_SCHED_RT_RUNTIME_US * NSEC_PER_USEC);
+	cpu_rd(0)->dl_bw.total_bw = 0;
 	for_each_possible_cpu(cpu) {
 		struct rq *rq = cpu_rq(cpu);
 		struct sched_dl_entity *dl_se = &rq->fair_server;
@@ -559,21 +720,168 @@ int sched_fair_server_write(unsigned int cpu, bool period, u64 value)
 }
 
 /* ------------------------------------------------------------------ */
-/* DL tasks: what a special entity (schedutil's kthread) needs          */
+/* admission control (sched_setattr(), syscalls.c and deadline.c)      */
 
 /*
- * Only special DL tasks exist here (SCHED_DEADLINE is refused to
- * workloads): schedutil's sugov:N kthread, which sugov_kthread_create()
- * gives 1 ms every 10 ms ("fake (unused) bandwidth") and SCHED_FLAG_SUGOV.
- * Its runtime is never charged (update_curr_dl_se() returns for it), so it
- * is never throttled and takes no bandwidth (add_running_bw() skips it,
- * and with it the cpufreq kick that would call schedutil from its own
- * thread's enqueue). Each wakeup starts a new CBS instance: a full runtime
- * over a deadline 10 ms shrinks below the reserved bandwidth at once, so
- * dl_entity_overflow() holds whenever it wakes again. Its place in the pick
- * is its deadline, and it preempts any other DL entity (dl_entity_preempt()
- * is true for a special one), the fair server included.
+ * The limits of a reservation's period (sysctl_sched_dl_period_min/max,
+ * kernel/sched/syscalls.c defaults): 100 us .. 2^22 us (~4.19 s)
  */
+#define SCHED_DL_PERIOD_MIN_US 100ULL
+#define SCHED_DL_PERIOD_MAX_US (1ULL << 22)
+
+/* dl_bw_cpus() and dl_bw_capacity(): the root domain's CPUs and their summed capacity */
+static unsigned int dl_bw_cpus(void)
+{
+	return cpumask_weight(cpu_rd(0)->span);
+}
+
+static u64 dl_bw_capacity(void)
+{
+	const struct cpumask *span = cpu_rd(0)->span;
+	u64 cap = 0;
+	unsigned int i;
+
+	if (!sched_asym_cpucapacity)
+		return (u64)dl_bw_cpus() << SCHED_CAPACITY_SHIFT;
+	for_each_cpu(i, span)
+		cap += arch_scale_cpu_capacity(i);
+	return cap;
+}
+
+/*
+ * __dl_overflow(): replacing @old_bw by @new_bw would give out more than
+ * the limit per CPU times the CPUs' capacity (in CPUs of 1024)
+ */
+static bool __dl_overflow(u64 cap, u64 old_bw, u64 new_bw)
+{
+	const struct root_domain *rd = cpu_rd(0);
+
+	return cap_scale(rd->dl_bw.bw, cap) < rd->dl_bw.total_bw - old_bw + new_bw;
+}
+
+bool __checkparam_dl(const struct sched_attr *attr)
+{
+	u64 period = attr->sched_period ? attr->sched_period : attr->sched_deadline;
+
+	if (attr->sched_flags & SCHED_FLAG_SUGOV)
+		return true;
+	if (attr->sched_deadline == 0)
+		return false;
+	/* dl_entity_overflow() drops DL_SCALE bits: the runtime must be at least that */
+	if (attr->sched_runtime < (1ULL << DL_SCALE))
+		return false;
+	/* the top bit is the sign of dl_time_before()'s differences */
+	if ((attr->sched_deadline | attr->sched_period) & (1ULL << 63))
+		return false;
+	if (period < attr->sched_deadline || attr->sched_deadline < attr->sched_runtime)
+		return false;
+	return period >= SCHED_DL_PERIOD_MIN_US * NSEC_PER_USEC &&
+	       period <= SCHED_DL_PERIOD_MAX_US * NSEC_PER_USEC;
+}
+
+int sched_dl_overflow(struct task_struct *p, unsigned int policy, const struct sched_attr *attr)
+{
+	struct root_domain *rd = cpu_rd(task_cpu(p));
+	u64 period = attr->sched_period ? attr->sched_period : attr->sched_deadline;
+	u64 new_bw = dl_policy(policy) ? to_ratio(period, attr->sched_runtime) : 0;
+	u64 cap = dl_bw_capacity();
+
+	if (attr->sched_flags & SCHED_FLAG_SUGOV)
+		return 0;
+	if (new_bw == p->dl.dl_bw && task_has_dl_policy(p))
+		return 0;
+	if (dl_policy(policy) && !task_has_dl_policy(p) && !__dl_overflow(cap, 0, new_bw)) {
+		rd->dl_bw.total_bw += new_bw;
+		return 0;
+	}
+	if (dl_policy(policy) && task_has_dl_policy(p) &&
+	    !__dl_overflow(cap, p->dl.dl_bw, new_bw)) {
+		/* the kernel's XXX: a lower bandwidth is given back at once, not at the 0-lag time */
+		rd->dl_bw.total_bw += new_bw - p->dl.dl_bw;
+		return 0;
+	}
+	/* leaving SCHED_DEADLINE: switched_from_dl() gives the bandwidth back */
+	if (!dl_policy(policy) && task_has_dl_policy(p))
+		return 0;
+	return -1;
+}
+
+/*
+ * __dl_clear_params() after the bandwidth went back to the root domain.
+ * The kernel does that at the task's 0-lag time (its inactive timer, or at
+ * once if that has passed); here at once, when it leaves the class or dies.
+ */
+static void dl_release_bw(struct task_struct *p)
+{
+	struct sched_dl_entity *dl_se = &p->dl;
+
+	if (dl_entity_is_special(dl_se) || !dl_se->dl_bw)
+		return;
+	cpu_rd(task_cpu(p))->dl_bw.total_bw -= dl_se->dl_bw;
+	cancel_dl_timer(dl_se);
+	dl_se->dl_runtime = dl_se->dl_deadline = dl_se->dl_period = 0;
+	dl_se->dl_bw = dl_se->dl_density = 0;
+	dl_se->runtime = 0;
+	dl_se->deadline = 0;
+	dl_se->dl_throttled = dl_se->dl_yielded = false;
+}
+
+/* ------------------------------------------------------------------ */
+/* DL tasks                                                            */
+
+/*
+ * SCHED_DEADLINE tasks (sched_setattr()) and schedutil's sugov:N kthreads,
+ * which sugov_kthread_create() gives 1 ms every 10 ms ("fake (unused)
+ * bandwidth") and SCHED_FLAG_SUGOV. A special entity's runtime is never
+ * charged (update_curr_dl_se() returns for it), so it is never throttled
+ * and takes no bandwidth (add_running_bw() skips it, and with it the
+ * cpufreq kick that would call schedutil from its own thread's enqueue).
+ * Each wakeup starts a new CBS instance: a full runtime over a deadline
+ * 10 ms shrinks below the reserved bandwidth at once, so
+ * dl_entity_overflow() holds whenever it wakes again. Its place in the
+ * pick is its deadline, and it preempts any other DL entity
+ * (dl_entity_preempt() is true for a special one), the fair server
+ * included.
+ *
+ * A task's runtime is charged at the tick and when it leaves the CPU
+ * (HRTICK_DL is off by default, so an overrun lasts until the next tick);
+ * out of runtime, or yielded, it is throttled: off the dl_rq and out of
+ * nr_running while it stays on_rq, until dl_task_timer() replenishes it at
+ * its next period.
+ */
+
+static void dl_task_timer(struct hrtimer *timer);
+
+int update_dl_rq_load_avg(u64 now, struct rq *rq, int running)
+{
+	return pelt_update_running(now, &rq->avg_dl, running);
+}
+
+/*
+ * add_running_bw() / sub_running_bw(): a task's bandwidth counts on its
+ * CPU while it is active there, and schedutil is told (the kick of
+ * __add_running_bw()). A special entity has none. The kernel keeps a
+ * sleeping task's bandwidth until its 0-lag time (task_non_contending()
+ * and the inactive timer, GRUB's); here it goes when the task leaves the
+ * rq, so schedutil sees the bandwidth of the DL tasks on the rq.
+ */
+static void add_running_bw(struct sched_dl_entity *dl_se, struct rq *rq)
+{
+	if (dl_entity_is_special(dl_se) || dl_se->in_running_bw)
+		return;
+	dl_se->in_running_bw = true;
+	rq->dl.running_bw += dl_se->dl_bw;
+	cpufreq_update_util(rq, 0);
+}
+
+static void sub_running_bw(struct sched_dl_entity *dl_se, struct rq *rq)
+{
+	if (!dl_se->in_running_bw)
+		return;
+	dl_se->in_running_bw = false;
+	rq->dl.running_bw -= dl_se->dl_bw;
+	cpufreq_update_util(rq, 0);
+}
 
 void setparam_dl(struct task_struct *p, u64 runtime, u64 deadline, u64 period, u64 flags)
 {
@@ -581,12 +889,13 @@ void setparam_dl(struct task_struct *p, u64 runtime, u64 deadline, u64 period, u
 
 	dl_se->dl_runtime = runtime;
 	dl_se->dl_deadline = deadline;
-	dl_se->dl_period = period;
+	dl_se->dl_period = period ? period : deadline;
 	dl_se->flags = flags;
-	dl_se->dl_bw = to_ratio(period, runtime);
+	dl_se->dl_bw = to_ratio(dl_se->dl_period, runtime);
 	dl_se->dl_density = to_ratio(deadline, runtime);
-	dl_se->runtime = 0;
-	dl_se->deadline = 0;
+	/* init_dl_task_timer(), done at fork by the kernel */
+	if (!dl_se->dl_timer.function)
+		hrtimer_init(&dl_se->dl_timer, dl_task_timer);
 }
 
 /* dl_entity_preempt(): @a runs before @b */
@@ -596,12 +905,34 @@ static inline bool dl_entity_preempt(const struct sched_dl_entity *a,
 	return dl_entity_is_special(a) || dl_time_before(a->deadline, b->deadline);
 }
 
-/* update_curr_dl(): curr's run time; a special entity's budget is not charged */
+/* update_curr_dl(): curr's run time, charged to its runtime unless it is throttled */
 static void update_curr_dl(struct rq *rq)
 {
-	if (!dl_task(rq->curr))
+	struct task_struct *curr = rq->curr;
+	struct sched_dl_entity *dl_se = &curr->dl;
+
+	if (!dl_task(curr) || !dl_se->on_dl_rq)
 		return;
-	update_curr_common(rq);
+	update_curr_dl_se(rq, dl_se, update_curr_common(rq));
+}
+
+/*
+ * dl_check_constrained_dl(): a constrained task waking after its deadline
+ * but before its next period must not run in between (it would take more
+ * than its bandwidth): throttled until the period, its runtime gone.
+ */
+static void dl_check_constrained_dl(struct sched_dl_entity *dl_se)
+{
+	struct rq *rq = dl_se->rq;
+
+	if (dl_time_before(dl_se->deadline, rq_clock(rq)) &&
+	    dl_time_before(rq_clock(rq), dl_next_period(dl_se))) {
+		if (!start_dl_timer(dl_se))
+			return;
+		dl_se->dl_throttled = true;
+		if (dl_se->runtime > 0)
+			dl_se->runtime = 0;
+	}
 }
 
 void enqueue_task_dl(struct rq *rq, struct task_struct *p, int flags)
@@ -609,25 +940,61 @@ void enqueue_task_dl(struct rq *rq, struct task_struct *p, int flags)
 	struct sched_dl_entity *dl_se = &p->dl;
 
 	dl_se->rq = rq;
-	/* a wakeup (or the first one) applies the CBS wakeup rule */
-	if (flags & (ENQUEUE_WAKEUP | ENQUEUE_INITIAL))
-		update_dl_entity(dl_se);
-	list_add_tail(&dl_se->run_node, &rq->dl.tasks);
-	__enqueue_dl_entity(dl_se);
-	/* add_nr_running(): a second task makes the root domain overloaded */
-	if (++rq->nr_running == 2)
-		cpu_rd(cpu_of(rq))->overloaded = true;
+	add_running_bw(dl_se, rq);
+	if (!dl_se->dl_throttled && !dl_is_implicit(dl_se))
+		dl_check_constrained_dl(dl_se);
+	/* throttled: on_rq, but its timer queues it at the replenishment */
+	if (dl_se->dl_throttled && !(flags & ENQUEUE_REPLENISH))
+		return;
+	/*
+	 * a task made DL before its first wakeup (a command's policy set
+	 * before exec) starts its first instance now
+	 */
+	if (flags & ENQUEUE_INITIAL)
+		setup_new_dl_entity(dl_se);
+	enqueue_dl_entity(dl_se, flags);
+	if (rq->curr != p && !dl_se->dl_throttled && p->nr_cpus_allowed > 1)
+		enqueue_pushable_dl_task(rq, p);
 }
 
 void dequeue_task_dl(struct rq *rq, struct task_struct *p, int flags)
 {
-	struct sched_dl_entity *dl_se = &p->dl;
-
-	(void)flags;
 	update_curr_dl(rq);
-	list_del_init(&dl_se->run_node);
-	__dequeue_dl_entity(dl_se);
-	rq->nr_running--;
+	dequeue_dl_entity(&p->dl, flags);
+	dequeue_pushable_dl_task(rq, p);
+	sub_running_bw(&p->dl, rq);
+}
+
+/*
+ * dl_task_timer(): a throttled task's next period. Asleep, it is only
+ * replenished (its wakeup queues it); queued, it goes back on its dl_rq
+ * and preempts curr if its deadline is earlier (or curr is not DL).
+ */
+static void dl_task_timer(struct hrtimer *timer)
+{
+	struct sched_dl_entity *dl_se = container_of(timer, struct sched_dl_entity, dl_timer);
+	struct task_struct *p = container_of(dl_se, struct task_struct, dl);
+	struct rq *rq = task_rq(p);
+
+	rq_lock(rq);
+	if (!dl_task(p) || !dl_se->dl_throttled)
+		goto unlock;
+	update_rq_clock(rq);
+	dl_se->nr_replenished++;
+	if (!task_on_rq_queued(p)) {
+		replenish_dl_entity(dl_se);
+		goto unlock;
+	}
+	dl_se->rq = rq;
+	enqueue_task_dl(rq, p, ENQUEUE_REPLENISH);
+	if (dl_task(rq->curr))
+		wakeup_preempt_dl(rq, p, 0);
+	else
+		resched_curr(rq);
+	/* __push_dl_task(): it may run at once elsewhere */
+	push_dl_tasks(rq);
+unlock:
+	rq_unlock(rq);
 }
 
 struct task_struct *pick_task_dl(struct rq *rq)
@@ -647,19 +1014,43 @@ struct task_struct *pick_task_dl(struct rq *rq)
 
 void set_next_task_dl(struct rq *rq, struct task_struct *p, bool first)
 {
-	(void)first;
 	p->se.exec_start = rq->clock_task;
+	/* the running task is not pushable */
+	dequeue_pushable_dl_task(rq, p);
+	if (!first)
+		return;
+	/* the CPU did not run DL until now: its DL average saw other time */
+	if (!dl_task(rq->curr))
+		update_dl_rq_load_avg(rq->clock_pelt, rq, 0);
+	/* deadline_queue_push_tasks(): a balance callback, run after the switch */
+	if (!list_empty(&rq->dl.pushable_tasks))
+		rq->dl_push_pending = true;
 }
 
 void put_prev_task_dl(struct rq *rq, struct task_struct *p)
 {
-	(void)p;
 	update_curr_dl(rq);
+	update_dl_rq_load_avg(rq->clock_pelt, rq, 1);
+	/* still queued: the previous task may be pushed away */
+	if (p->dl.on_dl_rq && p->nr_cpus_allowed > 1)
+		enqueue_pushable_dl_task(rq, p);
 }
 
 void task_tick_dl(struct rq *rq, struct task_struct *p)
 {
 	(void)p;
+	update_curr_dl(rq);
+	update_dl_rq_load_avg(rq->clock_pelt, rq, 1);
+}
+
+void yield_task_dl(struct rq *rq)
+{
+	/*
+	 * Its runtime forced to zero: update_curr_dl() throttles it and the
+	 * timer gives it its next instance (dl_yielded).
+	 */
+	rq->curr->dl.dl_yielded = true;
+	update_rq_clock(rq);
 	update_curr_dl(rq);
 }
 
@@ -671,15 +1062,231 @@ void wakeup_preempt_dl(struct rq *rq, struct task_struct *p, int wake_flags)
 		resched_curr(rq);
 }
 
+static void pull_dl_task(struct rq *this_rq);
+
+/* switched_to_dl(): a queued task that now outranks curr preempts it, or is pushed */
+void switched_to_dl(struct rq *rq, struct task_struct *p)
+{
+	if (rq->curr == p)
+		update_dl_rq_load_avg(rq->clock_pelt, rq, 0);
+	if (!task_on_rq_queued(p) || rq->curr == p)
+		return;
+	if (p->nr_cpus_allowed > 1 && rq->dl.overloaded)
+		rq->dl_push_pending = true;
+	if (dl_task(rq->curr))
+		wakeup_preempt_dl(rq, p, 0);
+	else
+		resched_curr(rq);
+}
+
+void switched_from_dl(struct rq *rq, struct task_struct *p)
+{
+	dl_release_bw(p);
+	/* the rq may have no DL task left: pull one (deadline_queue_pull_task()) */
+	if (!task_on_rq_queued(p) || rq->dl.dl_nr_running)
+		return;
+	pull_dl_task(rq);
+}
+
+void task_dead_dl(struct task_struct *p)
+{
+	dl_release_bw(p);
+}
+
+/* ------------------------------------------------------------------ */
+/* SMP: cpudl, find_later_rq(), push and pull                          */
+
+/* find_later_rq()'s later_mask (the kernel's per-CPU local_cpu_mask_dl) */
+static struct cpumask dl_later_mask;
+
+/* dl_task_is_earliest_deadline(): @p would be the first of @rq's DL entities */
+static inline bool dl_task_is_earliest_deadline(const struct task_struct *p, const struct rq *rq)
+{
+	return !rq->dl.dl_nr_running || dl_time_before(p->dl.deadline, rq->dl.earliest_dl.curr);
+}
+
 /*
- * select_task_rq_dl(): the task's own CPU, unless a DL task runs there that
- * it would not preempt (find_later_rq()) or the CPU does not fit it. A
- * special entity preempts every DL task, and capacity fitting asks for its
- * (unused) bandwidth, which a special entity has none of: its CPU it is.
+ * find_later_rq(): a CPU where @task would run at once: free of DL, or
+ * the one whose earliest deadline is the latest (cpudl_find()); of those,
+ * its own CPU (cache hot), else this CPU or one of the lowest affine
+ * domain's, as find_lowest_rq() does for RT. -1 if none.
+ */
+static int find_later_rq(struct task_struct *task)
+{
+	unsigned int cpu = task_cpu(task);
+
+	if (task->nr_cpus_allowed == 1)
+		return -1;
+	if (!cpudl_find(cpu_rd(cpu)->cpudl, task, &dl_later_mask))
+		return -1;
+	return find_closest_cpu(&dl_later_mask, cpu);
+}
+
+/*
+ * select_task_rq_dl(): at a wakeup, the task's own CPU, unless a DL task
+ * runs there that it would not preempt (or that cannot move): then a CPU
+ * find_later_rq() finds where it would be the earliest. A special entity
+ * preempts every DL task, so it stays. (No capacity fitting.)
  */
 unsigned int select_task_rq_dl(struct task_struct *p, unsigned int cpu, int wake_flags)
 {
-	(void)p;
-	(void)wake_flags;
+	struct rq *rq = cpu_rq(cpu);
+	struct task_struct *curr;
+	bool select_rq;
+
+	if (!(wake_flags & WF_TTWU))
+		return cpu;
+	cl_read(&rq->cl.curr);
+	curr = rq->curr;
+	select_rq = dl_task(curr) &&
+		    (curr->nr_cpus_allowed < 2 || !dl_entity_preempt(&p->dl, &curr->dl)) &&
+		    p->nr_cpus_allowed > 1;
+	if (select_rq) {
+		int target = find_later_rq(p);
+
+		if (target != -1 && dl_task_is_earliest_deadline(p, cpu_rq((unsigned int)target)))
+			cpu = (unsigned int)target;
+	}
 	return cpu;
+}
+
+/*
+ * find_lock_later_rq(): a CPU @task would be the earliest on, locked; NULL
+ * if none. (The kernel retries DL_MAX_TRIES times when the target changed
+ * while it dropped its lock for double_lock_balance(); nothing runs in
+ * between here.)
+ */
+static struct rq *find_lock_later_rq(struct task_struct *task, struct rq *rq)
+{
+	struct rq *later_rq;
+	int cpu = find_later_rq(task);
+
+	if (cpu == -1 || (unsigned int)cpu == cpu_of(rq))
+		return NULL;
+	later_rq = cpu_rq((unsigned int)cpu);
+	if (!dl_task_is_earliest_deadline(task, later_rq))
+		return NULL;
+	rq_lock(later_rq);
+	update_rq_clock(later_rq);
+	return later_rq;
+}
+
+/*
+ * push_dl_task(): the earliest pushable task of @rq to a CPU where it runs
+ * at once; 1 if moved. It costs what push_rt_task() does (the same work:
+ * pick the first pushable task, find a CPU, lock it, move the task).
+ */
+static int push_dl_task(struct rq *rq)
+{
+	struct task_struct *next_task, *curr = rq->curr;
+	struct rq *later_rq;
+
+	if (!rq->dl.overloaded)
+		return 0;
+	charge(machine.cost->rt_push);
+	next_task = dl_task_of(
+		list_first_entry(&rq->dl.pushable_tasks, struct sched_dl_entity, pushable_node));
+	/* it would preempt curr here: it just runs here */
+	if (dl_task(curr) && dl_time_before(next_task->dl.deadline, curr->dl.deadline) &&
+	    curr->nr_cpus_allowed > 1) {
+		resched_curr(rq);
+		return 0;
+	}
+	later_rq = find_lock_later_rq(next_task, rq);
+	if (!later_rq)
+		return 0;
+	push_task_locked(rq, later_rq, next_task);
+	rq->dl.nr_pushed++;
+	return 1;
+}
+
+void push_dl_tasks(struct rq *rq)
+{
+	while (push_dl_task(rq))
+		;
+}
+
+/* pick_earliest_pushable_dl_task(): the first that may go to @cpu */
+static struct task_struct *pick_earliest_pushable_dl_task(struct rq *rq, unsigned int cpu)
+{
+	struct sched_dl_entity *dl_se;
+
+	list_for_each_entry(dl_se, &rq->dl.pushable_tasks, pushable_node) {
+		struct task_struct *p = dl_task_of(dl_se);
+
+		if (!p->on_cpu && cpumask_test_cpu(cpu, p->cpus_mask))
+			return p;
+	}
+	return NULL;
+}
+
+/*
+ * pull_dl_task(): this CPU's earliest deadline went (its DL task blocked
+ * or left); from each DL-overloaded CPU, take the earliest pushable task
+ * that would be the earliest here (the earliest of all of them in the
+ * end), unless it is about to preempt its own CPU's curr. Costs as
+ * pull_rt_task() without RT_PUSH_IPI: rt_pull, and a CPU visit per CPU
+ * of the dlo_mask looked at.
+ */
+static void pull_dl_task(struct rq *this_rq)
+{
+	unsigned int this_cpu = cpu_of(this_rq), cpu;
+	struct root_domain *rd = cpu_rd(this_cpu);
+	bool resched = false;
+	u64 dmin = (u64)INT64_MAX;
+
+	/* dl_overloaded() */
+	if (!rd->dlo_count)
+		return;
+	charge(machine.cost->rt_pull);
+	for_each_cpu(cpu, rd->dlo_mask) {
+		struct rq *src_rq = cpu_rq(cpu);
+		struct task_struct *p;
+
+		if (cpu == this_cpu)
+			continue;
+		charge(machine.cost->lb_cpu_visit);
+		cl_read(&src_rq->cl.rt);
+		/* its earliest pushable would not be the earliest here */
+		if (this_rq->dl.dl_nr_running &&
+		    dl_time_before(this_rq->dl.earliest_dl.curr, src_rq->dl.earliest_dl.next))
+			continue;
+		rq_lock(src_rq);
+		update_rq_clock(src_rq);
+		if (src_rq->dl.dl_nr_running <= 1)
+			goto skip;
+		p = pick_earliest_pushable_dl_task(src_rq, this_cpu);
+		if (p && dl_time_before(p->dl.deadline, dmin) &&
+		    dl_task_is_earliest_deadline(p, this_rq)) {
+			/* it is about to preempt its own CPU's curr: leave it */
+			if (dl_task(src_rq->curr) &&
+			    dl_time_before(p->dl.deadline, src_rq->curr->dl.deadline))
+				goto skip;
+			move_queued_task_locked(src_rq, this_rq, p);
+			this_rq->dl.nr_pulled++;
+			dmin = p->dl.deadline;
+			resched = true;
+		}
+skip:
+		rq_unlock(src_rq);
+	}
+	if (resched)
+		resched_curr(this_rq);
+}
+
+/* balance_dl(): need_pull_dl_task() once the DL prev left the dl_rq */
+void balance_dl(struct rq *rq, struct task_struct *prev)
+{
+	if (!prev->dl.on_dl_rq)
+		pull_dl_task(rq);
+}
+
+/* task_woken_dl(): a woken DL task that does not preempt a DL curr may go elsewhere */
+void task_woken_dl(struct rq *rq, struct task_struct *p)
+{
+	struct task_struct *curr = rq->curr;
+
+	if (curr != p && !rq->need_resched && p->nr_cpus_allowed > 1 && dl_task(curr) &&
+	    (curr->nr_cpus_allowed < 2 || !dl_entity_preempt(&p->dl, &curr->dl)))
+		push_dl_tasks(rq);
 }

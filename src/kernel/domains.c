@@ -1159,6 +1159,9 @@ static void init_root_domain(void)
 	for (unsigned int cpu = 0; cpu < sdt.nr_cpus; cpu++)
 		rd->max_cpu_capacity = max(rd->max_cpu_capacity, sdt.t->cpus[cpu].capacity);
 	rd->rto_mask = alloc_cpumask();
+	rd->dlo_mask = alloc_cpumask();
+	rd->dlo_count = 0;
+	rd->cpudl = cpudl_alloc(sdt.nr_cpus);
 	rd->rto_push = rto_push_alloc();
 	rd->rto_count = 0;
 	/* cpupri_init() and rq_online_rt(): every CPU at CPUPRI_NORMAL (0) */
@@ -1292,6 +1295,10 @@ void free_sched_domains(void)
 	free(sdt.rd.cpupri);
 	free_cpumask(sdt.rd.rto_mask);
 	sdt.rd.rto_mask = NULL;
+	free_cpumask(sdt.rd.dlo_mask);
+	sdt.rd.dlo_mask = NULL;
+	cpudl_free(sdt.rd.cpudl);
+	sdt.rd.cpudl = NULL;
 	rto_push_free(sdt.rd.rto_push);
 	sdt.rd.rto_push = NULL;
 	sdt.rd.cpupri = NULL;

@@ -266,7 +266,59 @@ struct root_domain {
 	 * (v6.18 does not); set at build time for convenience.
 	 */
 	unsigned long max_cpu_capacity;
+	/*
+	 * struct dl_bw: the DL admission limit per CPU of capacity 1024
+	 * (bw: sched_rt_runtime / sched_rt_period) and the bandwidth given
+	 * out, the fair servers' and the DL tasks' (total_bw), BW_SHIFT
+	 * fixed point (deadline.c).
+	 */
+	struct {
+		u64 bw;
+		u64 total_bw;
+	} dl_bw;
+	/* dlo_mask, dlo_count: the CPUs with pushable DL tasks (dl_rq->overloaded) */
+	struct cpumask *dlo_mask;
+	unsigned int dlo_count;
+	/* cpudl: each CPU's earliest DL deadline, a max-heap, and the free CPUs */
+	struct cpudl *cpudl;
 };
+
+/* a CPU enters (@set) or leaves an overload mask and its count (rto_mask, dlo_mask) */
+static inline void rd_overload_set(struct cpumask *mask, unsigned int *count, unsigned int cpu,
+				   bool set)
+{
+	if (set) {
+		cpumask_set_cpu(cpu, mask);
+		(*count)++;
+	} else {
+		(*count)--;
+		cpumask_clear_cpu(cpu, mask);
+	}
+}
+
+/* ---- cpudl (cpudeadline.c) ---- */
+
+struct cpudl_item {
+	u64 dl;
+	unsigned int cpu;
+};
+
+struct cpudl {
+	unsigned int size;		/* CPUs in the heap: those with a DL entity queued */
+	struct cpudl_item *elements;	/* the heap: the latest earliest-deadline on top */
+	int *idx;			/* each CPU's place in it, -1: not there */
+	struct cpumask *free_cpus;	/* no DL entity queued */
+};
+
+struct cpudl *cpudl_alloc(unsigned int nr_cpus);
+void cpudl_free(struct cpudl *cp);
+/* cpudl_set(): @cpu's earliest deadline is @dl; cpudl_clear(): it has none (free) */
+void cpudl_set(struct cpudl *cp, unsigned int cpu, u64 dl);
+void cpudl_clear(struct cpudl *cp, unsigned int cpu);
+/* the CPU on top of the heap, -1 if empty */
+int cpudl_maximum(const struct cpudl *cp);
+struct task_struct;
+bool cpudl_find(const struct cpudl *cp, const struct task_struct *p, struct cpumask *later_mask);
 
 /* ---- per-CPU state (the kernel's rq->sd and per-CPU variables) ---- */
 

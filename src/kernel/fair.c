@@ -506,6 +506,7 @@ void update_blocked_averages(unsigned int cpu)
 	decayed |= update_rt_rq_load_avg(rq->clock_pelt, rq,
 					 rt_task(rq->curr) && !is_idle_task(rq->curr) &&
 						 !rq->curr->is_stopper);
+	decayed |= update_dl_rq_load_avg(rq->clock_pelt, rq, dl_task(rq->curr));
 	/* and avg_irq, on a guest with steal (0 everywhere else) */
 	if (unlikely(sim_steal_enabled()))
 		decayed |= update_irq_load_avg(rq, 0);

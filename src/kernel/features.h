@@ -42,7 +42,7 @@
 	F(WAKEUP_PREEMPTION, true, "v6.18", NULL, "allow wakeup-time preemption of curr")     \
 	F(HRTICK, false, "v6.18", "the high-resolution scheduler tick (hrtick)",              \
 	  "end a slice with an hrtimer instead of the next tick")                             \
-	F(HRTICK_DL, false, "v6.18", "the deadline class and the hrtick",                     \
+	F(HRTICK_DL, false, "v6.18", "the hrtick (DL runtime is enforced at the tick)",       \
 	  "hrtick for SCHED_DEADLINE runtime enforcement")                                    \
 	F(NONTASK_CAPACITY, true, "v6.18", NULL,                                              \
 	  "lower CPU capacity by time spent outside tasks")                                   \

@@ -94,16 +94,14 @@ static void rt_set_overload(struct rq *rq)
 {
 	struct root_domain *rd = cpu_rd(cpu_of(rq));
 
-	cpumask_set_cpu(cpu_of(rq), rd->rto_mask);
-	rd->rto_count++;
+	rd_overload_set(rd->rto_mask, &rd->rto_count, cpu_of(rq), true);
 }
 
 static void rt_clear_overload(struct rq *rq)
 {
 	struct root_domain *rd = cpu_rd(cpu_of(rq));
 
-	rd->rto_count--;
-	cpumask_clear_cpu(cpu_of(rq), rd->rto_mask);
+	rd_overload_set(rd->rto_mask, &rd->rto_count, cpu_of(rq), false);
 }
 
 /*
@@ -279,10 +277,10 @@ int update_rt_rq_load_avg(u64 now, struct rq *rq, int running)
 }
 
 /*
- * What RT tasks and time outside tasks leave of the CPU for fair tasks
- * (fair.c scale_rt_capacity(): no DL tasks and no HW pressure are
- * modelled; the time outside tasks is a guest's steal, rq->avg_irq), at
- * least 1: the RT utilization is taken off, and what is left is scaled by
+ * What RT and DL tasks and time outside tasks leave of the CPU for fair
+ * tasks (fair.c scale_rt_capacity(): no HW pressure is modelled; the time
+ * outside tasks is a guest's steal, rq->avg_irq), at least 1: the RT and
+ * DL utilization is taken off, and what is left is scaled by
  * the share IRQ and steal leave (scale_irq_capacity()).
  */
 unsigned long scale_rt_capacity(unsigned int cpu)
@@ -290,7 +288,7 @@ unsigned long scale_rt_capacity(unsigned int cpu)
 	const struct rq *rq = cpu_rq(cpu);
 	unsigned long max = arch_scale_cpu_capacity(cpu);
 	unsigned long irq = cpu_util_irq(rq);
-	unsigned long used = cpu_util_rt(rq);
+	unsigned long used = cpu_util_rt(rq) + cpu_util_dl(rq);
 
 	if (unlikely(irq >= max))
 		return 1;
@@ -400,15 +398,19 @@ static bool cpupri_find(struct task_struct *p, struct cpumask *lowest_mask)
 
 int find_lowest_rq(struct task_struct *p)
 {
-	struct cpumask *lowest_mask = &rt_lowest_mask;
-	int this_cpu = (int)smp_processor_id();
-	int cpu = (int)task_cpu(p);
-	struct sched_domain *sd;
-
 	if (p->nr_cpus_allowed == 1)
 		return -1;
-	if (!cpupri_find(p, lowest_mask))
+	if (!cpupri_find(p, &rt_lowest_mask))
 		return -1;
+	return find_closest_cpu(&rt_lowest_mask, task_cpu(p));
+}
+
+int find_closest_cpu(const struct cpumask *lowest_mask, unsigned int task_cpu)
+{
+	int this_cpu = (int)smp_processor_id();
+	int cpu = (int)task_cpu;
+	struct sched_domain *sd;
+
 	/* the CPU it last ran on, cache hot, if it is one of them */
 	if (cpumask_test_cpu((unsigned int)cpu, lowest_mask))
 		return cpu;
@@ -519,12 +521,18 @@ static struct task_struct *pick_next_pushable_task(struct rq *rq)
 	return list_first_entry(&rq->rt.pushable_tasks, struct task_struct, pushable_tasks);
 }
 
-/* move_queued_task_locked(): both rqs locked, @p queued and not running */
-static void move_queued_task_locked(struct rq *src_rq, struct rq *dst_rq, struct task_struct *p)
+void move_queued_task_locked(struct rq *src_rq, struct rq *dst_rq, struct task_struct *p)
 {
 	deactivate_task(src_rq, p, DEQUEUE_NOCLOCK);
 	set_task_cpu(p, cpu_of(dst_rq));
 	activate_task(dst_rq, p, ENQUEUE_NOCLOCK | ENQUEUE_MIGRATED);
+}
+
+void push_task_locked(struct rq *src_rq, struct rq *dst_rq, struct task_struct *p)
+{
+	move_queued_task_locked(src_rq, dst_rq, p);
+	resched_curr(dst_rq);
+	rq_unlock(dst_rq);
 }
 
 /* find_lock_lowest_rq(): a CPU running lower than @task, locked; NULL if none */
@@ -564,10 +572,8 @@ static int push_rt_task(struct rq *rq)
 	lowest_rq = find_lock_lowest_rq(next_task, rq);
 	if (!lowest_rq)
 		return 0;
-	move_queued_task_locked(rq, lowest_rq, next_task);
+	push_task_locked(rq, lowest_rq, next_task);
 	rq->rt.nr_pushed++;
-	resched_curr(lowest_rq);
-	rq_unlock(lowest_rq);
 	return 1;
 }
 

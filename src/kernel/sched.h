@@ -348,6 +348,10 @@ struct sched_dl_entity {
 	bool dl_defer_armed;		/* the timer is the zero-laxity (defer) timer */
 	bool dl_defer_running;		/* fair tasks were starved: runs once queued */
 	bool on_dl_rq;			/* in the dl_rq's tree (!RB_EMPTY_NODE(&rb_node)) */
+	bool dl_yielded;		/* sched_yield(): the rest of this instance given up */
+	bool on_pushable;		/* on rq->dl.pushable_tasks (pushable_dl_tasks) */
+	bool in_running_bw;		/* its dl_bw is in its rq's running_bw */
+	struct list_head pushable_node;	/* its place there, by deadline */
 	u64 flags;			/* SCHED_FLAG_SUGOV: a special entity (dl_entity_is_special()) */
 	struct list_head run_node;	/* a DL task's place on dl_rq.tasks */
 	struct hrtimer dl_timer;	/* replenishment or zero-laxity timer */
@@ -356,6 +360,7 @@ struct sched_dl_entity {
 	u64 nr_zero_laxity;		/* dl_server_timer() found the fair class starved */
 	u64 nr_server_picks;		/* fair tasks picked through the DL class */
 	u64 nr_throttled;		/* times its runtime ran out while it was queued */
+	u64 nr_replenished;		/* dl_task_timer() replenishments of a DL task */
 };
 
 /* the rq's DL runqueue: the fair server and DL tasks (struct dl_rq, in part) */
@@ -368,7 +373,23 @@ struct dl_rq {
 	struct list_head tasks;
 	struct {
 		u64 curr;		/* earliest queued deadline, 0: none */
+		u64 next;		/* earliest pushable task's deadline */
 	} earliest_dl;
+	/*
+	 * The queued DL tasks that may run elsewhere and are not running
+	 * (the kernel's pushable_dl_tasks_root), by deadline; the rq is
+	 * overloaded while it has one (set in the root domain's dlo_mask).
+	 */
+	struct list_head pushable_tasks;
+	bool overloaded;
+	/*
+	 * running_bw: the bandwidth of the DL tasks active on this CPU
+	 * (queued, throttled or not), which schedutil adds (cpu_bw_dl())
+	 */
+	u64 running_bw;
+	/* schedlab's counts: tasks push_dl_task() moved away, pull_dl_task() took */
+	u64 nr_pushed;
+	u64 nr_pulled;
 };
 
 /* sched_setattr()'s attributes (include/uapi/linux/sched/types.h, in part) */
@@ -380,6 +401,10 @@ struct sched_attr {
 	/* utilization clamps, with SCHED_FLAG_UTIL_CLAMP_MIN/MAX; -1: back to the default */
 	u32 sched_util_min;
 	u32 sched_util_max;
+	/* SCHED_DEADLINE: the reservation in ns (period 0: the deadline) */
+	u64 sched_runtime;
+	u64 sched_deadline;
+	u64 sched_period;
 };
 
 /* include/uapi/linux/sched.h: sched_setattr()'s flags */
@@ -727,6 +752,7 @@ struct rq {
 
 	struct cfs_rq cfs;
 	bool rt_push_pending;		/* queue_balance_callback(push_rt_tasks) */
+	bool dl_push_pending;		/* queue_balance_callback(push_dl_tasks) */
 	/* the idle state the CPU is in (-1 when not idle) and the governor's history */
 	int idle_state;
 	/* cpuidle's stateK/disable for this CPU, bit K (--idle-states) */
@@ -811,6 +837,7 @@ struct rq {
 	/* schedstat counters (version 17 names) */
 	struct rt_rq rt;
 	struct sched_avg avg_rt;	/* PELT of the time RT tasks ran (rq->avg_rt) */
+	struct sched_avg avg_dl;	/* PELT of the time DL tasks ran (rq->avg_dl) */
 	/*
 	 * PELT of the time the CPU did not give tasks (rq->avg_irq): here the
 	 * steal time of a guest's vCPU, which update_rq_clock_task() takes
@@ -1427,6 +1454,16 @@ static inline bool task_has_rt_policy(const struct task_struct *p)
 	return rt_policy(p->policy);
 }
 
+static inline bool dl_policy(unsigned int policy)
+{
+	return policy == SCHED_DEADLINE;
+}
+
+static inline bool task_has_dl_policy(const struct task_struct *p)
+{
+	return dl_policy(p->policy);
+}
+
 /* the task is in the RT class (p->sched_class == &rt_sched_class) */
 static inline bool rt_task(const struct task_struct *p)
 {
@@ -1505,6 +1542,18 @@ static inline unsigned long cpu_util_rt(const struct rq *rq)
 {
 	return rq->avg_rt.util_avg;
 }
+/* update_dl_rq_load_avg(): rq->avg_dl up to @now, @running a DL task or not */
+int update_dl_rq_load_avg(u64 now, struct rq *rq, int running);
+/* cpu_util_dl(): the CPU's DL utilization */
+static inline unsigned long cpu_util_dl(const struct rq *rq)
+{
+	return rq->avg_dl.util_avg;
+}
+/* cpu_bw_dl(): the bandwidth of the CPU's active DL tasks, in capacity units */
+static inline unsigned long cpu_bw_dl(const struct rq *rq)
+{
+	return (unsigned long)((rq->dl.running_bw * SCHED_CAPACITY_SCALE) >> BW_SHIFT);
+}
 /* cpu_util_irq(): the CPU's IRQ and steal utilization */
 static inline unsigned long cpu_util_irq(const struct rq *rq)
 {
@@ -1569,6 +1618,37 @@ void put_prev_task_dl(struct rq *rq, struct task_struct *p);
 void task_tick_dl(struct rq *rq, struct task_struct *p);
 void wakeup_preempt_dl(struct rq *rq, struct task_struct *p, int wake_flags);
 unsigned int select_task_rq_dl(struct task_struct *p, unsigned int cpu, int wake_flags);
+/*
+ * sched_dl_overflow(): admission of @p's switch to (or within) @policy
+ * with @attr's reservation against the root domain's DL bandwidth; 0 and
+ * the bandwidth taken, or -1 (sched_setattr()'s -EBUSY).
+ */
+int sched_dl_overflow(struct task_struct *p, unsigned int policy, const struct sched_attr *attr);
+/* __checkparam_dl(): runtime <= deadline <= period, within sched_deadline_period_min/max */
+bool __checkparam_dl(const struct sched_attr *attr);
+/* class changes (check_class_changed()): a task enters or leaves SCHED_DEADLINE */
+void switched_to_dl(struct rq *rq, struct task_struct *p);
+void switched_from_dl(struct rq *rq, struct task_struct *p);
+/* yield_task_dl(): curr gives up the rest of its instance until its next period */
+void yield_task_dl(struct rq *rq);
+/* task_dead_dl(): a dead DL task's bandwidth back to the root domain, its timer off */
+void task_dead_dl(struct task_struct *p);
+/* task_woken_dl(): a DL wakee that did not preempt may push (push_dl_tasks()) */
+void task_woken_dl(struct rq *rq, struct task_struct *p);
+/* balance_dl(): @prev (DL) left the dl_rq: pull an earlier DL task here */
+void balance_dl(struct rq *rq, struct task_struct *prev);
+/* push_dl_tasks(): set_next_task_dl()'s balance callback (deadline_queue_push_tasks()) */
+void push_dl_tasks(struct rq *rq);
+/*
+ * find_lowest_rq()'s and find_later_rq()'s choice among the CPUs of @mask
+ * (rt.c): @task_cpu (cache hot), else this CPU or one of the lowest
+ * SD_WAKE_AFFINE domain's of @task_cpu, else any; -1 if @mask is empty
+ */
+int find_closest_cpu(const struct cpumask *mask, unsigned int task_cpu);
+/* move_queued_task_locked(): both rqs locked, @p queued and not running (rt.c) */
+void move_queued_task_locked(struct rq *src_rq, struct rq *dst_rq, struct task_struct *p);
+/* a push's end: @p moved to @dst_rq (locked by the caller), which reschedules and is unlocked */
+void push_task_locked(struct rq *src_rq, struct rq *dst_rq, struct task_struct *p);
 /* __setparam_dl(): @p's reservation (runtime, deadline, period in ns) and flags */
 void setparam_dl(struct task_struct *p, u64 runtime, u64 deadline, u64 period, u64 flags);
 /*

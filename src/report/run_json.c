@@ -159,6 +159,8 @@ static void write_sched(struct json_writer *w)
 		json_kv_u64(w, "schedule_idle_full_pick", rq->nr_idle_full_pick);
 		json_kv_u64(w, "rt_pushed", rq->rt.nr_pushed);
 		json_kv_u64(w, "rt_pulled", rq->rt.nr_pulled);
+		json_kv_u64(w, "dl_pushed", rq->dl.nr_pushed);
+		json_kv_u64(w, "dl_pulled", rq->dl.nr_pulled);
 		json_key(w, "fair_server");
 		json_begin_object(w);
 		json_kv_u64(w, "zero_laxity", rq->fair_server.nr_zero_laxity);

@@ -35,6 +35,7 @@
 #include "sim/alloc.h"
 #include "sim/machine.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,8 +164,8 @@ static void notice(struct rt_state *st, const char *fmt, ...)
 	fputc('\n', st->log);
 }
 
-int rtapp_apply_policy(struct task_struct *p, enum rtapp_policy policy, int priority, char *err,
-		       size_t errlen)
+int rtapp_apply_policy(struct task_struct *p, enum rtapp_policy policy, int priority,
+		       const struct rtapp_dl *dl, char *err, size_t errlen)
 {
 	struct sched_attr attr = { 0 };
 	struct rq *rq;
@@ -212,8 +213,25 @@ int rtapp_apply_policy(struct task_struct *p, enum rtapp_policy policy, int prio
 		attr.sched_nice = PRIO_TO_NICE(p->static_prio);
 		break;
 	case RTAPP_SCHED_DEADLINE:
-		snprintf(err, errlen, "policy SCHED_DEADLINE is not modelled (no deadline class)");
-		return -1;
+		/* rt-app's _set_thread_deadline(): flags 0, the reservation in ns */
+		attr.sched_policy = SCHED_DEADLINE;
+		attr.sched_runtime = dl->runtime;
+		attr.sched_deadline = dl->deadline;
+		attr.sched_period = dl->period;
+		if (!__checkparam_dl(&attr)) {
+			snprintf(err, errlen,
+				 "SCHED_DEADLINE dl-runtime %llu dl-deadline %llu dl-period %llu us: sched_setattr() fails with EINVAL (runtime <= deadline <= period, runtime >= 1 us, period 100 us .. 4.19 s)",
+				 (unsigned long long)(dl->runtime / NSEC_PER_USEC),
+				 (unsigned long long)(dl->deadline / NSEC_PER_USEC),
+				 (unsigned long long)(dl->period / NSEC_PER_USEC));
+			return -1;
+		}
+		if (!p)
+			return 0;
+		if (task_has_dl_policy(p) && p->dl.dl_runtime == dl->runtime &&
+		    p->dl.dl_deadline == dl->deadline && p->dl.dl_period == dl->period)
+			return 0;
+		return sched_setattr_nocheck(p, &attr);
 	default:
 		snprintf(err, errlen, "policy %s is not modelled", rtapp_policy_name(policy));
 		return -1;
@@ -651,11 +669,14 @@ static void record_loop(struct rt_thread *th, u64 t_end)
 
 /*
  * rt-app's set_thread_param(); a phase without "policy" has the one the
- * thread had there, which the parser resolved
+ * thread had there, which the parser resolved. False, or true when DL
+ * admission control refused the reservation: rt-app logs it and exits
+ * (_set_thread_deadline()), which ends the run.
  */
-static void apply_sched(struct rt_thread *th, const struct rtapp_sched *sd)
+static bool apply_sched(struct rt_thread *th, const struct rtapp_sched *sd)
 {
 	char err[128];
+	int ret;
 
 	if (sd->uclamp_set && th->cur_uclamp != sd) {
 		/* rt-app exits on a failed sched_setattr(); the parser checked the values */
@@ -664,13 +685,22 @@ static void apply_sched(struct rt_thread *th, const struct rtapp_sched *sd)
 		th->cur_uclamp = sd;
 	}
 	if (!sd->set || th->cur_sched == sd)
-		return;
-	/* checked by the parser: cannot fail */
-	if (rtapp_apply_policy(th->wt->task, sd->policy, sd->prio, err, sizeof(err)))
+		return false;
+	/* checked by the parser: only DL admission can refuse it */
+	ret = rtapp_apply_policy(th->wt->task, sd->policy, sd->prio, &sd->dl, err, sizeof(err));
+	if (ret == -EBUSY) {
+		/* log_critical() and perror() go to stderr: the failure message */
+		bench_fail(th->st->b,
+			   "rt-app: thread %s: [rt-app] <crit> [%d] sched_setattr returned -1; sched_setattr: failed to set deadline attributes: Device or resource busy (SCHED_DEADLINE admission control: the root domain's bandwidth is given out): rt-app exits",
+			   th->s->name, th->ind);
+		return true;
+	}
+	if (ret)
 		abort();
 	th->s->policy = rtapp_policy_name(sd->policy);
 	th->s->prio = sd->prio;
 	th->cur_sched = sd;
+	return false;
 }
 
 static void thread_next(struct work_task *wt, struct op_desc *op)
@@ -727,7 +757,10 @@ static void thread_next(struct work_task *wt, struct op_desc *op)
 		case T_PARAM:
 			notice(st, "[%d] Starting with %s policy with priority %d", th->ind,
 			       rtapp_policy_name(t->sched.policy), t->sched.prio);
-			apply_sched(th, &t->sched);
+			if (apply_sched(th, &t->sched)) {
+				op_sleep(op, NSEC_PER_SEC);
+				return;
+			}
 			th->state = T_LOOP;
 			break;
 		case T_LOOP:
@@ -753,7 +786,10 @@ static void thread_next(struct work_task *wt, struct op_desc *op)
 					return;
 				}
 			}
-			apply_sched(th, &ph->sched);
+			if (apply_sched(th, &ph->sched)) {
+				op_sleep(op, NSEC_PER_SEC);
+				return;
+			}
 			memset(&th->ld, 0, sizeof(th->ld));
 			th->t_start = now;
 			th->ev = 0;

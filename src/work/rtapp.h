@@ -99,6 +99,15 @@ struct rtapp_sched {
 	int util_min, util_max;
 	bool uclamp_set;
 	unsigned int uclamp_line;
+	/*
+	 * "dl-runtime", "dl-period", "dl-deadline": SCHED_DEADLINE's
+	 * reservation, given in us and kept in ns as rt-app passes it to
+	 * sched_setattr() (period defaults to the runtime, deadline to the
+	 * period)
+	 */
+	struct rtapp_dl {
+		u64 runtime, deadline, period;
+	} dl;
 };
 
 #define RTAPP_UCLAMP_UNSET (-2)
@@ -217,16 +226,19 @@ const char *rtapp_policy_name(enum rtapp_policy policy);
  * (rt-app's set_thread_param()). SCHED_OTHER/BATCH/IDLE: @priority is the
  * nice value; SCHED_FIFO/RR: the RT priority (1..99); both through
  * sched_setattr_nocheck() (a nice change of a SCHED_OTHER task through
- * set_user_nice()). SCHED_DEADLINE, or a priority out of its policy's range:
- * -1 with the reason in @err. @p NULL only checks (the
- * parser calls it so for every task and phase, before the run); at run time
- * a checked setting always returns 0.
+ * set_user_nice()); SCHED_DEADLINE: the reservation @dl, which admission
+ * control may refuse at run time (-EBUSY, as sched_setattr() does). A
+ * priority out of its policy's range or a reservation sched_setattr()
+ * refuses with EINVAL: -1 with the reason in @err. @p NULL only checks (the
+ * parser calls it so for every task and phase, before the run); at run
+ * time a checked setting returns 0, or -EBUSY for a DL reservation the
+ * root domain has no bandwidth left for.
  */
 /* util_min/util_max of @sd for @p (sched_setattr(), policy kept): 0, or -1 with @err */
 int rtapp_apply_uclamp(struct task_struct *p, const struct rtapp_sched *sd, char *err,
 		       size_t errlen);
-int rtapp_apply_policy(struct task_struct *p, enum rtapp_policy policy, int priority, char *err,
-		       size_t errlen);
+int rtapp_apply_policy(struct task_struct *p, enum rtapp_policy policy, int priority,
+		       const struct rtapp_dl *dl, char *err, size_t errlen);
 
 struct bench;
 /* the model (work/bench_rtapp.c) */

@@ -894,8 +894,19 @@ static int parse_event(struct pctx *x, struct rtapp_task *t, const char *key,
 
 /* ---- scheduling attributes ---- */
 
+static const char *const dl_keys[] = { "dl-runtime", "dl-period", "dl-deadline" };
+
+/* a SCHED_DEADLINE parameter, parse_sched()'s */
+static bool is_dl_key(const char *key)
+{
+	for (size_t k = 0; k < ARRAY_SIZE(dl_keys); k++)
+		if (!strcmp(key, dl_keys[k]))
+			return true;
+	return false;
+}
+
 static const char *const unmodelled_keys[] = {
-	"nodes_membind", "taskgroup", "dl-runtime", "dl-period", "dl-deadline", NULL,
+	"nodes_membind", "taskgroup", NULL,
 };
 
 static int unmodelled(struct pctx *x, const struct rtapp_task *t, const char *key,
@@ -905,7 +916,7 @@ static int unmodelled(struct pctx *x, const struct rtapp_task *t, const char *ke
 		if (!strcmp(key, *k))
 			return fail(
 				x, line,
-				"task %s: %s is not modelled (no NUMA, cgroups or custom slices)",
+				"task %s: %s is not modelled (no NUMA or cgroups)",
 				t->name, key);
 	return 0;
 }
@@ -977,6 +988,27 @@ static int parse_sched(struct pctx *x, const struct rtapp_task *t, struct json_o
 		sd->uclamp_set = true;
 		sd->uclamp_line = ul;
 	}
+	/* rt-app's parse_sched_data(): each defaults to the one before, us to ns */
+	{
+		s64 dl[3] = { 0, -1, -1 };
+
+		for (int k = 0; k < 3; k++) {
+			unsigned int dline;
+
+			if (!json_object_object_get_ex(obj, dl_keys[k], &v)) {
+				if (k)
+					dl[k] = dl[k - 1];
+				continue;
+			}
+			dline = line_of(x, named_at(x, o, obj, dl_keys[k]));
+			if (get_int(x, v, dl_keys[k], dline, 0, INT_MAX, &dl[k]))
+				return -1;
+			sd->set = true;
+		}
+		sd->dl = (struct rtapp_dl){ .runtime = (u64)dl[0] * NSEC_PER_USEC,
+					    .period = (u64)dl[1] * NSEC_PER_USEC,
+					    .deadline = (u64)dl[2] * NSEC_PER_USEC };
+	}
 	if (sd->util_min >= 0 && sd->util_max >= 0 && sd->util_min > sd->util_max)
 		return fail(
 			x, sd->uclamp_line,
@@ -998,7 +1030,7 @@ static int resolve_sched(struct pctx *x, struct rtapp_task *t)
 	enum rtapp_policy cur = t->sched.policy;
 	char perr[256];
 
-	if (rtapp_apply_policy(NULL, cur, t->sched.prio, perr, sizeof(perr)))
+	if (rtapp_apply_policy(NULL, cur, t->sched.prio, &t->sched.dl, perr, sizeof(perr)))
 		return fail(x, t->sched.line, "task %s: %s", t->name, perr);
 	for (unsigned int p = 0; p < t->nr_phases; p++) {
 		struct rtapp_sched *sd = &t->phases[p].sched;
@@ -1007,7 +1039,7 @@ static int resolve_sched(struct pctx *x, struct rtapp_task *t)
 			continue;
 		if (sd->policy == RTAPP_POLICY_SAME)
 			sd->policy = cur;
-		if (rtapp_apply_policy(NULL, sd->policy, sd->prio, perr, sizeof(perr)))
+		if (rtapp_apply_policy(NULL, sd->policy, sd->prio, &sd->dl, perr, sizeof(perr)))
 			return fail(x, sd->line, "task %s: phase %s: %s", t->name,
 				    t->phases[p].name, perr);
 		cur = sd->policy;
@@ -1062,7 +1094,8 @@ static int parse_phase(struct pctx *x, struct rtapp_task *t, const char *name,
 				return -1;
 			ph->loop = (int)n;
 		} else if (!strcmp(key, "policy") || !strcmp(key, "priority") ||
-			   !strcmp(key, "util_min") || !strcmp(key, "util_max")) {
+			   !strcmp(key, "util_min") || !strcmp(key, "util_max") ||
+			   is_dl_key(key)) {
 			/* parse_sched() below */
 		} else if (!strcmp(key, "cpus")) {
 			/* a task's own are parsed by parse_task() */
@@ -1173,7 +1206,8 @@ static int parse_task(struct pctx *x, const char *name, struct json_object *obj,
 		} else if (!strcmp(key, "instance") || !strcmp(key, "delay") ||
 			   !strcmp(key, "cpus") || !strcmp(key, "phases") ||
 			   !strcmp(key, "policy") || !strcmp(key, "priority") ||
-			   !strcmp(key, "util_min") || !strcmp(key, "util_max")) {
+			   !strcmp(key, "util_min") || !strcmp(key, "util_max") ||
+			   is_dl_key(key)) {
 			/* done above */
 		} else if (is_event(key)) {
 			return fail(x, line, "task %s: event %s beside \"phases\" (events go in a phase)",
@@ -1273,6 +1307,43 @@ static int check_locks(struct pctx *x, const struct rtapp_task *t, bool *held)
 	return rc;
 }
 
+/* a thread of @t may be SCHED_DEADLINE: the task's policy or a phase's */
+static bool may_be_deadline(const struct rtapp_task *t)
+{
+	if (t->sched.policy == RTAPP_SCHED_DEADLINE)
+		return true;
+	for (unsigned int p = 0; p < t->nr_phases; p++)
+		if (t->phases[p].sched.set && t->phases[p].sched.policy == RTAPP_SCHED_DEADLINE)
+			return true;
+	return false;
+}
+
+/*
+ * What a DL thread may not do here: fork (sched_fork() fails a DL task's
+ * clone with EAGAIN, and rt-app has no reset-on-fork), or take a
+ * pi_enabled mutex (DL priority inheritance, dl_boosted, is not modelled)
+ */
+static int check_deadline_task(struct pctx *x, const struct rtapp_task *t)
+{
+	if (!may_be_deadline(t))
+		return 0;
+	for (unsigned int p = 0; p < t->nr_phases; p++) {
+		for (unsigned int k = 0; k < t->phases[p].nr_events; k++) {
+			const struct rtapp_event *e = &t->phases[p].events[k];
+
+			if (e->type == RTAPP_EV_FORK)
+				return fail(x, e->line,
+					    "task %s: %s: a SCHED_DEADLINE thread cannot fork (pthread_create() fails with EAGAIN: sched_fork())",
+					    t->name, e->key);
+			if (e->type == RTAPP_EV_LOCK && x->c->pi_enabled)
+				return fail(x, e->line,
+					    "task %s: %s: pi_enabled mutexes of SCHED_DEADLINE threads are not modelled (DL priority inheritance)",
+					    t->name, e->key);
+		}
+	}
+	return 0;
+}
+
 static int check_file(struct pctx *x)
 {
 	struct rtapp_config *c = x->c;
@@ -1302,7 +1373,7 @@ static int check_file(struct pctx *x)
 				c->tasks[j].forked = true;
 			}
 		}
-		if (check_locks(x, t, held))
+		if (check_locks(x, t, held) || check_deadline_task(x, t))
 			goto out;
 	}
 	for (unsigned int i = 0; i < c->nr_tasks; i++) {

@@ -430,8 +430,19 @@ rtapp_thread() {
 }
 golden run-rtapp-periodic-smp2 schedlab run -m smp2 -- rt-app examples/periodic.json
 golden run-rtapp-condvar-smp2 schedlab run -m smp2 -- rt-app examples/condvar.json
+# four SCHED_DEADLINE tasks on smp2: the summary, then where push/pull and
+# find_later_rq() moved them (sched_migrate_task, prio -1 once DL)
+rtapp_with_migrations() {
+	schedlab run -m smp2 --trace "$tmp/mig.trace" --trace-events sched_migrate_task -- rt-app "$1" &&
+		grep sched_migrate_task "$tmp/mig.trace"
+}
+golden run-rtapp-deadline-smp2 rtapp_with_migrations examples/rtapp-deadline.json
+# a seventh 0.3 reservation does not fit smp2's 1.8 CPUs: EBUSY, and rt-app exits
+expect_exit 1 "sched_setattr: failed to set deadline attributes: Device or resource busy" \
+	schedlab run -m smp2 -- rt-app tests/cli/rtapp/deadline-ebusy.json
 same_output rtapp-mutex-deterministic schedlab run -m smp4 --seed 3 -- rt-app examples/mutex.json
 # 3 ms every 10 ms on an idle CPU: 30%, no period missed, ~7 ms of slack
+rtapp_thread rtapp-deadline.json dl-3 '$2 == 100 && $8 == 0 && $3 > 1990 && $3 < 2010'
 rtapp_thread periodic.json periodic-0 '$2 == 100 && $5 > 29.5 && $5 < 30.5 && $8 == 0 && $6 > 6900 && $10 < 100'
 # the critical section is taken in turns: every loop done, 1 ms of work and 1 ms asleep
 rtapp_thread mutex.json locker-0 '$2 == 200 && $3 > 990 && $3 < 1010 && $4 >= 2000 && $4 < 2100'
@@ -525,7 +536,8 @@ expect_exit 2 "bad-type.json:1: run: expected an integer, got string" schedlab r
 expect_exit 2 "bad-lock-held.json:5: task a: lock: mutex m is already held" schedlab run -m smp4 -- rt-app $rb/bad-lock-held.json
 expect_exit 2 "bad-wait-nolock.json:1: task a: wait: mutex m must be locked before waiting" schedlab run -m smp4 -- rt-app $rb/bad-wait-nolock.json
 expect_exit 2 "bad-fifo.json:1: task a: SCHED_FIFO priority 100 is out of range (1..99)" schedlab run -m smp4 -- rt-app $rb/bad-fifo.json
-expect_exit 2 "bad-deadline.json:1: task a: policy SCHED_DEADLINE is not modelled" schedlab run -m smp4 -- rt-app $rb/bad-deadline.json
+# no reservation given (rt-app passes runtime 0 to sched_setattr(), which fails with EINVAL)
+expect_exit 2 "bad-deadline.json:1: task a: SCHED_DEADLINE dl-runtime 0 dl-deadline 0 dl-period 0 us: sched_setattr() fails with EINVAL" schedlab run -m smp4 -- rt-app $rb/bad-deadline.json
 expect_exit 2 "bad-forever.json:1: task a loops forever" schedlab run -m smp4 -- rt-app $rb/bad-forever.json
 expect_exit 2 "bad-fork.json:1: task a: fork: can't fork unknown task zz" schedlab run -m smp4 -- rt-app $rb/bad-fork.json
 expect_exit 2 "bad-mem.json:1: task a: event mem: memory and I/O load" schedlab run -m smp4 -- rt-app $rb/bad-mem.json

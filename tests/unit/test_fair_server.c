@@ -12,17 +12,6 @@
 
 static const struct sched_attr fifo50 = { .sched_policy = SCHED_FIFO, .sched_priority = 50 };
 
-static struct task_struct *start_prog(const char *comm, const struct program *prog, void *state,
-				      const struct sched_attr *attr, unsigned int cpu)
-{
-	struct task_struct *p;
-
-	work_set_sched_attr(attr);
-	p = work_start(comm, prog, state, cpu);
-	work_set_sched_attr(NULL);
-	return p;
-}
-
 /* ---- a periodic task: run @run_ns from each release, releases @period_ns apart ---- */
 
 #define MAX_RELEASES 512
@@ -104,8 +93,8 @@ static void test_sleeper_share_under_fifo_hog(void **state)
 
 		tl_setup("smp1", TL_ZERO_COST, hzs[h], NULL);
 		dl_se = &cpu_rq(0)->fair_server;
-		rt = start_prog("fifo-hog", &tl_busy_prog, NULL, &fifo50, 0);
-		fair = start_prog("sleeper", &periodic_prog, &pt, NULL, 0);
+		rt = tl_start_prog("fifo-hog", &tl_busy_prog, NULL, &fifo50, 0);
+		fair = tl_start_prog("sleeper", &periodic_prog, &pt, NULL, 0);
 		/* the first job waits for the zero-laxity point */
 		tl_run_until(945 * NSEC_PER_MSEC, true);
 		assert_int_equal(pt.n, 0);
@@ -163,8 +152,8 @@ static void test_fair_hog_share_under_fifo_hog(void **state)
 	(void)state;
 	tl_setup("smp1", TL_ZERO_COST, 250, NULL);
 	dl_se = &cpu_rq(0)->fair_server;
-	rt = start_prog("rt-hog", &tl_busy_prog, NULL, &fifo50, 0);
-	fair = start_prog("fair-hog", &tl_busy_prog, NULL, NULL, 0);
+	rt = tl_start_prog("rt-hog", &tl_busy_prog, NULL, &fifo50, 0);
+	fair = tl_start_prog("fair-hog", &tl_busy_prog, NULL, NULL, 0);
 	tl_run_until(945 * NSEC_PER_MSEC, true);
 	assert_int_equal(tl_runtime(fair), 0);
 	tl_run_until(1100 * NSEC_PER_MSEC, true);
@@ -183,8 +172,8 @@ static void test_fair_hog_share_under_fifo_hog(void **state)
 
 	tl_setup("smp1", TL_ZERO_COST, 0, NULL);
 	assert_int_equal(sched_fair_server_write(0, false, 0), 0);
-	rt = start_prog("rt-hog", &tl_busy_prog, NULL, &fifo50, 0);
-	fair = start_prog("fair-hog", &tl_busy_prog, NULL, NULL, 0);
+	rt = tl_start_prog("rt-hog", &tl_busy_prog, NULL, &fifo50, 0);
+	fair = tl_start_prog("fair-hog", &tl_busy_prog, NULL, NULL, 0);
 	tl_run_until(2500 * NSEC_PER_MSEC, true);
 	tl_account_now();
 	assert_int_equal(tl_runtime(fair), 0);
@@ -214,8 +203,8 @@ static void test_background_use_restarts_period(void **state)
 
 		tl_setup("smp1", TL_ZERO_COST, hzs[h], NULL);
 		dl_se = &cpu_rq(0)->fair_server;
-		fair = start_prog("fair-hog", &tl_busy_prog, NULL, NULL, 0);
-		start_prog("late-fifo", &late_hog_prog, &slept, &fifo50, 0);
+		fair = tl_start_prog("fair-hog", &tl_busy_prog, NULL, NULL, 0);
+		tl_start_prog("late-fifo", &late_hog_prog, &slept, &fifo50, 0);
 		tl_run_until(310 * NSEC_PER_MSEC, true);
 		tl_account_now();
 		at_300 = tl_runtime(fair);

@@ -229,15 +229,23 @@ static void test_policies(void **state)
 		     "t.json:1: task t: SCHED_FIFO priority 100 is out of range (1..99)");
 	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"policy\": \"SCHED_RR\", \"priority\": 0, \"run\": 1}}}",
 		     "SCHED_RR priority 0 is out of range");
+	/* no reservation given: sched_setattr() would fail with EINVAL */
 	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"policy\": \"SCHED_DEADLINE\", \"run\": 1}}}",
-		     "SCHED_DEADLINE is not modelled");
+		     "SCHED_DEADLINE dl-runtime 0 dl-deadline 0 dl-period 0 us: sched_setattr() fails with EINVAL");
+	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"policy\": \"SCHED_DEADLINE\", \"dl-runtime\": 2000, \"dl-period\": 1000, \"run\": 1}}}",
+		     "dl-runtime 2000 dl-deadline 1000 dl-period 1000 us");
+	/* a DL thread cannot fork, and DL priority inheritance is not modelled */
+	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"policy\": \"SCHED_DEADLINE\", \"dl-runtime\": 1000, \"dl-period\": 10000, \"fork\": \"t\"}}}",
+		     "a SCHED_DEADLINE thread cannot fork");
+	expect_error("{\"global\": {\"pi_enabled\": true}, \"tasks\": {\"t\": {\"loop\": 1, \"policy\": \"SCHED_DEADLINE\", \"dl-runtime\": 1000, \"dl-period\": 10000, \"lock\": \"m\", \"unlock\": \"m\"}}}",
+		     "pi_enabled mutexes of SCHED_DEADLINE threads are not modelled");
 	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"policy\": \"OTHER\", \"run\": 1}}}",
 		     "invalid policy OTHER");
 	expect_error("{\"tasks\": {\"t\": {\"loop\": 1, \"priority\": 20, \"run\": 1}}}",
 		     "priority 20 is not a nice value");
-	assert_int_equal(rtapp_apply_policy(NULL, RTAPP_SCHED_OTHER, -20, e, sizeof(e)), 0);
-	assert_int_equal(rtapp_apply_policy(NULL, RTAPP_SCHED_FIFO, 10, e, sizeof(e)), 0);
-	assert_int_equal(rtapp_apply_policy(NULL, RTAPP_SCHED_IDLE, 25, e, sizeof(e)), -1);
+	assert_int_equal(rtapp_apply_policy(NULL, RTAPP_SCHED_OTHER, -20, NULL, e, sizeof(e)), 0);
+	assert_int_equal(rtapp_apply_policy(NULL, RTAPP_SCHED_FIFO, 10, NULL, e, sizeof(e)), 0);
+	assert_int_equal(rtapp_apply_policy(NULL, RTAPP_SCHED_IDLE, 25, NULL, e, sizeof(e)), -1);
 	assert_string_equal(e, "SCHED_IDLE priority 25 is not a nice value (-20..19)");
 }
 
@@ -250,18 +258,18 @@ static void test_apply_policy_classes(void **state)
 	(void)state;
 	tl_setup("smp2", TL_ZERO_COST, 0, NULL);
 	p = tl_fork("t", 0);
-	assert_int_equal(rtapp_apply_policy(p, RTAPP_SCHED_FIFO, 50, e, sizeof(e)), 0);
+	assert_int_equal(rtapp_apply_policy(p, RTAPP_SCHED_FIFO, 50, NULL, e, sizeof(e)), 0);
 	assert_int_equal(p->policy, SCHED_FIFO);
 	assert_int_equal(p->rt_priority, 50);
 	assert_int_equal(p->prio, MAX_RT_PRIO - 1 - 50);
 	tl_check();
-	assert_int_equal(rtapp_apply_policy(p, RTAPP_SCHED_RR, 10, e, sizeof(e)), 0);
+	assert_int_equal(rtapp_apply_policy(p, RTAPP_SCHED_RR, 10, NULL, e, sizeof(e)), 0);
 	assert_int_equal(p->policy, SCHED_RR);
 	assert_int_equal(p->prio, MAX_RT_PRIO - 1 - 10);
-	assert_int_equal(rtapp_apply_policy(p, RTAPP_SCHED_IDLE, 0, e, sizeof(e)), 0);
+	assert_int_equal(rtapp_apply_policy(p, RTAPP_SCHED_IDLE, 0, NULL, e, sizeof(e)), 0);
 	assert_int_equal(p->policy, SCHED_IDLE);
 	assert_int_equal(p->se.load.weight, scale_load(WEIGHT_IDLEPRIO));
-	assert_int_equal(rtapp_apply_policy(p, RTAPP_SCHED_BATCH, 3, e, sizeof(e)), 0);
+	assert_int_equal(rtapp_apply_policy(p, RTAPP_SCHED_BATCH, 3, NULL, e, sizeof(e)), 0);
 	assert_int_equal(p->policy, SCHED_BATCH);
 	assert_int_equal(p->static_prio, NICE_TO_PRIO(3));
 	tl_check();
@@ -277,7 +285,7 @@ static void test_apply_policy_nice(void **state)
 	(void)state;
 	tl_setup("smp2", TL_ZERO_COST, 0, NULL);
 	p = tl_fork("t", 0);
-	assert_int_equal(rtapp_apply_policy(p, RTAPP_SCHED_OTHER, 5, e, sizeof(e)), 0);
+	assert_int_equal(rtapp_apply_policy(p, RTAPP_SCHED_OTHER, 5, NULL, e, sizeof(e)), 0);
 	assert_int_equal(p->static_prio, NICE_TO_PRIO(5));
 	assert_int_equal(p->se.load.weight, scale_load(sched_prio_to_weight[25]));
 	tl_check();

@@ -143,6 +143,19 @@ static inline void tl_set_nice(struct task_struct *p, int nice)
 	set_user_nice(p, nice);
 }
 
+/* A workload's first task on @cpu, forked with @attr (NULL: SCHED_NORMAL) as chrt would. */
+static inline struct task_struct *tl_start_prog(const char *comm, const struct program *prog,
+						 void *state, const struct sched_attr *attr,
+						 unsigned int cpu)
+{
+	struct task_struct *p;
+
+	work_set_sched_attr(attr);
+	p = work_start(comm, prog, state, cpu);
+	work_set_sched_attr(NULL);
+	return p;
+}
+
 /* Total CPU time of @p, 0 if NULL. */
 static inline u64 tl_runtime(const struct task_struct *p)
 {
