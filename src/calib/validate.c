@@ -173,53 +173,64 @@ static void num(FILE *out, int w, int prec, double v)
 		fprintf(out, " %*.*f", w, prec, v);
 }
 
+/* "median [min, max]" of field @off over @n samples, or "-" */
+static void spread(char *buf, size_t len, const struct validate_sample *v, int n, size_t off,
+		   double *med)
+{
+	double min, max;
+
+	validate_stats(v, n, off, med, &min, &max);
+	if (isnan(*med))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.3f [%.3f, %.3f]", *med, min, max);
+}
+
+/* the medians of a counter, real and simulated, in columns of @w */
+static void counters(FILE *out, int w, int prec, const struct validate_result *r, size_t off)
+{
+	double med, lo, hi;
+
+	validate_stats(r->real, r->nr_real, off, &med, &lo, &hi);
+	fputc(' ', out);
+	num(out, w, prec, med);
+	validate_stats(r->sim, r->sim_ok ? r->nr_sim : 0, off, &med, &lo, &hi);
+	num(out, w, prec, med);
+}
+
 void validate_print_table(FILE *out, const struct validate_row *rows,
 			  const struct validate_result *res, int n)
 {
-	fprintf(out, "%-64s %-25s %8s %6s  %9s %9s  %7s %7s  %9s %9s\n", "benchmark",
-		"real s, median [min, max]", "sim s", "ratio", "cs real", "cs sim", "mig real",
-		"mig sim", "task ms", "sim");
+	const size_t t_off = offsetof(struct validate_sample, time_s);
+
+	fprintf(out, "%-64s %-25s %-25s %6s  %9s %9s  %7s %7s  %9s %9s\n", "benchmark",
+		"real s, median [min, max]", "sim s, median [min, max]", "ratio", "cs real",
+		"cs sim", "mig real", "mig sim", "task ms", "sim");
 	for (int i = 0; i < n; i++) {
 		const struct validate_result *r = &res[i];
-		double med, min, max, cs, migr, task, lo, hi;
-		char real[64];
+		double med, sim_med;
+		char real[64], sim[64];
 
 		if (r->skipped) {
 			fprintf(out, "%-64s skipped: %s\n", rows[i].cmd, r->why);
 			continue;
 		}
-		validate_stats(r->real, r->nr_real, offsetof(struct validate_sample, time_s), &med,
-			       &min, &max);
-		if (isnan(med))
-			snprintf(real, sizeof(real), "-");
-		else
-			snprintf(real, sizeof(real), "%.3f [%.3f, %.3f]", med, min, max);
-		fprintf(out, "%-64s %-25s", rows[i].cmd, real);
-		num(out, 8, 3, r->sim_ok ? r->sim.time_s : NAN);
-		num(out, 6, 2, r->sim_ok && med > 0 ? r->sim.time_s / med : NAN);
-		validate_stats(r->real, r->nr_real, offsetof(struct validate_sample, cs), &cs, &lo,
-			       &hi);
-		fputc(' ', out);
-		num(out, 9, 0, cs);
-		num(out, 9, 0, r->sim_ok ? r->sim.cs : NAN);
-		validate_stats(r->real, r->nr_real, offsetof(struct validate_sample, migr), &migr,
-			       &lo, &hi);
-		fputc(' ', out);
-		num(out, 7, 0, migr);
-		num(out, 7, 0, r->sim_ok ? r->sim.migr : NAN);
-		validate_stats(r->real, r->nr_real, offsetof(struct validate_sample, task_ms),
-			       &task, &lo, &hi);
-		fputc(' ', out);
-		num(out, 9, 1, task);
-		num(out, 9, 1, r->sim_ok ? r->sim.task_ms : NAN);
+		spread(real, sizeof(real), r->real, r->nr_real, t_off, &med);
+		spread(sim, sizeof(sim), r->sim, r->sim_ok ? r->nr_sim : 0, t_off, &sim_med);
+		fprintf(out, "%-64s %-25s %-25s", rows[i].cmd, real, sim);
+		num(out, 6, 2, med > 0 ? sim_med / med : NAN);
+		counters(out, 9, 0, r, offsetof(struct validate_sample, cs));
+		counters(out, 7, 0, r, offsetof(struct validate_sample, migr));
+		counters(out, 9, 1, r, offsetof(struct validate_sample, task_ms));
 		fputc('\n', out);
 		if (!r->sim_ok && r->why[0])
 			fprintf(out, "%-64s   (simulated: %s)\n", "", r->why);
 	}
 	fprintf(out,
-		"ratio: simulated / real median of the benchmark's own time; cs: context switches,\n"
-		"mig: CPU migrations, task ms: task-clock (perf stat -e " VALIDATE_EVENTS "),\n"
-		"real medians beside the simulated run's\n");
+		"ratio: simulated median / real median of the benchmark's own time; cs: context\n"
+		"switches, mig: CPU migrations, task ms: task-clock (perf stat -e " VALIDATE_EVENTS
+		"):\n"
+		"medians of the real runs and of the simulated runs (seeds 1, 2, ...)\n");
 }
 
 /* a sample's field: a number, or null (NAN); false for anything else */
@@ -342,7 +353,7 @@ int validate_write_json(FILE *out, const struct validate_row *rows,
 	json_begin_array(&w);
 	for (int i = 0; i < n; i++) {
 		const struct validate_result *r = &res[i];
-		double med, min, max;
+		double med, min, max, sim_med;
 
 		json_begin_object(&w);
 		json_kv_str(&w, "command", rows[i].cmd);
@@ -357,11 +368,18 @@ int validate_write_json(FILE *out, const struct validate_row *rows,
 			       &min, &max);
 		json_num(&w, "real_median_s", med);
 		json_key(&w, "sim");
-		if (r->sim_ok)
-			json_sample(&w, &r->sim);
-		else
+		if (r->sim_ok) {
+			json_begin_array(&w);
+			for (int k = 0; k < r->nr_sim; k++)
+				json_sample(&w, &r->sim[k]);
+			json_end_array(&w);
+		} else {
 			json_null(&w);
-		json_num(&w, "ratio", r->sim_ok && med > 0 ? r->sim.time_s / med : NAN);
+		}
+		validate_stats(r->sim, r->sim_ok ? r->nr_sim : 0,
+			       offsetof(struct validate_sample, time_s), &sim_med, &min, &max);
+		json_num(&w, "sim_median_s", sim_med);
+		json_num(&w, "ratio", med > 0 ? sim_med / med : NAN);
 		json_end_object(&w);
 	}
 	json_end_array(&w);
@@ -384,20 +402,22 @@ int validate_plot(const char *dir, const struct validate_row *rows,
 	f = plot_dir_open(dir, "validate.dat", &failed);
 	if (!f)
 		return -1;
-	fprintf(f, "# row real_median real_min real_max sim pinned command\n");
+	fprintf(f,
+		"# row real_median real_min real_max sim_median pinned command sim_min sim_max\n");
 	for (int i = 0; i < n; i++) {
-		double med, min, max;
+		const size_t t_off = offsetof(struct validate_sample, time_s);
+		double med, min, max, s_med, s_min, s_max;
 
 		if (res[i].skipped || !res[i].sim_ok)
 			continue;
-		validate_stats(res[i].real, res[i].nr_real,
-			       offsetof(struct validate_sample, time_s), &med, &min, &max);
-		if (isnan(med) || isnan(res[i].sim.time_s))
+		validate_stats(res[i].real, res[i].nr_real, t_off, &med, &min, &max);
+		validate_stats(res[i].sim, res[i].nr_sim, t_off, &s_med, &s_min, &s_max);
+		if (isnan(med) || isnan(s_med))
 			continue;
-		lo = fmin(lo, fmin(min, res[i].sim.time_s));
-		hi = fmax(hi, fmax(max, res[i].sim.time_s));
-		fprintf(f, "%d %.6f %.6f %.6f %.6f %d \"%s\"\n", i + 1, med, min, max,
-			res[i].sim.time_s, rows[i].pinned, rows[i].cmd);
+		lo = fmin(lo, fmin(min, s_min));
+		hi = fmax(hi, fmax(max, s_max));
+		fprintf(f, "%d %.6f %.6f %.6f %.6f %d \"%s\" %.6f %.6f\n", i + 1, med, min, max,
+			s_med, rows[i].pinned, rows[i].cmd, s_min, s_max);
 	}
 	plot_dir_close(f, &failed);
 	f = plot_dir_open(dir, "validate.gp", &failed);
@@ -408,7 +428,8 @@ int validate_plot(const char *dir, const struct validate_row *rows,
 	fprintf(f, "'\n"
 		   "set termoption noenhanced\n"
 		   "set logscale xy\nset grid\nset key top left\n"
-		   "set xlabel 'real median, s (bars: min..max)'\nset ylabel 'simulated, s'\n"
+		   "set xlabel 'real median, s (bars: min..max)'\n"
+		   "set ylabel 'simulated median, s (bars: min..max over seeds)'\n"
 		   "set title 'schedlab validate: simulated (-m host) against real'\n");
 	/* the same range on both axes, so that the diagonal is the diagonal */
 	if (hi > 0 && lo > 0)
@@ -421,8 +442,8 @@ int validate_plot(const char *dir, const struct validate_row *rows,
 			"plot x title 'sim = real' lc rgb 'gray', x*1.2 title '+-20%%' dt 2 lc rgb 'gray', "
 			"x/1.2 notitle dt 2 lc rgb 'gray', x*1.35 title '+-35%%' dt 3 lc rgb 'gray', "
 			"x/1.35 notitle dt 3 lc rgb 'gray', "
-			"'validate.dat' using 2:($6 == 1 ? $5 : 1/0):3:4 with xerrorbars pt 7 title 'pinned', "
-			"'' using 2:($6 == 0 ? $5 : 1/0):3:4 with xerrorbars pt 5 title 'unpinned', "
+			"'validate.dat' using 2:($6 == 1 ? $5 : 1/0):3:4:8:9 with xyerrorbars pt 7 title 'pinned', "
+			"'' using 2:($6 == 0 ? $5 : 1/0):3:4:8:9 with xyerrorbars pt 5 title 'unpinned', "
 			"'' using 2:5:1 with labels offset 1,0.5 notitle\n");
 	}
 	plot_dir_close(f, &failed);

@@ -17,6 +17,7 @@
 #define VALIDATE_RUNS 5
 #define VALIDATE_QUICK_RUNS 2
 #define VALIDATE_MAX_RUNS 16
+#define VALIDATE_MAX_RUNS_STR "16"
 
 struct validate_row {
 	const char *cmd; /* the command line, words split on blanks */
@@ -41,8 +42,14 @@ struct validate_result {
 	char why[160]; /* why skipped, or why a side failed */
 	int nr_real;
 	struct validate_sample real[VALIDATE_MAX_RUNS];
-	bool sim_ok;
-	struct validate_sample sim;
+	/*
+	 * the simulated runs, seeds 1..nr_sim: one seed's run is one tick phase
+	 * and one set of workload streams, and counts such as context switches
+	 * move between seeds as they do between real runs
+	 */
+	bool sim_ok; /* every simulated run gave its output */
+	int nr_sim;
+	struct validate_sample sim[VALIDATE_MAX_RUNS];
 };
 
 /*
@@ -66,7 +73,10 @@ void validate_stats(const struct validate_sample *v, int n, size_t off, double *
 int validate_read_real(const char *text, const char *file, const struct validate_row *rows,
 		       struct validate_result *res, int n, char *err, size_t errlen);
 
-/* The table: real median [min, max], simulated, ratio, the counters side by side. */
+/*
+ * The table: real and simulated median [min, max], the ratio of the medians,
+ * the counters' medians side by side.
+ */
 void validate_print_table(FILE *out, const struct validate_row *rows,
 			  const struct validate_result *res, int n);
 /* The same as JSON (docs/json-schema.md "schedlab validate --json"). */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * schedlab validate [--costs FILE] [--quick] [--json FILE] [--plot DIR] [--only TEXT]
- *                   [--real FILE]
+ * schedlab validate [--costs FILE] [--quick] [--seeds N] [--json FILE] [--plot DIR]
+ *                   [--only TEXT] [--real FILE]
  *
  * Run a fixed set of real benchmark command lines on this machine under
  * perf stat's software counters, then the same command lines simulated on
@@ -29,17 +29,20 @@
 #include <unistd.h>
 
 static const char validate_usage[] =
-	"usage: schedlab validate [--costs FILE] [--quick] [--json FILE] [--plot DIR]\n"
-	"                         [--only TEXT] [--real FILE]\n"
+	"usage: schedlab validate [--costs FILE] [--quick] [--seeds N] [--json FILE]\n"
+	"                         [--plot DIR] [--only TEXT] [--real FILE]\n"
 	"\n"
 	"Run a fixed set of benchmarks on this machine (perf bench sched pipe and messaging,\n"
 	"rt-tests hackbench, stress-ng; pinned with taskset -c 0 and unpinned) under perf stat\n"
 	"-e " VALIDATE_EVENTS ", then the same command lines simulated on -m host,\n"
-	"and print real median [min, max], simulated, their ratio and the counters side by\n"
-	"side. Rows whose tools are not installed are skipped, naming their Debian package.\n"
+	"with seeds 1..N, and print real and simulated median [min, max], the ratio of the\n"
+	"medians and the counters side by side. Rows whose tools are not installed are\n"
+	"skipped, naming their Debian package.\n"
 	"\n"
 	"  --costs FILE         the cost profile for the simulated runs ('schedlab calibrate')\n"
 	"  --quick              2 real runs of each command instead of 5\n"
+	"  --seeds N            simulated runs of each command, seeds 1..N (default: as many\n"
+	"                       as real runs; 1 to " VALIDATE_MAX_RUNS_STR ")\n"
 	"  --json FILE          the table as JSON, with every real run\n"
 	"  --plot DIR           simulated against real, with gnuplot\n"
 	"  --only TEXT          only the rows whose command line contains TEXT\n"
@@ -48,6 +51,7 @@ static const char validate_usage[] =
 struct validate_opts {
 	const char *costs, *json, *plot, *only, *real;
 	bool quick;
+	int seeds; /* 0: as many as real runs */
 };
 
 static double wall_now(void)
@@ -193,10 +197,10 @@ static int real_run(const char *dir, const char *cmd, struct validate_sample *s,
 }
 
 /* the same command line simulated on -m host, in a child running `schedlab run` */
-static int sim_run(const char *dir, const char *cmd, const char *costs, struct validate_sample *s,
-		   char *why, size_t len)
+static int sim_run(const char *dir, const char *cmd, const char *costs, int seed,
+		   struct validate_sample *s, char *why, size_t len)
 {
-	char out[512], copy[256], *argv[64], *text;
+	char out[512], copy[256], seed_arg[16], *argv[64], *text;
 	int n = 0, rc;
 	pid_t pid;
 
@@ -205,6 +209,9 @@ static int sim_run(const char *dir, const char *cmd, const char *costs, struct v
 	argv[n++] = "run";
 	argv[n++] = "-m";
 	argv[n++] = "host";
+	snprintf(seed_arg, sizeof(seed_arg), "%d", seed);
+	argv[n++] = "--seed";
+	argv[n++] = seed_arg;
 	if (costs) {
 		argv[n++] = "--costs";
 		argv[n++] = (char *)costs;
@@ -239,11 +246,29 @@ static int sim_run(const char *dir, const char *cmd, const char *costs, struct v
 	return rc ? -1 : 0;
 }
 
+/* @r's simulated runs, seeds 1..@seeds; the first failure ends them, in r->why */
+static void sim_runs(const char *dir, const char *cmd, const struct validate_opts *o, int seeds,
+		     struct validate_result *r)
+{
+	char why[256];
+
+	r->sim_ok = true;
+	for (r->nr_sim = 0; r->nr_sim < seeds; r->nr_sim++) {
+		if (sim_run(dir, cmd, o->costs, r->nr_sim + 1, &r->sim[r->nr_sim], why,
+			    sizeof(why))) {
+			r->sim_ok = false;
+			snprintf(r->why, sizeof(r->why), "seed %d: %.140s", r->nr_sim + 1, why);
+			return;
+		}
+	}
+}
+
 static int parse_opts(int argc, char **argv, struct validate_opts *o)
 {
 	static const struct option opts[] = {
 		{ "costs", required_argument, NULL, 'K' },
 		{ "quick", no_argument, NULL, 'Q' },
+		{ "seeds", required_argument, NULL, 'S' },
 		{ "json", required_argument, NULL, 'J' },
 		{ "plot", required_argument, NULL, 'p' },
 		{ "only", required_argument, NULL, 'O' },
@@ -266,6 +291,19 @@ static int parse_opts(int argc, char **argv, struct validate_opts *o)
 		case 'Q':
 			o->quick = true;
 			break;
+		case 'S': {
+			char *end;
+			long v;
+
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || v < 1 || v > VALIDATE_MAX_RUNS)
+				return usage_error(
+					"validate: --seeds '%s': give a whole number from 1 to %d",
+					optarg, VALIDATE_MAX_RUNS);
+			o->seeds = (int)v;
+			break;
+		}
 		case 'J':
 			o->json = optarg;
 			break;
@@ -329,9 +367,9 @@ static int finish(const struct validate_opts *o, const struct validate_row *rows
 
 /* --real FILE: the recorded real runs, simulated again */
 static int resimulate(const struct validate_opts *o, const struct validate_row *rows,
-		      struct validate_result *res, int n, const char *dir)
+		      struct validate_result *res, int n, const char *dir, int seeds)
 {
-	char err[512], why[256];
+	char err[512];
 	char *text = NULL;
 	FILE *f = fopen(o->real, "r");
 
@@ -346,7 +384,8 @@ static int resimulate(const struct validate_opts *o, const struct validate_row *
 		return usage_error("validate: --real: %s", err);
 	}
 	free(text);
-	printf("validate: %d rows, the real runs of %s, simulated on -m host%s%s\n", n, o->real,
+	printf("validate: %d rows, the real runs of %s, simulated %d time%s on -m host%s%s\n", n,
+	       o->real, seeds, seeds == 1 ? "" : "s",
 	       o->costs ? " with " : " with the default costs", o->costs ? o->costs : "");
 	fflush(stdout);
 	for (int i = 0; i < n; i++) {
@@ -355,9 +394,7 @@ static int resimulate(const struct validate_opts *o, const struct validate_row *
 		if (r->skipped)
 			continue;
 		fprintf(stderr, "validate: [%d/%d] %s\n", i + 1, n, rows[i].cmd);
-		r->sim_ok = !sim_run(dir, rows[i].cmd, o->costs, &r->sim, why, sizeof(why));
-		if (!r->sim_ok)
-			snprintf(r->why, sizeof(r->why), "%.150s", why);
+		sim_runs(dir, rows[i].cmd, o, seeds, r);
 	}
 	return finish(o, rows, res, n, dir);
 }
@@ -368,7 +405,7 @@ int cmd_validate(int argc, char **argv)
 	struct validate_result *res;
 	struct validate_row rows[64];
 	char dir[] = "/tmp/schedlab-validate-XXXXXX", why[256];
-	int rc = parse_opts(argc, argv, &o), n = 0, runs;
+	int rc = parse_opts(argc, argv, &o), n = 0, runs, seeds;
 	bool perf_ok, missing[3] = { false };
 	const char *tools[3] = { "perf", "hackbench", "stress-ng" };
 	FILE *json = NULL;
@@ -400,9 +437,10 @@ int cmd_validate(int argc, char **argv)
 		return 1;
 	}
 	runs = o.quick ? VALIDATE_QUICK_RUNS : VALIDATE_RUNS;
+	seeds = o.seeds ? o.seeds : runs;
 	res = xcalloc((size_t)n, sizeof(*res));
 	if (o.real)
-		return resimulate(&o, rows, res, n, dir);
+		return resimulate(&o, rows, res, n, dir, seeds);
 	perf_ok = have("perf");
 	if (perf_ok) {
 		/* perf may be there yet not run (a wrapper without this kernel's tools) */
@@ -417,8 +455,9 @@ int cmd_validate(int argc, char **argv)
 	}
 	for (int t = 0; t < 3; t++)
 		missing[t] = t == 0 ? !perf_ok : !have(tools[t]);
-	printf("validate: %d rows, %d real runs each under perf stat, simulated on -m host%s%s\n",
-	       n, runs, o.costs ? " with " : " with the default costs", o.costs ? o.costs : "");
+	printf("validate: %d rows, %d real runs each under perf stat, %d simulated on -m host%s%s\n",
+	       n, runs, seeds, o.costs ? " with " : " with the default costs",
+	       o.costs ? o.costs : "");
 	for (int t = 0; t < 3; t++)
 		if (missing[t])
 			printf("validate: %s is not installed%s (Debian package %s): its rows are skipped\n",
@@ -447,9 +486,7 @@ int cmd_validate(int argc, char **argv)
 		}
 		if (r->skipped)
 			continue;
-		r->sim_ok = !sim_run(dir, rows[i].cmd, o.costs, &r->sim, why, sizeof(why));
-		if (!r->sim_ok)
-			snprintf(r->why, sizeof(r->why), "%.150s", why);
+		sim_runs(dir, rows[i].cmd, &o, seeds, r);
 	}
 	return finish(&o, rows, res, n, dir);
 }

@@ -83,14 +83,14 @@ static void test_parse(void **state)
 }
 
 static const char want_table[] =
-	"benchmark                                                        real s, median [min, max]    sim s  ratio    cs real    cs sim  mig real mig sim    task ms       sim\n"
-	"taskset -c 0 perf bench sched pipe -l 1000                       0.007 [0.006, 0.009]         0.010   1.43       2003      1999        0       0       13.5       6.0\n"
-	"hackbench -g 1 -l 200                                            0.125 [0.125, 0.125]             -      -       7863         -        -       -      226.1         -\n"
+	"benchmark                                                        real s, median [min, max] sim s, median [min, max]   ratio    cs real    cs sim  mig real mig sim    task ms       sim\n"
+	"taskset -c 0 perf bench sched pipe -l 1000                       0.007 [0.006, 0.009]      0.011 [0.010, 0.012]        1.57       2003      2000        0       0       13.5       6.0\n"
+	"hackbench -g 1 -l 200                                            0.125 [0.125, 0.125]      -                              -       7863         -        -       -      226.1         -\n"
 	"                                                                   (simulated: exit status 2: schedlab: bad)\n"
 	"stress-ng --switch 1                                             skipped: stress-ng not installed (Debian package stress-ng)\n"
-	"ratio: simulated / real median of the benchmark's own time; cs: context switches,\n"
-	"mig: CPU migrations, task ms: task-clock (perf stat -e context-switches,cpu-migrations,task-clock),\n"
-	"real medians beside the simulated run's\n";
+	"ratio: simulated median / real median of the benchmark's own time; cs: context\n"
+	"switches, mig: CPU migrations, task ms: task-clock (perf stat -e context-switches,cpu-migrations,task-clock):\n"
+	"medians of the real runs and of the simulated runs (seeds 1, 2, ...)\n";
 
 static void test_table(void **state)
 {
@@ -112,7 +112,12 @@ static void test_table(void **state)
 	res[0].real[2] = res[0].real[0];
 	res[0].real[2].time_s = 0.009;
 	res[0].nr_real = 3;
-	assert_int_equal(validate_parse(sim_pipe, NAN, &res[0].sim), 0);
+	/* two simulated seeds: 0.010 and 0.012 s; the ratio is of the medians */
+	assert_int_equal(validate_parse(sim_pipe, NAN, &res[0].sim[0]), 0);
+	res[0].sim[1] = res[0].sim[0];
+	res[0].sim[1].time_s = 0.012;
+	res[0].sim[1].cs = 2001;
+	res[0].nr_sim = 2;
 	res[0].sim_ok = true;
 	validate_parse(real_hackbench, NAN, &res[1].real[0]);
 	res[1].nr_real = 1;
@@ -130,7 +135,8 @@ static void test_table(void **state)
 	f = open_memstream(&text, &len);
 	assert_int_equal(validate_write_json(f, rows, res, 3, "host.costs"), 0);
 	fclose(f);
-	assert_non_null(strstr(text, "\"ratio\": 1.42857"));
+	assert_non_null(strstr(text, "\"ratio\": 1.57142"));
+	assert_non_null(strstr(text, "\"sim_median_s\": 0.011"));
 	assert_non_null(strstr(text, "\"skipped\": \"stress-ng not installed"));
 	assert_non_null(strstr(text, "\"sim\": null"));
 	free(text);
