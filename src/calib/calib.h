@@ -52,6 +52,12 @@ enum calib_meas {
 	M_THREAD_CREATE, /* pthread_create() in the creator, to its return */
 	M_THREAD_CREATE_JOIN, /* pthread_create + empty thread + join */
 	M_LOCK, /* uncontended user-space spinlock */
+	/*
+	 * the relative spread of one 1-byte pipe write (of one read), in ppm:
+	 * batches' robust Allan deviation scaled to one operation (t_variation())
+	 */
+	M_VARIATION_WRITE,
+	M_VARIATION_READ,
 	NR_CALIB_MEAS,
 };
 
@@ -111,6 +117,14 @@ struct calib_result {
 
 /* qsort()'s comparison of doubles, ascending */
 int calib_cmp_double(const void *a, const void *b);
+
+/*
+ * One operation's relative standard deviation in ppm, from @n timings (ns)
+ * of batches of @batch operations each, read with a clock of @step ns: the
+ * Allan deviation of consecutive batches, the largest 1% of differences
+ * trimmed (microbench.c). Sorts @b.
+ */
+double calib_variation_ppm(double *b, long n, int batch, double step);
 
 /* Measure everything; 0, or -1 with a message in @err. */
 int calib_measure(const struct calib_run *r, struct calib_result *res, char *err, size_t errlen);

@@ -18,6 +18,7 @@
 #include <linux/futex.h>
 #include <linux/perf_event.h>
 #include <linux/sockios.h>
+#include <math.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -311,6 +312,120 @@ static double unix_truesize(void *arg)
 	close(fd[0]);
 	close(fd[1]);
 	return (double)outq;
+}
+
+/* ---- the execution-time variation of one short operation ---- */
+
+/*
+ * Operations per timed batch: 8 one-byte pipe writes are 2-3 us, some 250
+ * steps of a 10 ns clock (a kvm-clock guest's; its TSC moves in the same
+ * steps), so the clock resolves a batch's spread; one operation alone it
+ * does not (its whole spread is a step or two). Longer batches read less
+ * per operation (0.45% at 64 here against 1.2% at 8): consecutive
+ * operations partly make up for each other, and it is the single
+ * operation's variation that moves two tasks' phase.
+ */
+#define VAR_BATCH 8
+#define VAR_BATCHES 20000
+/* E[z^2 | |z| < 2.576] of a standard normal: what a 1% two-sided trim keeps */
+#define VAR_TRIM_KEEP 0.9248
+
+/* the clock's step: the greatest common divisor of back-to-back reads' differences */
+static double clock_step_ns(void)
+{
+	uint64_t g = 0, prev = now_ns();
+
+	for (int i = 0; i < 1000; i++) {
+		uint64_t t = now_ns(), d = t - prev;
+
+		prev = t;
+		while (d) {
+			uint64_t r = g % d;
+
+			g = d;
+			d = r;
+		}
+	}
+	return (double)(g ? g : 1);
+}
+
+/*
+ * The batches' variance is taken from the differences of consecutive
+ * batches, half their mean square: an Allan variance at one batch, which
+ * leaves out what drifts slower than a batch (other work's phases on the
+ * host, frequency changes). The largest 1% of the differences are left out
+ * (a batch an interrupt or a preemption hit: a tick every 1-4 ms lands in
+ * fewer than 0.3% of them), and the normal distribution's share of the
+ * variance that goes with them (VAR_TRIM_KEEP) put back. A median would be
+ * more robust, but the clock's steps are as wide as the spread: most
+ * differences are 0 or one step. The steps add step^2 / 6 to a batch's
+ * variance (two reads, each off by a uniform fraction of a step), taken
+ * off. Independent operations add variances, so one operation's SD is the
+ * batch's x sqrt(@batch) / the median batch. Sorts @b.
+ */
+double calib_variation_ppm(double *b, long n, int batch, double step)
+{
+	double *d = calloc((size_t)n, sizeof(*d));
+	double med, var, sq = 0;
+	long keep;
+
+	if (!d || n < 3) {
+		free(d);
+		return 0;
+	}
+	for (long i = 0; i + 1 < n; i++)
+		d[i] = fabs(b[i + 1] - b[i]);
+	qsort(d, (size_t)(n - 1), sizeof(*d), calib_cmp_double);
+	qsort(b, (size_t)n, sizeof(*b), calib_cmp_double);
+	med = b[n / 2];
+	keep = (n - 1) * 99 / 100;
+	for (long i = 0; i < keep; i++)
+		sq += d[i] * d[i];
+	free(d);
+	var = sq / (double)keep / 2 / VAR_TRIM_KEEP - step * step / 6;
+	if (med <= 0 || var <= 0)
+		return 0;
+	return sqrt(var) * sqrt((double)batch) / med * 1e6;
+}
+
+/*
+ * The relative standard deviation of one operation's time, in ppm: one
+ * 1-byte pipe write (@m->phase 1) or read (2) on CPU 0, timed in batches
+ * of VAR_BATCH with CLOCK_MONOTONIC (calib_variation_ppm()).
+ */
+static double t_variation(void *arg)
+{
+	struct msg *m = arg;
+	long n = run->quick ? VAR_BATCHES / 10 : VAR_BATCHES;
+	double *b = calloc((size_t)n, sizeof(*b)), step, rel;
+	char c = 'x';
+	int fd[2];
+
+	if (!b || pipe(fd)) {
+		fail("variation: pipe");
+		free(b);
+		return 0;
+	}
+	pin(0);
+	step = clock_step_ns();
+	for (long i = 0; i < n; i++) {
+		uint64_t t0 = now_ns(), t1, t2;
+
+		for (int k = 0; k < VAR_BATCH; k++)
+			if (!xwrite(fd[1], &c, 1))
+				fail("variation: write");
+		t1 = now_ns();
+		for (int k = 0; k < VAR_BATCH; k++)
+			if (!xread(fd[0], &c, 1))
+				fail("variation: read");
+		t2 = now_ns();
+		b[i] = (double)(m->phase == 2 ? t2 - t1 : t1 - t0);
+	}
+	close(fd[0]);
+	close(fd[1]);
+	rel = calib_variation_ppm(b, n, VAR_BATCH, step);
+	free(b);
+	return rel;
 }
 
 /* ---- context switches: sched_yield() and pipe ping-pong on one CPU ---- */
@@ -1124,6 +1239,10 @@ int calib_measure(const struct calib_run *r, struct calib_result *res, char *err
 
 	res->m[M_SYSCALL] = trials("syscall.getppid", t_getppid, NULL);
 	res->m[M_LOCK] = trials("lock.uncontended", t_lock, NULL);
+	struct msg var = { false, 1, 1 };
+	res->m[M_VARIATION_WRITE] = trials("variation.pipe.write", t_variation, &var);
+	var.phase = 2;
+	res->m[M_VARIATION_READ] = trials("variation.pipe.read", t_variation, &var);
 	for (size_t i = 0; i < sizeof(msgs) / sizeof(msgs[0]); i++) {
 		struct msg m = msgs[i].msg;
 

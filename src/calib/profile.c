@@ -644,6 +644,20 @@ void calib_write_profile(FILE *out, const struct calib_result *res, const struct
 		"#   flag save/restore user space cannot execute, so it is not set from this)\n",
 		med(&w, M_LOCK));
 
+	fprintf(out,
+		"\n# exec_variation_ppm: one 1-byte pipe write (and one read) on CPU 0, timed in\n"
+		"#   batches of 8: the batches' Allan deviation (root of half the mean square of\n"
+		"#   consecutive batches' differences, the largest 1%% trimmed and made up for,\n"
+		"#   the clock step's share off) x sqrt 8 / the median batch: one operation's\n"
+		"#   relative SD in ppm; write and read averaged\n");
+	fputs("#   ", out);
+	spread(out, "variation.pipe.write", &res->m[M_VARIATION_WRITE], "ppm");
+	fputs("\n#   ", out);
+	spread(out, "variation.pipe.read", &res->m[M_VARIATION_READ], "ppm");
+	fputc('\n', out);
+	param(&w, "exec_variation_ppm",
+	      (med(&w, M_VARIATION_WRITE) + med(&w, M_VARIATION_READ)) / 2);
+
 	for (int dd = DIST_SMT; dd < NR_DIST; dd++) {
 		const struct calib_pair *p = &res->pair[dd];
 		char name[48];

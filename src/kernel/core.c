@@ -2018,6 +2018,14 @@ void task_run_user(u64 ns)
 {
 	struct task_struct *p = current;
 
+	/*
+	 * a new stretch of user work varies as a whole (its own factor); one
+	 * resumed after an interrupt goes on with what was left of it
+	 */
+	if (unlikely(machine.variation.half))
+		ns = sim_variation_scale(&machine.variation, smp_processor_id(), ns,
+					 sim_variation_draw(&machine.variation,
+							    smp_processor_id()));
 	p->work_left = ns;
 	p->in_user_work = true;
 	sim_cpu_run_user(smp_processor_id(), ns);

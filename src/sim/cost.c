@@ -4,6 +4,7 @@
  * docs/cost-model.md; keep the two in step.
  */
 #include "sim/cost.h"
+#include "sim/variation.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -234,6 +235,8 @@ static const struct cost_field cost_fields[] = {
 	{ "cache_llc_kb", offsetof(struct cost_model, cache_llc_kb), false, CACHE_KB_MAX, "KiB", 0 },
 	F(mem_remote_latency, LINE_MAX_NS),
 	SMT(1), SMT(2), SMT(3), SMT(4), SMT(5), SMT(6), SMT(7), SMT(8),
+	{ "exec_variation_ppm", offsetof(struct cost_model, exec_variation_ppm), false,
+	  VARIATION_PPM_MAX, "ppm of the nominal time, a relative standard deviation", 0 },
 	F(guest_ipi_exit, KPATH_MAX),
 	F(guest_timer_exit, KPATH_MAX),
 	F(guest_wakeup_polled, DELAY_MAX),

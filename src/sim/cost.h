@@ -144,6 +144,13 @@ struct cost_model {
 	 * work and to charge(), not to charge_stall().
 	 */
 	u64 smt_speed[SMT_MAX_THREADS];
+	/*
+	 * Execution-time variation (sim/variation.h): the relative standard
+	 * deviation, in parts per million, of each stretch of work a CPU does
+	 * (a charge(), a charge_stall(), a user compute segment) around its
+	 * nominal time; 0: every operation takes exactly its nominal time.
+	 */
+	u64 exec_variation_ppm;
 
 	/*
 	 * A KVM guest (a machine file's [guest], docs/guests.md): what the

@@ -233,6 +233,7 @@ static void cpu_step_event(struct sim_event *ev)
 	unsigned int cpu = ev->arg;
 	struct sim_cpu *c = sim_enter_cpu(cpu);
 
+	sim_variation_begin(&machine.variation, cpu);
 	if (c->act == ACT_IDLE) {
 		cpu_ops->idle_step(cpu);
 		return;
@@ -248,6 +249,7 @@ void sim_cpu_interrupt(unsigned int cpu, unsigned int irq)
 
 	machine.this_cpu = cpu;
 	c->pending_irqs |= irq;
+	sim_variation_begin(&machine.variation, cpu);
 	switch (c->act) {
 	case ACT_USER: {
 		/* user work stops here; the step machine handles the interrupt */

@@ -174,6 +174,8 @@ void machine_init(const struct topology *topo, const struct cost_model *cost, u6
 	/* the turbo limit for every core active, before anything runs */
 	sim_turbo_init();
 	cache_init();
+	sim_variation_init(&machine.variation, machine.cost->exec_variation_ppm, topo->nr_cpus,
+			   seed);
 }
 
 void machine_start_at(u64 t)
@@ -194,6 +196,7 @@ void machine_destroy(void)
 	sim_steal_destroy();
 	sim_turbo_destroy();
 	cache_destroy();
+	sim_variation_destroy(&machine.variation);
 	for (unsigned int i = 0; machine.cpus && i < machine.nr_cpus; i++) {
 		free(machine.cpus[i].opp_time);
 		free(machine.cpus[i].power_time);

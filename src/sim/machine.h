@@ -16,6 +16,7 @@
 #include "sim/cost.h"
 #include "sim/event.h"
 #include "sim/prng.h"
+#include "sim/variation.h"
 #include "topo/topology.h"
 
 #include <signal.h>
@@ -180,6 +181,8 @@ struct machine {
 	unsigned int this_cpu;		/* CPU whose kernel path is running */
 	u64 seed;
 	struct sim_steal *steal;	/* [nr_cpus]: a guest's steal time, NULL: none */
+	/* each stretch of work's time varied (exec_variation_ppm); half 0: off */
+	struct sim_variation variation;
 	bool stop;			/* set to end sim_run() */
 	/*
 	 * An event that only watches (the --plot sampler): the run ends when
@@ -274,6 +277,8 @@ static inline void charge(u64 ns)
 	/* costs are at the maximum frequency: a slower clock takes longer */
 	if (unlikely(c->freq_khz != c->max_freq_khz))
 		ns = (ns * c->max_freq_khz + c->freq_khz - 1) / c->freq_khz;
+	if (unlikely(machine.variation.half))
+		ns = sim_variation_charge(&machine.variation, machine.this_cpu, ns);
 	c->t += ns;
 }
 
@@ -291,6 +296,9 @@ static inline void sim_lock_release(struct sim_lock *l)
 
 static inline void charge_stall(u64 ns)
 {
+	/* part of the path: it varies with it (sim/variation.h) */
+	if (unlikely(machine.variation.half))
+		ns = sim_variation_charge(&machine.variation, machine.this_cpu, ns);
 	machine.cpus[machine.this_cpu].t += ns;
 }
 

@@ -20,12 +20,19 @@ enum prng_stream_id {
 	PRNG_STREAM_JITTER = 3,
 	PRNG_STREAM_KERNEL = 4,
 	PRNG_STREAM_STEAL = 5,	/* per vCPU: prng_steal_stream() */
+	PRNG_STREAM_VARIATION = 6, /* per CPU: prng_variation_stream() */
 };
 
 /* the host's preemption of vCPU @cpu (sim/steal.c): a stream of its own per CPU */
 static inline u64 prng_steal_stream(unsigned int cpu)
 {
 	return ((u64)cpu + 1) << 8 | PRNG_STREAM_STEAL;
+}
+
+/* the execution-time variation of CPU @cpu (sim/variation.h): one stream per CPU */
+static inline u64 prng_variation_stream(unsigned int cpu)
+{
+	return ((u64)cpu + 1) << 8 | PRNG_STREAM_VARIATION;
 }
 
 void prng_init(struct prng *r, u64 seed, u64 stream);

@@ -9,6 +9,8 @@
  *   cpuN/topology/{package_cpus_list|core_siblings_list|physical_package_id}
  *   cpuN/cache/indexK/{level,type,shared_cpu_list}            LLC: the highest
  *                                                             unified level
+ *   cpu0/cache/indexK/size (of the first online CPU)          the footprint model's
+ *                                                             cache_l2_kb, cache_llc_kb
  *   cpuN/cpu_capacity, cpuN/cpufreq/cpuinfo_*, cpuN/cpuidle/stateK/{name,desc,latency,residency}
  *   cpu0/cpufreq/{scaling_driver,related_cpus,cpuinfo_transition_latency}
  *   node/online, node/nodeN/{cpulist,distance}
@@ -260,6 +262,49 @@ static int llc_index(struct reader *r, unsigned int raw)
 		}
 	}
 	return best;
+}
+
+/* cache index @k of CPU @raw's size ("1024K", as cacheinfo writes it) into cost parameter @name */
+static void read_cache_kb(struct reader *r, unsigned int raw, int k, const char *name)
+{
+	char rel[96], buf[64], assign[96], err[160];
+	size_t n;
+
+	snprintf(rel, sizeof(rel), "cpu/cpu%u/cache/index%d/size", raw, k);
+	if (read_sys(r, buf, sizeof(buf), "%s", rel))
+		return;
+	n = strlen(buf);
+	/* the parameter's own check gives the range: digits, then K */
+	snprintf(assign, sizeof(assign), "%s=%.*s", name, n ? (int)n - 1 : 0, buf);
+	if (!n || buf[n - 1] != 'K' || buf[0] < '1' || buf[0] > '9' ||
+	    cost_model_set(&r->t->cost, assign, err, sizeof(err)))
+		bad_file(r, rel, buf, "a cache size in KiB such as 1024K (1K..1048576K)");
+}
+
+/*
+ * The footprint model's capacities (docs/cost-model.md, "Cache
+ * footprints") from CPU @raw's caches: the private cache is its level-2
+ * unified cache, the shared one its LLC (llc_index()). The first online
+ * CPU's stand for all (a hybrid's other cores have others); a size that is
+ * absent keeps the default's.
+ */
+static void read_cache_sizes(struct reader *r, unsigned int raw)
+{
+	int llc = llc_index(r, raw);
+
+	for (int k = 0; k < 16; k++) {
+		unsigned long level;
+		char type[32];
+
+		if (read_ulong(r, &level, "cpu/cpu%u/cache/index%d/level", raw, k) || level != 2 ||
+		    read_sys(r, type, sizeof(type), "cpu/cpu%u/cache/index%d/type", raw, k) ||
+		    strcmp(type, "Unified"))
+			continue;
+		read_cache_kb(r, raw, k, "cache_l2_kb");
+		break;
+	}
+	if (llc >= 0)
+		read_cache_kb(r, raw, llc, "cache_llc_kb");
 }
 
 /* A SLIT as the kernel takes it from ACPI: 10 on the diagonal, above 10 elsewhere, symmetric. */
@@ -917,6 +962,7 @@ static int read_tree(struct reader *r)
 		note(t, "no package information: one package");
 	if (no_llc)
 		note(t, "no cache information: one LLC per package");
+	read_cache_sizes(r, r->raw[0]);
 	if (no_freq)
 		note(t, "no cpufreq: a nominal 2 GHz");
 	read_idle(r);

@@ -8,9 +8,11 @@
 
 #include "calib/calib.h"
 #include "sim/cost.h"
+#include "sim/prng.h"
 #include "topo/machine_file.h"
 #include "topo/machine_guest.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,6 +56,8 @@ static void fake(struct calib_result *r, bool smt)
 	r->m[M_THREAD_CREATE] = st(6000);
 	r->m[M_THREAD_CREATE_JOIN] = st(10000);
 	r->m[M_LOCK] = st(6.6);
+	r->m[M_VARIATION_WRITE] = st(18000);
+	r->m[M_VARIATION_READ] = st(11000);
 	r->exec_what = "/bin/true";
 	for (int d = 0; d < NR_DIST; d++)
 		r->pair[d].a = r->pair[d].b = -1;
@@ -107,6 +111,8 @@ static void test_profile_reads_back(void **state)
 		assert_int_equal(c.skb_refill, ((1422 - 322) + (1539 - 339)) / 2);
 		assert_int_equal(c.cacheline[DIST_LLC], 64);
 		assert_int_equal(c.cacheline[DIST_NUMA], 150);
+		/* the write's and the read's relative SD, averaged */
+		assert_int_equal(c.exec_variation_ppm, 14500);
 		assert_true(c.ipi_latency[DIST_NUMA] > c.ipi_latency[DIST_LLC]);
 		{
 			struct cost_model def;
@@ -234,12 +240,61 @@ static void test_guest_costs(void **state)
 	free(text);
 }
 
+/*
+ * calibrate's variation statistic on made-up batch timings: 8 operations
+ * of 300 ns, each with a relative SD of 2% (a uniform factor, as the model
+ * draws), recovered within 3%; a slow drift between batches, interrupts
+ * in 0.5% of them and a 10 ns clock step leave it there
+ */
+#define NB 20000
+static double uniform_batch(struct prng *r, int k, double sd)
+{
+	double sum = 0;
+
+	for (int i = 0; i < k; i++) {
+		double u = (double)(prng_next(r) >> 11) / 9007199254740992.0;
+
+		sum += 300 * (1 + sqrt(3) * sd * (2 * u - 1));
+	}
+	return sum;
+}
+
+static void test_variation_statistic(void **state)
+{
+	static double b[NB];
+	struct prng r;
+	double v;
+
+	(void)state;
+	prng_init(&r, 1, 1);
+	for (int i = 0; i < NB; i++)
+		b[i] = uniform_batch(&r, 8, 0.02);
+	v = calib_variation_ppm(b, NB, 8, 0);
+	assert_true(fabs(v / 20000 - 1) < 0.03);
+
+	/* drift, interrupts, a clock of 10 ns steps */
+	for (int i = 0; i < NB; i++) {
+		b[i] = uniform_batch(&r, 8, 0.02) * (1 + 0.1 * sin(i / 500.0));
+		if (i % 200 == 7)
+			b[i] += 5000;
+		b[i] = floor((b[i] + (double)prng_below(&r, 10)) / 10) * 10;
+	}
+	v = calib_variation_ppm(b, NB, 8, 10);
+	assert_true(fabs(v / 20000 - 1) < 0.05);
+
+	/* no spread at all: 0 */
+	for (int i = 0; i < NB; i++)
+		b[i] = 2400;
+	assert_true(calib_variation_ppm(b, NB, 8, 0) == 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_profile_reads_back),
 		cmocka_unit_test(test_out_of_range),
 		cmocka_unit_test(test_guest_costs),
+		cmocka_unit_test(test_variation_statistic),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -604,6 +604,9 @@ static void test_sysfs_x86_like(void **state)
 		putf(root, "3", "cpu/cpu%u/cache/index%d/level", cpu, 3);
 		putf(root, "Unified", "cpu/cpu%u/cache/index%d/type", cpu, 3);
 		putf(root, pk, "cpu/cpu%u/cache/index%d/shared_cpu_list", cpu, 3);
+		putf(root, "48K", "cpu/cpu%u/cache/index%d/size", cpu, 0);
+		putf(root, "1280K", "cpu/cpu%u/cache/index%d/size", cpu, 2);
+		putf(root, "49152K", "cpu/cpu%u/cache/index%d/size", cpu, 3);
 		putf(root, "3000000", "cpu/cpu%u/cpufreq/cpuinfo_max_freq", cpu, 0);
 		putf(root, "1000000", "cpu/cpu%u/cpufreq/cpuinfo_min_freq", cpu, 0);
 		putf(root, "POLL", "cpu/cpu%u/cpuidle/state%d/name", cpu, 0);
@@ -639,6 +642,9 @@ static void test_sysfs_x86_like(void **state)
 	assert_int_equal(t->idle_states[1].exit_latency_ns, 133000);
 	assert_int_equal(t->idle_states[1].target_residency_ns, 600000);
 	assert_int_equal(topology_cpu_dist(t, 0, 2), DIST_NUMA);
+	/* the footprint model's caches: the L2 private, the L3 shared; the L1d is neither */
+	assert_int_equal(t->cost.cache_l2_kb, 1280);
+	assert_int_equal(t->cost.cache_llc_kb, 49152);
 	assert_string_equal(t->approximations, "");
 	topology_free(t);
 	remove_root(root);
@@ -666,6 +672,8 @@ static void test_sysfs_cluster_without_shared_cache(void **state)
 		putf(root, "2", "cpu/cpu%u/cache/index%d/level", cpu, 2);
 		putf(root, "Unified", "cpu/cpu%u/cache/index%d/type", cpu, 2);
 		putf(root, self, "cpu/cpu%u/cache/index%d/shared_cpu_list", cpu, 2);
+		/* the first CPU's sizes stand for all */
+		putf(root, cpu ? "512K" : "1024K", "cpu/cpu%u/cache/index%d/size", cpu, 2);
 		putf(root, cpu < 2 ? "512" : "256", "cpu/cpu%u/cpu_capacity", cpu, 0);
 	}
 	t = load_sysfs(root);
@@ -677,6 +685,9 @@ static void test_sysfs_cluster_without_shared_cache(void **state)
 	assert_int_equal(t->cpus[0].capacity, 1024);
 	assert_int_equal(t->cpus[3].capacity, 512);
 	assert_true(t->asym_capacity);
+	/* no cache beyond the private one: it is the shared one too */
+	assert_int_equal(t->cost.cache_l2_kb, 1024);
+	assert_int_equal(t->cost.cache_llc_kb, 1024);
 	assert_non_null(strstr(t->approximations, "rescaled"));
 	assert_non_null(strstr(t->approximations, "no NUMA information"));
 	topology_free(t);
@@ -697,6 +708,14 @@ static void test_sysfs_minimal(void **state)
 	assert_int_equal(t->nr_llcs, 1);
 	assert_int_equal(t->nr_nodes, 1);
 	assert_int_equal(t->nr_cores, 4);
+	{
+		struct cost_model def;
+
+		/* no cache sizes: the defaults' stay */
+		cost_model_default(&def);
+		assert_int_equal(t->cost.cache_l2_kb, def.cache_l2_kb);
+		assert_int_equal(t->cost.cache_llc_kb, def.cache_llc_kb);
+	}
 	assert_non_null(strstr(t->approximations, "renumbered"));
 	assert_non_null(strstr(t->approximations, "no cache information"));
 	assert_non_null(strstr(t->approximations, "no cpufreq"));
@@ -767,6 +786,12 @@ static void test_sysfs_bad_values(void **state)
 		/* a list that does not parse is no list to fall back from, on the host too */
 		{ "cpu/cpu1/topology/core_cpus_list", "1,x", "core_cpus_list: '1,x' is not a CPU list" },
 		{ "node/online", "0-", "node/online: '0-' is not a node list" },
+		/* cacheinfo writes KiB with a K; anything else, or past 1 GiB, is no size */
+		{ "cpu/cpu0/cache/index2/size", "2M", "index2/size: '2M' is not a cache size" },
+		{ "cpu/cpu0/cache/index2/size", "1024", "'1024' is not a cache size" },
+		{ "cpu/cpu0/cache/index2/size", "0K", "'0K' is not a cache size" },
+		{ "cpu/cpu0/cache/index2/size", "-1K", "'-1K' is not a cache size" },
+		{ "cpu/cpu0/cache/index2/size", "1048577K", "'1048577K' is not a cache size" },
 	};
 
 	(void)state;
@@ -779,6 +804,8 @@ static void test_sysfs_bad_values(void **state)
 		put(root, "cpu/cpu0/cpuidle/state0/name", "C1");
 		put(root, "cpu/cpu0/cpuidle/state0/latency", "1");
 		put(root, "cpu/cpu0/cpuidle/state0/residency", "1");
+		put(root, "cpu/cpu0/cache/index2/level", "2");
+		put(root, "cpu/cpu0/cache/index2/type", "Unified");
 		put(root, bad[k].file, bad[k].val);
 		assert_null(topology_load_sysfs(root, err, sizeof(err)));
 		if (!strstr(err, bad[k].want))

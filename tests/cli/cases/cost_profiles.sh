@@ -109,3 +109,18 @@ expect_exit 2 "validate: --real: $cp_dir/run.json: not the JSON of 'schedlab val
 printf '{"kind": "validate", "rows": [{"command": "taskset -c 0 perf bench sched pipe -l 20000", "real": 3}]}\n' >"$cp_dir/r.json"
 expect_exit 2 "validate: --real: $cp_dir/r.json: row 'taskset -c 0 perf bench sched pipe -l 20000': 'real' is not a list of runs" \
 	schedlab validate --real "$cp_dir/r.json"
+
+# execution-time variation (docs/cost-model.md): a width past the range is
+# refused; on, a run is the same for the same seed and not the run without it
+expect_exit 2 "cost parameter 'exec_variation_ppm': bad value '500001'" \
+	schedlab run -m smp2 --cost exec_variation_ppm=500001 -- hackbench -l 5
+same_output exec-variation-seeded schedlab run -m smp2 --cost exec_variation_ppm=20000 --seed 3 -- \
+	hackbench -g 2 -l 50
+off=$("$SCHEDLAB" run -m smp2 --seed 3 -- hackbench -g 2 -l 50 2>&1)
+zero=$("$SCHEDLAB" run -m smp2 --cost exec_variation_ppm=0 --seed 3 -- hackbench -g 2 -l 50 2>&1)
+on=$("$SCHEDLAB" run -m smp2 --cost exec_variation_ppm=20000 --seed 3 -- hackbench -g 2 -l 50 2>&1)
+if [ "$off" = "$zero" ] && [ "$off" != "$on" ]; then
+	ok "exec_variation_ppm: 0 is the machine without it, 20000 another run"
+else
+	not_ok "exec_variation_ppm: 0 is the machine without it, 20000 another run" "off: $off" "on: $on"
+fi

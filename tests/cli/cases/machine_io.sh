@@ -11,7 +11,7 @@
 #          ITMT priorities in debugfs) and a class's hardware speed,
 #          the name, description and approximations (line 1 and the
 #          Approximations line of `topo`), HZ, the cost model (`topo
-#          --costs`), node_reclaim_distance
+#          --costs`) but sysfs's cache sizes, node_reclaim_distance
 #          (the reference machine is the preset without it), cpufreq's
 #          transition_delay_us, idle-state powers (not modelled anyway)
 #   sysfs: the frequency and the driver of a machine without cpufreq
@@ -81,6 +81,10 @@ io_round_trip() {
 	schedlab machines --export "$m" | io_idle >"$tmp/io.a"
 	schedlab machines --export "sysfs:$io/sysfs" | io_idle >"$tmp/io.b"
 	cmp -s "$tmp/io.a" "$tmp/io.b" || bad="$bad sysfs:idle($(diff "$tmp/io.a" "$tmp/io.b" | sed -n 2p))"
+	# the footprint model's cache sizes: the L2 and the LLC's size files
+	schedlab topo -m "$m" --costs | grep '^cache_' >"$tmp/io.a"
+	schedlab topo -m "sysfs:$io/sysfs" --costs | grep '^cache_' >"$tmp/io.b"
+	cmp -s "$tmp/io.a" "$tmp/io.b" || bad="$bad sysfs:caches($(tr '\n' ' ' <"$tmp/io.b"))"
 	# the cpufreq driver, policy span, transition latency and governor, where there is cpufreq
 	if [ -d "$io/sysfs/cpu/cpu0/cpufreq" ]; then
 		schedlab machines --export "$m" | io_cpufreq >"$tmp/io.a"
