@@ -16,16 +16,29 @@
 #include "sim/machine.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #define CACHE_LINE 64
 
-struct cache_state {
-	u64 touched;		/* bytes touched in this cache so far */
-	u64 occupancy;		/* footprints of the tasks that last ran under it */
-};
+/*
+ * A CPU's freelist ring starts this deep (512 bytes) on its first free and
+ * doubles while its oldest entry is still warm.
+ */
+#define CACHE_FREED_MIN 64
+/*
+ * ... up to this many entries (64 KiB): an entry with this many frees
+ * above it has seen at least as many skbs touched since (each at least
+ * SKB_HEAD_LINES + SKB_SHINFO_LINES lines, 320 bytes, read on this CPU
+ * before its free): 8192 x 320 bytes = 2.5 MiB, more than the private
+ * caches of the presets (cache_l2_kb up to 2 MiB), so there the ring never
+ * gets this deep; a larger cache_l2_kb makes the oldest of 8192 cold early.
+ */
+#define CACHE_FREED_MAX 8192
 
 static struct cache_state *l2s;		/* [number of private caches] */
 static struct cache_state *llcs;	/* [number of shared caches] */
+struct cache_cpu *cache_cpus;
+static unsigned int nr_cache_cpus;
 
 static unsigned int span_id(enum cache_span span, unsigned int cpu, bool shared)
 {
@@ -45,12 +58,21 @@ static unsigned int span_id(enum cache_span span, unsigned int cpu, bool shared)
 
 static struct cache_state *l2_of(unsigned int cpu)
 {
-	return &l2s[span_id(machine.topo->cache_l2_span, cpu, false)];
+	return cache_cpus[cpu].l2;
 }
 
 static struct cache_state *llc_of(unsigned int cpu)
 {
-	return &llcs[span_id(machine.topo->cache_llc_span, cpu, true)];
+	return cache_cpus[cpu].llc;
+}
+
+static void free_cpus(void)
+{
+	for (unsigned int cpu = 0; cpu < nr_cache_cpus; cpu++)
+		free(cache_cpus[cpu].freed.mark);
+	free(cache_cpus);
+	cache_cpus = NULL;
+	nr_cache_cpus = 0;
 }
 
 void cache_init(void)
@@ -62,28 +84,60 @@ void cache_init(void)
 		nl2 = max(nl2, span_id(t->cache_l2_span, cpu, false) + 1);
 		nllc = max(nllc, span_id(t->cache_llc_span, cpu, true) + 1);
 	}
-	free(l2s);
-	free(llcs);
+	cache_destroy();
 	l2s = xcalloc(nl2, sizeof(*l2s));
 	llcs = xcalloc(nllc, sizeof(*llcs));
+	/* each CPU's caches found once here, not by the topology on every access */
+	cache_cpus = xcalloc(max(t->nr_cpus, 1U), sizeof(*cache_cpus));
+	nr_cache_cpus = t->nr_cpus;
+	for (unsigned int cpu = 0; cpu < t->nr_cpus; cpu++) {
+		cache_cpus[cpu].l2 = &l2s[span_id(t->cache_l2_span, cpu, false)];
+		cache_cpus[cpu].llc = &llcs[span_id(t->cache_llc_span, cpu, true)];
+	}
 }
 
 void cache_destroy(void)
 {
+	free_cpus();
 	free(l2s);
 	free(llcs);
 	l2s = llcs = NULL;
 }
 
-u64 cache_l2_touched(unsigned int cpu)
+void cache_freed_make_room(struct cache_cpu *c)
 {
-	return l2_of(cpu)->touched;
+	struct cache_freed *f = &c->freed;
+	u64 capacity = machine.cost->cache_l2_kb * 1024;
+	u64 *mark;
+
+	if (!f->cap) {
+		f->mark = xcalloc(CACHE_FREED_MIN, sizeof(*f->mark));
+		f->cap = CACHE_FREED_MIN;
+		return;
+	}
+	/*
+	 * Full: head is the oldest entry's slot, which the push reuses. Once
+	 * a capacity has been touched since its mark, cache_surviving() keeps
+	 * nothing of it, which is what a forgotten entry pays.
+	 */
+	if (f->cap == CACHE_FREED_MAX || c->l2->touched - f->mark[f->head] >= capacity) {
+		f->top--;
+		f->forgotten++;
+		return;
+	}
+	/* still warm: twice the room, the entries oldest first from slot 0 */
+	mark = xcalloc((size_t)f->cap * 2, sizeof(*mark));
+	memcpy(mark, f->mark + f->head, (size_t)(f->cap - f->head) * sizeof(*mark));
+	memcpy(mark + (f->cap - f->head), f->mark, (size_t)f->head * sizeof(*mark));
+	free(f->mark);
+	f->mark = mark;
+	f->head = f->cap;
+	f->cap *= 2;
 }
 
-void cache_touch(unsigned int cpu, u64 bytes)
+u32 cache_freed_capacity(unsigned int cpu)
 {
-	l2_of(cpu)->touched += bytes;
-	llc_of(cpu)->touched += bytes;
+	return cache_cpus[cpu].freed.cap;
 }
 
 u64 cache_llc_touched(unsigned int cpu)

@@ -46,10 +46,10 @@ u64 skb_cache_alloc(unsigned int lines, bool local, u64 *mark);
  */
 u64 skb_cache_read(unsigned int lines, bool local, u64 mark);
 
-/* An skb is freed on the running CPU: its object heads the CPU's freelist. */
+/*
+ * An skb is freed on the running CPU: its object heads the CPU's freelist
+ * (cache_freed_push(); the freelists are made and freed with the machine).
+ */
 void skb_cache_free(void);
-
-/* Forget every CPU's freelist (the end of a run). */
-void skb_cache_reset(void);
 
 #endif
