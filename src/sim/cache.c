@@ -116,11 +116,19 @@ void cache_freed_make_room(struct cache_cpu *c)
 		return;
 	}
 	/*
-	 * Full: head is the oldest entry's slot, which the push reuses. Once
-	 * a capacity has been touched since its mark, cache_surviving() keeps
-	 * nothing of it, which is what a forgotten entry pays.
+	 * Full. Once a capacity has been touched since an entry's mark,
+	 * cache_surviving() keeps nothing of it, which is what a forgotten
+	 * one pays: forget every such entry from the oldest up (the marks
+	 * grow towards the top), so that the next pushes find room inline.
 	 */
-	if (f->cap == CACHE_FREED_MAX || c->l2->touched - f->mark[f->head] >= capacity) {
+	while (f->top && c->l2->touched - f->mark[(f->head - f->top) & (f->cap - 1)] >= capacity) {
+		f->top--;
+		f->forgotten++;
+	}
+	if (f->top < f->cap)
+		return;
+	if (f->cap == CACHE_FREED_MAX) {
+		/* head is the oldest entry's slot, which the push reuses */
 		f->top--;
 		f->forgotten++;
 		return;
