@@ -6,17 +6,7 @@
  */
 #include "work/skb_cache.h"
 
-#include "sim/cache.h"
-#include "sim/coherence.h"
-#include "sim/machine.h"
-
-unsigned int skb_lines(u64 payload)
-{
-	return SKB_HEAD_LINES + cl_lines(payload) + SKB_SHINFO_LINES;
-}
-
-/* The refill of @lines lines after @traffic bytes touched in the private cache since. */
-static u64 refill(unsigned int lines, u64 traffic)
+u64 skb_cache_refill(unsigned int lines, u64 traffic)
 {
 	const struct cost_model *c = machine.cost;
 	u64 bytes = (u64)lines * CL_BYTES;
@@ -25,30 +15,4 @@ static u64 refill(unsigned int lines, u64 traffic)
 
 	charge_stall(ns);
 	return ns;
-}
-
-u64 skb_cache_alloc(unsigned int lines, bool local, u64 *mark)
-{
-	unsigned int cpu = machine.this_cpu;
-	u64 ns = 0, traffic;
-
-	if (local && cache_freed_pop(cpu, &traffic))
-		ns = refill(lines, traffic);
-	cache_touch(cpu, (u64)lines * CL_BYTES);
-	*mark = cache_l2_touched(cpu);
-	return ns;
-}
-
-u64 skb_cache_read(unsigned int lines, bool local, u64 mark)
-{
-	unsigned int cpu = machine.this_cpu;
-	u64 ns = local ? refill(lines, cache_l2_touched(cpu) - mark) : 0;
-
-	cache_touch(cpu, (u64)lines * CL_BYTES);
-	return ns;
-}
-
-void skb_cache_free(void)
-{
-	cache_freed_push(machine.this_cpu);
 }
