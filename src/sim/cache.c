@@ -35,8 +35,8 @@
  */
 #define CACHE_FREED_MAX 8192
 
-static struct cache_state *l2s;		/* [number of private caches] */
-static struct cache_state *llcs;	/* [number of shared caches] */
+static struct cache_counters *l2s;		/* [number of private caches] */
+static struct cache_counters *llcs;	/* [number of shared caches] */
 struct cache_cpu *cache_cpus;
 static unsigned int nr_cache_cpus;
 
@@ -56,12 +56,12 @@ static unsigned int span_id(enum cache_span span, unsigned int cpu, bool shared)
 	}
 }
 
-static struct cache_state *l2_of(unsigned int cpu)
+static struct cache_counters *l2_of(unsigned int cpu)
 {
 	return cache_cpus[cpu].l2;
 }
 
-static struct cache_state *llc_of(unsigned int cpu)
+static struct cache_counters *llc_of(unsigned int cpu)
 {
 	return cache_cpus[cpu].llc;
 }
@@ -169,7 +169,7 @@ static u64 footprint_bytes(const struct cache_footprint *f)
 }
 
 /* What of @bytes survives in @c since @mark, at @capacity. */
-static u64 surviving(const struct cache_state *c, u64 mark, u64 bytes, u64 capacity)
+static u64 surviving(const struct cache_counters *c, u64 mark, u64 bytes, u64 capacity)
 {
 	u64 others = c->occupancy > bytes ? c->occupancy - bytes : 0;
 
@@ -181,7 +181,7 @@ u64 cache_switch_in(struct cache_footprint *f, unsigned int cpu, struct cache_re
 	const struct cost_model *c = machine.cost;
 	const struct topology *t = machine.topo;
 	u64 bytes = footprint_bytes(f);
-	struct cache_state *l2 = l2_of(cpu), *llc = llc_of(cpu);
+	struct cache_counters *l2 = l2_of(cpu), *llc = llc_of(cpu);
 	unsigned int node = t->cpus[cpu].node;
 	struct cache_refill r = { 0 };
 	u64 in_l2 = 0;
@@ -193,7 +193,7 @@ u64 cache_switch_in(struct cache_footprint *f, unsigned int cpu, struct cache_re
 		llc->occupancy += bytes;
 	} else {
 		unsigned int old = (unsigned int)f->cpu;
-		struct cache_state *old_l2 = l2_of(old), *old_llc = llc_of(old);
+		struct cache_counters *old_l2 = l2_of(old), *old_llc = llc_of(old);
 		/*
 		 * What is left of it in the private and shared caches it last
 		 * ran under. Both evict its least recently used lines first, so

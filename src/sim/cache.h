@@ -42,7 +42,7 @@ struct cache_footprint {
 };
 
 /* A cache's two numbers (cache.c). */
-struct cache_state {
+struct cache_counters {
 	u64 touched;		/* bytes touched in this cache so far */
 	u64 occupancy;		/* footprints of the tasks that last ran under it */
 };
@@ -69,8 +69,8 @@ struct cache_freed {
 
 /* What one CPU's accesses move: made with the machine (cache_init()). */
 struct cache_cpu {
-	struct cache_state *l2;	/* its private cache */
-	struct cache_state *llc;	/* its shared cache */
+	struct cache_counters *l2;	/* its private cache */
+	struct cache_counters *llc;	/* its shared cache */
 	struct cache_freed freed;
 };
 
