@@ -26,12 +26,12 @@
  */
 #define CACHE_FREED_MIN 64
 /*
- * ... up to this many entries (64 KiB): an entry with this many frees
- * above it has seen at least as many skbs touched since (each at least
- * SKB_HEAD_LINES + SKB_SHINFO_LINES lines, 320 bytes, read on this CPU
- * before its free): 8192 x 320 bytes = 2.5 MiB, more than the private
- * caches of the presets (cache_l2_kb up to 2 MiB), so there the ring never
- * gets this deep; a larger cache_l2_kb makes the oldest of 8192 cold early.
+ * The ring's limit (64 KiB), kept from the fixed ring it replaced so that
+ * the output is the same for any cache_l2_kb. The presets never reach it:
+ * an skb is normally read on the CPU that frees it (at least
+ * SKB_HEAD_LINES + SKB_SHINFO_LINES lines, 320 bytes), so 8192 frees come
+ * with 2.5 MiB touched, more than any preset's cache_l2_kb (up to 2 MiB),
+ * and the older entries are cold and forgotten first.
  */
 #define CACHE_FREED_MAX 8192
 

@@ -120,7 +120,6 @@ static inline u64 cache_surviving(u64 bytes, u64 traffic, u64 capacity)
 	return min(bytes, capacity - traffic);
 }
 
-
 /* @f's task exits: its footprint leaves the caches' occupancy. */
 void cache_task_exit(struct cache_footprint *f);
 
@@ -143,7 +142,7 @@ static inline void cache_touch(unsigned int cpu, u64 bytes)
 /*
  * An object is freed on @cpu: its lines, just touched, head the CPU's
  * freelist. Room is made out of line when the ring is full (or not made
- * yet), by forgetting its oldest entry if that one is cold or by growing it.
+ * yet): by forgetting its cold oldest entries, else by growing it.
  */
 void cache_freed_make_room(struct cache_cpu *c);
 
@@ -184,7 +183,7 @@ static inline bool cache_freed_pop(unsigned int cpu, u64 *traffic)
 	return false;
 }
 
-/* For tests: the bytes touched in, and the occupancy of, @cpu's shared / private cache. */
+/* For tests: the bytes touched in @cpu's shared cache; its private / shared occupancy. */
 u64 cache_llc_touched(unsigned int cpu);
 u64 cache_l2_occupancy(unsigned int cpu);
 u64 cache_llc_occupancy(unsigned int cpu);
