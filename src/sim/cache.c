@@ -16,16 +16,29 @@
 #include "sim/machine.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #define CACHE_LINE 64
 
-struct cache_state {
-	u64 touched;		/* bytes touched in this cache so far */
-	u64 occupancy;		/* footprints of the tasks that last ran under it */
-};
+/*
+ * A CPU's freelist ring starts this deep (512 bytes) on its first free and
+ * doubles while its oldest entry is still warm.
+ */
+#define CACHE_FREED_MIN 64
+/*
+ * The ring's limit (64 KiB), kept from the fixed ring it replaced so that
+ * the output is the same for any cache_l2_kb. The presets never reach it:
+ * an skb is normally read on the CPU that frees it (at least
+ * SKB_HEAD_LINES + SKB_SHINFO_LINES lines, 320 bytes), so 8192 frees come
+ * with 2.5 MiB touched, more than any preset's cache_l2_kb (up to 2 MiB),
+ * and the older entries are cold and forgotten first.
+ */
+#define CACHE_FREED_MAX 8192
 
-static struct cache_state *l2s;		/* [number of private caches] */
-static struct cache_state *llcs;	/* [number of shared caches] */
+static struct cache_counters *l2s;		/* [number of private caches] */
+static struct cache_counters *llcs;	/* [number of shared caches] */
+struct cache_cpu *cache_cpus;
+static unsigned int nr_cache_cpus;
 
 static unsigned int span_id(enum cache_span span, unsigned int cpu, bool shared)
 {
@@ -43,14 +56,23 @@ static unsigned int span_id(enum cache_span span, unsigned int cpu, bool shared)
 	}
 }
 
-static struct cache_state *l2_of(unsigned int cpu)
+static struct cache_counters *l2_of(unsigned int cpu)
 {
-	return &l2s[span_id(machine.topo->cache_l2_span, cpu, false)];
+	return cache_cpus[cpu].l2;
 }
 
-static struct cache_state *llc_of(unsigned int cpu)
+static struct cache_counters *llc_of(unsigned int cpu)
 {
-	return &llcs[span_id(machine.topo->cache_llc_span, cpu, true)];
+	return cache_cpus[cpu].llc;
+}
+
+static void free_cpus(void)
+{
+	for (unsigned int cpu = 0; cpu < nr_cache_cpus; cpu++)
+		free(cache_cpus[cpu].freed.mark);
+	free(cache_cpus);
+	cache_cpus = NULL;
+	nr_cache_cpus = 0;
 }
 
 void cache_init(void)
@@ -62,28 +84,68 @@ void cache_init(void)
 		nl2 = max(nl2, span_id(t->cache_l2_span, cpu, false) + 1);
 		nllc = max(nllc, span_id(t->cache_llc_span, cpu, true) + 1);
 	}
-	free(l2s);
-	free(llcs);
+	cache_destroy();
 	l2s = xcalloc(nl2, sizeof(*l2s));
 	llcs = xcalloc(nllc, sizeof(*llcs));
+	/* each CPU's caches found once here, not by the topology on every access */
+	cache_cpus = xcalloc(max(t->nr_cpus, 1U), sizeof(*cache_cpus));
+	nr_cache_cpus = t->nr_cpus;
+	for (unsigned int cpu = 0; cpu < t->nr_cpus; cpu++) {
+		cache_cpus[cpu].l2 = &l2s[span_id(t->cache_l2_span, cpu, false)];
+		cache_cpus[cpu].llc = &llcs[span_id(t->cache_llc_span, cpu, true)];
+	}
 }
 
 void cache_destroy(void)
 {
+	free_cpus();
 	free(l2s);
 	free(llcs);
 	l2s = llcs = NULL;
 }
 
-u64 cache_l2_touched(unsigned int cpu)
+void cache_freed_make_room(struct cache_cpu *c)
 {
-	return l2_of(cpu)->touched;
+	struct cache_freed *f = &c->freed;
+	u64 capacity = machine.cost->cache_l2_kb * 1024;
+	u64 *mark;
+
+	if (!f->cap) {
+		f->mark = xcalloc(CACHE_FREED_MIN, sizeof(*f->mark));
+		f->cap = CACHE_FREED_MIN;
+		return;
+	}
+	/*
+	 * Full. Once a capacity has been touched since an entry's mark,
+	 * cache_surviving() keeps nothing of it, which is what a forgotten
+	 * one pays: forget every such entry from the oldest up (the marks
+	 * grow towards the top), so that the next pushes find room inline.
+	 */
+	while (f->top && c->l2->touched - f->mark[(f->head - f->top) & (f->cap - 1)] >= capacity) {
+		f->top--;
+		f->forgotten++;
+	}
+	if (f->top < f->cap)
+		return;
+	if (f->cap == CACHE_FREED_MAX) {
+		/* head is the oldest entry's slot, which the push reuses */
+		f->top--;
+		f->forgotten++;
+		return;
+	}
+	/* still warm: twice the room, the entries oldest first from slot 0 */
+	mark = xcalloc((size_t)f->cap * 2, sizeof(*mark));
+	memcpy(mark, f->mark + f->head, (size_t)(f->cap - f->head) * sizeof(*mark));
+	memcpy(mark + (f->cap - f->head), f->mark, (size_t)f->head * sizeof(*mark));
+	free(f->mark);
+	f->mark = mark;
+	f->head = f->cap;
+	f->cap *= 2;
 }
 
-void cache_touch(unsigned int cpu, u64 bytes)
+u32 cache_freed_capacity(unsigned int cpu)
 {
-	l2_of(cpu)->touched += bytes;
-	llc_of(cpu)->touched += bytes;
+	return cache_cpus[cpu].freed.cap;
 }
 
 u64 cache_llc_touched(unsigned int cpu)
@@ -107,7 +169,7 @@ static u64 footprint_bytes(const struct cache_footprint *f)
 }
 
 /* What of @bytes survives in @c since @mark, at @capacity. */
-static u64 surviving(const struct cache_state *c, u64 mark, u64 bytes, u64 capacity)
+static u64 surviving(const struct cache_counters *c, u64 mark, u64 bytes, u64 capacity)
 {
 	u64 others = c->occupancy > bytes ? c->occupancy - bytes : 0;
 
@@ -119,7 +181,7 @@ u64 cache_switch_in(struct cache_footprint *f, unsigned int cpu, struct cache_re
 	const struct cost_model *c = machine.cost;
 	const struct topology *t = machine.topo;
 	u64 bytes = footprint_bytes(f);
-	struct cache_state *l2 = l2_of(cpu), *llc = llc_of(cpu);
+	struct cache_counters *l2 = l2_of(cpu), *llc = llc_of(cpu);
 	unsigned int node = t->cpus[cpu].node;
 	struct cache_refill r = { 0 };
 	u64 in_l2 = 0;
@@ -131,7 +193,7 @@ u64 cache_switch_in(struct cache_footprint *f, unsigned int cpu, struct cache_re
 		llc->occupancy += bytes;
 	} else {
 		unsigned int old = (unsigned int)f->cpu;
-		struct cache_state *old_l2 = l2_of(old), *old_llc = llc_of(old);
+		struct cache_counters *old_l2 = l2_of(old), *old_llc = llc_of(old);
 		/*
 		 * What is left of it in the private and shared caches it last
 		 * ran under. Both evict its least recently used lines first, so

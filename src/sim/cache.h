@@ -41,6 +41,41 @@ struct cache_footprint {
 	u64 llc_mark;		/* its shared cache's touched counter likewise */
 };
 
+/* A cache's two numbers (cache.c). */
+struct cache_counters {
+	u64 touched;		/* bytes touched in this cache so far */
+	u64 occupancy;		/* footprints of the tasks that last ran under it */
+};
+
+/*
+ * The objects freed on a CPU that no task's footprint holds (skbs,
+ * work/skb_cache.c): each one's mark, the private cache's touched counter
+ * when it was freed, most recent on top, as SLUB's per-CPU freelist hands
+ * them out again (last in, first out). A ring of cap entries (0 or a power
+ * of two, grown on demand) holds the newest; below them are @forgotten
+ * more, every one of them cold: an entry is forgotten only when its
+ * private cache has seen at least a capacity of bytes touched since its
+ * mark (cache_surviving() is then 0 for it, now and later, as the counter
+ * only grows), or when the ring has CACHE_FREED_MAX entries.
+ * docs/performance.md, "sixth pass".
+ */
+struct cache_freed {
+	u64 *mark;
+	u32 cap;		/* entries the ring has room for */
+	u32 head;		/* index of the next push, wrapping */
+	u32 top;		/* entries held, up to cap */
+	u64 forgotten;		/* frees below the ring's entries */
+};
+
+/* What one CPU's accesses move: made with the machine (cache_init()). */
+struct cache_cpu {
+	struct cache_counters *l2;	/* its private cache */
+	struct cache_counters *llc;	/* its shared cache */
+	struct cache_freed freed;
+};
+
+extern struct cache_cpu *cache_cpus;	/* [machine.nr_cpus] */
+
 /* Where a refill came from, in bytes, and what it cost (for tests and stats). */
 struct cache_refill {
 	u64 from_llc;		/* this CPU's shared cache, or a private cache under it */
@@ -85,19 +120,74 @@ static inline u64 cache_surviving(u64 bytes, u64 traffic, u64 capacity)
 	return min(bytes, capacity - traffic);
 }
 
+/* @f's task exits: its footprint leaves the caches' occupancy. */
+void cache_task_exit(struct cache_footprint *f);
+
+/* The bytes touched in @cpu's private cache so far (a mark of "now" there). */
+static inline u64 cache_l2_touched(unsigned int cpu)
+{
+	return cache_cpus[cpu].l2->touched;
+}
+
 /*
  * @bytes of data that belong to no task's footprint (an skb) were touched
  * on @cpu: they push older lines down its private and shared caches.
  */
-void cache_touch(unsigned int cpu, u64 bytes);
+static inline void cache_touch(unsigned int cpu, u64 bytes)
+{
+	cache_cpus[cpu].l2->touched += bytes;
+	cache_cpus[cpu].llc->touched += bytes;
+}
 
-/* @f's task exits: its footprint leaves the caches' occupancy. */
-void cache_task_exit(struct cache_footprint *f);
+/*
+ * An object is freed on @cpu: its lines, just touched, head the CPU's
+ * freelist. Room is made out of line when the ring is full (or not made
+ * yet): by forgetting its cold oldest entries, else by growing it.
+ */
+void cache_freed_make_room(struct cache_cpu *c);
 
-/* For tests: the bytes touched in, and the occupancy of, @cpu's private / shared cache. */
-u64 cache_l2_touched(unsigned int cpu);
+static inline void cache_freed_push(unsigned int cpu)
+{
+	struct cache_cpu *c = &cache_cpus[cpu];
+	struct cache_freed *f = &c->freed;
+
+	if (unlikely(f->top == f->cap))
+		cache_freed_make_room(c);
+	f->mark[f->head] = c->l2->touched;
+	f->head = (f->head + 1) & (f->cap - 1);
+	f->top++;
+}
+
+/*
+ * The object on top of @cpu's freelist is handed out again: false if there
+ * is none, else true and in @traffic the bytes touched in the private cache
+ * since it was freed (UINT64_MAX for a forgotten one: more than any
+ * capacity, so cache_surviving() gives 0 of it, as it would its mark).
+ */
+static inline bool cache_freed_pop(unsigned int cpu, u64 *traffic)
+{
+	struct cache_cpu *c = &cache_cpus[cpu];
+	struct cache_freed *f = &c->freed;
+
+	if (f->top) {
+		f->head = (f->head - 1) & (f->cap - 1);
+		f->top--;
+		*traffic = c->l2->touched - f->mark[f->head];
+		return true;
+	}
+	if (f->forgotten) {
+		f->forgotten--;
+		*traffic = UINT64_MAX;
+		return true;
+	}
+	return false;
+}
+
+/* For tests: the bytes touched in @cpu's shared cache; its private / shared occupancy. */
 u64 cache_llc_touched(unsigned int cpu);
 u64 cache_l2_occupancy(unsigned int cpu);
 u64 cache_llc_occupancy(unsigned int cpu);
+/* For tests: the entries @cpu's freelist ring has room for. */
+u32 cache_freed_capacity(unsigned int cpu);
 
 #endif

@@ -70,7 +70,6 @@ void work_free_all(void)
 	end_group = -1;
 	futex_next_uaddr = FUTEX_USER_BASE;
 	mm_thread_free_all();
-	skb_cache_reset();
 }
 
 void work_live_counts(size_t *tasks, size_t *nr_channels)

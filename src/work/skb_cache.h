@@ -16,6 +16,9 @@
 #ifndef SCHEDLAB_WORK_SKB_CACHE_H
 #define SCHEDLAB_WORK_SKB_CACHE_H
 
+#include "sim/cache.h"
+#include "sim/coherence.h"
+#include "sim/machine.h"
 #include "sim/types.h"
 
 /*
@@ -27,7 +30,18 @@
 #define SKB_HEAD_LINES 4
 #define SKB_SHINFO_LINES 1
 
-unsigned int skb_lines(u64 payload);
+static inline unsigned int skb_lines(u64 payload)
+{
+	return SKB_HEAD_LINES + cl_lines(payload) + SKB_SHINFO_LINES;
+}
+
+/*
+ * The refill of @lines lines after @traffic bytes were touched in the
+ * running CPU's private cache since: charged and returned. The bookkeeping
+ * around it is inline below (three calls a message, out of line, were
+ * about a tenth of it: docs/performance.md, "sixth pass").
+ */
+u64 skb_cache_refill(unsigned int lines, u64 traffic);
 
 /*
  * An skb of @lines lines is allocated and filled on the running CPU. With
@@ -37,19 +51,39 @@ unsigned int skb_lines(u64 payload);
  * caller's line transfer). The skb's mark, its lines' last touch, is
  * returned in @mark.
  */
-u64 skb_cache_alloc(unsigned int lines, bool local, u64 *mark);
+static inline u64 skb_cache_alloc(unsigned int lines, bool local, u64 *mark)
+{
+	unsigned int cpu = machine.this_cpu;
+	u64 ns = 0, traffic;
+
+	if (local && cache_freed_pop(cpu, &traffic))
+		ns = skb_cache_refill(lines, traffic);
+	cache_touch(cpu, (u64)lines * CL_BYTES);
+	*mark = cache_l2_touched(cpu);
+	return ns;
+}
 
 /*
  * The skb marked @mark is read on the running CPU. With @local it was
  * written on this CPU: the refill of what left the private cache since,
  * charged and returned (from another CPU: the caller's line transfer).
  */
-u64 skb_cache_read(unsigned int lines, bool local, u64 mark);
+static inline u64 skb_cache_read(unsigned int lines, bool local, u64 mark)
+{
+	unsigned int cpu = machine.this_cpu;
+	u64 ns = local ? skb_cache_refill(lines, cache_l2_touched(cpu) - mark) : 0;
 
-/* An skb is freed on the running CPU: its object heads the CPU's freelist. */
-void skb_cache_free(void);
+	cache_touch(cpu, (u64)lines * CL_BYTES);
+	return ns;
+}
 
-/* Forget every CPU's freelist (the end of a run). */
-void skb_cache_reset(void);
+/*
+ * An skb is freed on the running CPU: its object heads the CPU's freelist
+ * (cache_freed_push(); the freelists are made and freed with the machine).
+ */
+static inline void skb_cache_free(void)
+{
+	cache_freed_push(machine.this_cpu);
+}
 
 #endif

@@ -38,7 +38,6 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	skb_cache_reset();
 	machine_destroy();
 	topology_free(topo);
 	return 0;
@@ -100,27 +99,124 @@ static void test_forgotten_are_cold(void **state)
 	u64 mark, charged = 0;
 
 	(void)state;
-	skb_cache_reset();
 	/* a private cache so large that everything remembered stays hot */
 	cost.cache_l2_kb = 1024 * 1024;
 	for (int i = 0; i < 8193; i++)
 		skb_cache_free();
+	assert_int_equal(cache_freed_capacity(0), 8192);
 	for (int i = 0; i < 8192; i++)
 		charged += skb_cache_alloc(LINES, true, &mark);
 	assert_int_equal(charged, 0);
 	assert_int_equal(skb_cache_alloc(LINES, true, &mark), 700);
 	cost.cache_l2_kb = 64;
-	skb_cache_reset();
+}
+
+/* a full ring whose oldest entry is cold forgets it instead of growing */
+static void test_ring_forgets_cold_keeps_warm(void **state)
+{
+	u64 mark;
+
+	(void)state;
+	assert_int_equal(cache_freed_capacity(0), 0);
+	skb_cache_free();
+	assert_int_equal(cache_freed_capacity(0), 64);
+	for (int i = 1; i < 64; i++)
+		skb_cache_free();
+	/* all 64 warm: the 65th doubles the ring */
+	skb_cache_free();
+	assert_int_equal(cache_freed_capacity(0), 128);
+	for (int i = 0; i < 63; i++)
+		skb_cache_free();
+	/* 128 held, all cold now: pushes forget the oldest, the ring stays */
+	cache_touch(0, 64 * KB);
+	for (int i = 0; i < 3; i++)
+		skb_cache_free();
+	assert_int_equal(cache_freed_capacity(0), 128);
+	/* 3 hot, 125 cold held, 3 cold forgotten, then nothing */
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(skb_cache_alloc(LINES, true, &mark), 0);
+	for (int i = 0; i < 128; i++)
+		assert_int_equal(skb_cache_alloc(LINES, true, &mark), 700);
+	assert_int_equal(skb_cache_alloc(LINES, true, &mark), 0);
+	/* the other CPUs' rings were never made */
+	assert_int_equal(cache_freed_capacity(1), 0);
+}
+
+/* an oldest entry just past half the cache's traffic is still warm: the ring grows */
+static void test_ring_keeps_barely_warm(void **state)
+{
+	u64 mark;
+
+	(void)state;
+	for (int i = 0; i < 64; i++)
+		skb_cache_free();
+	cache_touch(0, 33 * KB);
+	skb_cache_free();
+	assert_int_equal(cache_freed_capacity(0), 128);
+	/* the 65 allocations add 65 x 448 bytes: the oldest is still whole */
+	for (int i = 0; i < 65; i++)
+		assert_int_equal(skb_cache_alloc(LINES, true, &mark), 0);
+	assert_int_equal(skb_cache_alloc(LINES, true, &mark), 0);
+}
+
+/*
+ * Random frees, allocations and traffic charge what an unbounded stack of
+ * marks would (the ring forgets only entries cache_surviving() keeps
+ * nothing of), and the ring stays at the depth the warm entries need.
+ */
+static void test_ring_matches_unbounded_stack(void **state)
+{
+	static u64 stack[20000];
+	unsigned int depth = 0;
+	u64 seed = 12345, mark;
+
+	(void)state;
+	for (int i = 0; i < 200000; i++) {
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		switch ((seed >> 33) % 8) {
+		case 0:
+		case 1:
+			if (depth < 20000) {
+				stack[depth++] = cache_l2_touched(0);
+				skb_cache_free();
+			}
+			break;
+		case 2:
+		case 3: {
+			u64 want = 0, got;
+
+			if (depth) {
+				u64 bytes = SKB_BYTES;
+				u64 traffic = cache_l2_touched(0) - stack[--depth];
+
+				u64 kept = cache_surviving(bytes, traffic, 64 * KB);
+
+				want = 700 * (bytes - kept) / bytes;
+			}
+			got = skb_cache_alloc(LINES, true, &mark);
+			assert_int_equal(got, want);
+			break;
+		}
+		default:
+			cache_touch(0, (seed >> 40) % 512);
+			break;
+		}
+	}
+	/* ~1 KiB touched between two frees: some 64 warm entries */
+	assert_true(cache_freed_capacity(0) <= 256);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lines),
-		cmocka_unit_test(test_read_after_traffic),
-		cmocka_unit_test(test_freelist_lifo),
-		cmocka_unit_test(test_forgotten_are_cold),
+		cmocka_unit_test_setup_teardown(test_read_after_traffic, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_freelist_lifo, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_forgotten_are_cold, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ring_forgets_cold_keeps_warm, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ring_keeps_barely_warm, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ring_matches_unbounded_stack, setup, teardown),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, NULL, NULL);
 }
