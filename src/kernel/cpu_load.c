@@ -4,7 +4,7 @@
  * has: the menu governor's load term (MENU_LOAD_MULT), whose get_loadavg()
  * read it through this_cpu_load(). v6.18 has no cpu_load[] (the array went
  * with the load balancer's load indexes); these updates only write the
- * two rq fields.
+ * two rq fields, and only when MENU_LOAD_MULT will read them.
  *
  * What the kernel stored (kernel/sched/core.c __update_cpu_load(), "fast
  * track for idx 0": the value of the update, no average):
@@ -48,6 +48,12 @@ static unsigned long cfs_load_v3(const struct rq *rq)
 	return load;
 }
 
+/* only the menu governor's load term reads it: runs without it skip the walk */
+static bool cpu_load0_wanted(void)
+{
+	return sched_feat(MENU_LOAD_MULT);
+}
+
 static void update_cpu_load0(struct rq *rq, unsigned long load)
 {
 	rq->cpu_load0 = load;
@@ -56,17 +62,18 @@ static void update_cpu_load0(struct rq *rq, unsigned long load)
 
 void update_cpu_load_active(struct rq *rq)
 {
-	update_cpu_load0(rq, cfs_load_v3(rq));
+	if (cpu_load0_wanted())
+		update_cpu_load0(rq, cfs_load_v3(rq));
 }
 
 void update_cpu_load_nohz(struct rq *rq)
 {
-	if (jiffies != rq->last_load_update_tick)
+	if (cpu_load0_wanted() && jiffies != rq->last_load_update_tick)
 		update_cpu_load0(rq, 0);
 }
 
 void update_idle_cpu_load(struct rq *rq)
 {
-	if (!cfs_load_v3(rq) && jiffies != rq->last_load_update_tick)
+	if (cpu_load0_wanted() && jiffies != rq->last_load_update_tick && !cfs_load_v3(rq))
 		update_cpu_load0(rq, 0);
 }

@@ -636,7 +636,8 @@ static void test_menu_select_perf_mult(void **state)
  * rq->cpu_load[0] (cpu_load.c) with v3.10's source, the load weight: the
  * tick stores the queued weight; leaving idle with the tick stopped stores
  * 0 once a jiffy has passed since, not before; the idle-load balancer's
- * update only on an empty rq.
+ * update only on an empty rq. Without MENU_LOAD_MULT, its one reader, it
+ * is not kept.
  */
 static void test_cpu_load0_updates(void **state)
 {
@@ -645,7 +646,16 @@ static void test_cpu_load0_updates(void **state)
 
 	(void)state;
 	tl_setup("epyc-milan-2s-256", TL_ZERO_COST, 250, NULL);
-	assert_int_equal(sched_feat_apply("NO_CPU_LOAD_RUNNABLE_AVG", err, sizeof(err)), 0);
+	/* kept only for its reader */
+	rq = tl_cpu(1);
+	tl_fork_running("a", 1);
+	update_cpu_load_active(rq);
+	assert_int_equal(rq->cpu_load0, 0);
+	tl_teardown();
+
+	tl_setup("epyc-milan-2s-256", TL_ZERO_COST, 250, NULL);
+	assert_int_equal(sched_feat_apply("MENU_LOAD_MULT,NO_CPU_LOAD_RUNNABLE_AVG", err, sizeof(err)),
+			 0);
 	rq = tl_cpu(1);
 	tl_fork_running("a", 1);
 	update_cpu_load_active(rq);
