@@ -365,6 +365,8 @@ static bool _nohz_idle_balance(struct rq *this_rq)
 			goto abort;
 		}
 		rq = cpu_rq(balance_cpu);
+		/* v3.x: update_idle_cpu_load() before balancing for it */
+		update_idle_cpu_load(rq);
 		if (flags & NOHZ_STATS_KICK)
 			update_blocked_averages(balance_cpu);
 		if (time_after_eq(jiffies, rq->next_balance)) {

@@ -1022,6 +1022,8 @@ void ttwu_do_activate(struct rq *rq, struct task_struct *p, int wake_flags)
 
 	if (wake_flags & WF_MIGRATED)
 		en_flags |= ENQUEUE_MIGRATED;
+	else if (p->in_iowait)
+		rq->nr_iowait--;
 	activate_task(rq, p, en_flags);
 	wakeup_preempt(rq, p, wake_flags);
 	p->__state = TASK_RUNNING;
@@ -1166,6 +1168,8 @@ static int __try_to_wake_up(struct task_struct *p, unsigned int state, int wake_
 
 	cpu = select_task_rq(p, task_cpu(p), wake_flags);
 	if (cpu != task_cpu(p)) {
+		if (p->in_iowait)
+			task_rq(p)->nr_iowait--;
 		wake_flags |= WF_MIGRATED;
 		set_task_cpu(p, cpu);
 	}
@@ -1813,8 +1817,12 @@ void __schedule(int sched_mode)
 			flags |= DEQUEUE_SPECIAL;
 		charge(dequeue_cost(prev));
 		enqueue_lines(rq, prev);
-		if (dequeue_task(rq, prev, flags))
+		if (dequeue_task(rq, prev, flags)) {
 			prev->on_rq = 0;
+			/* block_task(): an I/O sleeper counts for this CPU until woken */
+			if (prev->in_iowait)
+				rq->nr_iowait++;
+		}
 	}
 	next = pick_next_task(rq, prev);
 	/* the pick walks the tree (or the RT bitmap); set_next writes the entity */
@@ -1935,6 +1943,7 @@ void sched_tick(struct rq *rq)
 
 	rq_lock(rq);
 	update_rq_clock(rq);
+	update_cpu_load_active(rq);
 	if (dl_task(curr)) {
 		cl_write(&curr->cl.se);
 		task_tick_dl(rq, curr);
@@ -2282,6 +2291,7 @@ static const struct sim_cpu_ops sched_cpu_ops = {
 void idle_tick_restart(struct rq *rq)
 {
 	if (rq->tick_stopped) {
+		update_cpu_load_nohz(rq);
 		tick_restart(rq);
 		return;
 	}

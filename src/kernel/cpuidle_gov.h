@@ -77,6 +77,13 @@ struct cpuidle_view {
 	 */
 	s64 sleep_length;
 	s64 delta_tick;
+	/*
+	 * v3.x menu's performance multiplier (menu_performance_multiplier()):
+	 * a state deeper than the first physical one is skipped when its exit
+	 * latency times this exceeds the predicted idle duration. 1: no
+	 * multiplier, as v6.18 (and anything but menu) has it.
+	 */
+	unsigned int perf_mult;
 };
 
 /*
@@ -147,6 +154,20 @@ struct menu_device {
 	unsigned int intervals[MENU_INTERVALS];		/* us */
 	unsigned int interval_ptr;
 };
+
+/*
+ * The performance multiplier of the menu governor from 69d25870f20c
+ * (v2.6.32) on: 1, plus 2 * get_loadavg() of this CPU's rq->cpu_load[0]
+ * (@cpu_load, MENU_LOAD_MULT; in v3.x's unscaled load weight units,
+ * read as a FSHIFT fixed-point load average), plus 10 per task this CPU
+ * has waiting for I/O (@nr_iowait, MENU_IOWAIT_MULT). docs/wakelist-and-idle.md.
+ */
+#define MENU_LOAD_FSHIFT 11	/* include/linux/sched/loadavg.h FSHIFT */
+#define MENU_MULT_LOAD 2	/* "for higher loadavg, we are more reluctant" */
+#define MENU_MULT_IOWAIT 10	/* "for IO wait tasks (per cpu!) we add 5x each" */
+unsigned int menu_get_loadavg(unsigned long cpu_load);
+unsigned int menu_performance_multiplier(unsigned long cpu_load, bool load_term,
+					 unsigned int nr_iowait, bool iowait_term);
 
 void menu_enable_device(struct menu_device *data);
 unsigned int menu_which_bucket(u64 duration_ns);

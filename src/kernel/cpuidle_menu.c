@@ -33,6 +33,35 @@ unsigned int menu_which_bucket(u64 duration_ns)
 	return bucket;
 }
 
+/*
+ * get_loadavg(): LOAD_INT(load) * 10 + LOAD_FRAC(load) / 10, the load in
+ * tenths when @cpu_load is taken as a fixed-point load average with
+ * FSHIFT fraction bits. It is a load weight (1024 per nice-0 task), so one
+ * such task reads as 0.5, i.e. 5.
+ */
+unsigned int menu_get_loadavg(unsigned long cpu_load)
+{
+	const unsigned long fixed_1 = 1UL << MENU_LOAD_FSHIFT;
+	unsigned long load_int = cpu_load >> MENU_LOAD_FSHIFT;
+	unsigned long load_frac = ((cpu_load & (fixed_1 - 1)) * 100) >> MENU_LOAD_FSHIFT;
+	unsigned long tenths = load_int * 10 + load_frac / 10;
+
+	/* the kernel's int: a load beyond it was never seen on a CPU */
+	return tenths > UINT_MAX / 4 ? UINT_MAX / 4 : (unsigned int)tenths;
+}
+
+unsigned int menu_performance_multiplier(unsigned long cpu_load, bool load_term,
+					 unsigned int nr_iowait, bool iowait_term)
+{
+	u64 mult = 1;
+
+	if (load_term)
+		mult += (u64)MENU_MULT_LOAD * menu_get_loadavg(cpu_load);
+	if (iowait_term)
+		mult += (u64)MENU_MULT_IOWAIT * nr_iowait;
+	return mult > UINT_MAX ? UINT_MAX : (unsigned int)mult;
+}
+
 void menu_enable_device(struct menu_device *data)
 {
 	memset(data, 0, sizeof(*data));
@@ -176,6 +205,16 @@ int menu_select(struct menu_device *data, struct cpuidle_device *dev,
 		if (idx == -1)
 			idx = i;
 		if (st_exit_latency(v, i) > latency_req)
+			break;
+		/*
+		 * v3.x's performance multiplier: a busy CPU (its load at the
+		 * last update) or one with I/O waiters wants its prediction to
+		 * cover the exit latency mult times. v3.x never chose below C1
+		 * for it (C1 was the default past a 5 us timer), so it only
+		 * stops deeper states once a physical one has been chosen.
+		 */
+		if (v->perf_mult > 1 && idx != -1 && !st_polling(v, idx) &&
+		    (unsigned __int128)st_exit_latency(v, i) * v->perf_mult > predicted_ns)
 			break;
 		if ((u64)st_residency(v, i) <= predicted_ns) {
 			idx = i;

@@ -99,7 +99,14 @@
 	F(I_MMAP_RWSEM, true, "c8c06efa8b55 (v3.19)", NULL,                                   \
 	  "a file's i_mmap tree is guarded by an rwsem (off: i_mmap_mutex, a mutex)")          \
 	F(I_RWSEM, true, "9902af79c01a (v4.7)", NULL,                                          \
-	  "an inode's lock is i_rwsem, an rwsem (off: i_mutex, a mutex)")
+	  "an inode's lock is i_rwsem, an rwsem (off: i_mutex, a mutex)") \
+	/* the menu cpuidle governor's performance multiplier (docs/wakelist-and-idle.md) */             \
+	F(MENU_LOAD_MULT, false, "v2.6.32-v4.2 (69d25870f20c)", NULL,                         \
+	  "menu: exit latency x (1 + 2 x this CPU's cpu_load[0] in tenths) must fit the prediction") \
+	F(MENU_IOWAIT_MULT, false, "v2.6.32-v6.11 (69d25870f20c)", NULL,                       \
+	  "menu: the multiplier adds 10 per task waiting for I/O on this CPU")                \
+	F(CPU_LOAD_RUNNABLE_AVG, true, "a9dc5d0e33c6 (v3.11)", NULL,                          \
+	  "cpu_load[0] is the runnable load average (off: the load weight, v3.7-v3.10)")
 
 enum sched_feat_id {
 #define SF_ENUM(name, def, source, missing, help) __SCHED_FEAT_##name,

@@ -201,6 +201,8 @@ static int cpuidle_select(struct rq *rq, bool *stop_tick)
 		.latency_req = CPUIDLE_LATENCY_REQ_NONE,
 		.tick_stopped = rq->tick_stopped,
 		.tick_nsec = (s64)TICK_NSEC,
+		.perf_mult = menu_performance_multiplier(rq->cpu_load0, sched_feat(MENU_LOAD_MULT),
+							 rq->nr_iowait, sched_feat(MENU_IOWAIT_MULT)),
 	};
 
 	v.sleep_length = tick_nohz_get_sleep_length(rq, &v.delta_tick);

@@ -775,6 +775,16 @@ struct rq {
 		struct menu_device menu;
 		struct teo_cpu teo;
 	} cpuidle_gov;
+	/*
+	 * v3.x's rq->cpu_load[0], this_cpu_load(), for the menu governor's
+	 * MENU_LOAD_MULT (cpu_load.c): the CFS load at its last update, in
+	 * v3.x's unscaled weight units, and the jiffy of that update
+	 * (last_load_update_tick). v6.18 has neither.
+	 */
+	unsigned long cpu_load0;
+	unsigned long last_load_update_tick;
+	/* tasks that blocked in io_schedule() on this CPU (nr_iowait_cpu()) */
+	unsigned int nr_iowait;
 	/* the call-single queue: wakelist tasks and function calls */
 	struct task_struct *wake_list;
 	struct task_struct **wake_list_tail;
@@ -1028,6 +1038,16 @@ void __schedule(int sched_mode);
 void schedule(void);
 /* The scheduler tick on @rq's CPU (the tick event calls it; tests may too). */
 void sched_tick(struct rq *rq);
+
+/*
+ * v3.x's updates of rq->cpu_load[0] (cpu_load.c): scheduler_tick()'s
+ * update_cpu_load_active(), tick_nohz_idle_exit()'s update_cpu_load_nohz()
+ * when the tick was stopped, nohz_idle_balance()'s update_idle_cpu_load()
+ * of each idle CPU it balances for
+ */
+void update_cpu_load_active(struct rq *rq);
+void update_cpu_load_nohz(struct rq *rq);
+void update_idle_cpu_load(struct rq *rq);
 
 /*
  * Create a task (process or thread of @parent) and make it runnable:

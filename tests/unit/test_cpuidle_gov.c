@@ -560,6 +560,124 @@ static void test_wake_polling_before_entry(void **state)
 	tl_teardown();
 }
 
+/* ---- menu: v3.x's performance multiplier (MENU_LOAD_MULT, MENU_IOWAIT_MULT) ---- */
+
+static void test_menu_perf_mult(void **state)
+{
+	(void)state;
+	/* get_loadavg(): cpu_load[0] as FSHIFT (11) fixed point, in tenths */
+	assert_int_equal(menu_get_loadavg(0), 0);
+	/* one nice-0 task, 1024: LOAD_INT 0, LOAD_FRAC 1024 * 100 >> 11 = 50, 50 / 10 */
+	assert_int_equal(menu_get_loadavg(1024), 5);
+	/* 512: LOAD_FRAC 25, 25 / 10 */
+	assert_int_equal(menu_get_loadavg(512), 2);
+	/* two tasks: LOAD_INT 1 -> 10; three: 10 + 5 */
+	assert_int_equal(menu_get_loadavg(2048), 10);
+	assert_int_equal(menu_get_loadavg(3072), 15);
+
+	/* an idle CPU (load 0 at its last update, no I/O waiter): 1 */
+	assert_int_equal(menu_performance_multiplier(0, true, 0, true), 1);
+	/* a busy CPU with one task at its last tick: 1 + 2 * 5 */
+	assert_int_equal(menu_performance_multiplier(1024, true, 0, true), 11);
+	assert_int_equal(menu_performance_multiplier(2048, true, 0, true), 21);
+	/* one task waiting for I/O: 1 + 10; with the load as well: 21 */
+	assert_int_equal(menu_performance_multiplier(0, true, 1, true), 11);
+	assert_int_equal(menu_performance_multiplier(1024, true, 1, true), 21);
+	/* each term only with its feature */
+	assert_int_equal(menu_performance_multiplier(1024, false, 1, true), 11);
+	assert_int_equal(menu_performance_multiplier(1024, true, 1, false), 11);
+	assert_int_equal(menu_performance_multiplier(1024, false, 1, false), 1);
+}
+
+/*
+ * 1 ms periods and a 10 ms timer: a 1000 us prediction, C6 (133 us exit)
+ * when nothing multiplies. With the multiplier a state is skipped when
+ * exit * mult > 1000 us.
+ */
+static void test_menu_select_perf_mult(void **state)
+{
+	static const unsigned int one_ms[] = { 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000 };
+	static const struct {
+		unsigned long cpu_load;
+		bool load_term;
+		unsigned int nr_iowait;
+		bool iowait_term;
+		int state;
+	} cases[] = {
+		/* idle CPU: 1, C6 */
+		{ 0, true, 0, true, 3 },
+		/* a task at the last tick (11): C6 133 * 11 = 1463 > 1000, C1E 110 fits */
+		{ 1024, true, 0, true, 2 },
+		/* one I/O waiter (11): the same */
+		{ 0, true, 1, true, 2 },
+		/* ten I/O waiters (101): C1E 10 * 101 = 1010 > 1000: C1 */
+		{ 0, true, 10, true, 1 },
+		/* nothing sends it below C1 (v3.x's default state): 2 us * 1001 */
+		{ 0, true, 100, true, 1 },
+		/* the features off: 1, C6 again */
+		{ 2048, false, 10, false, 3 },
+	};
+	struct menu_device d;
+	struct cpuidle_device dev = { .last_state_idx = -1, .last_residency_ns = 1 };
+	struct cpuidle_view v = view(10 * MS, TICK);
+	bool stop_tick = true;
+
+	(void)state;
+	menu_enable_device(&d);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		set_intervals(&d, one_ms);
+		v.perf_mult = menu_performance_multiplier(cases[i].cpu_load, cases[i].load_term,
+							  cases[i].nr_iowait, cases[i].iowait_term);
+		assert_int_equal(menu_select(&d, &dev, &v, &stop_tick), cases[i].state);
+	}
+}
+
+/*
+ * rq->cpu_load[0] (cpu_load.c) with v3.10's source, the load weight: the
+ * tick stores the queued weight; leaving idle with the tick stopped stores
+ * 0 once a jiffy has passed since, not before; the idle-load balancer's
+ * update only on an empty rq. Without MENU_LOAD_MULT, its one reader, it
+ * is not kept.
+ */
+static void test_cpu_load0_updates(void **state)
+{
+	char err[128];
+	struct rq *rq;
+
+	(void)state;
+	tl_setup("epyc-milan-2s-256", TL_ZERO_COST, 250, NULL);
+	/* kept only for its reader */
+	rq = tl_cpu(1);
+	tl_fork_running("a", 1);
+	update_cpu_load_active(rq);
+	assert_int_equal(rq->cpu_load0, 0);
+	tl_teardown();
+
+	tl_setup("epyc-milan-2s-256", TL_ZERO_COST, 250, NULL);
+	assert_int_equal(sched_feat_apply("MENU_LOAD_MULT,NO_CPU_LOAD_RUNNABLE_AVG", err, sizeof(err)),
+			 0);
+	rq = tl_cpu(1);
+	tl_fork_running("a", 1);
+	update_cpu_load_active(rq);
+	assert_int_equal(rq->cpu_load0, 1024);
+	tl_fork("b", 1);
+	update_cpu_load_active(rq);
+	assert_int_equal(rq->cpu_load0, 2048);
+
+	/* the same jiffy: the idle exit keeps the tick's load */
+	update_cpu_load_nohz(rq);
+	assert_int_equal(rq->cpu_load0, 2048);
+	/* queued tasks: the idle-load balancer leaves it */
+	tl_advance(TICK);
+	update_idle_cpu_load(rq);
+	assert_int_equal(rq->cpu_load0, 2048);
+	/* a jiffy later: "we were idle", 0 */
+	update_cpu_load_nohz(rq);
+	assert_int_equal(rq->cpu_load0, 0);
+	assert_int_equal(rq->last_load_update_tick, cpu_now() / TICK);
+	tl_teardown();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -568,6 +686,9 @@ int main(void)
 		cmocka_unit_test(test_menu_update),
 		cmocka_unit_test(test_menu_select_next_timer),
 		cmocka_unit_test(test_menu_select_typical),
+		cmocka_unit_test(test_menu_perf_mult),
+		cmocka_unit_test(test_menu_select_perf_mult),
+		cmocka_unit_test(test_cpu_load0_updates),
 		cmocka_unit_test_setup(test_teo_bins, teo_setup),
 		cmocka_unit_test_setup(test_teo_intercepts, teo_setup),
 		cmocka_unit_test(test_sleep_length),
