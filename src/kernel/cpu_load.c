@@ -12,7 +12,7 @@
  *    the CFS entities queued on the rq, the running one included; a nice-0
  *    task weighs 1024 (64-bit kernels of the time kept SCHED_LOAD_RESOLUTION
  *    at 0);
- *  - v3.11 on (a9dc5d0e33c6, CPU_LOAD_RUNNABLE_AVG): cfs.runnable_load_avg,
+ *  - v3.11 on (CPU_LOAD_RUNNABLE_AVG): cfs.runnable_load_avg,
  *    the sum of the queued entities' PELT load contributions.
  * v6.18's delayed entities (DELAY_DEQUEUE) have blocked and were not queued
  * in those kernels, so neither sum counts them.
