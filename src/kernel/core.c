@@ -202,6 +202,8 @@ static bool task_releasable(const struct task_struct *p)
 	/* a zombie on its parent's children stays until a wait() reaps it (tasklist_wait()) */
 	return p->__state == TASK_DEAD && !p->on_rq && !p->on_cpu && !p->nr_children_unreleased &&
 	       list_empty(&p->wq_entry.entry) && list_empty(&p->sibling) &&
+	       /* the kernel's inactive timer holds a reference until its 0-lag time */
+	       !hrtimer_pending(&p->dl.inactive_timer) &&
 	       (!p->exec || !p->exec->releasable || p->exec->releasable(p));
 }
 
@@ -227,6 +229,16 @@ static void release_task(struct task_struct *p)
 			p = parent;
 		}
 	}
+}
+
+/*
+ * sched_release_later(): a dead task whose inactive timer kept it (see
+ * task_releasable()) is released at the next sched_release_dead()
+ */
+void sched_release_later(struct task_struct *p)
+{
+	if (p->reap && !p->kthread && list_empty(&p->dying))
+		list_add_tail(&p->dying, &sched_world.dying);
 }
 
 void sched_release_dead(void)
@@ -958,8 +970,10 @@ void set_task_cpu(struct task_struct *p, unsigned int new_cpu)
 	if (task_cpu(p) == new_cpu)
 		return;
 	trace_sched(__trace_sched_migrate_task(p, new_cpu));
-	/* only the fair class has a migrate_task_rq() (its PELT averages) */
-	if (!rt_task(p) && !dl_task(p))
+	/* the class's migrate_task_rq(): fair's PELT averages, DL's bandwidth; RT has none */
+	if (dl_task(p))
+		migrate_task_rq_dl(p, new_cpu);
+	else if (!rt_task(p))
 		migrate_task_rq_fair(p, new_cpu);
 	p->stats.nr_migrations++;
 	{
@@ -1307,7 +1321,7 @@ static void __setscheduler_params(struct task_struct *p, const struct sched_attr
 	p->rt_priority = attr->sched_priority;
 	if (dl_policy(attr->sched_policy))
 		setparam_dl(p, attr->sched_runtime, attr->sched_deadline, attr->sched_period,
-			    attr->sched_flags & SCHED_FLAG_SUGOV);
+			    attr->sched_flags & SCHED_DL_FLAGS);
 	p->normal_prio = normal_prio(p);
 	set_load_weight(p);
 }
