@@ -983,6 +983,13 @@ bool __checkparam_dl(const struct sched_attr *attr)
 	       period <= SCHED_DL_PERIOD_MAX_US * NSEC_PER_USEC;
 }
 
+bool sched_dl_new_overflows(const struct sched_attr *attr)
+{
+	u64 period = attr->sched_period ? attr->sched_period : attr->sched_deadline;
+
+	return __dl_overflow(dl_bw_capacity(), 0, to_ratio(period, attr->sched_runtime));
+}
+
 int sched_dl_overflow(struct task_struct *p, unsigned int policy, const struct sched_attr *attr)
 {
 	struct root_domain *rd = cpu_rd(task_cpu(p));

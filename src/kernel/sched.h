@@ -625,6 +625,8 @@ struct task_struct {
 	 */
 	u64 timer_slack_ns;
 	u64 default_timer_slack_ns;
+	/* SCHED_FLAG_RESET_ON_FORK: its children start SCHED_NORMAL (sched_fork()) */
+	bool sched_reset_on_fork;
 	struct sched_rt_entity rt;
 	struct list_head pushable_tasks;	/* on rq->rt.pushable_tasks (plist_node) */
 	bool is_stopper;		/* the per-CPU stopper kthread */
@@ -1149,6 +1151,8 @@ void migrate_task_rq_fair(struct task_struct *p, unsigned int new_cpu);
 void migrate_task_rq_dl(struct task_struct *p, unsigned int new_cpu);
 s64 dl_scaled_delta_exec(const struct rq *rq, const struct sched_dl_entity *dl_se, s64 delta_exec);
 void sched_release_later(struct task_struct *p);
+/* sched_fork() would fail @parent's fork or clone with EAGAIN: a DL task without reset-on-fork */
+bool sched_fork_fails(const struct task_struct *parent);
 void post_init_entity_util_avg(struct task_struct *p);
 void update_curr_fair(struct rq *rq);
 void update_blocked_averages(unsigned int cpu);
@@ -1653,6 +1657,8 @@ unsigned int select_task_rq_dl(struct task_struct *p, unsigned int cpu, int wake
 int sched_dl_overflow(struct task_struct *p, unsigned int policy, const struct sched_attr *attr);
 /* __checkparam_dl(): runtime <= deadline <= period, within sched_deadline_period_min/max */
 bool __checkparam_dl(const struct sched_attr *attr);
+/* a task not yet DL asking for @attr's reservation would get -EBUSY (sched_dl_overflow()) */
+bool sched_dl_new_overflows(const struct sched_attr *attr);
 /* class changes (check_class_changed()): a task enters or leaves SCHED_DEADLINE */
 void switched_to_dl(struct rq *rq, struct task_struct *p);
 void switched_from_dl(struct rq *rq, struct task_struct *p);
