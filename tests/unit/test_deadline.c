@@ -530,6 +530,80 @@ static void test_grub_reclaims_the_idle_cpu(void **state)
 	tl_teardown();
 }
 
+/* forks one busy child, then stays busy */
+static void spawner_next(struct work_task *w, struct op_desc *op)
+{
+	bool *spawned = w->state;
+
+	if (*spawned) {
+		tl_busy_next(w, op);
+		return;
+	}
+	*spawned = true;
+	*op = (struct op_desc){ .kind = OP_SPAWN };
+	op->spawn.prog = &tl_busy_prog;
+	op->spawn.comm = "child";
+}
+
+static const struct program spawner_prog = { .next = spawner_next };
+
+static void count_fork_failure(void *ctx, bool thread)
+{
+	unsigned int *n = ctx;
+
+	assert_false(thread);
+	++*n;
+}
+
+/*
+ * sched_fork(): a SCHED_DEADLINE task cannot fork (EAGAIN) unless it set
+ * SCHED_FLAG_RESET_ON_FORK, and then its child starts SCHED_NORMAL at
+ * nice 0, without the flag. A workload's fork is refused before any
+ * child exists, and the group's handler (the tool's failure) is called.
+ */
+static void test_fork_eagain_and_reset_on_fork(void **state)
+{
+	struct sched_attr a = dl_attr(NSEC_PER_MSEC, 10 * NSEC_PER_MSEC, 10 * NSEC_PER_MSEC);
+	struct task_struct *p, *c;
+	unsigned int failures = 0;
+	bool spawned = false;
+	u64 forks;
+
+	(void)state;
+	tl_setup("smp2", TL_ZERO_COST, 1000, NULL);
+	p = tl_fork("dl", 0);
+	assert_false(sched_fork_fails(p));
+	assert_int_equal(sched_setattr_nocheck(p, &a), 0);
+	assert_true(sched_fork_fails(p));
+	a.sched_flags = SCHED_FLAG_RESET_ON_FORK;
+	assert_int_equal(sched_setattr_nocheck(p, &a), 0);
+	assert_true(p->sched_reset_on_fork);
+	assert_false(sched_fork_fails(p));
+	c = sched_fork_task(p, false, "child", &tl_noop_exec, NULL, 1);
+	assert_int_equal(c->policy, SCHED_NORMAL);
+	assert_false(dl_task(c));
+	assert_int_equal(c->static_prio, NICE_TO_PRIO(0));
+	assert_false(c->sched_reset_on_fork);
+	/* the parent keeps its policy and the flag */
+	assert_true(dl_task(p));
+	assert_true(p->sched_reset_on_fork);
+	tl_teardown();
+
+	/* a workload's DL task without the flag: its fork fails, no child */
+	tl_setup("smp2", TL_ZERO_COST, 1000, NULL);
+	a.sched_flags = 0;
+	work_set_fork_failed(count_fork_failure, &failures);
+	p = tl_start_prog("dl", &spawner_prog, &spawned, &a, 0);
+	forks = sched_world.nr_forks;
+	tl_run_until(2 * NSEC_PER_MSEC, true);
+	assert_true(spawned);
+	assert_int_equal(failures, 1);
+	assert_int_equal(sched_world.nr_forks, forks);
+	assert_int_equal(p->nr_children_alive, 0);
+	work_set_fork_failed(NULL, NULL);
+	tl_teardown();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -543,6 +617,7 @@ int main(void)
 		cmocka_unit_test(test_running_bw_zero_lag),
 		cmocka_unit_test(test_grub_reclaim_by_hand),
 		cmocka_unit_test(test_grub_reclaims_the_idle_cpu),
+		cmocka_unit_test(test_fork_eagain_and_reset_on_fork),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
