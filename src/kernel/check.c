@@ -38,6 +38,7 @@ struct rq_tally {
 	unsigned int rr_queued;
 	unsigned int dl_queued;		/* DL tasks queued */
 	u64 earliest_dl;		/* their earliest deadline, 0: none */
+	u64 running_bw;			/* of the DL tasks runnable or blocked before their 0-lag time */
 	unsigned int idle_queued;	/* SCHED_IDLE tasks queued */
 	unsigned int runnable;
 	unsigned long weight;
@@ -179,6 +180,20 @@ static void check_fair_server(unsigned int c, const struct rq_tally *tl)
 	t = sim_cpu(dl_se->dl_timer.cpu)->expired_timers;
 	for (; t && !timer_set; t = t->next_expired)
 		timer_set = t == &dl_se->dl_timer;
+	/*
+	 * running_bw: the active DL tasks' bandwidth and the server's while it
+	 * is started or before its 0-lag time; never above this_bw
+	 */
+	{
+		u64 running = tl->running_bw;
+
+		if (dl_se->dl_runtime && (dl_se->dl_server_active || dl_se->dl_non_contending))
+			running += dl_se->dl_bw;
+		if (rq->dl.running_bw != running || rq->dl.running_bw > rq->dl.this_bw)
+			violation(c, "running_bw %llu but the active DL entities have %llu (this_bw %llu)",
+				  (unsigned long long)rq->dl.running_bw, (unsigned long long)running,
+				  (unsigned long long)rq->dl.this_bw);
+	}
 	if (rq->dl.dl_nr_running != (unsigned int)dl_se->on_dl_rq + tl->dl_queued)
 		violation(c, "dl_nr_running %u but the fair server is %squeued and %u DL tasks",
 			  rq->dl.dl_nr_running, dl_se->on_dl_rq ? "" : "not ", tl->dl_queued);
@@ -239,6 +254,10 @@ void sched_check_invariants(struct sim_event *ev)
 		struct rq_tally *t;
 		bool in_tree, is_curr;
 
+		/* active: runnable DL, or blocked (or dead) before its 0-lag time */
+		if (p->cpu < machine.nr_cpus && !dl_entity_is_special(&p->dl) &&
+		    (p->dl.dl_non_contending || (dl_task(p) && task_on_rq_queued(p))))
+			tally[p->cpu].running_bw += p->dl.dl_bw;
 		if (is_idle_task(p) || p->is_stopper || p->__state == TASK_DEAD)
 			continue;
 		if (p->cpu >= machine.nr_cpus)

@@ -202,6 +202,8 @@ static bool task_releasable(const struct task_struct *p)
 	/* a zombie on its parent's children stays until a wait() reaps it (tasklist_wait()) */
 	return p->__state == TASK_DEAD && !p->on_rq && !p->on_cpu && !p->nr_children_unreleased &&
 	       list_empty(&p->wq_entry.entry) && list_empty(&p->sibling) &&
+	       /* the kernel's inactive timer holds a reference until its 0-lag time */
+	       !hrtimer_pending(&p->dl.inactive_timer) &&
 	       (!p->exec || !p->exec->releasable || p->exec->releasable(p));
 }
 
@@ -227,6 +229,22 @@ static void release_task(struct task_struct *p)
 			p = parent;
 		}
 	}
+}
+
+/*
+ * sched_release_later(): a dead task whose inactive timer kept it (see
+ * task_releasable()) is released at the next sched_release_dead()
+ */
+bool sched_fork_fails(const struct task_struct *parent)
+{
+	return task_has_dl_policy(parent) && !dl_entity_is_special(&parent->dl) &&
+	       !parent->sched_reset_on_fork;
+}
+
+void sched_release_later(struct task_struct *p)
+{
+	if (p->reap && !p->kthread && list_empty(&p->dying))
+		list_add_tail(&p->dying, &sched_world.dying);
 }
 
 void sched_release_dead(void)
@@ -958,8 +976,10 @@ void set_task_cpu(struct task_struct *p, unsigned int new_cpu)
 	if (task_cpu(p) == new_cpu)
 		return;
 	trace_sched(__trace_sched_migrate_task(p, new_cpu));
-	/* only the fair class has a migrate_task_rq() (its PELT averages) */
-	if (!rt_task(p) && !dl_task(p))
+	/* the class's migrate_task_rq(): fair's PELT averages, DL's bandwidth; RT has none */
+	if (dl_task(p))
+		migrate_task_rq_dl(p, new_cpu);
+	else if (!rt_task(p))
 		migrate_task_rq_fair(p, new_cpu);
 	p->stats.nr_migrations++;
 	{
@@ -1309,9 +1329,10 @@ static void __setscheduler_params(struct task_struct *p, const struct sched_attr
 	else if (!p->timer_slack_ns)
 		p->timer_slack_ns = p->default_timer_slack_ns;
 	p->rt_priority = attr->sched_priority;
+	p->sched_reset_on_fork = attr->sched_flags & SCHED_FLAG_RESET_ON_FORK;
 	if (dl_policy(attr->sched_policy))
 		setparam_dl(p, attr->sched_runtime, attr->sched_deadline, attr->sched_period,
-			    attr->sched_flags & SCHED_FLAG_SUGOV);
+			    attr->sched_flags & SCHED_DL_FLAGS);
 	p->normal_prio = normal_prio(p);
 	set_load_weight(p);
 }
@@ -1348,21 +1369,30 @@ static struct task_struct *__sched_fork_task(struct task_struct *parent, bool th
 		/* the tasklist_lock section below is part of the cost */
 		charge(cost_outside(thread ? machine.cost->fork_thread : machine.cost->fork,
 				    machine.cost->tasklist_fork));
-		/*
-		 * sched_fork() fails a DL task's fork with EAGAIN (no
-		 * reset-on-fork here): no workload may reach this
-		 */
-		if (task_has_dl_policy(parent) && !dl_entity_is_special(&parent->dl)) {
-			fprintf(stderr,
-				"schedlab: %s: fork() by SCHED_DEADLINE task %s fails with EAGAIN in the kernel; not modelled\n",
+		/* the workloads check sched_fork_fails() before they fork (work/exec.c) */
+		if (sched_fork_fails(parent)) {
+			fprintf(stderr, "schedlab: %s: fork() by SCHED_DEADLINE task %s: EAGAIN\n",
 				comm, parent->comm);
-			exit(2);
+			abort();
 		}
 		/* sched_fork(): the policy is inherited, prio from normal_prio (no PI boost) */
 		p->static_prio = parent->static_prio;
 		p->policy = parent->policy;
 		p->rt_priority = parent->rt_priority;
 		p->normal_prio = p->prio = parent->normal_prio;
+		p->sched_reset_on_fork = parent->sched_reset_on_fork;
+		/* reset-on-fork: back to SCHED_NORMAL (nice 0 if it was negative), once */
+		if (p->sched_reset_on_fork) {
+			if (rt_or_dl_policy(p->policy)) {
+				p->policy = SCHED_NORMAL;
+				p->static_prio = NICE_TO_PRIO(0);
+				p->rt_priority = 0;
+			} else if (PRIO_TO_NICE(p->static_prio) < 0) {
+				p->static_prio = NICE_TO_PRIO(0);
+			}
+			p->normal_prio = p->prio = p->static_prio;
+			p->sched_reset_on_fork = false;
+		}
 		/* dup_task_struct() copies the slack; copy_process() makes it the default */
 		p->timer_slack_ns = p->default_timer_slack_ns = parent->timer_slack_ns;
 		/* dup_task_struct(): the clamps are inherited (no reset-on-fork here) */

@@ -77,6 +77,109 @@ static inline bool dl_runtime_exceeded(const struct sched_dl_entity *dl_se)
 	return dl_se->runtime <= 0;
 }
 
+/* rq_of_dl_se(): a task's rq is where it is now (set_task_cpu()), a server's its own */
+static inline struct rq *rq_of_dl_se(struct sched_dl_entity *dl_se)
+{
+	if (dl_se->dl_server)
+		return dl_se->rq;
+	return task_rq(container_of(dl_se, struct task_struct, dl));
+}
+
+/* ------------------------------------------------------------------ */
+/* running_bw and this_bw (GRUB's active and total utilization)        */
+
+/*
+ * __add_running_bw() / __sub_running_bw(): the rq's active utilization
+ * changed, and schedutil is told (cpu_bw_dl() is its minimum). An
+ * underflow is clamped to 0 as the kernel does after its warning; --check
+ * compares both sums with the entities they stand for (check.c).
+ */
+static void __add_running_bw(u64 dl_bw, struct rq *rq)
+{
+	rq->dl.running_bw += dl_bw;
+	cpufreq_update_util(rq, 0);
+}
+
+static void __sub_running_bw(u64 dl_bw, struct rq *rq)
+{
+	rq->dl.running_bw = rq->dl.running_bw < dl_bw ? 0 : rq->dl.running_bw - dl_bw;
+	cpufreq_update_util(rq, 0);
+}
+
+static void __add_rq_bw(u64 dl_bw, struct rq *rq)
+{
+	rq->dl.this_bw += dl_bw;
+}
+
+static void __sub_rq_bw(u64 dl_bw, struct rq *rq)
+{
+	rq->dl.this_bw = rq->dl.this_bw < dl_bw ? 0 : rq->dl.this_bw - dl_bw;
+}
+
+/* the same for an entity: schedutil's special kthread has no bandwidth */
+static void add_running_bw(struct sched_dl_entity *dl_se, struct rq *rq)
+{
+	if (!dl_entity_is_special(dl_se))
+		__add_running_bw(dl_se->dl_bw, rq);
+}
+
+static void sub_running_bw(struct sched_dl_entity *dl_se, struct rq *rq)
+{
+	if (!dl_entity_is_special(dl_se))
+		__sub_running_bw(dl_se->dl_bw, rq);
+}
+
+static void add_rq_bw(struct sched_dl_entity *dl_se, struct rq *rq)
+{
+	if (!dl_entity_is_special(dl_se))
+		__add_rq_bw(dl_se->dl_bw, rq);
+}
+
+static void sub_rq_bw(struct sched_dl_entity *dl_se, struct rq *rq)
+{
+	if (!dl_entity_is_special(dl_se))
+		__sub_rq_bw(dl_se->dl_bw, rq);
+}
+
+/*
+ * __dl_add() / __dl_sub(): bandwidth given out by (or back to) the root
+ * domain; each of its CPUs has that share less (more) to reclaim
+ * (__dl_update() on extra_bw)
+ */
+static void __dl_update(struct root_domain *rd, s64 bw)
+{
+	unsigned int i;
+
+	for_each_cpu(i, rd->span)
+		cpu_rq(i)->dl.extra_bw += (u64)bw;
+}
+
+static void __dl_add(struct root_domain *rd, u64 tsk_bw, unsigned int cpus)
+{
+	rd->dl_bw.total_bw += tsk_bw;
+	__dl_update(rd, -((s64)tsk_bw / cpus));
+}
+
+static void __dl_sub(struct root_domain *rd, u64 tsk_bw, unsigned int cpus)
+{
+	rd->dl_bw.total_bw -= tsk_bw;
+	__dl_update(rd, (s64)tsk_bw / cpus);
+}
+
+/*
+ * init_dl_rq_bw_ratio(): with the default sched_rt_runtime_us /
+ * sched_rt_period_us (950000 / 1000000), GRUB lets a CPU's DL entities
+ * use at most 95% of it (max_bw), all of it not yet given out (extra_bw)
+ */
+static void init_dl_rq_bw_ratio(struct dl_rq *dl_rq)
+{
+	u64 runtime = SYSCTL_SCHED_RT_RUNTIME_US * NSEC_PER_USEC;
+	u64 period = SYSCTL_SCHED_RT_PERIOD_US * NSEC_PER_USEC;
+
+	dl_rq->bw_ratio = to_ratio(runtime, period) >> (BW_SHIFT - RATIO_SHIFT);
+	dl_rq->max_bw = dl_rq->extra_bw = to_ratio(period, runtime);
+}
+
 /* ------------------------------------------------------------------ */
 /* the dl_rq: enqueue and dequeue of the server                        */
 
@@ -148,10 +251,29 @@ static void __dequeue_dl_entity(struct sched_dl_entity *dl_se)
 	dec_dl_deadline(&rq->dl, rq);
 }
 
+static void task_non_contending(struct sched_dl_entity *dl_se);
+static void task_contending(struct sched_dl_entity *dl_se, int flags);
+static void dl_rq_change_utilization(struct rq *rq, struct sched_dl_entity *dl_se, u64 new_bw);
+static void dl_change_utilization(struct task_struct *p, u64 new_bw);
+static void inactive_task_timer(struct hrtimer *timer);
+static unsigned int dl_bw_cpus(void);
+
+/*
+ * dequeue_dl_entity(): a move to another rq (or a change of parameters)
+ * takes the entity's bandwidth with it at once; a block or exit keeps it
+ * active until the 0-lag time (task_non_contending())
+ */
 static void dequeue_dl_entity(struct sched_dl_entity *dl_se, int flags)
 {
-	(void)flags;
 	__dequeue_dl_entity(dl_se);
+	if (flags & (DEQUEUE_SAVE | DEQUEUE_MIGRATING)) {
+		struct rq *rq = rq_of_dl_se(dl_se);
+
+		sub_running_bw(dl_se, rq);
+		sub_rq_bw(dl_se, rq);
+	}
+	if (flags & DEQUEUE_SLEEP)
+		task_non_contending(dl_se);
 }
 
 /* ------------------------------------------------------------------ */
@@ -403,14 +525,54 @@ static void update_dl_entity(struct sched_dl_entity *dl_se)
 }
 
 /*
+ * dl_check_constrained_dl(): a constrained task waking after its deadline
+ * but before its next period must not run in between (it would take more
+ * than its bandwidth): throttled until the period, its runtime gone.
+ */
+static void dl_check_constrained_dl(struct sched_dl_entity *dl_se)
+{
+	struct rq *rq = dl_se->rq;
+
+	if (dl_time_before(dl_se->deadline, rq_clock(rq)) &&
+	    dl_time_before(rq_clock(rq), dl_next_period(dl_se))) {
+		if (!start_dl_timer(dl_se))
+			return;
+		dl_se->dl_throttled = true;
+		if (dl_se->runtime > 0)
+			dl_se->runtime = 0;
+	}
+}
+
+/*
  * enqueue_dl_entity(): bring the instance up to date (the wakeup rule, or
  * the replenishment) and queue it, unless it is still throttled with its
  * timer armed.
  */
 static void enqueue_dl_entity(struct sched_dl_entity *dl_se, int flags)
 {
-	if (flags & ENQUEUE_WAKEUP)
+	/* a constrained task activated after its deadline waits for its next period */
+	if (!dl_se->dl_throttled && !dl_is_implicit(dl_se))
+		dl_check_constrained_dl(dl_se);
+	/* arriving from another rq, or with new parameters: its bandwidth comes along */
+	if (flags & (ENQUEUE_RESTORE | ENQUEUE_MIGRATING)) {
+		struct rq *rq = rq_of_dl_se(dl_se);
+
+		add_rq_bw(dl_se, rq);
+		add_running_bw(dl_se, rq);
+	}
+	/*
+	 * A throttled task is not queued (its timer will queue it), but a
+	 * wakeup makes it active: its utilization counts, throttled or not
+	 */
+	if (!dl_se->dl_defer && dl_se->dl_throttled && !(flags & ENQUEUE_REPLENISH)) {
+		if (flags & ENQUEUE_WAKEUP)
+			task_contending(dl_se, flags);
+		return;
+	}
+	if (flags & ENQUEUE_WAKEUP) {
+		task_contending(dl_se, flags);
 		update_dl_entity(dl_se);
+	}
 	else if (flags & ENQUEUE_REPLENISH)
 		replenish_dl_entity(dl_se);
 	else if ((flags & ENQUEUE_RESTORE) && dl_time_before(dl_se->deadline, rq_clock(dl_se->rq)))
@@ -488,15 +650,43 @@ unlock:
 /* accounting                                                          */
 
 /*
+ * grub_reclaim(): GRUB's accounting for a SCHED_FLAG_RECLAIM task. Its
+ * runtime is not used up at dq = -dt but at
+ *   dq = -(max{u, Umax - Uinact - Uextra} / Umax) dt,
+ * u its bandwidth, Umax the most the CPU's DL entities may use (max_bw),
+ * Uinact the rq's bandwidth not active now (this_bw - running_bw) and
+ * Uextra what admission has not given out (extra_bw): the task runs on
+ * what the others leave, up to Umax. u_inact + u_extra is compared with
+ * Umax - u, as the kernel does, because it may exceed Umax.
+ */
+static u64 grub_reclaim(u64 delta, const struct rq *rq, const struct sched_dl_entity *dl_se)
+{
+	u64 u_inact = rq->dl.this_bw - rq->dl.running_bw;
+	u64 u_act;
+
+	if (u_inact + rq->dl.extra_bw > rq->dl.max_bw - dl_se->dl_bw)
+		u_act = dl_se->dl_bw;
+	else
+		u_act = rq->dl.max_bw - u_inact - rq->dl.extra_bw;
+	u_act = (u_act * rq->dl.bw_ratio) >> RATIO_SHIFT;
+	return (delta * u_act) >> BW_SHIFT;
+}
+
+/*
  * dl_scaled_delta_exec(): a task's runtime is charged in the work a CPU of
  * capacity 1024 at its highest frequency would have done, so that a
- * reservation means the same on every CPU (no SCHED_FLAG_RECLAIM here)
+ * reservation means the same on every CPU; a reclaiming task's by GRUB
+ * instead (GRUB-PA: the kernel lets the reclaimed bandwidth lower the
+ * frequency rather than scale the charge)
  */
-static s64 dl_scaled_delta_exec(const struct rq *rq, s64 delta_exec)
+s64 dl_scaled_delta_exec(const struct rq *rq, const struct sched_dl_entity *dl_se, s64 delta_exec)
 {
 	unsigned int cpu = cpu_of(rq);
-	u64 scaled = cap_scale((u64)delta_exec, arch_scale_freq_capacity(cpu));
+	u64 scaled;
 
+	if (dl_se->flags & SCHED_FLAG_RECLAIM)
+		return (s64)grub_reclaim((u64)delta_exec, rq, dl_se);
+	scaled = cap_scale((u64)delta_exec, arch_scale_freq_capacity(cpu));
 	return (s64)cap_scale(scaled, arch_scale_cpu_capacity(cpu));
 }
 
@@ -524,7 +714,7 @@ static void update_curr_dl_se(struct rq *rq, struct sched_dl_entity *dl_se, s64 
 	if (dl_entity_is_special(dl_se))
 		return;
 	/* a server's runtime is not scaled by capacity or frequency */
-	dl_se->runtime -= dl_se->dl_server ? delta_exec : dl_scaled_delta_exec(rq, delta_exec);
+	dl_se->runtime -= dl_se->dl_server ? delta_exec : dl_scaled_delta_exec(rq, dl_se, delta_exec);
 	if (dl_se->dl_defer && dl_se->dl_throttled && dl_runtime_exceeded(dl_se)) {
 		dl_se->dl_defer_running = false;
 		cancel_dl_timer(dl_se);
@@ -625,12 +815,20 @@ void dl_server_stop(struct sched_dl_entity *dl_se)
  * a period. The server's bandwidth counts against the root domain's limit
  * like a task's (__dl_sub() and __dl_add(), dl_clear_root_domain()).
  */
-static void dl_server_apply_params(struct sched_dl_entity *dl_se, u64 runtime, u64 period)
+static void dl_server_apply_params(struct sched_dl_entity *dl_se, u64 runtime, u64 period,
+				   bool init)
 {
 	struct root_domain *rd = cpu_rd(cpu_of(dl_se->rq));
+	u64 new_bw = to_ratio(period, runtime);
 
-	rd->dl_bw.total_bw -= dl_se->dl_bw;
-	rd->dl_bw.total_bw += to_ratio(period, runtime);
+	/* its bandwidth belongs to its rq (this_bw) from the start */
+	if (init) {
+		__add_rq_bw(new_bw, dl_se->rq);
+	} else {
+		__dl_sub(rd, dl_se->dl_bw, dl_bw_cpus());
+		dl_rq_change_utilization(dl_se->rq, dl_se, new_bw);
+	}
+	__dl_add(rd, new_bw, dl_bw_cpus());
 	dl_se->dl_runtime = runtime;
 	dl_se->dl_deadline = period;
 	dl_se->dl_period = period;
@@ -649,7 +847,10 @@ void fair_server_init(struct rq *rq)
 	hrtimer_init(&dl_se->dl_timer, dl_server_timer);
 	/* once the workload is done, its timers alone do not prolong the run */
 	hrtimer_set_background(&dl_se->dl_timer);
+	hrtimer_init(&dl_se->inactive_timer, inactive_task_timer);
+	hrtimer_set_background(&dl_se->inactive_timer);
 	rq->dl = (struct dl_rq){ 0 };
+	init_dl_rq_bw_ratio(&rq->dl);
 	INIT_LIST_HEAD(&rq->dl.tasks);
 	INIT_LIST_HEAD(&rq->dl.pushable_tasks);
 }
@@ -670,12 +871,15 @@ void sched_init_dl_servers(void)
 	cpu_rd(0)->dl_bw.bw = to_ratio(SYSCTL_SCHED_RT_PERIOD_US * NSEC_PER_USEC,
 				       SYSCTL_SCHED_RT_RUNTIME_US * NSEC_PER_USEC);
 	cpu_rd(0)->dl_bw.total_bw = 0;
+	/* dl_clear_root_domain(): nothing given out yet, the servers are added below */
+	for_each_possible_cpu(cpu)
+		cpu_rq(cpu)->dl.extra_bw = cpu_rq(cpu)->dl.max_bw;
 	for_each_possible_cpu(cpu) {
 		struct rq *rq = cpu_rq(cpu);
 		struct sched_dl_entity *dl_se = &rq->fair_server;
 
 		dl_server_apply_params(dl_se, sysctl_sched.fair_server_runtime_ns,
-				       sysctl_sched.fair_server_period_ns);
+				       sysctl_sched.fair_server_period_ns, true);
 		dl_se->dl_server = true;
 		dl_se->dl_defer = true;
 		setup_new_dl_entity(dl_se);
@@ -712,7 +916,7 @@ int sched_fair_server_write(unsigned int cpu, bool period, u64 value)
 	update_rq_clock(rq);
 	dl_server_stop(dl_se);
 	if (!ret)
-		dl_server_apply_params(dl_se, new_runtime, new_period);
+		dl_server_apply_params(dl_se, new_runtime, new_period, false);
 	if (rq->cfs.h_nr_queued)
 		dl_server_start(dl_se);
 	rq_unlock(rq);
@@ -779,6 +983,13 @@ bool __checkparam_dl(const struct sched_attr *attr)
 	       period <= SCHED_DL_PERIOD_MAX_US * NSEC_PER_USEC;
 }
 
+bool sched_dl_new_overflows(const struct sched_attr *attr)
+{
+	u64 period = attr->sched_period ? attr->sched_period : attr->sched_deadline;
+
+	return __dl_overflow(dl_bw_capacity(), 0, to_ratio(period, attr->sched_runtime));
+}
+
 int sched_dl_overflow(struct task_struct *p, unsigned int policy, const struct sched_attr *attr)
 {
 	struct root_domain *rd = cpu_rd(task_cpu(p));
@@ -791,39 +1002,189 @@ int sched_dl_overflow(struct task_struct *p, unsigned int policy, const struct s
 	if (new_bw == p->dl.dl_bw && task_has_dl_policy(p))
 		return 0;
 	if (dl_policy(policy) && !task_has_dl_policy(p) && !__dl_overflow(cap, 0, new_bw)) {
-		rd->dl_bw.total_bw += new_bw;
+		__dl_add(rd, new_bw, dl_bw_cpus());
 		return 0;
 	}
 	if (dl_policy(policy) && task_has_dl_policy(p) &&
 	    !__dl_overflow(cap, p->dl.dl_bw, new_bw)) {
 		/* the kernel's XXX: a lower bandwidth is given back at once, not at the 0-lag time */
-		rd->dl_bw.total_bw += new_bw - p->dl.dl_bw;
+		__dl_sub(rd, p->dl.dl_bw, dl_bw_cpus());
+		__dl_add(rd, new_bw, dl_bw_cpus());
+		dl_change_utilization(p, new_bw);
 		return 0;
 	}
-	/* leaving SCHED_DEADLINE: switched_from_dl() gives the bandwidth back */
+	/*
+	 * leaving SCHED_DEADLINE: switched_from_dl() gives the bandwidth
+	 * back at the 0-lag time
+	 */
 	if (!dl_policy(policy) && task_has_dl_policy(p))
 		return 0;
 	return -1;
 }
 
 /*
- * __dl_clear_params() after the bandwidth went back to the root domain.
- * The kernel does that at the task's 0-lag time (its inactive timer, or at
- * once if that has passed); here at once, when it leaves the class or dies.
+ * __dl_clear_params(): the task's reservation is gone (its bandwidth went
+ * back to the root domain at its 0-lag time, or it was never admitted);
+ * the timers stay initialised for a later reservation
  */
-static void dl_release_bw(struct task_struct *p)
+static void __dl_clear_params(struct sched_dl_entity *dl_se)
 {
-	struct sched_dl_entity *dl_se = &p->dl;
-
-	if (dl_entity_is_special(dl_se) || !dl_se->dl_bw)
-		return;
-	cpu_rd(task_cpu(p))->dl_bw.total_bw -= dl_se->dl_bw;
-	cancel_dl_timer(dl_se);
 	dl_se->dl_runtime = dl_se->dl_deadline = dl_se->dl_period = 0;
 	dl_se->dl_bw = dl_se->dl_density = 0;
-	dl_se->runtime = 0;
-	dl_se->deadline = 0;
+	dl_se->flags = 0;
 	dl_se->dl_throttled = dl_se->dl_yielded = false;
+	dl_se->dl_non_contending = false;
+}
+
+/* dl_rq_change_utilization(): an entity not queued takes @new_bw on its rq */
+static void dl_rq_change_utilization(struct rq *rq, struct sched_dl_entity *dl_se, u64 new_bw)
+{
+	if (dl_se->dl_non_contending) {
+		sub_running_bw(dl_se, rq);
+		dl_se->dl_non_contending = false;
+		hrtimer_try_to_cancel(&dl_se->inactive_timer);
+	}
+	__sub_rq_bw(dl_se->dl_bw, rq);
+	__add_rq_bw(new_bw, rq);
+}
+
+/* dl_change_utilization(): a queued task's bandwidth moves with its dequeue and enqueue */
+static void dl_change_utilization(struct task_struct *p, u64 new_bw)
+{
+	if (task_on_rq_queued(p))
+		return;
+	dl_rq_change_utilization(task_rq(p), &p->dl, new_bw);
+}
+
+/*
+ * dl_task_gone(): a task that left SCHED_DEADLINE or died gives its
+ * bandwidth back to the root domain at its 0-lag time (now, or from its
+ * inactive timer)
+ */
+static void dl_task_gone(struct task_struct *p)
+{
+	__dl_sub(cpu_rd(task_cpu(p)), p->dl.dl_bw, dl_bw_cpus());
+	__dl_clear_params(&p->dl);
+}
+
+/*
+ * task_non_contending(): a DL entity blocked (or a task died, or left the
+ * class while queued). Its utilization stays active until its 0-lag time,
+ * when the runtime left would have been used at its reserved bandwidth:
+ * deadline - runtime * dl_period / dl_runtime. Past it, the rq's
+ * running_bw drops now; before it, the inactive timer is armed for it
+ * (dl_non_contending), and a wakeup before it fires cancels it.
+ */
+static void task_non_contending(struct sched_dl_entity *dl_se)
+{
+	struct rq *rq = rq_of_dl_se(dl_se);
+	s64 zerolag_time;
+
+	/* no reservation (a task given DL parameters but gone), or the special kthread */
+	if (dl_se->dl_runtime == 0 || dl_entity_is_special(dl_se))
+		return;
+	zerolag_time = (s64)dl_se->deadline -
+		       (s64)((dl_se->runtime * (s64)dl_se->dl_period) / (s64)dl_se->dl_runtime);
+	/* relative to now: the timer is armed that far ahead */
+	zerolag_time -= (s64)rq_clock(rq);
+	if (zerolag_time < 0 || hrtimer_pending(&dl_se->inactive_timer)) {
+		struct task_struct *p;
+
+		if (dl_se->dl_server) {
+			sub_running_bw(dl_se, rq);
+			return;
+		}
+		p = dl_task_of(dl_se);
+		if (dl_task(p))
+			sub_running_bw(dl_se, rq);
+		if (!dl_task(p) || p->__state == TASK_DEAD) {
+			/* a dead task leaves its rq's total bandwidth too */
+			if (p->__state == TASK_DEAD)
+				sub_rq_bw(dl_se, rq);
+			dl_task_gone(p);
+		}
+		return;
+	}
+	dl_se->dl_non_contending = true;
+	hrtimer_start(&dl_se->inactive_timer, rq_clock(rq) + (u64)zerolag_time);
+}
+
+/*
+ * task_contending(): a wakeup. Still before its 0-lag time, the entity
+ * never left running_bw and its timer is cancelled; else its utilization
+ * is active again. A wakeup from another CPU brings its this_bw along
+ * (migrate_task_rq_dl() took it off the old rq).
+ */
+static void task_contending(struct sched_dl_entity *dl_se, int flags)
+{
+	struct rq *rq = rq_of_dl_se(dl_se);
+
+	if (dl_se->dl_runtime == 0)
+		return;
+	if (flags & ENQUEUE_MIGRATED)
+		add_rq_bw(dl_se, rq);
+	if (dl_se->dl_non_contending) {
+		dl_se->dl_non_contending = false;
+		hrtimer_try_to_cancel(&dl_se->inactive_timer);
+	} else {
+		add_running_bw(dl_se, rq);
+	}
+}
+
+/*
+ * inactive_task_timer(): the 0-lag time of a blocked entity: its
+ * utilization is no longer active. A task that left the class or died
+ * meanwhile gives its bandwidth back to the root domain now; a dead one
+ * may be freed from now on (the kernel's timer held a reference).
+ */
+static void inactive_task_timer(struct hrtimer *timer)
+{
+	struct sched_dl_entity *dl_se = container_of(timer, struct sched_dl_entity, inactive_timer);
+	struct task_struct *p = dl_se->dl_server ? NULL : dl_task_of(dl_se);
+	struct rq *rq = rq_of_dl_se(dl_se);
+
+	rq_lock(rq);
+	update_rq_clock(rq);
+	if (p && (!dl_task(p) || p->__state == TASK_DEAD)) {
+		if (p->__state == TASK_DEAD && dl_se->dl_non_contending) {
+			sub_running_bw(dl_se, rq);
+			sub_rq_bw(dl_se, rq);
+		}
+		dl_task_gone(p);
+		if (p->__state == TASK_DEAD)
+			sched_release_later(p);
+		goto unlock;
+	}
+	if (!dl_se->dl_non_contending)
+		goto unlock;
+	sub_running_bw(dl_se, rq);
+	dl_se->dl_non_contending = false;
+unlock:
+	rq_unlock(rq);
+}
+
+/*
+ * migrate_task_rq_dl(): a waking task placed on another CPU takes its
+ * bandwidth off the old rq now: all of it if it was still active there
+ * (its timer cancelled), this_bw in any case; task_contending() adds it
+ * on the new one
+ */
+void migrate_task_rq_dl(struct task_struct *p, unsigned int new_cpu)
+{
+	struct rq *rq = task_rq(p);
+
+	(void)new_cpu;
+	if (p->__state != TASK_WAKING)
+		return;
+	rq_lock(rq);
+	if (p->dl.dl_non_contending) {
+		update_rq_clock(rq);
+		sub_running_bw(&p->dl, rq);
+		p->dl.dl_non_contending = false;
+		hrtimer_try_to_cancel(&p->dl.inactive_timer);
+	}
+	sub_rq_bw(&p->dl, rq);
+	rq_unlock(rq);
 }
 
 /* ------------------------------------------------------------------ */
@@ -857,32 +1218,6 @@ int update_dl_rq_load_avg(u64 now, struct rq *rq, int running)
 	return pelt_update_running(now, &rq->avg_dl, running);
 }
 
-/*
- * add_running_bw() / sub_running_bw(): a task's bandwidth counts on its
- * CPU while it is active there, and schedutil is told (the kick of
- * __add_running_bw()). A special entity has none. The kernel keeps a
- * sleeping task's bandwidth until its 0-lag time (task_non_contending()
- * and the inactive timer, GRUB's); here it goes when the task leaves the
- * rq, so schedutil sees the bandwidth of the DL tasks on the rq.
- */
-static void add_running_bw(struct sched_dl_entity *dl_se, struct rq *rq)
-{
-	if (dl_entity_is_special(dl_se) || dl_se->in_running_bw)
-		return;
-	dl_se->in_running_bw = true;
-	rq->dl.running_bw += dl_se->dl_bw;
-	cpufreq_update_util(rq, 0);
-}
-
-static void sub_running_bw(struct sched_dl_entity *dl_se, struct rq *rq)
-{
-	if (!dl_se->in_running_bw)
-		return;
-	dl_se->in_running_bw = false;
-	rq->dl.running_bw -= dl_se->dl_bw;
-	cpufreq_update_util(rq, 0);
-}
-
 void setparam_dl(struct task_struct *p, u64 runtime, u64 deadline, u64 period, u64 flags)
 {
 	struct sched_dl_entity *dl_se = &p->dl;
@@ -893,9 +1228,13 @@ void setparam_dl(struct task_struct *p, u64 runtime, u64 deadline, u64 period, u
 	dl_se->flags = flags;
 	dl_se->dl_bw = to_ratio(dl_se->dl_period, runtime);
 	dl_se->dl_density = to_ratio(deadline, runtime);
-	/* init_dl_task_timer(), done at fork by the kernel */
-	if (!dl_se->dl_timer.function)
+	/* init_dl_task_timer() and init_dl_inactive_task_timer(), done at fork by the kernel */
+	if (!dl_se->dl_timer.function) {
 		hrtimer_init(&dl_se->dl_timer, dl_task_timer);
+		hrtimer_init(&dl_se->inactive_timer, inactive_task_timer);
+		/* the 0-lag time alone does not prolong a run whose workload is done */
+		hrtimer_set_background(&dl_se->inactive_timer);
+	}
 }
 
 /* dl_entity_preempt(): @a runs before @b */
@@ -916,42 +1255,24 @@ static void update_curr_dl(struct rq *rq)
 	update_curr_dl_se(rq, dl_se, update_curr_common(rq));
 }
 
-/*
- * dl_check_constrained_dl(): a constrained task waking after its deadline
- * but before its next period must not run in between (it would take more
- * than its bandwidth): throttled until the period, its runtime gone.
- */
-static void dl_check_constrained_dl(struct sched_dl_entity *dl_se)
-{
-	struct rq *rq = dl_se->rq;
-
-	if (dl_time_before(dl_se->deadline, rq_clock(rq)) &&
-	    dl_time_before(rq_clock(rq), dl_next_period(dl_se))) {
-		if (!start_dl_timer(dl_se))
-			return;
-		dl_se->dl_throttled = true;
-		if (dl_se->runtime > 0)
-			dl_se->runtime = 0;
-	}
-}
-
 void enqueue_task_dl(struct rq *rq, struct task_struct *p, int flags)
 {
 	struct sched_dl_entity *dl_se = &p->dl;
 
 	dl_se->rq = rq;
-	add_running_bw(dl_se, rq);
-	if (!dl_se->dl_throttled && !dl_is_implicit(dl_se))
-		dl_check_constrained_dl(dl_se);
-	/* throttled: on_rq, but its timer queues it at the replenishment */
-	if (dl_se->dl_throttled && !(flags & ENQUEUE_REPLENISH))
-		return;
+	if (p->on_rq == TASK_ON_RQ_MIGRATING)
+		flags |= ENQUEUE_MIGRATING;
 	/*
-	 * a task made DL before its first wakeup (a command's policy set
-	 * before exec) starts its first instance now
+	 * A task made DL before its first wakeup (a command's policy set
+	 * before exec) starts its first instance now, and its bandwidth
+	 * comes to this rq as sched_setattr()'s ENQUEUE_RESTORE would bring
+	 * it for the running tool that execs the command.
 	 */
-	if (flags & ENQUEUE_INITIAL)
+	if (flags & ENQUEUE_INITIAL) {
 		setup_new_dl_entity(dl_se);
+		flags |= ENQUEUE_RESTORE;
+	}
+	/* throttled: on_rq, but its timer queues it at the replenishment */
 	enqueue_dl_entity(dl_se, flags);
 	if (rq->curr != p && !dl_se->dl_throttled && p->nr_cpus_allowed > 1)
 		enqueue_pushable_dl_task(rq, p);
@@ -960,9 +1281,10 @@ void enqueue_task_dl(struct rq *rq, struct task_struct *p, int flags)
 void dequeue_task_dl(struct rq *rq, struct task_struct *p, int flags)
 {
 	update_curr_dl(rq);
+	if (p->on_rq == TASK_ON_RQ_MIGRATING)
+		flags |= DEQUEUE_MIGRATING;
 	dequeue_dl_entity(&p->dl, flags);
 	dequeue_pushable_dl_task(rq, p);
-	sub_running_bw(&p->dl, rq);
 }
 
 /*
@@ -1067,10 +1389,16 @@ static void pull_dl_task(struct rq *this_rq);
 /* switched_to_dl(): a queued task that now outranks curr preempts it, or is pushed */
 void switched_to_dl(struct rq *rq, struct task_struct *p)
 {
-	if (rq->curr == p)
-		update_dl_rq_load_avg(rq->clock_pelt, rq, 0);
-	if (!task_on_rq_queued(p) || rq->curr == p)
+	hrtimer_try_to_cancel(&p->dl.inactive_timer);
+	/* asleep: its parameters are brought up to date at its wakeup */
+	if (!task_on_rq_queued(p)) {
+		add_rq_bw(&p->dl, rq);
 		return;
+	}
+	if (rq->curr == p) {
+		update_dl_rq_load_avg(rq->clock_pelt, rq, 0);
+		return;
+	}
 	if (p->nr_cpus_allowed > 1 && rq->dl.overloaded)
 		rq->dl_push_pending = true;
 	if (dl_task(rq->curr))
@@ -1079,18 +1407,46 @@ void switched_to_dl(struct rq *rq, struct task_struct *p)
 		resched_curr(rq);
 }
 
+/*
+ * switched_from_dl(): the task's bandwidth goes back to the root domain
+ * at its 0-lag time (task_non_contending() with the task no longer DL,
+ * or its inactive timer). A sleeping task leaves its rq's sums now: it
+ * may wake elsewhere in another class. If it is already inactive, no
+ * timer will come: the kernel then keeps its bandwidth in total_bw
+ * until it is DL again; here it goes back now (docs/policies.md).
+ */
 void switched_from_dl(struct rq *rq, struct task_struct *p)
 {
-	dl_release_bw(p);
+	bool timer_armed;
+
+	if (task_on_rq_queued(p) && p->dl.dl_runtime)
+		task_non_contending(&p->dl);
+	timer_armed = hrtimer_pending(&p->dl.inactive_timer);
+	if (!task_on_rq_queued(p)) {
+		if (p->dl.dl_non_contending)
+			sub_running_bw(&p->dl, rq);
+		sub_rq_bw(&p->dl, rq);
+		if (!timer_armed && p->dl.dl_runtime)
+			dl_task_gone(p);
+	}
+	/* the timer must not take running_bw: the task may move while not DL */
+	p->dl.dl_non_contending = false;
 	/* the rq may have no DL task left: pull one (deadline_queue_pull_task()) */
 	if (!task_on_rq_queued(p) || rq->dl.dl_nr_running)
 		return;
 	pull_dl_task(rq);
 }
 
+/*
+ * task_dead_dl(): v6.18 has none; the exit's dequeue (DEQUEUE_SLEEP with
+ * TASK_DEAD) gave the bandwidth back or armed the inactive timer. Here a
+ * replenishment timer still armed (the exit's update_curr_dl() throttled
+ * it) is cancelled so that the task can be freed; firing, it would only
+ * replenish a task that is gone.
+ */
 void task_dead_dl(struct task_struct *p)
 {
-	dl_release_bw(p);
+	cancel_dl_timer(&p->dl);
 }
 
 /* ------------------------------------------------------------------ */

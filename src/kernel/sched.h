@@ -317,6 +317,8 @@ struct rt_rq {
 #define BW_UNIT (1 << BW_SHIFT)
 /* dl_entity_overflow() compares in units of 2^DL_SCALE ns (~1 us) (sched.h) */
 #define DL_SCALE 10
+/* sched.h: the fixed point of dl_rq.bw_ratio */
+#define RATIO_SHIFT 8
 /* the CBS replenishment of a DL entity (sched.h's ENQUEUE_REPLENISH) */
 #define ENQUEUE_REPLENISH 0x0020
 
@@ -350,11 +352,16 @@ struct sched_dl_entity {
 	bool on_dl_rq;			/* in the dl_rq's tree (!RB_EMPTY_NODE(&rb_node)) */
 	bool dl_yielded;		/* sched_yield(): the rest of this instance given up */
 	bool on_pushable;		/* on rq->dl.pushable_tasks (pushable_dl_tasks) */
-	bool in_running_bw;		/* its dl_bw is in its rq's running_bw */
+	/*
+	 * blocked before its 0-lag time: its dl_bw stays in running_bw until
+	 * inactive_timer fires there (task_non_contending())
+	 */
+	bool dl_non_contending;
 	struct list_head pushable_node;	/* its place there, by deadline */
 	u64 flags;			/* SCHED_FLAG_SUGOV: a special entity (dl_entity_is_special()) */
 	struct list_head run_node;	/* a DL task's place on dl_rq.tasks */
 	struct hrtimer dl_timer;	/* replenishment or zero-laxity timer */
+	struct hrtimer inactive_timer;	/* at the 0-lag time: inactive_task_timer() */
 	u64 dl_timer_expires;		/* its expiry, for hrtimer_forward_now() */
 	/* schedlab's counts, for tests and the record of a run */
 	u64 nr_zero_laxity;		/* dl_server_timer() found the fair class starved */
@@ -383,10 +390,23 @@ struct dl_rq {
 	struct list_head pushable_tasks;
 	bool overloaded;
 	/*
-	 * running_bw: the bandwidth of the DL tasks active on this CPU
-	 * (queued, throttled or not), which schedutil adds (cpu_bw_dl())
+	 * running_bw: the bandwidth of the DL entities active on this CPU
+	 * (runnable, throttled or not, or blocked before their 0-lag time:
+	 * GRUB's active utilization), which schedutil adds (cpu_bw_dl());
+	 * this_bw: of all the DL entities that belong to this CPU, active
+	 * or not (running_bw <= this_bw)
 	 */
 	u64 running_bw;
+	u64 this_bw;
+	/*
+	 * GRUB (SCHED_FLAG_RECLAIM): max_bw, the most a CPU's DL entities
+	 * may use (Umax, the root domain's limit per CPU); extra_bw, what
+	 * admission has not given out here (Uextra); bw_ratio, 1 / Umax in
+	 * RATIO_SHIFT fixed point (init_dl_rq_bw_ratio())
+	 */
+	u64 max_bw;
+	u64 extra_bw;
+	u64 bw_ratio;
 	/* schedlab's counts: tasks push_dl_task() moved away, pull_dl_task() took */
 	u64 nr_pushed;
 	u64 nr_pulled;
@@ -408,6 +428,8 @@ struct sched_attr {
 };
 
 /* include/uapi/linux/sched.h: sched_setattr()'s flags */
+#define SCHED_FLAG_RESET_ON_FORK	0x01
+#define SCHED_FLAG_RECLAIM		0x02
 #define SCHED_FLAG_KEEP_POLICY		0x08
 /* schedutil's kthread: a DL entity without bandwidth or throttling (sched.h) */
 #define SCHED_FLAG_SUGOV		0x10000000
@@ -415,6 +437,8 @@ struct sched_attr {
 #define SCHED_FLAG_UTIL_CLAMP_MIN	0x20
 #define SCHED_FLAG_UTIL_CLAMP_MAX	0x40
 #define SCHED_FLAG_KEEP_ALL		(SCHED_FLAG_KEEP_POLICY | SCHED_FLAG_KEEP_PARAMS)
+/* the flags a DL entity keeps (sched.h's SCHED_DL_FLAGS, without DL_OVERRUN) */
+#define SCHED_DL_FLAGS			(SCHED_FLAG_RECLAIM | SCHED_FLAG_SUGOV)
 #define SCHED_FLAG_UTIL_CLAMP		(SCHED_FLAG_UTIL_CLAMP_MIN | SCHED_FLAG_UTIL_CLAMP_MAX)
 
 /* ---- utilization clamping (kernel/sched/core.c, CONFIG_UCLAMP_TASK) ---- */
@@ -601,6 +625,8 @@ struct task_struct {
 	 */
 	u64 timer_slack_ns;
 	u64 default_timer_slack_ns;
+	/* SCHED_FLAG_RESET_ON_FORK: its children start SCHED_NORMAL (sched_fork()) */
+	bool sched_reset_on_fork;
 	struct sched_rt_entity rt;
 	struct list_head pushable_tasks;	/* on rq->rt.pushable_tasks (plist_node) */
 	bool is_stopper;		/* the per-CPU stopper kthread */
@@ -1142,6 +1168,11 @@ void task_tick_fair(struct rq *rq, struct task_struct *curr);
 void yield_task_fair(struct rq *rq);
 void task_fork_fair(struct task_struct *p);
 void migrate_task_rq_fair(struct task_struct *p, unsigned int new_cpu);
+void migrate_task_rq_dl(struct task_struct *p, unsigned int new_cpu);
+s64 dl_scaled_delta_exec(const struct rq *rq, const struct sched_dl_entity *dl_se, s64 delta_exec);
+void sched_release_later(struct task_struct *p);
+/* sched_fork() would fail @parent's fork or clone with EAGAIN: a DL task without reset-on-fork */
+bool sched_fork_fails(const struct task_struct *parent);
 void post_init_entity_util_avg(struct task_struct *p);
 void update_curr_fair(struct rq *rq);
 void update_blocked_averages(unsigned int cpu);
@@ -1646,6 +1677,8 @@ unsigned int select_task_rq_dl(struct task_struct *p, unsigned int cpu, int wake
 int sched_dl_overflow(struct task_struct *p, unsigned int policy, const struct sched_attr *attr);
 /* __checkparam_dl(): runtime <= deadline <= period, within sched_deadline_period_min/max */
 bool __checkparam_dl(const struct sched_attr *attr);
+/* a task not yet DL asking for @attr's reservation would get -EBUSY (sched_dl_overflow()) */
+bool sched_dl_new_overflows(const struct sched_attr *attr);
 /* class changes (check_class_changed()): a task enters or leaves SCHED_DEADLINE */
 void switched_to_dl(struct rq *rq, struct task_struct *p);
 void switched_from_dl(struct rq *rq, struct task_struct *p);

@@ -292,7 +292,7 @@ static void kv_group_totals(struct json_writer *w, int group)
 static void kv_policy(struct json_writer *w, const struct bench *b)
 {
 	struct sched_attr attr;
-	char policy[48];
+	char policy[96];
 
 	if (!bench_sched_attr(b, &attr))
 		return;

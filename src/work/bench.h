@@ -204,6 +204,11 @@ struct bench {
 		int policy;
 		int prio;
 		int nice_adj;
+		/* chrt -d's reservation in ns (-T, -D, -P, chrt's defaults applied) */
+		u64 dl_runtime;
+		u64 dl_deadline;
+		u64 dl_period;
+		bool reset_on_fork;	/* chrt -R: SCHED_FLAG_RESET_ON_FORK */
 	} sched_prefix[BENCH_MAX_SCHED_PREFIX];
 	unsigned int nr_sched_prefix;
 	/* UnixBench: context1's seconds, Run's -i and -c (0 -c values: Run's default 1, CPUs) */

@@ -914,12 +914,62 @@ struct bench *bench_parse_background(int argc, char **argv, char *err, size_t er
 	return b;
 }
 
+/*
+ * A fork() or clone() of the benchmark failed with EAGAIN (chrt -d
+ * without -R: sched_fork() refuses a SCHED_DEADLINE parent): what the
+ * tool prints on stderr before it exits, and its exit status. The tools
+ * whose failure path is not modelled get the errno the kernel gave.
+ */
+static void bench_fork_failed(void *ctx, bool thread)
+{
+	struct bench *b = ctx;
+	const char *eagain = "Resource temporarily unavailable";
+
+	switch (b->kind) {
+	case BENCH_HACKBENCH:
+		/*
+		 * create_worker()'s sneeze(), group() returns 0 children and
+		 * main() reaps none, then barf()s: exit(1)
+		 */
+		bench_fail(b,
+			   "hackbench: %s (error: %s); 0 children started.  Expected %u; sending SIGTERM to all child processes; Creating workers (error: %s): exit status 1",
+			   thread ? "pthread_create failed()" : "fork()", eagain, b->fds * 2, eagain);
+		break;
+	case BENCH_PERF_MESSAGING:
+		/* create_process_worker() / create_thread_worker(): err(EXIT_FAILURE, ...) */
+		bench_fail(b, "perf: %s: %s: exit status 1",
+			   thread ? "pthread_create failed" : "fork()", eagain);
+		break;
+	case BENCH_PERF_PIPE:
+		/* bench_sched_pipe(): assert(pid >= 0), or BUG_ON(ret) after pthread_create() */
+		bench_fail(b,
+			   "perf: bench/sched-pipe.c:%d: bench_sched_pipe: Assertion `%s' failed.: killed by SIGABRT (exit status 134)",
+			   thread ? 263 : 274, thread ? "!(ret)" : "pid >= 0");
+		break;
+	default:
+		bench_fail(b,
+			   "%s() failed: %s (EAGAIN from sched_fork(): a SCHED_DEADLINE task without reset-on-fork cannot fork; this tool's own message for it is not modelled)",
+			   thread ? "clone" : "fork", eagain);
+	}
+}
+
 void bench_start(struct bench *b)
 {
 	struct sched_attr attr;
 
 	/* a chrt or nice prefix: the first tasks start under its policy */
 	work_set_sched_attr(bench_sched_attr(b, &attr) ? &attr : NULL);
+	work_set_fork_failed(bench_fork_failed, b);
+	/* chrt -d: its sched_setattr() before the exec is refused, and chrt exits */
+	if (dl_policy(attr.sched_policy) && sched_dl_new_overflows(&attr)) {
+		bench_fail(b,
+			   "chrt: failed to set pid 0's policy: Device or resource busy (SCHED_DEADLINE admission control: %llu/%llu ns does not fit in what the root domain has left): exit status 1",
+			   (unsigned long long)attr.sched_runtime,
+			   (unsigned long long)(attr.sched_period ? attr.sched_period :
+								  attr.sched_deadline));
+		work_set_sched_attr(NULL);
+		return;
+	}
 	switch (b->kind) {
 	case BENCH_PERF_PIPE:
 		pipe_start(b);

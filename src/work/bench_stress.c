@@ -22,6 +22,7 @@
 
 #include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
 
 const char *const stressor_names[NR_STRESSOR_KINDS] = {
 	[STRESS_CPU] = "cpu",	[STRESS_SWITCH] = "switch",	[STRESS_YIELD] = "yield",
@@ -87,6 +88,29 @@ static void alarm_fn(struct hrtimer *t)
 	work_signal(in->wt);
 }
 
+/*
+ * stress_set_sched()'s SCHED_DEADLINE attributes: reset-on-fork (the
+ * instance's own children are SCHED_OTHER), and without --sched-deadline
+ * its own 90000 ns of every 100000 whatever --sched-runtime and
+ * --sched-period say. SCHED_FLAG_RECLAIM is never set (--sched-reclaim
+ * only sets OPT_FLAGS_DEADLINE_GRUB).
+ */
+struct sched_attr stress_sched_dl_attr(const struct stress_conf *c)
+{
+	struct sched_attr a = { .sched_policy = SCHED_DEADLINE,
+				.sched_flags = SCHED_FLAG_RESET_ON_FORK };
+
+	if (!c->sched_deadline) {
+		a.sched_runtime = STRESS_DL_DEFAULT_RUNTIME_NS;
+		a.sched_deadline = STRESS_DL_DEFAULT_DEADLINE_NS;
+	} else {
+		a.sched_runtime = c->sched_runtime;
+		a.sched_deadline = c->sched_deadline;
+		a.sched_period = c->sched_period;
+	}
+	return a;
+}
+
 struct sched_attr stress_sched_attr(int policy, int prio)
 {
 	struct sched_attr a = { .sched_policy = (u32)policy };
@@ -120,6 +144,28 @@ bool stress_instance_begin(struct stress_instance *in, struct work_task *wt, str
 
 	in->wt = wt;
 	in->task = wt->task;
+	/* stress_set_sched()'s report of a sched_setattr() the kernel refused */
+	if (in->sched_pending) {
+		s64 ret = (s64)wt->result;
+
+		in->sched_pending = false;
+		if (ret < 0)
+			stress_log(in, "sched: cannot set scheduler 'deadline', errno=%d (%s)\n",
+				   (int)-ret, strerror((int)-ret));
+	}
+	/* --sched deadline: sched_get_priority_min/max() are 0 */
+	if (c->sched_policy == SCHED_DEADLINE && !in->sched_done) {
+		in->sched_done = true;
+		if (c->sched_prio < 0) {
+			stress_log(in, "sched: priority not given, defaulting to 0\n");
+		} else {
+			stress_log(in, "sched: scheduler priority level must be set between 0 and 0\n");
+			goto started;
+		}
+		in->sched_pending = true;
+		*op = (struct op_desc){ .kind = OP_SCHED_SETATTR, .attr = stress_sched_dl_attr(c) };
+		return true;
+	}
 	/* stress_sched_settings_apply(false): the instance's own policy */
 	if (c->sched_policy != STRESS_SCHED_NONE && !in->sched_done) {
 		bool rt = c->sched_policy == SCHED_FIFO || c->sched_policy == SCHED_RR;
@@ -142,6 +188,7 @@ bool stress_instance_begin(struct stress_instance *in, struct work_task *wt, str
 					.attr = stress_sched_attr(c->sched_policy, prio) };
 		return true;
 	}
+started:
 	in->started = true;
 	in->start_ns = cpu_now();
 	in->deadline = in->start_ns + timeout;

@@ -5,11 +5,19 @@
  * the command, so the command's first task has it and every task it forks
  * inherits it (fork keeps policy, RT priority and nice).
  *
- *   chrt [-f|-r|-b|-i|-o] [-a] PRIO COMMAND...
+ *   chrt [-f|-r|-b|-i|-o|-d] [-a] [-R] [-T NS] [-D NS] [-P NS] PRIO COMMAND...
  *     util-linux schedutils/chrt.c: -f SCHED_FIFO, -r SCHED_RR (the
- *     default), -b SCHED_BATCH, -i SCHED_IDLE, -o SCHED_OTHER; PRIO 1..99
- *     for FIFO/RR and 0 for the others (sched_get_priority_min/max()).
- *     chrt calls sched_setscheduler(), which keeps the nice value.
+ *     default), -b SCHED_BATCH, -i SCHED_IDLE, -o SCHED_OTHER, -d
+ *     SCHED_DEADLINE; PRIO 1..99 for FIFO/RR and 0 for the others
+ *     (sched_get_priority_min/max()). chrt calls sched_setattr(), which
+ *     keeps the nice value. -d takes the reservation from -T (runtime),
+ *     -D (deadline) and -P (period) in ns, the deadline defaulting to the
+ *     period and the runtime to the deadline; the kernel checks it
+ *     (__checkparam_dl(): EINVAL, chrt's "failed to set pid 0's policy").
+ *     -R sets SCHED_FLAG_RESET_ON_FORK: the command's children start
+ *     SCHED_OTHER. Without it a SCHED_DEADLINE command cannot fork or
+ *     clone (sched_fork(): EAGAIN), and the benchmark fails as its tool
+ *     does (work/exec.c).
  *   nice [-n N | --adjustment=N | -N] COMMAND...
  *     coreutils nice: adds N (default 10) to the niceness (0 here),
  *     clamped to -20..19; for an RT task it only sets the nice it will have
@@ -27,7 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char chrt_usage[] = "chrt [-f|-r|-b|-i|-o] PRIO COMMAND...";
+static const char chrt_usage[] = "chrt [-f|-r|-b|-i|-o|-d] [-R] [-T NS] [-D NS] [-P NS] PRIO COMMAND...";
 static const char nice_usage[] = "nice [-n N] COMMAND...";
 
 /* a whole decimal int (strtos32_or_err()); -1 if not one */
@@ -42,6 +50,67 @@ static int parse_int(const char *s, int *out)
 		return -1;
 	*out = (int)v;
 	return 0;
+}
+
+/*
+ * strtou64_or_err(): a whole unsigned decimal; chrt's message names the
+ * option ("invalid runtime argument") and, out of range or negative,
+ * strerror(ERANGE)
+ */
+static int parse_ns(const char *s, const char *what, u64 *out, char *err, size_t errlen)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	if (!*s || !(isdigit((unsigned char)*s) || *s == '-' || *s == '+')) {
+		snprintf(err, errlen, "chrt: invalid %s argument: '%s'", what, s);
+		return -1;
+	}
+	v = strtoull(s, &end, 10);
+	if (*end || end == s) {
+		snprintf(err, errlen, "chrt: invalid %s argument: '%s'", what, s);
+		return -1;
+	}
+	if (errno == ERANGE || *s == '-') {
+		snprintf(err, errlen, "chrt: invalid %s argument: '%s': Result not representable",
+			 what, s);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+/*
+ * The kernel's answer to chrt's sched_setattr() of a reservation that
+ * __checkparam_dl() refuses: EINVAL, which chrt reports and exits with;
+ * the rule it broke is named after it
+ */
+static int check_dl(const struct sched_prefix *sp, char *err, size_t errlen)
+{
+	struct sched_attr attr = { .sched_policy = SCHED_DEADLINE,
+				   .sched_runtime = sp->dl_runtime,
+				   .sched_deadline = sp->dl_deadline,
+				   .sched_period = sp->dl_period };
+	const char *why;
+
+	if (__checkparam_dl(&attr))
+		return 0;
+	if (!sp->dl_deadline && !sp->dl_period)
+		why = "no period or deadline (-P or -D) was given";
+	else if (sp->dl_runtime < (1ULL << DL_SCALE))
+		why = "the runtime is below 1024 ns";
+	else if (sp->dl_runtime > sp->dl_deadline)
+		why = "the runtime is longer than the deadline";
+	else if (sp->dl_period && sp->dl_deadline > sp->dl_period)
+		why = "the deadline is longer than the period";
+	else
+		why = "the period is outside 100 us .. 4194304 us (sched_deadline_period_min/max_us)";
+	snprintf(err, errlen,
+		 "chrt: failed to set pid 0's policy: Invalid argument (SCHED_DEADLINE runtime %llu, deadline %llu, period %llu ns: %s)",
+		 (unsigned long long)sp->dl_runtime, (unsigned long long)sp->dl_deadline,
+		 (unsigned long long)sp->dl_period, why);
+	return -1;
 }
 
 static struct bench *add_prefix(struct bench *b, const struct sched_prefix *sp, const char *tool,
@@ -78,6 +147,24 @@ struct bench *chrt_parse(int argc, char **argv, char *err, size_t errlen)
 		case 'b':
 			sp.policy = SCHED_BATCH;
 			break;
+		case 'd':
+			sp.policy = SCHED_DEADLINE;
+			break;
+		case 'R':
+			sp.reset_on_fork = true;
+			break;
+		case 'T':
+			if (parse_ns(optarg, "runtime", &sp.dl_runtime, err, errlen))
+				return NULL;
+			break;
+		case 'P':
+			if (parse_ns(optarg, "period", &sp.dl_period, err, errlen))
+				return NULL;
+			break;
+		case 'D':
+			if (parse_ns(optarg, "deadline", &sp.dl_deadline, err, errlen))
+				return NULL;
+			break;
 		case 'f':
 			sp.policy = SCHED_FIFO;
 			break;
@@ -113,15 +200,37 @@ struct bench *chrt_parse(int argc, char **argv, char *err, size_t errlen)
 		snprintf(err, errlen, "chrt: invalid priority argument: '%s'", argv[optind]);
 		return NULL;
 	}
+	if ((sp.dl_deadline || sp.dl_period) && sp.policy != SCHED_DEADLINE) {
+		snprintf(err, errlen,
+			 "chrt: --sched-{deadline,period} options are supported for SCHED_DEADLINE only");
+		return NULL;
+	}
+	if (sp.dl_runtime && sp.policy != SCHED_DEADLINE) {
+		if (sp.policy == SCHED_NORMAL || sp.policy == SCHED_BATCH)
+			snprintf(err, errlen,
+				 "chrt: --sched-runtime is not modelled for SCHED_OTHER and SCHED_BATCH (a custom slice, sched_attr.sched_runtime)");
+		else
+			snprintf(err, errlen,
+				 "chrt: --sched-runtime option is supported for SCHED_OTHER, SCHED_BATCH and SCHED_DEADLINE");
+		return NULL;
+	}
+	/* chrt's defaults: the deadline is the period, the runtime the deadline */
+	if (sp.policy == SCHED_DEADLINE) {
+		if (!sp.dl_deadline)
+			sp.dl_deadline = sp.dl_period;
+		if (!sp.dl_runtime)
+			sp.dl_runtime = sp.dl_deadline;
+	}
 	/* sched_get_priority_min() / _max() of the policy */
 	lo = rt_policy((unsigned int)sp.policy) ? 1 : 0;
 	hi = rt_policy((unsigned int)sp.policy) ? MAX_RT_PRIO - 1 : 0;
 	if (sp.prio < lo || sp.prio > hi) {
-		const char *name = sp.policy == SCHED_FIFO  ? "SCHED_FIFO" :
-				   sp.policy == SCHED_RR    ? "SCHED_RR" :
-				   sp.policy == SCHED_BATCH ? "SCHED_BATCH" :
-				   sp.policy == SCHED_IDLE  ? "SCHED_IDLE" :
-							      "SCHED_OTHER";
+		const char *name = sp.policy == SCHED_FIFO     ? "SCHED_FIFO" :
+				   sp.policy == SCHED_RR       ? "SCHED_RR" :
+				   sp.policy == SCHED_BATCH    ? "SCHED_BATCH" :
+				   sp.policy == SCHED_IDLE     ? "SCHED_IDLE" :
+				   sp.policy == SCHED_DEADLINE ? "SCHED_DEADLINE" :
+								 "SCHED_OTHER";
 		char range[32];
 
 		if (lo == hi)
@@ -137,6 +246,8 @@ struct bench *chrt_parse(int argc, char **argv, char *err, size_t errlen)
 			 sp.prio, name, range);
 		return NULL;
 	}
+	if (sp.policy == SCHED_DEADLINE && check_dl(&sp, err, errlen))
+		return NULL;
 	b = bench_parse(argc - optind - 1, argv + optind + 1, err, errlen);
 	if (!b)
 		return NULL;
@@ -240,6 +351,10 @@ bool bench_sched_attr(const struct bench *b, struct sched_attr *attr)
 		} else {
 			attr->sched_policy = (u32)sp->policy;
 			attr->sched_priority = (u32)sp->prio;
+			attr->sched_runtime = sp->dl_runtime;
+			attr->sched_deadline = sp->dl_deadline;
+			attr->sched_period = sp->dl_period;
+			attr->sched_flags = sp->reset_on_fork ? SCHED_FLAG_RESET_ON_FORK : 0;
 		}
 	}
 	attr->sched_nice = nice;
@@ -253,9 +368,16 @@ void bench_sched_attr_str(const struct sched_attr *attr, char *buf, size_t len)
 		[SCHED_BATCH] = "SCHED_BATCH",	[4] = "?",		     [SCHED_IDLE] = "SCHED_IDLE",
 	};
 	const char *name = attr->sched_policy < ARRAY_SIZE(names) ? names[attr->sched_policy] : "?";
+	const char *rof = attr->sched_flags & SCHED_FLAG_RESET_ON_FORK ? "|SCHED_RESET_ON_FORK" : "";
 
-	if (rt_policy(attr->sched_policy))
-		snprintf(buf, len, "%s %u", name, attr->sched_priority);
+	if (dl_policy(attr->sched_policy))
+		/* chrt -v's runtime/deadline/period */
+		snprintf(buf, len, "SCHED_DEADLINE%s %llu/%llu/%llu", rof,
+			 (unsigned long long)attr->sched_runtime,
+			 (unsigned long long)attr->sched_deadline,
+			 (unsigned long long)attr->sched_period);
+	else if (rt_policy(attr->sched_policy))
+		snprintf(buf, len, "%s%s %u", name, rof, attr->sched_priority);
 	else
-		snprintf(buf, len, "%s nice %d", name, attr->sched_nice);
+		snprintf(buf, len, "%s%s nice %d", name, rof, attr->sched_nice);
 }

@@ -92,6 +92,18 @@ void work_set_group(unsigned int group)
 	cur_group = group;
 }
 
+/* each group's answer to a fork that sched_fork() fails (work_set_fork_failed()) */
+static struct {
+	void (*fn)(void *ctx, bool thread);
+	void *ctx;
+} fork_failed[WORK_MAX_GROUPS];
+
+void work_set_fork_failed(void (*fn)(void *ctx, bool thread), void *ctx)
+{
+	fork_failed[cur_group].fn = fn;
+	fork_failed[cur_group].ctx = ctx;
+}
+
 void work_set_sched_attr(const struct sched_attr *attr)
 {
 	start_attr_set = attr != NULL;
@@ -1001,10 +1013,26 @@ static void work_step(struct task_struct *p)
 		op_done(w, (u64)(s64)do_futex_unlock_pi(w, op->futex));
 		return;
 	case OP_SPAWN: {
-		struct work_task *cw = work_task_new(op->spawn.prog, op->spawn.state, w->group);
+		struct work_task *cw;
 		struct task_struct *c;
 
 		sys_enter(w);
+		/*
+		 * fork() or clone() by a SCHED_DEADLINE task without
+		 * reset-on-fork: -EAGAIN (sched_fork()). The tool reports it
+		 * and exits (its group's handler ends the run); the task
+		 * sleeps for good meanwhile.
+		 */
+		if (sched_fork_fails(p)) {
+			if (fork_failed[w->group].fn)
+				fork_failed[w->group].fn(fork_failed[w->group].ctx, op->spawn.thread);
+			else
+				abort();
+			p->__state = TASK_INTERRUPTIBLE;
+			schedule();
+			return;
+		}
+		cw = work_task_new(op->spawn.prog, op->spawn.state, w->group);
 		c = sched_fork_task_on_attr(p, op->spawn.thread, op->spawn.comm, &work_exec, cw,
 					    -1, op->spawn.bind_cpu ? op->spawn.bind_cpu - 1 : -1,
 					    op->spawn.allowed,

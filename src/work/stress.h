@@ -33,6 +33,9 @@ enum stressor_kind {
 
 /* stress-ng's DEFAULT_TIMEOUT: without --timeout a stressor runs for a day */
 #define STRESS_DEFAULT_TIMEOUT_NS (24ULL * 60 * 60 * NSEC_PER_SEC)
+/* core-sched.c stress_set_sched(): SCHED_DEADLINE without --sched-deadline */
+#define STRESS_DL_DEFAULT_RUNTIME_NS 90000ULL
+#define STRESS_DL_DEFAULT_DEADLINE_NS 100000ULL
 
 /* the policies of --sched and --yield-sched (core-sched.c stress_sched_types[]) */
 #define STRESS_SCHED_NONE (-1)
@@ -54,6 +57,10 @@ enum {
 	SO_METRICS_BRIEF,
 	SO_SCHED,
 	SO_SCHED_PRIO,
+	SO_SCHED_PERIOD,
+	SO_SCHED_RUNTIME,
+	SO_SCHED_DEADLINE,
+	SO_SCHED_RECLAIM,
 	SO_SWITCH_OPS,
 	SO_SWITCH_FREQ,
 	SO_SWITCH_METHOD,
@@ -117,6 +124,11 @@ struct stress_conf {
 	bool metrics, metrics_brief; /* -M/--metrics, --metrics-brief */
 	int sched_policy; /* --sched, or STRESS_SCHED_NONE */
 	int sched_prio; /* --sched-prio, -1 when not given */
+	/* --sched-period/-runtime/-deadline in ns (stress_set_sched()'s defaults: 0, 10000, 0) */
+	u64 sched_period;
+	u64 sched_runtime;
+	u64 sched_deadline;
+	bool sched_reclaim; /* --sched-reclaim (OPT_FLAGS_DEADLINE_GRUB) */
 	/* the instances' own info lines (--sched's), in the order they were logged */
 	char *log;
 	size_t log_len;
@@ -135,6 +147,7 @@ struct stress_instance {
 	struct hrtimer alarm; /* the SIGALRM, for stressors that block */
 	bool alarmed; /* stress_continue_flag() is false */
 	bool sched_done; /* --sched applied */
+	bool sched_pending; /* its sched_setattr() result not yet looked at */
 	bool started; /* stress_instance_begin() is done */
 	u64 counter; /* its bogo ops (args->bogo.count.counter) */
 	double metric; /* its stress_metrics_set() value, 0: none */
@@ -183,6 +196,8 @@ struct channel *stress_packet_pipe(unsigned int slots, unsigned int packet);
 bool stress_packet_read_done(struct channel *ch, unsigned int packet, struct op_desc *op);
 /* stress_set_sched()'s policy and priority for @policy (STRESS_SCHED_NONE: none) */
 struct sched_attr stress_sched_attr(int policy, int prio);
+/* the same for --sched deadline, from the --sched-* options */
+struct sched_attr stress_sched_dl_attr(const struct stress_conf *c);
 /* The --sched info line of an instance, logged in order. */
 void stress_log(struct stress_instance *in, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

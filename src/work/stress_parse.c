@@ -145,6 +145,11 @@ static int parse_policy(const char *opt, const char *s, int *policy, char *err, 
 	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
 		if (strcmp(s, types[i].name))
 			continue;
+		/* only --sched takes deadline: --yield-sched's is not modelled */
+		if (!strcmp(s, "deadline") && !strcmp(opt, "--sched")) {
+			*policy = SCHED_DEADLINE;
+			return 0;
+		}
 		if (types[i].policy == -2) {
 			snprintf(err, errlen, "stress-ng: %s %s is not modelled: SCHED_%s", opt, s,
 				 !strcmp(s, "ext") ? "EXT (sched_ext)" : "DEADLINE");
@@ -343,6 +348,7 @@ int stress_parse(struct bench *b, int argc, char **argv, bool background, char *
 	b->stress = c;
 	c->sched_policy = STRESS_SCHED_NONE;
 	c->sched_prio = -1;
+	c->sched_runtime = 10000;
 	bench_getopt_init(&g, stress_opts, "+");
 	while ((opt = getopt_long(argc, argv, g.shortopts, g.longopts, NULL)) != -1) {
 		const struct bench_opt *o = bench_opt_find(stress_opts, opt);
@@ -434,6 +440,25 @@ int stress_parse(struct bench *b, int argc, char **argv, bool background, char *
 			if (parse_uint("--sched-prio", optarg, 1, 99, &prio, err, errlen))
 				return -1;
 			c->sched_prio = (int)prio;
+			break;
+		/* stress_get_uint64(): any u64 */
+		case SO_SCHED_PERIOD:
+			if (parse_u64("--sched-period", optarg, 0, UINT64_MAX, &c->sched_period, err,
+				      errlen))
+				return -1;
+			break;
+		case SO_SCHED_RUNTIME:
+			if (parse_u64("--sched-runtime", optarg, 0, UINT64_MAX, &c->sched_runtime, err,
+				      errlen))
+				return -1;
+			break;
+		case SO_SCHED_DEADLINE:
+			if (parse_u64("--sched-deadline", optarg, 0, UINT64_MAX, &c->sched_deadline,
+				      err, errlen))
+				return -1;
+			break;
+		case SO_SCHED_RECLAIM:
+			c->sched_reclaim = true;
 			break;
 		}
 	}

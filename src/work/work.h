@@ -332,6 +332,12 @@ struct task_struct *work_start_allowed(const char *comm, const struct program *p
  * work_free_all().
  */
 void work_set_sched_attr(const struct sched_attr *attr);
+/*
+ * What the current group's tool does when its fork() or clone() fails
+ * with EAGAIN (a SCHED_DEADLINE task without reset-on-fork, sched_fork()):
+ * @fn(@ctx, thread) ends the run with the tool's own message.
+ */
+void work_set_fork_failed(void (*fn)(void *ctx, bool thread), void *ctx);
 
 /*
  * Send the task a signal whose handler does not return to the interrupted

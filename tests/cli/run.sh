@@ -733,7 +733,7 @@ expect_exit 2 "chrt: unsupported priority value for the policy: 100: SCHED_FIFO 
 expect_exit 2 "chrt: unsupported priority value for the policy: 5: SCHED_BATCH takes only 0 (" schedlab run -m smp2 -- chrt -b 5 hackbench
 expect_exit 2 "chrt: invalid priority argument: 'x'" schedlab run -m smp2 -- chrt -f x hackbench
 expect_exit 2 "chrt: too few arguments" schedlab run -m smp2 -- chrt -f 50
-expect_exit 2 "chrt: -d is not modelled: SCHED_DEADLINE" schedlab run -m smp2 -- chrt -d 0 hackbench
+expect_exit 2 "chrt: failed to set pid 0's policy: Invalid argument" schedlab run -m smp2 -- chrt -d 0 hackbench
 expect_exit 2 "nice: invalid adjustment 'x'" schedlab run -m smp2 -- nice -n x perf bench sched pipe
 expect_exit 2 "nice: no command" schedlab run -m smp2 -- nice -n 5
 expect_exit 2 "taskset: a taskset inside taskset is not modelled" \

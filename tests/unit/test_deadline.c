@@ -87,10 +87,26 @@ static void test_admission(void **state)
 	assert_false(dl_task(t[6]));
 	/* the same parameters again: nothing to admit */
 	assert_int_equal(sched_setattr_nocheck(t[0], &a), 0);
-	/* one leaves the class: the seventh fits */
+	/*
+	 * one leaves the class: its bandwidth goes back at its 0-lag time,
+	 * which (with all its runtime left) is now: the inactive timer fires
+	 * at once, and then the seventh fits
+	 */
 	assert_int_equal(sched_setattr_nocheck(t[5], &normal), 0);
 	assert_false(dl_task(t[5]));
+	assert_int_equal(rd->dl_bw.total_bw, servers + 6 * t[0]->dl.dl_bw);
+	assert_int_equal(sched_setattr_nocheck(t[6], &a), -EBUSY);
+	{
+		struct hrtimer *it = &t[5]->dl.inactive_timer;
+
+		assert_true(hrtimer_pending(it));
+		assert_int_equal(it->ev.time, cpu_now());
+		/* its expiry, by hand: these tasks never run, so no event loop here */
+		hrtimer_try_to_cancel(it);
+		it->function(it);
+	}
 	assert_int_equal(rd->dl_bw.total_bw, servers + 5 * t[0]->dl.dl_bw);
+	assert_int_equal(t[5]->dl.dl_bw, 0);
 	assert_int_equal(sched_setattr_nocheck(t[6], &a), 0);
 	/* runtime > deadline, deadline > period, a period below 100 us, runtime < 1024 ns */
 	a = dl_attr(4 * NSEC_PER_MSEC, 3 * NSEC_PER_MSEC, 10 * NSEC_PER_MSEC);
@@ -334,6 +350,260 @@ static void test_avg_dl_of_a_quarter(void **state)
 	tl_teardown();
 }
 
+/* steps of run (ns > 0) or sleep until (ns < 0, absolute) */
+struct script {
+	const s64 *steps;
+	unsigned int n, i;
+};
+
+static void script_next(struct work_task *w, struct op_desc *op)
+{
+	struct script *sc = w->state;
+
+	memset(op, 0, sizeof(*op));
+	if (sc->i >= sc->n) {
+		op->kind = OP_SLEEP;
+		op->ns = 1000 * NSEC_PER_SEC;
+		return;
+	}
+	if (sc->steps[sc->i] > 0) {
+		op->kind = OP_RUN;
+		op->ns = (u64)sc->steps[sc->i];
+	} else {
+		op->kind = OP_SLEEP_UNTIL;
+		op->ns = (u64)-sc->steps[sc->i];
+	}
+	sc->i++;
+}
+
+static const struct program script_prog = { .next = script_next };
+
+/* the DL tasks' part of the rq's running_bw (the fair server's taken off) */
+static u64 tasks_running_bw(const struct rq *rq)
+{
+	const struct sched_dl_entity *srv = &rq->fair_server;
+	bool srv_active = srv->dl_server_active || srv->dl_non_contending;
+
+	return rq->dl.running_bw - (srv_active ? srv->dl_bw : 0);
+}
+
+/*
+ * The 0-lag time (task_non_contending()): a DL task of 2 ms every 10 ms
+ * (u = 0.2), released at 0 with deadline 10 ms, runs 1 ms and blocks with
+ * 1 ms left: its 0-lag time is 10 - 1 * 10 / 2 = 5 ms. Until then its
+ * bandwidth stays in running_bw (active non contending), after it is gone.
+ * Woken at 7 ms, 1 ms of runtime over the 3 ms to the deadline exceeds
+ * 0.2: a new instance, deadline 17 ms, 2 ms. It runs 1 ms and blocks at
+ * 8 ms (0-lag 17 - 5 = 12 ms), wakes at 10 ms before it: the timer is
+ * cancelled, running_bw never dropped, and the instance is kept (1 ms
+ * over 7 ms is below 0.2). Blocked again at once, it leaves at 12 ms.
+ */
+/* a sleep's wakeup may come this much after its time (its timer slack and more) */
+#define SLACK_NS (10 * NSEC_PER_USEC)
+
+static void test_running_bw_zero_lag(void **state)
+{
+	static const s64 steps[] = {
+		1 * NSEC_PER_MSEC, -7 * NSEC_PER_MSEC, 1 * NSEC_PER_MSEC, -10 * NSEC_PER_MSEC,
+	};
+	struct sched_attr a = dl_attr(2 * NSEC_PER_MSEC, 10 * NSEC_PER_MSEC, 10 * NSEC_PER_MSEC);
+	struct script sc = { .steps = steps, .n = 4 };
+	struct task_struct *p;
+	struct rq *rq;
+	u64 bw, d;
+
+	(void)state;
+	tl_setup("smp1", TL_ZERO_COST, 1000, NULL);
+	rq = cpu_rq(0);
+	p = tl_start_prog("dl", &script_prog, &sc, &a, 0);
+	bw = p->dl.dl_bw;
+	assert_int_equal(bw, (2ULL << BW_SHIFT) / 10);
+	tl_run_until(500 * NSEC_PER_USEC, true);
+	assert_int_equal(p->dl.deadline, 10 * NSEC_PER_MSEC);
+	assert_int_equal(tasks_running_bw(rq), bw);
+	/* blocked at 1 ms, 1 ms left: active non contending until 5 ms */
+	tl_run_until(4999 * NSEC_PER_USEC, true);
+	assert_false(task_on_rq_queued(p));
+	assert_int_equal(p->dl.runtime, NSEC_PER_MSEC);
+	assert_true(p->dl.dl_non_contending);
+	assert_int_equal(tasks_running_bw(rq), bw);
+	assert_int_equal(rq->dl.this_bw - rq->fair_server.dl_bw, bw);
+	tl_run_until(5001 * NSEC_PER_USEC, true);
+	assert_false(p->dl.dl_non_contending);
+	assert_int_equal(tasks_running_bw(rq), 0);
+	/* inactive, it still belongs to the rq */
+	assert_int_equal(rq->dl.this_bw - rq->fair_server.dl_bw, bw);
+	/*
+	 * woken at 7 ms (the sleep's timer slack later): active again, a new
+	 * instance of 2 ms with the deadline 10 ms after the wakeup
+	 */
+	tl_run_until(7500 * NSEC_PER_USEC, true);
+	assert_int_equal(tasks_running_bw(rq), bw);
+	d = p->dl.deadline;
+	assert_true(d >= 17 * NSEC_PER_MSEC && d <= 17 * NSEC_PER_MSEC + SLACK_NS);
+	/* blocked 1 ms later with 1 ms left, woken at 10 ms before its 0-lag time (12 ms) */
+	tl_run_until(9500 * NSEC_PER_USEC, true);
+	assert_false(task_on_rq_queued(p));
+	assert_int_equal(p->dl.runtime, NSEC_PER_MSEC);
+	assert_true(p->dl.dl_non_contending);
+	assert_int_equal(p->dl.inactive_timer.ev.time, d - 5 * NSEC_PER_MSEC);
+	assert_int_equal(tasks_running_bw(rq), bw);
+	tl_run_until(10 * NSEC_PER_MSEC + SLACK_NS + NSEC_PER_USEC, true);
+	/* the wakeup kept the instance; blocked again at once: 0-lag d - 5 ms again */
+	assert_int_equal(p->dl.deadline, d);
+	assert_true(p->dl.dl_non_contending);
+	assert_int_equal(tasks_running_bw(rq), bw);
+	tl_run_until(d - 5 * NSEC_PER_MSEC - 1, true);
+	assert_true(p->dl.dl_non_contending);
+	assert_int_equal(tasks_running_bw(rq), bw);
+	tl_run_until(d - 5 * NSEC_PER_MSEC, true);
+	assert_false(p->dl.dl_non_contending);
+	assert_int_equal(tasks_running_bw(rq), 0);
+	tl_teardown();
+}
+
+/*
+ * GRUB (grub_reclaim()) by hand, on smp1 with the defaults: Umax = max_bw
+ * = 0.95 << 20 = 996147, bw_ratio = (1 / 0.95) << 8 = 269. A reclaiming
+ * task with u = 0.2 (209715) admitted beside the fair server (52428)
+ * leaves extra_bw = 996147 - 52428 - 209715 = 734004; this_bw = 262143.
+ *  - the task alone active: Uinact = 52428, Uinact + Uextra = 786432 is
+ *    not above Umax - u = 786432, so u_act = Umax - Uinact - Uextra =
+ *    209715; scaled, 209715 * 269 >> 8 = 220364, and 1 ms of running
+ *    costs 10^6 * 220364 >> 20 = 210155 ns of runtime;
+ *  - the server active too: Uinact = 0, u_act = 996147 - 734004 =
+ *    262143, 262143 * 269 >> 8 = 275454: 1 ms costs 262693 ns.
+ * A task without the flag is charged 1 ms for 1 ms (capacity and
+ * frequency 1024).
+ */
+static void test_grub_reclaim_by_hand(void **state)
+{
+	struct sched_attr a = dl_attr(2 * NSEC_PER_MSEC, 10 * NSEC_PER_MSEC, 10 * NSEC_PER_MSEC);
+	struct rq *rq;
+	struct task_struct *p;
+
+	(void)state;
+	tl_setup("smp1", TL_ZERO_COST, 1000, NULL);
+	rq = cpu_rq(0);
+	assert_int_equal(rq->dl.max_bw, 996147);
+	assert_int_equal(rq->dl.bw_ratio, 269);
+	assert_int_equal(rq->dl.extra_bw, 996147 - 52428);
+	a.sched_flags = SCHED_FLAG_RECLAIM;
+	p = tl_fork("grub", 0);
+	assert_int_equal(sched_setattr_nocheck(p, &a), 0);
+	assert_true(p->dl.flags & SCHED_FLAG_RECLAIM);
+	assert_int_equal(rq->dl.extra_bw, 734004);
+	assert_int_equal(rq->dl.this_bw, 262143);
+	/*
+	 * queued by the setattr: active; the server too while it is started
+	 * (it was for the task while the task was fair)
+	 */
+	assert_int_equal(rq->dl.running_bw,
+			 209715 + (rq->fair_server.dl_server_active ? 52428 : 0));
+	rq->dl.running_bw = 209715;
+	assert_int_equal(dl_scaled_delta_exec(rq, &p->dl, NSEC_PER_MSEC), 210155);
+	rq->dl.running_bw = 209715 + 52428;
+	assert_int_equal(dl_scaled_delta_exec(rq, &p->dl, NSEC_PER_MSEC), 262693);
+	p->dl.flags = 0;
+	assert_int_equal(dl_scaled_delta_exec(rq, &p->dl, NSEC_PER_MSEC), NSEC_PER_MSEC);
+	tl_teardown();
+}
+
+/*
+ * GRUB in a run: a busy reclaiming task of 2 ms every 10 ms alone on a
+ * CPU runs ~9.5 ms of every 10 (2 ms of runtime at 210155 ns per ms), up
+ * to Umax; without the flag it gets its 2 ms (test_throttle_and_replenish).
+ */
+static void test_grub_reclaims_the_idle_cpu(void **state)
+{
+	struct sched_attr a = dl_attr(2 * NSEC_PER_MSEC, 10 * NSEC_PER_MSEC, 10 * NSEC_PER_MSEC);
+	struct task_struct *p;
+
+	(void)state;
+	tl_setup("smp1", TL_ZERO_COST, 1000, NULL);
+	a.sched_flags = SCHED_FLAG_RECLAIM;
+	p = tl_start_prog("grub", &tl_busy_prog, NULL, &a, 0);
+	tl_run_until(200 * NSEC_PER_MSEC, true);
+	/* 20 periods of ~9.5 ms (the overrun to the tick included) */
+	assert_true(tl_runtime(p) >= 185 * NSEC_PER_MSEC && tl_runtime(p) <= 196 * NSEC_PER_MSEC);
+	assert_true(p->dl.nr_throttled >= 19);
+	tl_teardown();
+}
+
+/* forks one busy child, then stays busy */
+static void spawner_next(struct work_task *w, struct op_desc *op)
+{
+	bool *spawned = w->state;
+
+	if (*spawned) {
+		tl_busy_next(w, op);
+		return;
+	}
+	*spawned = true;
+	*op = (struct op_desc){ .kind = OP_SPAWN };
+	op->spawn.prog = &tl_busy_prog;
+	op->spawn.comm = "child";
+}
+
+static const struct program spawner_prog = { .next = spawner_next };
+
+static void count_fork_failure(void *ctx, bool thread)
+{
+	unsigned int *n = ctx;
+
+	assert_false(thread);
+	++*n;
+}
+
+/*
+ * sched_fork(): a SCHED_DEADLINE task cannot fork (EAGAIN) unless it set
+ * SCHED_FLAG_RESET_ON_FORK, and then its child starts SCHED_NORMAL at
+ * nice 0, without the flag. A workload's fork is refused before any
+ * child exists, and the group's handler (the tool's failure) is called.
+ */
+static void test_fork_eagain_and_reset_on_fork(void **state)
+{
+	struct sched_attr a = dl_attr(NSEC_PER_MSEC, 10 * NSEC_PER_MSEC, 10 * NSEC_PER_MSEC);
+	struct task_struct *p, *c;
+	unsigned int failures = 0;
+	bool spawned = false;
+	u64 forks;
+
+	(void)state;
+	tl_setup("smp2", TL_ZERO_COST, 1000, NULL);
+	p = tl_fork("dl", 0);
+	assert_false(sched_fork_fails(p));
+	assert_int_equal(sched_setattr_nocheck(p, &a), 0);
+	assert_true(sched_fork_fails(p));
+	a.sched_flags = SCHED_FLAG_RESET_ON_FORK;
+	assert_int_equal(sched_setattr_nocheck(p, &a), 0);
+	assert_true(p->sched_reset_on_fork);
+	assert_false(sched_fork_fails(p));
+	c = sched_fork_task(p, false, "child", &tl_noop_exec, NULL, 1);
+	assert_int_equal(c->policy, SCHED_NORMAL);
+	assert_false(dl_task(c));
+	assert_int_equal(c->static_prio, NICE_TO_PRIO(0));
+	assert_false(c->sched_reset_on_fork);
+	/* the parent keeps its policy and the flag */
+	assert_true(dl_task(p));
+	assert_true(p->sched_reset_on_fork);
+	tl_teardown();
+
+	/* a workload's DL task without the flag: its fork fails, no child */
+	tl_setup("smp2", TL_ZERO_COST, 1000, NULL);
+	a.sched_flags = 0;
+	work_set_fork_failed(count_fork_failure, &failures);
+	p = tl_start_prog("dl", &spawner_prog, &spawned, &a, 0);
+	forks = sched_world.nr_forks;
+	tl_run_until(2 * NSEC_PER_MSEC, true);
+	assert_true(spawned);
+	assert_int_equal(failures, 1);
+	assert_int_equal(sched_world.nr_forks, forks);
+	assert_int_equal(p->nr_children_alive, 0);
+	work_set_fork_failed(NULL, NULL);
+	tl_teardown();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -344,6 +614,10 @@ int main(void)
 		cmocka_unit_test(test_cpudl),
 		cmocka_unit_test(test_push_to_free_cpu),
 		cmocka_unit_test(test_avg_dl_of_a_quarter),
+		cmocka_unit_test(test_running_bw_zero_lag),
+		cmocka_unit_test(test_grub_reclaim_by_hand),
+		cmocka_unit_test(test_grub_reclaims_the_idle_cpu),
+		cmocka_unit_test(test_fork_eagain_and_reset_on_fork),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

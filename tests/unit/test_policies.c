@@ -868,7 +868,16 @@ static void test_chrt_and_nice_prefixes(void **state)
 	expect_refused("chrt -o 1 hackbench", "unsupported priority value for the policy: 1");
 	expect_refused("chrt -f x hackbench", "chrt: invalid priority argument: 'x'");
 	expect_refused("chrt -f 50", "too few arguments");
-	expect_refused("chrt -d 0 hackbench", "chrt: -d is not modelled: SCHED_DEADLINE");
+	expect_refused("chrt -d 0 hackbench", "no period or deadline (-P or -D) was given");
+	expect_refused("chrt -d -T 2000 -D 1000 -P 5000000 0 hackbench",
+		       "the runtime is longer than the deadline");
+	expect_refused("chrt -d -T 2000 -D 9000000 -P 5000000 0 hackbench",
+		       "the deadline is longer than the period");
+	expect_refused("chrt -d -T 2000 -P 50000 0 hackbench", "the period is outside 100 us");
+	expect_refused("chrt -d -T 1000 -P 5000000 0 hackbench", "the runtime is below 1024 ns");
+	expect_refused("chrt -r -D 1000 1 hackbench",
+		       "chrt: --sched-{deadline,period} options are supported for SCHED_DEADLINE only");
+	expect_refused("chrt -d -P 1x 0 hackbench", "chrt: invalid period argument: '1x'");
 	expect_refused("nice -n x hackbench", "nice: invalid adjustment 'x'");
 	expect_refused("nice -n 5", "nice: no command");
 	expect_refused("chrt -f 50 nosuchbench", "unknown benchmark 'nosuchbench'");

@@ -34,6 +34,26 @@ expect_exit 2 "hackbench: -i is not modelled: TCP connections over loopback" sch
 expect_exit 2 "perf bench sched pipe: -G is not modelled: cgroups" schedlab run -m smp2 -- perf bench sched pipe -G a,b
 expect_exit 2 "perf bench sched pipe: -n is not modelled" schedlab run -m smp2 -- perf bench sched pipe --nonblocking
 expect_exit 2 "chrt: -e is not modelled: SCHED_EXT" schedlab run -m smp2 -- chrt -e 0 hackbench
+# chrt -d: with -R the children are SCHED_OTHER; without it the tool's first fork() fails (EAGAIN)
+golden run-chrt-deadline-reset-on-fork schedlab run -m smp2 -- chrt -d -R -T 1000000 -P 10000000 0 hackbench -g 1 -l 10
+expect_exit 1 "hackbench: fork() (error: Resource temporarily unavailable); 0 children started.  Expected 40" \
+	schedlab run -m smp2 -- chrt -d -T 1000000 -P 10000000 0 hackbench -g 1 -l 10
+expect_exit 1 "hackbench: pthread_create failed() (error: Resource temporarily unavailable)" \
+	schedlab run -m smp2 -- chrt -d -T 1000000 -P 10000000 0 hackbench -T -g 1 -l 10
+expect_exit 1 "perf: fork(): Resource temporarily unavailable" \
+	schedlab run -m smp2 -- chrt -d -T 1000000 -P 10000000 0 perf bench sched messaging -g 1 -l 10
+expect_exit 1 "chrt: failed to set pid 0's policy: Device or resource busy" \
+	schedlab run -m smp1 -- chrt -d -T 9600000 -P 10000000 0 hackbench
+expect_exit 2 "chrt: failed to set pid 0's policy: Invalid argument (SCHED_DEADLINE runtime 5000000, deadline 1000000, period 10000000 ns: the runtime is longer than the deadline)" \
+	schedlab run -m smp2 -- chrt -d -T 5000000 -D 1000000 -P 10000000 0 hackbench
+expect_exit 2 "no period or deadline (-P or -D) was given" schedlab run -m smp2 -- chrt -d -T 1000000 0 hackbench
+expect_exit 2 "chrt: --sched-{deadline,period} options are supported for SCHED_DEADLINE only" \
+	schedlab run -m smp2 -- chrt -f -P 10000000 1 hackbench
+expect_exit 2 "chrt: --sched-runtime option is supported for SCHED_OTHER, SCHED_BATCH and SCHED_DEADLINE" \
+	schedlab run -m smp2 -- chrt -f -T 5 1 hackbench
+expect_exit 2 "chrt: invalid runtime argument: 'x'" schedlab run -m smp2 -- chrt -d -T x -P 10000000 0 hackbench
+expect_exit 2 "chrt: unsupported priority value for the policy: 1: SCHED_DEADLINE takes only 0" \
+	schedlab run -m smp2 -- chrt -d -P 10000000 1 hackbench
 expect_exit 2 "rt-app: -v is not modelled" schedlab run -m smp2 -- rt-app -v examples/periodic.json
 expect_exit 2 "Run: -q is not modelled (-i N, -c N)" schedlab run -m smp2 -- unixbench context1 -q
 expect_exit 2 "nice: --version prints nice's version and runs no benchmark" schedlab run -m smp2 -- nice --version

@@ -67,7 +67,12 @@ expect_exit 2 "stress-ng: --cpu given twice" schedlab run -m smp2 -- stress-ng -
 expect_exit 2 "stress-ng: --switch-freq without --switch: stress-ng ignores it" schedlab run -m smp2 -- stress-ng --cpu 1 --switch-freq 10 -t 1
 expect_exit 2 "stress-ng: --switch-method mq is not modelled: POSIX message queues (only pipe)" \
 	schedlab run -m smp2 -- stress-ng --switch 1 --switch-method mq -t 1
-expect_exit 2 "stress-ng: --sched deadline is not modelled: SCHED_DEADLINE" schedlab run -m smp2 -- stress-ng --cpu 1 --sched deadline -t 1
+# --sched deadline: stress_set_sched()'s 90000/100000 ns each; the third instance on smp2 is refused (EBUSY)
+golden run-stress-deadline-smp2 schedlab run -m smp2 -- stress-ng --cpu 3 --sched deadline --timeout 1 --metrics-brief
+golden run-stress-deadline-params-smp2 schedlab run -m smp2 -- stress-ng --cpu 2 --sched deadline \
+	--sched-deadline 10000000 --sched-runtime 2000000 --sched-period 20000000 --sched-reclaim --timeout 1 --metrics-brief
+expect_exit 2 "stress-ng: --yield-sched deadline is not modelled: SCHED_DEADLINE" schedlab run -m smp2 -- stress-ng --yield 1 --yield-sched deadline -t 1
+expect_exit 2 "stress-ng: --sched-runtime needs an integer" schedlab run -m smp2 -- stress-ng --cpu 1 --sched deadline --sched-runtime -5 -t 1
 expect_exit 2 "stress-ng: --yield-sched ext is not modelled: SCHED_EXT" schedlab run -m smp2 -- stress-ng --yield 1 --yield-sched ext -t 1
 expect_exit 2 "stress-ng: invalid sched option: rt" schedlab run -m smp2 -- stress-ng --cpu 1 --sched rt -t 1
 expect_exit 2 "stress-ng: --sched-prio needs an integer in 1..99, got '0'" schedlab run -m smp2 -- stress-ng --cpu 1 --sched fifo --sched-prio 0 -t 1
