@@ -506,7 +506,12 @@ static int __sched_balance_newidle(struct rq *this_rq)
 	sd = cpu_sd(this_cpu);
 	/* the RFC counts every attempt, whatever else bails out */
 	too_frequent = sched_feat(NEWIDLE_RATE_LIMIT) && idle_balance_too_frequent(this_rq);
-	if (!cpu_rd(this_cpu)->overloaded ||
+	/*
+	 * Nothing to pull while no CPU has a second task: v3.17 and later skip
+	 * the walk (NEWIDLE_OVERLOAD_CHECK); v3.16 and before walked anyway,
+	 * every domain of an all but idle machine on every idle entry
+	 */
+	if ((sched_feat(NEWIDLE_OVERLOAD_CHECK) && !cpu_rd(this_cpu)->overloaded) ||
 	    (sd && sched_feat(NEWIDLE_COST) && this_rq->avg_idle < sd->max_newidle_lb_cost) ||
 	    (sched_feat(NEWIDLE_MIGRATION_COST_BAILOUT) &&
 	     this_rq->avg_idle < sysctl_sched.migration_cost_ns) ||

@@ -83,6 +83,8 @@
 	  "limit newidle balance by its measured cost")                                              \
 	F(NEWIDLE_MIGRATION_COST_BAILOUT, false, "v3.13-v5.15, removed by c5b0a7eefc70", NULL,       \
 	  "skip newidle balance when avg_idle < migration_cost")                                     \
+	F(NEWIDLE_OVERLOAD_CHECK, true, "v3.17 (Tim Chen)", NULL,                                    \
+	  "skip newidle balance while no CPU of the root domain has two tasks")                      \
 	F(NEWIDLE_RATE_LIMIT, false, "2013 RFC (Jason Low), not merged", NULL,                       \
 	  "skip newidle balance while it runs more often than a limit")                              \
 	F(NI_RANDOM, false, "v6.19", NULL, "skip newidle domains in proportion to their success")    \

@@ -1148,6 +1148,32 @@ static void test_newidle_migration_cost_bailout(void **state)
 }
 
 /*
+ * NEWIDLE_OVERLOAD_CHECK (v3.17): CPU 8 runs one task and nothing is queued
+ * anywhere, so the root domain is not overloaded. On (v6.18), CPU 0 going
+ * idle gives up before any pass; off (v3.16 and before), it walks SMT, MC
+ * and NUMA (nothing to pull, NO_NEWIDLE_COST: no limit stops the climb).
+ * An overloaded root domain is walked either way.
+ */
+static void test_newidle_overload_check(void **state)
+{
+	(void)state;
+	for (int v = 0; v < 3; v++) {
+		bool check = v != 1, overloaded = v == 2;
+		unsigned int passes = !check || overloaded;
+		struct ni_counts c;
+
+		newidle_setup(TL_ZERO_COST, check ? "NO_NEWIDLE_COST"
+						  : "NO_NEWIDLE_COST,NO_NEWIDLE_OVERLOAD_CHECK");
+		tl_fork_running("src", 8);
+		c = ni_counts();
+		cpu_rd(0)->overloaded = overloaded;
+		assert_int_equal(tl_newidle(0), 0);
+		assert_ni_delta(c, passes, passes, passes);
+		tl_teardown();
+	}
+}
+
+/*
  * NEWIDLE_RATE_LIMIT (the 2013 RFC), limit 1 ms: the average interval
  * between attempts starts at the limit and moves by (delta - avg) / 8 per
  * attempt; an attempt balances only while the average is not below the
@@ -1747,6 +1773,7 @@ int main(void)
 		cmocka_unit_test(test_newidle_cost_decay),
 		cmocka_unit_test(test_newidle_cost_decays_periodically),
 		cmocka_unit_test(test_newidle_migration_cost_bailout),
+		cmocka_unit_test(test_newidle_overload_check),
 		cmocka_unit_test(test_newidle_rate_limit),
 		cmocka_unit_test(test_ni_random_skips),
 		cmocka_unit_test(test_ni_random_call_per_attempt),
