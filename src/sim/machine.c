@@ -176,6 +176,9 @@ void machine_init(const struct topology *topo, const struct cost_model *cost, u6
 	cache_init();
 	sim_variation_init(&machine.variation, machine.cost->exec_variation_ppm, topo->nr_cpus,
 			   seed);
+	for (unsigned int i = 0; i < topo->nr_cpus; i++)
+		machine.cpus[i].charge_ref_khz =
+			machine.variation.half ? 0 : machine.cpus[i].max_freq_khz;
 }
 
 void machine_start_at(u64 t)

@@ -80,6 +80,12 @@ struct sim_cpu {
 	u64 speed_inv;
 	unsigned int freq_khz;		/* current frequency */
 	unsigned int max_freq_khz;
+	/*
+	 * What charge() compares freq_khz with to take its slow path:
+	 * max_freq_khz, or 0 (never equal) when the execution time varies,
+	 * so that the common case stays one comparison per charge
+	 */
+	unsigned int charge_ref_khz;
 	struct sim_event *step_ev;	/* the next step: end of a kernel path or of user work */
 	struct sim_core *core;
 	u64 act_since;			/* cursor value when act began */
@@ -274,11 +280,13 @@ static inline void charge(u64 ns)
 
 	if (unlikely(machine.smt_sharing))
 		ns = smt_scale_inv(ns, c->speed, c->speed_inv);
-	/* costs are at the maximum frequency: a slower clock takes longer */
-	if (unlikely(c->freq_khz != c->max_freq_khz))
-		ns = (ns * c->max_freq_khz + c->freq_khz - 1) / c->freq_khz;
-	if (unlikely(machine.variation.half))
-		ns = sim_variation_charge(&machine.variation, machine.this_cpu, ns);
+	if (unlikely(c->freq_khz != c->charge_ref_khz)) {
+		/* costs are at the maximum frequency: a slower clock takes longer */
+		if (c->freq_khz != c->max_freq_khz)
+			ns = (ns * c->max_freq_khz + c->freq_khz - 1) / c->freq_khz;
+		if (machine.variation.half)
+			ns = sim_variation_charge(&machine.variation, machine.this_cpu, ns);
+	}
 	c->t += ns;
 }
 
@@ -296,10 +304,12 @@ static inline void sim_lock_release(struct sim_lock *l)
 
 static inline void charge_stall(u64 ns)
 {
+	struct sim_cpu *c = &machine.cpus[machine.this_cpu];
+
 	/* part of the path: it varies with it (sim/variation.h) */
-	if (unlikely(machine.variation.half))
+	if (unlikely(!c->charge_ref_khz))
 		ns = sim_variation_charge(&machine.variation, machine.this_cpu, ns);
-	machine.cpus[machine.this_cpu].t += ns;
+	c->t += ns;
 }
 
 /* The running CPU's "now" (its cursor). */
