@@ -343,8 +343,10 @@ fi
 if want anon-vma; then
 # 7. the anon_vma lock as an rwsem (5a505085f043, v3.8) and writer lock
 # stealing (ce6711f3d196, v3.9): AIM7 fork_test, as the anon-vma-rwsem study,
-# at its pinned performance governor (the Westmere-EX preset boots schedutil).
-AVB=NO_NEWIDLE_COST,NEWIDLE_MIGRATION_COST_BAILOUT,NO_RWSEM_SPIN_ON_OWNER,NO_I_MMAP_RWSEM,NO_I_RWSEM,NO_MUTEX_HANDOFF,NO_RWSEM_HANDOFF,NO_RWSEM_WAKE_ALL_READERS,NO_MUTEX_OSQ
+# at its pinned performance governor (the Westmere-EX preset boots schedutil),
+# with the study's variants: the 3.8 locks, v3.x's menu multiplier and newidle
+# balance without v3.17's overload check.
+AVB=NO_NEWIDLE_COST,NEWIDLE_MIGRATION_COST_BAILOUT,NO_RWSEM_SPIN_ON_OWNER,NO_I_MMAP_RWSEM,NO_I_RWSEM,NO_MUTEX_HANDOFF,NO_RWSEM_HANDOFF,NO_RWSEM_WAKE_ALL_READERS,NO_MUTEX_OSQ,MENU_LOAD_MULT,MENU_IOWAIT_MULT,NO_CPU_LOAD_RUNNABLE_AVG,NO_NEWIDLE_OVERLOAD_CHECK
 AVW="taskset -c 0-39,80-119 reaim -s 400 -e 400 -j 20 -f workfile.fork_test"
 step "anon_vma mutex -> rwsem, AIM7 fork_test on westmere-ex-8s-160" 50
 # shellcheck disable=SC2086
