@@ -1466,6 +1466,12 @@ void send_reschedule(unsigned int cpu);
 void wake_polling_cpu(unsigned int cpu);
 void sched_ttwu_pending(struct rq *rq);
 void ttwu_do_activate(struct rq *rq, struct task_struct *p, int wake_flags);
+/*
+ * A wakeup ends @rq's idle period (rq->idle_stamp set): fold its length
+ * into rq->avg_idle, newidle balance's estimate of the next one, and clear
+ * the stamp.
+ */
+void update_rq_avg_idle(struct rq *rq);
 
 /* ---- policies and classes (rt.c, fair.c, core.c) ---- */
 
