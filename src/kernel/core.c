@@ -1200,6 +1200,7 @@ static int __try_to_wake_up(struct task_struct *p, unsigned int state, int wake_
 			ttwu_stat(p, task_cpu(p));
 			return 1;
 		}
+		this_rq()->ttwu_on_cpu_spin_ns += p->on_cpu_until - cpu_now();
 		machine.cpus[smp_processor_id()].t = p->on_cpu_until;
 	}
 

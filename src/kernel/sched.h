@@ -819,6 +819,7 @@ struct rq {
 	/* wakeup path statistics */
 	u64 nr_ttwu_queued;		/* wakeups this CPU queued on a wakelist */
 	u64 nr_ttwu_direct;		/* wakeups this CPU activated under the target's rq lock */
+	u64 ttwu_on_cpu_spin_ns;	/* spun waking a task still on its CPU (p->on_cpu) */
 	u64 nr_wake_without_ipi;	/* wakes of this CPU that found it polling */
 	u64 ipi_resched_sent;
 	u64 ipi_call_sent;

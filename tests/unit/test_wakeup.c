@@ -190,6 +190,12 @@ static void test_on_cpu_wakee_spun_on_before_v5_8(void **state)
 			assert_true(sim_cpu(waker)->t >= until);
 		else
 			assert_true(sim_cpu(waker)->t < until);
+		/*
+		 * the spin, what is left of the 50 us after the waker's own
+		 * work, is counted on its CPU (the JSON's ttwu_on_cpu_spin_ns)
+		 */
+		assert_true(tl_cpu(waker)->ttwu_on_cpu_spin_ns <= 50 * NSEC_PER_USEC);
+		assert_int_equal(tl_cpu(waker)->ttwu_on_cpu_spin_ns > 40 * NSEC_PER_USEC, spin);
 		tl_teardown();
 	}
 }
