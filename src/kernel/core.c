@@ -1054,20 +1054,34 @@ void ttwu_do_activate(struct rq *rq, struct task_struct *p, int wake_flags)
 	else if (dl_task(p))
 		task_woken_dl(rq, p);
 
-	if (rq->idle_stamp) {
-		u64 delta;
+	if (rq->idle_stamp)
+		update_rq_avg_idle(rq);
+}
 
-		cl_write(&rq->cl.idle);
-		delta = rq->clock - rq->idle_stamp;
-		u64 max = 2 * rq->max_idle_balance_cost;
+void update_rq_avg_idle(struct rq *rq)
+{
+	bool avg_first = sched_feat(AVG_IDLE_AVG_FIRST);
+	u64 delta = rq->clock - rq->idle_stamp;
+	/* v3.12 and before: twice migration_cost (no max_idle_balance_cost yet) */
+	u64 max = 2 * (avg_first ? rq->max_idle_balance_cost : sysctl_sched.migration_cost_ns);
 
-		/* update_avg(): avg_idle += (delta - avg_idle) / 8, capped */
+	cl_write(&rq->cl.idle);
+	if (!avg_first && delta > max) {
+		/*
+		 * v3.12 and before: one idle period over the cap sets avg_idle
+		 * to the cap, however short the periods before it, so a CPU
+		 * that idles briefly but now and then long keeps passing
+		 * newidle balance's avg_idle < migration_cost test
+		 */
+		rq->avg_idle = max;
+	} else {
+		/* update_avg(): avg_idle += (delta - avg_idle) / 8, then capped */
 		rq->avg_idle = (u64)((s64)rq->avg_idle +
 				     ((s64)delta - (s64)rq->avg_idle) / SCHED_UPDATE_AVG_DIV);
 		if (rq->avg_idle > max)
 			rq->avg_idle = max;
-		rq->idle_stamp = 0;
 	}
+	rq->idle_stamp = 0;
 }
 
 /* A task still queued (a delayed dequeue) is woken where it is. */
@@ -1176,13 +1190,17 @@ static int __try_to_wake_up(struct task_struct *p, unsigned int state, int wake_
 	/*
 	 * The wakee may still be on its CPU, mid-switch-out. Hand the wakeup
 	 * to that CPU's wakelist if the conditions allow, else wait for the
-	 * switch to finish (smp_cond_load_acquire on p->on_cpu).
+	 * switch to finish (smp_cond_load_acquire on p->on_cpu). Before v5.8
+	 * (NO_TTWU_QUEUE_ON_CPU) the waker always waited, and "mid-switch-out"
+	 * includes the newidle balance that CPU runs before it switches.
 	 */
 	if (p->on_cpu_until > cpu_now()) {
-		if (ttwu_queue_wakelist(p, task_cpu(p), wake_flags | WF_ON_CPU)) {
+		if (sched_feat(TTWU_QUEUE_ON_CPU) &&
+		    ttwu_queue_wakelist(p, task_cpu(p), wake_flags | WF_ON_CPU)) {
 			ttwu_stat(p, task_cpu(p));
 			return 1;
 		}
+		this_rq()->ttwu_on_cpu_spin_ns += p->on_cpu_until - cpu_now();
 		machine.cpus[smp_processor_id()].t = p->on_cpu_until;
 	}
 

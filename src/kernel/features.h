@@ -88,8 +88,12 @@
 	F(NEWIDLE_RATE_LIMIT, false, "2013 RFC (Jason Low), not merged", NULL,                       \
 	  "skip newidle balance while it runs more often than a limit")                              \
 	F(NI_RANDOM, false, "v6.19", NULL, "skip newidle domains in proportion to their success")    \
+	F(AVG_IDLE_AVG_FIRST, true, "abfafa54db9a (v3.13)", NULL,                                    \
+	  "avg_idle averages a long idle period in before the cap")                                  \
 	F(TTWU_QUEUE_IDLE, true, "f3dd3f674555 (v6.0)", NULL,                                        \
 	  "same-LLC wakeups to an empty rq use the wakelist")                                        \
+	F(TTWU_QUEUE_ON_CPU, true, "2ebb17717550, c6e7bd7afaeb (v5.8)", NULL,                        \
+	  "a wakee still switching out is queued on its CPU, not spun on")                           \
 	F(TTWU_QUEUE_ON_CPU_LE1, false, "2ebb17717550 (v5.8)", NULL,                                 \
 	  "with NO_TTWU_QUEUE_IDLE: on_cpu wakee queues if nr_running <= 1")                         \
 	F(SM_IDLE, true, "3dcac251b066 (v6.12)", NULL,                                               \

@@ -819,6 +819,7 @@ struct rq {
 	/* wakeup path statistics */
 	u64 nr_ttwu_queued;		/* wakeups this CPU queued on a wakelist */
 	u64 nr_ttwu_direct;		/* wakeups this CPU activated under the target's rq lock */
+	u64 ttwu_on_cpu_spin_ns;	/* spun waking a task still on its CPU (p->on_cpu) */
 	u64 nr_wake_without_ipi;	/* wakes of this CPU that found it polling */
 	u64 ipi_resched_sent;
 	u64 ipi_call_sent;
@@ -1466,6 +1467,12 @@ void send_reschedule(unsigned int cpu);
 void wake_polling_cpu(unsigned int cpu);
 void sched_ttwu_pending(struct rq *rq);
 void ttwu_do_activate(struct rq *rq, struct task_struct *p, int wake_flags);
+/*
+ * A wakeup ends @rq's idle period (rq->idle_stamp set): fold its length
+ * into rq->avg_idle, newidle balance's estimate of the next one, and clear
+ * the stamp.
+ */
+void update_rq_avg_idle(struct rq *rq);
 
 /* ---- policies and classes (rt.c, fair.c, core.c) ---- */
 

@@ -153,6 +153,7 @@ static void write_sched(struct json_writer *w)
 		json_kv_u64(w, "ipi_received", rq->ipi_received);
 		json_kv_u64(w, "run_delay_ns", rq->stat.run_delay);
 		json_kv_u64(w, "rq_lock_spin_ns", rq->lock.spin_ns);
+		json_kv_u64(w, "ttwu_on_cpu_spin_ns", rq->ttwu_on_cpu_spin_ns);
 		json_kv_u64(w, "ttwu_queued", rq->nr_ttwu_queued);
 		json_kv_u64(w, "ttwu_direct", rq->nr_ttwu_direct);
 		json_kv_u64(w, "wake_without_ipi", rq->nr_wake_without_ipi);

@@ -1148,6 +1148,47 @@ static void test_newidle_migration_cost_bailout(void **state)
 }
 
 /*
+ * AVG_IDLE_AVG_FIRST (abfafa54db9a, v3.13): CPU 0's avg_idle is 100 us and
+ * a wakeup ends a 2 ms idle period. On, the period is averaged in (100 +
+ * (2000 - 100) / 8 = 337.5 us, under migration_cost's 500 us, so v3.10's
+ * bail-out then skips newidle balance and the queued task on CPU 8 stays);
+ * off (v3.12 and before) a period over twice migration_cost sets avg_idle
+ * to that cap, 1 ms, and the next newidle balance pulls. A 200 us period,
+ * under the cap, is averaged in either way (112.5 us).
+ */
+static void test_avg_idle_avg_first(void **state)
+{
+	(void)state;
+	for (int v = 0; v < 2; v++) {
+		bool first = v == 0;
+		struct rq *rq;
+		struct task_struct *q;
+
+		newidle_setup(TL_ZERO_COST,
+			      first ? "NO_NEWIDLE_COST,NEWIDLE_MIGRATION_COST_BAILOUT"
+				    : "NO_NEWIDLE_COST,NEWIDLE_MIGRATION_COST_BAILOUT,NO_AVG_IDLE_AVG_FIRST");
+		rq = cpu_rq(0);
+		tl_fork_running("src", 8);
+		q = tl_fork("queued", 8);
+
+		rq->clock = 10 * MSEC;
+		rq->avg_idle = 100 * USEC;
+		rq->idle_stamp = rq->clock - 200 * USEC;
+		update_rq_avg_idle(rq);
+		assert_int_equal(rq->avg_idle, 112500);
+		assert_int_equal(rq->idle_stamp, 0);
+
+		rq->avg_idle = 100 * USEC;
+		rq->idle_stamp = rq->clock - 2 * MSEC;
+		update_rq_avg_idle(rq);
+		assert_int_equal(rq->avg_idle, first ? 337500 : 1 * MSEC);
+		assert_int_equal(newidle0(), !first);
+		assert_int_equal(task_cpu(q), first ? 8 : 0);
+		tl_teardown();
+	}
+}
+
+/*
  * NEWIDLE_OVERLOAD_CHECK (v3.17): CPU 8 runs one task and nothing is queued
  * anywhere, so the root domain is not overloaded. On (v6.18), CPU 0 going
  * idle gives up before any pass; off (v3.16 and before), it walks SMT, MC
@@ -1570,6 +1611,7 @@ static void test_defaults_are_v6_18(void **state)
 	assert_false(sched_feat(NEWIDLE_MIGRATION_COST_BAILOUT));
 	assert_false(sched_feat(NEWIDLE_RATE_LIMIT));
 	assert_false(sched_feat(NI_RANDOM));
+	assert_true(sched_feat(AVG_IDLE_AVG_FIRST));
 	assert_true(sched_feat_info[__SCHED_FEAT_SWB_IDLE_CORE].def);
 	assert_true(sched_feat_info[__SCHED_FEAT_SWB_SMT_SKIP].def);
 	assert_true(sched_feat_info[__SCHED_FEAT_UTIL_RUNNABLE_BOOST].def);
@@ -1780,6 +1822,7 @@ int main(void)
 		cmocka_unit_test(test_ni_random_counters),
 		cmocka_unit_test(test_ni_random_success_weight),
 		cmocka_unit_test(test_ni_random_cost_not_bumped_or_capped),
+		cmocka_unit_test(test_avg_idle_avg_first),
 		cmocka_unit_test(test_defaults_are_v6_18),
 		cmocka_unit_test(test_active_balance_after_failures),
 		cmocka_unit_test(test_active_balance_resets_interval),

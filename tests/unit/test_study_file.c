@@ -212,14 +212,16 @@ static void test_idle_balance_study(void **state)
 	assert_int_equal(d.nr_variants, 5);
 	assert_string_equal(d.variant_name[0], "v3.10");
 	/*
-	 * the 2013 kernels' newidle settings (no overload check before v3.17),
-	 * with their locks and menu multiplier (v3.10's)
+	 * the 2013 kernels' newidle settings (no overload check before v3.17,
+	 * v3.10's avg_idle), with their locks, menu multiplier (v3.10's) and
+	 * wakeups (the waker spins on an on-CPU wakee; no same-LLC wakelist)
 	 */
 	assert_string_equal(d.variant_features[1],
 			    "NO_NEWIDLE_COST,NEWIDLE_MIGRATION_COST_BAILOUT,NEWIDLE_RATE_LIMIT,"
-			    "NO_RWSEM_SPIN_ON_OWNER,NO_I_MMAP_RWSEM,NO_I_RWSEM,NO_MUTEX_HANDOFF,"
-			    "NO_RWSEM_HANDOFF,NO_RWSEM_WAKE_ALL_READERS,MENU_LOAD_MULT,MENU_IOWAIT_MULT,"
-			    "NO_CPU_LOAD_RUNNABLE_AVG,NO_NEWIDLE_OVERLOAD_CHECK");
+			    "NO_AVG_IDLE_AVG_FIRST,NO_RWSEM_SPIN_ON_OWNER,NO_I_MMAP_RWSEM,NO_I_RWSEM,"
+			    "NO_MUTEX_HANDOFF,NO_RWSEM_HANDOFF,NO_RWSEM_WAKE_ALL_READERS,MENU_LOAD_MULT,"
+			    "MENU_IOWAIT_MULT,NO_CPU_LOAD_RUNNABLE_AVG,NO_NEWIDLE_OVERLOAD_CHECK,"
+			    "NO_TTWU_QUEUE_ON_CPU,NO_TTWU_QUEUE_IDLE");
 	assert_string_equal(d.variant_features[3], "");
 	assert_string_equal(d.variant_features[4], "NI_RANDOM");
 	assert_int_equal(d.top.machines.n, 2);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The wakeup path below CPU selection: ttwu_queue_cond() in each feature
- * setting (TTWU_QUEUE, TTWU_QUEUE_IDLE, TTWU_QUEUE_ON_CPU_LE1), the
+ * setting (TTWU_QUEUE, TTWU_QUEUE_IDLE, TTWU_QUEUE_ON_CPU_LE1), the waker
+ * spinning on a wakee still switching out (NO_TTWU_QUEUE_ON_CPU), the
  * call-single queue's one IPI per batch, set_nr_if_polling() instead of an
  * IPI, the SM_IDLE fast path and PREEMPT_LAZY.
  *
@@ -160,6 +161,45 @@ static void test_on_cpu_wakee(void **state)
 	assert_false(on_cpu_wake(NULL, 1));
 }
 
+/*
+ * Before v5.8 (NO_TTWU_QUEUE_ON_CPU) a wakee still on its CPU was never
+ * queued there: the waker spun until that CPU had switched it out (here
+ * 50 us later, as after a newidle balance), then woke it as any other, so
+ * the wakelist takes it only after the spin, and (without v6.0's
+ * TTWU_QUEUE_IDLE, as then) only across LLCs (CPU 4).
+ * The default queues it at once either way.
+ */
+static void test_on_cpu_wakee_spun_on_before_v5_8(void **state)
+{
+	(void)state;
+	for (int v = 0; v < 4; v++) {
+		bool spin = v < 2, cross_llc = v & 1;
+		unsigned int waker = cross_llc ? 4 : 0;
+		struct task_struct *p;
+		struct wake_result r;
+		u64 until;
+
+		tl_setup("smt2-2s-16", TL_REAL_COST, 0,
+			 spin ? "NO_TTWU_QUEUE_ON_CPU,NO_TTWU_QUEUE_IDLE" : NULL);
+		p = blocked_on(2);
+		until = sim_cpu(waker)->t + 50 * NSEC_PER_USEC;
+		p->on_cpu_until = until;
+		r = wake_from(waker, p);
+		assert_int_equal(r.queued, !spin || cross_llc);
+		if (spin)
+			assert_true(sim_cpu(waker)->t >= until);
+		else
+			assert_true(sim_cpu(waker)->t < until);
+		/*
+		 * the spin, what is left of the 50 us after the waker's own
+		 * work, is counted on its CPU (the JSON's ttwu_on_cpu_spin_ns)
+		 */
+		assert_true(tl_cpu(waker)->ttwu_on_cpu_spin_ns <= 50 * NSEC_PER_USEC);
+		assert_int_equal(tl_cpu(waker)->ttwu_on_cpu_spin_ns > 40 * NSEC_PER_USEC, spin);
+		tl_teardown();
+	}
+}
+
 /* two wakeups queued on one CPU: one IPI, the second finds the queue non-empty */
 static void test_one_ipi_per_batch(void **state)
 {
@@ -299,6 +339,7 @@ int main(void)
 		cmocka_unit_test(test_same_llc_idle_target),
 		cmocka_unit_test(test_same_llc_busy_target),
 		cmocka_unit_test(test_on_cpu_wakee),
+		cmocka_unit_test(test_on_cpu_wakee_spun_on_before_v5_8),
 		cmocka_unit_test(test_one_ipi_per_batch),
 		cmocka_unit_test(test_polling_target_gets_no_ipi),
 		cmocka_unit_test(test_polling_idle_end_to_end),
