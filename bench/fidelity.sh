@@ -345,8 +345,9 @@ if want anon-vma; then
 # stealing (ce6711f3d196, v3.9): AIM7 fork_test, as the anon-vma-rwsem study,
 # at its pinned performance governor (the Westmere-EX preset boots schedutil),
 # with the study's variants: the 3.8 locks, v3.x's menu multiplier and newidle
-# balance without v3.17's overload check.
-AVB=NO_NEWIDLE_COST,NEWIDLE_MIGRATION_COST_BAILOUT,NO_RWSEM_SPIN_ON_OWNER,NO_I_MMAP_RWSEM,NO_I_RWSEM,NO_MUTEX_HANDOFF,NO_RWSEM_HANDOFF,NO_RWSEM_WAKE_ALL_READERS,NO_MUTEX_OSQ,MENU_LOAD_MULT,MENU_IOWAIT_MULT,NO_CPU_LOAD_RUNNABLE_AVG,NO_NEWIDLE_OVERLOAD_CHECK
+# balance without v3.17's overload check, and the wakeup and avg_idle of 3.x
+# (the waker spins on an on-CPU wakee, no idle wakelist, v3.12's avg_idle).
+AVB=NO_NEWIDLE_COST,NEWIDLE_MIGRATION_COST_BAILOUT,NO_RWSEM_SPIN_ON_OWNER,NO_I_MMAP_RWSEM,NO_I_RWSEM,NO_MUTEX_HANDOFF,NO_RWSEM_HANDOFF,NO_RWSEM_WAKE_ALL_READERS,NO_MUTEX_OSQ,MENU_LOAD_MULT,MENU_IOWAIT_MULT,NO_CPU_LOAD_RUNNABLE_AVG,NO_NEWIDLE_OVERLOAD_CHECK,NO_AVG_IDLE_AVG_FIRST,NO_TTWU_QUEUE_ON_CPU,NO_TTWU_QUEUE_IDLE
 AVW="taskset -c 0-39,80-119 reaim -s 400 -e 400 -j 20 -f workfile.fork_test"
 step "anon_vma mutex -> rwsem, AIM7 fork_test on westmere-ex-8s-160" 50
 # shellcheck disable=SC2086
