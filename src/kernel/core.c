@@ -1183,7 +1183,7 @@ static int __try_to_wake_up(struct task_struct *p, unsigned int state, int wake_
 			ttwu_stat(p, task_cpu(p));
 			return 1;
 		}
-		machine.cpus[smp_processor_id()].t = p->on_cpu_until;
+		sim_cpu_set_cursor(sim_cpu(smp_processor_id()), p->on_cpu_until);
 	}
 
 	cpu = select_task_rq(p, task_cpu(p), wake_flags);
@@ -2144,7 +2144,7 @@ static void handle_pending_irqs(struct rq *rq)
 		if (unlikely(nr_lock_spinners))
 			lock_vcpu_preempted(cpu_of(rq));
 		cpu_set_activity(c, ACT_STEAL);
-		c->t += sim_steal_take(cpu_of(rq));
+		sim_cpu_set_cursor(c, c->t + sim_steal_take(cpu_of(rq)));
 	}
 	cpu_set_activity(c, ACT_IRQ);
 	irq_enter = c->t;
@@ -2301,7 +2301,7 @@ static void irq_in_kernel(unsigned int cpu)
 	 */
 	if ((rq->curr->csd_spinning || rq->curr->lock_spinning) && !ev_queued(&rq->step_ev)) {
 		if (c->t < machine.now)
-			c->t = machine.now;
+			sim_cpu_set_cursor(c, machine.now);
 		handle_pending_irqs(rq);
 		cpu_set_activity(c, ACT_KERNEL);
 		/* a lock spinner sees need_resched at once: its step stops the spin */

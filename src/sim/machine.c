@@ -181,6 +181,12 @@ void machine_init(const struct topology *topo, const struct cost_model *cost, u6
 			machine.variation.half ? 0 : machine.cpus[i].max_freq_khz;
 }
 
+void charge_varied(u64 ns)
+{
+	sim_variation_advance(&machine.variation, machine.this_cpu,
+			      &machine.cpus[machine.this_cpu].t, ns);
+}
+
 void machine_start_at(u64 t)
 {
 	machine.now = t;
@@ -189,6 +195,8 @@ void machine_start_at(u64 t)
 		machine.cpus[i].act_since = t;
 		machine.cpus[i].freq_since = t;
 		machine.cpus[i].pstate_since = t;
+		if (machine.variation.half)
+			machine.variation.cpu[i].mark = t;
 	}
 	sim_steal_start();
 }
@@ -261,7 +269,7 @@ void sim_lock_acquire(struct sim_lock *l)
 	if (l->free_at > c->t) {
 		l->contended++;
 		l->spin_ns += l->free_at - c->t;
-		c->t = l->free_at;
+		sim_cpu_set_cursor(c, l->free_at);
 	}
 	if (!l->path_cost)
 		charge(cost->rq_lock);

@@ -222,13 +222,26 @@ static inline struct sim_cpu *this_sim_cpu(void)
 	return &machine.cpus[machine.this_cpu];
 }
 
+/*
+ * Move @c's cursor to @t over time it does not execute: a wait for another
+ * CPU (a lock, a task's switch out), idle or user time, a vCPU the host
+ * runs something else on, a wakeup latency. The execution-time variation
+ * leaves that time alone (sim/variation.h).
+ */
+static inline void sim_cpu_set_cursor(struct sim_cpu *c, u64 t)
+{
+	if (unlikely(machine.variation.half))
+		sim_variation_skip(&machine.variation, c->id, t - c->t);
+	c->t = t;
+}
+
 /* Enter CPU @cpu's context at the current event time. */
 static inline struct sim_cpu *sim_enter_cpu(unsigned int cpu)
 {
 	struct sim_cpu *c = &machine.cpus[cpu];
 	machine.this_cpu = cpu;
 	if (c->t < machine.now)
-		c->t = machine.now;
+		sim_cpu_set_cursor(c, machine.now);
 	return c;
 }
 
@@ -271,6 +284,13 @@ static inline u64 smt_scale_inv(u64 ns, u64 speed, u64 inv)
 }
 
 /*
+ * charge()'s @ns with the execution-time variation on: at the running
+ * path's factor, with its stalls since the last charge (sim/variation.h).
+ * Out of line: it is off by default, and charge() is inlined everywhere.
+ */
+void charge_varied(u64 ns);
+
+/*
  * Charge @ns of the running CPU's own compute (ns at a lone thread's
  * speed): SMT siblings busy on its core slow it down.
  */
@@ -284,8 +304,10 @@ static inline void charge(u64 ns)
 		/* costs are at the maximum frequency: a slower clock takes longer */
 		if (c->freq_khz != c->max_freq_khz)
 			ns = (ns * c->max_freq_khz + c->freq_khz - 1) / c->freq_khz;
-		if (machine.variation.half)
-			ns = sim_variation_charge(&machine.variation, machine.this_cpu, ns);
+		if (machine.variation.half) {
+			charge_varied(ns);
+			return;
+		}
 	}
 	c->t += ns;
 }
@@ -304,12 +326,11 @@ static inline void sim_lock_release(struct sim_lock *l)
 
 static inline void charge_stall(u64 ns)
 {
-	struct sim_cpu *c = &machine.cpus[machine.this_cpu];
-
-	/* part of the path: it varies with it (sim/variation.h) */
-	if (unlikely(!c->charge_ref_khz))
-		ns = sim_variation_charge(&machine.variation, machine.this_cpu, ns);
-	c->t += ns;
+	/*
+	 * part of the path, it varies with it: at the next charge() or path
+	 * begin, which find it in the cursor (sim/variation.h)
+	 */
+	machine.cpus[machine.this_cpu].t += ns;
 }
 
 /* The running CPU's "now" (its cursor). */
