@@ -2343,7 +2343,7 @@ void sched_start(void)
 		struct rq *rq = cpu_rq(cpu);
 		struct sim_cpu *c = sim_cpu(cpu);
 
-		machine.this_cpu = cpu;
+		sim_set_this_cpu(cpu);
 		if (!rq->need_resched || ev_queued(&rq->step_ev)) {
 			/*
 			 * An idle CPU at the start has been idle for a while, as

@@ -247,7 +247,7 @@ void sim_cpu_interrupt(unsigned int cpu, unsigned int irq)
 {
 	struct sim_cpu *c = sim_cpu(cpu);
 
-	machine.this_cpu = cpu;
+	sim_set_this_cpu(cpu);
 	c->pending_irqs |= irq;
 	sim_variation_begin(&machine.variation, cpu, &c->t);
 	switch (c->act) {

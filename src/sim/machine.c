@@ -142,6 +142,7 @@ void machine_init(const struct topology *topo, const struct cost_model *cost, u6
 	eq_init(&machine.eq);
 	machine.cpus = xcalloc_aligned(topo->nr_cpus, sizeof(*machine.cpus),
 				       _Alignof(struct sim_cpu));
+	sim_set_this_cpu(0);
 	machine.cores = xcalloc(topo->nr_cores ? topo->nr_cores : 1, sizeof(*machine.cores));
 	smt_init(topo);
 	dist_keys_init(topo);
@@ -184,7 +185,7 @@ void machine_init(const struct topology *topo, const struct cost_model *cost, u6
 void charge_varied(u64 ns)
 {
 	sim_variation_advance(&machine.variation, machine.this_cpu,
-			      &machine.cpus[machine.this_cpu].t, ns);
+			      &machine.this_sim->t, ns);
 }
 
 void machine_start_at(u64 t)
@@ -215,6 +216,7 @@ void machine_destroy(void)
 	}
 	free(machine.cpus);
 	machine.cpus = NULL;
+	machine.this_sim = NULL;
 	free(machine.cores);
 	machine.cores = NULL;
 	free(machine.core_cpus);

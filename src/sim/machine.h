@@ -185,6 +185,12 @@ struct machine {
 	u64 *smt_inv;			/* [same]: smt_reciprocal(smt_speed[k]) */
 	bool smt_sharing;
 	unsigned int this_cpu;		/* CPU whose kernel path is running */
+	/*
+	 * &cpus[this_cpu], set with it (sim_set_this_cpu()): every charge
+	 * and stall finds the running CPU with one load instead of an
+	 * index's three
+	 */
+	struct sim_cpu *this_sim;
 	u64 seed;
 	struct sim_steal *steal;	/* [nr_cpus]: a guest's steal time, NULL: none */
 	/* each stretch of work's time varied (exec_variation_ppm); half 0: off */
@@ -219,7 +225,14 @@ static inline struct sim_cpu *sim_cpu(unsigned int cpu)
 
 static inline struct sim_cpu *this_sim_cpu(void)
 {
-	return &machine.cpus[machine.this_cpu];
+	return machine.this_sim;
+}
+
+/* The code that runs from now is CPU @cpu's (its cursor is not moved). */
+static inline void sim_set_this_cpu(unsigned int cpu)
+{
+	machine.this_cpu = cpu;
+	machine.this_sim = &machine.cpus[cpu];
 }
 
 /*
@@ -239,7 +252,8 @@ static inline void sim_cpu_set_cursor(struct sim_cpu *c, u64 t)
 static inline struct sim_cpu *sim_enter_cpu(unsigned int cpu)
 {
 	struct sim_cpu *c = &machine.cpus[cpu];
-	machine.this_cpu = cpu;
+
+	sim_set_this_cpu(cpu);
 	if (c->t < machine.now)
 		sim_cpu_set_cursor(c, machine.now);
 	return c;
@@ -296,7 +310,7 @@ void charge_varied(u64 ns);
  */
 static inline void charge(u64 ns)
 {
-	struct sim_cpu *c = &machine.cpus[machine.this_cpu];
+	struct sim_cpu *c = machine.this_sim;
 
 	if (unlikely(machine.smt_sharing))
 		ns = smt_scale_inv(ns, c->speed, c->speed_inv);
@@ -321,7 +335,7 @@ static inline void charge(u64 ns)
 /* Drop @l at the running CPU's now: the next taker spins until then. */
 static inline void sim_lock_release(struct sim_lock *l)
 {
-	l->free_at = machine.cpus[machine.this_cpu].t;
+	l->free_at = machine.this_sim->t;
 }
 
 static inline void charge_stall(u64 ns)
@@ -330,13 +344,13 @@ static inline void charge_stall(u64 ns)
 	 * part of the path, it varies with it: at the next charge() or path
 	 * begin, which find it in the cursor (sim/variation.h)
 	 */
-	machine.cpus[machine.this_cpu].t += ns;
+	machine.this_sim->t += ns;
 }
 
 /* The running CPU's "now" (its cursor). */
 static inline u64 cpu_now(void)
 {
-	return machine.cpus[machine.this_cpu].t;
+	return machine.this_sim->t;
 }
 
 /* @c went busy or idle at its cursor: its siblings' speed changes (sim/cpu.c). */

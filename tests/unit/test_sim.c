@@ -499,7 +499,7 @@ static void test_sim_lock(void **state)
 	assert_int_equal(l.line.owner, -1);
 
 	/* CPU0 takes the free lock at 100: lock cost only, no spin, no line transfer */
-	machine.this_cpu = 0;
+	sim_set_this_cpu(0);
 	sim_cpu(0)->t = 100;
 	sim_lock_acquire(&l);
 	assert_int_equal(sim_cpu(0)->t, 120);
@@ -512,7 +512,7 @@ static void test_sim_lock(void **state)
 	assert_int_equal(l.free_at, 5000);
 
 	/* CPU1 wants it at 1000: spins until 5000, then lock + line from CPU0 */
-	machine.this_cpu = 1;
+	sim_set_this_cpu(1);
 	sim_cpu(1)->t = 1000;
 	sim_lock_acquire(&l);
 	assert_int_equal(l.contended, 1);
@@ -530,7 +530,7 @@ static void test_sim_lock(void **state)
 	sim_lock_release(&l);
 
 	/* CPU0 exactly at free_at: no spin, but the line comes from CPU1 */
-	machine.this_cpu = 0;
+	sim_set_this_cpu(0);
 	sim_cpu(0)->t = 20020;
 	sim_lock_acquire(&l);
 	assert_int_equal(l.contended, 1);
@@ -561,11 +561,11 @@ static void test_sim_lock(void **state)
 			continue;
 		}
 		sim_lock_init(&l);
-		machine.this_cpu = 0;
+		sim_set_this_cpu(0);
 		sim_cpu(0)->t = 0;
 		sim_lock_acquire(&l);
 		sim_lock_release(&l);
-		machine.this_cpu = (unsigned int)other;
+		sim_set_this_cpu((unsigned int)other);
 		sim_cpu(other)->t = 1000;
 		sim_lock_acquire(&l);
 		assert_int_equal(sim_cpu(other)->t, 1000 + 20 + cost.cacheline[want]);

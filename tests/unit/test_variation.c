@@ -38,7 +38,7 @@ static void machine_at(u64 ppm, u64 seed)
 	cost_model_default(&cost);
 	cost.exec_variation_ppm = ppm;
 	machine_init(topo, &cost, seed);
-	machine.this_cpu = 0;
+	sim_set_this_cpu(0);
 }
 
 /* off: charges land exactly, and there is no stream to draw from */
