@@ -46,13 +46,15 @@ static void check_tree(struct event_queue *q)
 
 		/* (two empty leaves tie: either may stand for both) */
 		assert_true(q->win[n] == l || q->win[n] == r);
-		assert_true(q->key[q->win[n]] == (q->key[r] < q->key[l] ? q->key[r] : q->key[l]));
+		assert_true(eq_leaf_key(q, q->win[n]) == (eq_leaf_key(q, r) < eq_leaf_key(q, l) ?
+								  eq_leaf_key(q, r) :
+								  eq_leaf_key(q, l)));
 	}
 	/* a leaf's key is the earlier of its two slots' */
 	for (u32 leaf = 0; leaf < q->nr_leaves; leaf++) {
 		eq_key a = q->slot_key[2 * leaf], b = q->slot_key[2 * leaf + 1];
 
-		assert_true(q->key[leaf] == (b < a ? b : a));
+		assert_true(eq_leaf_key(q, leaf) == (b < a ? b : a));
 	}
 	for (u32 i = 0; i < q->nr_leaves * EQ_LEAF_EVENTS; i++) {
 		struct sim_event *ev = q->slot_ev[i];
