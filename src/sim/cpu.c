@@ -219,6 +219,7 @@ void sim_core_busy_changed(struct sim_cpu *c, bool busy)
 
 		s->speed = machine.smt_speed[k];
 		s->speed_inv = machine.smt_inv[k];
+		s->smt_exact_below = smt_exact_below(s->speed_inv);
 	}
 	for (unsigned int i = 0; i < core->nr_threads; i++) {
 		struct sim_cpu *s = sim_cpu(core->cpus[i]);

@@ -171,6 +171,7 @@ void machine_init(const struct topology *topo, const struct cost_model *cost, u6
 		/* idle, on a core with no thread busy: as the only busy thread */
 		c->speed = machine.smt_speed[1];
 		c->speed_inv = machine.smt_inv[1];
+		c->smt_exact_below = smt_exact_below(c->speed_inv);
 	}
 	/* the turbo limit for every core active, before anything runs */
 	sim_turbo_init();

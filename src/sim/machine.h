@@ -86,6 +86,12 @@ struct sim_cpu {
 	 * so that the common case stays one comparison per charge
 	 */
 	unsigned int charge_ref_khz;
+	/*
+	 * smt_scale_inv()'s multiply by speed_inv is exact for every n below
+	 * this: 2^32 - 1, or 0 for a speed of 1 permille, whose reciprocal
+	 * does not fit (smt_exact_below())
+	 */
+	unsigned int smt_exact_below;
 	struct sim_event *step_ev;	/* the next step: end of a kernel path or of user work */
 	struct sim_core *core;
 	u64 act_since;			/* cursor value when act began */
@@ -279,20 +285,24 @@ static inline u64 smt_reciprocal(u64 d)
 	return d > 1 && d < (1ULL << 32) ? UINT64_MAX / d + 1 : 0;
 }
 
+/* the bound for sim_cpu.smt_exact_below of a speed whose reciprocal is @inv */
+static inline unsigned int smt_exact_below(u64 inv)
+{
+	return inv ? UINT32_MAX : 0;
+}
+
 /*
  * @ns of compute at full speed, as wall time at @speed permille, rounded
- * up; @inv is smt_reciprocal(@speed). Charges are small, so the division
- * is almost always the multiply (a 64-bit divide costs tens of cycles, and
- * every kernel path on an SMT machine charges several times).
+ * up; @inv is smt_reciprocal(@speed) and @exact_below smt_exact_below(@inv).
+ * Charges are small, so the division is almost always the multiply (a
+ * 64-bit divide costs tens of cycles, and every kernel path on an SMT
+ * machine charges several times); one comparison picks it.
  */
-static inline u64 smt_scale_inv(u64 ns, u64 speed, u64 inv)
+static inline u64 smt_scale_inv(u64 ns, u64 speed, u64 inv, unsigned int exact_below)
 {
-	u64 n;
+	u64 n = ns * SMT_SPEED_FULL + speed - 1;
 
-	if (speed == SMT_SPEED_FULL)
-		return ns;
-	n = ns * SMT_SPEED_FULL + speed - 1;
-	if (likely(inv && n < (1ULL << 32)))
+	if (likely(n < exact_below))
 		return (u64)(((unsigned __int128)n * inv) >> 64);
 	return n / speed;
 }
@@ -312,8 +322,9 @@ static inline void charge(u64 ns)
 {
 	struct sim_cpu *c = machine.this_sim;
 
-	if (unlikely(machine.smt_sharing))
-		ns = smt_scale_inv(ns, c->speed, c->speed_inv);
+	/* a CPU's speed is full unless SMT siblings share its core */
+	if (unlikely(machine.smt_sharing) && c->speed != SMT_SPEED_FULL)
+		ns = smt_scale_inv(ns, c->speed, c->speed_inv, c->smt_exact_below);
 	if (unlikely(c->freq_khz != c->charge_ref_khz)) {
 		/* costs are at the maximum frequency: a slower clock takes longer */
 		if (c->freq_khz != c->max_freq_khz)

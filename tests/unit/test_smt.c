@@ -255,15 +255,16 @@ static void test_smt_scale_reciprocal(void **state)
 	(void)state;
 	for (u64 speed = 1; speed <= SMT_SPEED_FULL; speed++) {
 		u64 inv = smt_reciprocal(speed);
+		unsigned int below = smt_exact_below(inv);
 
 		for (unsigned int i = 0; i < ARRAY_SIZE(ns); i++)
-			assert_int_equal(smt_scale_inv(ns[i], speed, inv),
+			assert_int_equal(smt_scale_inv(ns[i], speed, inv, below),
 					 speed == SMT_SPEED_FULL ?
 						 ns[i] :
 						 (ns[i] * SMT_SPEED_FULL + speed - 1) / speed);
 		/* every charge below 4.29 ms, in steps that cover each residue */
 		for (u64 n = speed; n < 4294967; n += 7919)
-			assert_int_equal(smt_scale_inv(n, speed, inv),
+			assert_int_equal(smt_scale_inv(n, speed, inv, below),
 					 speed == SMT_SPEED_FULL ?
 						 n :
 						 (n * SMT_SPEED_FULL + speed - 1) / speed);
