@@ -1201,7 +1201,7 @@ static int __try_to_wake_up(struct task_struct *p, unsigned int state, int wake_
 			return 1;
 		}
 		this_rq()->ttwu_on_cpu_spin_ns += p->on_cpu_until - cpu_now();
-		machine.cpus[smp_processor_id()].t = p->on_cpu_until;
+		sim_cpu_set_cursor(sim_cpu(smp_processor_id()), p->on_cpu_until);
 	}
 
 	cpu = select_task_rq(p, task_cpu(p), wake_flags);
@@ -2162,7 +2162,7 @@ static void handle_pending_irqs(struct rq *rq)
 		if (unlikely(nr_lock_spinners))
 			lock_vcpu_preempted(cpu_of(rq));
 		cpu_set_activity(c, ACT_STEAL);
-		c->t += sim_steal_take(cpu_of(rq));
+		sim_cpu_set_cursor(c, c->t + sim_steal_take(cpu_of(rq)));
 	}
 	cpu_set_activity(c, ACT_IRQ);
 	irq_enter = c->t;
@@ -2319,7 +2319,7 @@ static void irq_in_kernel(unsigned int cpu)
 	 */
 	if ((rq->curr->csd_spinning || rq->curr->lock_spinning) && !ev_queued(&rq->step_ev)) {
 		if (c->t < machine.now)
-			c->t = machine.now;
+			sim_cpu_set_cursor(c, machine.now);
 		handle_pending_irqs(rq);
 		cpu_set_activity(c, ACT_KERNEL);
 		/* a lock spinner sees need_resched at once: its step stops the spin */
@@ -2361,7 +2361,7 @@ void sched_start(void)
 		struct rq *rq = cpu_rq(cpu);
 		struct sim_cpu *c = sim_cpu(cpu);
 
-		machine.this_cpu = cpu;
+		sim_set_this_cpu(cpu);
 		if (!rq->need_resched || ev_queued(&rq->step_ev)) {
 			/*
 			 * An idle CPU at the start has been idle for a while, as

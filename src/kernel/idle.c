@@ -412,13 +412,13 @@ void idle_exit(struct rq *rq)
 		 * scheduled its thread in again.
 		 */
 		if (!t->idle_states[idx].polls)
-			c->t += resid < machine.cost->guest_host_poll_ns ?
-					machine.cost->guest_wakeup_polled :
-					machine.cost->guest_wakeup;
+			sim_cpu_set_cursor(c, c->t + (resid < machine.cost->guest_host_poll_ns ?
+							      machine.cost->guest_wakeup_polled :
+							      machine.cost->guest_wakeup));
 	}
 	/* the exit latency is time the CPU spends waking up, not working */
 	if (idx >= 0 && entered)
-		c->t += t->idle_states[idx].exit_latency_ns;
+		sim_cpu_set_cursor(c, c->t + t->idle_states[idx].exit_latency_ns);
 	if (idx >= 0 && busy)
 		rq->idle_state_usage[idx]--;
 	if (idx >= 0 && cpuidle_gov_decides_tick()) {

@@ -462,11 +462,11 @@ int ftrace_open(const char *path, const char *window, const char *events, char *
 	unsigned int this_cpu = machine.this_cpu;
 
 	for (unsigned int cpu = 0; cpu < machine.nr_cpus; cpu++) {
-		machine.this_cpu = cpu;
+		sim_set_this_cpu(cpu);
 		emit(TRACE_CPU_FREQUENCY, "d..1.", "state=%u cpu_id=%u", sim_cpu(cpu)->freq_khz,
 		     cpu);
 	}
-	machine.this_cpu = this_cpu;
+	sim_set_this_cpu(this_cpu);
 	return 0;
 }
 

@@ -86,7 +86,7 @@ static u64 user_work_interrupt(struct sim_cpu *c, u64 *ran)
 	u64 left = user_work_left(c, stop);
 
 	sim_cancel(c->step_ev);
-	c->t = stop;
+	sim_cpu_set_cursor(c, stop);
 	*ran = stop - c->user_start;
 	return left;
 }
@@ -219,6 +219,7 @@ void sim_core_busy_changed(struct sim_cpu *c, bool busy)
 
 		s->speed = machine.smt_speed[k];
 		s->speed_inv = machine.smt_inv[k];
+		s->smt_exact_below = smt_exact_below(s->speed_inv);
 	}
 	for (unsigned int i = 0; i < core->nr_threads; i++) {
 		struct sim_cpu *s = sim_cpu(core->cpus[i]);
@@ -233,7 +234,7 @@ static void cpu_step_event(struct sim_event *ev)
 	unsigned int cpu = ev->arg;
 	struct sim_cpu *c = sim_enter_cpu(cpu);
 
-	sim_variation_begin(&machine.variation, cpu);
+	sim_variation_begin(&machine.variation, cpu, &c->t);
 	if (c->act == ACT_IDLE) {
 		cpu_ops->idle_step(cpu);
 		return;
@@ -247,9 +248,9 @@ void sim_cpu_interrupt(unsigned int cpu, unsigned int irq)
 {
 	struct sim_cpu *c = sim_cpu(cpu);
 
-	machine.this_cpu = cpu;
+	sim_set_this_cpu(cpu);
 	c->pending_irqs |= irq;
-	sim_variation_begin(&machine.variation, cpu);
+	sim_variation_begin(&machine.variation, cpu, &c->t);
 	switch (c->act) {
 	case ACT_USER: {
 		/* user work stops here; the step machine handles the interrupt */
@@ -262,7 +263,7 @@ void sim_cpu_interrupt(unsigned int cpu, unsigned int irq)
 	}
 	case ACT_IDLE:
 		if (c->t < machine.now)
-			c->t = machine.now;
+			sim_cpu_set_cursor(c, machine.now);
 		cpu_ops->idle_exit(cpu);
 		cpu_ops->step(cpu);
 		break;

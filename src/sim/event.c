@@ -24,7 +24,8 @@ void eq_init(struct event_queue *q)
 	q->slot = xreallocarray(NULL, q->cap, sizeof(*q->slot));
 	q->nr_leaves = 0;
 	q->win = NULL;
-	q->key = NULL;
+	q->key_time = NULL;
+	q->key_seq = NULL;
 	q->slot_key = NULL;
 	q->slot_ev = NULL;
 	q->dirty = EQ_NO_LEAF;
@@ -39,12 +40,14 @@ void eq_destroy(struct event_queue *q)
 			q->slot_ev[i]->pos = 0;
 	free(q->slot);
 	free(q->win);
-	free(q->key);
+	free(q->key_time);
+	free(q->key_seq);
 	free(q->slot_key);
 	free(q->slot_ev);
 	q->slot = NULL;
 	q->win = NULL;
-	q->key = NULL;
+	q->key_time = NULL;
+	q->key_seq = NULL;
 	q->slot_key = NULL;
 	q->slot_ev = NULL;
 	q->nr = q->nr_heap = q->cap = q->nr_background = q->nr_leaves = 0;
@@ -58,15 +61,23 @@ static inline eq_key mkkey(u64 time, u64 seq)
 
 /* ---- the slot tree ---- */
 
+static inline void leaf_key_set(struct event_queue *q, u32 leaf, eq_key k)
+{
+	q->key_time[leaf] = (u64)(k >> 64);
+	q->key_seq[leaf] = (u64)k;
+}
+
 /* Leaf @leaf's key changed: recompute the winners on its path to the root. */
 static inline void climb(struct event_queue *q, u32 leaf)
 {
-	u32 n = q->nr_leaves + leaf, w = leaf;
-	eq_key k = q->key[leaf];
+	/* a 64-bit node index: no zero extension at each use */
+	u64 n = q->nr_leaves + leaf;
+	u32 w = leaf;
+	eq_key k = eq_leaf_key(q, leaf);
 
 	while (n > 1) {
 		u32 s = q->win[n ^ 1];
-		eq_key ks = q->key[s];
+		eq_key ks = eq_leaf_key(q, s);
 
 		if (ks < k) {
 			w = s;
@@ -115,13 +126,14 @@ void eq_bind_slot(struct event_queue *q, struct sim_event *ev, u32 leaf, u32 sub
 		while (n <= leaf)
 			n *= 2;
 		flush_dirty(q);
-		q->key = xreallocarray(q->key, n, sizeof(*q->key));
+		q->key_time = xreallocarray(q->key_time, n, sizeof(*q->key_time));
+		q->key_seq = xreallocarray(q->key_seq, n, sizeof(*q->key_seq));
 		q->slot_key = xreallocarray(q->slot_key, (size_t)n * EQ_LEAF_EVENTS,
 					    sizeof(*q->slot_key));
 		q->slot_ev =
 			xreallocarray(q->slot_ev, (size_t)n * EQ_LEAF_EVENTS, sizeof(*q->slot_ev));
 		for (u32 i = old; i < n; i++)
-			q->key[i] = EQ_KEY_NONE;
+			leaf_key_set(q, i, EQ_KEY_NONE);
 		for (u32 i = old * EQ_LEAF_EVENTS; i < n * EQ_LEAF_EVENTS; i++) {
 			q->slot_key[i] = EQ_KEY_NONE;
 			q->slot_ev[i] = NULL;
@@ -134,7 +146,7 @@ void eq_bind_slot(struct event_queue *q, struct sim_event *ev, u32 leaf, u32 sub
 		for (u32 i = n - 1; i >= 1; i--) {
 			u32 l = q->win[2 * i], r = q->win[2 * i + 1];
 
-			q->win[i] = q->key[r] < q->key[l] ? r : l;
+			q->win[i] = eq_leaf_key(q, r) < eq_leaf_key(q, l) ? r : l;
 		}
 	}
 	q->slot_ev[leaf * EQ_LEAF_EVENTS + sub] = ev;
@@ -145,7 +157,7 @@ void eq_bind_slot(struct event_queue *q, struct sim_event *ev, u32 leaf, u32 sub
 static inline void slot_store(struct event_queue *q, u32 i, eq_key k)
 {
 	q->slot_key[i] = k;
-	q->key[i / EQ_LEAF_EVENTS] = min_key(k, q->slot_key[i ^ 1]);
+	leaf_key_set(q, i / EQ_LEAF_EVENTS, min_key(k, q->slot_key[i ^ 1]));
 }
 
 /* slot_set() of a leaf other than the pending one: that one climbs first */
@@ -192,7 +204,7 @@ static inline eq_key slot_min(struct event_queue *q)
 	if (!q->nr_leaves)
 		return EQ_KEY_NONE;
 	flush_dirty(q);
-	return q->key[q->win[1]];
+	return eq_leaf_key(q, q->win[1]);
 }
 
 /* ---- the heap ---- */
@@ -345,7 +357,7 @@ struct sim_event *eq_pop_until(struct event_queue *q, u64 limit)
 		i++;
 	ev = q->slot_ev[i];
 	q->slot_key[i] = EQ_KEY_NONE;
-	q->key[leaf] = q->slot_key[i ^ 1];
+	leaf_key_set(q, leaf, q->slot_key[i ^ 1]);
 	q->dirty = leaf;
 	ev->pos = 0;
 	q->nr--;

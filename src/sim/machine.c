@@ -142,6 +142,7 @@ void machine_init(const struct topology *topo, const struct cost_model *cost, u6
 	eq_init(&machine.eq);
 	machine.cpus = xcalloc_aligned(topo->nr_cpus, sizeof(*machine.cpus),
 				       _Alignof(struct sim_cpu));
+	sim_set_this_cpu(0);
 	machine.cores = xcalloc(topo->nr_cores ? topo->nr_cores : 1, sizeof(*machine.cores));
 	smt_init(topo);
 	dist_keys_init(topo);
@@ -170,6 +171,7 @@ void machine_init(const struct topology *topo, const struct cost_model *cost, u6
 		/* idle, on a core with no thread busy: as the only busy thread */
 		c->speed = machine.smt_speed[1];
 		c->speed_inv = machine.smt_inv[1];
+		c->smt_exact_below = smt_exact_below(c->speed_inv);
 	}
 	/* the turbo limit for every core active, before anything runs */
 	sim_turbo_init();
@@ -181,6 +183,12 @@ void machine_init(const struct topology *topo, const struct cost_model *cost, u6
 			machine.variation.half ? 0 : machine.cpus[i].max_freq_khz;
 }
 
+void charge_varied(u64 ns)
+{
+	sim_variation_advance(&machine.variation, machine.this_cpu,
+			      &machine.this_sim->t, ns);
+}
+
 void machine_start_at(u64 t)
 {
 	machine.now = t;
@@ -189,6 +197,8 @@ void machine_start_at(u64 t)
 		machine.cpus[i].act_since = t;
 		machine.cpus[i].freq_since = t;
 		machine.cpus[i].pstate_since = t;
+		if (machine.variation.half)
+			machine.variation.cpu[i].mark = t;
 	}
 	sim_steal_start();
 }
@@ -207,6 +217,7 @@ void machine_destroy(void)
 	}
 	free(machine.cpus);
 	machine.cpus = NULL;
+	machine.this_sim = NULL;
 	free(machine.cores);
 	machine.cores = NULL;
 	free(machine.core_cpus);
@@ -261,7 +272,7 @@ void sim_lock_acquire(struct sim_lock *l)
 	if (l->free_at > c->t) {
 		l->contended++;
 		l->spin_ns += l->free_at - c->t;
-		c->t = l->free_at;
+		sim_cpu_set_cursor(c, l->free_at);
 	}
 	if (!l->path_cost)
 		charge(cost->rq_lock);

@@ -86,6 +86,12 @@ struct sim_cpu {
 	 * so that the common case stays one comparison per charge
 	 */
 	unsigned int charge_ref_khz;
+	/*
+	 * smt_scale_inv()'s multiply by speed_inv is exact for every n below
+	 * this: 2^32 - 1, or 0 for a speed of 1 permille, whose reciprocal
+	 * does not fit (smt_exact_below())
+	 */
+	unsigned int smt_exact_below;
 	struct sim_event *step_ev;	/* the next step: end of a kernel path or of user work */
 	struct sim_core *core;
 	u64 act_since;			/* cursor value when act began */
@@ -185,6 +191,12 @@ struct machine {
 	u64 *smt_inv;			/* [same]: smt_reciprocal(smt_speed[k]) */
 	bool smt_sharing;
 	unsigned int this_cpu;		/* CPU whose kernel path is running */
+	/*
+	 * &cpus[this_cpu], set with it (sim_set_this_cpu()): every charge
+	 * and stall finds the running CPU with one load instead of an
+	 * index's three
+	 */
+	struct sim_cpu *this_sim;
 	u64 seed;
 	struct sim_steal *steal;	/* [nr_cpus]: a guest's steal time, NULL: none */
 	/* each stretch of work's time varied (exec_variation_ppm); half 0: off */
@@ -219,16 +231,37 @@ static inline struct sim_cpu *sim_cpu(unsigned int cpu)
 
 static inline struct sim_cpu *this_sim_cpu(void)
 {
-	return &machine.cpus[machine.this_cpu];
+	return machine.this_sim;
+}
+
+/* The code that runs from now is CPU @cpu's (its cursor is not moved). */
+static inline void sim_set_this_cpu(unsigned int cpu)
+{
+	machine.this_cpu = cpu;
+	machine.this_sim = &machine.cpus[cpu];
+}
+
+/*
+ * Move @c's cursor to @t over time it does not execute: a wait for another
+ * CPU (a lock, a task's switch out), idle or user time, a vCPU the host
+ * runs something else on, a wakeup latency. The execution-time variation
+ * leaves that time alone (sim/variation.h).
+ */
+static inline void sim_cpu_set_cursor(struct sim_cpu *c, u64 t)
+{
+	if (unlikely(machine.variation.half))
+		sim_variation_skip(&machine.variation, c->id, t - c->t);
+	c->t = t;
 }
 
 /* Enter CPU @cpu's context at the current event time. */
 static inline struct sim_cpu *sim_enter_cpu(unsigned int cpu)
 {
 	struct sim_cpu *c = &machine.cpus[cpu];
-	machine.this_cpu = cpu;
+
+	sim_set_this_cpu(cpu);
 	if (c->t < machine.now)
-		c->t = machine.now;
+		sim_cpu_set_cursor(c, machine.now);
 	return c;
 }
 
@@ -252,23 +285,34 @@ static inline u64 smt_reciprocal(u64 d)
 	return d > 1 && d < (1ULL << 32) ? UINT64_MAX / d + 1 : 0;
 }
 
+/* the bound for sim_cpu.smt_exact_below of a speed whose reciprocal is @inv */
+static inline unsigned int smt_exact_below(u64 inv)
+{
+	return inv ? UINT32_MAX : 0;
+}
+
 /*
  * @ns of compute at full speed, as wall time at @speed permille, rounded
- * up; @inv is smt_reciprocal(@speed). Charges are small, so the division
- * is almost always the multiply (a 64-bit divide costs tens of cycles, and
- * every kernel path on an SMT machine charges several times).
+ * up; @inv is smt_reciprocal(@speed) and @exact_below smt_exact_below(@inv).
+ * Charges are small, so the division is almost always the multiply (a
+ * 64-bit divide costs tens of cycles, and every kernel path on an SMT
+ * machine charges several times); one comparison picks it.
  */
-static inline u64 smt_scale_inv(u64 ns, u64 speed, u64 inv)
+static inline u64 smt_scale_inv(u64 ns, u64 speed, u64 inv, unsigned int exact_below)
 {
-	u64 n;
+	u64 n = ns * SMT_SPEED_FULL + speed - 1;
 
-	if (speed == SMT_SPEED_FULL)
-		return ns;
-	n = ns * SMT_SPEED_FULL + speed - 1;
-	if (likely(inv && n < (1ULL << 32)))
+	if (likely(n < exact_below))
 		return (u64)(((unsigned __int128)n * inv) >> 64);
 	return n / speed;
 }
+
+/*
+ * charge()'s @ns with the execution-time variation on: at the running
+ * path's factor, with its stalls since the last charge (sim/variation.h).
+ * Out of line: it is off by default, and charge() is inlined everywhere.
+ */
+void charge_varied(u64 ns);
 
 /*
  * Charge @ns of the running CPU's own compute (ns at a lone thread's
@@ -276,16 +320,19 @@ static inline u64 smt_scale_inv(u64 ns, u64 speed, u64 inv)
  */
 static inline void charge(u64 ns)
 {
-	struct sim_cpu *c = &machine.cpus[machine.this_cpu];
+	struct sim_cpu *c = machine.this_sim;
 
-	if (unlikely(machine.smt_sharing))
-		ns = smt_scale_inv(ns, c->speed, c->speed_inv);
+	/* a CPU's speed is full unless SMT siblings share its core */
+	if (unlikely(machine.smt_sharing) && c->speed != SMT_SPEED_FULL)
+		ns = smt_scale_inv(ns, c->speed, c->speed_inv, c->smt_exact_below);
 	if (unlikely(c->freq_khz != c->charge_ref_khz)) {
 		/* costs are at the maximum frequency: a slower clock takes longer */
 		if (c->freq_khz != c->max_freq_khz)
 			ns = (ns * c->max_freq_khz + c->freq_khz - 1) / c->freq_khz;
-		if (machine.variation.half)
-			ns = sim_variation_charge(&machine.variation, machine.this_cpu, ns);
+		if (machine.variation.half) {
+			charge_varied(ns);
+			return;
+		}
 	}
 	c->t += ns;
 }
@@ -299,23 +346,22 @@ static inline void charge(u64 ns)
 /* Drop @l at the running CPU's now: the next taker spins until then. */
 static inline void sim_lock_release(struct sim_lock *l)
 {
-	l->free_at = machine.cpus[machine.this_cpu].t;
+	l->free_at = machine.this_sim->t;
 }
 
 static inline void charge_stall(u64 ns)
 {
-	struct sim_cpu *c = &machine.cpus[machine.this_cpu];
-
-	/* part of the path: it varies with it (sim/variation.h) */
-	if (unlikely(!c->charge_ref_khz))
-		ns = sim_variation_charge(&machine.variation, machine.this_cpu, ns);
-	c->t += ns;
+	/*
+	 * part of the path, it varies with it: at the next charge() or path
+	 * begin, which find it in the cursor (sim/variation.h)
+	 */
+	machine.this_sim->t += ns;
 }
 
 /* The running CPU's "now" (its cursor). */
 static inline u64 cpu_now(void)
 {
-	return machine.cpus[machine.this_cpu].t;
+	return machine.this_sim->t;
 }
 
 /* @c went busy or idle at its cursor: its siblings' speed changes (sim/cpu.c). */

@@ -5,7 +5,11 @@
  * stream. A stretch is one kernel path (everything a CPU's step or
  * interrupt charges, charge() and charge_stall() alike: one system call,
  * one interrupt, as calibrate times one operation) or one user compute
- * segment. A real CPU never repeats an operation in exactly the same time
+ * segment. A path's charges take its factor as they are made; its stalls
+ * move the cursor at their nominal time and take the factor at the next
+ * charge() or at the CPU's next path begin (sim_variation_advance()), so
+ * that the stalls, about twenty an event, test nothing while the
+ * variation is off. A real CPU never repeats an operation in exactly the same time
  * (cache, TLB and branch-predictor state, a host under a guest); a
  * perfectly repeatable machine can hold two tasks in a fixed phase that a
  * real one drifts out of. The width is the cost parameter
@@ -36,6 +40,21 @@ struct sim_variation_cpu {
 	 * less than 1 ns over the run, and no charge is biased
 	 */
 	u64 rem;
+	/*
+	 * The cursor up to which the path's time has been varied, or left out
+	 * (sim_variation_skip()): the stalls since (charge_stall()) move the
+	 * cursor at their nominal time, and the next charge() or path begin
+	 * varies them (sim_variation_advance()), so that a stall costs no
+	 * test of the variation
+	 */
+	u64 mark;
+	/*
+	 * ns by which varied stalls came out shorter than the cursor had
+	 * already moved for them: the cursor never runs back (what the
+	 * stalls' ends published stands: a lock's release, a line's owner),
+	 * the next varied time pays it instead
+	 */
+	u64 debt;
 };
 
 struct sim_variation {
@@ -70,17 +89,51 @@ static inline u64 sim_variation_scale(struct sim_variation *v, unsigned int cpu,
 	return (u64)(t >> 32);
 }
 
-/* CPU @cpu starts a kernel path (a step, an interrupt): its own factor */
-static inline void sim_variation_begin(struct sim_variation *v, unsigned int cpu)
+/*
+ * CPU @cpu's cursor *@t moves on by @ns of compute in its current path:
+ * that and the path's stalls since the mark, at the path's factor. A
+ * factor below 1 can leave the stalls shorter than the time the cursor
+ * already moved for them; it stays, and the difference is a debt the
+ * next varied time pays (the mean stays the nominal time).
+ */
+static inline void sim_variation_advance(struct sim_variation *v, unsigned int cpu, u64 *t, u64 ns)
 {
-	if (v->half)
-		v->cpu[cpu].factor = sim_variation_draw(v, cpu);
+	struct sim_variation_cpu *c = &v->cpu[cpu];
+	u64 stalls = *t - c->mark;
+	u64 span = sim_variation_scale(v, cpu, stalls + ns, c->factor);
+	u64 owed = stalls + c->debt;
+
+	if (span >= owed) {
+		*t += span - owed;
+		c->debt = 0;
+	} else {
+		c->debt = owed - span;
+	}
+	c->mark = *t;
 }
 
-/* a charge of @ns in the path CPU @cpu is running */
-static inline u64 sim_variation_charge(struct sim_variation *v, unsigned int cpu, u64 ns)
+/*
+ * CPU @cpu's cursor moved by @delta (mod 2^64) for time it does not
+ * execute (a wait for another CPU, idle or user time, a vCPU's absence):
+ * no factor applies to it
+ */
+static inline void sim_variation_skip(struct sim_variation *v, unsigned int cpu, u64 delta)
 {
-	return sim_variation_scale(v, cpu, ns, v->cpu[cpu].factor);
+	v->cpu[cpu].mark += delta;
+}
+
+/*
+ * CPU @cpu, cursor *@t, starts a kernel path (a step, an interrupt): the
+ * last path's stalls after its last charge take that path's factor (the
+ * new path starts that much later or earlier), then the new path draws
+ * its own
+ */
+static inline void sim_variation_begin(struct sim_variation *v, unsigned int cpu, u64 *t)
+{
+	if (v->half) {
+		sim_variation_advance(v, cpu, t, 0);
+		v->cpu[cpu].factor = sim_variation_draw(v, cpu);
+	}
 }
 
 #endif

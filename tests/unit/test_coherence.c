@@ -56,7 +56,7 @@ static u64 on(unsigned int cpu, u64 (*fn)(struct cache_line *), struct cache_lin
 	now_us += 100;
 	sim_cpu(cpu)->t = now_us * 1000;
 	before = sim_cpu(cpu)->t;
-	machine.this_cpu = cpu;
+	sim_set_this_cpu(cpu);
 	ns = fn(l);
 	assert_int_equal(sim_cpu(cpu)->t - before, ns);
 	return ns;
@@ -187,7 +187,7 @@ static void test_groups_overlap_misses(void **state)
 	assert_int_equal(on(llc, cl_read, &l), one + (6 * one + 3) / 4);
 	/* a buffer of varying size: its first 2 lines */
 	on(0, cl_write, &l);
-	machine.this_cpu = llc;
+	sim_set_this_cpu(llc);
 	sim_cpu(llc)->t += 1000 * 1000;
 	assert_int_equal(cl_read_n(&l, 2), one + (one + 3) / 4);
 	assert_int_equal(cl_read_n(&l, 0), 0);
@@ -204,17 +204,17 @@ static void test_transfers_in_flight_queue(void **state)
 	cache_line_init(&l, 1);
 	on(0, cl_write, &l);
 	/* CPU a takes it at T: in flight until T + llc */
-	machine.this_cpu = a;
+	sim_set_this_cpu(a);
 	sim_cpu(a)->t = 10 * 1000 * 1000;
 	assert_int_equal(cl_write(&l), llc);
 	/* CPU b asks 100 ns into that transfer: waits the rest, then its own */
-	machine.this_cpu = b;
+	sim_set_this_cpu(b);
 	sim_cpu(b)->t = 10 * 1000 * 1000 + 100;
 	assert_int_equal(cl_write(&l), (llc - 100) + cost.cacheline[cpu_dist(a, b)]);
 	assert_int_equal(coherence_stats.queued, 1);
 	assert_int_equal(coherence_stats.queued_ns, llc - 100);
 	/* a CPU whose now is before that transfer began asked first: no wait */
-	machine.this_cpu = 0;
+	sim_set_this_cpu(0);
 	sim_cpu(0)->t = 5 * 1000 * 1000;
 	assert_int_equal(cl_read(&l), cost.cacheline[cpu_dist(b, 0)]);
 	assert_int_equal(coherence_stats.queued, 1);
@@ -223,7 +223,7 @@ static void test_transfers_in_flight_queue(void **state)
 static void test_fetch_by_writer(void **state)
 {
 	(void)state;
-	machine.this_cpu = 0;
+	sim_set_this_cpu(0);
 	assert_int_equal(cl_fetch(0, 5), 0);
 	assert_int_equal(cl_fetch(-1, 1), cost.mem_latency);
 	assert_int_equal(cl_fetch((int)cpu_at[DIST_NUMA], 1), cost.cacheline[DIST_NUMA]);

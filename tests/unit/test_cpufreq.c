@@ -161,7 +161,7 @@ static void test_shared_policy_max(void **state)
 	rq0->cfs.avg.util_avg = 100;
 	rq3->cfs.avg.util_avg = 700;
 	rq0->clock = 10 * NSEC_PER_MSEC;
-	machine.this_cpu = 0;
+	sim_set_this_cpu(0);
 	cpufreq_update_util(rq0, 0);
 	assert_int_equal(policy->sg.next_freq, 2133000);
 	assert_int_equal(policy->cur, 2133000);
@@ -190,7 +190,7 @@ static void test_runnable_boost(void **state)
 	rq->cfs.avg.util_avg = 300;	/* 375: 732421 -> 1.0 GHz */
 	rq->cfs.avg.runnable_avg = 700; /* 875: 1708984 -> 1.8 GHz */
 	rq->clock = 10 * NSEC_PER_MSEC;
-	machine.this_cpu = 0;
+	sim_set_this_cpu(0);
 	cpufreq_update_util(rq, 0);
 	assert_int_equal(policy->cur, 1800000);
 	tl_teardown();
@@ -202,7 +202,7 @@ static void test_runnable_boost(void **state)
 	rq->cfs.avg.util_avg = 300;
 	rq->cfs.avg.runnable_avg = 700;
 	rq->clock = 10 * NSEC_PER_MSEC;
-	machine.this_cpu = 0;
+	sim_set_this_cpu(0);
 	cpufreq_update_util(rq, 0);
 	/* 1.0 GHz is where it would be without a change: the request still names it */
 	assert_int_equal(policy->sg.next_freq, 1000000);
@@ -225,7 +225,7 @@ static void test_retime_user_work(void **state)
 	tl_setup("smp1", TL_ZERO_COST, 0, NULL);
 	c = sim_cpu(0);
 	t0 = machine.now;
-	machine.this_cpu = 0;
+	sim_set_this_cpu(0);
 	sim_cpu_run_user(0, work);
 	assert_int_equal(c->step_ev->time, t0 + work);
 	machine.now = t0 + work / 2;

@@ -44,7 +44,7 @@ static void window(unsigned int cpu, u64 wall_us, u64 idle_us)
 {
 	struct sim_cpu *c = sim_cpu(cpu);
 
-	machine.this_cpu = cpu;
+	sim_set_this_cpu(cpu);
 	c->act = ACT_KERNEL;
 	c->t += wall_us * US;
 	c->act_since = c->t;

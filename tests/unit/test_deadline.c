@@ -337,7 +337,7 @@ static void test_avg_dl_of_a_quarter(void **state)
 		unsigned long u;
 
 		tl_run_until(t * NSEC_PER_MSEC + 500 * NSEC_PER_USEC, true);
-		machine.this_cpu = 0;
+		sim_set_this_cpu(0);
 		update_rq_clock(rq);
 		update_dl_rq_load_avg(rq->clock_pelt, rq, dl_task(rq->curr));
 		u = cpu_util_dl(rq);

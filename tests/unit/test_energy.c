@@ -196,7 +196,7 @@ static void test_feec_cheaper_pd(void **state)
 	p->se.avg.util_avg = 100;
 	p->se.avg.util_est = 0;
 	p->se.avg.last_update_time = cpu_rq(6)->cfs.avg.last_update_time;
-	machine.this_cpu = 6;
+	sim_set_this_cpu(6);
 	assert_int_equal(find_energy_efficient_cpu(p, 6), 4);
 	/* the same from an A55 */
 	assert_int_equal(find_energy_efficient_cpu(p, 0), 4);
@@ -220,7 +220,7 @@ static void test_uclamp_min_misfit(void **state)
 	p = tl_fork("boosted", 0);
 	assert_false(uclamp_is_used());
 	assert_int_equal(util_fits_cpu(50, 614, 1024, 0), 1); /* uclamp off: util only */
-	machine.this_cpu = 0;
+	sim_set_this_cpu(0);
 	assert_int_equal(sched_setattr_nocheck(p, &attr), 0);
 	assert_true(uclamp_is_used());
 	assert_true(p->uclamp_req[UCLAMP_MIN].user_defined);
@@ -286,7 +286,7 @@ static void test_misfit_moves_to_big(void **state)
 	sched_exit();
 	machine_init(tl.topo, &tl.cost, 1);
 	sched_init(start);
-	machine.this_cpu = 0;
+	sim_set_this_cpu(0);
 	p = tl_work_task("hog", &tl_busy_prog, 0);
 	tl.hook = watch_misfit;
 	for (u64 t = 10; t <= 400 && task_cpu(p) < 6; t += 10)

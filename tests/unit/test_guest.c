@@ -402,7 +402,7 @@ static void test_steal_clock_task(void **state)
 	assert_true(sim_steal_enabled());
 	rq = cpu_rq(0);
 	c = sim_cpu(0);
-	machine.this_cpu = 0;
+	sim_set_this_cpu(0);
 	update_rq_clock(rq);
 	clock = rq->clock;
 	task = rq->clock_task;
@@ -424,7 +424,7 @@ static void test_steal_clock_task(void **state)
 	task = rq->clock_task;
 	machine.steal[0].pending_ns = 400000;
 	c->t += sim_steal_take(0);
-	machine.this_cpu = 1;
+	sim_set_this_cpu(1);
 	sim_cpu(1)->t = clock + 100000;
 	update_rq_clock(rq);
 	assert_int_equal(rq->clock - clock, 100000);
@@ -434,7 +434,7 @@ static void test_steal_clock_task(void **state)
 	 * CPU 0 after it and 50 us of work: 350 us passed, the 400 us of
 	 * steal is clamped to them and the rest dropped, as the kernel does
 	 */
-	machine.this_cpu = 0;
+	sim_set_this_cpu(0);
 	c->t += 50000;
 	update_rq_clock(rq);
 	assert_int_equal(rq->clock - clock, 450000);
@@ -540,7 +540,7 @@ static void test_wakeup_skips_preempted_vcpu(void **state)
 	tl_cpu(1);
 	assert_ptr_equal(tl_schedule(), p);
 	tl_block_current();
-	machine.this_cpu = 0;
+	sim_set_this_cpu(0);
 	/* every vCPU idle and running: the idle target is taken */
 	assert_int_equal(select_idle_sibling(p, 1, 2), 2);
 

@@ -17,7 +17,7 @@ static struct task_struct *blocked_on(unsigned int cpu)
 {
 	struct task_struct *p = tl_fork_running("sleeper", cpu);
 
-	machine.this_cpu = cpu;
+	sim_set_this_cpu(cpu);
 	tl_advance(100000);
 	tl_block_current();
 	cpumask_clear(p->cpus_mask);

@@ -69,7 +69,7 @@ static inline void tl_setup_seed(const char *preset, bool zero_cost, unsigned in
 	sysctl_sched.hz = hz ? hz : tl.topo->hz;
 	machine_init(tl.topo, &tl.cost, seed);
 	sched_init(0);
-	machine.this_cpu = 0;
+	sim_set_this_cpu(0);
 }
 
 /* The same with seed 1. */
@@ -139,7 +139,7 @@ static inline struct task_struct *tl_work_task(const char *comm, const struct pr
  */
 static inline void tl_set_nice(struct task_struct *p, int nice)
 {
-	machine.this_cpu = task_cpu(p);
+	sim_set_this_cpu(task_cpu(p));
 	set_user_nice(p, nice);
 }
 
@@ -210,7 +210,7 @@ static inline void tl_account_now(void)
 
 		if (is_idle_task(rq->curr))
 			continue;
-		machine.this_cpu = cpu;
+		sim_set_this_cpu(cpu);
 		if (c->act == ACT_USER && c->t < machine.stop_at)
 			c->t = machine.stop_at;
 		update_rq_clock(rq);
@@ -224,7 +224,7 @@ static inline void tl_account_now(void)
 /* Enter CPU @cpu's context (machine.this_cpu) and return its runqueue. */
 static inline struct rq *tl_cpu(unsigned int cpu)
 {
-	machine.this_cpu = cpu;
+	sim_set_this_cpu(cpu);
 	return cpu_rq(cpu);
 }
 

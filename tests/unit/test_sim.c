@@ -46,13 +46,15 @@ static void check_tree(struct event_queue *q)
 
 		/* (two empty leaves tie: either may stand for both) */
 		assert_true(q->win[n] == l || q->win[n] == r);
-		assert_true(q->key[q->win[n]] == (q->key[r] < q->key[l] ? q->key[r] : q->key[l]));
+		assert_true(eq_leaf_key(q, q->win[n]) == (eq_leaf_key(q, r) < eq_leaf_key(q, l) ?
+								  eq_leaf_key(q, r) :
+								  eq_leaf_key(q, l)));
 	}
 	/* a leaf's key is the earlier of its two slots' */
 	for (u32 leaf = 0; leaf < q->nr_leaves; leaf++) {
 		eq_key a = q->slot_key[2 * leaf], b = q->slot_key[2 * leaf + 1];
 
-		assert_true(q->key[leaf] == (b < a ? b : a));
+		assert_true(eq_leaf_key(q, leaf) == (b < a ? b : a));
 	}
 	for (u32 i = 0; i < q->nr_leaves * EQ_LEAF_EVENTS; i++) {
 		struct sim_event *ev = q->slot_ev[i];
@@ -499,7 +501,7 @@ static void test_sim_lock(void **state)
 	assert_int_equal(l.line.owner, -1);
 
 	/* CPU0 takes the free lock at 100: lock cost only, no spin, no line transfer */
-	machine.this_cpu = 0;
+	sim_set_this_cpu(0);
 	sim_cpu(0)->t = 100;
 	sim_lock_acquire(&l);
 	assert_int_equal(sim_cpu(0)->t, 120);
@@ -512,7 +514,7 @@ static void test_sim_lock(void **state)
 	assert_int_equal(l.free_at, 5000);
 
 	/* CPU1 wants it at 1000: spins until 5000, then lock + line from CPU0 */
-	machine.this_cpu = 1;
+	sim_set_this_cpu(1);
 	sim_cpu(1)->t = 1000;
 	sim_lock_acquire(&l);
 	assert_int_equal(l.contended, 1);
@@ -530,7 +532,7 @@ static void test_sim_lock(void **state)
 	sim_lock_release(&l);
 
 	/* CPU0 exactly at free_at: no spin, but the line comes from CPU1 */
-	machine.this_cpu = 0;
+	sim_set_this_cpu(0);
 	sim_cpu(0)->t = 20020;
 	sim_lock_acquire(&l);
 	assert_int_equal(l.contended, 1);
@@ -561,11 +563,11 @@ static void test_sim_lock(void **state)
 			continue;
 		}
 		sim_lock_init(&l);
-		machine.this_cpu = 0;
+		sim_set_this_cpu(0);
 		sim_cpu(0)->t = 0;
 		sim_lock_acquire(&l);
 		sim_lock_release(&l);
-		machine.this_cpu = (unsigned int)other;
+		sim_set_this_cpu((unsigned int)other);
 		sim_cpu(other)->t = 1000;
 		sim_lock_acquire(&l);
 		assert_int_equal(sim_cpu(other)->t, 1000 + 20 + cost.cacheline[want]);

@@ -31,7 +31,7 @@ static int setup(void **state)
 	cost.cache_l2_kb = 64;
 	cost.skb_refill = 700;
 	machine_init(topo, &cost, 1);
-	machine.this_cpu = 0;
+	sim_set_this_cpu(0);
 	return 0;
 }
 

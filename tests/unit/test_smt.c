@@ -50,7 +50,7 @@ static void smt_setup(const char *preset, const u64 *speeds)
 	sysctl_sched.hz = 1000;
 	machine_init(tl.topo, &tl.cost, 1);
 	sched_init(0);
-	machine.this_cpu = 0;
+	sim_set_this_cpu(0);
 }
 
 /* A hog of @work ns bound to @cpu (so balancing cannot spread the hogs). */
@@ -205,7 +205,7 @@ static void test_charge_scaled_stall_not(void **state)
 	(void)state;
 	smt_setup("smt2-2s-16", speeds);
 	sib = other_cpu(0, true);
-	machine.this_cpu = 0;
+	sim_set_this_cpu(0);
 	cpu_set_activity(sim_cpu(0), ACT_KERNEL);
 
 	/* the sibling idle: a lone thread */
@@ -223,14 +223,14 @@ static void test_charge_scaled_stall_not(void **state)
 	assert_int_equal(cpu_now() - t0, 1000);
 
 	/* a CPU on another core is not slowed */
-	machine.this_cpu = other_cpu(0, false);
+	sim_set_this_cpu(other_cpu(0, false));
 	cpu_set_activity(this_sim_cpu(), ACT_KERNEL);
 	t0 = cpu_now();
 	charge(1000);
 	assert_int_equal(cpu_now() - t0, 1000);
 
 	/* an idle CPU that runs code counts itself as busy */
-	machine.this_cpu = 0;
+	sim_set_this_cpu(0);
 	cpu_set_activity(sim_cpu(0), ACT_IDLE);
 	t0 = cpu_now();
 	charge(1000);
@@ -255,15 +255,16 @@ static void test_smt_scale_reciprocal(void **state)
 	(void)state;
 	for (u64 speed = 1; speed <= SMT_SPEED_FULL; speed++) {
 		u64 inv = smt_reciprocal(speed);
+		unsigned int below = smt_exact_below(inv);
 
 		for (unsigned int i = 0; i < ARRAY_SIZE(ns); i++)
-			assert_int_equal(smt_scale_inv(ns[i], speed, inv),
+			assert_int_equal(smt_scale_inv(ns[i], speed, inv, below),
 					 speed == SMT_SPEED_FULL ?
 						 ns[i] :
 						 (ns[i] * SMT_SPEED_FULL + speed - 1) / speed);
 		/* every charge below 4.29 ms, in steps that cover each residue */
 		for (u64 n = speed; n < 4294967; n += 7919)
-			assert_int_equal(smt_scale_inv(n, speed, inv),
+			assert_int_equal(smt_scale_inv(n, speed, inv, below),
 					 speed == SMT_SPEED_FULL ?
 						 n :
 						 (n * SMT_SPEED_FULL + speed - 1) / speed);

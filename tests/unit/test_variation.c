@@ -38,7 +38,7 @@ static void machine_at(u64 ppm, u64 seed)
 	cost_model_default(&cost);
 	cost.exec_variation_ppm = ppm;
 	machine_init(topo, &cost, seed);
-	machine.this_cpu = 0;
+	sim_set_this_cpu(0);
 }
 
 /* off: charges land exactly, and there is no stream to draw from */
@@ -48,7 +48,7 @@ static void test_off_is_exact(void **state)
 	machine_at(0, 1);
 	assert_int_equal(machine.variation.half, 0);
 	assert_null(machine.variation.cpu);
-	sim_variation_begin(&machine.variation, 0);
+	sim_variation_begin(&machine.variation, 0, &sim_cpu(0)->t);
 	charge(123);
 	charge_stall(77);
 	charge(1);
@@ -96,11 +96,18 @@ static void test_mean_preserved(void **state)
 	machine_at(50000, 3);
 	t0 = cpu_now();
 	for (int i = 0; i < DRAWS; i++) {
-		sim_variation_begin(&machine.variation, 0);
+		sim_variation_begin(&machine.variation, 0, &sim_cpu(0)->t);
 		charge(3);
 		charge_stall(100);
 	}
-	/* 103 ns x DRAWS nominal; the SD of the sum is 103 x 5% x sqrt(DRAWS) = 2303 ns */
+	/* the last path's stall takes its factor when the next path begins */
+	sim_variation_begin(&machine.variation, 0, &sim_cpu(0)->t);
+	/*
+	 * 103 ns x DRAWS nominal; the SD of the sum is 103 x 5% x sqrt(DRAWS)
+	 * = 2303 ns. The stalls come before the next path's charge: with a
+	 * factor below 1 they come out shorter than the cursor has moved, and
+	 * only the debt carried to the next charges keeps the mean.
+	 */
 	assert_true(llabs((long long)(cpu_now() - t0) - 103LL * DRAWS) < 5 * 2303);
 	machine_destroy();
 }
@@ -112,7 +119,7 @@ static void test_one_factor_per_path(void **state)
 
 	(void)state;
 	machine_at(100000, 5);
-	sim_variation_begin(&machine.variation, 0);
+	sim_variation_begin(&machine.variation, 0, &sim_cpu(0)->t);
 	t = cpu_now();
 	charge(10000);
 	a = cpu_now() - t;
@@ -120,12 +127,66 @@ static void test_one_factor_per_path(void **state)
 	charge(10000);
 	b = cpu_now() - t;
 	assert_true(a > b ? a - b <= 1 : b - a <= 1);
-	sim_variation_begin(&machine.variation, 0);
+	sim_variation_begin(&machine.variation, 0, &sim_cpu(0)->t);
 	t = cpu_now();
 	charge(10000);
 	c = cpu_now() - t;
 	/* a new draw: 10000 x (f2 - f1) moves by whole ns almost surely */
 	assert_true(c > a + 1 || a > c + 1);
+	machine_destroy();
+}
+
+/*
+ * A path's stalls take its factor, at its next charge or at the CPU's
+ * next path begin; time the CPU does not execute (a wait for a lock) is
+ * left alone; and the cursor never runs back, a short factor leaving a
+ * debt that the next varied time pays
+ */
+static void test_stalls_vary_with_path(void **state)
+{
+	struct sim_cpu *c;
+	u64 a, b, t, jumped, f;
+	int below = 0;
+
+	(void)state;
+	machine_at(100000, 7);
+	c = sim_cpu(0);
+	for (int i = 0; i < 64; i++) {
+		sim_variation_begin(&machine.variation, 0, &c->t);
+		f = machine.variation.cpu[0].factor;
+		machine.variation.cpu[0].debt = 0;
+		t = cpu_now();
+		charge_stall(10000);
+		/* nominal until a charge or the next begin varies it */
+		assert_int_equal(cpu_now() - t, 10000);
+		charge(0);
+		a = cpu_now() - t;
+		if (f < VARIATION_ONE) {
+			/* shorter: the cursor stays, the rest is owed */
+			below++;
+			assert_int_equal(a, 10000);
+			assert_true(machine.variation.cpu[0].debt > 1);
+			/* the next charge pays it before it moves the cursor */
+			charge(machine.variation.cpu[0].debt / 2);
+			assert_int_equal(cpu_now() - t, 10000);
+			continue;
+		}
+		/* the stall and a charge of the same size take the same factor */
+		t = cpu_now();
+		charge(10000);
+		b = cpu_now() - t;
+		assert_true(a > b ? a - b <= 1 : b - a <= 1);
+		/* a stall at the end of the path: at the next begin, at this factor */
+		t = cpu_now();
+		charge_stall(10000);
+		jumped = cpu_now() + 50000;
+		sim_cpu_set_cursor(c, jumped);
+		sim_variation_begin(&machine.variation, 0, &c->t);
+		b = cpu_now() - jumped + 10000;
+		assert_true(a > b ? a - b <= 1 : b - a <= 1);
+	}
+	/* a uniform factor: about half the paths below 1 */
+	assert_true(below > 16 && below < 48);
 	machine_destroy();
 }
 
@@ -214,6 +275,7 @@ int main(void)
 		cmocka_unit_test(test_factor_distribution),
 		cmocka_unit_test(test_mean_preserved),
 		cmocka_unit_test(test_one_factor_per_path),
+		cmocka_unit_test(test_stalls_vary_with_path),
 		cmocka_unit_test(test_deterministic_streams),
 		cmocka_unit_test(test_run),
 	};

@@ -17,7 +17,7 @@ static struct task_struct *blocked_on(unsigned int cpu)
 {
 	struct task_struct *p = tl_fork_running("sleeper", cpu);
 
-	machine.this_cpu = cpu;
+	sim_set_this_cpu(cpu);
 	tl_block_current();
 	assert_int_equal(p->on_rq, 0);
 	cpumask_clear(p->cpus_mask);
@@ -41,7 +41,7 @@ static struct wake_result wake_from(unsigned int waker_cpu, struct task_struct *
 	u64 q0 = w->nr_ttwu_queued, i0 = w->ipi_sent, n0 = cpu_rq(target)->nr_wake_without_ipi;
 	struct wake_result r;
 
-	machine.this_cpu = waker_cpu;
+	sim_set_this_cpu(waker_cpu);
 	assert_int_equal(try_to_wake_up(p, TASK_NORMAL, 0), 1);
 	r.queued = w->nr_ttwu_queued > q0;
 	r.ipis = w->ipi_sent - i0;
@@ -210,12 +210,12 @@ static void test_one_ipi_per_batch(void **state)
 	a = blocked_on(4);
 	b = blocked_on(4);
 	assert_int_equal(wake_from(0, a).ipis, 1);
-	machine.this_cpu = 0;
+	sim_set_this_cpu(0);
 	assert_int_equal(try_to_wake_up(b, TASK_NORMAL, 0), 1);
 	assert_int_equal(tl_cpu(0)->ipi_sent, 1);
 	assert_int_equal(tl_cpu(0)->nr_ttwu_queued, 2);
 	/* the target flushes both under its own lock, then ttwu_pending clears */
-	machine.this_cpu = 4;
+	sim_set_this_cpu(4);
 	flush_smp_call_function_queue(tl_cpu(4));
 	assert_true(task_on_rq_queued(a) && task_on_rq_queued(b));
 	assert_false(tl_cpu(4)->ttwu_pending);
@@ -315,7 +315,7 @@ static void test_preempt_lazy_no_ipi(void **state)
 	curr = tl_fork_running("hog", 2);
 	(void)curr;
 	/* cpu_rq(), not tl_cpu(): the latter switches this CPU */
-	machine.this_cpu = 0;
+	sim_set_this_cpu(0);
 	resched_curr_lazy(cpu_rq(2));
 	assert_true(cpu_rq(2)->need_resched_lazy);
 	assert_false(cpu_rq(2)->need_resched);
@@ -324,7 +324,7 @@ static void test_preempt_lazy_no_ipi(void **state)
 	sysctl_sched.preempt = PREEMPT_VOLUNTARY_MODEL;
 	p = tl_fork_running("hog2", 3);
 	(void)p;
-	machine.this_cpu = 0;
+	sim_set_this_cpu(0);
 	resched_curr_lazy(cpu_rq(3));
 	assert_true(cpu_rq(3)->need_resched);
 	assert_int_equal(cpu_rq(0)->ipi_sent, 1);
