@@ -234,8 +234,11 @@ static int print_tool_usage(const struct bench_usage *u)
 static bool run_one(struct session *s, const struct run_opts *o, int i, int runs)
 {
 	bool finished;
+	char msg[256];
 
-	bench_print_header(s->bench, stdout);
+	/* a prefix that fails (chrt, taskset) exits before the benchmark prints anything */
+	if (!bench_prefix_fails(s->bench, msg, sizeof(msg)))
+		bench_print_header(s->bench, stdout);
 	fflush(stdout);
 	progress_start(s->bench, i, runs);
 	finished = session_run(s, o->so.check);
@@ -455,6 +458,11 @@ int cmd_run(int argc, char **argv)
 	}
 	if (!finished) {
 		session_failure(&s, &failure);
+		/* the measured tool's last stdout lines, flushed at its exit */
+		if (!failure.workload && s.bench->failure && s.bench->failure_stdout) {
+			fputs(s.bench->failure_stdout, stdout);
+			fflush(stdout);
+		}
 		fprintf(stderr, "schedlab: %s\n", failure.message);
 		rc = 1;
 	} else if (perf_stat) {

@@ -625,6 +625,24 @@ int sched_setattr_nocheck(struct task_struct *p, const struct sched_attr *uattr)
 	return 0;
 }
 
+int sched_setattr(struct task_struct *p, const struct sched_attr *attr)
+{
+	u32 policy = attr->sched_flags & SCHED_FLAG_KEEP_POLICY ? p->policy : attr->sched_policy;
+
+	/*
+	 * __sched_setscheduler(user): after the checks of the request itself
+	 * (-EINVAL first), a DL task must be allowed on every CPU of its root
+	 * domain, where its bandwidth is admitted
+	 */
+	if (dl_policy(policy) && !(attr->sched_flags & SCHED_FLAG_SUGOV) &&
+	    !dl_affinity_covers_root_domain(p->cpus_mask)) {
+		int ret = attr->sched_flags & SCHED_FLAG_KEEP_POLICY ? 0 : sched_attr_check(attr);
+
+		return ret ? ret : -EPERM;
+	}
+	return sched_setattr_nocheck(p, attr);
+}
+
 /*
  * rt_mutex_setprio(): @p runs at the priority of @pi_task, the top waiter
  * of the rt_mutexes it owns, when that is higher than its own
@@ -1387,8 +1405,11 @@ static struct task_struct *__sched_fork_task(struct task_struct *parent, bool th
 		/* the tasklist_lock section below is part of the cost */
 		charge(cost_outside(thread ? machine.cost->fork_thread : machine.cost->fork,
 				    machine.cost->tasklist_fork));
-		/* the workloads check sched_fork_fails() before they fork (work/exec.c) */
-		if (sched_fork_fails(parent)) {
+		/*
+		 * the workloads check sched_fork_fails() before they fork
+		 * (work/exec.c); kthreadd forks a kthread, not its caller
+		 */
+		if (bind_cpu < 0 && sched_fork_fails(parent)) {
 			fprintf(stderr, "schedlab: %s: fork() by SCHED_DEADLINE task %s: EAGAIN\n",
 				comm, parent->comm);
 			abort();
@@ -1762,13 +1783,18 @@ unsigned int cpumask_any_distribute(const struct cpumask *m)
 	return cpumask_any_and_distribute(m, m);
 }
 
-void sched_setaffinity_current(const struct cpumask *mask)
+int sched_setaffinity_current(const struct cpumask *mask)
 {
 	struct task_struct *p = current;
 	struct rq *rq = this_rq();
-	struct cpumask *old = alloc_cpumask();
+	struct cpumask *old;
 	unsigned int dest;
 
+	/* dl_task_check_affinity(): schedutil's kthread is not admitted, so exempt */
+	if (task_has_dl_policy(p) && !dl_entity_is_special(&p->dl) &&
+	    !dl_affinity_covers_root_domain(mask))
+		return -EBUSY;
+	old = alloc_cpumask();
 	cpumask_copy(old, p->cpus_mask);
 	cpumask_setall(p->cpus_mask);
 	cpumask_and(p->cpus_mask, p->cpus_mask, mask);
@@ -1785,16 +1811,17 @@ void sched_setaffinity_current(const struct cpumask *mask)
 	 */
 	if (cpumask_equal(old, p->cpus_mask)) {
 		free_cpumask(old);
-		return;
+		return 0;
 	}
 	free_cpumask(old);
 	dest = cpumask_any_distribute(p->cpus_mask);
 	if (cpumask_test_cpu(task_cpu(p), p->cpus_mask))
-		return;
+		return 0;
 	/* affine_move_task(): stop_one_cpu(migration_cpu_stop) and wait for it */
 	rq->migrate_task = p;
 	rq->migrate_dest = dest;
 	__schedule(SM_PREEMPT);
+	return 0;
 }
 
 static struct task_struct *run_stopper(struct rq *rq, struct task_struct *prev)

@@ -51,7 +51,22 @@ struct sugov_worker {
 	struct cpufreq_policy *policy;
 	bool work_queued;		/* kthread_queue_work(): sugov_work on the worker's list */
 	u64 nr_work;
+	/*
+	 * sugov_work() asleep in cppc_set_perf() (sugov_pcc_target()): the
+	 * frequency it asks for, what it waits for and until when, and the
+	 * timer standing in for the wakeup at the end of that command
+	 */
+	enum {
+		SUGOV_PCC_NONE,
+		SUGOV_PCC_LOCK,		/* in down_read() until the command ending at pcc_until */
+		SUGOV_PCC_CMD,		/* joined a batch, its command completes at pcc_until */
+	} pcc_state;
+	u64 pcc_until;
+	unsigned int pcc_freq;
+	struct hrtimer pcc_wake;
 };
+
+static struct pcc_channel *pcc_channels;	/* [nr_cpus]: by package */
 static unsigned long *idle_calls;		/* [nr_cpus]: tick_sched's idle_calls */
 
 int cpufreq_parse(const char *arg, struct cpufreq_setup *out, char *err, size_t errlen)
@@ -195,12 +210,17 @@ static void transition_done(struct sim_event *ev)
  * run at the old speed for the transition latency. A request while one is
  * in flight retargets it (the register holds the last value written).
  */
-static void hw_request(struct cpufreq_policy *policy, unsigned int freq)
+static void hw_request_at(struct cpufreq_policy *policy, unsigned int freq, u64 when)
 {
 	policy->hw_target = freq;
 	if (ev_queued(&policy->transition))
 		return;
-	sim_schedule(&policy->transition, cpu_now() + policy->transition_latency_ns);
+	sim_schedule(&policy->transition, when + policy->transition_latency_ns);
+}
+
+static void hw_request(struct cpufreq_policy *policy, unsigned int freq)
+{
+	hw_request_at(policy, freq, cpu_now());
 }
 
 /*
@@ -232,14 +252,58 @@ unsigned int cpufreq_driver_fast_switch(struct cpufreq_policy *policy, unsigned 
  * the calling CPU spends waiting; then the transition notifier's
  * cpu_frequency event for each CPU of the policy.
  */
-void cpufreq_driver_target(struct cpufreq_policy *policy, unsigned int freq)
+/* ->target() has returned: the transition notifier's cpu_frequency for each CPU */
+static void driver_target_done(struct cpufreq_policy *policy, unsigned int freq)
 {
-	policy->nr_requests++;
-	hw_request(policy, freq);
-	charge_stall(machine.cost->cpufreq_target);
 	policy->cur = freq;
 	for (unsigned int i = 0; i < policy->nr_cpus; i++)
 		trace_sched(__trace_cpu_frequency(freq, policy->cpus[i]));
+}
+
+/*
+ * send_pcc_cmd(CMD_WRITE) under pcc_lock's write side, which this CPU holds
+ * from here to the completion: udelay() out the minimum request turnaround
+ * after the channel's last completion, ring the doorbell (the platform
+ * takes @policy's request, and any that joined this command) and poll
+ * until the command completes. @batch: the release the command carries.
+ */
+static void pcc_send_cmd(struct cpufreq_policy *policy, unsigned int freq, u64 batch)
+{
+	struct pcc_channel *ch = policy->pcc;
+	u64 ready = ch->used ? ch->last_cmd_cmpl_time + machine.cost->cpufreq_pcc_turnaround : 0;
+
+	if (ready > cpu_now())
+		charge_stall(ready - cpu_now());
+	ch->doorbell_at = cpu_now();
+	ch->busy_until = cpu_now() + machine.cost->cpufreq_target;
+	ch->batch = batch;
+	ch->nr_cmds++;
+	hw_request(policy, freq);
+	charge_stall(machine.cost->cpufreq_target);
+	ch->last_cmd_cmpl_time = cpu_now();
+	ch->used = true;
+}
+
+void cpufreq_driver_target(struct cpufreq_policy *policy, unsigned int freq)
+{
+	struct pcc_channel *ch = policy->pcc;
+
+	policy->nr_requests++;
+	if (!ch) {
+		hw_request(policy, freq);
+		charge_stall(machine.cost->cpufreq_target);
+		driver_target_done(policy, freq);
+		return;
+	}
+	/*
+	 * cppc_set_perf() over PCC from the ondemand or conservative work:
+	 * a command in flight holds pcc_lock, waited for here as a stall
+	 * (the kworker would sleep; sugov:N does, in sugov_work())
+	 */
+	if (ch->busy_until > cpu_now())
+		charge_stall(ch->busy_until - cpu_now());
+	pcc_send_cmd(policy, freq, 0);
+	driver_target_done(policy, freq);
 }
 
 bool cpufreq_fast_switch_possible(const struct cpufreq_desc *d, unsigned int nr_cpus)
@@ -464,8 +528,84 @@ bool cpufreq_this_cpu_can_update(const struct cpufreq_policy *policy)
 	return false;
 }
 
+/* the channel's command in flight ended (up_write(), or the doorbell waiters' wake_up_all()) */
+static void sugov_pcc_wake(struct hrtimer *timer)
+{
+	struct sugov_worker *w = container_of(timer, struct sugov_worker, pcc_wake);
+
+	wake_up_process(w->thread);
+}
+
+/* sugov:N sleeps until @until (its timer stands in for the waker) */
+static void sugov_pcc_sleep(struct sugov_worker *w, struct task_struct *p, u64 until)
+{
+	if (!hrtimer_pending(&w->pcc_wake))
+		hrtimer_start(&w->pcc_wake, until);
+	p->__state = TASK_UNINTERRUPTIBLE;
+	schedule();
+}
+
+/*
+ * cppc_set_perf() over the package's PCC channel, from sugov:N, in its
+ * phases: Phase I under pcc_lock's read side writes the desired
+ * performance; Phase II, the last CPU out of Phase I, takes the write
+ * side and sends one command for every request written (send_pcc_cmd()),
+ * while the others sleep until it completes (pcc_write_wait_q). A request
+ * that finds a command in flight sleeps in down_read() until its
+ * up_write(); the readers woken there are granted the lock together
+ * (rwsem_mark_wake()), so they form one batch: the first of them to run
+ * sends the command, the others join it. The joiners' requests reach the
+ * platform at its doorbell (or when they run, if later).
+ */
+static void sugov_pcc_target(struct sugov_worker *w, struct task_struct *p)
+{
+	struct cpufreq_policy *policy = w->policy;
+	struct pcc_channel *ch = policy->pcc;
+	u64 now = cpu_now();
+
+	switch (w->pcc_state) {
+	case SUGOV_PCC_CMD:
+		/* waiting for the batch's command: done at its completion */
+		if (now < w->pcc_until) {
+			sugov_pcc_sleep(w, p, w->pcc_until);
+			return;
+		}
+		w->pcc_state = SUGOV_PCC_NONE;
+		driver_target_done(policy, w->pcc_freq);
+		return;
+	case SUGOV_PCC_LOCK:
+		if (ch->busy_until > now && ch->batch == w->pcc_until) {
+			/* released with the batch whose command is in flight: join it */
+			policy->nr_requests++;
+			ch->nr_joined++;
+			hw_request_at(policy, w->pcc_freq, ch->doorbell_at > now ? ch->doorbell_at : now);
+			w->pcc_state = SUGOV_PCC_CMD;
+			w->pcc_until = ch->busy_until;
+			sugov_pcc_sleep(w, p, w->pcc_until);
+			return;
+		}
+		break;
+	case SUGOV_PCC_NONE:
+		break;
+	}
+	if (ch->busy_until > now) {
+		/* down_read() behind the writer: asleep until its up_write() */
+		if (w->pcc_state == SUGOV_PCC_NONE)
+			ch->nr_waits++;
+		w->pcc_state = SUGOV_PCC_LOCK;
+		w->pcc_until = ch->busy_until;
+		sugov_pcc_sleep(w, p, w->pcc_until);
+		return;
+	}
+	/* the lock is free: this CPU sends the command (for its batch, if released with one) */
+	policy->nr_requests++;
+	pcc_send_cmd(policy, w->pcc_freq, w->pcc_state == SUGOV_PCC_LOCK ? w->pcc_until : 0);
+	w->pcc_state = SUGOV_PCC_NONE;
+	driver_target_done(policy, w->pcc_freq);
+}
+
 /* sugov_work(): on sugov:N, the latest request to the driver */
-static void sugov_work(struct sugov_worker *w)
+static void sugov_work(struct sugov_worker *w, struct task_struct *p)
 {
 	struct cpufreq_policy *policy = w->policy;
 	unsigned int freq;
@@ -475,7 +615,13 @@ static void sugov_work(struct sugov_worker *w)
 	policy->sg.work_in_progress = false;
 	w->nr_work++;
 	/* work_lock: uncontended (its other user, a limits change, is not modelled) */
-	__cpufreq_driver_target(policy, freq, CPUFREQ_RELATION_L);
+	if (!policy->pcc) {
+		__cpufreq_driver_target(policy, freq, CPUFREQ_RELATION_L);
+		return;
+	}
+	/* __cpufreq_driver_target(): cppc_cpufreq is asked even for an unchanged target */
+	w->pcc_freq = __resolve_freq(policy, freq, policy->min, policy->max, CPUFREQ_RELATION_L);
+	sugov_pcc_target(w, p);
 }
 
 /* kthread_worker_fn(): run the queued work, else sleep until kthread_queue_work() */
@@ -483,9 +629,14 @@ static void sugov_worker_step(struct task_struct *p)
 {
 	struct sugov_worker *w = p->exec_data;
 
+	/* asleep in the driver: a wakeup before the channel's sleeps again */
+	if (w->pcc_state != SUGOV_PCC_NONE) {
+		sugov_pcc_target(w, p);
+		return;
+	}
 	if (w->work_queued) {
 		w->work_queued = false;
-		sugov_work(w);
+		sugov_work(w, p);
 		return;
 	}
 	p->__state = TASK_INTERRUPTIBLE;
@@ -629,6 +780,7 @@ static void sugov_kthread_create(struct cpufreq_policy *policy)
 	snprintf(comm, sizeof(comm), "sugov:%u", policy->cpu);
 	w->policy = policy;
 	w->irq_work.func = sugov_irq_work;
+	hrtimer_init(&w->pcc_wake, sugov_pcc_wake);
 	w->thread = sched_create_dl_kthread(comm, policy->cpu, related, &sugov_worker_exec, w,
 					    SUGOV_DL_RUNTIME_NS, SUGOV_DL_DEADLINE_NS,
 					    SUGOV_DL_PERIOD_NS, SCHED_FLAG_SUGOV);
@@ -736,6 +888,13 @@ void cpufreq_init(const struct cpufreq_setup *setup)
 	for (unsigned int i = 0; i < nr_cpufreq_policies; i++)
 		cpufreq_policies[i].fast_switch_enabled =
 			cpufreq_fast_switch_possible(&t->cpufreq, cpufreq_policies[i].nr_cpus);
+	/* cppc_cpufreq without fast switch: its registers behind the package's PCC subspace */
+	pcc_channels = xcalloc(nr, sizeof(*pcc_channels));
+	for (unsigned int i = 0; i < nr_cpufreq_policies; i++)
+		if (!strcmp(t->cpufreq.driver, "cppc_cpufreq") &&
+		    !cpufreq_policies[i].fast_switch_enabled)
+			cpufreq_policies[i].pcc =
+				&pcc_channels[t->cpus[cpufreq_policies[i].cpu].package % nr];
 
 	for (unsigned int i = 0; i < nr_cpufreq_policies; i++) {
 		struct cpufreq_policy *policy = &cpufreq_policies[i];
@@ -804,6 +963,8 @@ void cpufreq_exit(void)
 	free(cpufreq_policies);
 	cpufreq_policies = NULL;
 	nr_cpufreq_policies = 0;
+	free(pcc_channels);
+	pcc_channels = NULL;
 	free(policy_of);
 	policy_of = NULL;
 	free(sugov_cpus);

@@ -82,6 +82,25 @@ struct cpufreq_policy {
 	bool efficiencies_available;
 	bool inefficient[TOPO_MAX_OPPS];
 	void *governor_data;		/* ondemand/conservative: its struct policy_dbs_info */
+	/* cppc_cpufreq without fast switch: the package's PCC channel, else NULL */
+	struct pcc_channel *pcc;
+};
+
+/*
+ * A PCC subspace that CPPC requests go through (cppc_acpi.c's pcc_data[]):
+ * one per package (Ampere's PCCT has one CPPC doorbell per socket). Its
+ * pcc_lock's write side is held from the doorbell to the command's
+ * completion, and the next command waits the minimum request turnaround.
+ */
+struct pcc_channel {
+	u64 busy_until;			/* the command in flight completes */
+	u64 doorbell_at;		/* its doorbell */
+	u64 batch;			/* the release its batch was woken by (0: none) */
+	u64 last_cmd_cmpl_time;		/* when the last command completed */
+	bool used;			/* a command was sent */
+	u64 nr_cmds;
+	u64 nr_waits;			/* requests that found a command in flight */
+	u64 nr_joined;			/* requests carried by another CPU's command */
 };
 
 /* the table relations (include/linux/cpufreq.h) */

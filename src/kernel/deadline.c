@@ -983,6 +983,11 @@ bool __checkparam_dl(const struct sched_attr *attr)
 	       period <= SCHED_DL_PERIOD_MAX_US * NSEC_PER_USEC;
 }
 
+bool dl_affinity_covers_root_domain(const struct cpumask *mask)
+{
+	return cpumask_subset(cpu_rd(0)->span, mask);
+}
+
 bool sched_dl_new_overflows(const struct sched_attr *attr)
 {
 	u64 period = attr->sched_period ? attr->sched_period : attr->sched_deadline;

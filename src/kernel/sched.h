@@ -1128,9 +1128,10 @@ void do_sched_yield(void);
  * @mask (less the CPUs the machine lacks; at least one must remain). If
  * its CPU is not in it, the stopper preempts it and moves it to the
  * allowed CPU cpumask_any_and_distribute() picks (migration_cpu_stop()),
- * and this CPU schedules.
+ * and this CPU schedules. 0, or -EBUSY for a SCHED_DEADLINE task and a
+ * mask that does not cover its root domain (dl_task_check_affinity()).
  */
-void sched_setaffinity_current(const struct cpumask *mask);
+int sched_setaffinity_current(const struct cpumask *mask);
 
 /* Start @ns of user work (at full capacity and frequency) for current. */
 void task_run_user(u64 ns);
@@ -1684,6 +1685,13 @@ unsigned int select_task_rq_dl(struct task_struct *p, unsigned int cpu, int wake
 int sched_dl_overflow(struct task_struct *p, unsigned int policy, const struct sched_attr *attr);
 /* __checkparam_dl(): runtime <= deadline <= period, within sched_deadline_period_min/max */
 bool __checkparam_dl(const struct sched_attr *attr);
+/*
+ * admission control works per root domain, so a DL task's affinity must
+ * cover its root domain's CPUs: sched_setattr() refuses SCHED_DEADLINE to a
+ * task whose @mask does not (-EPERM), and sched_setaffinity() refuses such
+ * a @mask to a DL task (dl_task_check_affinity(): -EBUSY)
+ */
+bool dl_affinity_covers_root_domain(const struct cpumask *mask);
 /* a task not yet DL asking for @attr's reservation would get -EBUSY (sched_dl_overflow()) */
 bool sched_dl_new_overflows(const struct sched_attr *attr);
 /* class changes (check_class_changed()): a task enters or leaves SCHED_DEADLINE */
@@ -1742,6 +1750,12 @@ void put_prev_set_next_task_fair(struct rq *rq, struct task_struct *prev, struct
  * policy or priority (RT 1..99, others 0; nice is clamped to -20..19).
  */
 int sched_setattr_nocheck(struct task_struct *p, const struct sched_attr *attr);
+/*
+ * sched_setattr() as the syscall makes it (__sched_setscheduler() with
+ * user set): also -EPERM for SCHED_DEADLINE when @p's affinity does not
+ * cover the root domain. The workloads' own calls go through it.
+ */
+int sched_setattr(struct task_struct *p, const struct sched_attr *attr);
 int sched_setscheduler_nocheck(struct task_struct *p, int policy, int sched_priority);
 /* the attributes a task is forked with: the workload's first task (chrt/nice) */
 struct task_struct *sched_fork_task_attr(const char *comm, const struct task_exec *exec,

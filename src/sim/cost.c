@@ -58,6 +58,8 @@ void cost_model_default(struct cost_model *c)
 	c->dbs_update = 250;
 	/* an MSR write, as the fast switch's; cppc over PCC sets its doorbell round trip */
 	c->cpufreq_target = 500;
+	/* no PCC turnaround unless the platform's PCCT declares one */
+	c->cpufreq_pcc_turnaround = 0;
 	/*
 	 * Hackenberg et al. (IPDPSW 2015) saw Haswell-EP apply frequency
 	 * changes on a fixed ~500 us grid; the turbo limit's re-evaluation is
@@ -197,6 +199,7 @@ static const struct cost_field cost_fields[] = {
 	F(cpufreq_switch, KPATH_MAX),
 	F(dbs_update, KPATH_MAX),
 	F(cpufreq_target, KPATH_MAX),
+	F(cpufreq_pcc_turnaround, DELAY_MAX),
 	F(pcu_interval_ns, DELAY_MAX),
 	F(lb_base, KPATH_MAX),
 	F(lb_cpu_visit, KPATH_MAX),

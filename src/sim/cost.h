@@ -77,6 +77,12 @@ struct cost_model {
 	 */
 	u64 cpufreq_target;
 	/*
+	 * cppc_cpufreq over PCC: send_pcc_cmd() udelay()s until this long
+	 * after the channel's last command completed (the PCC subspace's
+	 * minimum request turnaround, pcc_mrtt) before ringing the doorbell
+	 */
+	u64 cpufreq_pcc_turnaround;
+	/*
 	 * The package's power control unit re-evaluates its turbo limit by
 	 * active cores on a grid of this period (sim/turbo.c): a delay, not a
 	 * CPU's work

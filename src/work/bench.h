@@ -195,6 +195,7 @@ struct bench {
 	struct cpumask *taskset_given;	/* as parsed, NR_CPUS wide (the machine is not known yet) */
 	struct cpumask *taskset_cpus;	/* the allowed CPUs of the machine (bench_check_machine()) */
 	char *taskset_str;		/* taskset_cpus as a CPU list, for the JSON */
+	unsigned int taskset_inner;	/* the chrt/nice prefixes inside taskset (run after it) */
 	/*
 	 * chrt and nice prefixes (work/chrt.c), innermost first: applied from
 	 * the last (the outermost command, which ran first) to the first
@@ -240,6 +241,8 @@ struct bench {
 	 */
 	char *failure;
 	u64 failure_ns;
+	/* what the tool wrote to stdout on its way out (a static string), NULL: nothing */
+	const char *failure_stdout;
 	/*
 	 * how far the benchmark is, for the progress line: a count of units
 	 * done of a total (0 total: none), and a length of simulated time
@@ -383,6 +386,15 @@ struct bench *nice_parse(int argc, char **argv, char *err, size_t errlen);
  * @attr; false when it has none (SCHED_NORMAL, nice 0).
  */
 bool bench_sched_attr(const struct bench *b, struct sched_attr *attr);
+/*
+ * The prefixes' own system calls before the exec, outermost first: chrt
+ * -d's sched_setattr() refused by admission control (EBUSY) or for a
+ * taskset narrower than the root domain (EPERM), taskset's
+ * sched_setaffinity() of a SCHED_DEADLINE task narrower than it (EBUSY).
+ * True and the tool's message in @msg if one fails (the tool exits 1 and
+ * the benchmark never runs).
+ */
+bool bench_prefix_fails(const struct bench *b, char *msg, size_t len);
 /* "SCHED_FIFO 50", "SCHED_OTHER nice 5", ... for the JSON; @buf of @len bytes */
 void bench_sched_attr_str(const struct sched_attr *attr, char *buf, size_t len);
 

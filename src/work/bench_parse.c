@@ -929,8 +929,11 @@ static void bench_fork_failed(void *ctx, bool thread)
 	case BENCH_HACKBENCH:
 		/*
 		 * create_worker()'s sneeze(), group() returns 0 children and
-		 * main() reaps none, then barf()s: exit(1)
+		 * main() reaps none (reap_workers() with dokill: "sending
+		 * SIGTERM" on stderr, signal_workers()'s line on stdout), then
+		 * barf()s: exit(1)
 		 */
+		b->failure_stdout = "signaling 0 worker threads to terminate\n";
 		bench_fail(b,
 			   "hackbench: %s (error: %s); 0 children started.  Expected %u; sending SIGTERM to all child processes; Creating workers (error: %s): exit status 1",
 			   thread ? "pthread_create failed()" : "fork()", eagain, b->fds * 2, eagain);
@@ -956,20 +959,16 @@ static void bench_fork_failed(void *ctx, bool thread)
 void bench_start(struct bench *b)
 {
 	struct sched_attr attr;
+	char msg[256];
 
+	/* chrt -d or taskset refused before the exec: the tool exits, nothing runs */
+	if (bench_prefix_fails(b, msg, sizeof(msg))) {
+		bench_fail(b, "%s", msg);
+		return;
+	}
 	/* a chrt or nice prefix: the first tasks start under its policy */
 	work_set_sched_attr(bench_sched_attr(b, &attr) ? &attr : NULL);
 	work_set_fork_failed(bench_fork_failed, b);
-	/* chrt -d: its sched_setattr() before the exec is refused, and chrt exits */
-	if (dl_policy(attr.sched_policy) && sched_dl_new_overflows(&attr)) {
-		bench_fail(b,
-			   "chrt: failed to set pid 0's policy: Device or resource busy (SCHED_DEADLINE admission control: %llu/%llu ns does not fit in what the root domain has left): exit status 1",
-			   (unsigned long long)attr.sched_runtime,
-			   (unsigned long long)(attr.sched_period ? attr.sched_period :
-								  attr.sched_deadline));
-		work_set_sched_attr(NULL);
-		return;
-	}
 	switch (b->kind) {
 	case BENCH_PERF_PIPE:
 		pipe_start(b);

@@ -111,6 +111,7 @@ struct rt_thread {
 	const struct rtapp_sched *cur_sched;
 	const struct rtapp_sched *cur_uclamp;	/* the util_min/util_max last applied */
 	const struct cpumask *cur_mask;	/* the affinity it set last */
+	bool affinity_pending;		/* wt->result is that OP_SETAFFINITY's */
 	struct rtapp_timing ld;
 };
 
@@ -231,7 +232,7 @@ int rtapp_apply_policy(struct task_struct *p, enum rtapp_policy policy, int prio
 		if (task_has_dl_policy(p) && p->dl.dl_runtime == dl->runtime &&
 		    p->dl.dl_deadline == dl->deadline && p->dl.dl_period == dl->period)
 			return 0;
-		return sched_setattr_nocheck(p, &attr);
+		return sched_setattr(p, &attr);
 	default:
 		snprintf(err, errlen, "policy %s is not modelled", rtapp_policy_name(policy));
 		return -1;
@@ -239,7 +240,7 @@ int rtapp_apply_policy(struct task_struct *p, enum rtapp_policy policy, int prio
 	if ((int)p->policy == (int)attr.sched_policy && p->rt_priority == attr.sched_priority &&
 	    (rt_policy(attr.sched_policy) || p->static_prio == NICE_TO_PRIO(attr.sched_nice)))
 		return 0;
-	if (sched_setattr_nocheck(p, &attr)) {
+	if (sched_setattr(p, &attr)) {
 		snprintf(err, errlen, "sched_setattr(%s, %d) failed", rtapp_policy_name(policy),
 			 priority);
 		return -1;
@@ -261,7 +262,7 @@ int rtapp_apply_uclamp(struct task_struct *p, const struct rtapp_sched *sd, char
 		attr.sched_flags |= SCHED_FLAG_UTIL_CLAMP_MAX;
 		attr.sched_util_max = (u32)sd->util_max;
 	}
-	if (sched_setattr_nocheck(p, &attr)) {
+	if (sched_setattr(p, &attr)) {
 		snprintf(err, errlen, "sched_setattr(util_min %d, util_max %d) failed",
 			 sd->util_min, sd->util_max);
 		return -1;
@@ -686,13 +687,20 @@ static bool apply_sched(struct rt_thread *th, const struct rtapp_sched *sd)
 	}
 	if (!sd->set || th->cur_sched == sd)
 		return false;
-	/* checked by the parser: only DL admission can refuse it */
+	/*
+	 * checked by the parser: only a DL reservation can be refused, by
+	 * admission control (-EBUSY) or for an affinity narrower than the
+	 * root domain (-EPERM)
+	 */
 	ret = rtapp_apply_policy(th->wt->task, sd->policy, sd->prio, &sd->dl, err, sizeof(err));
-	if (ret == -EBUSY) {
+	if (ret == -EBUSY || ret == -EPERM) {
 		/* log_critical() and perror() go to stderr: the failure message */
 		bench_fail(th->st->b,
-			   "rt-app: thread %s: [rt-app] <crit> [%d] sched_setattr returned -1; sched_setattr: failed to set deadline attributes: Device or resource busy (SCHED_DEADLINE admission control: the root domain's bandwidth is given out): rt-app exits",
-			   th->s->name, th->ind);
+			   "rt-app: thread %s: [rt-app] <crit> [%d] sched_setattr returned -1; sched_setattr: failed to set deadline attributes: %s (%s): rt-app exits",
+			   th->s->name, th->ind, strerror(-ret),
+			   ret == -EBUSY ?
+				   "SCHED_DEADLINE admission control: the root domain's bandwidth is given out" :
+				   "a SCHED_DEADLINE task must be allowed on every CPU of its root domain");
 		return true;
 	}
 	if (ret)
@@ -782,9 +790,19 @@ static void thread_next(struct work_task *wt, struct op_desc *op)
 						       st->masks[t - st->c->tasks] : st->default_mask;
 				if (!cpumask_equal(want, th->cur_mask)) {
 					th->cur_mask = want;
+					th->affinity_pending = true;
 					*op = (struct op_desc){ .kind = OP_SETAFFINITY, .cpus = want };
 					return;
 				}
+				/* perror("pthread_setaffinity_np") and exit: a DL thread's -EBUSY */
+				if (th->affinity_pending && (s64)wt->result < 0) {
+					bench_fail(st->b,
+						   "rt-app: thread %s: pthread_setaffinity_np: %s (a SCHED_DEADLINE thread's affinity must cover its root domain): rt-app exits",
+						   th->s->name, strerror((int)-(s64)wt->result));
+					op_sleep(op, NSEC_PER_SEC);
+					return;
+				}
+				th->affinity_pending = false;
 			}
 			if (apply_sched(th, &ph->sched)) {
 				op_sleep(op, NSEC_PER_SEC);

@@ -335,6 +335,17 @@ struct bench *nice_parse(int argc, char **argv, char *err, size_t errlen)
 	return add_prefix(b, &sp, "nice", err, errlen);
 }
 
+/* chrt's sched_setattr() request in @attr (its nice is the caller's) */
+static void chrt_attr(const struct sched_prefix *sp, struct sched_attr *attr)
+{
+	attr->sched_policy = (u32)sp->policy;
+	attr->sched_priority = (u32)sp->prio;
+	attr->sched_runtime = sp->dl_runtime;
+	attr->sched_deadline = sp->dl_deadline;
+	attr->sched_period = sp->dl_period;
+	attr->sched_flags = sp->reset_on_fork ? SCHED_FLAG_RESET_ON_FORK : 0;
+}
+
 bool bench_sched_attr(const struct bench *b, struct sched_attr *attr)
 {
 	int nice = 0;
@@ -346,19 +357,61 @@ bool bench_sched_attr(const struct bench *b, struct sched_attr *attr)
 	for (unsigned int i = b->nr_sched_prefix; i-- > 0;) {
 		const struct sched_prefix *sp = &b->sched_prefix[i];
 
-		if (sp->is_nice) {
+		if (sp->is_nice)
 			nice = clamp(nice + sp->nice_adj, MIN_NICE, MAX_NICE);
-		} else {
-			attr->sched_policy = (u32)sp->policy;
-			attr->sched_priority = (u32)sp->prio;
-			attr->sched_runtime = sp->dl_runtime;
-			attr->sched_deadline = sp->dl_deadline;
-			attr->sched_period = sp->dl_period;
-			attr->sched_flags = sp->reset_on_fork ? SCHED_FLAG_RESET_ON_FORK : 0;
-		}
+		else
+			chrt_attr(sp, attr);
 	}
 	attr->sched_nice = nice;
 	return true;
+}
+
+bool bench_prefix_fails(const struct bench *b, char *msg, size_t len)
+{
+	/* a taskset narrower than the root domain, where DL bandwidth is admitted */
+	bool narrow = b->taskset_arg && !dl_affinity_covers_root_domain(b->taskset_cpus);
+	bool dl = false, pinned = false;
+	struct sched_attr attr = { 0 };
+
+	/*
+	 * step i: taskset first if the prefixes below i are inside it, then
+	 * prefix i - 1; the outermost (the last) ran first
+	 */
+	for (unsigned int i = b->nr_sched_prefix + 1; i-- > 0;) {
+		if (b->taskset_arg && i == b->taskset_inner) {
+			/* dl_task_check_affinity() in __sched_setaffinity() */
+			if (dl && narrow) {
+				snprintf(msg, len,
+					 "taskset: failed to set pid 0's affinity: Device or resource busy (the command is SCHED_DEADLINE, and its affinity must cover the root domain's CPUs; %s does not): exit status 1",
+					 b->taskset_str);
+				return true;
+			}
+			pinned = narrow;
+		}
+		if (!i || b->sched_prefix[i - 1].is_nice)
+			continue;
+		chrt_attr(&b->sched_prefix[i - 1], &attr);
+		dl = dl_policy(attr.sched_policy);
+		if (!dl)
+			continue;
+		/* __sched_setscheduler(user): the span check, then sched_dl_overflow() */
+		if (pinned) {
+			snprintf(msg, len,
+				 "chrt: failed to set pid 0's policy: Operation not permitted (a SCHED_DEADLINE task must be allowed on every CPU of its root domain; taskset gave %s): exit status 1",
+				 b->taskset_str);
+			return true;
+		}
+		/* none of the benchmark's bandwidth is taken yet: a new reservation */
+		if (sched_dl_new_overflows(&attr)) {
+			snprintf(msg, len,
+				 "chrt: failed to set pid 0's policy: Device or resource busy (SCHED_DEADLINE admission control: %llu/%llu ns does not fit in what the root domain has left): exit status 1",
+				 (unsigned long long)attr.sched_runtime,
+				 (unsigned long long)(attr.sched_period ? attr.sched_period :
+									  attr.sched_deadline));
+			return true;
+		}
+	}
+	return false;
 }
 
 void bench_sched_attr_str(const struct sched_attr *attr, char *buf, size_t len)

@@ -931,11 +931,17 @@ static void work_step(struct task_struct *p)
 		op_done(w, 0);
 		do_sched_yield();
 		return;
-	case OP_SETAFFINITY:
+	case OP_SETAFFINITY: {
+		int ret;
+
 		sys_enter(w);
 		op_done(w, 0);
-		sched_setaffinity_current(op->cpus);
+		/* a refusal (-EBUSY) changes nothing and does not schedule */
+		ret = sched_setaffinity_current(op->cpus);
+		if (ret)
+			w->result = (u64)(s64)ret;
 		return;
+	}
 	case OP_WRITE:
 		do_write(w, op->ch, op->bytes);
 		return;
@@ -1021,9 +1027,11 @@ static void work_step(struct task_struct *p)
 		 * fork() or clone() by a SCHED_DEADLINE task without
 		 * reset-on-fork: -EAGAIN (sched_fork()). The tool reports it
 		 * and exits (its group's handler ends the run); the task
-		 * sleeps for good meanwhile.
+		 * sleeps for good meanwhile. A kthread (bind_cpu) is forked
+		 * by kthreadd for the caller (kthread_create_on_cpu()), so a
+		 * DL caller's own policy does not matter.
 		 */
-		if (sched_fork_fails(p)) {
+		if (!op->spawn.bind_cpu && sched_fork_fails(p)) {
 			if (fork_failed[w->group].fn)
 				fork_failed[w->group].fn(fork_failed[w->group].ctx, op->spawn.thread);
 			else
@@ -1072,7 +1080,7 @@ static void work_step(struct task_struct *p)
 		return;
 	case OP_SCHED_SETATTR:
 		sys_enter(w);
-		op_done(w, (u64)(s64)sched_setattr_nocheck(p, &op->attr));
+		op_done(w, (u64)(s64)sched_setattr(p, &op->attr));
 		return;
 	case OP_MUTEX_LOCK:
 		if (mutex_lock_step(op->mutex, &w->lock_waiter))

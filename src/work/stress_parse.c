@@ -501,6 +501,17 @@ int stress_parse(struct bench *b, int argc, char **argv, bool background, char *
 		s->affinity_delay_ns = st.affinity_delay;
 		s->affinity_sleep_ns = st.affinity_sleep;
 		s->affinity_rand = st.affinity_rand;
+		/*
+		 * an admitted DL instance's sched_setaffinity() to one CPU
+		 * fails (dl_task_check_affinity(): EBUSY) every loop, and
+		 * stress-ng's pr_fail() path is not modelled
+		 */
+		if (s->kind == STRESS_AFFINITY && c->sched_policy == SCHED_DEADLINE) {
+			snprintf(
+				err, errlen,
+				"stress-ng: --affinity with --sched deadline is not modelled: the instance's sched_setaffinity() to one CPU fails with EBUSY (a SCHED_DEADLINE task's affinity must cover the root domain), and stress-ng's pr_fail() path is not modelled");
+			return -1;
+		}
 		if (background || b->timeout_ns)
 			continue;
 		/* the yield stressor's parent counts its yielders' ops only at the end */

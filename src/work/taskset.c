@@ -210,6 +210,7 @@ struct bench *taskset_parse(int argc, char **argv, char *err, size_t errlen)
 		return NULL;
 	}
 	b->taskset_arg = xstrdup(arg);
+	b->taskset_inner = b->nr_sched_prefix;
 	b->taskset_list = tmp.taskset_list;
 	b->taskset_given = given;
 	return b;

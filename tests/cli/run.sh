@@ -440,6 +440,12 @@ golden run-rtapp-deadline-smp2 rtapp_with_migrations examples/rtapp-deadline.jso
 # a seventh 0.3 reservation does not fit smp2's 1.8 CPUs: EBUSY, and rt-app exits
 expect_exit 1 "sched_setattr: failed to set deadline attributes: Device or resource busy" \
 	schedlab run -m smp2 -- rt-app tests/cli/rtapp/deadline-ebusy.json
+# a DL thread pinned to one CPU: EPERM at sched_setattr(); a DL thread's
+# later phase on one CPU: EBUSY at pthread_setaffinity_np()
+expect_exit 1 "sched_setattr: failed to set deadline attributes: Operation not permitted" \
+	schedlab run -m smp2 -- rt-app tests/cli/rtapp/deadline-pinned.json
+expect_exit 1 "rt-app: thread dl-0: pthread_setaffinity_np: Device or resource busy" \
+	schedlab run -m smp2 -- rt-app tests/cli/rtapp/deadline-phase-cpus.json
 same_output rtapp-mutex-deterministic schedlab run -m smp4 --seed 3 -- rt-app examples/mutex.json
 # 3 ms every 10 ms on an idle CPU: 30%, no period missed, ~7 ms of slack
 rtapp_thread rtapp-deadline.json dl-3 '$2 == 100 && $8 == 0 && $3 > 1990 && $3 < 2010'

@@ -415,6 +415,54 @@ static void test_slow_path_holds_back(void **state)
 }
 
 /*
+ * cppc_cpufreq over PCC on altra-80, with its costs: one CPPC channel per
+ * socket, 100 us per command and a 110 us turnaround between commands.
+ * Busy tasks starting together on 40 CPUs of socket 0 ramp their policies'
+ * requests at once. Every request is carried by exactly one command (its
+ * own, or one it joined after sleeping in down_read() for the command in
+ * flight); no two commands overlap, each waits the turnaround, so the
+ * channel sends at most one every 210 us; some requests found it busy and
+ * were batched.
+ */
+static void test_pcc_channel_serializes(void **state)
+{
+	const u64 t_end = 20 * NSEC_PER_MSEC, per_cmd = 210 * NSEC_PER_USEC;
+	const struct pcc_channel *ch;
+	char err[256];
+	u64 reqs = 0;
+
+	(void)state;
+	assert_int_equal(cpufreq_parse("schedutil", &cpufreq_boot_setup, err, sizeof(err)), 0);
+	tl_setup("altra-80", TL_REAL_COST, 0, NULL);
+	assert_int_equal(machine.cost->cpufreq_target, 100 * NSEC_PER_USEC);
+	assert_int_equal(machine.cost->cpufreq_pcc_turnaround, 110 * NSEC_PER_USEC);
+	for (unsigned int cpu = 0; cpu < 40; cpu++)
+		tl_start_prog("busy", &tl_busy_prog, NULL, NULL, cpu);
+	tl_run_until(t_end, true);
+	ch = cpufreq_cpu_get(0)->pcc;
+	assert_non_null(ch);
+	/* socket 0's policies share it */
+	assert_ptr_equal(cpufreq_cpu_get(39)->pcc, ch);
+	for (unsigned int i = 0; i < nr_cpufreq_policies; i++)
+		reqs += cpufreq_policies[i].nr_requests;
+	assert_true(reqs >= 40);
+	assert_int_equal(ch->nr_cmds + ch->nr_joined, reqs);
+	assert_true(ch->nr_cmds * per_cmd <= t_end + per_cmd);
+	/*
+	 * the first request's command holds the channel while the other 39
+	 * arrive: they sleep, are released together and go in few commands
+	 * (one each would take 39 x 210 us)
+	 */
+	assert_true(ch->nr_waits >= 39);
+	assert_true(ch->nr_cmds < 5);
+	assert_true(ch->nr_joined > 30);
+	/* and each of them got its frequency */
+	for (unsigned int cpu = 0; cpu < 40; cpu++)
+		assert_int_equal(cpufreq_cpu_get(cpu)->hw_target, cpufreq_cpu_get(cpu)->cur);
+	tl_teardown();
+}
+
+/*
  * The iowait boost through the real wakeup path: a task with in_iowait set
  * (what io_schedule() does) woken on CPU 0 makes enqueue_task_fair() call
  * schedutil with SCHED_CPUFREQ_IOWAIT. The first such wakeup boosts by
@@ -523,6 +571,7 @@ int main(void)
 		cmocka_unit_test(test_fast_switch_possible),
 		cmocka_unit_test(test_slow_path),
 		cmocka_unit_test(test_slow_path_holds_back),
+		cmocka_unit_test(test_pcc_channel_serializes),
 		cmocka_unit_test(test_iowait_boost),
 	};
 

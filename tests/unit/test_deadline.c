@@ -604,6 +604,76 @@ static void test_fork_eagain_and_reset_on_fork(void **state)
 	tl_teardown();
 }
 
+/* sched_setaffinity() to CPU 1 alone, then its result in *state, then busy */
+struct pinner {
+	bool asked;
+	s64 result;
+	struct cpumask *cpu1;
+};
+
+static void pinner_next(struct work_task *w, struct op_desc *op)
+{
+	struct pinner *pn = w->state;
+
+	if (pn->asked) {
+		pn->result = (s64)w->result;
+		tl_busy_next(w, op);
+		return;
+	}
+	pn->asked = true;
+	*op = (struct op_desc){ .kind = OP_SETAFFINITY, .cpus = pn->cpu1 };
+}
+
+static const struct program pinner_prog = { .next = pinner_next };
+
+/*
+ * Admission control is per root domain, so a DL task must be allowed on
+ * all of its CPUs (syscalls.c): sched_setattr() refuses SCHED_DEADLINE to
+ * a pinned task with -EPERM (after -EINVAL for a bad reservation, and not
+ * on the kernel's own nocheck path), taking no bandwidth; a DL task's
+ * sched_setaffinity() to fewer CPUs is -EBUSY (dl_task_check_affinity())
+ * and leaves its mask as it was.
+ */
+static void test_dl_affinity_covers_root_domain(void **state)
+{
+	struct sched_attr a = dl_attr(NSEC_PER_MSEC, 10 * NSEC_PER_MSEC, 10 * NSEC_PER_MSEC);
+	struct sched_attr bad = dl_attr(4 * NSEC_PER_MSEC, 3 * NSEC_PER_MSEC, 10 * NSEC_PER_MSEC);
+	struct pinner pn = { 0 };
+	struct task_struct *p;
+	u64 total;
+
+	(void)state;
+	tl_setup("smp2", TL_ZERO_COST, 1000, NULL);
+	total = cpu_rd(0)->dl_bw.total_bw;
+	p = tl_fork("pinned", 0);
+	cpumask_clear(p->cpus_mask);
+	cpumask_set_cpu(0, p->cpus_mask);
+	p->nr_cpus_allowed = 1;
+	assert_int_equal(sched_setattr(p, &bad), -EINVAL);
+	assert_int_equal(sched_setattr(p, &a), -EPERM);
+	assert_false(dl_task(p));
+	assert_int_equal(cpu_rd(0)->dl_bw.total_bw, total);
+	/* both CPUs allowed again: admitted */
+	cpumask_set_cpu(1, p->cpus_mask);
+	p->nr_cpus_allowed = 2;
+	assert_int_equal(sched_setattr(p, &a), 0);
+	assert_true(dl_task(p));
+	tl_teardown();
+
+	/* a DL workload task asking for CPU 1 alone */
+	tl_setup("smp2", TL_ZERO_COST, 1000, NULL);
+	pn.cpu1 = alloc_cpumask();
+	cpumask_set_cpu(1, pn.cpu1);
+	p = tl_start_prog("dl", &pinner_prog, &pn, &a, 0);
+	tl_run_until(2 * NSEC_PER_MSEC, true);
+	assert_true(pn.asked);
+	assert_int_equal(pn.result, -EBUSY);
+	assert_int_equal(cpumask_weight(p->cpus_mask), 2);
+	assert_int_equal(p->nr_cpus_allowed, 2);
+	free_cpumask(pn.cpu1);
+	tl_teardown();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -618,6 +688,7 @@ int main(void)
 		cmocka_unit_test(test_grub_reclaim_by_hand),
 		cmocka_unit_test(test_grub_reclaims_the_idle_cpu),
 		cmocka_unit_test(test_fork_eagain_and_reset_on_fork),
+		cmocka_unit_test(test_dl_affinity_covers_root_domain),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

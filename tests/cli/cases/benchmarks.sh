@@ -44,6 +44,32 @@ expect_exit 1 "perf: fork(): Resource temporarily unavailable" \
 	schedlab run -m smp2 -- chrt -d -T 1000000 -P 10000000 0 perf bench sched messaging -g 1 -l 10
 expect_exit 1 "chrt: failed to set pid 0's policy: Device or resource busy" \
 	schedlab run -m smp1 -- chrt -d -T 9600000 -P 10000000 0 hackbench
+# chrt failed before the exec: hackbench printed nothing
+if [ ! -s "$tmp/out" ]; then ok "chrt -d refused: no benchmark output"; else not_ok "chrt -d refused: no benchmark output" "stdout: $(head -1 "$tmp/out")"; fi
+# rt-tests' reap_workers(): signal_workers()'s line on stdout before barf()
+run_cmd schedlab run -m smp2 -- chrt -d -T 1000000 -P 10000000 0 hackbench -g 1 -l 10
+if [ "$(tail -1 "$tmp/out")" = "signaling 0 worker threads to terminate" ] && [ "$(wc -l <"$tmp/out")" -eq 3 ]; then
+	ok "hackbench fork failure: its stdout lines"
+else
+	not_ok "hackbench fork failure: its stdout lines" "$(cat "$tmp/out")"
+fi
+# a DL task's affinity must cover the root domain: chrt after taskset gets
+# EPERM, taskset after chrt EBUSY; a taskset of every CPU is no narrowing
+expect_exit 1 "chrt: failed to set pid 0's policy: Operation not permitted" \
+	schedlab run -m smp2 -- taskset -c 0 chrt -d -R -T 600000 -P 1000000 0 hackbench -g 1 -l 10
+if [ ! -s "$tmp/out" ]; then ok "chrt -d EPERM: no benchmark output"; else not_ok "chrt -d EPERM: no benchmark output"; fi
+expect_exit 1 "taskset: failed to set pid 0's affinity: Device or resource busy" \
+	schedlab run -m smp2 -- chrt -d -R -T 600000 -P 1000000 0 taskset -c 0 hackbench -g 1 -l 10
+expect_exit 0 "" schedlab run -m smp2 -- chrt -d -R -T 600000 -P 1000000 0 taskset -c 0-1 hackbench -g 1 -l 10
+expect_exit 0 "" schedlab run -m smp2 -- taskset -c 0 chrt -f 1 hackbench -g 1 -l 10
+# fair servers at 0.9 each leave no room for a 0.6 reservation
+expect_exit 1 "chrt: failed to set pid 0's policy: Device or resource busy" \
+	schedlab run -m smp2 --sysctl fair_server_runtime_ns=900000000 -- chrt -d -R -T 600000 -P 1000000 0 hackbench -g 1 -l 10
+# a second chrt -d workload (--also) that no longer fits: its chrt fails
+expect_exit 1 "failed at t=1697582 ns: chrt: failed to set pid 0's policy: Device or resource busy" \
+	schedlab run -m smp1 --also 'chrt -d -T 600000 -P 1000000 0 stress-ng --cpu 1 -t 1s' -- chrt -d -T 600000 -P 1000000 0 hackbench -g 1 -l 10
+# insmod's kthreads are forked by kthreadd: a DL insmod without -R loads the module
+expect_exit 0 "" schedlab run -m smp2 -- chrt -d -T 100000 -P 1000000 0 ipistorm timeout=1
 expect_exit 2 "chrt: failed to set pid 0's policy: Invalid argument (SCHED_DEADLINE runtime 5000000, deadline 1000000, period 10000000 ns: the runtime is longer than the deadline)" \
 	schedlab run -m smp2 -- chrt -d -T 5000000 -D 1000000 -P 10000000 0 hackbench
 expect_exit 2 "no period or deadline (-P or -D) was given" schedlab run -m smp2 -- chrt -d -T 1000000 0 hackbench

@@ -73,6 +73,14 @@ golden run-stress-deadline-params-smp2 schedlab run -m smp2 -- stress-ng --cpu 2
 	--sched-deadline 10000000 --sched-runtime 2000000 --sched-period 20000000 --sched-reclaim --timeout 1 --metrics-brief
 expect_exit 2 "stress-ng: --yield-sched deadline is not modelled: SCHED_DEADLINE" schedlab run -m smp2 -- stress-ng --yield 1 --yield-sched deadline -t 1
 expect_exit 2 "stress-ng: --sched-runtime needs an integer" schedlab run -m smp2 -- stress-ng --cpu 1 --sched deadline --sched-runtime -5 -t 1
+expect_exit 2 "stress-ng: --affinity with --sched deadline is not modelled" schedlab run -m smp2 -- stress-ng --affinity 1 --sched deadline -t 1
+# instances on one CPU: sched_setattr() refuses SCHED_DEADLINE (EPERM) and they run as SCHED_OTHER
+run_cmd schedlab run -m smp2 -- taskset -c 0 stress-ng --cpu 2 --sched deadline -t 1s
+if [ "$status" -eq 0 ] && [ "$(grep -c "cannot set scheduler 'deadline', errno=1 (Operation not permitted)" "$tmp/out")" -eq 2 ]; then
+	ok "stress-ng --sched deadline under taskset -c 0: EPERM per instance"
+else
+	not_ok "stress-ng --sched deadline under taskset -c 0: EPERM per instance" "status $status"
+fi
 expect_exit 2 "stress-ng: --yield-sched ext is not modelled: SCHED_EXT" schedlab run -m smp2 -- stress-ng --yield 1 --yield-sched ext -t 1
 expect_exit 2 "stress-ng: invalid sched option: rt" schedlab run -m smp2 -- stress-ng --cpu 1 --sched rt -t 1
 expect_exit 2 "stress-ng: --sched-prio needs an integer in 1..99, got '0'" schedlab run -m smp2 -- stress-ng --cpu 1 --sched fifo --sched-prio 0 -t 1
