@@ -415,7 +415,7 @@ void idle_exit(struct rq *rq)
 		if (!t->idle_states[idx].polls) {
 			struct kvm_halt_poll hp;
 
-			kvm_halt_poll_of(t, &hp);
+			kvm_halt_poll_of(&t->guest, machine.cost->guest_host_poll_ns, &hp);
 			c->t += kvm_vcpu_halt_model(&hp, &rq->host_halt_poll_ns, resid,
 						    machine.cost->guest_wakeup) ?
 					machine.cost->guest_wakeup_polled :

@@ -8,11 +8,9 @@
 
 #include "topo/topology.h"
 
-void kvm_halt_poll_of(const struct topology *t, struct kvm_halt_poll *hp)
+void kvm_halt_poll_of(const struct guest_desc *g, u64 max_ns, struct kvm_halt_poll *hp)
 {
-	const struct guest_desc *g = &t->guest;
-
-	hp->max_ns = t->cost.guest_host_poll_ns;
+	hp->max_ns = max_ns;
 	hp->grow = guest_host_param(g, GUEST_HOST_POLL_GROW);
 	hp->grow_start = guest_host_param(g, GUEST_HOST_POLL_GROW_START);
 	hp->shrink = guest_host_param(g, GUEST_HOST_POLL_SHRINK);
@@ -64,4 +62,23 @@ bool kvm_vcpu_halt_model(const struct kvm_halt_poll *hp, u64 *window_ns, u64 res
 	}
 	*window_ns = w;
 	return polled;
+}
+
+/*
+ * From 0 the window needs log2(halt_poll_ns / grow_start) + 1 misses to
+ * reach the cap (6 with KVM's defaults) and as many long halts to shrink
+ * to 0: 64 halts settle it, the next 64 are counted.
+ */
+#define STEADY_WARM 64
+#define STEADY_COUNT 64
+
+double kvm_halt_poll_steady_share(const struct kvm_halt_poll *hp, u64 halt_ns, u64 unpolled_ns)
+{
+	u64 w = 0;
+	int polled = 0;
+
+	for (int i = 0; i < STEADY_WARM + STEADY_COUNT; i++)
+		if (kvm_vcpu_halt_model(hp, &w, halt_ns, unpolled_ns) && i >= STEADY_WARM)
+			polled++;
+	return (double)polled / STEADY_COUNT;
 }

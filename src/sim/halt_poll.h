@@ -24,7 +24,7 @@
 
 #include <stdbool.h>
 
-struct topology;
+struct guest_desc;
 
 /* what kvm_vcpu_halt() reads: its module parameters and the guest's MSR */
 struct kvm_halt_poll {
@@ -33,8 +33,8 @@ struct kvm_halt_poll {
 	bool allowed; /* !kvm_arch_no_poll(): the guest left host polling on */
 };
 
-/* the host of guest machine @t, as its [guest] and guest_host_poll_ns say */
-void kvm_halt_poll_of(const struct topology *t, struct kvm_halt_poll *hp);
+/* the host of guest @g, as its [guest] says, with halt_poll_ns @max_ns (guest_host_poll_ns) */
+void kvm_halt_poll_of(const struct guest_desc *g, u64 max_ns, struct kvm_halt_poll *hp);
 
 /*
  * One halt of a vCPU whose window is *@window_ns: the wake came @resid_ns
@@ -44,5 +44,12 @@ void kvm_halt_poll_of(const struct topology *t, struct kvm_halt_poll *hp);
  */
 bool kvm_vcpu_halt_model(const struct kvm_halt_poll *hp, u64 *window_ns, u64 resid_ns,
 			 u64 unpolled_ns);
+
+/*
+ * The share of a vCPU's wakeups the host's poll catches when it halts for
+ * @halt_ns again and again (the steady state, from a window of 0), a miss
+ * costing @unpolled_ns: 1 below the cap, 0 past it or with polling off.
+ */
+double kvm_halt_poll_steady_share(const struct kvm_halt_poll *hp, u64 halt_ns, u64 unpolled_ns);
 
 #endif
