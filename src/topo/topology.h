@@ -280,6 +280,8 @@ enum cache_span {
 	CACHE_SPAN_CORE,	/* the SMT siblings of a core */
 	CACHE_SPAN_LLC,		/* the scheduler's LLC (sd_llc) */
 	CACHE_SPAN_PACKAGE,	/* the whole package (a cache Linux does not see as the LLC) */
+	CACHE_SPAN_CLUSTER,	/* the scheduler's cluster (an L2 shared by a cluster of cores) */
+	NR_CACHE_SPANS,
 };
 
 struct topology {
