@@ -38,7 +38,7 @@ const char *const mf_numbering_names[MF_NR_NUMBERINGS] = { "consecutive", "x86",
 /* in enum cpufreq_span's and enum cache_span's order */
 const char *const mf_cpufreq_span_names[5] = { "cpu", "core", "cluster", "package", "none" };
 const char *const mf_cache_span_names[NR_CACHE_SPANS] = { "default", "core", "llc", "package",
-							   "cluster" };
+							  "cluster" };
 
 struct mf_class {
 	unsigned int line; /* of its [class.K] header; 0: not given */

@@ -378,7 +378,8 @@ static void read_l2_span(struct reader *r)
 	for (int o = 0; o < 4; o++) {
 		if (holds[o]) {
 			t->cache_l2_span = nest[o];
-			note(t, "the L2's shared_cpu_list is no level of the topology: taken as the %s",
+			note(t,
+			     "the L2's shared_cpu_list is no level of the topology: taken as the %s",
 			     names[o]);
 			break;
 		}

@@ -716,8 +716,8 @@ static struct topology *load_shared_caches(const char *l2)
 		putf(root, "0-7", "cpu/cpu%u/topology/package_cpus_list", cpu, 0);
 		putf(root, "2", "cpu/cpu%u/cache/index%d/level", cpu, 2);
 		putf(root, "Unified", "cpu/cpu%u/cache/index%d/type", cpu, 2);
-		putf(root, strcmp(l2, "pair") ? l2 : pair, "cpu/cpu%u/cache/index%d/shared_cpu_list",
-		     cpu, 2);
+		putf(root, strcmp(l2, "pair") ? l2 : pair,
+		     "cpu/cpu%u/cache/index%d/shared_cpu_list", cpu, 2);
 		putf(root, "3", "cpu/cpu%u/cache/index%d/level", cpu, 3);
 		putf(root, "Unified", "cpu/cpu%u/cache/index%d/type", cpu, 3);
 		putf(root, half, "cpu/cpu%u/cache/index%d/shared_cpu_list", cpu, 3);
@@ -725,6 +725,18 @@ static struct topology *load_shared_caches(const char *l2)
 	t = load_sysfs(root);
 	remove_root(root);
 	return t;
+}
+
+/* the L2 span read when every CPU's L2 list says @l2; @noted: as an approximation */
+static void expect_l2_span(const char *l2, enum cache_span span, bool noted)
+{
+	struct topology *t = load_shared_caches(l2);
+
+	assert_int_equal(t->cache_l2_span, span);
+	assert_int_equal(strstr(t->approximations, "the L2's shared_cpu_list is no level of the "
+						   "topology: taken as the LLC") != NULL,
+			 noted);
+	topology_free(t);
 }
 
 /*
@@ -748,25 +760,12 @@ static void test_sysfs_shared_caches(void **state)
 	assert_null(strstr(t->approximations, "shared_cpu_list"));
 	topology_free(t);
 
-	/* each core its own L2: the default span */
-	t = load_shared_caches("0");
-	assert_int_equal(t->cache_l2_span, CACHE_SPAN_DEFAULT);
-	topology_free(t);
-
-	/* an L2 as wide as the LLC is the LLC, wider the package */
-	t = load_shared_caches("0-3");
-	assert_int_equal(t->cache_l2_span, CACHE_SPAN_LLC);
-	topology_free(t);
-	t = load_shared_caches("0-7");
-	assert_int_equal(t->cache_l2_span, CACHE_SPAN_PACKAGE);
-	topology_free(t);
-
+	/* each core its own L2: the default span; as wide as the LLC, the LLC; wider, the package */
+	expect_l2_span("0", CACHE_SPAN_DEFAULT, false);
+	expect_l2_span("0-3", CACHE_SPAN_LLC, false);
+	expect_l2_span("0-7", CACHE_SPAN_PACKAGE, false);
 	/* three CPUs are no level: the LLC holds them, and that is noted */
-	t = load_shared_caches("0-2");
-	assert_int_equal(t->cache_l2_span, CACHE_SPAN_LLC);
-	assert_non_null(strstr(t->approximations,
-			       "the L2's shared_cpu_list is no level of the topology: taken as the LLC"));
-	topology_free(t);
+	expect_l2_span("0-2", CACHE_SPAN_LLC, true);
 }
 
 /* Only a CPU list, with holes: everything else falls back, and says so. */
