@@ -7,6 +7,8 @@
 #ifndef SCHEDLAB_CALIB_CALIB_H
 #define SCHEDLAB_CALIB_CALIB_H
 
+#include "sim/halt_poll.h"
+
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -78,10 +80,18 @@ struct calib_pair {
  */
 #define CALIB_NR_GAPS 6
 extern const unsigned int calib_gap_us[CALIB_NR_GAPS];
+/*
+ * The gap whose wakeups give guest_wakeup: past every architecture's
+ * default halt_poll_ns (200 us on x86, 500 us on arm64, riscv, loongarch
+ * and mips), so the host's window has shrunk to 0 during the warm-up run
+ */
+#define CALIB_UNPOLLED_GAP_US 1000
 
 /* what calibrate measures of the hypervisor when it runs in a KVM guest */
 struct calib_guest {
 	bool kvm; /* CPUID 0x40000000 says KVMKVMKVM */
+	/* the host's halt polling as -m host sees it (poll control, KVM's defaults) */
+	struct kvm_halt_poll hp;
 	/* wakeup latency to the idle CPU of the first pair after each gap */
 	struct calib_stat wake_gap[CALIB_NR_GAPS];
 	/* the waker's FUTEX_WAKE call when the wakee's CPU is busy: it sends the IPI */

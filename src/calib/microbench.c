@@ -1131,10 +1131,30 @@ static void measure_pairs(struct calib_result *res, const struct topology *t)
 const unsigned int calib_gap_us[CALIB_NR_GAPS] = { 20, 50, 100, 300, 1000, 3000 };
 
 /*
+ * The host's halt polling under this guest, as -m host made it (@t; its
+ * KVM_FEATURE_POLL_CONTROL and cpuidle driver), else KVM's defaults
+ */
+static void host_halt_poll(const struct topology *t, struct kvm_halt_poll *hp)
+{
+	struct guest_desc g = { .kvm = true };
+	struct cost_model c = { 0 };
+
+	if (t && t->guest.kvm) {
+		kvm_halt_poll_of(&t->guest, t->cost.guest_host_poll_ns, hp);
+		return;
+	}
+	guest_default_costs(&c, false);
+	kvm_halt_poll_of(&g, c.guest_host_poll_ns, hp);
+}
+
+/*
  * In a KVM guest, on the first pair of CPUs: the idle wakeup after each
  * gap (the halted vCPU woken while the host still polls it, or after its
  * thread was scheduled out), and the waker's own FUTEX_WAKE call when the
  * wakee's CPU is busy, which sends the IPI (the ICR write's VM exit).
+ * Each gap's trials follow a warm-up run of the same gap (trials()), 400
+ * halts that settle the host's adaptive poll window whatever it was: grown
+ * to catch short gaps, shrunk to 0 by long ones.
  */
 static void measure_guest(struct calib_result *res)
 {
@@ -1283,6 +1303,7 @@ int calib_measure(const struct calib_run *r, struct calib_result *res, char *err
 
 	measure_pairs(res, t);
 	res->guest.kvm = host_is_kvm_guest();
+	host_halt_poll(t, &res->guest.hp);
 	measure_guest(res);
 	measure_smt(res, t);
 	if (t)

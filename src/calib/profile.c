@@ -332,94 +332,79 @@ static void write_guest_ipi_exit(struct writer *w, const struct calib_pair *p)
 }
 
 /*
- * In a KVM guest (docs/guests.md): what the halted vCPU's wakeup adds, by
- * the halt's length. The model charges a halted wakeup over a busy one:
- * the host's side (guest_wakeup_polled inside its halt-poll window,
- * guest_wakeup past it), the state's exit latency, idle_exit and the
- * timer's re-arm exit (guest_timer_exit).
+ * In a KVM guest (docs/guests.md): what the halted vCPU's wakeup adds. The
+ * model charges a halted wakeup over a busy one: the host's side
+ * (guest_wakeup_polled when the host's adaptive poll window caught the
+ * wake, guest_wakeup when it did not), the state's exit latency,
+ * idle_exit and the timer's re-arm exit (guest_timer_exit). Each gap was
+ * measured in a steady run of that gap, so the window had settled: grown
+ * to catch the shortest gap if the host polls at all, shrunk to 0 by
+ * CALIB_UNPOLLED_GAP_US. Those two gaps give the two costs, not a step
+ * found between the gaps (a latency that rises gradually with the gap
+ * moved such a step, and with it both costs, from run to run).
  */
-/* the median of the medians @v[from..to] (at most CALIB_NR_GAPS) */
-static double median_of(const struct calib_stat *v, int from, int to)
-{
-	double m[CALIB_NR_GAPS];
-	int n = 0;
-
-	for (int i = from; i <= to; i++)
-		m[n++] = v[i].med;
-	qsort(m, (size_t)n, sizeof(m[0]), calib_cmp_double);
-	return n % 2 ? m[n / 2] : (m[n / 2 - 1] + m[n / 2]) / 2;
-}
-
 static void write_guest_wakeups(struct writer *w, const struct calib_pair *p, double exit_us)
 {
 	const struct calib_guest *g = &w->res->guest;
 	const struct calib_stat *v = g->wake_gap;
 	struct cost_model est = w->def;
-	double extra, lo = v[0].med, hi = v[0].med, polled, unpolled;
-	int step = -1, last = CALIB_NR_GAPS - 1;
+	double extra, base, polled, unpolled;
+	int far = 0;
 
 	guest_default_costs(&est, false);
 	extra = exit_us * 1000 + (double)(w->def.idle_exit + est.guest_timer_exit);
+	base = p->wake_busy.med + extra;
+	while (far < CALIB_NR_GAPS - 1 && calib_gap_us[far] < CALIB_UNPOLLED_GAP_US)
+		far++;
+	polled = v[0].med - base;
+	/* with the host's polling off, every halted wakeup is a full one: the short gap's */
+	unpolled = g->hp.allowed ? v[far].med - base : polled;
 	fprintf(w->out,
 		"\n# guest_wakeup_polled, guest_wakeup: FUTEX_WAKE to the wakee's vCPU (CPU %d)\n"
-		"#   halted for a gap (the waker sleeps it, timer slack 1 ns) - the busy wakeup\n"
+		"#   halted for a gap (the waker sleeps it, timer slack 1 ns; each gap after a\n"
+		"#   warm-up run of it, so the host's poll window has settled) - the busy wakeup\n"
 		"#   (wake.busy above) - the exit latency (%.0f us) - idle_exit (%llu, the\n"
-		"#   machine's) - guest_timer_exit (%llu, the estimate) = %.0f ns subtracted\n",
+		"#   machine's) - guest_timer_exit (%llu, the estimate) = %.0f ns subtracted.\n"
+		"#   model: the same wakeup as the model charges it with the costs below, the\n"
+		"#   host's window run over a steady series of halts of that gap\n",
 		p->b, exit_us, (unsigned long long)w->def.idle_exit,
 		(unsigned long long)est.guest_timer_exit, extra);
 	for (int i = 0; i < CALIB_NR_GAPS; i++) {
+		u64 gap = (u64)calib_gap_us[i] * 1000;
+		double share = kvm_halt_poll_steady_share(&g->hp, gap, (u64)fmax(unpolled, 0));
 		char name[48];
 
 		snprintf(name, sizeof(name), "wake.idle.gap%uus", calib_gap_us[i]);
 		fputs("#   ", w->out);
 		spread(w->out, name, &v[i], "ns");
-		fputc('\n', w->out);
-		if (v[i].med > hi)
-			hi = v[i].med;
+		fprintf(w->out, "; model %.0f (%.0f%% polled)\n",
+			base + share * polled + (1 - share) * unpolled, share * 100);
 	}
-	/*
-	 * The host's window: the first gap after which the latency passes
-	 * half way from the shortest gap's to the highest; no step of 1 us or
-	 * more, no window to read (the host polls through every gap, or
-	 * never). The gaps on either side give the two wakeups, each the
-	 * median of its side's medians (one gap's can be disturbed).
-	 */
-	for (int i = 0; i < last && hi - lo >= 1000; i++)
-		if (v[i].med <= (lo + hi) / 2 && v[i + 1].med > (lo + hi) / 2) {
-			step = i;
-			break;
-		}
-	polled = step >= 0 ? median_of(v, 0, step) : v[0].med;
-	unpolled = step >= 0 ? median_of(v, step + 1, last) : v[last].med;
-	if (step >= 0)
+	if (g->hp.allowed) {
 		fprintf(w->out,
-			"# guest_wakeup_polled: the gaps up to %u us (the host still polls), their median\n",
-			calib_gap_us[step]);
-	else
-		fprintf(w->out, "# guest_wakeup_polled: the %u us gap\n", calib_gap_us[0]);
-	param(w, "guest_wakeup_polled", polled - p->wake_busy.med - extra);
-	if (step >= 0)
+			"# guest_wakeup_polled: the %u us gap (its halts grow the host's window to\n"
+			"#   catch them)\n",
+			calib_gap_us[0]);
+		param(w, "guest_wakeup_polled", polled);
 		fprintf(w->out,
-			"# guest_wakeup: the gaps from %u us (the host scheduled the vCPU's thread out),\n"
-			"#   their median\n",
-			calib_gap_us[step + 1]);
-	else
-		fprintf(w->out, "# guest_wakeup: the %u us gap\n", calib_gap_us[last]);
-	param(w, "guest_wakeup", unpolled - p->wake_busy.med - extra);
-
-	if (step >= 0) {
-		fprintf(w->out,
-			"\n# guest_host_poll_ns: the host's halt-poll window: the wakeup steps up\n"
-			"#   between the %u us and %u us gaps; the longer gap still polled is written\n",
-			calib_gap_us[step], calib_gap_us[step + 1]);
-		param(w, "guest_host_poll_ns", (double)calib_gap_us[step] * 1000);
+			"# guest_wakeup: the %u us gap (past KVM's halt_poll_ns: the window is 0)\n",
+			calib_gap_us[far]);
 	} else {
 		fprintf(w->out,
-			"\n# guest_host_poll_ns: not set: no step of 1 us or more between the %u us and\n"
-			"#   %u us gaps (the host polls through them all, or not at all)\n",
-			calib_gap_us[0], calib_gap_us[last]);
+			"# guest_wakeup_polled: not set: cpuidle-haltpoll turned the host's polling off\n"
+			"#   (MSR_KVM_POLL_CONTROL; the host offers KVM_FEATURE_POLL_CONTROL), so no\n"
+			"#   wakeup here is polled by the host\n"
+			"# guest_wakeup: the %u us gap, the shortest (every gap's wakeup is a full one)\n",
+			calib_gap_us[0]);
 	}
-
+	param(w, "guest_wakeup", unpolled);
+	fprintf(w->out,
+		"# the gaps the model does not follow: the wakeup past the %u us gap rises to\n"
+		"#   %.0f ns at %u us, %.0f ns over the model (docs/guests.md, \"Measured\")\n"
+		"# guest_host_poll_ns: not measured (the guest cannot see the host's\n"
+		"#   halt_poll_ns): KVM's default stays\n",
+		calib_gap_us[g->hp.allowed ? far : 0], v[CALIB_NR_GAPS - 1].med,
+		calib_gap_us[CALIB_NR_GAPS - 1], v[CALIB_NR_GAPS - 1].med - base - unpolled);
 	fprintf(w->out,
 		"# steal: %.2f%% of CPU time over the run (/proc/stat); a guest that steals\n"
 		"#   runs with --guest kvm,steal=PCT (docs/guests.md), not with a cost\n",

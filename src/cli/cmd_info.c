@@ -246,7 +246,7 @@ static void topo_usage(FILE *out)
 	      "                          ('sysfs:DIR', DIR holding cpu/ and node/)\n"
 	      "  --guest SPEC            the machine as a KVM guest, as run's --guest:\n"
 	      "                          kvm[:hlt|:haltpoll][,ipiv][,steal=PCT[:PERIOD_US]]\n"
-	      "                          [,guest_halt_poll_ns=NS], or none (bare metal)\n"
+	      "                          [,guest_halt_poll_ns=NS][,host_*=V], or none (bare metal)\n"
 	      "                          (docs/guests.md)\n"
 	      "  --domains               print the sched domains the kernel builds on the\n"
 	      "                          machine instead: per CPU each level with its span,\n"

@@ -24,6 +24,7 @@
  */
 #include "kernel/sched.h"
 #include "kernel/trace.h"
+#include "sim/halt_poll.h"
 
 void tick_stop_idle(struct rq *rq);
 void tick_retain_idle(struct rq *rq);
@@ -408,13 +409,19 @@ void idle_exit(struct rq *rq)
 			haltpoll_reflect(rq, idx, resid);
 		/*
 		 * A halted vCPU runs again when the host has woken it: at once
-		 * while the host still halt-polls it, else once the host has
-		 * scheduled its thread in again.
+		 * if the host's poll of this vCPU's window caught the wake,
+		 * else once the host has scheduled its thread in again.
 		 */
-		if (!t->idle_states[idx].polls)
-			sim_cpu_set_cursor(c, c->t + (resid < machine.cost->guest_host_poll_ns ?
-							      machine.cost->guest_wakeup_polled :
-							      machine.cost->guest_wakeup));
+		if (!t->idle_states[idx].polls) {
+			struct kvm_halt_poll hp;
+			bool polled;
+
+			kvm_halt_poll_of(&t->guest, machine.cost->guest_host_poll_ns, &hp);
+			polled = kvm_vcpu_halt_model(&hp, &rq->host_halt_poll_ns, resid,
+						     machine.cost->guest_wakeup);
+			sim_cpu_set_cursor(c, c->t + (polled ? machine.cost->guest_wakeup_polled :
+							       machine.cost->guest_wakeup));
+		}
 	}
 	/* the exit latency is time the CPU spends waking up, not working */
 	if (idx >= 0 && entered)

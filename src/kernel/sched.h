@@ -795,6 +795,8 @@ struct rq {
 	u64 poll_limit_ns;
 	int last_state_idx;
 	bool poll_time_limit;
+	/* the host's halt-poll window of this vCPU (vcpu->halt_poll_ns, sim/halt_poll.h) */
+	u64 host_halt_poll_ns;
 	/* the menu or teo governor's device and per-CPU data (cpuidle_gov.h) */
 	struct cpuidle_device cpuidle_dev;
 	union {

@@ -51,6 +51,8 @@ static unsigned int span_id(enum cache_span span, unsigned int cpu, bool shared)
 		return c->core;
 	case CACHE_SPAN_PACKAGE:
 		return c->package;
+	case CACHE_SPAN_CLUSTER:
+		return c->cluster;
 	default:
 		return c->llc;
 	}

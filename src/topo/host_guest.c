@@ -22,9 +22,28 @@ static bool kvm_signature(void)
 	(void)eax;
 	return !memcmp(sig, "KVMKVMKVM\0\0\0", 12);
 }
+
+/* KVM_FEATURE_POLL_CONTROL (bit 12 of leaf 0x40000001's EAX, asm/kvm_para.h) */
+#define KVM_FEATURE_POLL_CONTROL 12
+
+static bool kvm_poll_control(void)
+{
+	unsigned int eax, ebx, ecx, edx;
+
+	__cpuid(0x40000001, eax, ebx, ecx, edx);
+	(void)ebx;
+	(void)ecx;
+	(void)edx;
+	return eax & (1u << KVM_FEATURE_POLL_CONTROL);
+}
 #else
 /* arm64 guests have no such leaf; the host is taken for bare metal */
 static bool kvm_signature(void)
+{
+	return false;
+}
+
+static bool kvm_poll_control(void)
 {
 	return false;
 }
@@ -84,6 +103,7 @@ void topology_detect_host_guest(struct topology *t, const char *sysfs_root)
 {
 	char path[512], drv[64] = "";
 	FILE *f;
+	size_t len;
 	u64 ns;
 
 	if (!kvm_signature())
@@ -97,9 +117,15 @@ void topology_detect_host_guest(struct topology *t, const char *sysfs_root)
 		drv[strcspn(drv, "\n")] = '\0';
 	}
 	topology_make_kvm_guest(t, drv);
+	/* whether the host lets cpuidle-haltpoll turn its own halt polling off */
+	t->guest.host_given |= 1u << GUEST_HOST_POLL_CONTROL;
+	t->guest.host[GUEST_HOST_POLL_CONTROL] = kvm_poll_control();
+	len = strlen(t->guest.source);
+	snprintf(t->guest.source + len, sizeof(t->guest.source) - len,
+		 "; CPUID 0x40000001 KVM_FEATURE_POLL_CONTROL %s",
+		 t->guest.host[GUEST_HOST_POLL_CONTROL] ? "yes" : "no");
 	if (t->guest.cpuidle == GUEST_IDLE_HALTPOLL && read_halt_poll_ns(sysfs_root, &ns)) {
-		size_t len = strlen(t->guest.source);
-
+		len = strlen(t->guest.source);
 		t->guest.halt_poll_given = true;
 		t->guest.halt_poll_ns = ns;
 		snprintf(t->guest.source + len, sizeof(t->guest.source) - len,

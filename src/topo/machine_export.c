@@ -341,6 +341,7 @@ void topology_export(const struct topology *t, FILE *out)
 		if (t->guest.halt_poll_given)
 			fprintf(out, "guest_halt_poll_ns = %llu\n",
 				(unsigned long long)t->guest.halt_poll_ns);
+		guest_print_host_params(out, &t->guest, "%s = %s\n");
 		put_text(out, "source", t->guest.source);
 	}
 	if (t->nr_em && t->em_source[0]) {

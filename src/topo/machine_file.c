@@ -37,7 +37,8 @@ const char *const mf_level_names[MF_NR_LEVELS] = { "pack", "numa", "l3", "cluste
 const char *const mf_numbering_names[MF_NR_NUMBERINGS] = { "consecutive", "x86", "fused" };
 /* in enum cpufreq_span's and enum cache_span's order */
 const char *const mf_cpufreq_span_names[5] = { "cpu", "core", "cluster", "package", "none" };
-const char *const mf_cache_span_names[4] = { "default", "core", "llc", "package" };
+const char *const mf_cache_span_names[NR_CACHE_SPANS] = { "default", "core", "llc", "package",
+							  "cluster" };
 
 struct mf_class {
 	unsigned int line; /* of its [class.K] header; 0: not given */
@@ -448,14 +449,14 @@ static int caches_line(struct mf_state *s, const struct mf_line *l, char *err, s
 
 	if (!strcmp(l->key, "l2_span")) {
 		if (once_bit(&s->cache_fields, 0, l->key, err, errlen) ||
-		    parse_enum(l->key, l->value, cache_span_names, 4, &v, err, errlen))
+		    parse_enum(l->key, l->value, cache_span_names, NR_CACHE_SPANS, &v, err, errlen))
 			return -1;
 		s->t->cache_l2_span = (enum cache_span)v;
 		return 0;
 	}
 	if (!strcmp(l->key, "llc_span")) {
 		if (once_bit(&s->cache_fields, 1, l->key, err, errlen) ||
-		    parse_enum(l->key, l->value, cache_span_names, 4, &v, err, errlen))
+		    parse_enum(l->key, l->value, cache_span_names, NR_CACHE_SPANS, &v, err, errlen))
 			return -1;
 		s->t->cache_llc_span = (enum cache_span)v;
 		return 0;

@@ -26,7 +26,7 @@ enum mf_numbering { NUMB_CONSECUTIVE, NUMB_X86, NUMB_FUSED, MF_NR_NUMBERINGS };
 extern const char *const mf_level_names[MF_NR_LEVELS];
 extern const char *const mf_numbering_names[MF_NR_NUMBERINGS];
 extern const char *const mf_cpufreq_span_names[5];
-extern const char *const mf_cache_span_names[4];
+extern const char *const mf_cache_span_names[NR_CACHE_SPANS];
 
 /*
  * Every CPU's ids in a regular machine of @shape (counts per parent,

@@ -30,6 +30,19 @@
 
 const char *const guest_cpuidle_names[2] = { "hlt", "haltpoll" };
 
+/*
+ * The host's halt polling, KVM's defaults (virt/kvm/kvm_main.c, v6.18:
+ * module parameters halt_poll_ns_grow 2, halt_poll_ns_grow_start 10000,
+ * halt_poll_ns_shrink 2), and KVM_FEATURE_POLL_CONTROL, which KVM has
+ * offered since v5.4 (arch/x86/kvm/cpuid.c; Documentation/virt/kvm/x86/msr.rst)
+ */
+const struct guest_host_param_desc guest_host_params[NR_GUEST_HOST_PARAMS] = {
+	[GUEST_HOST_POLL_GROW] = { "host_halt_poll_ns_grow", 2, false },
+	[GUEST_HOST_POLL_GROW_START] = { "host_halt_poll_ns_grow_start", 10000, false },
+	[GUEST_HOST_POLL_SHRINK] = { "host_halt_poll_ns_shrink", 2, false },
+	[GUEST_HOST_POLL_CONTROL] = { "host_poll_control", 1, true },
+};
+
 /* estimates for a KVM guest on a current x86 server (docs/guests.md) */
 #define KVM_IPI_EXIT_NS 500 /* ICR write handled in KVM's exit fastpath */
 #define KVM_TIMER_EXIT_NS 500 /* TSC deadline MSR write, the same fastpath */
@@ -58,7 +71,7 @@ const char *const guest_cpuidle_names[2] = { "hlt", "haltpoll" };
 /* guest_halt_poll_ns is a uint module parameter */
 #define HALT_POLL_NS_MAX 4294967295ULL
 
-enum { F_HYPERVISOR, F_CPUIDLE, F_IPIV, F_STEAL, F_HALT_POLL };
+enum { F_HYPERVISOR, F_CPUIDLE, F_IPIV, F_STEAL, F_HALT_POLL, F_HOST };
 
 /* guest_halt_poll_ns = NS into @d. 0, or -1 with a message. */
 static int parse_halt_poll(const char *v, struct guest_desc *d, char *err, size_t errlen)
@@ -75,6 +88,43 @@ static int parse_halt_poll(const char *v, struct guest_desc *d, char *err, size_
 	d->halt_poll_given = true;
 	d->halt_poll_ns = ns;
 	return 0;
+}
+
+/* host parameter @i = @v into @d (KVM's module parameters are uints). 0, or -1 with a message. */
+static int parse_host_param(enum guest_host_param i, const char *v, struct guest_desc *d, char *err,
+			    size_t errlen)
+{
+	const struct guest_host_param_desc *p = &guest_host_params[i];
+	unsigned long long n;
+	char *end;
+
+	if (p->yes_no) {
+		bool yes;
+
+		if (mf_yes_no(p->key, v, &yes, err, errlen))
+			return -1;
+		n = yes;
+	} else {
+		n = strtoull(v, &end, 10);
+		if (*v < '0' || *v > '9' || *end || n > HALT_POLL_NS_MAX) {
+			snprintf(err, errlen, "%s: '%.40s' is not a number from 0 to %llu", p->key,
+				 v, HALT_POLL_NS_MAX);
+			return -1;
+		}
+	}
+	d->host_given |= 1u << i;
+	d->host[i] = (u32)n;
+	return 0;
+}
+
+/* @key=@v if @key is a host parameter's: 0 or -1 as parse_host_param(); 1 if it is not one */
+static int host_param_item(const char *key, const char *v, struct guest_desc *d, char *err,
+			   size_t errlen)
+{
+	for (int i = 0; i < NR_GUEST_HOST_PARAMS; i++)
+		if (!strcmp(key, guest_host_params[i].key))
+			return parse_host_param((enum guest_host_param)i, v, d, err, errlen);
+	return 1;
 }
 
 /* guest_halt_poll_ns is the haltpoll governor's: without it, it would be said for nothing */
@@ -154,12 +204,24 @@ int guest_parse_steal(const char *v, struct guest_desc *d, char *err, size_t err
 int mf_guest_line(struct mf_guest *g, struct guest_desc *d, const struct mf_line *l, char *err,
 		  size_t errlen)
 {
-	static const char *const keys[] = { "hypervisor", "cpuidle", "ipi_virtualization", "steal",
-					    "guest_halt_poll_ns" };
+	static const char *const keys[] = { "hypervisor",
+					    "cpuidle",
+					    "ipi_virtualization",
+					    "steal",
+					    "guest_halt_poll_ns",
+					    "host_halt_poll_ns_grow",
+					    "host_halt_poll_ns_grow_start",
+					    "host_halt_poll_ns_shrink",
+					    "host_poll_control" };
+	int f;
 
 	if (!strcmp(l->key, "source"))
 		return mf_append_source(d->source, sizeof(d->source), l->value, err, errlen);
-	switch (mf_section_key(l, keys, 5, &g->fields, err, errlen)) {
+	f = mf_section_key(l, keys, F_HOST + NR_GUEST_HOST_PARAMS, &g->fields, err, errlen);
+	if (f >= F_HOST)
+		return parse_host_param((enum guest_host_param)(f - F_HOST), l->value, d, err,
+					errlen);
+	switch (f) {
 	case F_HYPERVISOR:
 		if (strcmp(l->value, "kvm")) {
 			snprintf(err, errlen, "hypervisor: '%.40s' is not one of kvm", l->value);
@@ -319,11 +381,25 @@ int guest_parse_option(const char *arg, struct guest_desc *d, char *err, size_t 
 				return -1;
 			}
 		} else {
-			snprintf(
-				err, errlen,
-				"--guest: unknown item '%.40s' (ipiv, steal=PCT[:PERIOD_US] or guest_halt_poll_ns=NS)",
-				item);
-			return -1;
+			char *eq = strchr(item, '=');
+			int r = 1;
+
+			if (eq) {
+				*eq = '\0';
+				r = host_param_item(item, eq + 1, d, msg, sizeof(msg));
+				*eq = '=';
+			}
+			if (r < 0) {
+				snprintf(err, errlen, "--guest: %s", msg);
+				return -1;
+			}
+			if (r > 0) {
+				snprintf(
+					err, errlen,
+					"--guest: unknown item '%.40s' (ipiv, steal=PCT[:PERIOD_US], guest_halt_poll_ns=NS or host_*=V, docs/guests.md)",
+					item);
+				return -1;
+			}
 		}
 	}
 	if (check_halt_poll(d, msg, sizeof(msg))) {
@@ -395,8 +471,39 @@ void guest_format(const struct guest_desc *d, char *buf, size_t len)
 		n += snprintf(buf + n, len - (size_t)n, ",steal=%s", steal);
 	}
 	if (d->halt_poll_given && n > 0 && (size_t)n < len)
-		snprintf(buf + n, len - (size_t)n, ",guest_halt_poll_ns=%llu",
-			 (unsigned long long)d->halt_poll_ns);
+		n += snprintf(buf + n, len - (size_t)n, ",guest_halt_poll_ns=%llu",
+			      (unsigned long long)d->halt_poll_ns);
+	for (int i = 0; i < NR_GUEST_HOST_PARAMS; i++) {
+		char v[16];
+
+		if (!(d->host_given & (1u << i)) || n <= 0 || (size_t)n >= len)
+			continue;
+		guest_format_host_param(d, (enum guest_host_param)i, v, sizeof(v));
+		n += snprintf(buf + n, len - (size_t)n, ",%s=%s", guest_host_params[i].key, v);
+	}
+}
+
+void guest_print_host_params(FILE *out, const struct guest_desc *d, const char *fmt)
+{
+	for (int i = 0; i < NR_GUEST_HOST_PARAMS; i++) {
+		char v[16];
+
+		if (!(d->host_given & (1u << i)))
+			continue;
+		guest_format_host_param(d, (enum guest_host_param)i, v, sizeof(v));
+		fprintf(out, fmt, guest_host_params[i].key, v);
+	}
+}
+
+void guest_format_host_param(const struct guest_desc *d, enum guest_host_param i, char *buf,
+			     size_t len)
+{
+	u32 v = guest_host_param(d, i);
+
+	if (guest_host_params[i].yes_no)
+		snprintf(buf, len, "%s", v ? "yes" : "no");
+	else
+		snprintf(buf, len, "%u", v);
 }
 
 void guest_format_steal(const struct guest_desc *d, char *buf, size_t len)

@@ -8,6 +8,8 @@
 
 #include "topo/machine_file.h"
 
+#include <stdio.h>
+
 struct mf_guest {
 	unsigned int line; /* of the [guest] header; 0: none */
 	unsigned int fields; /* keys read, one bit each */
@@ -42,6 +44,11 @@ int topology_set_guest(struct topology *t, const struct guest_desc *d, char *err
 int topology_guest_option(struct topology *t, const char *spec, char *err, size_t errlen);
 /* @d as --guest spells it ("none", "kvm:haltpoll,ipiv,steal=5:10000") */
 void guest_format(const struct guest_desc *d, char *buf, size_t len);
+/* its host parameter @i as the [guest] key spells it ("10000", "no") */
+void guest_format_host_param(const struct guest_desc *d, enum guest_host_param i, char *buf,
+			     size_t len);
+/* each host parameter @d gives, printf(@fmt, key, value) */
+void guest_print_host_params(FILE *out, const struct guest_desc *d, const char *fmt);
 /* its steal as the [guest] key spells it ("2.5:10000") */
 void guest_format_steal(const struct guest_desc *d, char *buf, size_t len);
 /*

@@ -11,6 +11,7 @@
  *                                                             unified level
  *   cpu0/cache/indexK/size (of the first online CPU)          the footprint model's
  *                                                             cache_l2_kb, cache_llc_kb
+ *   cpu0/cache/indexK/shared_cpu_list of its L2               cache_l2_span
  *   cpuN/cpu_capacity, cpuN/cpufreq/cpuinfo_*, cpuN/cpuidle/stateK/{name,desc,latency,residency}
  *   cpu0/cpufreq/{scaling_driver,related_cpus,cpuinfo_transition_latency}
  *   node/online, node/nodeN/{cpulist,distance}
@@ -281,6 +282,21 @@ static void read_cache_kb(struct reader *r, unsigned int raw, int k, const char 
 		bad_file(r, rel, buf, "a cache size in KiB such as 1024K (1K..1048576K)");
 }
 
+/* CPU @raw's level-2 unified cache's index; -1 if none */
+static int l2_index(struct reader *r, unsigned int raw)
+{
+	for (int k = 0; k < 16; k++) {
+		unsigned long level;
+		char type[32];
+
+		if (!read_ulong(r, &level, "cpu/cpu%u/cache/index%d/level", raw, k) && level == 2 &&
+		    !read_sys(r, type, sizeof(type), "cpu/cpu%u/cache/index%d/type", raw, k) &&
+		    !strcmp(type, "Unified"))
+			return k;
+	}
+	return -1;
+}
+
 /*
  * The footprint model's capacities (docs/cost-model.md, "Cache
  * footprints") from CPU @raw's caches: the private cache is its level-2
@@ -290,21 +306,86 @@ static void read_cache_kb(struct reader *r, unsigned int raw, int k, const char 
  */
 static void read_cache_sizes(struct reader *r, unsigned int raw)
 {
-	int llc = llc_index(r, raw);
+	int llc = llc_index(r, raw), l2 = l2_index(r, raw);
 
-	for (int k = 0; k < 16; k++) {
-		unsigned long level;
-		char type[32];
-
-		if (read_ulong(r, &level, "cpu/cpu%u/cache/index%d/level", raw, k) || level != 2 ||
-		    read_sys(r, type, sizeof(type), "cpu/cpu%u/cache/index%d/type", raw, k) ||
-		    strcmp(type, "Unified"))
-			continue;
-		read_cache_kb(r, raw, k, "cache_l2_kb");
-		break;
-	}
+	if (l2 >= 0)
+		read_cache_kb(r, raw, l2, "cache_l2_kb");
 	if (llc >= 0)
 		read_cache_kb(r, raw, llc, "cache_llc_kb");
+}
+
+/* logical CPU @i's id at the level a cache span names */
+static unsigned int span_level_id(const struct topology *t, enum cache_span span, unsigned int i)
+{
+	const struct cpu_topo *c = &t->cpus[i];
+
+	switch (span) {
+	case CACHE_SPAN_CLUSTER:
+		return c->cluster;
+	case CACHE_SPAN_LLC:
+		return c->llc;
+	case CACHE_SPAN_PACKAGE:
+		return c->package;
+	default:
+		return c->core;
+	}
+}
+
+/*
+ * Which CPUs share the footprint model's private cache (cache_l2_span),
+ * from the first online CPU's level-2 shared_cpu_list: the level it is
+ * exactly, the core first (the default), then the LLC, the cluster and
+ * the package (the LLC before the cluster, which can be the same CPUs);
+ * a list that is no level is taken as the narrowest that holds it, and
+ * noted. The first CPU's stands for all, as its sizes do. The shared
+ * cache is the scheduler's LLC, read above; a cache wider than what Linux
+ * reports (a system-level cache, llc_span = package) is not in sysfs.
+ */
+static void read_l2_span(struct reader *r)
+{
+	/* narrowest first, as levels nest: core, cluster, LLC, package */
+	static const enum cache_span nest[] = { CACHE_SPAN_DEFAULT, CACHE_SPAN_CLUSTER,
+						CACHE_SPAN_LLC, CACHE_SPAN_PACKAGE };
+	static const char *const names[] = { "core", "cluster", "LLC", "package" };
+	/* exact matches, in nest[]'s indices: core, LLC, cluster, package */
+	static const int exact_order[] = { 0, 2, 1, 3 };
+	struct topology *t = r->t;
+	bool holds[4], exact[4];
+	struct cpumask *m;
+	int k = l2_index(r, r->raw[0]);
+
+	if (k < 0)
+		return;
+	m = alloc_cpumask();
+	if (read_list(r, m, "cpu/cpu%u/cache/index%d/shared_cpu_list", r->raw[0], k))
+		goto out;
+	for (int o = 0; o < 4; o++) {
+		holds[o] = exact[o] = true;
+		for (unsigned int i = 0; i < r->nr; i++) {
+			bool in = span_level_id(t, nest[o], i) == span_level_id(t, nest[o], 0);
+			bool shares = cpumask_test_cpu(r->raw[i], m);
+
+			holds[o] &= in || !shares;
+			exact[o] &= in == shares;
+		}
+	}
+	for (int e = 0; e < 4; e++) {
+		if (exact[exact_order[e]]) {
+			t->cache_l2_span = nest[exact_order[e]];
+			goto out;
+		}
+	}
+	for (int o = 0; o < 4; o++) {
+		if (holds[o]) {
+			t->cache_l2_span = nest[o];
+			note(t,
+			     "the L2's shared_cpu_list is no level of the topology: taken as the %s",
+			     names[o]);
+			break;
+		}
+	}
+out:
+	free_cpumask(m);
 }
 
 /* A SLIT as the kernel takes it from ACPI: 10 on the diagonal, above 10 elsewhere, symmetric. */
@@ -963,6 +1044,7 @@ static int read_tree(struct reader *r)
 	if (no_llc)
 		note(t, "no cache information: one LLC per package");
 	read_cache_sizes(r, r->raw[0]);
+	read_l2_span(r);
 	if (no_freq)
 		note(t, "no cpufreq: a nominal 2 GHz");
 	read_idle(r);

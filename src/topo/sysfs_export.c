@@ -125,6 +125,8 @@ static const struct cpumask *span_mask(const struct topology *t, enum cache_span
 		return topology_llc_cpumask(t, cpu);
 	case CACHE_SPAN_PACKAGE:
 		return topology_core_cpumask(t, cpu);
+	case CACHE_SPAN_CLUSTER:
+		return topology_cluster_cpumask(t, cpu);
 	default:
 		return shared ? topology_llc_cpumask(t, cpu) : topology_sibling_cpumask(t, cpu);
 	}

@@ -712,6 +712,7 @@ void topology_print_tree(const struct topology *t, FILE *out)
 		if (t->guest.halt_poll_given)
 			fprintf(out, "; guest_halt_poll_ns %llu",
 				(unsigned long long)t->guest.halt_poll_ns);
+		guest_print_host_params(out, &t->guest, "; %s %s");
 		fprintf(out, " (docs/guests.md)\n");
 	}
 

@@ -175,6 +175,20 @@ enum guest_cpuidle {
 	GUEST_IDLE_HALTPOLL,	/* cpuidle-haltpoll with the haltpoll governor */
 };
 
+/*
+ * The host's halt-polling settings a guest machine carries: KVM's module
+ * parameters halt_poll_ns_grow, _grow_start and _shrink, and whether the
+ * host offers KVM_FEATURE_POLL_CONTROL (MSR_KVM_POLL_CONTROL: a guest that
+ * runs cpuidle-haltpoll turns the host's polling off with it).
+ */
+enum guest_host_param {
+	GUEST_HOST_POLL_GROW,
+	GUEST_HOST_POLL_GROW_START,
+	GUEST_HOST_POLL_SHRINK,
+	GUEST_HOST_POLL_CONTROL,
+	NR_GUEST_HOST_PARAMS,
+};
+
 struct guest_desc {
 	bool kvm;
 	enum guest_cpuidle cpuidle;
@@ -189,8 +203,30 @@ struct guest_desc {
 	/* the haltpoll governor's guest_halt_poll_ns, when given (else its default) */
 	bool halt_poll_given;
 	u64 halt_poll_ns;
+	/*
+	 * The host's KVM halt polling (virt/kvm/kvm_main.c), enum
+	 * guest_host_param: bit N of host_given says host[N] was given, else
+	 * it is KVM's default (guest_host_param()). Its cap, halt_poll_ns, is
+	 * the cost model's guest_host_poll_ns.
+	 */
+	u32 host_given;
+	u32 host[NR_GUEST_HOST_PARAMS];
 	char source[320];
 };
+
+/* their [guest] keys, KVM's defaults and their sources (machine_guest.c) */
+struct guest_host_param_desc {
+	const char *key;
+	u32 def;
+	bool yes_no; /* yes / no, else a number of 0 .. UINT_MAX */
+};
+extern const struct guest_host_param_desc guest_host_params[NR_GUEST_HOST_PARAMS];
+
+/* host parameter @i of @g: as given, else KVM's default */
+static inline u32 guest_host_param(const struct guest_desc *g, enum guest_host_param i)
+{
+	return g->host_given & (1u << i) ? g->host[i] : guest_host_params[i].def;
+}
 
 /* guest_halt_poll_ns's default (drivers/cpuidle/governors/haltpoll.c, v6.18) */
 #define GUEST_HALT_POLL_NS_DEFAULT 200000
@@ -244,6 +280,8 @@ enum cache_span {
 	CACHE_SPAN_CORE,	/* the SMT siblings of a core */
 	CACHE_SPAN_LLC,		/* the scheduler's LLC (sd_llc) */
 	CACHE_SPAN_PACKAGE,	/* the whole package (a cache Linux does not see as the LLC) */
+	CACHE_SPAN_CLUSTER,	/* the scheduler's cluster (an L2 shared by a cluster of cores) */
+	NR_CACHE_SPANS,
 };
 
 struct topology {

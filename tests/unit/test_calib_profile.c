@@ -174,19 +174,44 @@ static char *profile_parsed(const struct calib_result *r, struct cost_model *c)
 	return text;
 }
 
+/* KVM's defaults on x86, the guest's polling off (cpuidle = hlt): the host polls */
+static const struct kvm_halt_poll kvm_x86 = { .max_ns = 200000,
+					      .grow = 2,
+					      .grow_start = 10000,
+					      .shrink = 2,
+					      .allowed = true };
+
+/* "model N" on the profile's line for @gap_us */
+static double model_at(const char *text, unsigned int gap_us)
+{
+	char key[48];
+	const char *at;
+
+	snprintf(key, sizeof(key), "wake.idle.gap%uus ", gap_us);
+	at = strstr(text, key);
+	assert_non_null(at);
+	at = strstr(at, "; model ");
+	assert_non_null(at);
+	return strtod(at + 8, NULL);
+}
+
 /*
- * In a KVM guest: the halted vCPU's wakeup after a short gap and after a
- * long one gives guest_wakeup_polled and guest_wakeup, the step between
- * them the host's poll window, the waker's call to a busy CPU
- * guest_ipi_exit; idle_exit and ipi_latency are left without them.
+ * In a KVM guest: the halted vCPU's wakeup after the shortest gap (the
+ * host's window grown to catch it) gives guest_wakeup_polled, after 1 ms
+ * (the window shrunk to 0) guest_wakeup, whatever the gaps between do;
+ * the waker's call to a busy CPU gives guest_ipi_exit; idle_exit and
+ * ipi_latency are left without them. The model's curve, printed beside
+ * the measured one, rises with the gap: polled up to the cap, then not.
  */
 static void test_guest_costs(void **state)
 {
 	static struct calib_result r, bare;
-	static const double gap[CALIB_NR_GAPS] = { 17000, 17100, 17200, 24000, 24100, 24200 };
+	/* a gradual rise, as on the development VM: no step to find */
+	static const double gap[CALIB_NR_GAPS] = { 17000, 17100, 18000, 21000, 24000, 40000 };
 	struct cost_model c, b, def, est;
 	char err[256], *text;
 	u64 extra, sender;
+	double prev = 0;
 
 	(void)state;
 	fake(&bare, false);
@@ -199,6 +224,7 @@ static void test_guest_costs(void **state)
 	fake(&r, false);
 	r.host.steal_pct = 0.25;
 	r.guest.kvm = true;
+	r.guest.hp = kvm_x86;
 	for (int i = 0; i < CALIB_NR_GAPS; i++)
 		r.guest.wake_gap[i] = st(gap[i]);
 	r.guest.wake_call_busy = st(3000);
@@ -208,10 +234,10 @@ static void test_guest_costs(void **state)
 	guest_default_costs(&est, false);
 	/* no idle state: exit latency 0; the machine's idle_exit and the timer's exit */
 	extra = def.idle_exit + est.guest_timer_exit;
-	/* each side of the step between 100 and 300 us: the median of its gaps */
-	assert_int_equal(c.guest_wakeup_polled, 17100 - 15000 - extra);
-	assert_int_equal(c.guest_wakeup, 24100 - 15000 - extra);
-	assert_int_equal(c.guest_host_poll_ns, 100000);
+	assert_int_equal(c.guest_wakeup_polled, 17000 - 15000 - extra);
+	assert_int_equal(c.guest_wakeup, 24000 - 15000 - extra);
+	/* the host's cap is not the guest's to see: KVM's default stays */
+	assert_int_equal(c.guest_host_poll_ns, 0);
 	sender = c.syscall + c.futex_wake + c.ttwu + c.enqueue + c.wake_walk + def.rq_lock +
 		 c.cacheline[DIST_LLC] + def.ipi_send;
 	assert_int_equal(c.guest_ipi_exit, 3000 - sender);
@@ -220,24 +246,53 @@ static void test_guest_costs(void **state)
 	assert_int_equal(c.ipi_latency[DIST_LLC], b.ipi_latency[DIST_LLC] - c.guest_ipi_exit);
 	assert_int_equal(b.guest_wakeup + b.guest_ipi_exit, 0);
 	assert_non_null(strstr(text, "# steal: 0.25% of CPU time over the run"));
+	/* the model: the measured ends, polled through 100 us, a full wakeup from 300 us */
+	for (int i = 0; i < CALIB_NR_GAPS; i++) {
+		double m = model_at(text, calib_gap_us[i]);
+
+		assert_true(m >= prev);
+		prev = m;
+	}
+	assert_true(model_at(text, 20) == 17000 && model_at(text, 100) == 17000);
+	assert_true(model_at(text, 300) == 24000 && model_at(text, 3000) == 24000);
+	assert_non_null(strstr(text, "rises to\n#   40000 ns at 3000 us, 16000 ns over the model"));
 	free(text);
 
-	/* a disturbed longest gap still finds the step, from the highest */
-	r.guest.wake_gap[CALIB_NR_GAPS - 1] = st(19000);
+	/* a disturbed gap between the ends moves neither cost */
+	r.guest.wake_gap[2] = st(30000);
+	r.guest.wake_gap[3] = st(16000);
 	text = profile_parsed(&r, &c);
-	assert_int_equal(c.guest_host_poll_ns, 100000);
+	assert_int_equal(c.guest_wakeup_polled, 17000 - 15000 - extra);
 	assert_int_equal(c.guest_wakeup, 24000 - 15000 - extra);
 	free(text);
 
-	/* no step between the gaps: the window is not written, the ends give the wakeups */
-	for (int i = 0; i < CALIB_NR_GAPS; i++)
-		r.guest.wake_gap[i] = st(17000 + 100 * i);
+	/*
+	 * cpuidle-haltpoll turned the host's polling off: no wakeup is polled,
+	 * the shortest gap's is guest_wakeup, and the model's curve is flat
+	 */
+	r.guest.hp.allowed = false;
 	text = profile_parsed(&r, &c);
-	assert_int_equal(c.guest_host_poll_ns, 0);
-	assert_int_equal(c.guest_wakeup_polled, 17000 - 15000 - extra);
-	assert_int_equal(c.guest_wakeup, 17500 - 15000 - extra);
-	assert_non_null(strstr(text, "guest_host_poll_ns: not set"));
+	assert_int_equal(c.guest_wakeup_polled, 0);
+	assert_int_equal(c.guest_wakeup, 17000 - 15000 - extra);
+	assert_non_null(strstr(text, "guest_wakeup_polled: not set"));
+	for (int i = 0; i < CALIB_NR_GAPS; i++)
+		assert_true(model_at(text, calib_gap_us[i]) == 17000);
 	free(text);
+}
+
+/* The model's steady share of polled wakeups: all below KVM's cap, none past it or off */
+static void test_steady_share(void **state)
+{
+	struct kvm_halt_poll hp = kvm_x86;
+
+	(void)state;
+	assert_true(kvm_halt_poll_steady_share(&hp, 20000, 5000) == 1.0);
+	assert_true(kvm_halt_poll_steady_share(&hp, 150000, 5000) == 1.0);
+	/* 196 us + the 5 us miss is past the cap: it never grows to catch it */
+	assert_true(kvm_halt_poll_steady_share(&hp, 196000, 5000) == 0.0);
+	assert_true(kvm_halt_poll_steady_share(&hp, 300000, 5000) == 0.0);
+	hp.allowed = false;
+	assert_true(kvm_halt_poll_steady_share(&hp, 20000, 5000) == 0.0);
 }
 
 /*
@@ -294,6 +349,7 @@ int main(void)
 		cmocka_unit_test(test_profile_reads_back),
 		cmocka_unit_test(test_out_of_range),
 		cmocka_unit_test(test_guest_costs),
+		cmocka_unit_test(test_steady_share),
 		cmocka_unit_test(test_variation_statistic),
 	};
 

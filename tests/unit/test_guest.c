@@ -11,6 +11,7 @@
 #include "kernel/select.h"
 #include "topo/machine_file.h"
 #include "topo/machine_guest.h"
+#include "sim/halt_poll.h"
 #include "sim/steal.h"
 
 #include <stdarg.h>
@@ -74,7 +75,7 @@ static void test_guest_section(void **state)
 	assert_null(parse(GUEST_BASE "[guest]\nhypervisor = kvm\nfoo = 1\n", err, sizeof(err)));
 	assert_string_equal(
 		err,
-		"g.machine:15: unknown key 'foo' in [guest] (known: hypervisor, cpuidle, ipi_virtualization, steal, guest_halt_poll_ns, source)");
+		"g.machine:15: unknown key 'foo' in [guest] (known: hypervisor, cpuidle, ipi_virtualization, steal, guest_halt_poll_ns, host_halt_poll_ns_grow, host_halt_poll_ns_grow_start, host_halt_poll_ns_shrink, host_poll_control, source)");
 	assert_null(parse(GUEST_BASE "[guest]\nhypervisor = kvm\nhypervisor = kvm\n", err,
 			  sizeof(err)));
 	assert_string_equal(err, "g.machine:15: hypervisor given twice");
@@ -86,6 +87,25 @@ static void test_guest_section(void **state)
 	assert_null(parse(GUEST_BASE "[guest]\nhypervisor = kvm\nipi_virtualization = maybe\n", err,
 			  sizeof(err)));
 	assert_string_equal(err, "g.machine:15: ipi_virtualization: 'maybe' is not one of yes no");
+
+	/* the host's halt polling: KVM's defaults unless given */
+	t = parse(GUEST_BASE "[guest]\nhypervisor = kvm\nhost_halt_poll_ns_grow = 4\n"
+			     "host_poll_control = no\n",
+		  err, sizeof(err));
+	assert_non_null(t);
+	assert_int_equal(guest_host_param(&t->guest, GUEST_HOST_POLL_GROW), 4);
+	assert_int_equal(guest_host_param(&t->guest, GUEST_HOST_POLL_GROW_START), 10000);
+	assert_int_equal(guest_host_param(&t->guest, GUEST_HOST_POLL_SHRINK), 2);
+	assert_int_equal(guest_host_param(&t->guest, GUEST_HOST_POLL_CONTROL), 0);
+	topology_free(t);
+	assert_null(parse(GUEST_BASE "[guest]\nhypervisor = kvm\nhost_halt_poll_ns_shrink = -1\n",
+			  err, sizeof(err)));
+	assert_string_equal(
+		err,
+		"g.machine:15: host_halt_poll_ns_shrink: '-1' is not a number from 0 to 4294967295");
+	assert_null(parse(GUEST_BASE "[guest]\nhypervisor = kvm\nhost_poll_control = 1\n", err,
+			  sizeof(err)));
+	assert_string_equal(err, "g.machine:15: host_poll_control: '1' is not one of yes no");
 }
 
 /* a task that sleeps @sleep_ns between 10 us bursts, on CPU 1 */
@@ -143,6 +163,8 @@ static void write_guest_with(const char *cpuidle, const char *extra)
 /* more [guest] lines for run_sleeper()'s machine; CPU 1's entries into POLL after it */
 static const char *sleeper_extra = "";
 static u64 cpu_usage_poll;
+/* CPU 1's host halt-poll window at the end */
+static u64 host_window;
 
 static u64 run_sleeper(const char *cpuidle, u64 ns, bool free_wakeups, u64 *poll_limit)
 {
@@ -157,6 +179,7 @@ static u64 run_sleeper(const char *cpuidle, u64 ns, bool free_wakeups, u64 *poll
 	tl_run_until(20 * NSEC_PER_MSEC, true);
 	*poll_limit = cpu_rq(1)->poll_limit_ns;
 	cpu_usage_poll = cpu_rq(1)->idle_state_usage[0];
+	host_window = cpu_rq(1)->host_halt_poll_ns;
 	tl_teardown();
 	unlink(machine_path);
 	assert_true(nr_bursts > 10);
@@ -191,21 +214,125 @@ static void test_haltpoll_adapts(void **state)
 
 /*
  * A halted vCPU costs its wakeup: each of the sleeper's wakeups waits for
- * the host's side, guest_wakeup_polled (800 ns) for halts inside the
- * host's 200 us poll window, guest_wakeup (5 us) past it.
+ * the host's side, guest_wakeup_polled (800 ns) for halts the host's poll
+ * window caught, guest_wakeup (5 us) for the others. The window starts at
+ * 0; host_halt_poll_ns_grow_start = 200000 makes the first miss grow it
+ * to the cap at once, so one wakeup of the ~180 pays 5 us and the mean
+ * stays within 30 ns of the polled cost.
  */
 static void test_halt_wakeup_costs(void **state)
 {
 	u64 limit, with, without;
 
 	(void)state;
+	sleeper_extra = "host_halt_poll_ns_grow_start = 200000\n";
 	with = run_sleeper("hlt", 100 * NSEC_PER_USEC, false, &limit);
 	without = run_sleeper("hlt", 100 * NSEC_PER_USEC, true, &limit);
 	/* the mean period: the tick and the 20 ms window blur it by a few ns */
 	assert_in_range(with - without, 750, 850);
+	/* past the cap the window never opens: every wakeup pays guest_wakeup */
+	sleeper_extra = "";
 	with = run_sleeper("hlt", 300 * NSEC_PER_USEC, false, &limit);
 	without = run_sleeper("hlt", 300 * NSEC_PER_USEC, true, &limit);
 	assert_in_range(with - without, 4900, 5100);
+}
+
+/*
+ * The host's window of one vCPU (kvm_vcpu_halt()) over a constructed
+ * series of halts, with KVM's defaults: halt_poll_ns 200 us, grow 2 from
+ * 10 us, shrink 2; a miss is measured to the thread's return, 5 us later.
+ */
+static void test_host_window_adapts(void **state)
+{
+	struct kvm_halt_poll hp = {
+		.max_ns = 200000, .grow = 2, .grow_start = 10000, .shrink = 2, .allowed = true
+	};
+	/* halt (us), polled?, the window after it (us) */
+	static const struct {
+		u64 halt_us;
+		bool polled;
+		u64 window_us;
+	} series
+		[] = {
+			{ 30, false, 10 }, /* window 0: no poll; a short halt grows it to grow_start */
+			{ 30, false, 20 }, /* missed again: doubled */
+			{ 30, false, 40 },   { 30, true, 40 }, /* caught: unchanged */
+			{ 150, false, 80 }, /* missed, 155 us < 200 us: grows */
+			{ 150, false, 160 }, { 150, true, 160 },
+			{ 195, false, 160 }, /* 195 + 5 us is not below the cap: no grow, no shrink */
+			{ 1000, false, 80 }, /* longer than the cap: halved */
+			{ 1000, false, 40 }, { 30, true, 40 },
+			{ 1000, false, 20 }, { 1000, false, 10 },
+			{ 1000, false, 0 }, /* 5 us is below grow_start: off */
+			{ 1000, false, 0 }, /* off stays off past the cap */
+		};
+	u64 w = 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(series) / sizeof(series[0]); i++) {
+		bool polled = kvm_vcpu_halt_model(&hp, &w, series[i].halt_us * NSEC_PER_USEC,
+						  5 * NSEC_PER_USEC);
+
+		assert_int_equal(polled, series[i].polled);
+		assert_int_equal(w, series[i].window_us * NSEC_PER_USEC);
+	}
+	/* a window above the cap (halt_poll_ns lowered meanwhile) is cut to it first */
+	w = 400000;
+	assert_true(kvm_vcpu_halt_model(&hp, &w, 190000, 5000));
+	assert_int_equal(w, 200000);
+	/* grow 0: never grows; shrink 0: a long halt resets it */
+	hp.grow = 0;
+	w = 0;
+	kvm_vcpu_halt_model(&hp, &w, 30000, 5000);
+	assert_int_equal(w, 0);
+	hp.grow = 2;
+	hp.shrink = 0;
+	w = 160000;
+	kvm_vcpu_halt_model(&hp, &w, 1000000, 5000);
+	assert_int_equal(w, 0);
+	/* the guest turned host polling off: never polled, the window left alone */
+	hp.shrink = 2;
+	hp.allowed = false;
+	w = 160000;
+	assert_false(kvm_vcpu_halt_model(&hp, &w, 30000, 5000));
+	assert_int_equal(w, 160000);
+	/* halt_poll_ns 0: polling off, the window reset */
+	hp.allowed = true;
+	hp.max_ns = 0;
+	assert_false(kvm_vcpu_halt_model(&hp, &w, 30000, 5000));
+	assert_int_equal(w, 0);
+}
+
+/*
+ * In a run: the sleeper's 30 us sleeps end within the timer slack (50 us),
+ * so its vCPU halts for just under 80 us at a time and the host's window
+ * grows 10, 20, 40, 80 us and stays; 1 ms halts leave it at 0.
+ * cpuidle-haltpoll turns the host's polling off (MSR_KVM_POLL_CONTROL):
+ * with the guest's own polling off too (guest_halt_poll_ns = 0), every
+ * wakeup pays guest_wakeup, unless the host lacks poll control.
+ */
+static void test_host_window_in_run(void **state)
+{
+	u64 limit, with, without;
+
+	(void)state;
+	run_sleeper("hlt", 30 * NSEC_PER_USEC, false, &limit);
+	assert_int_equal(host_window, 80000);
+	run_sleeper("hlt", NSEC_PER_MSEC, false, &limit);
+	assert_int_equal(host_window, 0);
+
+	sleeper_extra = "guest_halt_poll_ns = 0\nhost_halt_poll_ns_grow_start = 200000\n";
+	with = run_sleeper("haltpoll", 100 * NSEC_PER_USEC, false, &limit);
+	without = run_sleeper("haltpoll", 100 * NSEC_PER_USEC, true, &limit);
+	assert_in_range(with - without, 4900, 5100);
+	assert_int_equal(host_window, 0);
+	sleeper_extra = "guest_halt_poll_ns = 0\nhost_halt_poll_ns_grow_start = 200000\n"
+			"host_poll_control = no\n";
+	with = run_sleeper("haltpoll", 100 * NSEC_PER_USEC, false, &limit);
+	without = run_sleeper("haltpoll", 100 * NSEC_PER_USEC, true, &limit);
+	sleeper_extra = "";
+	assert_in_range(with - without, 750, 850);
+	assert_int_equal(host_window, 200000);
 }
 
 /* -m host in a KVM guest: cpuidle's driver picks the guest idle */
@@ -356,8 +483,9 @@ static void test_guest_option_errors(void **state)
 	assert_option_error("kvm,", "--guest: 'kvm,' has an empty item between commas");
 	assert_option_error("kvm,ipiv,,steal=1",
 			    "--guest: 'kvm,ipiv,,steal=1' has an empty item between commas");
-	assert_option_error("kvm,posted",
-			    "--guest: unknown item 'posted' (ipiv, steal=PCT[:PERIOD_US] or guest_halt_poll_ns=NS)");
+	assert_option_error(
+		"kvm,posted",
+		"--guest: unknown item 'posted' (ipiv, steal=PCT[:PERIOD_US], guest_halt_poll_ns=NS or host_*=V, docs/guests.md)");
 	assert_option_error("kvm,steal=91",
 			    "--guest: steal: 91% is more than 90% of a vCPU's time");
 	assert_option_error(
@@ -582,6 +710,8 @@ int main(void)
 		cmocka_unit_test(test_guest_section),
 		cmocka_unit_test(test_haltpoll_adapts),
 		cmocka_unit_test(test_halt_wakeup_costs),
+		cmocka_unit_test(test_host_window_adapts),
+		cmocka_unit_test(test_host_window_in_run),
 		cmocka_unit_test(test_host_guest),
 		cmocka_unit_test(test_guest_option_is_section),
 		cmocka_unit_test(test_guest_option_errors),

@@ -694,6 +694,80 @@ static void test_sysfs_cluster_without_shared_cache(void **state)
 	remove_root(root);
 }
 
+/*
+ * One package of 8 cores in clusters of 2, an L3 shared by each half of
+ * the package (a subset of it, as on a chiplet), and an L2 shared as
+ * @l2 says ("pair": the cluster; else the list itself, for every CPU).
+ */
+static struct topology *load_shared_caches(const char *l2)
+{
+	const char *root = make_root();
+	struct topology *t;
+
+	put(root, "cpu/online", "0-7");
+	for (unsigned int cpu = 0; cpu < 8; cpu++) {
+		char self[8], pair[8], half[8];
+
+		snprintf(self, sizeof(self), "%u", cpu);
+		snprintf(pair, sizeof(pair), "%u-%u", cpu & ~1U, (cpu & ~1U) + 1);
+		snprintf(half, sizeof(half), "%u-%u", cpu & ~3U, (cpu & ~3U) + 3);
+		putf(root, self, "cpu/cpu%u/topology/core_cpus_list", cpu, 0);
+		putf(root, pair, "cpu/cpu%u/topology/cluster_cpus_list", cpu, 0);
+		putf(root, "0-7", "cpu/cpu%u/topology/package_cpus_list", cpu, 0);
+		putf(root, "2", "cpu/cpu%u/cache/index%d/level", cpu, 2);
+		putf(root, "Unified", "cpu/cpu%u/cache/index%d/type", cpu, 2);
+		putf(root, strcmp(l2, "pair") ? l2 : pair,
+		     "cpu/cpu%u/cache/index%d/shared_cpu_list", cpu, 2);
+		putf(root, "3", "cpu/cpu%u/cache/index%d/level", cpu, 3);
+		putf(root, "Unified", "cpu/cpu%u/cache/index%d/type", cpu, 3);
+		putf(root, half, "cpu/cpu%u/cache/index%d/shared_cpu_list", cpu, 3);
+	}
+	t = load_sysfs(root);
+	remove_root(root);
+	return t;
+}
+
+/* the L2 span read when every CPU's L2 list says @l2; @noted: as an approximation */
+static void expect_l2_span(const char *l2, enum cache_span span, bool noted)
+{
+	struct topology *t = load_shared_caches(l2);
+
+	assert_int_equal(t->cache_l2_span, span);
+	assert_int_equal(strstr(t->approximations, "the L2's shared_cpu_list is no level of the "
+						   "topology: taken as the LLC") != NULL,
+			 noted);
+	topology_free(t);
+}
+
+/*
+ * Which CPUs share each cache level: the LLC from the highest level's
+ * shared_cpu_list (a subset of the package: two LLCs), the footprint
+ * model's L2 span from the first CPU's level-2 list: the level it is
+ * exactly, else the narrowest that holds it, noted.
+ */
+static void test_sysfs_shared_caches(void **state)
+{
+	struct topology *t;
+
+	(void)state;
+	t = load_shared_caches("pair");
+	assert_int_equal(t->nr_llcs, 2);
+	assert_string_equal(list_of(topology_llc_cpumask(t, 0)), "0-3");
+	assert_string_equal(list_of(topology_llc_cpumask(t, 5)), "4-7");
+	assert_string_equal(list_of(topology_cluster_cpumask(t, 5)), "4-5");
+	assert_true(t->has_clusters);
+	assert_int_equal(t->cache_l2_span, CACHE_SPAN_CLUSTER);
+	assert_null(strstr(t->approximations, "shared_cpu_list"));
+	topology_free(t);
+
+	/* each core its own L2: the default span; as wide as the LLC, the LLC; wider, the package */
+	expect_l2_span("0", CACHE_SPAN_DEFAULT, false);
+	expect_l2_span("0-3", CACHE_SPAN_LLC, false);
+	expect_l2_span("0-7", CACHE_SPAN_PACKAGE, false);
+	/* three CPUs are no level: the LLC holds them, and that is noted */
+	expect_l2_span("0-2", CACHE_SPAN_LLC, true);
+}
+
 /* Only a CPU list, with holes: everything else falls back, and says so. */
 static void test_sysfs_minimal(void **state)
 {
@@ -978,6 +1052,7 @@ int main(void)
 		cmocka_unit_test(test_validation),
 		cmocka_unit_test(test_sysfs_x86_like),
 		cmocka_unit_test(test_sysfs_cluster_without_shared_cache),
+		cmocka_unit_test(test_sysfs_shared_caches),
 		cmocka_unit_test(test_sysfs_minimal),
 		cmocka_unit_test(test_sysfs_inconsistent),
 		cmocka_unit_test(test_sysfs_bad_values),

@@ -9,8 +9,11 @@ expect_exit 2 "run: --guest: steal: 95% is more than 90% of a vCPU's time" \
 	schedlab run -m smp4 --guest kvm,steal=95 -- hackbench -l 5
 expect_exit 2 "ab: --guest: cpuidle 'mwait' is not one of hlt haltpoll" \
 	schedlab ab -m smp4 --guest kvm:mwait --test NO_TTWU_QUEUE -- hackbench -l 5
-expect_exit 2 "topo: --guest: unknown item 'posted' (ipiv, steal=PCT[:PERIOD_US] or guest_halt_poll_ns=NS)" \
+expect_exit 2 "topo: --guest: unknown item 'posted' (ipiv, steal=PCT[:PERIOD_US], guest_halt_poll_ns=NS or host_*=V, docs/guests.md)" \
 	schedlab topo -m smp4 --guest kvm,posted
+expect_exit 2 "run: --guest: host_halt_poll_ns_grow: 'two' is not a number from 0 to 4294967295" \
+	schedlab run -m smp4 --guest kvm,host_halt_poll_ns_grow=two -- hackbench -l 5
+golden guest-topo-host-poll schedlab topo -m smp4 --guest kvm:haltpoll,host_halt_poll_ns_grow_start=20000,host_poll_control=no
 same_output guest-steal-deterministic schedlab run -m smp4 --seed 3 --guest kvm,steal=10:1000 -- hackbench -l 50
 
 # --guest is the [guest] section: the same run, byte for byte

@@ -85,6 +85,10 @@ io_round_trip() {
 	schedlab topo -m "$m" --costs | grep '^cache_' >"$tmp/io.a"
 	schedlab topo -m "sysfs:$io/sysfs" --costs | grep '^cache_' >"$tmp/io.b"
 	cmp -s "$tmp/io.a" "$tmp/io.b" || bad="$bad sysfs:caches($(tr '\n' ' ' <"$tmp/io.b"))"
+	# which CPUs share the L2: the first CPU's shared_cpu_list gives l2_span back
+	schedlab machines --export "$m" | grep '^l2_span' >"$tmp/io.a"
+	schedlab machines --export "sysfs:$io/sysfs" | grep '^l2_span' >"$tmp/io.b"
+	cmp -s "$tmp/io.a" "$tmp/io.b" || bad="$bad sysfs:l2_span($(cat "$tmp/io.b"))"
 	# the cpufreq driver, policy span, transition latency and governor, where there is cpufreq
 	if [ -d "$io/sysfs/cpu/cpu0/cpufreq" ]; then
 		schedlab machines --export "$m" | io_cpufreq >"$tmp/io.a"
@@ -108,6 +112,17 @@ for m in $(schedlab machines | awk '$1 != "host" { print $1 }') \
 	'synthetic:pack:2 numa:2 l3:2 core:3 pu:2'; do
 	io_round_trip "$m"
 done
+
+# an L2 shared by a cluster (l2_span = cluster) comes back from sysfs as the cluster
+schedlab machines --export pixel6 | sed 's/^l2_span = .*/l2_span = cluster/' >"$tmp/l2c.machine"
+rm -rf "$tmp/l2c"
+schedlab topo -m "$tmp/l2c.machine" --export-sysfs "$tmp/l2c"
+if [ "$(cat "$tmp/l2c/cpu/cpu0/cache/index0/shared_cpu_list")" = "0-3" ] &&
+	schedlab machines --export "sysfs:$tmp/l2c" | grep -qx 'l2_span = cluster'; then
+	ok "an L2 shared by a cluster round-trips through sysfs"
+else
+	not_ok "l2_span = cluster through sysfs" "$(schedlab machines --export "sysfs:$tmp/l2c" | grep l2_span)"
+fi
 
 # the kernel's formats: lists as %*pbl, masks as %*pb over nr_cpu_ids bits
 rm -rf "$tmp/fmt"
