@@ -2084,6 +2084,13 @@ void tick_stop_idle(struct rq *rq)
 	sim_cancel(&rq->tick_ev);
 }
 
+/* a queued tick as an idle CPU's housekeeping (sim_event.background), or not */
+static void tick_set_background(struct rq *rq, bool background)
+{
+	if (ev_queued(&rq->tick_ev))
+		eq_set_background(&machine.eq, &rq->tick_ev, background);
+}
+
 /*
  * The idle governor kept the tick: it goes on, as the housekeeping of an
  * idle CPU that does not keep a finished run going (sim_event.background),
@@ -2092,8 +2099,7 @@ void tick_stop_idle(struct rq *rq)
  */
 void tick_retain_idle(struct rq *rq)
 {
-	if (ev_queued(&rq->tick_ev))
-		eq_set_background(&machine.eq, &rq->tick_ev, true);
+	tick_set_background(rq, true);
 }
 
 /* the kernel side of the CPU step machine (the hardware is sim/cpu.c)  */
@@ -2376,8 +2382,7 @@ void idle_tick_restart(struct rq *rq)
 	 * lock spinner has no step of its own to end, and only the tick's
 	 * need_resched ends its spin when others wait for the CPU
 	 */
-	if (ev_queued(&rq->tick_ev))
-		eq_set_background(&machine.eq, &rq->tick_ev, false);
+	tick_set_background(rq, false);
 }
 
 void sched_start(void)
