@@ -346,13 +346,18 @@ static double guest_cost(struct writer *w, const char *name, const struct calib_
 	if (calib_cost_resolved(d, extra))
 		return (double)param(w, name, v);
 	fprintf(w->out,
-		"#   not resolved: idle - busy - %.0f = %.0f ns [%.0f, %.0f] over %d trials, a\n"
-		"#   spread that %s 0: the host's load moves single wakeups by more than the\n"
-		"#   cost (see busy above). Not written: the guest estimate %llu ns stays\n"
-		"# %s = %.0f\n",
-		extra, v, d->min - extra, d->max - extra, d->n,
-		d->max - extra < 0 ? "lies below" : "covers", (unsigned long long)in_force, name,
-		v);
+		"#   not resolved: idle - busy - %.0f = %.0f ns [%.0f, %.0f] over %d trials,\n",
+		extra, v, d->min - extra, d->max - extra, d->n);
+	if (d->max - extra < 0)
+		fputs("#   a spread below 0: the halted wakeup adds less than the model charges\n"
+		      "#   beside this cost, which leaves it nothing to resolve.",
+		      w->out);
+	else
+		fputs("#   a spread that covers 0: the host's load moves the wakeups by more than\n"
+		      "#   the cost (see busy above).",
+		      w->out);
+	fprintf(w->out, " Not written: the guest\n#   estimate %llu ns stays\n# %s = %.0f\n",
+		(unsigned long long)in_force, name, v);
 	return (double)in_force;
 }
 

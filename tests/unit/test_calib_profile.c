@@ -300,7 +300,7 @@ static void test_guest_costs(void **state)
 	r.guest.wake_gap[4] = wake_pairs(15000, -3000, 1000);
 	text = profile_parsed(&r, &c);
 	assert_int_equal(c.guest_wakeup, 0);
-	assert_non_null(strstr(text, "spread that lies below 0"));
+	assert_non_null(strstr(text, "a spread below 0: the halted wakeup adds less"));
 	free(text);
 	r.guest.wake_gap[4] = wake_pairs(15000, 9000, 500);
 
