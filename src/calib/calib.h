@@ -97,6 +97,12 @@ extern const unsigned int calib_gap_us[CALIB_NR_GAPS];
 struct calib_wake_pairs {
 	struct calib_stat idle, busy;
 	struct calib_stat diff; /* idle - busy, pair by pair */
+	/*
+	 * the wakee CPU's cpuidle entries per pair, over the trials: about 1
+	 * when it halted before each idle wakeup; well below when other work
+	 * kept it running, and the "idle" wakeup was a busy one too
+	 */
+	double halts;
 };
 
 /* what calibrate measures of the hypervisor when it runs in a KVM guest */

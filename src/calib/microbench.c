@@ -1059,16 +1059,19 @@ static void stop(pid_t pid)
  * One trial of pairs: the wakee's CPU idle for the gap, then kept busy by
  * @sp for the next wakeup, the waker sleeping the gap before each, so the
  * host's load falls on both alike. @out: the medians of the idle series,
- * the busy one and the pairs' differences.
+ * the busy one and the pairs' differences, and the wakee CPU's idle
+ * entries per pair.
  */
-static void wake_pairs(struct wake_pp *w, struct idle_spinner *sp, double out[3])
+static void wake_pairs(struct wake_pp *w, struct idle_spinner *sp, double out[4])
 {
 	long n = iters(400);
 	double *idle = calloc((size_t)(3 * n), sizeof(*idle));
 	double *busy = idle + n, *scratch = busy + n;
 	pthread_t th;
 
-	out[0] = out[1] = out[2] = 0;
+	unsigned long long entries = 0;
+
+	out[0] = out[1] = out[2] = out[3] = 0;
 	if (!idle) {
 		fail("calloc");
 		return;
@@ -1082,13 +1085,18 @@ static void wake_pairs(struct wake_pp *w, struct idle_spinner *sp, double out[3]
 		fail("pthread_create");
 		return;
 	}
+	idle_usage(w->cpu_b, w->nr_idle, w->usage0);
 	for (long i = 0; i < n; i++) {
 		idle_spinner_wait(sp, 0);
 		idle[i] = wake_once(w);
 		idle_spinner_wait(sp, 1);
 		busy[i] = wake_once(w);
 	}
+	idle_usage(w->cpu_b, w->nr_idle, w->usage1);
 	pthread_join(th, NULL);
+	for (int s = 0; s < w->nr_idle; s++)
+		entries += w->usage1[s] - w->usage0[s];
+	out[3] = (double)entries / (double)n;
 	w->sp = NULL;
 	out[2] = calib_median_diff(idle, busy, n, scratch);
 	out[0] = calib_stat_of(idle, (int)n).med;
@@ -1100,7 +1108,7 @@ static void wake_pairs(struct wake_pp *w, struct idle_spinner *sp, double out[3]
 static struct calib_wake_pairs pair_trials(const char *name, struct wake_pp *w,
 					   struct idle_spinner *sp)
 {
-	double v[3][MAX_TRIALS], one[3];
+	double v[3][MAX_TRIALS], one[4], halts = 0;
 	int n = run->trials < MAX_TRIALS ? run->trials : MAX_TRIALS;
 	struct calib_wake_pairs p;
 	char what[80];
@@ -1110,7 +1118,9 @@ static struct calib_wake_pairs pair_trials(const char *name, struct wake_pp *w,
 		wake_pairs(w, sp, one);
 		for (int k = 0; k < 3; k++)
 			v[k][i] = one[k];
+		halts += one[3] / n;
 	}
+	p.halts = halts;
 	p.idle = calib_stat_of(v[0], n);
 	p.busy = calib_stat_of(v[1], n);
 	p.diff = calib_stat_of(v[2], n);
@@ -1307,6 +1317,7 @@ static void measure_guest(struct calib_result *res)
 	}
 	w->cpu_a = p->a;
 	w->cpu_b = p->b;
+	w->nr_idle = res->host.nr_idle;
 	sp.cpu = p->b;
 	if (pthread_create(&th, NULL, idle_spin, &sp)) {
 		free(w);

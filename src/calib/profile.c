@@ -403,8 +403,10 @@ static void write_guest_wakeups(struct writer *w, const struct calib_pair *p, do
 		p->b, exit_us, (unsigned long long)w->def.idle_exit,
 		(unsigned long long)est.guest_timer_exit, extra);
 	for (int i = 0; i < CALIB_NR_GAPS; i++) {
-		fprintf(w->out, "#   wake.gap%uus: idle %.1f ns, busy %.1f ns,\n#     ",
-			calib_gap_us[i], v[i].idle.med, v[i].busy.med);
+		fprintf(w->out,
+			"#   wake.gap%uus: idle %.1f ns (%.2f cpuidle entries a pair), busy %.1f ns,\n"
+			"#     ",
+			calib_gap_us[i], v[i].idle.med, v[i].halts, v[i].busy.med);
 		spread(w->out, "idle - busy", &v[i].diff, "ns");
 		fputc('\n', w->out);
 	}
