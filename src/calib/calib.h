@@ -100,10 +100,20 @@ struct calib_wake_pairs {
 	/*
 	 * the wakee CPU's cpuidle entries per pair, over the trials: about 1
 	 * when it halted before each idle wakeup; well below when other work
-	 * kept it running, and the "idle" wakeup was a busy one too
+	 * kept it running, and the "idle" wakeup was a busy one too; -1: no
+	 * cpuidle counters to read
 	 */
 	double halts;
 };
+
+/*
+ * The share of the idle wakeups that must have found the wakee's CPU
+ * idle (cpuidle entries a pair) for the pairs to measure a halted vCPU's
+ * wakeup: short of it, other work ran there and most "idle" wakeups were
+ * a running CPU's. A judgement, not a measurement: 9 in 10 leaves the
+ * median of the differences to the halted ones.
+ */
+#define CALIB_MIN_HALTS 0.9
 
 /* what calibrate measures of the hypervisor when it runs in a KVM guest */
 struct calib_guest {
@@ -159,6 +169,9 @@ double calib_median_diff(const double *a, const double *b, long n, double *scrat
  * below it) and the cost is not written (profile.c).
  */
 bool calib_cost_resolved(const struct calib_stat *diff, double extra);
+
+/* whether the pairs' idle wakeups were a halted vCPU's (CALIB_MIN_HALTS; unknown: yes) */
+bool calib_pairs_halted(const struct calib_wake_pairs *p);
 
 /*
  * One operation's relative standard deviation in ppm, from @n timings (ns)

@@ -1120,7 +1120,7 @@ static struct calib_wake_pairs pair_trials(const char *name, struct wake_pp *w,
 			v[k][i] = one[k];
 		halts += one[3] / n;
 	}
-	p.halts = halts;
+	p.halts = w->nr_idle ? halts : -1;
 	p.idle = calib_stat_of(v[0], n);
 	p.busy = calib_stat_of(v[1], n);
 	p.diff = calib_stat_of(v[2], n);

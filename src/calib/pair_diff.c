@@ -40,3 +40,8 @@ bool calib_cost_resolved(const struct calib_stat *diff, double extra)
 	/* every trial's median difference, less what the model charges apart, above 0 */
 	return diff->n > 0 && diff->min - extra > 0;
 }
+
+bool calib_pairs_halted(const struct calib_wake_pairs *p)
+{
+	return p->halts < 0 || p->halts >= CALIB_MIN_HALTS;
+}

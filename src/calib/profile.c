@@ -338,26 +338,34 @@ static void write_guest_ipi_exit(struct writer *w, const struct calib_pair *p)
  * force (a profile without it loads on -m host's guest costs). The value
  * in force is returned.
  */
-static double guest_cost(struct writer *w, const char *name, const struct calib_stat *d,
+static double guest_cost(struct writer *w, const char *name, const struct calib_wake_pairs *p,
 			 double extra, u64 in_force)
 {
+	const struct calib_stat *d = &p->diff;
 	double v = d->med - extra;
 
-	if (calib_cost_resolved(d, extra))
+	if (!calib_pairs_halted(p)) {
+		fprintf(w->out,
+			"#   not resolved: the wakee's CPU idled %.2f times a pair (cpuidle usage), not\n"
+			"#   before each idle wakeup: other work kept it running, and the idle wakeups\n"
+			"#   were mostly a running vCPU's.",
+			p->halts);
+	} else if (calib_cost_resolved(d, extra)) {
 		return (double)param(w, name, v);
+	} else if (d->max - extra < 0) {
+		fputs("#   not resolved: a spread below 0: the halted wakeup adds less than the\n"
+		      "#   model charges beside this cost, which leaves it nothing to resolve.",
+		      w->out);
+	} else {
+		fputs("#   not resolved: a spread that covers 0: the host's load moves the wakeups\n"
+		      "#   by more than the cost (see busy above).",
+		      w->out);
+	}
 	fprintf(w->out,
-		"#   not resolved: idle - busy - %.0f = %.0f ns [%.0f, %.0f] over %d trials,\n",
-		extra, v, d->min - extra, d->max - extra, d->n);
-	if (d->max - extra < 0)
-		fputs("#   a spread below 0: the halted wakeup adds less than the model charges\n"
-		      "#   beside this cost, which leaves it nothing to resolve.",
-		      w->out);
-	else
-		fputs("#   a spread that covers 0: the host's load moves the wakeups by more than\n"
-		      "#   the cost (see busy above).",
-		      w->out);
-	fprintf(w->out, " Not written: the guest\n#   estimate %llu ns stays\n# %s = %.0f\n",
-		(unsigned long long)in_force, name, v);
+		" idle - busy - %.0f = %.0f ns\n#   [%.0f, %.0f] over %d trials. Not written: the guest "
+		"estimate %llu ns stays\n# %s = %.0f\n",
+		extra, v, d->min - extra, d->max - extra, d->n, (unsigned long long)in_force, name,
+		v);
 	return (double)in_force;
 }
 
@@ -415,12 +423,12 @@ static void write_guest_wakeups(struct writer *w, const struct calib_pair *p, do
 			"# guest_wakeup_polled: the %u us gap (its halts grow the host's window to\n"
 			"#   catch them)\n",
 			calib_gap_us[0]);
-		polled = guest_cost(w, "guest_wakeup_polled", &v[0].diff, extra,
-				    est.guest_wakeup_polled);
+		polled =
+			guest_cost(w, "guest_wakeup_polled", &v[0], extra, est.guest_wakeup_polled);
 		fprintf(w->out,
 			"# guest_wakeup: the %u us gap (past KVM's halt_poll_ns: the window is 0)\n",
 			calib_gap_us[far]);
-		unpolled = guest_cost(w, "guest_wakeup", &v[far].diff, extra, est.guest_wakeup);
+		unpolled = guest_cost(w, "guest_wakeup", &v[far], extra, est.guest_wakeup);
 	} else {
 		fprintf(w->out,
 			"# guest_wakeup_polled: not set: cpuidle-haltpoll turned the host's polling off\n"
@@ -428,7 +436,7 @@ static void write_guest_wakeups(struct writer *w, const struct calib_pair *p, do
 			"#   wakeup here is polled by the host\n"
 			"# guest_wakeup: the %u us gap, the shortest (every gap's wakeup is a full one)\n",
 			calib_gap_us[0]);
-		unpolled = guest_cost(w, "guest_wakeup", &v[0].diff, extra, est.guest_wakeup);
+		unpolled = guest_cost(w, "guest_wakeup", &v[0], extra, est.guest_wakeup);
 		polled = unpolled;
 	}
 	fputs("# the model's idle - busy at each gap, with the costs in force:\n", w->out);

@@ -195,12 +195,16 @@ static double model_at(const char *text, unsigned int gap_us)
 	return strtod(at + 8, NULL);
 }
 
-/* a gap's pairs: busy @busy, idle - busy @diff over trials [@diff - @half, @diff + @half] */
+/*
+ * a gap's pairs: busy @busy, idle - busy @diff over trials [@diff - @half,
+ * @diff + @half], the wakee's CPU idle before each idle wakeup
+ */
 static struct calib_wake_pairs wake_pairs(double busy, double diff, double half)
 {
 	return (struct calib_wake_pairs){ .idle = st(busy + diff),
 					  .busy = st(busy),
-					  .diff = { diff, diff - half, diff + half, 5 } };
+					  .diff = { diff, diff - half, diff + half, 5 },
+					  .halts = 1 };
 }
 
 /*
@@ -286,8 +290,9 @@ static void test_guest_costs(void **state)
 	text = profile_parsed(&r, &c);
 	assert_int_equal(c.guest_wakeup_polled, 2000 - extra);
 	assert_int_equal(c.guest_wakeup, 0);
-	assert_non_null(strstr(text, "not resolved: idle - busy - 800 = 700 ns [-1300, 2700]"));
 	assert_non_null(strstr(text, "spread that covers 0"));
+	assert_non_null(
+		strstr(text, "idle - busy - 800 = 700 ns\n#   [-1300, 2700] over 5 trials"));
 	assert_non_null(strstr(text, "\n# guest_wakeup = 700\n"));
 	guest = est;
 	if (cost_profile_parse(&guest, text, "guest.costs", err, sizeof(err)))
@@ -301,6 +306,18 @@ static void test_guest_costs(void **state)
 	text = profile_parsed(&r, &c);
 	assert_int_equal(c.guest_wakeup, 0);
 	assert_non_null(strstr(text, "a spread below 0: the halted wakeup adds less"));
+	free(text);
+	/* a clear difference, but the wakee's CPU seldom idled: other work ran there */
+	r.guest.wake_gap[4] = wake_pairs(15000, 9000, 500);
+	r.guest.wake_gap[4].halts = 0.3;
+	text = profile_parsed(&r, &c);
+	assert_int_equal(c.guest_wakeup, 0);
+	assert_non_null(strstr(text, "the wakee's CPU idled 0.30 times a pair"));
+	free(text);
+	/* no cpuidle counters: the pairs are taken as they are */
+	r.guest.wake_gap[4].halts = -1;
+	text = profile_parsed(&r, &c);
+	assert_int_equal(c.guest_wakeup, 9000 - extra);
 	free(text);
 	r.guest.wake_gap[4] = wake_pairs(15000, 9000, 500);
 
