@@ -405,11 +405,12 @@ static void write_guest_wakeups(struct writer *w, const struct calib_pair *p, do
 		"#   alike. Per trial the median of the pairs' differences idle - busy, over\n"
 		"#   trials its median [min, max]; the cost: that - the exit latency (%.0f us) -\n"
 		"#   idle_exit (%llu, the machine's) - guest_timer_exit (%llu, the estimate)\n"
-		"#   = %.0f ns subtracted, written when the whole spread lies above it.\n"
+		"#   = %.0f ns subtracted, written when the whole spread lies above it and\n"
+		"#   the wakee's CPU idled (cpuidle usage) at least %.1f times a pair.\n"
 		"#   model: the difference the model charges with the costs in force, the\n"
 		"#   host's window run over a steady series of halts of that gap\n",
 		p->b, exit_us, (unsigned long long)w->def.idle_exit,
-		(unsigned long long)est.guest_timer_exit, extra);
+		(unsigned long long)est.guest_timer_exit, extra, CALIB_MIN_HALTS);
 	for (int i = 0; i < CALIB_NR_GAPS; i++) {
 		fprintf(w->out,
 			"#   wake.gap%uus: idle %.1f ns (%.2f cpuidle entries a pair), busy %.1f ns,\n"
