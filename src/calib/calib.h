@@ -87,13 +87,41 @@ extern const unsigned int calib_gap_us[CALIB_NR_GAPS];
  */
 #define CALIB_UNPOLLED_GAP_US 1000
 
+/*
+ * One gap's wakeups in interleaved pairs (microbench.c): the wakee's vCPU
+ * halted for the gap, then at once the same wakeup with its CPU kept busy,
+ * the waker sleeping the gap before each. Per trial, the median of each
+ * series and of the pairs' differences; over trials, the median of those
+ * with their spread.
+ */
+struct calib_wake_pairs {
+	struct calib_stat idle, busy;
+	struct calib_stat diff; /* idle - busy, pair by pair */
+	/*
+	 * the wakee CPU's cpuidle entries per pair, over the trials: about 1
+	 * when it halted before each idle wakeup; well below when other work
+	 * kept it running, and the "idle" wakeup was a busy one too; -1: no
+	 * cpuidle counters to read
+	 */
+	double halts;
+};
+
+/*
+ * The share of the idle wakeups that must have found the wakee's CPU
+ * idle (cpuidle entries a pair) for the pairs to measure a halted vCPU's
+ * wakeup: short of it, other work ran there and most "idle" wakeups were
+ * a running CPU's. A judgement, not a measurement: 9 in 10 leaves the
+ * median of the differences to the halted ones.
+ */
+#define CALIB_MIN_HALTS 0.9
+
 /* what calibrate measures of the hypervisor when it runs in a KVM guest */
 struct calib_guest {
 	bool kvm; /* CPUID 0x40000000 says KVMKVMKVM */
 	/* the host's halt polling as -m host sees it (poll control, KVM's defaults) */
 	struct kvm_halt_poll hp;
-	/* wakeup latency to the idle CPU of the first pair after each gap */
-	struct calib_stat wake_gap[CALIB_NR_GAPS];
+	/* wakeups to the first pair's second CPU after each gap, idle and busy paired */
+	struct calib_wake_pairs wake_gap[CALIB_NR_GAPS];
 	/* the waker's FUTEX_WAKE call when the wakee's CPU is busy: it sends the IPI */
 	struct calib_stat wake_call_busy;
 };
@@ -127,6 +155,23 @@ struct calib_result {
 
 /* qsort()'s comparison of doubles, ascending */
 int calib_cmp_double(const void *a, const void *b);
+
+/* @n trials' values @v (sorted here): their median, min and max (pair_diff.c) */
+struct calib_stat calib_stat_of(double *v, int n);
+
+/* the median of the @n pairs' differences @a[i] - @b[i]; @scratch holds @n */
+double calib_median_diff(const double *a, const double *b, long n, double *scratch);
+
+/*
+ * Whether a cost taken as the pairs' difference @diff (over trials) less
+ * @extra (what the model charges beside it) is resolved: every trial's
+ * difference less @extra above 0. If not, the spread covers 0 (or lies
+ * below it) and the cost is not written (profile.c).
+ */
+bool calib_cost_resolved(const struct calib_stat *diff, double extra);
+
+/* whether the pairs' idle wakeups were a halted vCPU's (CALIB_MIN_HALTS; unknown: yes) */
+bool calib_pairs_halted(const struct calib_wake_pairs *p);
 
 /*
  * One operation's relative standard deviation in ppm, from @n timings (ns)

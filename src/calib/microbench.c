@@ -119,16 +119,18 @@ static bool xread(int fd, void *buf, size_t n)
 	return true;
 }
 
-int calib_cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 typedef double (*trial_fn)(void *arg);
 
 #define MAX_TRIALS 15
+
+/* after each measurement: the load sampled, a line to the log */
+static void measured(const char *name, const struct calib_stat *s)
+{
+	if (host)
+		calib_host_load_sample(host);
+	if (run->log)
+		fprintf(run->log, "  %-28s %10.1f  [%.1f, %.1f]\n", name, s->med, s->min, s->max);
+}
 
 static struct calib_stat trials(const char *name, trial_fn fn, void *arg)
 {
@@ -139,15 +141,8 @@ static struct calib_stat trials(const char *name, trial_fn fn, void *arg)
 	fn(arg); /* warm up: page faults, caches, the first fork */
 	for (int i = 0; i < n; i++)
 		v[i] = fn(arg);
-	qsort(v, (size_t)n, sizeof(v[0]), calib_cmp_double);
-	s = (struct calib_stat){ .med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2,
-				 .min = v[0],
-				 .max = v[n - 1],
-				 .n = n };
-	if (host)
-		calib_host_load_sample(host);
-	if (run->log)
-		fprintf(run->log, "  %-28s %10.1f  [%.1f, %.1f]\n", name, s.med, s.min, s.max);
+	s = calib_stat_of(v, n);
+	measured(name, &s);
 	return s;
 }
 
@@ -875,11 +870,67 @@ static double t_cas(void *arg)
 
 /* ---- wakeup latency: FUTEX_WAKE on one CPU to the wakee running on another ---- */
 
+/*
+ * A SCHED_IDLE thread on the wakee's CPU that spins while @spin is 1 and
+ * parks in FUTEX_WAIT while it is 0, so that one loop can alternate that
+ * CPU between idle and busy (pair_trials()). A thread of this process, as
+ * the wakee is: its switch to the wakee keeps the mm, as the idle task's
+ * (whose lazy mm is ours) does.
+ */
+struct idle_spinner {
+	int cpu;
+	_Atomic uint32_t spin; /* 1: spin, 0: park, 2: exit */
+	_Atomic uint32_t spinning; /* 1 while it spins, 0 once it parks */
+};
+
+static void *idle_spin(void *arg)
+{
+	struct idle_spinner *sp = arg;
+	struct sched_param param = { 0 };
+	uint32_t v;
+
+	pin(sp->cpu);
+	sched_setscheduler(0, SCHED_IDLE, &param);
+	while ((v = atomic_load(&sp->spin)) != 2) {
+		if (!v) {
+			atomic_store(&sp->spinning, 0);
+			futex(&sp->spin, FUTEX_WAIT_PRIVATE, 0);
+			continue;
+		}
+		atomic_store(&sp->spinning, 1);
+		while (atomic_load_explicit(&sp->spin, memory_order_relaxed) == 1)
+			;
+	}
+	return NULL;
+}
+
+/*
+ * Called by the wakee on the spinner's CPU: a parked spinner is woken
+ * there (no IPI) and runs once the wakee blocks, so the CPU never idles
+ */
+static void idle_spinner_toggle(struct idle_spinner *sp)
+{
+	if (atomic_load(&sp->spin)) {
+		atomic_store(&sp->spin, 0);
+		return;
+	}
+	atomic_store(&sp->spin, 1);
+	futex(&sp->spin, FUTEX_WAKE_PRIVATE, 1);
+}
+
+/* the waker: until the spinner spins (@want 1) or has parked (0) */
+static void idle_spinner_wait(struct idle_spinner *sp, uint32_t want)
+{
+	while (atomic_load(&sp->spinning) != want)
+		sched_yield();
+}
+
 struct wake_pp {
 	int cpu_a, cpu_b;
 	long loops;
 	long gap_ns; /* how long the wakee's CPU idles before each wakeup; 0: 200 us */
 	bool call; /* the result is the waker's FUTEX_WAKE call, not the latency */
+	struct idle_spinner *sp; /* pairs: the wakee turns it on and off after each wakeup */
 	_Atomic uint32_t word;
 	_Atomic uint64_t t_wake; /* when the waker called FUTEX_WAKE */
 	_Atomic uint64_t lat; /* the wakee's latency, 0 until it ran */
@@ -895,6 +946,8 @@ static void *wakee(void *arg)
 	for (long i = 0; i < w->loops; i++) {
 		futex_wait_for(&w->word, 1);
 		atomic_store(&w->lat, now_ns() - atomic_load(&w->t_wake));
+		if (w->sp)
+			idle_spinner_toggle(w->sp);
 		atomic_store(&w->word, 0);
 	}
 	return NULL;
@@ -916,6 +969,31 @@ static void idle_usage(int cpu, int nr, unsigned long long *out)
 			fclose(f);
 		}
 	}
+}
+
+/*
+ * One wakeup of the wakee after the gap: its latency, or the waker's
+ * FUTEX_WAKE call (@w->call); back when the wakee has run
+ */
+static double wake_once(struct wake_pp *w)
+{
+	/* 200 us unless told: the wakee's CPU goes idle */
+	long g = w->gap_ns ? w->gap_ns : 200000;
+	struct timespec gap = { g / 1000000000, g % 1000000000 };
+	uint64_t c0;
+	double call;
+
+	nanosleep(&gap, NULL);
+	atomic_store(&w->lat, 0);
+	c0 = now_ns();
+	atomic_store(&w->t_wake, c0);
+	atomic_store(&w->word, 1);
+	futex(&w->word, FUTEX_WAKE_PRIVATE, 1);
+	call = (double)(now_ns() - c0);
+	/* wait for the wakee to have run: this CPU is not the wakee's */
+	while (atomic_load(&w->word) != 0)
+		sched_yield();
+	return w->call ? call : (double)atomic_load(&w->lat);
 }
 
 static double t_wake(void *arg)
@@ -940,26 +1018,8 @@ static double t_wake(void *arg)
 		return 0;
 	}
 	idle_usage(w->cpu_b, w->nr_idle, w->usage0);
-	for (long i = 0; i < n; i++) {
-		/* 200 us unless told: the wakee's CPU goes idle */
-		long g = w->gap_ns ? w->gap_ns : 200000;
-		struct timespec gap = { g / 1000000000, g % 1000000000 };
-		uint64_t c0;
-
-		nanosleep(&gap, NULL);
-		atomic_store(&w->lat, 0);
-		c0 = now_ns();
-		atomic_store(&w->t_wake, c0);
-		atomic_store(&w->word, 1);
-		futex(&w->word, FUTEX_WAKE_PRIVATE, 1);
-		if (w->call)
-			lat[i] = (double)(now_ns() - c0);
-		/* wait for the wakee to have run: this CPU is not the wakee's */
-		while (atomic_load(&w->word) != 0)
-			sched_yield();
-		if (!w->call)
-			lat[i] = (double)atomic_load(&w->lat);
-	}
+	for (long i = 0; i < n; i++)
+		lat[i] = wake_once(w);
 	idle_usage(w->cpu_b, w->nr_idle, w->usage1);
 	pthread_join(th, NULL);
 	qsort(lat, (size_t)n, sizeof(*lat), calib_cmp_double);
@@ -993,6 +1053,84 @@ static void stop(pid_t pid)
 		kill(pid, SIGKILL);
 		waitpid(pid, NULL, 0);
 	}
+}
+
+/*
+ * One trial of pairs: the wakee's CPU idle for the gap, then kept busy by
+ * @sp for the next wakeup, the waker sleeping the gap before each, so the
+ * host's load falls on both alike. @out: the medians of the idle series,
+ * the busy one and the pairs' differences, and the wakee CPU's idle
+ * entries per pair.
+ */
+static void wake_pairs(struct wake_pp *w, struct idle_spinner *sp, double out[4])
+{
+	long n = iters(400);
+	double *idle = calloc((size_t)(3 * n), sizeof(*idle));
+	double *busy = idle + n, *scratch = busy + n;
+	pthread_t th;
+
+	unsigned long long entries = 0;
+
+	out[0] = out[1] = out[2] = out[3] = 0;
+	if (!idle) {
+		fail("calloc");
+		return;
+	}
+	atomic_store(&w->word, 0);
+	w->loops = 2 * n;
+	w->sp = sp;
+	pin(w->cpu_a);
+	if (pthread_create(&th, NULL, wakee, w)) {
+		free(idle);
+		fail("pthread_create");
+		return;
+	}
+	idle_usage(w->cpu_b, w->nr_idle, w->usage0);
+	for (long i = 0; i < n; i++) {
+		idle_spinner_wait(sp, 0);
+		idle[i] = wake_once(w);
+		idle_spinner_wait(sp, 1);
+		busy[i] = wake_once(w);
+	}
+	idle_usage(w->cpu_b, w->nr_idle, w->usage1);
+	pthread_join(th, NULL);
+	for (int s = 0; s < w->nr_idle; s++)
+		entries += w->usage1[s] - w->usage0[s];
+	out[3] = (double)entries / (double)n;
+	w->sp = NULL;
+	out[2] = calib_median_diff(idle, busy, n, scratch);
+	out[0] = calib_stat_of(idle, (int)n).med;
+	out[1] = calib_stat_of(busy, (int)n).med;
+	free(idle);
+}
+
+/* trials() of wake_pairs(), after one warm-up trial (which settles the host's poll window) */
+static struct calib_wake_pairs pair_trials(const char *name, struct wake_pp *w,
+					   struct idle_spinner *sp)
+{
+	double v[3][MAX_TRIALS], one[4], halts = 0;
+	int n = run->trials < MAX_TRIALS ? run->trials : MAX_TRIALS;
+	struct calib_wake_pairs p;
+	char what[80];
+
+	wake_pairs(w, sp, one);
+	for (int i = 0; i < n; i++) {
+		wake_pairs(w, sp, one);
+		for (int k = 0; k < 3; k++)
+			v[k][i] = one[k];
+		halts += one[3] / n;
+	}
+	p.halts = w->nr_idle ? halts : -1;
+	p.idle = calib_stat_of(v[0], n);
+	p.busy = calib_stat_of(v[1], n);
+	p.diff = calib_stat_of(v[2], n);
+	snprintf(what, sizeof(what), "%s.idle", name);
+	measured(what, &p.idle);
+	snprintf(what, sizeof(what), "%s.busy", name);
+	measured(what, &p.busy);
+	snprintf(what, sizeof(what), "%s.diff", name);
+	measured(what, &p.diff);
+	return p;
 }
 
 /* ---- SMT: per-thread speed with k siblings of one core busy ---- */
@@ -1161,6 +1299,8 @@ static void measure_guest(struct calib_result *res)
 	struct calib_guest *g = &res->guest;
 	const struct calib_pair *p = NULL;
 	struct wake_pp *w;
+	struct idle_spinner sp = { 0 };
+	pthread_t th;
 	char name[64];
 	pid_t spin;
 	int slack = (int)prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
@@ -1177,14 +1317,24 @@ static void measure_guest(struct calib_result *res)
 	}
 	w->cpu_a = p->a;
 	w->cpu_b = p->b;
+	w->nr_idle = res->host.nr_idle;
+	sp.cpu = p->b;
+	if (pthread_create(&th, NULL, idle_spin, &sp)) {
+		free(w);
+		fail("pthread_create");
+		return;
+	}
 	/* the gaps as asked: no 50 us of timer slack on the waker's sleeps */
 	prctl(PR_SET_TIMERSLACK, 1, 0, 0, 0);
 	for (int i = 0; i < CALIB_NR_GAPS; i++) {
 		w->gap_ns = (long)calib_gap_us[i] * 1000;
-		snprintf(name, sizeof(name), "guest.wake.idle.gap%uus", calib_gap_us[i]);
-		g->wake_gap[i] = trials(name, t_wake, w);
+		snprintf(name, sizeof(name), "guest.wake.gap%uus", calib_gap_us[i]);
+		g->wake_gap[i] = pair_trials(name, w, &sp);
 	}
 	prctl(PR_SET_TIMERSLACK, slack > 0 ? slack : 50000, 0, 0, 0);
+	atomic_store(&sp.spin, 2);
+	futex(&sp.spin, FUTEX_WAKE_PRIVATE, 1);
+	pthread_join(th, NULL);
 	w->gap_ns = 0;
 	w->call = true;
 	spin = spinner(p->b);

@@ -332,6 +332,44 @@ static void write_guest_ipi_exit(struct writer *w, const struct calib_pair *p)
 }
 
 /*
+ * A guest cost @name from the paired wakeups' difference @d less @extra:
+ * written when resolved (calib_cost_resolved()), else commented out with
+ * the difference and its spread, which leaves the estimate @in_force in
+ * force (a profile without it loads on -m host's guest costs). The value
+ * in force is returned.
+ */
+static double guest_cost(struct writer *w, const char *name, const struct calib_wake_pairs *p,
+			 double extra, u64 in_force)
+{
+	const struct calib_stat *d = &p->diff;
+	double v = d->med - extra;
+
+	if (!calib_pairs_halted(p)) {
+		fprintf(w->out,
+			"#   not resolved: the wakee's CPU idled %.2f times a pair (cpuidle usage), not\n"
+			"#   before each idle wakeup: other work kept it running, and the idle wakeups\n"
+			"#   were mostly a running vCPU's.",
+			p->halts);
+	} else if (calib_cost_resolved(d, extra)) {
+		return (double)param(w, name, v);
+	} else if (d->max - extra < 0) {
+		fputs("#   not resolved: a spread below 0: the halted wakeup adds less than the\n"
+		      "#   model charges beside this cost, which leaves it nothing to resolve.",
+		      w->out);
+	} else {
+		fputs("#   not resolved: a spread that covers 0: the host's load moves the wakeups\n"
+		      "#   by more than the cost (see busy above).",
+		      w->out);
+	}
+	fprintf(w->out,
+		" idle - busy - %.0f = %.0f ns\n#   [%.0f, %.0f] over %d trials. Not written: the guest "
+		"estimate %llu ns stays\n# %s = %.0f\n",
+		extra, v, d->min - extra, d->max - extra, d->n, (unsigned long long)in_force, name,
+		v);
+	return (double)in_force;
+}
+
+/*
  * In a KVM guest (docs/guests.md): what the halted vCPU's wakeup adds. The
  * model charges a halted wakeup over a busy one: the host's side
  * (guest_wakeup_polled when the host's adaptive poll window caught the
@@ -341,54 +379,57 @@ static void write_guest_ipi_exit(struct writer *w, const struct calib_pair *p)
  * to catch the shortest gap if the host polls at all, shrunk to 0 by
  * CALIB_UNPOLLED_GAP_US. Those two gaps give the two costs, not a step
  * found between the gaps (a latency that rises gradually with the gap
- * moved such a step, and with it both costs, from run to run).
+ * moved such a step, and with it both costs, from run to run). Each idle
+ * wakeup was paired with a busy one just after it, and the costs come from
+ * the pairs' differences: a busy wakeup measured apart, under another
+ * moment's load, made the difference negative on a loaded host.
  */
 static void write_guest_wakeups(struct writer *w, const struct calib_pair *p, double exit_us)
 {
 	const struct calib_guest *g = &w->res->guest;
-	const struct calib_stat *v = g->wake_gap;
+	const struct calib_wake_pairs *v = g->wake_gap;
 	struct cost_model est = w->def;
-	double extra, base, polled, unpolled;
+	double extra, polled, unpolled;
 	int far = 0;
 
 	guest_default_costs(&est, false);
 	extra = exit_us * 1000 + (double)(w->def.idle_exit + est.guest_timer_exit);
-	base = p->wake_busy.med + extra;
 	while (far < CALIB_NR_GAPS - 1 && calib_gap_us[far] < CALIB_UNPOLLED_GAP_US)
 		far++;
-	polled = v[0].med - base;
-	/* with the host's polling off, every halted wakeup is a full one: the short gap's */
-	unpolled = g->hp.allowed ? v[far].med - base : polled;
 	fprintf(w->out,
 		"\n# guest_wakeup_polled, guest_wakeup: FUTEX_WAKE to the wakee's vCPU (CPU %d)\n"
 		"#   halted for a gap (the waker sleeps it, timer slack 1 ns; each gap after a\n"
-		"#   warm-up run of it, so the host's poll window has settled) - the busy wakeup\n"
-		"#   (wake.busy above) - the exit latency (%.0f us) - idle_exit (%llu, the\n"
-		"#   machine's) - guest_timer_exit (%llu, the estimate) = %.0f ns subtracted.\n"
-		"#   model: the same wakeup as the model charges it with the costs below, the\n"
+		"#   warm-up run of it, so the host's poll window has settled), each paired with\n"
+		"#   the same wakeup just after it to that CPU kept busy by a SCHED_IDLE thread\n"
+		"#   (the waker sleeping the gap before both), so the host's load falls on both\n"
+		"#   alike. Per trial the median of the pairs' differences idle - busy, over\n"
+		"#   trials its median [min, max]; the cost: that - the exit latency (%.0f us) -\n"
+		"#   idle_exit (%llu, the machine's) - guest_timer_exit (%llu, the estimate)\n"
+		"#   = %.0f ns subtracted, written when the whole spread lies above it and\n"
+		"#   the wakee's CPU idled (cpuidle usage) at least %.1f times a pair.\n"
+		"#   model: the difference the model charges with the costs in force, the\n"
 		"#   host's window run over a steady series of halts of that gap\n",
 		p->b, exit_us, (unsigned long long)w->def.idle_exit,
-		(unsigned long long)est.guest_timer_exit, extra);
+		(unsigned long long)est.guest_timer_exit, extra, CALIB_MIN_HALTS);
 	for (int i = 0; i < CALIB_NR_GAPS; i++) {
-		u64 gap = (u64)calib_gap_us[i] * 1000;
-		double share = kvm_halt_poll_steady_share(&g->hp, gap, (u64)fmax(unpolled, 0));
-		char name[48];
-
-		snprintf(name, sizeof(name), "wake.idle.gap%uus", calib_gap_us[i]);
-		fputs("#   ", w->out);
-		spread(w->out, name, &v[i], "ns");
-		fprintf(w->out, "; model %.0f (%.0f%% polled)\n",
-			base + share * polled + (1 - share) * unpolled, share * 100);
+		fprintf(w->out,
+			"#   wake.gap%uus: idle %.1f ns (%.2f cpuidle entries a pair), busy %.1f ns,\n"
+			"#     ",
+			calib_gap_us[i], v[i].idle.med, v[i].halts, v[i].busy.med);
+		spread(w->out, "idle - busy", &v[i].diff, "ns");
+		fputc('\n', w->out);
 	}
 	if (g->hp.allowed) {
 		fprintf(w->out,
 			"# guest_wakeup_polled: the %u us gap (its halts grow the host's window to\n"
 			"#   catch them)\n",
 			calib_gap_us[0]);
-		param(w, "guest_wakeup_polled", polled);
+		polled =
+			guest_cost(w, "guest_wakeup_polled", &v[0], extra, est.guest_wakeup_polled);
 		fprintf(w->out,
 			"# guest_wakeup: the %u us gap (past KVM's halt_poll_ns: the window is 0)\n",
 			calib_gap_us[far]);
+		unpolled = guest_cost(w, "guest_wakeup", &v[far], extra, est.guest_wakeup);
 	} else {
 		fprintf(w->out,
 			"# guest_wakeup_polled: not set: cpuidle-haltpoll turned the host's polling off\n"
@@ -396,15 +437,25 @@ static void write_guest_wakeups(struct writer *w, const struct calib_pair *p, do
 			"#   wakeup here is polled by the host\n"
 			"# guest_wakeup: the %u us gap, the shortest (every gap's wakeup is a full one)\n",
 			calib_gap_us[0]);
+		unpolled = guest_cost(w, "guest_wakeup", &v[0], extra, est.guest_wakeup);
+		polled = unpolled;
 	}
-	param(w, "guest_wakeup", unpolled);
+	fputs("# the model's idle - busy at each gap, with the costs in force:\n", w->out);
+	for (int i = 0; i < CALIB_NR_GAPS; i++) {
+		u64 gap = (u64)calib_gap_us[i] * 1000;
+		double share = kvm_halt_poll_steady_share(&g->hp, gap, (u64)fmax(unpolled, 0));
+
+		fprintf(w->out, "#   wake.gap%uus: measured %.0f ns; model %.0f (%.0f%% polled)\n",
+			calib_gap_us[i], v[i].diff.med,
+			extra + share * polled + (1 - share) * unpolled, share * 100);
+	}
 	fprintf(w->out,
-		"# the gaps the model does not follow: the wakeup past the %u us gap rises to\n"
+		"# the gaps the model does not follow: idle - busy past the %u us gap rises to\n"
 		"#   %.0f ns at %u us, %.0f ns over the model (docs/guests.md, \"Measured\")\n"
 		"# guest_host_poll_ns: not measured (the guest cannot see the host's\n"
 		"#   halt_poll_ns): KVM's default stays\n",
-		calib_gap_us[g->hp.allowed ? far : 0], v[CALIB_NR_GAPS - 1].med,
-		calib_gap_us[CALIB_NR_GAPS - 1], v[CALIB_NR_GAPS - 1].med - base - unpolled);
+		calib_gap_us[g->hp.allowed ? far : 0], v[CALIB_NR_GAPS - 1].diff.med,
+		calib_gap_us[CALIB_NR_GAPS - 1], v[CALIB_NR_GAPS - 1].diff.med - extra - unpolled);
 	fprintf(w->out,
 		"# steal: %.2f%% of CPU time over the run (/proc/stat); a guest that steals\n"
 		"#   runs with --guest kvm,steal=PCT (docs/guests.md), not with a cost\n",

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * schedlab calibrate: statistics of measurements over trials, and a cost
+ * taken from interleaved pairs of wakeups. A cost that is the difference
+ * of two wakeups measured apart in time moves with whatever the host's
+ * load did between them; measured in alternation, each pair sees the same
+ * load, and the pairs' differences keep the cost (docs/guests.md).
+ */
+#include "calib/calib.h"
+
+#include <stdlib.h>
+
+int calib_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+struct calib_stat calib_stat_of(double *v, int n)
+{
+	if (n < 1)
+		return (struct calib_stat){ 0 };
+	qsort(v, (size_t)n, sizeof(v[0]), calib_cmp_double);
+	return (struct calib_stat){ .med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2,
+				    .min = v[0],
+				    .max = v[n - 1],
+				    .n = n };
+}
+
+double calib_median_diff(const double *a, const double *b, long n, double *scratch)
+{
+	for (long i = 0; i < n; i++)
+		scratch[i] = a[i] - b[i];
+	return n > 0 ? calib_stat_of(scratch, (int)n).med : 0;
+}
+
+bool calib_cost_resolved(const struct calib_stat *diff, double extra)
+{
+	/* every trial's median difference, less what the model charges apart, above 0 */
+	return diff->n > 0 && diff->min - extra > 0;
+}
+
+bool calib_pairs_halted(const struct calib_wake_pairs *p)
+{
+	return p->halts < 0 || p->halts >= CALIB_MIN_HALTS;
+}
