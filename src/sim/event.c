@@ -14,6 +14,15 @@
 
 #define HEAP_D 4
 
+/*
+ * The heap's first slot while it is empty: a key above every event's, so
+ * a pop compares the heap's top with the tree's without testing for an
+ * empty heap (the tree's empty key is not below it either).
+ */
+static const struct heap_slot heap_none = { .time = UINT64_MAX, .seq = UINT64_MAX };
+
+static void grow_leaves(struct event_queue *q, u32 leaf);
+
 void eq_init(struct event_queue *q)
 {
 	q->nr = 0;
@@ -22,6 +31,7 @@ void eq_init(struct event_queue *q)
 	q->cap = 256;
 	q->next_seq = 0;
 	q->slot = xreallocarray(NULL, q->cap, sizeof(*q->slot));
+	q->slot[0] = heap_none;
 	q->nr_leaves = 0;
 	q->win = NULL;
 	q->key_time = NULL;
@@ -29,6 +39,8 @@ void eq_init(struct event_queue *q)
 	q->slot_key = NULL;
 	q->slot_ev = NULL;
 	q->dirty = EQ_NO_LEAF;
+	/* a tree of two empty leaves from the start: a pop never tests for none */
+	grow_leaves(q, 0);
 }
 
 void eq_destroy(struct event_queue *q)
@@ -113,6 +125,36 @@ static inline eq_key min_key(eq_key a, eq_key b)
 	return b < a ? b : a;
 }
 
+/* widen the tree (a power of two, at least 2 leaves) to hold leaf @leaf */
+static void grow_leaves(struct event_queue *q, u32 leaf)
+{
+	u32 n = q->nr_leaves ? q->nr_leaves : 2, old = q->nr_leaves;
+
+	while (n <= leaf)
+		n *= 2;
+	flush_dirty(q);
+	q->key_time = xreallocarray(q->key_time, n, sizeof(*q->key_time));
+	q->key_seq = xreallocarray(q->key_seq, n, sizeof(*q->key_seq));
+	q->slot_key = xreallocarray(q->slot_key, (size_t)n * EQ_LEAF_EVENTS, sizeof(*q->slot_key));
+	q->slot_ev = xreallocarray(q->slot_ev, (size_t)n * EQ_LEAF_EVENTS, sizeof(*q->slot_ev));
+	for (u32 i = old; i < n; i++)
+		leaf_key_set(q, i, EQ_KEY_NONE);
+	for (u32 i = old * EQ_LEAF_EVENTS; i < n * EQ_LEAF_EVENTS; i++) {
+		q->slot_key[i] = EQ_KEY_NONE;
+		q->slot_ev[i] = NULL;
+	}
+	free(q->win);
+	q->win = xreallocarray(NULL, 2 * n, sizeof(*q->win));
+	q->nr_leaves = n;
+	for (u32 i = 0; i < n; i++)
+		q->win[n + i] = i;
+	for (u32 i = n - 1; i >= 1; i--) {
+		u32 l = q->win[2 * i], r = q->win[2 * i + 1];
+
+		q->win[i] = eq_leaf_key(q, r) < eq_leaf_key(q, l) ? r : l;
+	}
+}
+
 void eq_bind_slot(struct event_queue *q, struct sim_event *ev, u32 leaf, u32 sub)
 {
 	if (ev_queued(ev) || sub >= EQ_LEAF_EVENTS) {
@@ -120,35 +162,8 @@ void eq_bind_slot(struct event_queue *q, struct sim_event *ev, u32 leaf, u32 sub
 			"schedlab: BUG: an event is given a slot while queued, or slot %u\n", sub);
 		abort();
 	}
-	if (leaf >= q->nr_leaves) {
-		u32 n = q->nr_leaves ? q->nr_leaves : 2, old = q->nr_leaves;
-
-		while (n <= leaf)
-			n *= 2;
-		flush_dirty(q);
-		q->key_time = xreallocarray(q->key_time, n, sizeof(*q->key_time));
-		q->key_seq = xreallocarray(q->key_seq, n, sizeof(*q->key_seq));
-		q->slot_key = xreallocarray(q->slot_key, (size_t)n * EQ_LEAF_EVENTS,
-					    sizeof(*q->slot_key));
-		q->slot_ev =
-			xreallocarray(q->slot_ev, (size_t)n * EQ_LEAF_EVENTS, sizeof(*q->slot_ev));
-		for (u32 i = old; i < n; i++)
-			leaf_key_set(q, i, EQ_KEY_NONE);
-		for (u32 i = old * EQ_LEAF_EVENTS; i < n * EQ_LEAF_EVENTS; i++) {
-			q->slot_key[i] = EQ_KEY_NONE;
-			q->slot_ev[i] = NULL;
-		}
-		free(q->win);
-		q->win = xreallocarray(NULL, 2 * n, sizeof(*q->win));
-		q->nr_leaves = n;
-		for (u32 i = 0; i < n; i++)
-			q->win[n + i] = i;
-		for (u32 i = n - 1; i >= 1; i--) {
-			u32 l = q->win[2 * i], r = q->win[2 * i + 1];
-
-			q->win[i] = eq_leaf_key(q, r) < eq_leaf_key(q, l) ? r : l;
-		}
-	}
+	if (leaf >= q->nr_leaves)
+		grow_leaves(q, leaf);
 	q->slot_ev[leaf * EQ_LEAF_EVENTS + sub] = ev;
 	ev->slot = leaf * EQ_LEAF_EVENTS + sub + 1;
 }
@@ -201,8 +216,6 @@ static void slot_cancel(struct event_queue *q, struct sim_event *ev)
 /* the earliest slot event's key (EQ_KEY_NONE: none), with the tree up to date */
 static inline eq_key slot_min(struct event_queue *q)
 {
-	if (!q->nr_leaves)
-		return EQ_KEY_NONE;
 	flush_dirty(q);
 	return eq_leaf_key(q, q->win[1]);
 }
@@ -261,8 +274,11 @@ static void remove_at(struct event_queue *q, u32 i)
 	q->nr_background -= ev->background;
 	q->nr--;
 	q->nr_heap--;
-	if (i == q->nr_heap)
+	if (i == q->nr_heap) {
+		if (!i)
+			q->slot[0] = heap_none;
 		return;
+	}
 	struct heap_slot last = q->slot[q->nr_heap];
 	if (i > 0 && slot_before(&last, &q->slot[(i - 1) / HEAP_D]))
 		sift_up(q, i, last);
@@ -341,19 +357,24 @@ struct sim_event *eq_pop_until(struct event_queue *q, u64 limit)
 	eq_key k = slot_min(q);
 	struct sim_event *ev;
 
-	if (q->nr_heap && mkkey(q->slot[0].time, q->slot[0].seq) < k) {
+	/* an empty heap's top is heap_none, never below k */
+	if (mkkey(q->slot[0].time, q->slot[0].seq) < k) {
 		if (q->slot[0].time > limit)
 			return NULL;
 		ev = q->slot[0].ev;
 		remove_at(q, 0);
 		return ev;
 	}
-	if (k == EQ_KEY_NONE || (u64)(k >> 64) > limit)
+	/* an empty tree's key has the largest time: one compare when below @limit */
+	if (unlikely((u64)(k >> 64) >= limit) && ((u64)(k >> 64) > limit || k == EQ_KEY_NONE))
 		return NULL;
 	u32 leaf = q->win[1], i = leaf * EQ_LEAF_EVENTS;
 
-	/* keys are unique: the leaf's key is one of its two slots' */
-	if (q->slot_key[i] != k)
+	/*
+	 * the leaf's key is one of its two slots'; sequence numbers are
+	 * unique, so the low halves tell which
+	 */
+	if ((u64)q->slot_key[i] != (u64)k)
 		i++;
 	ev = q->slot_ev[i];
 	q->slot_key[i] = EQ_KEY_NONE;

@@ -53,13 +53,15 @@ struct heap_slot {
 typedef unsigned __int128 eq_key;
 
 struct event_queue {
-	/* the heap: events without a slot */
+	/* the heap: events without a slot; slot[0] of an empty heap is a key above every event's */
 	struct heap_slot *slot;
 	u32 nr_heap;
 	u32 cap;
 	/*
-	 * The winner tree over the leaves: nr_leaves is a power of two (or
-	 * 0), node n's children are 2n and 2n + 1, leaf i is node
+	 * The winner tree over the leaves: nr_leaves is a power of two, 2
+	 * or more from eq_init() on (0 after eq_destroy()), so that a pop
+	 * never tests for an empty tree; node n's children are 2n and
+	 * 2n + 1, leaf i is node
 	 * nr_leaves + i, and win[n] is the leaf with the smallest key under
 	 * node n (win[nr_leaves + i] == i). Leaf i holds slots
 	 * i * EQ_LEAF_EVENTS to i * EQ_LEAF_EVENTS + EQ_LEAF_EVENTS - 1; its

@@ -294,6 +294,16 @@ u64 sim_run(void (*after_event)(struct sim_event *ev))
 {
 	u64 n = 0;
 	struct event_queue *q = &machine.eq;
+	/*
+	 * the events this run may take before machine.max_events (none can
+	 * change either while it runs): one compare an event
+	 */
+	u64 budget = UINT64_MAX;
+
+	if (machine.max_events)
+		budget = machine.max_events > machine.nr_events ?
+				 machine.max_events - machine.nr_events :
+				 0;
 
 	while (!machine.stop) {
 		/* nothing left but background timers and the observer: done */
@@ -301,7 +311,7 @@ u64 sim_run(void (*after_event)(struct sim_event *ev))
 		    (q->nr == q->nr_background + 1 && machine.observer &&
 		     ev_queued(machine.observer)))
 			break;
-		if (unlikely(machine.max_events && machine.nr_events + n >= machine.max_events)) {
+		if (unlikely(n >= budget)) {
 			/* the time limit first, when both apply */
 			if (eq_peek_time(q) > machine.stop_at)
 				machine.limit_hit = SIM_LIMIT_TIME;

@@ -241,6 +241,44 @@ static void test_event_queue_pop_until(void **state)
 	eq_destroy(&q);
 }
 
+/*
+ * A pop finds which of the winning leaf's two slots holds its key by the
+ * sequence number: with a CPU's step and tick at the same time, the one
+ * queued first (here the tick, slot 1) comes out first. An empty queue,
+ * with no slot bound yet, pops nothing.
+ */
+static void test_event_queue_leaf_pair(void **state)
+{
+	struct sim_event step, tick, other;
+	struct event_queue q;
+
+	(void)state;
+	eq_init(&q);
+	assert_null(eq_pop(&q));
+	assert_int_equal(eq_peek_time(&q), UINT64_MAX);
+	ev_init(&step, nop_event, 0);
+	ev_init(&tick, nop_event, 1);
+	ev_init(&other, nop_event, 2);
+	eq_bind_slot(&q, &step, 0, 0);
+	eq_bind_slot(&q, &tick, 0, 1);
+	eq_bind_slot(&q, &other, 1, 0);
+	eq_schedule(&q, &other, 60);
+	eq_schedule(&q, &tick, 50);
+	eq_schedule(&q, &step, 50);
+	assert_ptr_equal(eq_pop(&q), &tick);
+	assert_true(ev_queued(&step));
+	assert_ptr_equal(eq_pop(&q), &step);
+	/* and the other way round */
+	eq_schedule(&q, &step, 70);
+	eq_schedule(&q, &tick, 70);
+	assert_ptr_equal(eq_pop(&q), &other);
+	assert_ptr_equal(eq_pop(&q), &step);
+	assert_ptr_equal(eq_pop(&q), &tick);
+	assert_null(eq_pop(&q));
+	assert_int_equal(q.nr, 0);
+	eq_destroy(&q);
+}
+
 /* Equal times pop in insertion order; a move re-inserts at the back. */
 static void test_event_queue_ties(void **state)
 {
@@ -674,6 +712,41 @@ static void test_sim_run(void **state)
 	sim_cancel(&e[2].ev);
 	assert_int_equal(machine.eq.nr_background, 0);
 	assert_int_equal(machine.eq.nr, 0);
+
+	/*
+	 * machine.max_events counts the events of every run: a run stops
+	 * when the total reaches it (sim_run() turns it into this run's
+	 * budget), and one that starts at or past it runs none.
+	 */
+	for (int i = 0; i < 4; i++) {
+		ev_init(&e[i].ev, rec_fn, (u32)(20 + i));
+		e[i].resched_to = 0;
+		sim_schedule(&e[i].ev, 400 + (u64)i);
+	}
+	assert_int_equal(machine.nr_events, 9);
+	machine.max_events = 11;
+	machine.limit_hit = SIM_LIMIT_NONE;
+	assert_int_equal(sim_run(NULL), 2);
+	assert_int_equal(machine.limit_hit, SIM_LIMIT_EVENTS);
+	assert_int_equal(machine.nr_events, 11);
+	assert_true(ev_queued(&e[2].ev));
+	assert_int_equal(sim_run(NULL), 0);
+	machine.max_events = 5;
+	assert_int_equal(sim_run(NULL), 0);
+	assert_int_equal(machine.nr_events, 11);
+	/* both limits at once: the time limit is reported when the next event is past it */
+	machine.max_events = 12;
+	machine.stop_at = 402;
+	machine.limit_hit = SIM_LIMIT_NONE;
+	assert_int_equal(sim_run(NULL), 1);
+	assert_int_equal(machine.limit_hit, SIM_LIMIT_TIME);
+	/* no limit: the rest runs */
+	machine.max_events = 0;
+	machine.stop_at = UINT64_MAX;
+	machine.limit_hit = SIM_LIMIT_NONE;
+	assert_int_equal(sim_run(NULL), 1);
+	assert_int_equal(machine.limit_hit, SIM_LIMIT_NONE);
+	assert_int_equal(machine.nr_events, 13);
 	machine_destroy();
 	topology_free(t);
 }
@@ -835,6 +908,7 @@ int main(void)
 		cmocka_unit_test(test_event_queue_random),
 		cmocka_unit_test(test_event_queue_ties),
 		cmocka_unit_test(test_event_queue_pop_until),
+		cmocka_unit_test(test_event_queue_leaf_pair),
 		cmocka_unit_test(test_event_queue_slot_ties),
 		cmocka_unit_test(test_prng_reference),
 		cmocka_unit_test(test_prng_streams),
