@@ -24,6 +24,7 @@
  */
 #include "kernel/sched.h"
 #include "kernel/trace.h"
+#include "sim/cache.h"
 #include "sim/halt_poll.h"
 
 void tick_stop_idle(struct rq *rq);
@@ -363,6 +364,34 @@ void idle_reselect(struct rq *rq)
 	enter_state(rq, governor_select(rq, true));
 }
 
+/*
+ * Whether the host's pCPU under @cpu's vCPU can have flushed the core's
+ * private caches during a halt of @resid: the halt lasted at least
+ * guest_halt_flush_ns, and every other CPU that shares @cpu's private
+ * cache (an SMT sibling, a cluster's L2) is halted too and has been for as
+ * long (a core whose other thread runs, or polls, does not power down its
+ * caches). Only long halts get here, so the walk over the CPUs is rare.
+ */
+static bool halt_flushes(unsigned int cpu, u64 resid)
+{
+	const struct topology *t = machine.topo;
+	u64 flush = machine.cost->guest_halt_flush_ns;
+	u64 now = sim_cpu(cpu)->t;
+
+	if (!flush || resid < flush)
+		return false;
+	for (unsigned int j = 0; j < t->nr_cpus; j++) {
+		const struct rq *o = cpu_rq(j);
+
+		if (j == cpu || cache_cpus[j].l2 != cache_cpus[cpu].l2)
+			continue;
+		if (o->idle_state < 0 || t->idle_states[o->idle_state].polls ||
+		    o->idle_since + flush > now)
+			return false;
+	}
+	return true;
+}
+
 void idle_exit(struct rq *rq)
 {
 	struct sim_cpu *c = sim_cpu(cpu_of(rq));
@@ -419,6 +448,13 @@ void idle_exit(struct rq *rq)
 			kvm_halt_poll_of(&t->guest, machine.cost->guest_host_poll_ns, &hp);
 			polled = kvm_vcpu_halt_model(&hp, &rq->host_halt_poll_ns, resid,
 						     machine.cost->guest_wakeup);
+			/*
+			 * after a long enough halt the private cache comes
+			 * back empty: the tasks that run here next, the wakee
+			 * first, refill their working sets (cache_switch_in())
+			 */
+			if (halt_flushes(cpu_of(rq), resid))
+				cache_flush_private(cpu_of(rq));
 			sim_cpu_set_cursor(c, c->t + (polled ? machine.cost->guest_wakeup_polled :
 							       machine.cost->guest_wakeup));
 		}

@@ -186,6 +186,13 @@ enum guest_host_param {
 	GUEST_HOST_POLL_GROW_START,
 	GUEST_HOST_POLL_SHRINK,
 	GUEST_HOST_POLL_CONTROL,
+	/*
+	 * the cost model's guest_halt_flush_ns, as a [guest] key: a halt
+	 * this long comes back with the vCPU's private cache empty (the
+	 * host's pCPU in a C-state that flushes it); not given: the cost
+	 * model's (0, never, unless [costs], --costs or --cost set it)
+	 */
+	GUEST_HALT_FLUSH,
 	NR_GUEST_HOST_PARAMS,
 };
 
@@ -247,7 +254,7 @@ struct guest_base {
 	bool saved;
 	unsigned int nr_idle_states;
 	struct idle_state idle_states[TOPO_MAX_IDLE_STATES];
-	u64 ipi_exit, timer_exit, wakeup_polled, wakeup, host_poll_ns;
+	u64 ipi_exit, timer_exit, wakeup_polled, wakeup, host_poll_ns, halt_flush_ns;
 };
 
 struct cpu_topo {

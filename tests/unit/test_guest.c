@@ -11,6 +11,7 @@
 #include "kernel/select.h"
 #include "topo/machine_file.h"
 #include "topo/machine_guest.h"
+#include "sim/cache.h"
 #include "sim/halt_poll.h"
 #include "sim/steal.h"
 
@@ -75,7 +76,7 @@ static void test_guest_section(void **state)
 	assert_null(parse(GUEST_BASE "[guest]\nhypervisor = kvm\nfoo = 1\n", err, sizeof(err)));
 	assert_string_equal(
 		err,
-		"g.machine:15: unknown key 'foo' in [guest] (known: hypervisor, cpuidle, ipi_virtualization, steal, guest_halt_poll_ns, host_halt_poll_ns_grow, host_halt_poll_ns_grow_start, host_halt_poll_ns_shrink, host_poll_control, source)");
+		"g.machine:15: unknown key 'foo' in [guest] (known: hypervisor, cpuidle, ipi_virtualization, steal, guest_halt_poll_ns, host_halt_poll_ns_grow, host_halt_poll_ns_grow_start, host_halt_poll_ns_shrink, host_poll_control, guest_halt_flush_ns, source)");
 	assert_null(parse(GUEST_BASE "[guest]\nhypervisor = kvm\nhypervisor = kvm\n", err,
 			  sizeof(err)));
 	assert_string_equal(err, "g.machine:15: hypervisor given twice");
@@ -485,7 +486,7 @@ static void test_guest_option_errors(void **state)
 			    "--guest: 'kvm,ipiv,,steal=1' has an empty item between commas");
 	assert_option_error(
 		"kvm,posted",
-		"--guest: unknown item 'posted' (ipiv, steal=PCT[:PERIOD_US], guest_halt_poll_ns=NS or host_*=V, docs/guests.md)");
+		"--guest: unknown item 'posted' (ipiv, steal=PCT[:PERIOD_US], guest_halt_poll_ns=NS, guest_halt_flush_ns=NS or host_*=V, docs/guests.md)");
 	assert_option_error("kvm,steal=91",
 			    "--guest: steal: 91% is more than 90% of a vCPU's time");
 	assert_option_error(
@@ -704,6 +705,43 @@ static void test_wakeup_skips_preempted_vcpu(void **state)
 	tl_teardown();
 }
 
+/*
+ * The halted vCPU's private cache (guest_halt_flush_ns, docs/guests.md):
+ * a halt at least that long wakes the sleeper with its footprint (the
+ * default 16 KiB) to refill from the LLC: 16384 / 64 lines at llc_hit
+ * (25 ns), line_mlp (4) in flight, 1600 ns more a period; shorter halts
+ * pay nothing more. --guest's item says the same as the [guest] key.
+ */
+static void test_halt_flush(void **state)
+{
+	u64 limit, flushed, kept, refill;
+	struct cost_model c;
+	struct guest_desc d;
+	char err[256];
+
+	(void)state;
+	cost_model_default(&c);
+	refill = cache_llc_refill_ns(&c, CACHE_DEFAULT_FOOTPRINT);
+	assert_int_equal(refill, 1600);
+	sleeper_extra = "guest_halt_flush_ns = 500000\n";
+	flushed = run_sleeper("hlt", NSEC_PER_MSEC, false, &limit);
+	sleeper_extra = "";
+	kept = run_sleeper("hlt", NSEC_PER_MSEC, false, &limit);
+	assert_in_range(flushed - kept, refill - 50, refill + 50);
+	/* 300 us halts (the sleep and its 50 us of timer slack) stay below 500 us */
+	sleeper_extra = "guest_halt_flush_ns = 500000\n";
+	flushed = run_sleeper("hlt", 300 * NSEC_PER_USEC, false, &limit);
+	sleeper_extra = "";
+	kept = run_sleeper("hlt", 300 * NSEC_PER_USEC, false, &limit);
+	assert_int_equal(flushed, kept);
+	/* the option's item */
+	assert_int_equal(guest_parse_option("kvm,guest_halt_flush_ns=2000000", &d, err, sizeof(err)),
+			 0);
+	assert_int_equal(guest_host_param(&d, GUEST_HALT_FLUSH), 2000000);
+	assert_int_equal(guest_parse_option("kvm,guest_halt_flush_ns=x", &d, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "guest_halt_flush_ns: 'x' is not a number"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -718,6 +756,7 @@ int main(void)
 		cmocka_unit_test(test_steal_clock_task),
 		cmocka_unit_test(test_steal_busy_vcpu),
 		cmocka_unit_test(test_wakeup_skips_preempted_vcpu),
+		cmocka_unit_test(test_halt_flush),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
