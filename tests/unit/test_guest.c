@@ -735,8 +735,8 @@ static void test_halt_flush(void **state)
 	kept = run_sleeper("hlt", 300 * NSEC_PER_USEC, false, &limit);
 	assert_int_equal(flushed, kept);
 	/* the option's item */
-	assert_int_equal(guest_parse_option("kvm,guest_halt_flush_ns=2000000", &d, err, sizeof(err)),
-			 0);
+	assert_int_equal(
+		guest_parse_option("kvm,guest_halt_flush_ns=2000000", &d, err, sizeof(err)), 0);
 	assert_int_equal(guest_host_param(&d, GUEST_HALT_FLUSH), 2000000);
 	assert_int_equal(guest_parse_option("kvm,guest_halt_flush_ns=x", &d, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "guest_halt_flush_ns: 'x' is not a number"));
