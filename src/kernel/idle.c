@@ -365,31 +365,54 @@ void idle_reselect(struct rq *rq)
 }
 
 /*
- * Whether the host's pCPU under @cpu's vCPU can have flushed the core's
- * private caches during a halt of @resid: the halt lasted at least
- * guest_halt_flush_ns, and every other CPU that shares @cpu's private
- * cache (an SMT sibling, a cluster's L2) is halted too and has been for as
- * long (a core whose other thread runs, or polls, does not power down its
- * caches). Only long halts get here, so the walk over the CPUs is rare.
+ * Whether @cpu's private cache was powered off while it idled: every other
+ * CPU under that cache (an SMT sibling, a cluster's L2) is idle too in a
+ * state that @off() accepts, since at least @since (the core's state is
+ * the shallowest of its CPUs': a core whose other thread runs, or polls,
+ * keeps its caches). Only long or deep idles get here, so the walk over
+ * the CPUs is rare.
  */
-static bool halt_flushes(unsigned int cpu, u64 resid)
+static bool private_cache_off(unsigned int cpu, u64 since, bool (*off)(const struct rq *))
 {
 	const struct topology *t = machine.topo;
-	u64 flush = machine.cost->guest_halt_flush_ns;
-	u64 now = sim_cpu(cpu)->t;
 
-	if (!flush || resid < flush)
-		return false;
 	for (unsigned int j = 0; j < t->nr_cpus; j++) {
 		const struct rq *o = cpu_rq(j);
 
 		if (j == cpu || cache_cpus[j].l2 != cache_cpus[cpu].l2)
 			continue;
-		if (o->idle_state < 0 || t->idle_states[o->idle_state].polls ||
-		    o->idle_since + flush > now)
+		if (o->idle_state < 0 || !off(o) || o->idle_since > since)
 			return false;
 	}
 	return true;
+}
+
+/* a sibling halted (a guest's non-polling state) */
+static bool halted(const struct rq *o)
+{
+	return !machine.topo->idle_states[o->idle_state].polls;
+}
+
+/* a sibling in a state that flushes the core's caches */
+static bool flushing(const struct rq *o)
+{
+	return machine.topo->idle_states[o->idle_state].flushes_cache;
+}
+
+/*
+ * Whether the host's pCPU under @cpu's vCPU can have flushed the core's
+ * private caches during a halt of @resid: the halt lasted at least
+ * guest_halt_flush_ns and the vCPUs that share the cache were halted as
+ * long (docs/guests.md, "The halted vCPU's caches")
+ */
+static bool halt_flushes(unsigned int cpu, u64 resid)
+{
+	u64 flush = machine.cost->guest_halt_flush_ns;
+	u64 now = sim_cpu(cpu)->t;
+
+	if (!flush || resid < flush)
+		return false;
+	return private_cache_off(cpu, now - flush, halted);
 }
 
 void idle_exit(struct rq *rq)
@@ -459,6 +482,13 @@ void idle_exit(struct rq *rq)
 							       machine.cost->guest_wakeup));
 		}
 	}
+	/*
+	 * bare metal: a state that powers the core's caches off (core C6)
+	 * empties them once every CPU under them is in one
+	 */
+	if (idx >= 0 && entered && t->idle_states[idx].flushes_cache &&
+	    private_cache_off(cpu_of(rq), c->t, flushing))
+		cache_flush_private(cpu_of(rq));
 	/* the exit latency is time the CPU spends waking up, not working */
 	if (idx >= 0 && entered)
 		sim_cpu_set_cursor(c, c->t + t->idle_states[idx].exit_latency_ns);

@@ -37,6 +37,14 @@ struct idle_state {
 	 * cores").
 	 */
 	bool deep;
+	/*
+	 * The core writes its private caches back and powers them off in
+	 * this state (Intel core C6, and core C3 on the generations whose
+	 * datasheets say so; AMD CC6): a core all of whose CPUs under its
+	 * private cache are in such a state comes back with it empty
+	 * (docs/wakelist-and-idle.md). No preset sets it yet.
+	 */
+	bool flushes_cache;
 };
 
 /* MSR_TURBO_RATIO_LIMIT holds 8 ratios: 8 groups on Skylake-SP and later */

@@ -167,16 +167,38 @@ static u64 cpu_usage_poll;
 /* CPU 1's host halt-poll window at the end */
 static u64 host_window;
 
+/* a whole machine file for run_sleeper() instead of the guest's */
+static const char *sleeper_machine;
+/* a task that never sleeps on CPU 0 beside the sleeper */
+static bool sleeper_busy0;
+
 static u64 run_sleeper(const char *cpuidle, u64 ns, bool free_wakeups, u64 *poll_limit)
 {
-	write_guest_with(cpuidle, sleeper_extra);
+	struct task_struct *p;
+
+	if (sleeper_machine)
+		write_machine("%s", sleeper_machine);
+	else
+		write_guest_with(cpuidle, sleeper_extra);
 	sleep_ns = ns;
 	sleeper_ran = false;
 	nr_bursts = 0;
 	tl_setup(machine_path, TL_REAL_COST, 0, NULL);
 	if (free_wakeups)
 		tl.cost.guest_wakeup = tl.cost.guest_wakeup_polled = 0;
-	tl_work_task("sleeper", &sleeper_prog, 1);
+	p = tl_work_task("sleeper", &sleeper_prog, 1);
+	if (sleeper_machine) {
+		/* on CPU 1 only: a wakeup elsewhere refills from the LLC anyway */
+		cpumask_clear(p->cpus_mask);
+		cpumask_set_cpu(1, p->cpus_mask);
+		p->nr_cpus_allowed = 1;
+	}
+	if (sleeper_busy0) {
+		p = tl_work_task("busy", &tl_busy_prog, 0);
+		cpumask_clear(p->cpus_mask);
+		cpumask_set_cpu(0, p->cpus_mask);
+		p->nr_cpus_allowed = 1;
+	}
 	tl_run_until(20 * NSEC_PER_MSEC, true);
 	*poll_limit = cpu_rq(1)->poll_limit_ns;
 	cpu_usage_poll = cpu_rq(1)->idle_state_usage[0];
@@ -742,6 +764,86 @@ static void test_halt_flush(void **state)
 	assert_non_null(strstr(err, "guest_halt_flush_ns: 'x' is not a number"));
 }
 
+/*
+ * Bare metal: an idle state that powers the core's caches off
+ * (flushes_cache, core C6) wakes the sleeper with its 16 KiB to refill
+ * from the LLC, 1600 ns a period with the defaults, against the same
+ * machine without the flag.
+ */
+#define C6_BASE                                                                           \
+	"[machine]\nname = b\n[topology]\nshape = core:2%s\n[class.0]\ncapacity = 1024\n" \
+	"opps_khz = 2000000\n[idle.0]\nname = C1\nexit_latency_ns = 2000\n"               \
+	"target_residency_ns = 2000\npolls = no\n[idle.1]\nname = C6\n"                   \
+	"exit_latency_ns = 100000\ntarget_residency_ns = 300000\npolls = no\n"            \
+	"flushes_cache = %s\n"
+
+static void test_c6_flushes_cache(void **state)
+{
+	char flush[512], keep[512];
+	u64 limit, flushed, kept;
+
+	(void)state;
+	snprintf(flush, sizeof(flush), C6_BASE, "", "yes");
+	snprintf(keep, sizeof(keep), C6_BASE, "", "no");
+	/* 1.6 ms: shorter sleeps end near the 1 ms tick, which blurs the mean period */
+	sleeper_machine = flush;
+	flushed = run_sleeper("hlt", 1600 * NSEC_PER_USEC, false, &limit);
+	sleeper_machine = keep;
+	kept = run_sleeper("hlt", 1600 * NSEC_PER_USEC, false, &limit);
+	sleeper_machine = NULL;
+	sleeper_machine = NULL;
+	assert_in_range(flushed - kept, 1550, 1650);
+	/* the flag survives an export and a reload */
+	{
+		char err[256];
+		struct topology *t = topology_parse_machine(flush, "b.machine", err, sizeof(err));
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+
+		assert_non_null(t);
+		topology_export(t, f);
+		fclose(f);
+		assert_non_null(strstr(text, "flushes_cache = yes"));
+		free(text);
+		topology_free(t);
+	}
+}
+
+/*
+ * The halted vCPU's cache is the core's: with an SMT sibling that runs, the
+ * host's core never powers down, and a long halt loses nothing; with the
+ * sibling halted as well it does (guest_halt_flush_ns, docs/guests.md).
+ */
+#define SMT_GUEST                                                                            \
+	"[machine]\nname = s\n[topology]\nshape = core:1 pu:2\n[class.0]\ncapacity = 1024\n" \
+	"opps_khz = 2000000\n[idle.0]\nname = C1\nexit_latency_ns = 2000\n"                  \
+	"target_residency_ns = 2000\npolls = no\n[guest]\nhypervisor = kvm\n"                \
+	"guest_halt_flush_ns = %s\n"
+
+static void test_halt_flush_smt(void **state)
+{
+	char flush[512], keep[512];
+	u64 limit, flushed, kept;
+
+	(void)state;
+	snprintf(flush, sizeof(flush), SMT_GUEST, "500000");
+	snprintf(keep, sizeof(keep), SMT_GUEST, "0");
+	sleeper_machine = flush;
+	flushed = run_sleeper("hlt", 1600 * NSEC_PER_USEC, false, &limit);
+	sleeper_machine = keep;
+	kept = run_sleeper("hlt", 1600 * NSEC_PER_USEC, false, &limit);
+	assert_in_range(flushed - kept, 1550, 1650);
+	sleeper_busy0 = true;
+	sleeper_machine = flush;
+	flushed = run_sleeper("hlt", 1600 * NSEC_PER_USEC, false, &limit);
+	sleeper_machine = keep;
+	kept = run_sleeper("hlt", 1600 * NSEC_PER_USEC, false, &limit);
+	sleeper_busy0 = false;
+	sleeper_machine = NULL;
+	assert_int_equal(flushed, kept);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -757,6 +859,8 @@ int main(void)
 		cmocka_unit_test(test_steal_busy_vcpu),
 		cmocka_unit_test(test_wakeup_skips_preempted_vcpu),
 		cmocka_unit_test(test_halt_flush),
+		cmocka_unit_test(test_c6_flushes_cache),
+		cmocka_unit_test(test_halt_flush_smt),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
