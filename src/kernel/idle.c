@@ -369,17 +369,17 @@ void idle_reselect(struct rq *rq)
  * CPU under that cache (an SMT sibling, a cluster's L2) is idle too in a
  * state that @off() accepts, since at least @since (the core's state is
  * the shallowest of its CPUs': a core whose other thread runs, or polls,
- * keeps its caches). Only long or deep idles get here, so the walk over
- * the CPUs is rare.
+ * keeps its caches). The walk is over the cache's CPUs alone.
  */
 static bool private_cache_off(unsigned int cpu, u64 since, bool (*off)(const struct rq *))
 {
 	const struct topology *t = machine.topo;
+	unsigned int j;
 
-	for (unsigned int j = 0; j < t->nr_cpus; j++) {
+	for_each_cpu(j, topology_cache_span_cpumask(t, t->cache_l2_span, cpu, false)) {
 		const struct rq *o = cpu_rq(j);
 
-		if (j == cpu || cache_cpus[j].l2 != cache_cpus[cpu].l2)
+		if (j == cpu)
 			continue;
 		if (o->idle_state < 0 || !off(o) || o->idle_since > since)
 			return false;

@@ -428,6 +428,29 @@ static inline const struct cpumask *topology_node_cpumask(const struct topology 
 	return t->node_mask[t->cpus[cpu].node];
 }
 
+/*
+ * The CPUs that share @cpu's cache of @span: the footprint model's private
+ * cache (@shared false: by default the core) or its shared one (@shared
+ * true: by default the LLC)
+ */
+static inline const struct cpumask *topology_cache_span_cpumask(const struct topology *t,
+								enum cache_span span,
+								unsigned int cpu, bool shared)
+{
+	switch (span) {
+	case CACHE_SPAN_CORE:
+		return topology_sibling_cpumask(t, cpu);
+	case CACHE_SPAN_LLC:
+		return topology_llc_cpumask(t, cpu);
+	case CACHE_SPAN_PACKAGE:
+		return topology_core_cpumask(t, cpu);
+	case CACHE_SPAN_CLUSTER:
+		return topology_cluster_cpumask(t, cpu);
+	default:
+		return shared ? topology_llc_cpumask(t, cpu) : topology_sibling_cpumask(t, cpu);
+	}
+}
+
 /* How far apart two CPUs are (for cache-line and IPI costs). */
 /* inline: every cache-line transfer asks it */
 static inline enum cpu_dist topology_cpu_dist(const struct topology *t, unsigned int a,
