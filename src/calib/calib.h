@@ -115,6 +115,58 @@ struct calib_wake_pairs {
  */
 #define CALIB_MIN_HALTS 0.9
 
+/*
+ * The private caches after an idle period (microbench.c, measure_flush()):
+ * the wakee walks a buffer of 3/4 of its L1d and one of 1/4 of its L2 (a
+ * pointer chase in a random line order: each line's latency), which it
+ * walked before it blocked, after the other CPU's waker has slept each
+ * gap, the wakee's CPU idle meanwhile; against the same walk at once
+ * (warm), after reading twice its L2 of other data (the buffers then come
+ * from the LLC: the cache emptied) and, for the L2 buffer, after flushing
+ * it to memory, each wake paired.
+ * The gaps reach past the development VM's loss (docs/guests.md).
+ */
+#define CALIB_NR_FLUSH_GAPS 6
+extern const unsigned int calib_flush_gap_us[CALIB_NR_FLUSH_GAPS];
+/*
+ * The share of the L2 buffer's refill that marks a gap's halts as emptying
+ * the private cache: half, the median halt then loses more than half of
+ * it (a model whose halts flush all or nothing; a judgement, as
+ * CALIB_MIN_HALTS)
+ */
+#define CALIB_FLUSH_LOST 0.5
+
+struct calib_flush {
+	bool measured;
+	int cpu; /* the wakee's */
+	unsigned long l1_bytes, l2_bytes; /* the buffers re-read */
+	/* re-read after the gap - warm, pair by pair: per trial the median, over trials */
+	struct calib_stat l1_loss[CALIB_NR_FLUSH_GAPS], l2_loss[CALIB_NR_FLUSH_GAPS];
+	/* evicted to the LLC - warm: the whole buffer's refill, over all the wakes */
+	struct calib_stat l1_ref, l2_ref;
+	/* the L2 buffer flushed to memory (clflush; x86 only, else 0) - warm */
+	struct calib_stat l2_mem;
+	/* l2_loss / l2_ref per trial: the share of the L2 buffer lost */
+	struct calib_stat lost[CALIB_NR_FLUSH_GAPS];
+	double halts[CALIB_NR_FLUSH_GAPS]; /* cpuidle entries a wake; -1: no counters */
+	/*
+	 * calib_flush_threshold() of the median shares (-1: never lost),
+	 * and over the trials that crossed (n of them) of each trial's
+	 */
+	double threshold_ns;
+	struct calib_stat trial_threshold;
+	int trials;
+};
+
+/*
+ * The idle length beyond which the private cache comes back empty, from
+ * the share lost after each gap (@lost[i] after @gap_us[i], ascending): the
+ * first gap from which every longer one loses at least CALIB_FLUSH_LOST,
+ * interpolated on a log scale from the gap before it (the share crosses
+ * there); @gap_us[0] if every gap loses it; -1 if the last does not.
+ */
+double calib_flush_threshold(const unsigned int *gap_us, const double *lost, int n);
+
 /* what calibrate measures of the hypervisor when it runs in a KVM guest */
 struct calib_guest {
 	bool kvm; /* CPUID 0x40000000 says KVMKVMKVM */
@@ -150,6 +202,7 @@ struct calib_result {
 	struct calib_pair pair[6]; /* by enum cpu_dist (sim/cost.h) */
 	struct calib_stat smt_speed[CALIB_MAX_SMT]; /* per-thread speed, k busy, permille */
 	struct calib_guest guest;
+	struct calib_flush flush; /* in a guest and on bare metal */
 	const char *exec_what; /* the program exec'd */
 };
 

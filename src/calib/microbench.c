@@ -1133,6 +1133,317 @@ static struct calib_wake_pairs pair_trials(const char *name, struct wake_pp *w,
 	return p;
 }
 
+/* ---- the private caches after an idle period ---- */
+
+const unsigned int calib_flush_gap_us[CALIB_NR_FLUSH_GAPS] = { 20, 100, 300, 1000, 3000, 10000 };
+
+/* @cpu's data cache of @level from sysfs, bytes; @def without */
+static unsigned long cache_size(int cpu, int level, unsigned long def)
+{
+	for (int i = 0; i < 8; i++) {
+		char path[128], type[32] = "";
+		unsigned long lvl = 0, kb = 0;
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cache/index%d/level",
+			 cpu, i);
+		f = fopen(path, "r");
+		if (!f)
+			break;
+		if (fscanf(f, "%lu", &lvl) != 1)
+			lvl = 0;
+		fclose(f);
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cache/index%d/type",
+			 cpu, i);
+		f = fopen(path, "r");
+		if (f) {
+			if (fscanf(f, "%31s", type) != 1)
+				type[0] = '\0';
+			fclose(f);
+		}
+		if ((int)lvl != level || !strcmp(type, "Instruction"))
+			continue;
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cache/index%d/size",
+			 cpu, i);
+		f = fopen(path, "r");
+		if (f) {
+			if (fscanf(f, "%luK", &kb) != 1)
+				kb = 0;
+			fclose(f);
+		}
+		if (kb)
+			return kb * 1024;
+	}
+	return def;
+}
+
+struct flush_pp {
+	int cpu_b;
+	long loops;
+	_Atomic uint32_t word;
+	unsigned char *l1, *l2, *evict;
+	unsigned long l1_bytes, l2_bytes, evict_bytes;
+	/* per wake: the re-reads after the gap, warm, from the LLC and from memory */
+	double *l1_cold, *l2_cold, *l1_warm, *l2_warm, *l1_ref, *l2_ref, *l2_mem;
+};
+
+static volatile uintptr_t flush_sink;
+
+/*
+ * Link the 64-byte lines of @buf into one cycle in a pseudo-random order
+ * (a fixed seed): a walk of it is one dependent load a line, which the
+ * prefetchers cannot run ahead of, so it takes each line's latency from
+ * wherever it is (a sequential read from the LLC is about as fast as
+ * from L2)
+ */
+static void chase_init(unsigned char *buf, unsigned long bytes)
+{
+	unsigned long n = bytes / 64;
+	unsigned long *order = malloc(n * sizeof(*order));
+	uint64_t x = 0x9e3779b97f4a7c15ULL;
+
+	if (!order) {
+		fail("allocating");
+		return;
+	}
+	for (unsigned long i = 0; i < n; i++)
+		order[i] = i;
+	for (unsigned long i = n - 1; i > 0; i--) {
+		unsigned long j, tmp;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		j = (unsigned long)(x % (i + 1));
+		tmp = order[i];
+		order[i] = order[j];
+		order[j] = tmp;
+	}
+	for (unsigned long i = 0; i < n; i++)
+		*(void **)(buf + order[i] * 64) = buf + order[(i + 1) % n] * 64;
+	free(order);
+}
+
+/* one walk of @buf's cycle: ns */
+static double chase(unsigned char *buf, unsigned long bytes)
+{
+	uint64_t t0 = now_ns();
+	void *p = buf;
+
+	for (unsigned long i = 0; i < bytes / 64; i++)
+		p = *(void *volatile *)p;
+	flush_sink += (uintptr_t)p;
+	return (double)(now_ns() - t0);
+}
+
+/* a sequential read of @buf (the evictor: its lines push the buffers out) */
+static void read_lines(const unsigned char *buf, unsigned long bytes)
+{
+	uintptr_t sum = 0;
+
+	for (unsigned long i = 0; i < bytes; i += 64)
+		sum += ((const volatile unsigned char *)buf)[i];
+	flush_sink += sum;
+}
+
+/* @buf's lines written back and out of every cache level, where the ISA lets user space */
+static void flush_lines(unsigned char *buf, unsigned long bytes)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	for (unsigned long i = 0; i < bytes; i += 64)
+		__builtin_ia32_clflush(buf + i);
+	__builtin_ia32_mfence();
+#else
+	(void)buf;
+	(void)bytes;
+#endif
+}
+
+/* the L2 buffer, then the L1 one: the state each wake leaves and finds */
+static void flush_settle(struct flush_pp *w)
+{
+	chase(w->l2, w->l2_bytes);
+	chase(w->l1, w->l1_bytes);
+}
+
+static void *flush_wakee(void *arg)
+{
+	struct flush_pp *w = arg;
+
+	pin(w->cpu_b);
+	flush_settle(w);
+	for (long i = 0; i < w->loops; i++) {
+		futex_wait_for(&w->word, 1);
+		w->l1_cold[i] = chase(w->l1, w->l1_bytes);
+		w->l2_cold[i] = chase(w->l2, w->l2_bytes);
+		flush_settle(w);
+		w->l1_warm[i] = chase(w->l1, w->l1_bytes);
+		w->l2_warm[i] = chase(w->l2, w->l2_bytes);
+		/* twice the L2 of other data: both buffers are in the LLC only */
+		read_lines(w->evict, w->evict_bytes);
+		w->l1_ref[i] = chase(w->l1, w->l1_bytes);
+		w->l2_ref[i] = chase(w->l2, w->l2_bytes);
+		flush_lines(w->l2, w->l2_bytes);
+		w->l2_mem[i] = chase(w->l2, w->l2_bytes);
+		flush_settle(w);
+		atomic_store(&w->word, 0);
+	}
+	return NULL;
+}
+
+/*
+ * One trial of @n wakes after @gap_ns each: the medians of the pairs'
+ * differences (l1, l2 cold - warm; l1, l2 evicted - warm) into @out[0..3],
+ * the wakee CPU's cpuidle entries a wake into @out[4], the L2 buffer from
+ * memory - warm into @out[5]
+ */
+static void flush_trial(struct flush_pp *w, int cpu_a, long gap_ns, long n, int nr_idle,
+			double out[6])
+{
+	struct timespec gap = { gap_ns / 1000000000, gap_ns % 1000000000 };
+	unsigned long long u0[CALIB_MAX_IDLE], u1[CALIB_MAX_IDLE], entries = 0;
+	double *scratch = calloc((size_t)n, sizeof(double));
+	pthread_t th;
+
+	for (int k = 0; k < 6; k++)
+		out[k] = 0;
+	if (!scratch) {
+		fail("calloc");
+		return;
+	}
+	atomic_store(&w->word, 0);
+	w->loops = n;
+	pin(cpu_a);
+	if (pthread_create(&th, NULL, flush_wakee, w)) {
+		free(scratch);
+		fail("pthread_create");
+		return;
+	}
+	/* the wakee has read its buffers and blocked before the first gap */
+	usleep(20000);
+	idle_usage(w->cpu_b, nr_idle, u0);
+	for (long i = 0; i < n; i++) {
+		nanosleep(&gap, NULL);
+		atomic_store(&w->word, 1);
+		futex(&w->word, FUTEX_WAKE_PRIVATE, 1);
+		while (atomic_load(&w->word) != 0)
+			sched_yield();
+	}
+	idle_usage(w->cpu_b, nr_idle, u1);
+	pthread_join(th, NULL);
+	for (int s = 0; s < nr_idle; s++)
+		entries += u1[s] - u0[s];
+	out[0] = calib_median_diff(w->l1_cold, w->l1_warm, n, scratch);
+	out[1] = calib_median_diff(w->l2_cold, w->l2_warm, n, scratch);
+	out[2] = calib_median_diff(w->l1_ref, w->l1_warm, n, scratch);
+	out[3] = calib_median_diff(w->l2_ref, w->l2_warm, n, scratch);
+	out[4] = nr_idle ? (double)entries / (double)n : -1;
+	out[5] = calib_median_diff(w->l2_mem, w->l2_warm, n, scratch);
+	free(scratch);
+}
+
+/*
+ * On the first pair of CPUs, in a guest and on bare metal: what of the
+ * wakee's private caches is left after its CPU idled for each gap
+ * (struct calib_flush). A halted vCPU whose host pCPU reached a C-state
+ * that powers the core's caches down (or ran other host work) comes back
+ * with them empty; on bare metal the same after the CPU's own deep state.
+ */
+static void measure_flush(struct calib_result *res)
+{
+	struct calib_flush *fl = &res->flush;
+	const struct calib_pair *p = NULL;
+	int n = run->trials < MAX_TRIALS ? run->trials : MAX_TRIALS;
+	long wakes = iters(100);
+	double v[5][CALIB_NR_FLUSH_GAPS][MAX_TRIALS], thr[MAX_TRIALS],
+		l1r[MAX_TRIALS * CALIB_NR_FLUSH_GAPS], l2r[MAX_TRIALS * CALIB_NR_FLUSH_GAPS],
+		l2m[MAX_TRIALS * CALIB_NR_FLUSH_GAPS], med_lost[CALIB_NR_FLUSH_GAPS];
+	int nthr = 0, nref = 0;
+	struct flush_pp w = { 0 };
+	double *per;
+	int slack = (int)prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
+	char name[64];
+
+	for (int d = DIST_SMT; d < NR_DIST && !p; d++)
+		if (res->pair[d].a >= 0)
+			p = &res->pair[d];
+	if (!p || n < 1)
+		return;
+	w.cpu_b = p->b;
+	w.l1_bytes = cache_size(p->b, 1, 32 * 1024) * 3 / 4;
+	w.l2_bytes = cache_size(p->b, 2, 1024 * 1024) / 4;
+	w.evict_bytes = w.l2_bytes * 8;
+	w.l1 = malloc(w.l1_bytes);
+	w.l2 = malloc(w.l2_bytes);
+	w.evict = malloc(w.evict_bytes);
+	per = calloc((size_t)wakes * 7, sizeof(*per));
+	if (!w.l1 || !w.l2 || !w.evict || !per) {
+		fail("allocating");
+		goto out;
+	}
+	chase_init(w.l1, w.l1_bytes);
+	chase_init(w.l2, w.l2_bytes);
+	memset(w.evict, 3, w.evict_bytes);
+	w.l1_cold = per;
+	w.l2_cold = per + wakes;
+	w.l1_warm = per + 2 * wakes;
+	w.l2_warm = per + 3 * wakes;
+	w.l1_ref = per + 4 * wakes;
+	w.l2_ref = per + 5 * wakes;
+	w.l2_mem = per + 6 * wakes;
+	prctl(PR_SET_TIMERSLACK, 1, 0, 0, 0);
+	for (int t = 0; t < n; t++) {
+		double lost[CALIB_NR_FLUSH_GAPS], one[6];
+		double th;
+
+		for (int i = 0; i < CALIB_NR_FLUSH_GAPS; i++) {
+			flush_trial(&w, p->a, (long)calib_flush_gap_us[i] * 1000, wakes,
+				    res->host.nr_idle, one);
+			v[0][i][t] = one[0];
+			v[1][i][t] = one[1];
+			l1r[nref] = one[2];
+			l2m[nref] = one[5];
+			l2r[nref++] = one[3];
+			v[4][i][t] = one[4];
+			lost[i] = one[3] > 0 ? one[1] / one[3] : 0;
+			v[2][i][t] = lost[i];
+		}
+		th = calib_flush_threshold(calib_flush_gap_us, lost, CALIB_NR_FLUSH_GAPS);
+		if (th >= 0)
+			thr[nthr++] = th;
+	}
+	prctl(PR_SET_TIMERSLACK, slack > 0 ? slack : 50000, 0, 0, 0);
+	for (int i = 0; i < CALIB_NR_FLUSH_GAPS; i++) {
+		double h = 0;
+
+		fl->l1_loss[i] = calib_stat_of(v[0][i], n);
+		fl->l2_loss[i] = calib_stat_of(v[1][i], n);
+		fl->lost[i] = calib_stat_of(v[2][i], n);
+		med_lost[i] = fl->lost[i].med;
+		for (int t = 0; t < n; t++)
+			h += v[4][i][t] / n;
+		fl->halts[i] = res->host.nr_idle ? h : -1;
+		snprintf(name, sizeof(name), "flush.l2.gap%uus", calib_flush_gap_us[i]);
+		measured(name, &fl->l2_loss[i]);
+	}
+	fl->l1_ref = calib_stat_of(l1r, nref);
+	fl->l2_ref = calib_stat_of(l2r, nref);
+	fl->l2_mem = calib_stat_of(l2m, nref);
+	measured("flush.l2.llc", &fl->l2_ref);
+	fl->threshold_ns = calib_flush_threshold(calib_flush_gap_us, med_lost, CALIB_NR_FLUSH_GAPS);
+	fl->trial_threshold = calib_stat_of(thr, nthr);
+	fl->trials = n;
+	fl->cpu = p->b;
+	fl->l1_bytes = w.l1_bytes;
+	fl->l2_bytes = w.l2_bytes;
+	fl->measured = true;
+out:
+	free(w.l1);
+	free(w.l2);
+	free(w.evict);
+	free(per);
+}
+
 /* ---- SMT: per-thread speed with k siblings of one core busy ---- */
 
 struct smt_worker {
@@ -1455,6 +1766,7 @@ int calib_measure(const struct calib_run *r, struct calib_result *res, char *err
 	res->guest.kvm = host_is_kvm_guest();
 	host_halt_poll(t, &res->guest.hp);
 	measure_guest(res);
+	measure_flush(res);
 	measure_smt(res, t);
 	if (t)
 		topology_free(t);

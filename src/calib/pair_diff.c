@@ -8,6 +8,7 @@
  */
 #include "calib/calib.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 int calib_cmp_double(const void *a, const void *b)
@@ -44,4 +45,23 @@ bool calib_cost_resolved(const struct calib_stat *diff, double extra)
 bool calib_pairs_halted(const struct calib_wake_pairs *p)
 {
 	return p->halts < 0 || p->halts >= CALIB_MIN_HALTS;
+}
+
+double calib_flush_threshold(const unsigned int *gap_us, const double *lost, int n)
+{
+	int i = n;
+	double g0, g1, f0, f1;
+
+	while (i > 0 && lost[i - 1] >= CALIB_FLUSH_LOST)
+		i--;
+	if (i == n)
+		return -1;
+	if (i == 0)
+		return (double)gap_us[0] * 1000;
+	/* the share rises from below to at least CALIB_FLUSH_LOST between these two */
+	g0 = log((double)gap_us[i - 1]);
+	g1 = log((double)gap_us[i]);
+	f0 = lost[i - 1];
+	f1 = lost[i];
+	return exp(g0 + (g1 - g0) * (CALIB_FLUSH_LOST - f0) / (f1 - f0)) * 1000;
 }

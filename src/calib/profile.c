@@ -7,6 +7,7 @@
 #include "calib/calib.h"
 
 #include "report/version.h"
+#include "sim/cache.h"
 #include "sim/cost.h"
 #include "topo/machine_guest.h"
 
@@ -369,6 +370,90 @@ static double guest_cost(struct writer *w, const char *name, const struct calib_
 	return (double)in_force;
 }
 
+/* whether the halts from the threshold on found the wakee's CPU idle */
+static bool flush_halted(const struct calib_flush *fl)
+{
+	for (int i = 0; i < CALIB_NR_FLUSH_GAPS; i++)
+		if ((double)calib_flush_gap_us[i] * 1000 >= fl->threshold_ns && fl->halts[i] >= 0 &&
+		    fl->halts[i] < CALIB_MIN_HALTS)
+			return false;
+	return true;
+}
+
+/*
+ * The private caches after an idle period (struct calib_flush), printed
+ * beside the gap curve. In a guest (@guest) it gives guest_halt_flush_ns:
+ * the idle length from which the share of the L2 buffer lost is at least
+ * CALIB_FLUSH_LOST, written when every trial crossed it, the reference
+ * refill is resolved and the wakee's CPU idled before the wakes from there
+ * on. Returns the value in force (0: none). On bare metal the loss is the
+ * idle states' own, printed only (docs/calibration.md).
+ */
+static u64 write_flush(struct writer *w, bool guest)
+{
+	const struct calib_flush *fl = &w->res->flush;
+	const char *why = NULL;
+
+	if (!fl->measured)
+		return w->def.guest_halt_flush_ns;
+	fprintf(w->out,
+		"\n# %s: FUTEX_WAKE to a wakee on CPU %d after its CPU idled for a gap;\n"
+		"#   at once the wakee walks a %lu KiB buffer (its L1d's 3/4) and a %lu KiB one\n"
+		"#   (its L2's 1/4), each line's pointer to the next in a random order, that it\n"
+		"#   walked before it blocked; then the same warm, then after reading twice its\n"
+		"#   L2 of other data (the buffers come from the LLC: the private caches\n"
+		"#   emptied), then the L2 buffer flushed to memory (clflush). Per trial the\n"
+		"#   medians of the wakes' walk - warm, over trials their median [min, max];\n"
+		"#   lost: the L2 buffer's walk after the gap - warm as a share of its refill\n"
+		"#   from the LLC (above 1: from further than the LLC)\n",
+		guest ? "guest_halt_flush_ns" : "private caches after idle", fl->cpu,
+		fl->l1_bytes / 1024, fl->l2_bytes / 1024);
+	fprintf(w->out,
+		"#   from the LLC: L1 buffer +%.0f ns [%.0f, %.0f], L2 buffer +%.0f ns [%.0f, %.0f];\n"
+		"#   from memory: L2 buffer +%.0f ns [%.0f, %.0f]\n",
+		fl->l1_ref.med, fl->l1_ref.min, fl->l1_ref.max, fl->l2_ref.med, fl->l2_ref.min,
+		fl->l2_ref.max, fl->l2_mem.med, fl->l2_mem.min, fl->l2_mem.max);
+	for (int i = 0; i < CALIB_NR_FLUSH_GAPS; i++)
+		fprintf(w->out,
+			"#   flush.gap%uus: L1 +%.0f ns [%.0f, %.0f], L2 +%.0f ns [%.0f, %.0f], lost %.2f [%.2f, %.2f] (%.2f cpuidle entries a wake)\n",
+			calib_flush_gap_us[i], fl->l1_loss[i].med, fl->l1_loss[i].min,
+			fl->l1_loss[i].max, fl->l2_loss[i].med, fl->l2_loss[i].min,
+			fl->l2_loss[i].max, fl->lost[i].med, fl->lost[i].min, fl->lost[i].max,
+			fl->halts[i]);
+	if (fl->threshold_ns < 0) {
+		fprintf(w->out,
+			"#   no gap up to %u us lost %.0f%% of the L2 buffer: the private caches survive idling\n",
+			calib_flush_gap_us[CALIB_NR_FLUSH_GAPS - 1], CALIB_FLUSH_LOST * 100);
+		if (guest)
+			fputs("# guest_halt_flush_ns: not set (never)\n", w->out);
+		return guest ? w->def.guest_halt_flush_ns : 0;
+	}
+	fprintf(w->out,
+		"#   lost %.0f%% from %.0f ns of idling on (log-interpolated between the gaps around\n"
+		"#   the crossing); each trial's own: %.0f ns [%.0f, %.0f], %d of %d trials crossed\n",
+		CALIB_FLUSH_LOST * 100, fl->threshold_ns, fl->trial_threshold.med,
+		fl->trial_threshold.min, fl->trial_threshold.max, fl->trial_threshold.n,
+		fl->trials);
+	if (!guest) {
+		fputs("#   bare metal: the idle states' own (a deep C-state's flush); not a\n"
+		      "#   parameter here (docs/calibration.md)\n",
+		      w->out);
+		return 0;
+	}
+	if (fl->l2_ref.n < 1 || fl->l2_ref.min <= 0)
+		why = "the refill from the LLC is not resolved (a reference at or below 0)";
+	else if (fl->trial_threshold.n < fl->trials)
+		why = "not every trial lost half of the buffer by the last gap";
+	else if (!flush_halted(fl))
+		why = "the wakee's CPU did not idle before the wakes (other work ran there)";
+	if (why) {
+		fprintf(w->out, "#   not resolved: %s. Not written\n# guest_halt_flush_ns = %.0f\n",
+			why, fl->threshold_ns);
+		return w->def.guest_halt_flush_ns;
+	}
+	return param(w, "guest_halt_flush_ns", fl->threshold_ns);
+}
+
 /*
  * In a KVM guest (docs/guests.md): what the halted vCPU's wakeup adds. The
  * model charges a halted wakeup over a busy one: the host's side
@@ -389,7 +474,8 @@ static void write_guest_wakeups(struct writer *w, const struct calib_pair *p, do
 	const struct calib_guest *g = &w->res->guest;
 	const struct calib_wake_pairs *v = g->wake_gap;
 	struct cost_model est = w->def;
-	double extra, polled, unpolled;
+	double extra, polled, unpolled, refill, last = 0;
+	u64 flush;
 	int far = 0;
 
 	guest_default_costs(&est, false);
@@ -440,14 +526,24 @@ static void write_guest_wakeups(struct writer *w, const struct calib_pair *p, do
 		unpolled = guest_cost(w, "guest_wakeup", &v[0], extra, est.guest_wakeup);
 		polled = unpolled;
 	}
-	fputs("# the model's idle - busy at each gap, with the costs in force:\n", w->out);
+	flush = write_flush(w, true);
+	/* the wakee's default footprint from the LLC after a flushing halt (cache.c) */
+	refill = (double)cache_llc_refill_ns(&w->def, CACHE_DEFAULT_FOOTPRINT);
+	fprintf(w->out,
+		"# the model's idle - busy at each gap, with the costs in force (a halt of at\n"
+		"#   least guest_halt_flush_ns, %llu ns, adds the wakee's %d KiB refill from\n"
+		"#   the LLC, %.0f ns):\n",
+		(unsigned long long)flush, CACHE_DEFAULT_FOOTPRINT / 1024, refill);
 	for (int i = 0; i < CALIB_NR_GAPS; i++) {
 		u64 gap = (u64)calib_gap_us[i] * 1000;
 		double share = kvm_halt_poll_steady_share(&g->hp, gap, (u64)fmax(unpolled, 0));
+		bool flushed = flush && gap >= flush;
 
-		fprintf(w->out, "#   wake.gap%uus: measured %.0f ns; model %.0f (%.0f%% polled)\n",
-			calib_gap_us[i], v[i].diff.med,
-			extra + share * polled + (1 - share) * unpolled, share * 100);
+		last = extra + share * polled + (1 - share) * unpolled + (flushed ? refill : 0);
+		fprintf(w->out,
+			"#   wake.gap%uus: measured %.0f ns; model %.0f (%.0f%% polled%s)\n",
+			calib_gap_us[i], v[i].diff.med, last, share * 100,
+			flushed ? ", cache flushed" : "");
 	}
 	fprintf(w->out,
 		"# the gaps the model does not follow: idle - busy past the %u us gap rises to\n"
@@ -455,7 +551,7 @@ static void write_guest_wakeups(struct writer *w, const struct calib_pair *p, do
 		"# guest_host_poll_ns: not measured (the guest cannot see the host's\n"
 		"#   halt_poll_ns): KVM's default stays\n",
 		calib_gap_us[g->hp.allowed ? far : 0], v[CALIB_NR_GAPS - 1].diff.med,
-		calib_gap_us[CALIB_NR_GAPS - 1], v[CALIB_NR_GAPS - 1].diff.med - extra - unpolled);
+		calib_gap_us[CALIB_NR_GAPS - 1], v[CALIB_NR_GAPS - 1].diff.med - last);
 	fprintf(w->out,
 		"# steal: %.2f%% of CPU time over the run (/proc/stat); a guest that steals\n"
 		"#   runs with --guest kvm,steal=PCT (docs/guests.md), not with a cost\n",
@@ -771,6 +867,7 @@ void calib_write_profile(FILE *out, const struct calib_result *res, const struct
 			fputc('\n', out);
 			param(&w, "idle_exit",
 			      p->wake_idle.med - p->wake_busy.med - exit_us * 1000);
+			write_flush(&w, false);
 		} else {
 			fprintf(out,
 				"\n# one CPU: no cache-line transfer, IPI or idle wakeup to measure\n");

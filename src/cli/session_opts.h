@@ -76,8 +76,9 @@ struct session_opts {
 	"                       --sysctl schedutil_rate_limit_us=N, up_threshold=N, ...,\n"   \
 	"                       scaling_min_freq=KHZ, scaling_max_freq=KHZ)\n"                \
 	"  --guest SPEC         run the machine as a KVM guest: kvm[:hlt|:haltpoll][,ipiv]\n" \
-	"                       [,steal=PCT[:PERIOD_US]][,guest_halt_poll_ns=NS][,host_*=V], as\n" \
-	"                       a machine file's [guest]; none: bare metal (docs/guests.md)\n" \
+	"                       [,steal=PCT[:PERIOD_US]][,guest_halt_poll_ns=NS][,host_*=V]\n"   \
+	"                       [,guest_halt_flush_ns=NS], as a machine file's [guest]; none:\n" \
+	"                       bare metal (docs/guests.md)\n"                                \
 	"  --idle-states SPEC   disable=STATE[,STATE...], enable=... or max=STATE, each with an\n" \
 	"                       optional @CPUS: cpuidle's stateK/disable, intel_idle.max_cstate=\n" \
 	"  --cpuidle GOVERNOR   the idle governor: menu (default), teo, or avg (schedlab's own)\n" \

@@ -24,6 +24,7 @@
  */
 #include "kernel/sched.h"
 #include "kernel/trace.h"
+#include "sim/cache.h"
 #include "sim/halt_poll.h"
 
 void tick_stop_idle(struct rq *rq);
@@ -363,6 +364,57 @@ void idle_reselect(struct rq *rq)
 	enter_state(rq, governor_select(rq, true));
 }
 
+/*
+ * Whether @cpu's private cache was powered off while it idled: every other
+ * CPU under that cache (an SMT sibling, a cluster's L2) is idle too in a
+ * state that @off() accepts, since at least @since (the core's state is
+ * the shallowest of its CPUs': a core whose other thread runs, or polls,
+ * keeps its caches). The walk is over the cache's CPUs alone.
+ */
+static bool private_cache_off(unsigned int cpu, u64 since, bool (*off)(const struct rq *))
+{
+	const struct topology *t = machine.topo;
+	unsigned int j;
+
+	for_each_cpu(j, topology_cache_span_cpumask(t, t->cache_l2_span, cpu, false)) {
+		const struct rq *o = cpu_rq(j);
+
+		if (j == cpu)
+			continue;
+		if (o->idle_state < 0 || !off(o) || o->idle_since > since)
+			return false;
+	}
+	return true;
+}
+
+/* a sibling halted (a guest's non-polling state) */
+static bool halted(const struct rq *o)
+{
+	return !machine.topo->idle_states[o->idle_state].polls;
+}
+
+/* a sibling in a state that flushes the core's caches */
+static bool flushing(const struct rq *o)
+{
+	return machine.topo->idle_states[o->idle_state].flushes_cache;
+}
+
+/*
+ * Whether the host's pCPU under @cpu's vCPU can have flushed the core's
+ * private caches during a halt of @resid: the halt lasted at least
+ * guest_halt_flush_ns and the vCPUs that share the cache were halted as
+ * long (docs/guests.md, "The halted vCPU's caches")
+ */
+static bool halt_flushes(unsigned int cpu, u64 resid)
+{
+	u64 flush = machine.cost->guest_halt_flush_ns;
+	u64 now = sim_cpu(cpu)->t;
+
+	if (!flush || resid < flush)
+		return false;
+	return private_cache_off(cpu, now - flush, halted);
+}
+
 void idle_exit(struct rq *rq)
 {
 	struct sim_cpu *c = sim_cpu(cpu_of(rq));
@@ -419,10 +471,24 @@ void idle_exit(struct rq *rq)
 			kvm_halt_poll_of(&t->guest, machine.cost->guest_host_poll_ns, &hp);
 			polled = kvm_vcpu_halt_model(&hp, &rq->host_halt_poll_ns, resid,
 						     machine.cost->guest_wakeup);
+			/*
+			 * after a long enough halt the private cache comes
+			 * back empty: the tasks that run here next, the wakee
+			 * first, refill their working sets (cache_switch_in())
+			 */
+			if (halt_flushes(cpu_of(rq), resid))
+				cache_flush_private(cpu_of(rq));
 			sim_cpu_set_cursor(c, c->t + (polled ? machine.cost->guest_wakeup_polled :
 							       machine.cost->guest_wakeup));
 		}
 	}
+	/*
+	 * bare metal: a state that powers the core's caches off (core C6)
+	 * empties them once every CPU under them is in one
+	 */
+	if (idx >= 0 && entered && t->idle_states[idx].flushes_cache &&
+	    private_cache_off(cpu_of(rq), c->t, flushing))
+		cache_flush_private(cpu_of(rq));
 	/* the exit latency is time the CPU spends waking up, not working */
 	if (idx >= 0 && entered)
 		sim_cpu_set_cursor(c, c->t + t->idle_states[idx].exit_latency_ns);

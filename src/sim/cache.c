@@ -175,6 +175,9 @@ static u64 surviving(const struct cache_counters *c, u64 mark, u64 bytes, u64 ca
 {
 	u64 others = c->occupancy > bytes ? c->occupancy - bytes : 0;
 
+	if (mark < c->flushed)
+		return 0;
+
 	return cache_surviving(bytes, min(c->touched - mark, others), capacity);
 }
 
@@ -244,6 +247,19 @@ u64 cache_switch_in(struct cache_footprint *f, unsigned int cpu, struct cache_re
 	if (out)
 		*out = r;
 	return r.ns;
+}
+
+void cache_flush_private(unsigned int cpu)
+{
+	struct cache_counters *l2 = l2_of(cpu);
+
+	l2->touched += machine.cost->cache_l2_kb * 1024;
+	l2->flushed = l2->touched;
+}
+
+u64 cache_llc_refill_ns(const struct cost_model *c, u64 bytes)
+{
+	return DIV_ROUND_UP(bytes * c->llc_hit, (u64)CACHE_LINE * max(c->line_mlp, 1ULL));
 }
 
 void cache_switch_out(struct cache_footprint *f, unsigned int cpu)

@@ -26,6 +26,8 @@
 
 #include "sim/types.h"
 
+struct cost_model;
+
 /*
  * A task that sets no footprint: its kernel stack and task_struct lines
  * touched on a syscall + switch path, a user stack page and a few lines of
@@ -45,6 +47,7 @@ struct cache_footprint {
 struct cache_counters {
 	u64 touched;		/* bytes touched in this cache so far */
 	u64 occupancy;		/* footprints of the tasks that last ran under it */
+	u64 flushed;		/* touched when it was last emptied: nothing older survives */
 };
 
 /*
@@ -119,6 +122,24 @@ static inline u64 cache_surviving(u64 bytes, u64 traffic, u64 capacity)
 		return 0;
 	return min(bytes, capacity - traffic);
 }
+
+/*
+ * @cpu's private cache loses everything it held (a deep idle state that
+ * flushes the core's caches, docs/guests.md): its counter moves on by its
+ * capacity, which leaves nothing of the freed objects' lines
+ * (cache_freed_pop()), and what the tasks that ran here before keep is
+ * nothing (their marks are below flushed). Their footprints stay in its
+ * occupancy, which is bookkeeping of where they ran, not of what is held:
+ * they refill from the shared cache when they run next. O(1).
+ */
+void cache_flush_private(unsigned int cpu);
+
+/*
+ * The time to refill @bytes of a footprint from the shared cache, as
+ * cache_switch_in() charges it: @bytes / 64 lines at llc_hit, line_mlp in
+ * flight
+ */
+u64 cache_llc_refill_ns(const struct cost_model *c, u64 bytes);
 
 /* @f's task exits: its footprint leaves the caches' occupancy. */
 void cache_task_exit(struct cache_footprint *f);

@@ -153,6 +153,8 @@ struct cost_field {
 #define CACHE_KB_MAX	1048576ULL	/* KiB: 1 GiB */
 #define LINE_MAX_NS	10000ULL	/* one cache line: 10 us, far beyond any machine */
 #define MLP_MAX		64ULL
+/* an idle length: a uint of ns (4.3 s) as the [guest] key, past any state's target residency */
+#define IDLE_LEN_MAX	4294967295ULL
 
 #define F(n, m) { #n, offsetof(struct cost_model, n), false, m, "nanoseconds", 0 }
 #define FD(n, m) { #n, offsetof(struct cost_model, n), true, m, "nanoseconds", 0 }
@@ -245,6 +247,7 @@ static const struct cost_field cost_fields[] = {
 	F(guest_wakeup_polled, DELAY_MAX),
 	F(guest_wakeup, DELAY_MAX),
 	F(guest_host_poll_ns, DELAY_MAX),
+	F(guest_halt_flush_ns, IDLE_LEN_MAX),
 };
 #undef F
 #undef FD

@@ -168,6 +168,12 @@ struct cost_model {
 	u64 guest_wakeup_polled; /* a halted vCPU woken while the host still halt-polls it */
 	u64 guest_wakeup;	/* a halted vCPU woken after the host scheduled its thread out */
 	u64 guest_host_poll_ns;	/* the host's halt-poll window (kvm halt_poll_ns) */
+	/*
+	 * A halted vCPU whose halt lasted at least this long runs again with
+	 * its private cache empty (the host's pCPU reached a C-state that
+	 * flushes the core's L1/L2, or other host work evicted it); 0: never
+	 */
+	u64 guest_halt_flush_ns;
 };
 
 /* The defaults (a modern x86 server); presets start from these. */

@@ -38,8 +38,8 @@ struct hw_import {
 };
 
 static const struct idle_state hwloc_idle[] = {
-	{ "POLL", 0, 0, true, false },
-	{ "C1", 2 * NSEC_PER_USEC, 2 * NSEC_PER_USEC, true, false },
+	{ "POLL", 0, 0, true, false, false },
+	{ "C1", 2 * NSEC_PER_USEC, 2 * NSEC_PER_USEC, true, false, false },
 };
 
 static hwloc_obj_t ancestor(hwloc_topology_t topo, hwloc_obj_type_t type, hwloc_obj_t pu)

@@ -216,6 +216,8 @@ static void put_idle(FILE *out, const struct topology *t)
 			(unsigned long long)s->target_residency_ns, s->polls ? "yes" : "no");
 		if (s->deep)
 			fputs("deep = yes\n", out);
+		if (s->flushes_cache)
+			fputs("flushes_cache = yes\n", out);
 	}
 }
 

@@ -655,19 +655,21 @@ static int class_line(struct mf_state *s, const struct mf_line *l, char *err, si
 
 static int idle_line(struct mf_state *s, const struct mf_line *l, char *err, size_t errlen)
 {
-	static const char *const keys[] = { "name", "exit_latency_ns", "target_residency_ns",
-					    "polls", "deep" };
+	static const char *const keys[] = {
+		"name", "exit_latency_ns", "target_residency_ns", "polls", "deep", "flushes_cache"
+	};
 	struct idle_state *st = &s->t->idle_states[s->sec_index];
 	unsigned int *fields = &s->idle_fields[s->sec_index];
 	unsigned long long v;
 	int b = -1;
 
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < 6; i++)
 		if (!strcmp(l->key, keys[i]))
 			b = i;
 	if (b < 0)
-		return unknown_key(l, "name, exit_latency_ns, target_residency_ns, polls, deep",
-				   err, errlen);
+		return unknown_key(
+			l, "name, exit_latency_ns, target_residency_ns, polls, deep, flushes_cache",
+			err, errlen);
 	if (once_bit(fields, (unsigned int)b, l->key, err, errlen))
 		return -1;
 	switch (b) {
@@ -688,8 +690,10 @@ static int idle_line(struct mf_state *s, const struct mf_line *l, char *err, siz
 			return -1;
 		if (b == 3)
 			st->polls = p;
-		else
+		else if (b == 4)
 			st->deep = p;
+		else
+			st->flushes_cache = p;
 		return 0;
 	}
 	}

@@ -10,6 +10,8 @@
  *   steal = PCT[:PERIOD_US]        the host deschedules each busy vCPU for PCT
  *                                  percent of its time, once a period (steal.c)
  *   guest_halt_poll_ns = NS        the haltpoll governor's module parameter
+ *   guest_halt_flush_ns = NS       a halt this long empties the vCPU's private
+ *                                  cache (the cost model's guest_halt_flush_ns)
  *   source = ...
  *
  * The run option --guest says the same in one word (guest_parse_option()):
@@ -41,6 +43,8 @@ const struct guest_host_param_desc guest_host_params[NR_GUEST_HOST_PARAMS] = {
 	[GUEST_HOST_POLL_GROW_START] = { "host_halt_poll_ns_grow_start", 10000, false },
 	[GUEST_HOST_POLL_SHRINK] = { "host_halt_poll_ns_shrink", 2, false },
 	[GUEST_HOST_POLL_CONTROL] = { "host_poll_control", 1, true },
+	/* no default: whether and when a host flushes a vCPU's caches is its own (docs/guests.md) */
+	[GUEST_HALT_FLUSH] = { "guest_halt_flush_ns", 0, false },
 };
 
 /* estimates for a KVM guest on a current x86 server (docs/guests.md) */
@@ -212,7 +216,8 @@ int mf_guest_line(struct mf_guest *g, struct guest_desc *d, const struct mf_line
 					    "host_halt_poll_ns_grow",
 					    "host_halt_poll_ns_grow_start",
 					    "host_halt_poll_ns_shrink",
-					    "host_poll_control" };
+					    "host_poll_control",
+					    "guest_halt_flush_ns" };
 	int f;
 
 	if (!strcmp(l->key, "source"))
@@ -279,6 +284,7 @@ static void save_base(struct topology *t)
 	b->wakeup_polled = t->cost.guest_wakeup_polled;
 	b->wakeup = t->cost.guest_wakeup;
 	b->host_poll_ns = t->cost.guest_host_poll_ns;
+	b->halt_flush_ns = t->cost.guest_halt_flush_ns;
 }
 
 static void restore_base(struct topology *t)
@@ -292,6 +298,7 @@ static void restore_base(struct topology *t)
 	t->cost.guest_wakeup_polled = b->wakeup_polled;
 	t->cost.guest_wakeup = b->wakeup;
 	t->cost.guest_host_poll_ns = b->host_poll_ns;
+	t->cost.guest_halt_flush_ns = b->halt_flush_ns;
 }
 
 void guest_apply(struct topology *t)
@@ -308,6 +315,8 @@ void guest_apply(struct topology *t)
 		t->nr_idle_states = 1;
 	}
 	guest_default_costs(c, t->guest.ipi_virtualization);
+	if (t->guest.host_given & (1u << GUEST_HALT_FLUSH))
+		c->guest_halt_flush_ns = t->guest.host[GUEST_HALT_FLUSH];
 }
 
 void guest_default_costs(struct cost_model *c, bool ipi_virtualization)
@@ -396,7 +405,7 @@ int guest_parse_option(const char *arg, struct guest_desc *d, char *err, size_t 
 			if (r > 0) {
 				snprintf(
 					err, errlen,
-					"--guest: unknown item '%.40s' (ipiv, steal=PCT[:PERIOD_US], guest_halt_poll_ns=NS or host_*=V, docs/guests.md)",
+					"--guest: unknown item '%.40s' (ipiv, steal=PCT[:PERIOD_US], guest_halt_poll_ns=NS, guest_halt_flush_ns=NS or host_*=V, docs/guests.md)",
 					item);
 				return -1;
 			}

@@ -52,8 +52,8 @@ static int syn_type(const char *s, size_t len)
 
 /* a polling state and one shallow state, as the smp* presets have */
 static const struct idle_state simple_idle[] = {
-	{ "POLL", 0, 0, true, false },
-	{ "C1", 2 * NSEC_PER_USEC, 2 * NSEC_PER_USEC, true, false },
+	{ "POLL", 0, 0, true, false, false },
+	{ "C1", 2 * NSEC_PER_USEC, 2 * NSEC_PER_USEC, true, false, false },
 };
 
 /* one policy per CPU, a fast-switching driver with no stated latency */

@@ -115,23 +115,6 @@ static const char *mask(struct sysfs_out *o, const struct cpumask *m)
 	return o->buf;
 }
 
-static const struct cpumask *span_mask(const struct topology *t, enum cache_span span,
-				       unsigned int cpu, bool shared)
-{
-	switch (span) {
-	case CACHE_SPAN_CORE:
-		return topology_sibling_cpumask(t, cpu);
-	case CACHE_SPAN_LLC:
-		return topology_llc_cpumask(t, cpu);
-	case CACHE_SPAN_PACKAGE:
-		return topology_core_cpumask(t, cpu);
-	case CACHE_SPAN_CLUSTER:
-		return topology_cluster_cpumask(t, cpu);
-	default:
-		return shared ? topology_llc_cpumask(t, cpu) : topology_sibling_cpumask(t, cpu);
-	}
-}
-
 static void put_topology(struct sysfs_out *o, unsigned int cpu)
 {
 	const struct topology *t = o->t;
@@ -178,7 +161,7 @@ static void put_caches(struct sysfs_out *o, unsigned int cpu)
 		u64 kb;
 		const struct cpumask *m;
 	} caches[] = {
-		{ 2, t->cost.cache_l2_kb, span_mask(t, t->cache_l2_span, cpu, false) },
+		{ 2, t->cost.cache_l2_kb, topology_cache_span_cpumask(t, t->cache_l2_span, cpu, false) },
 		{ 3, t->cost.cache_llc_kb, topology_llc_cpumask(t, cpu) },
 	};
 	char rel[128];

@@ -37,6 +37,14 @@ struct idle_state {
 	 * cores").
 	 */
 	bool deep;
+	/*
+	 * The core writes its private caches back and powers them off in
+	 * this state (Intel core C6, and core C3 on the generations whose
+	 * datasheets say so; AMD CC6): a core all of whose CPUs under its
+	 * private cache are in such a state comes back with it empty
+	 * (docs/wakelist-and-idle.md). No preset sets it yet.
+	 */
+	bool flushes_cache;
 };
 
 /* MSR_TURBO_RATIO_LIMIT holds 8 ratios: 8 groups on Skylake-SP and later */
@@ -186,6 +194,13 @@ enum guest_host_param {
 	GUEST_HOST_POLL_GROW_START,
 	GUEST_HOST_POLL_SHRINK,
 	GUEST_HOST_POLL_CONTROL,
+	/*
+	 * the cost model's guest_halt_flush_ns, as a [guest] key: a halt
+	 * this long comes back with the vCPU's private cache empty (the
+	 * host's pCPU in a C-state that flushes it); not given: the cost
+	 * model's (0, never, unless [costs], --costs or --cost set it)
+	 */
+	GUEST_HALT_FLUSH,
 	NR_GUEST_HOST_PARAMS,
 };
 
@@ -247,7 +262,7 @@ struct guest_base {
 	bool saved;
 	unsigned int nr_idle_states;
 	struct idle_state idle_states[TOPO_MAX_IDLE_STATES];
-	u64 ipi_exit, timer_exit, wakeup_polled, wakeup, host_poll_ns;
+	u64 ipi_exit, timer_exit, wakeup_polled, wakeup, host_poll_ns, halt_flush_ns;
 };
 
 struct cpu_topo {
@@ -411,6 +426,29 @@ static inline const struct cpumask *topology_node_cpumask(const struct topology 
 							  unsigned int cpu)
 {
 	return t->node_mask[t->cpus[cpu].node];
+}
+
+/*
+ * The CPUs that share @cpu's cache of @span: the footprint model's private
+ * cache (@shared false: by default the core) or its shared one (@shared
+ * true: by default the LLC)
+ */
+static inline const struct cpumask *topology_cache_span_cpumask(const struct topology *t,
+								enum cache_span span,
+								unsigned int cpu, bool shared)
+{
+	switch (span) {
+	case CACHE_SPAN_CORE:
+		return topology_sibling_cpumask(t, cpu);
+	case CACHE_SPAN_LLC:
+		return topology_llc_cpumask(t, cpu);
+	case CACHE_SPAN_PACKAGE:
+		return topology_core_cpumask(t, cpu);
+	case CACHE_SPAN_CLUSTER:
+		return topology_cluster_cpumask(t, cpu);
+	default:
+		return shared ? topology_llc_cpumask(t, cpu) : topology_sibling_cpumask(t, cpu);
+	}
 }
 
 /* How far apart two CPUs are (for cache-line and IPI costs). */

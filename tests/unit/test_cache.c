@@ -312,6 +312,47 @@ static void test_deterministic(void **state)
 	assert_memory_equal(r1, r2, sizeof(r1));
 }
 
+/*
+ * A private cache flushed (a long halt on a host whose pCPU powered the
+ * core's caches down, docs/guests.md): every task that ran under it
+ * refills its whole footprint from the LLC, once; the freed objects' lines
+ * are cold; the other cores' caches and the LLC keep theirs.
+ */
+static void test_flush_private(void **state)
+{
+	struct topology *t = start("smt2-2s-16");
+	struct cache_footprint a, b, c;
+	struct cache_refill r;
+	u64 traffic = 0;
+
+	(void)state;
+	cache_footprint_init(&a, 32 * KB);
+	cache_footprint_init(&b, 16 * KB);
+	cache_footprint_init(&c, 16 * KB);
+	run(&a, 0, &r);
+	run(&b, 0, &r);
+	run(&c, 1, &r);
+	cache_freed_push(0);
+	/* both fit in core 0's 64 KiB: nothing to refill */
+	assert_int_equal(run(&a, 0, &r), 0);
+	cache_flush_private(0);
+	assert_int_equal(cache_l2_occupancy(0), 48 * KB);
+	/* all of A from the LLC: 32 KiB at 80 ns/KiB; then warm again */
+	assert_int_equal(run(&a, 0, &r), 2560);
+	assert_int_equal(r.from_llc, 32 * KB);
+	assert_int_equal(cache_llc_refill_ns(&cost, 32 * KB), 2560);
+	assert_int_equal(run(&a, 0, &r), 0);
+	/* B ran before the flush too, and its SMT sibling shares the core's L2 */
+	assert_int_equal(run(&b, 8, &r), 1280);
+	assert_int_equal(r.from_llc, 16 * KB);
+	/* core 1 was not flushed */
+	assert_int_equal(run(&c, 1, &r), 0);
+	/* the object freed before the flush comes back cold */
+	assert_true(cache_freed_pop(0, &traffic));
+	assert_int_equal(cache_surviving(512, traffic, 64 * KB), 0);
+	stop(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -323,6 +364,7 @@ int main(void)
 		cmocka_unit_test(test_preset_spans),
 		cmocka_unit_test(test_context_switch_pays_refill),
 		cmocka_unit_test(test_deterministic),
+		cmocka_unit_test(test_flush_private),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,6 +7,7 @@
 #include "test_util.h"
 
 #include "calib/calib.h"
+#include "sim/cache.h"
 #include "sim/cost.h"
 #include "sim/prng.h"
 #include "topo/machine_file.h"
@@ -449,6 +450,127 @@ static void test_variation_statistic(void **state)
 	assert_true(calib_variation_ppm(b, NB, 8, 0) == 0);
 }
 
+/*
+ * The idle length past which the private caches come back empty, from the
+ * share of the L2 buffer's LLC refill lost after each gap
+ * (calib_flush_threshold()): where the share crosses a half for good,
+ * log-interpolated between the two gaps around the crossing.
+ */
+static void test_flush_threshold(void **state)
+{
+	/* a quiet guest whose loss sets in between 1 and 3 ms */
+	static const double rises[CALIB_NR_FLUSH_GAPS] = { 0, 0.02, 0.05, 0.3, 0.9, 1.0 };
+	static const double never[CALIB_NR_FLUSH_GAPS] = { 0, 0, 0, 0, 0.1, 0.4 };
+	static const double always[CALIB_NR_FLUSH_GAPS] = { 0.7, 0.8, 0.9, 1, 1, 1 };
+	/* one disturbed short gap before a rise: the crossing is the last one */
+	static const double blip[CALIB_NR_FLUSH_GAPS] = { 0.6, 0.1, 0.2, 0.7, 0.8, 0.9 };
+	static const double falls[CALIB_NR_FLUSH_GAPS] = { 0.9, 0.9, 0.9, 0.9, 0.9, 0.4 };
+	const unsigned int *g = calib_flush_gap_us;
+
+	(void)state;
+	/* 1/3 of the way from 0.3 to 0.9: 1000 us * 3^(1/3) */
+	assert_true(fabs(calib_flush_threshold(g, rises, CALIB_NR_FLUSH_GAPS) - 1000000 * cbrt(3)) <
+		    1);
+	assert_true(calib_flush_threshold(g, never, CALIB_NR_FLUSH_GAPS) == -1);
+	assert_true(calib_flush_threshold(g, always, CALIB_NR_FLUSH_GAPS) == 20000);
+	/* 0.6 of the way from 0.2 at 300 us to 0.7 at 1 ms */
+	assert_true(fabs(calib_flush_threshold(g, blip, CALIB_NR_FLUSH_GAPS) -
+			 300000 * pow(1000.0 / 300, 0.6)) < 1);
+	assert_true(calib_flush_threshold(g, falls, CALIB_NR_FLUSH_GAPS) == -1);
+}
+
+/* a flush measurement whose shares lost are @lost, every trial crossing, CPU 1 halted */
+static void fake_flush(struct calib_flush *fl, const double *lost)
+{
+	memset(fl, 0, sizeof(*fl));
+	fl->measured = true;
+	fl->cpu = 1;
+	fl->l1_bytes = 24 * 1024;
+	fl->l2_bytes = 256 * 1024;
+	fl->l1_ref = st(3800);
+	fl->l2_ref = st(27000);
+	fl->l2_mem = st(400000);
+	for (int i = 0; i < CALIB_NR_FLUSH_GAPS; i++) {
+		fl->lost[i] = st(lost[i]);
+		fl->l2_loss[i] = st(lost[i] * 27000);
+		fl->l1_loss[i] = st(lost[i] * 3800);
+		fl->halts[i] = 1;
+	}
+	fl->threshold_ns = calib_flush_threshold(calib_flush_gap_us, lost, CALIB_NR_FLUSH_GAPS);
+	fl->trials = 5;
+	fl->trial_threshold = (struct calib_stat){ fl->threshold_ns, fl->threshold_ns * 0.8,
+						   fl->threshold_ns * 1.3, 5 };
+}
+
+/*
+ * guest_halt_flush_ns in a guest's profile: written when every trial
+ * crossed, the LLC's refill is resolved and the wakee's CPU idled; the
+ * model's curve then adds the default footprint's refill from the LLC at
+ * the gaps past it. Not written otherwise, and never on bare metal.
+ */
+static void test_flush_profile(void **state)
+{
+	static const double rises[CALIB_NR_FLUSH_GAPS] = { 0, 0.02, 0.05, 0.3, 0.9, 1.0 };
+	static const double never[CALIB_NR_FLUSH_GAPS] = { 0, 0, 0, 0, 0.1, 0.4 };
+	static struct calib_result r;
+	struct cost_model c, def;
+	u64 refill, thr;
+	char *text;
+
+	(void)state;
+	cost_model_default(&def);
+	refill = cache_llc_refill_ns(&def, CACHE_DEFAULT_FOOTPRINT);
+	fake(&r, false);
+	r.guest.kvm = true;
+	r.guest.hp = kvm_x86;
+	r.guest.hp.allowed = false;
+	for (int i = 0; i < CALIB_NR_GAPS; i++)
+		r.guest.wake_gap[i] = wake_pairs(15000, 7000 + 1000 * i, 500);
+	r.guest.wake_call_busy = st(3000);
+	fake_flush(&r.flush, rises);
+	thr = (u64)llround(r.flush.threshold_ns);
+	text = profile_parsed(&r, &c);
+	assert_int_equal(c.guest_halt_flush_ns, thr);
+	assert_int_equal(thr, 1442250);
+	/* the model: flat through 1 ms, the refill added at 3 ms */
+	assert_true(model_at(text, 1000) == model_at(text, 20));
+	assert_true(model_at(text, 3000) == model_at(text, 20) + (double)refill);
+	assert_non_null(strstr(text, "12000 ns at 3000 us, 3400 ns over the model"));
+	assert_non_null(strstr(text, "#   flush.gap3000us: L1 +3420 ns"));
+	free(text);
+
+	/* a trial that never crossed: a comment, the model flat */
+	r.flush.trial_threshold.n = 4;
+	text = profile_parsed(&r, &c);
+	assert_int_equal(c.guest_halt_flush_ns, 0);
+	assert_non_null(strstr(text, "not every trial lost half"));
+	assert_non_null(strstr(text, "\n# guest_halt_flush_ns = 1442250\n"));
+	assert_true(model_at(text, 3000) == model_at(text, 20));
+	free(text);
+	/* the wakee's CPU ran other work through the long gaps */
+	fake_flush(&r.flush, rises);
+	r.flush.halts[5] = 0.2;
+	text = profile_parsed(&r, &c);
+	assert_int_equal(c.guest_halt_flush_ns, 0);
+	assert_non_null(strstr(text, "did not idle before the wakes"));
+	free(text);
+	/* no loss */
+	fake_flush(&r.flush, never);
+	text = profile_parsed(&r, &c);
+	assert_int_equal(c.guest_halt_flush_ns, 0);
+	assert_non_null(strstr(text, "guest_halt_flush_ns: not set (never)"));
+	free(text);
+
+	/* bare metal: printed, not a parameter */
+	fake(&r, false);
+	fake_flush(&r.flush, rises);
+	text = profile_parsed(&r, &c);
+	assert_int_equal(c.guest_halt_flush_ns, 0);
+	assert_non_null(strstr(text, "# private caches after idle: FUTEX_WAKE"));
+	assert_null(strstr(text, "guest_halt_flush_ns"));
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -458,6 +580,8 @@ int main(void)
 		cmocka_unit_test(test_pair_derivation),
 		cmocka_unit_test(test_steady_share),
 		cmocka_unit_test(test_variation_statistic),
+		cmocka_unit_test(test_flush_threshold),
+		cmocka_unit_test(test_flush_profile),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -11,6 +11,7 @@
 #include "kernel/select.h"
 #include "topo/machine_file.h"
 #include "topo/machine_guest.h"
+#include "sim/cache.h"
 #include "sim/halt_poll.h"
 #include "sim/steal.h"
 
@@ -75,7 +76,7 @@ static void test_guest_section(void **state)
 	assert_null(parse(GUEST_BASE "[guest]\nhypervisor = kvm\nfoo = 1\n", err, sizeof(err)));
 	assert_string_equal(
 		err,
-		"g.machine:15: unknown key 'foo' in [guest] (known: hypervisor, cpuidle, ipi_virtualization, steal, guest_halt_poll_ns, host_halt_poll_ns_grow, host_halt_poll_ns_grow_start, host_halt_poll_ns_shrink, host_poll_control, source)");
+		"g.machine:15: unknown key 'foo' in [guest] (known: hypervisor, cpuidle, ipi_virtualization, steal, guest_halt_poll_ns, host_halt_poll_ns_grow, host_halt_poll_ns_grow_start, host_halt_poll_ns_shrink, host_poll_control, guest_halt_flush_ns, source)");
 	assert_null(parse(GUEST_BASE "[guest]\nhypervisor = kvm\nhypervisor = kvm\n", err,
 			  sizeof(err)));
 	assert_string_equal(err, "g.machine:15: hypervisor given twice");
@@ -166,16 +167,38 @@ static u64 cpu_usage_poll;
 /* CPU 1's host halt-poll window at the end */
 static u64 host_window;
 
+/* a whole machine file for run_sleeper() instead of the guest's */
+static const char *sleeper_machine;
+/* a task that never sleeps on CPU 0 beside the sleeper */
+static bool sleeper_busy0;
+
 static u64 run_sleeper(const char *cpuidle, u64 ns, bool free_wakeups, u64 *poll_limit)
 {
-	write_guest_with(cpuidle, sleeper_extra);
+	struct task_struct *p;
+
+	if (sleeper_machine)
+		write_machine("%s", sleeper_machine);
+	else
+		write_guest_with(cpuidle, sleeper_extra);
 	sleep_ns = ns;
 	sleeper_ran = false;
 	nr_bursts = 0;
 	tl_setup(machine_path, TL_REAL_COST, 0, NULL);
 	if (free_wakeups)
 		tl.cost.guest_wakeup = tl.cost.guest_wakeup_polled = 0;
-	tl_work_task("sleeper", &sleeper_prog, 1);
+	p = tl_work_task("sleeper", &sleeper_prog, 1);
+	if (sleeper_machine) {
+		/* on CPU 1 only: a wakeup elsewhere refills from the LLC anyway */
+		cpumask_clear(p->cpus_mask);
+		cpumask_set_cpu(1, p->cpus_mask);
+		p->nr_cpus_allowed = 1;
+	}
+	if (sleeper_busy0) {
+		p = tl_work_task("busy", &tl_busy_prog, 0);
+		cpumask_clear(p->cpus_mask);
+		cpumask_set_cpu(0, p->cpus_mask);
+		p->nr_cpus_allowed = 1;
+	}
 	tl_run_until(20 * NSEC_PER_MSEC, true);
 	*poll_limit = cpu_rq(1)->poll_limit_ns;
 	cpu_usage_poll = cpu_rq(1)->idle_state_usage[0];
@@ -485,7 +508,7 @@ static void test_guest_option_errors(void **state)
 			    "--guest: 'kvm,ipiv,,steal=1' has an empty item between commas");
 	assert_option_error(
 		"kvm,posted",
-		"--guest: unknown item 'posted' (ipiv, steal=PCT[:PERIOD_US], guest_halt_poll_ns=NS or host_*=V, docs/guests.md)");
+		"--guest: unknown item 'posted' (ipiv, steal=PCT[:PERIOD_US], guest_halt_poll_ns=NS, guest_halt_flush_ns=NS or host_*=V, docs/guests.md)");
 	assert_option_error("kvm,steal=91",
 			    "--guest: steal: 91% is more than 90% of a vCPU's time");
 	assert_option_error(
@@ -704,6 +727,123 @@ static void test_wakeup_skips_preempted_vcpu(void **state)
 	tl_teardown();
 }
 
+/*
+ * The halted vCPU's private cache (guest_halt_flush_ns, docs/guests.md):
+ * a halt at least that long wakes the sleeper with its footprint (the
+ * default 16 KiB) to refill from the LLC: 16384 / 64 lines at llc_hit
+ * (25 ns), line_mlp (4) in flight, 1600 ns more a period; shorter halts
+ * pay nothing more. --guest's item says the same as the [guest] key.
+ */
+static void test_halt_flush(void **state)
+{
+	u64 limit, flushed, kept, refill;
+	struct cost_model c;
+	struct guest_desc d;
+	char err[256];
+
+	(void)state;
+	cost_model_default(&c);
+	refill = cache_llc_refill_ns(&c, CACHE_DEFAULT_FOOTPRINT);
+	assert_int_equal(refill, 1600);
+	sleeper_extra = "guest_halt_flush_ns = 500000\n";
+	flushed = run_sleeper("hlt", NSEC_PER_MSEC, false, &limit);
+	sleeper_extra = "";
+	kept = run_sleeper("hlt", NSEC_PER_MSEC, false, &limit);
+	assert_in_range(flushed - kept, refill - 50, refill + 50);
+	/* 300 us halts (the sleep and its 50 us of timer slack) stay below 500 us */
+	sleeper_extra = "guest_halt_flush_ns = 500000\n";
+	flushed = run_sleeper("hlt", 300 * NSEC_PER_USEC, false, &limit);
+	sleeper_extra = "";
+	kept = run_sleeper("hlt", 300 * NSEC_PER_USEC, false, &limit);
+	assert_int_equal(flushed, kept);
+	/* the option's item */
+	assert_int_equal(
+		guest_parse_option("kvm,guest_halt_flush_ns=2000000", &d, err, sizeof(err)), 0);
+	assert_int_equal(guest_host_param(&d, GUEST_HALT_FLUSH), 2000000);
+	assert_int_equal(guest_parse_option("kvm,guest_halt_flush_ns=x", &d, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "guest_halt_flush_ns: 'x' is not a number"));
+}
+
+/*
+ * Bare metal: an idle state that powers the core's caches off
+ * (flushes_cache, core C6) wakes the sleeper with its 16 KiB to refill
+ * from the LLC, 1600 ns a period with the defaults, against the same
+ * machine without the flag.
+ */
+#define C6_BASE                                                                           \
+	"[machine]\nname = b\n[topology]\nshape = core:2%s\n[class.0]\ncapacity = 1024\n" \
+	"opps_khz = 2000000\n[idle.0]\nname = C1\nexit_latency_ns = 2000\n"               \
+	"target_residency_ns = 2000\npolls = no\n[idle.1]\nname = C6\n"                   \
+	"exit_latency_ns = 100000\ntarget_residency_ns = 300000\npolls = no\n"            \
+	"flushes_cache = %s\n"
+
+static void test_c6_flushes_cache(void **state)
+{
+	char flush[512], keep[512];
+	u64 limit, flushed, kept;
+
+	(void)state;
+	snprintf(flush, sizeof(flush), C6_BASE, "", "yes");
+	snprintf(keep, sizeof(keep), C6_BASE, "", "no");
+	/* 1.6 ms: shorter sleeps end near the 1 ms tick, which blurs the mean period */
+	sleeper_machine = flush;
+	flushed = run_sleeper("hlt", 1600 * NSEC_PER_USEC, false, &limit);
+	sleeper_machine = keep;
+	kept = run_sleeper("hlt", 1600 * NSEC_PER_USEC, false, &limit);
+	sleeper_machine = NULL;
+	sleeper_machine = NULL;
+	assert_in_range(flushed - kept, 1550, 1650);
+	/* the flag survives an export and a reload */
+	{
+		char err[256];
+		struct topology *t = topology_parse_machine(flush, "b.machine", err, sizeof(err));
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+
+		assert_non_null(t);
+		topology_export(t, f);
+		fclose(f);
+		assert_non_null(strstr(text, "flushes_cache = yes"));
+		free(text);
+		topology_free(t);
+	}
+}
+
+/*
+ * The halted vCPU's cache is the core's: with an SMT sibling that runs, the
+ * host's core never powers down, and a long halt loses nothing; with the
+ * sibling halted as well it does (guest_halt_flush_ns, docs/guests.md).
+ */
+#define SMT_GUEST                                                                            \
+	"[machine]\nname = s\n[topology]\nshape = core:1 pu:2\n[class.0]\ncapacity = 1024\n" \
+	"opps_khz = 2000000\n[idle.0]\nname = C1\nexit_latency_ns = 2000\n"                  \
+	"target_residency_ns = 2000\npolls = no\n[guest]\nhypervisor = kvm\n"                \
+	"guest_halt_flush_ns = %s\n"
+
+static void test_halt_flush_smt(void **state)
+{
+	char flush[512], keep[512];
+	u64 limit, flushed, kept;
+
+	(void)state;
+	snprintf(flush, sizeof(flush), SMT_GUEST, "500000");
+	snprintf(keep, sizeof(keep), SMT_GUEST, "0");
+	sleeper_machine = flush;
+	flushed = run_sleeper("hlt", 1600 * NSEC_PER_USEC, false, &limit);
+	sleeper_machine = keep;
+	kept = run_sleeper("hlt", 1600 * NSEC_PER_USEC, false, &limit);
+	assert_in_range(flushed - kept, 1550, 1650);
+	sleeper_busy0 = true;
+	sleeper_machine = flush;
+	flushed = run_sleeper("hlt", 1600 * NSEC_PER_USEC, false, &limit);
+	sleeper_machine = keep;
+	kept = run_sleeper("hlt", 1600 * NSEC_PER_USEC, false, &limit);
+	sleeper_busy0 = false;
+	sleeper_machine = NULL;
+	assert_int_equal(flushed, kept);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -718,6 +858,9 @@ int main(void)
 		cmocka_unit_test(test_steal_clock_task),
 		cmocka_unit_test(test_steal_busy_vcpu),
 		cmocka_unit_test(test_wakeup_skips_preempted_vcpu),
+		cmocka_unit_test(test_halt_flush),
+		cmocka_unit_test(test_c6_flushes_cache),
+		cmocka_unit_test(test_halt_flush_smt),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -9,7 +9,7 @@ expect_exit 2 "run: --guest: steal: 95% is more than 90% of a vCPU's time" \
 	schedlab run -m smp4 --guest kvm,steal=95 -- hackbench -l 5
 expect_exit 2 "ab: --guest: cpuidle 'mwait' is not one of hlt haltpoll" \
 	schedlab ab -m smp4 --guest kvm:mwait --test NO_TTWU_QUEUE -- hackbench -l 5
-expect_exit 2 "topo: --guest: unknown item 'posted' (ipiv, steal=PCT[:PERIOD_US], guest_halt_poll_ns=NS or host_*=V, docs/guests.md)" \
+expect_exit 2 "topo: --guest: unknown item 'posted' (ipiv, steal=PCT[:PERIOD_US], guest_halt_poll_ns=NS, guest_halt_flush_ns=NS or host_*=V, docs/guests.md)" \
 	schedlab topo -m smp4 --guest kvm,posted
 expect_exit 2 "run: --guest: host_halt_poll_ns_grow: 'two' is not a number from 0 to 4294967295" \
 	schedlab run -m smp4 --guest kvm,host_halt_poll_ns_grow=two -- hackbench -l 5
