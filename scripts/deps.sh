@@ -12,13 +12,14 @@
 # pages render) and bash (to check the bash completion); and the real
 # benchmarks `schedlab validate` runs beside their simulation: perf
 # (linux-perf: perf stat, perf bench sched), hackbench (rt-tests) and
-# stress-ng (docs/calibration.md).
+# stress-ng (docs/calibration.md); GNU time, for the CPU time of each case
+# of bench/idle-balance-cells.sh.
 #
 #   sh scripts/deps.sh          the packages above
 #   sh scripts/deps.sh slurm    also Slurm and munge, for tests/sweep/slurm.sh
 #                               (a single-node cluster on this machine)
 set -e
-pkgs="gcc make pkg-config libcmocka-dev libjson-c-dev libhwloc-dev hwloc-nox gnuplot-nox procps clang parallel libxml2-utils groff-base bash linux-perf rt-tests stress-ng"
+pkgs="gcc make pkg-config libcmocka-dev libjson-c-dev libhwloc-dev hwloc-nox gnuplot-nox procps clang parallel libxml2-utils groff-base bash linux-perf rt-tests stress-ng time"
 for group in "$@"; do
 	case $group in
 	slurm) pkgs="$pkgs slurm-wlm munge" ;;
