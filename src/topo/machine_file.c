@@ -267,6 +267,13 @@ static int machine_line(struct mf_state *s, const struct mf_line *l, char *err, 
 	if (!strcmp(k, "hz"))
 		return once(&s->seen_hz, k, err, errlen) ||
 		       parse_uint(k, l->value, 1, 10000, &t->hz, err, errlen);
+	if (!strcmp(k, "kernel_source")) {
+		bool rep = s->machine_text & 4;
+
+		s->machine_text |= 4;
+		return set_text(k, t->kernel_source, sizeof(t->kernel_source), l->value, rep, err,
+				errlen);
+	}
 	if (!strcmp(k, "preempt")) {
 		int m;
 
@@ -276,7 +283,7 @@ static int machine_line(struct mf_state *s, const struct mf_line *l, char *err, 
 		snprintf(t->preempt, sizeof(t->preempt), "%s", preempt_names[m]);
 		return 0;
 	}
-	return unknown_key(l, "name, description, approximations, hz, preempt", err, errlen);
+	return unknown_key(l, "name, description, approximations, hz, preempt, kernel_source", err, errlen);
 }
 
 /* ---- [topology] ---- */
