@@ -18,6 +18,12 @@
  *      otherwise none and voluntary cannot be told apart and nothing is set.
  * CONFIG_HZ comes from the configuration only (the kernel exports it
  * nowhere else); without one the machine keeps 250.
+ *
+ * The kernel's BTF (/sys/kernel/btf/vmlinux) names its types, enum values
+ * and struct members: where it names scheduler pieces v6.18 lacks (v6.19's
+ * wakeup preemption, sched features v6.18's features.h does not have: a
+ * stable backport's or a vendor's), that is said, since the simulated
+ * kernel is v6.18's and the two can then disagree.
  */
 #include "topo/host_kernel.h"
 
@@ -190,6 +196,8 @@ add_source(struct topology *t, const char *fmt, ...)
 	va_end(ap);
 }
 
+static void host_kernel_btf(struct topology *t, const char *path);
+
 void host_kernel_read(struct topology *t, const struct host_kernel_files *f)
 {
 	struct kconfig k = { 0 };
@@ -236,6 +244,134 @@ void host_kernel_read(struct topology *t, const struct host_kernel_files *f)
 	} else {
 		add_source(t, "CONFIG_HZ not found (no kernel config): HZ %u assumed", t->hz);
 	}
+	host_kernel_btf(t, f->btf);
+}
+
+/*
+ * The scheduler features of v6.18's kernel/sched/features.h, the kernel
+ * schedlab's baseline re-implements (DESIGN.md).
+ */
+static const char *const v618_features[] = {
+	"PLACE_LAG",	      "PLACE_DEADLINE_INITIAL",
+	"PLACE_REL_DEADLINE", "RUN_TO_PARITY",
+	"PREEMPT_SHORT",      "NEXT_BUDDY",
+	"PICK_BUDDY",	      "CACHE_HOT_BUDDY",
+	"DELAY_DEQUEUE",      "DELAY_ZERO",
+	"WAKEUP_PREEMPTION",  "HRTICK",
+	"HRTICK_DL",	      "NONTASK_CAPACITY",
+	"TTWU_QUEUE",	      "SIS_UTIL",
+	"WARN_DOUBLE_CLOCK",  "RT_PUSH_IPI",
+	"RT_RUNTIME_SHARE",   "LB_MIN",
+	"ATTACH_AGE_LOAD",    "WA_IDLE",
+	"WA_WEIGHT",	      "WA_BIAS",
+	"UTIL_EST",	      "LATENCY_WARN",
+};
+
+/*
+ * Names in a kernel's BTF that v6.18's scheduler does not have, and what
+ * they are: the wakeup preemption of v6.19's "sched/fair: Reimplement
+ * NEXT_BUDDY to align with EEVDF goals", and v6.19's renamed EEVDF sums
+ * (with its zero_vruntime and max_slice changes, in 6.18.y stable too).
+ */
+static const struct {
+	const char *name, *what;
+} btf_markers[] = {
+	{ "PREEMPT_WAKEUP_PICK", "enum preempt_wakeup_action (v6.19's wakeup preemption)" },
+	{ "sum_w_vruntime", "cfs_rq.sum_w_vruntime (v6.19's EEVDF accounting)" },
+};
+
+#define BTF_MAGIC 0xeB9F
+#define BTF_MAX_SIZE (256u << 20)
+
+/* the string section of a BTF file, or NULL (not there, not BTF) */
+static char *btf_strings(const char *path, size_t *len)
+{
+	unsigned char hdr[24];
+	unsigned int hdr_len, str_off, str_len;
+	char *str = NULL;
+	FILE *f;
+
+	if (!path)
+		return NULL;
+	f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	if (fread(hdr, 1, sizeof(hdr), f) != sizeof(hdr) ||
+	    (unsigned int)(hdr[0] | hdr[1] << 8) != BTF_MAGIC)
+		goto out;
+	/* struct btf_header: magic, version, flags, hdr_len, type_off, type_len, str_off, str_len */
+	hdr_len = (unsigned int)hdr[4] | (unsigned int)hdr[5] << 8 | (unsigned int)hdr[6] << 16 |
+		  (unsigned int)hdr[7] << 24;
+	str_off = (unsigned int)hdr[16] | (unsigned int)hdr[17] << 8 | (unsigned int)hdr[18] << 16 |
+		  (unsigned int)hdr[19] << 24;
+	str_len = (unsigned int)hdr[20] | (unsigned int)hdr[21] << 8 | (unsigned int)hdr[22] << 16 |
+		  (unsigned int)hdr[23] << 24;
+	if (hdr_len < sizeof(hdr) || str_len == 0 || str_len > BTF_MAX_SIZE ||
+	    str_off > BTF_MAX_SIZE || fseek(f, (long)hdr_len + (long)str_off, SEEK_SET))
+		goto out;
+	str = malloc((size_t)str_len + 1);
+	if (!str)
+		goto out;
+	if (fread(str, 1, str_len, f) != str_len) {
+		free(str);
+		str = NULL;
+		goto out;
+	}
+	str[str_len] = '\0';
+	*len = str_len;
+out:
+	fclose(f);
+	return str;
+}
+
+static bool v618_feature(const char *name)
+{
+	for (unsigned int i = 0; i < sizeof(v618_features) / sizeof(v618_features[0]); i++)
+		if (!strcmp(name, v618_features[i]))
+			return true;
+	return false;
+}
+
+/*
+ * What the kernel's BTF shows of a scheduler other than v6.18's: the
+ * markers above and every sched feature (enum __SCHED_FEAT_*) v6.18 has
+ * not. Appended to t->kernel_source, with a note in t->approximations.
+ */
+static void host_kernel_btf(struct topology *t, const char *path)
+{
+	char other[256] = "", feats[256] = "";
+	size_t len = 0, n;
+	char *str = btf_strings(path, &len);
+
+	if (!str)
+		return;
+	for (size_t i = 0; i < len; i += strlen(str + i) + 1) {
+		const char *name = str + i;
+
+		for (unsigned int m = 0; m < sizeof(btf_markers) / sizeof(btf_markers[0]); m++) {
+			if (strcmp(name, btf_markers[m].name) || strstr(other, btf_markers[m].what))
+				continue;
+			n = strlen(other);
+			snprintf(other + n, sizeof(other) - n, "%s%s", n ? ", " : "",
+				 btf_markers[m].what);
+		}
+		if (!strncmp(name, "__SCHED_FEAT_", strlen("__SCHED_FEAT_"))) {
+			name += strlen("__SCHED_FEAT_");
+			if (!strcmp(name, "NR") || v618_feature(name))
+				continue;
+			n = strlen(feats);
+			snprintf(feats + n, sizeof(feats) - n, "%s%s", n ? " " : "", name);
+		}
+	}
+	free(str);
+	if (!other[0] && !feats[0])
+		return;
+	add_source(t, "its BTF has a scheduler other than v6.18's: %s%s%s%s", other,
+		   other[0] && feats[0] ? "; " : "", feats[0] ? "sched features v6.18 lacks: " : "",
+		   feats);
+	n = strlen(t->approximations);
+	snprintf(t->approximations + n, sizeof(t->approximations) - n, "%s%s", n ? "; " : "",
+		 "the running kernel's scheduler is not v6.18's, which is simulated (Kernel line)");
 }
 
 void topology_detect_host_kernel(struct topology *t)
@@ -247,6 +383,7 @@ void topology_detect_host_kernel(struct topology *t)
 		.debugfs_preempt = "/sys/kernel/debug/sched/preempt",
 		.cmdline = "/proc/cmdline",
 		.config_gz = "/proc/config.gz",
+		.btf = "/sys/kernel/btf/vmlinux",
 	};
 
 	if (!uname(&u)) {

@@ -16,6 +16,7 @@ struct host_kernel_files {
 	const char *config; /* /boot/config-RELEASE, plain text */
 	const char *config_gz; /* /proc/config.gz */
 	const char *uname_version; /* uname -v */
+	const char *btf; /* /sys/kernel/btf/vmlinux */
 };
 
 /* none, voluntary, full, lazy: the names of --preempt and [machine] preempt */

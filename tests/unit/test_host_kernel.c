@@ -228,6 +228,70 @@ static void test_bad_values_ignored(void **state)
 	"[topology]\nshape = core:2\n[class.0]\ncapacity = 1024\nopps_khz = 2000000\n" \
 	"[idle.0]\nname = C1\nexit_latency_ns = 2000\ntarget_residency_ns = 2000\npolls = no\n"
 
+/* a BTF file whose string section holds @names (NUL-separated, @len bytes) */
+static const char *tmp_btf(int i, const char *names, size_t len, unsigned int magic)
+{
+	unsigned char hdr[24] = { 0 };
+	FILE *f;
+	int fd;
+
+	hdr[0] = magic & 0xff;
+	hdr[1] = magic >> 8;
+	hdr[2] = 1; /* version */
+	hdr[4] = sizeof(hdr); /* hdr_len */
+	hdr[20] = (unsigned char)len; /* str_len; type_off, type_len, str_off 0 */
+	snprintf(paths[i], sizeof(paths[i]), "/tmp/schedlab-hostk-XXXXXX");
+	fd = mkstemp(paths[i]);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(hdr, 1, sizeof(hdr), f), sizeof(hdr));
+	assert_int_equal(fwrite(names, 1, len, f), len);
+	fclose(f);
+	return paths[i];
+}
+
+/* BTF names v6.18 lacks are reported, v6.18's own features are not */
+static void test_btf_scheduler(void **state)
+{
+	static const char names[] = "\0__SCHED_FEAT_PLACE_LAG\0__SCHED_FEAT_SYNC_WAKEE_STAYS\0"
+				    "PREEMPT_WAKEUP_PICK\0__SCHED_FEAT_NR\0__SCHED_FEAT_NI_RANDOM";
+	struct topology *t = blank();
+	struct host_kernel_files f = { .btf = tmp_btf(0, names, sizeof(names), 0xeB9F) };
+
+	(void)state;
+	host_kernel_read(t, &f);
+	assert_non_null(strstr(t->kernel_source, "v6.19's wakeup preemption"));
+	assert_non_null(strstr(t->kernel_source, "lacks: SYNC_WAKEE_STAYS NI_RANDOM"));
+	assert_null(strstr(t->kernel_source, "PLACE_LAG"));
+	assert_null(strstr(t->kernel_source, " NR"));
+	assert_non_null(strstr(t->approximations, "not v6.18's"));
+	free(t);
+	cleanup();
+}
+
+/* v6.18's names only, or not BTF at all: nothing is said */
+static void test_btf_v618(void **state)
+{
+	static const char names[] = "\0__SCHED_FEAT_PLACE_LAG\0__SCHED_FEAT_NR\0avg_vruntime";
+	struct topology *t = blank();
+	struct host_kernel_files f = { .btf = tmp_btf(0, names, sizeof(names), 0xeB9F) };
+
+	(void)state;
+	host_kernel_read(t, &f);
+	assert_null(strstr(t->kernel_source, "BTF"));
+	assert_string_equal(t->approximations, "");
+	free(t);
+	cleanup();
+
+	t = blank();
+	f.btf = tmp_btf(0, "\0PREEMPT_WAKEUP_PICK", 21, 0x1234);
+	host_kernel_read(t, &f);
+	assert_null(strstr(t->kernel_source, "BTF"));
+	free(t);
+	cleanup();
+}
+
 /* [machine] preempt sets the simulated kernel's model; --preempt wins over it */
 static void run_machine(const char *preempt_opt, int want)
 {
@@ -300,6 +364,8 @@ int main(void)
 		cmocka_unit_test(test_rt_config),
 		cmocka_unit_test(test_uname_fallback),
 		cmocka_unit_test(test_bad_values_ignored),
+		cmocka_unit_test(test_btf_scheduler),
+		cmocka_unit_test(test_btf_v618),
 		cmocka_unit_test(test_machine_preempt),
 		cmocka_unit_test(test_machine_preempt_bad),
 	};
