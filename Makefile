@@ -24,10 +24,13 @@ JSONC_LIBS   := $(or $(shell pkg-config --libs json-c 2>/dev/null),-ljson-c)
 # hwloc XML machines (-m hwloc:FILE.xml) are read with libhwloc (scripts/deps.sh installs it)
 HWLOC_CFLAGS := $(shell pkg-config --cflags hwloc 2>/dev/null)
 HWLOC_LIBS   := $(or $(shell pkg-config --libs hwloc 2>/dev/null),-lhwloc)
-CFLAGS  := -std=c17 -Wall -Wextra -Werror $(OPT) -g -D_GNU_SOURCE -Isrc $(JSONC_CFLAGS) $(HWLOC_CFLAGS) \
+# -m host reads the running kernel's /proc/config.gz with zlib (scripts/deps.sh installs it)
+ZLIB_CFLAGS  := $(shell pkg-config --cflags zlib 2>/dev/null)
+ZLIB_LIBS    := $(or $(shell pkg-config --libs zlib 2>/dev/null),-lz)
+CFLAGS  := -std=c17 -Wall -Wextra -Werror $(OPT) -g -D_GNU_SOURCE -Isrc $(JSONC_CFLAGS) $(HWLOC_CFLAGS) $(ZLIB_CFLAGS) \
 	$(SANFLAGS) $(EXTRA_CFLAGS)
 LDFLAGS := $(SANFLAGS)
-LDLIBS  := -lm $(JSONC_LIBS) $(HWLOC_LIBS)
+LDLIBS  := -lm $(JSONC_LIBS) $(HWLOC_LIBS) $(ZLIB_LIBS)
 
 # Every .c under src/ except the program entry point goes into the library that
 # both the binary and the unit tests link against.

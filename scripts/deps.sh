@@ -3,7 +3,8 @@
 # a C17 compiler, GNU make, pkg-config, json-c (rt-app's JSON reader, for
 # `rt-app FILE.json`), hwloc (libhwloc-dev: -m hwloc:FILE.xml reads
 # hwloc's XML with it; hwloc-nox: lstopo, with which the tests check that
-# hwloc reads what `topo --export-hwloc` writes), cmocka for the unit tests, gnuplot (no X) to
+# hwloc reads what `topo --export-hwloc` writes), zlib (zlib1g-dev: -m host
+# reads the running kernel's /proc/config.gz with it), cmocka for the unit tests, gnuplot (no X) to
 # render --plot's pictures, and clang with its libFuzzer and sanitizer
 # runtime for the fuzz targets (make fuzz, make fuzz-regress;
 # docs/reliability.md), GNU parallel for sweep's parallel path
@@ -19,7 +20,7 @@
 #   sh scripts/deps.sh slurm    also Slurm and munge, for tests/sweep/slurm.sh
 #                               (a single-node cluster on this machine)
 set -e
-pkgs="gcc make pkg-config libcmocka-dev libjson-c-dev libhwloc-dev hwloc-nox gnuplot-nox procps clang parallel libxml2-utils groff-base bash linux-perf rt-tests stress-ng time"
+pkgs="gcc make pkg-config libcmocka-dev libjson-c-dev libhwloc-dev zlib1g-dev hwloc-nox gnuplot-nox procps clang parallel libxml2-utils groff-base bash linux-perf rt-tests stress-ng time"
 for group in "$@"; do
 	case $group in
 	slurm) pkgs="$pkgs slurm-wlm munge" ;;

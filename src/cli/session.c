@@ -97,6 +97,19 @@ static int check_also(struct session *s, const struct session_config *cfg, char 
 	return 0;
 }
 
+/* --preempt MODEL, or the machine's [machine] preempt (-m host: the running kernel's) */
+static int set_preempt(const char *name, char *err, size_t errlen)
+{
+	for (int i = 0; i < 4; i++) {
+		if (!strcmp(name, preempt_model_names[i])) {
+			sysctl_sched.preempt = i;
+			return 0;
+		}
+	}
+	snprintf(err, errlen, "--preempt: unknown model '%s' (none, voluntary, full, lazy)", name);
+	return -1;
+}
+
 int session_start(struct session *s, const struct session_config *cfg, char *err, size_t errlen)
 {
 	unsigned int *idle_disable = NULL;	/* --idle-states: each CPU's stateK/disable bits */
@@ -105,19 +118,8 @@ int session_start(struct session *s, const struct session_config *cfg, char *err
 	sched_feat_reset();
 	sched_sysctl_reset();
 	funclat_reset();
-	if (cfg->preempt) {
-		int m = -1;
-
-		for (int i = 0; i < 4; i++)
-			if (!strcmp(cfg->preempt, preempt_model_names[i]))
-				m = i;
-		if (m < 0) {
-			snprintf(err, errlen, "--preempt: unknown model '%s' (none, voluntary, full, lazy)",
-				 cfg->preempt);
-			return -1;
-		}
-		sysctl_sched.preempt = m;
-	}
+	if (cfg->preempt && set_preempt(cfg->preempt, err, errlen))
+		return -1;
 	if (cfg->funclatency && funclat_enable(cfg->funclatency, err, errlen))
 		return -1;
 	if (cfg->probe_overhead && !cfg->funclatency) {
@@ -200,6 +202,9 @@ int session_start(struct session *s, const struct session_config *cfg, char *err
 	};
 	/* before the check: the dbs governors' least sampling_rate is two ticks */
 	sysctl_sched.hz = cfg->hz ? cfg->hz : s->topo->hz;
+	/* the machine's preemption model, below --preempt (its names are checked on loading) */
+	if (!cfg->preempt && s->topo->preempt[0])
+		(void)set_preempt(s->topo->preempt, err, errlen);
 	/* the policy limits and governor tunables are checked with or without --cpufreq */
 	if ((cfg->cpufreq && cpufreq_parse(cfg->cpufreq, &cpufreq_boot_setup, err, errlen)) ||
 	    cpufreq_check(&cpufreq_boot_setup, s->topo, err, errlen)) {

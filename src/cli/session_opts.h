@@ -68,7 +68,7 @@ struct session_opts {
 	"                       histograms of the simulated time per call of kernel functions\n" \
 	"  --probe-overhead on|off  charge bcc funclatency's kprobe+kretprobe cost on every traced\n" \
 	"                       call and print the figure with it beside the raw one (default off)\n" \
-	"  --preempt MODEL      none, voluntary (default), full or lazy\n"                     \
+	"  --preempt MODEL      none, voluntary, full or lazy (default: the machine's or voluntary)\n" \
 	"  --hz N               CONFIG_HZ of the simulated kernel (default: the machine's)\n"   \
 	"  --cpufreq GOVERNOR   performance, powersave, userspace:KHZ, schedutil, ondemand or\n" \
 	"                       conservative (default: the machine's, as topo shows it;\n"     \

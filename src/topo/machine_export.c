@@ -322,6 +322,9 @@ void topology_export(const struct topology *t, FILE *out)
 	put_text(out, "description", t->description);
 	put_text(out, "approximations", t->approximations);
 	fprintf(out, "hz = %u\n", t->hz);
+	if (t->preempt[0])
+		fprintf(out, "preempt = %s\n", t->preempt);
+	put_text(out, "kernel_source", t->kernel_source);
 	put_topology(out, t);
 	put_numa(out, t);
 	fprintf(out, "\n[caches]\nl2_span = %s\nllc_span = %s\n",

@@ -35,6 +35,8 @@
 
 const char *const mf_level_names[MF_NR_LEVELS] = { "pack", "numa", "l3", "cluster", "core", "pu" };
 const char *const mf_numbering_names[MF_NR_NUMBERINGS] = { "consecutive", "x86", "fused" };
+/* [machine] preempt: the kernel's preemption models, as --preempt names them */
+static const char *const preempt_names[] = { "none", "voluntary", "full", "lazy" };
 /* in enum cpufreq_span's and enum cache_span's order */
 const char *const mf_cpufreq_span_names[5] = { "cpu", "core", "cluster", "package", "none" };
 const char *const mf_cache_span_names[NR_CACHE_SPANS] = { "default", "core", "llc", "package",
@@ -65,7 +67,7 @@ struct mf_state {
 	unsigned int sec_line; /* line of the current section's header */
 	int sec_index; /* K of [class.K] / [idle.K] */
 
-	bool seen_name, seen_hz, seen_shape, seen_numbering, seen_nr_cpus;
+	bool seen_name, seen_hz, seen_preempt, seen_shape, seen_numbering, seen_nr_cpus;
 	unsigned int shape[NR_LV];
 	int numbering;
 	unsigned int nr_cpus; /* from shape or nr_cpus */
@@ -265,7 +267,23 @@ static int machine_line(struct mf_state *s, const struct mf_line *l, char *err, 
 	if (!strcmp(k, "hz"))
 		return once(&s->seen_hz, k, err, errlen) ||
 		       parse_uint(k, l->value, 1, 10000, &t->hz, err, errlen);
-	return unknown_key(l, "name, description, approximations, hz", err, errlen);
+	if (!strcmp(k, "kernel_source")) {
+		bool rep = s->machine_text & 4;
+
+		s->machine_text |= 4;
+		return set_text(k, t->kernel_source, sizeof(t->kernel_source), l->value, rep, err,
+				errlen);
+	}
+	if (!strcmp(k, "preempt")) {
+		int m;
+
+		if (once(&s->seen_preempt, k, err, errlen) ||
+		    parse_enum(k, l->value, preempt_names, 4, &m, err, errlen))
+			return -1;
+		snprintf(t->preempt, sizeof(t->preempt), "%s", preempt_names[m]);
+		return 0;
+	}
+	return unknown_key(l, "name, description, approximations, hz, preempt, kernel_source", err, errlen);
 }
 
 /* ---- [topology] ---- */

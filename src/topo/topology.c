@@ -10,6 +10,7 @@
 #include "topo/topology.h"
 
 #include "topo/machine_file.h"
+#include "topo/host_kernel.h"
 #include "topo/machine_guest.h"
 
 #include "sim/alloc.h"
@@ -421,8 +422,10 @@ struct topology *topology_load(const char *name, char *err, size_t errlen)
 	if (name && !strcmp(name, "host")) {
 		struct topology *t = topology_load_sysfs("/sys", err, errlen);
 
-		if (t)
+		if (t) {
 			topology_detect_host_guest(t, "/sys");
+			topology_detect_host_kernel(t);
+		}
 		return t;
 	}
 	if (name && !strncmp(name, "synthetic:", strlen("synthetic:")))
@@ -744,6 +747,14 @@ void topology_print_tree(const struct topology *t, FILE *out)
 				fprintf(out, " %3d", t->node_distance[a * t->nr_nodes + b]);
 			fputc('\n', out);
 		}
+	}
+	if (t->preempt[0] || t->kernel_source[0]) {
+		fprintf(out, "  Kernel:");
+		if (t->preempt[0])
+			fprintf(out, " preempt %s", t->preempt);
+		if (t->kernel_source[0])
+			fprintf(out, " (%s)", t->kernel_source);
+		fputc('\n', out);
 	}
 	if (t->approximations[0])
 		fprintf(out, "  Approximations: %s\n", t->approximations);

@@ -332,6 +332,15 @@ struct topology {
 	enum cache_span cache_l2_span, cache_llc_span;
 
 	unsigned int hz;		/* default CONFIG_HZ for this machine */
+	/*
+	 * The kernel's preemption model, [machine] preempt: "none",
+	 * "voluntary", "full" or "lazy"; empty when the machine does not say
+	 * (the simulated kernel's default, voluntary, unless --preempt). -m
+	 * host reads the running kernel's (host_kernel.c) and says where from
+	 * in kernel_source.
+	 */
+	char preempt[12];
+	char kernel_source[512];
 	struct cpufreq_desc cpufreq;
 	struct asym_packing_desc asym_packing;
 	struct guest_desc guest;
