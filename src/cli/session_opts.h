@@ -88,7 +88,8 @@ struct session_opts {
 
 /* the benchmark command lines schedlab models */
 #define BENCH_COMMANDS_HELP                                                             \
-	"COMMAND: hackbench ..., perf bench sched messaging|pipe ..., perf bench futex wake|hash ...,\n" \
+	"COMMAND: hackbench ..., perf bench sched messaging|pipe ...,\n" \
+	"         perf bench futex wake|wake-parallel|requeue|hash|lock-pi ...,\n" \
 	"         stress-ng --cpu|--switch|--yield|--pipe|--affinity N ...,\n" \
 	"         ipistorm key=value ..., context1 SECONDS, unixbench context1 [-i N] [-c N]...,\n" \
 	"         schbench-2016 [-m N] [-t N] [-r S] [-s US] [-c US],\n" \
@@ -96,8 +97,9 @@ struct session_opts {
 	"         rt-app [-l LEVEL] FILE.json (examples/),\n" \
 	"         reaim [-s N] [-e N] [-i N] [-j N] [-f WORKFILE] [-c CONFIG] [-x|-q|-g] [-t] [-r N] [-y],\n" \
 	"         jankbench [-t LIST] [-f N] [-r HZ];\n" \
-	"         any of them after taskset [-a] [-c] MASK|LIST, chrt [-f|-r|-b|-i|-o] PRIO\n" \
-	"         (SCHED_FIFO/RR 1..99, BATCH/IDLE/OTHER 0; default -r) and nice [-n N]\n" \
+	"         any of them after taskset [-a] [-c] MASK|LIST,\n" \
+	"         chrt [-f|-r|-b|-i|-o|-d] [-R] [-T NS] [-D NS] [-P NS] PRIO\n" \
+	"         (SCHED_FIFO/RR 1..99, BATCH/IDLE/OTHER/DEADLINE 0; default -r) and nice [-n N]\n" \
 	"         (default 10), in any order; 'schedlab benchmarks' lists them and their options\n"
 
 #define DEFAULT_MACHINE "xeon-8269cy-2s"
