@@ -83,6 +83,24 @@ static const char *usage_line(const char *tool, const struct bench_opt *opts)
 	return buf;
 }
 
+/*
+ * A module's parameters as insmod takes them, NAME=VALUE (ipistorm.ko):
+ * "TOOL [name=ARG] ..."
+ */
+static const char *module_usage_line(const char *tool, const struct bench_opt *opts)
+{
+	static char buf[1024];
+	size_t n = (size_t)snprintf(buf, sizeof(buf), "%s", tool);
+
+	for (const struct bench_opt *o = opts; o->code && n < sizeof(buf); o++) {
+		if (o->refused || (o->flags & BOPT_HELP) || !o->long_name)
+			continue;
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, " [%s=%s]", o->long_name,
+				      o->has_arg != no_argument && o->arg ? o->arg : "1");
+	}
+	return buf;
+}
+
 static int bad_option(const char *tool, const struct bench_opt *opts, char **argv, char *err,
 		      size_t errlen)
 {
@@ -457,14 +475,14 @@ static int parse_ipistorm(struct bench *b, int argc, char **argv, char *err, siz
 
 		if (!eq) {
 			snprintf(err, errlen, "%s: parameter '%s' is not NAME=VALUE (usage: %s)", tool, a,
-				 usage_line(tool, ipistorm_opts));
+				 module_usage_line(tool, ipistorm_opts));
 			return -1;
 		}
 		snprintf(key, sizeof(key), "%.*s", (int)(eq - a) < 31 ? (int)(eq - a) : 31, a);
 		o = (size_t)(eq - a) < sizeof(key) ? bench_opt_find_long(ipistorm_opts, key) : NULL;
 		if (!o) {
 			snprintf(err, errlen, "%s: unknown parameter '%.*s' (usage: %s)", tool,
-				 (int)(eq - a), a, usage_line(tool, ipistorm_opts));
+				 (int)(eq - a), a, module_usage_line(tool, ipistorm_opts));
 			return -1;
 		}
 		val = eq + 1;

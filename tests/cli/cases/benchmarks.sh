@@ -70,6 +70,9 @@ expect_exit 1 "failed at t=1697582 ns: chrt: failed to set pid 0's policy: Devic
 	schedlab run -m smp1 --also 'chrt -d -T 600000 -P 1000000 0 stress-ng --cpu 1 -t 1s' -- chrt -d -T 600000 -P 1000000 0 hackbench -g 1 -l 10
 # insmod's kthreads are forked by kthreadd: a DL insmod without -R loads the module
 expect_exit 0 "" schedlab run -m smp2 -- chrt -d -T 100000 -P 1000000 0 ipistorm timeout=1
+# ipistorm.ko's parameters are insmod's NAME=VALUE, and its usage says so
+expect_exit 2 "ipistorm: unknown parameter 'foo' (usage: ipistorm [numipi=N] [single=0|1] [offset=K] [cpulist=LIST] [wait=0|1] [delay=US] [timeout=S])" \
+	schedlab run -m smp2 -- ipistorm foo=1
 expect_exit 2 "chrt: failed to set pid 0's policy: Invalid argument (SCHED_DEADLINE runtime 5000000, deadline 1000000, period 10000000 ns: the runtime is longer than the deadline)" \
 	schedlab run -m smp2 -- chrt -d -T 5000000 -D 1000000 -P 10000000 0 hackbench
 expect_exit 2 "no period or deadline (-P or -D) was given" schedlab run -m smp2 -- chrt -d -T 1000000 0 hackbench
