@@ -650,6 +650,9 @@ int write_run_json(FILE *out, const struct run_info *ri, const struct bench *b)
 	/* only when on: the kernels the presets stand for do not have it */
 	if (sysctl_sched.irqtime)
 		json_kv_u64(&w, "irqtime", sysctl_sched.irqtime);
+	/* x86 ITMT machines only, where --sysctl takes it */
+	if (machine.topo->asym_packing.itmt)
+		json_kv_u64(&w, "sched_itmt_enabled", sysctl_sched.sched_itmt_enabled);
 	json_end_object(&w);
 
 	json_kv_u64(&w, "seed", ri->seed);

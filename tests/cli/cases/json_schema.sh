@@ -64,6 +64,8 @@ js_check() {
 	printf '# date: 2026-12-06T00:00:00Z\n[costs]\nsyscall = 200\n' >i.costs
 	"$SCHEDLAB" run -m smp2 --costs i.costs --json i.json -- hackbench -g 1 -l 10
 	"$SCHEDLAB" run -m smp2 --guest kvm,steal=5 --sysctl irqtime=1 --json l.json -- hackbench -g 1 -l 10
+	# an x86 ITMT machine: sysctl.sched_itmt_enabled
+	"$SCHEDLAB" run -m alderlake-i9-12900k --json n.json -- hackbench -g 1 -l 10
 	# a turbo table: cpufreq.turbo under the default governor
 	printf '%s\n' '[machine]' 'name = t' '[topology]' 'shape = core:2' '[class.0]' 'capacity = 1024' \
 		'opps_khz = 1000000 2000000' 'turbo_cores = 1 2' 'turbo_khz = 2000000 1000000' \
@@ -72,7 +74,7 @@ js_check() {
 	"$SCHEDLAB" run -m ./m.machine --json m.json -- hackbench -g 1 -l 10
 ) >/dev/null 2>&1
 keys "$js/a.json" "$js/b.json" "$js/c.json" "$js/d.json" "$js/e.json" "$js/f.json" "$js/g.json" "$js/h.json" "$js/i.json" \
-	"$js/j.json" "$js/k.json" "$js/l.json" "$js/m.json" |
+	"$js/j.json" "$js/k.json" "$js/l.json" "$js/m.json" "$js/n.json" |
 	sort -u >"$js/run.prog"
 schema_block 1 | keys | sort -u >"$js/run.doc"
 if [ -s "$js/a.json" ] && [ -s "$js/c.json" ] && grep -q '"failure"' "$js/c.json" && grep -q '"rtapp"' "$js/e.json"; then
