@@ -9,6 +9,7 @@
 #include "report/version.h"
 #include "sim/cache.h"
 #include "sim/cost.h"
+#include "topo/host_file.h"
 #include "topo/machine_guest.h"
 
 #include <math.h>
@@ -19,18 +20,6 @@
 #include <unistd.h>
 
 /* ---- the host ---- */
-
-static void read_line(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-
-	buf[0] = '\0';
-	if (!f)
-		return;
-	if (fgets(buf, (int)len, f))
-		buf[strcspn(buf, "\n")] = '\0';
-	fclose(f);
-}
 
 static void cpu_model(char *buf, size_t len)
 {
@@ -108,7 +97,7 @@ static void virt(char *buf, size_t len)
 
 	detect_virt("--vm", vm, sizeof(vm));
 	detect_virt("--container", ct, sizeof(ct));
-	read_line("/sys/hypervisor/type", hv, sizeof(hv));
+	host_read_line("/sys/hypervisor/type", hv, sizeof(hv));
 	if (vm[0] || flag || hv[0])
 		snprintf(buf, len, "%s (%s%s%s%s%s)",
 			 vm[0] ? vm :
@@ -156,20 +145,20 @@ static double loadavg(void)
 
 static void idle_states(struct calib_host *h, int cpu)
 {
-	read_line("/sys/devices/system/cpu/cpuidle/current_driver", h->idle_driver,
-		  sizeof(h->idle_driver));
+	host_read_line("/sys/devices/system/cpu/cpuidle/current_driver", h->idle_driver,
+		       sizeof(h->idle_driver));
 	h->nr_idle = 0;
 	for (int s = 0; s < CALIB_MAX_IDLE; s++) {
 		char path[128], v[32];
 
 		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpuidle/state%d/name",
 			 cpu, s);
-		read_line(path, h->idle_name[s], sizeof(h->idle_name[s]));
+		host_read_line(path, h->idle_name[s], sizeof(h->idle_name[s]));
 		if (!h->idle_name[s][0])
 			break;
 		snprintf(path, sizeof(path),
 			 "/sys/devices/system/cpu/cpu%d/cpuidle/state%d/latency", cpu, s);
-		read_line(path, v, sizeof(v));
+		host_read_line(path, v, sizeof(v));
 		h->idle_exit_us[s] = strtoul(v, NULL, 10);
 		h->nr_idle = s + 1;
 	}

@@ -6,6 +6,7 @@
  * what the guest kernel's kvm_para_available() tests; the guest's idle by
  * cpuidle's current_driver: haltpoll, or none (the guest halts).
  */
+#include "topo/host_file.h"
 #include "topo/machine_guest.h"
 
 #include <stdio.h>
@@ -102,20 +103,13 @@ static bool read_halt_poll_ns(const char *sysfs_root, u64 *ns)
 void topology_detect_host_guest(struct topology *t, const char *sysfs_root)
 {
 	char path[512], drv[64] = "";
-	FILE *f;
 	size_t len;
 	u64 ns;
 
 	if (!kvm_signature())
 		return;
 	snprintf(path, sizeof(path), "%s/devices/system/cpu/cpuidle/current_driver", sysfs_root);
-	f = fopen(path, "r");
-	if (f) {
-		if (!fgets(drv, sizeof(drv), f))
-			drv[0] = '\0';
-		fclose(f);
-		drv[strcspn(drv, "\n")] = '\0';
-	}
+	host_read_line(path, drv, sizeof(drv));
 	topology_make_kvm_guest(t, drv);
 	/* whether the host lets cpuidle-haltpoll turn its own halt polling off */
 	t->guest.host_given |= 1u << GUEST_HOST_POLL_CONTROL;

@@ -26,6 +26,7 @@
  * kernel is v6.18's and the two can then disagree.
  */
 #include "topo/host_kernel.h"
+#include "topo/host_file.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -42,24 +43,6 @@ bool host_preempt_name_valid(const char *name)
 		if (!strcmp(name, preempt_names[i]))
 			return true;
 	return false;
-}
-
-/* the first line of @path into @buf, without its newline; false if unreadable */
-static bool read_line(const char *path, char *buf, size_t size)
-{
-	FILE *f;
-	bool ok;
-
-	if (!path)
-		return false;
-	f = fopen(path, "r");
-	if (!f)
-		return false;
-	ok = fgets(buf, (int)size, f) != NULL;
-	fclose(f);
-	if (ok)
-		buf[strcspn(buf, "\n")] = '\0';
-	return ok;
 }
 
 /* debugfs sched/preempt: the word in parentheses */
@@ -209,11 +192,11 @@ void host_kernel_read(struct topology *t, const struct host_kernel_files *f)
 	else if (kconfig_gz(f->config_gz, &k))
 		config = f->config_gz;
 
-	if (read_line(f->debugfs_preempt, line, sizeof(line)) &&
+	if (host_read_line(f->debugfs_preempt, line, sizeof(line)) &&
 	    debugfs_mode(line, mode, sizeof(mode))) {
 		set_preempt(t, mode);
 		add_source(t, "from %s", f->debugfs_preempt);
-	} else if ((!config || k.dynamic) && read_line(f->cmdline, line, sizeof(line)) &&
+	} else if ((!config || k.dynamic) && host_read_line(f->cmdline, line, sizeof(line)) &&
 		   cmdline_mode(line, mode, sizeof(mode))) {
 		set_preempt(t, mode);
 		add_source(t, "from preempt= in %s", f->cmdline);

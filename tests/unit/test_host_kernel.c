@@ -10,6 +10,7 @@
 
 #include "cli/session.h"
 #include "kernel/sched.h"
+#include "topo/host_file.h"
 #include "topo/host_kernel.h"
 
 #include <stdio.h>
@@ -353,6 +354,27 @@ static void test_machine_preempt_bad(void **state)
 	cleanup();
 }
 
+/* host_read_line(): the first line without its newline; absent, empty or NULL is false and "" */
+static void test_read_line(void **state)
+{
+	char buf[8];
+
+	(void)state;
+	assert_true(host_read_line(tmp_file(0, "haltpoll\nsecond\n"), buf, sizeof(buf)));
+	assert_string_equal(buf, "haltpol"); /* cut to the buffer */
+	assert_true(host_read_line(tmp_file(1, "kvm"), buf, sizeof(buf)));
+	assert_string_equal(buf, "kvm"); /* no newline at the end */
+	assert_false(host_read_line(tmp_file(2, ""), buf, sizeof(buf)));
+	assert_string_equal(buf, "");
+	strcpy(buf, "old");
+	assert_false(host_read_line("/nonexistent/schedlab-test", buf, sizeof(buf)));
+	assert_string_equal(buf, "");
+	strcpy(buf, "old");
+	assert_false(host_read_line(NULL, buf, sizeof(buf)));
+	assert_string_equal(buf, "");
+	cleanup();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -368,6 +390,7 @@ int main(void)
 		cmocka_unit_test(test_btf_v618),
 		cmocka_unit_test(test_machine_preempt),
 		cmocka_unit_test(test_machine_preempt_bad),
+		cmocka_unit_test(test_read_line),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
