@@ -240,6 +240,10 @@ void sched_check_invariants(struct sim_event *ev)
 		violation(cpu, "time went backwards: %llu after %llu",
 			  (unsigned long long)machine.now, (unsigned long long)check_last_time);
 	check_last_time = machine.now;
+	/* the run ends when only background events are left: their count must be right */
+	if (machine.eq.nr_background != eq_count_background(&machine.eq))
+		violation(cpu, "event queue: %u background events counted, %u queued",
+			  machine.eq.nr_background, eq_count_background(&machine.eq));
 
 	if (tally_n < machine.nr_cpus) {
 		free(tally);

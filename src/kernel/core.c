@@ -2055,7 +2055,7 @@ static void tick_restart(struct rq *rq)
 	u64 next = (cpu_now() / period + 1) * period;
 
 	rq->tick_stopped = false;
-	rq->tick_ev.background = false;
+	eq_set_background(&machine.eq, &rq->tick_ev, false);
 	sim_schedule(&rq->tick_ev, next);
 }
 
@@ -2073,8 +2073,15 @@ static void tick_rearm(struct rq *rq)
 	rq->next_tick = sim_cpu(cpu_of(rq))->tick_fired + TICK_NSEC;
 	if (rq->next_tick <= now)
 		rq->next_tick += ((now - rq->next_tick) / TICK_NSEC + 1) * TICK_NSEC;
-	/* the tick of a CPU that goes back to idle: housekeeping (tick_retain_idle()) */
-	rq->tick_ev.background = is_idle_task(rq->curr) && !rq->need_resched;
+	/*
+	 * the tick of a CPU that goes back to idle: housekeeping
+	 * (tick_retain_idle()). The tick may be queued already (an idle exit
+	 * restarted it between its expiry and this handler), so the queue's
+	 * count of background events is kept with the flag: set directly, a
+	 * queued tick's flag left the count one off, and a run whose count
+	 * had gone below zero never ended (it ran on to --max-time)
+	 */
+	eq_set_background(&machine.eq, &rq->tick_ev, is_idle_task(rq->curr) && !rq->need_resched);
 	sim_schedule(&rq->tick_ev, rq->next_tick);
 }
 

@@ -347,6 +347,18 @@ u64 eq_peek_time(struct event_queue *q)
 	return k == EQ_KEY_NONE ? UINT64_MAX : (u64)(k >> 64);
 }
 
+u32 eq_count_background(const struct event_queue *q)
+{
+	u32 n = 0;
+
+	for (u32 i = 0; i < q->nr_heap; i++)
+		n += q->slot[i].ev->background;
+	for (u32 i = 0; i < q->nr_leaves * EQ_LEAF_EVENTS; i++)
+		if (q->slot_key[i] != EQ_KEY_NONE)
+			n += q->slot_ev[i]->background;
+	return n;
+}
+
 /*
  * A slot event popped leaves its slot empty and its leaf's climb for later:
  * the event that ran usually moves its own CPU's step, and that schedule's

@@ -138,11 +138,17 @@ static inline struct sim_event *eq_pop(struct event_queue *q)
 }
 /* The time of the earliest event, UINT64_MAX when empty. */
 u64 eq_peek_time(struct event_queue *q);
+/*
+ * The queued events marked background, counted one by one (O(queued
+ * events + leaves)): what nr_background must equal, for --check.
+ */
+u32 eq_count_background(const struct event_queue *q);
 
 /*
  * Mark @ev as background (it does not keep a finished run going) or not,
  * where it stands in the queue: its place among events of the same time
- * is kept, as a new sequence number would not keep it.
+ * is kept, as a new sequence number would not keep it. Every change of a
+ * queued event's flag goes through here, or nr_background goes wrong.
  */
 static inline void eq_set_background(struct event_queue *q, struct sim_event *ev, bool bg)
 {

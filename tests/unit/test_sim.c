@@ -279,6 +279,60 @@ static void test_event_queue_leaf_pair(void **state)
 	eq_destroy(&q);
 }
 
+/*
+ * The background count follows a queued event's flag changed in place,
+ * whether the event is in the heap or in a slot, and matches a recount at
+ * every step: a run ends when only background events are left, so a count
+ * one off either way ends it early or never (a tick re-armed while queued
+ * once left it at -1, and the run went on to --max-time).
+ */
+static void test_event_queue_background(void **state)
+{
+	struct sim_event tick, step, timer;
+	struct event_queue q;
+
+	(void)state;
+	eq_init(&q);
+	ev_init(&tick, nop_event, 0);
+	ev_init(&step, nop_event, 1);
+	ev_init(&timer, nop_event, 2);
+	eq_bind_slot(&q, &step, 0, 0);
+	eq_bind_slot(&q, &tick, 0, 1);
+	eq_schedule(&q, &tick, 100);
+	eq_schedule(&q, &step, 200);
+	eq_schedule(&q, &timer, 300);
+	assert_int_equal(q.nr_background, 0);
+	/* queued, slot and heap: the flag set in place counts at once */
+	eq_set_background(&q, &tick, true);
+	eq_set_background(&q, &timer, true);
+	assert_int_equal(q.nr_background, 2);
+	assert_int_equal(eq_count_background(&q), 2);
+	/* set twice, counted once; moved, still counted */
+	eq_set_background(&q, &tick, true);
+	eq_schedule(&q, &tick, 150);
+	assert_int_equal(q.nr_background, 2);
+	eq_set_background(&q, &timer, false);
+	assert_int_equal(q.nr_background, 1);
+	assert_int_equal(eq_count_background(&q), 1);
+	/* popped: no longer counted, and a flag set while out counts on queueing */
+	assert_ptr_equal(eq_pop(&q), &tick);
+	assert_int_equal(q.nr_background, 0);
+	eq_set_background(&q, &tick, false);
+	eq_set_background(&q, &tick, true);
+	assert_int_equal(q.nr_background, 0);
+	eq_schedule(&q, &tick, 400);
+	assert_int_equal(q.nr_background, 1);
+	assert_int_equal(eq_count_background(&q), 1);
+	eq_cancel(&q, &tick);
+	assert_int_equal(q.nr_background, 0);
+	assert_ptr_equal(eq_pop(&q), &step);
+	assert_ptr_equal(eq_pop(&q), &timer);
+	assert_int_equal(q.nr, 0);
+	assert_int_equal(q.nr_background, 0);
+	assert_int_equal(eq_count_background(&q), 0);
+	eq_destroy(&q);
+}
+
 /* Equal times pop in insertion order; a move re-inserts at the back. */
 static void test_event_queue_ties(void **state)
 {
@@ -906,6 +960,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_event_queue_random),
+		cmocka_unit_test(test_event_queue_background),
 		cmocka_unit_test(test_event_queue_ties),
 		cmocka_unit_test(test_event_queue_pop_until),
 		cmocka_unit_test(test_event_queue_leaf_pair),
