@@ -41,7 +41,10 @@ enum calib_meas {
 	M_UNIX_READ_DEEP, /* one 100-byte read of those */
 	M_YIELD_THREADS, /* sched_yield() between 2 threads on one CPU: ns per switch */
 	M_YIELD_PROCS, /* the same with 2 processes */
-	M_PIPE_RT_THREADS, /* pipe ping-pong on one CPU, 2 threads: ns per round trip */
+	M_PIPE_RT_THREADS, /* pipe ping-pong on one CPU, 2 SCHED_BATCH threads: ns per round trip */
+	M_PIPE_RT_BATCH_PREEMPT, /* its round trips with the writer preempted, percent (~0) */
+	M_PIPE_RT_OTHER, /* the same as SCHED_OTHER: the kernel's wakeup preemption in it */
+	M_PIPE_RT_OTHER_PREEMPT, /* its round trips with the writer preempted, percent */
 	M_PIPE_RT_PROCS, /* the same, 2 processes */
 	M_PIPE_RT_PERF1, /* pipe.rt.threads under 1 inherited per-task perf counter */
 	M_PIPE_RT_PERF3, /* under perf stat's 3 software counters (docs/calibration.md) */

@@ -425,23 +425,32 @@ static double t_variation(void *arg)
 
 /* ---- context switches: sched_yield() and pipe ping-pong on one CPU ---- */
 
-static long my_switches(void)
+/*
+ * This thread's context switches from /proc (getrusage(RUSAGE_THREAD) says
+ * the same): the voluntary ones (it blocked) with @voluntary, the
+ * involuntary ones (it was preempted, or yielded) with @involuntary.
+ */
+static long my_switch_count(bool voluntary, bool involuntary)
 {
 	char path[64], line[256];
 	long v = 0, total = 0;
 	FILE *f;
 
-	/* this thread's own counts (getrusage(RUSAGE_THREAD) says the same) */
 	snprintf(path, sizeof(path), "/proc/self/task/%ld/status", (long)syscall(SYS_gettid));
 	f = fopen(path, "r");
 	if (!f)
 		return 0;
 	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "voluntary_ctxt_switches: %ld", &v) == 1 ||
-		    sscanf(line, "nonvoluntary_ctxt_switches: %ld", &v) == 1)
+		if ((voluntary && sscanf(line, "voluntary_ctxt_switches: %ld", &v) == 1) ||
+		    (involuntary && sscanf(line, "nonvoluntary_ctxt_switches: %ld", &v) == 1))
 			total += v;
 	fclose(f);
 	return total;
+}
+
+static long my_switches(void)
+{
+	return my_switch_count(true, true);
 }
 
 struct yield_pp {
@@ -564,9 +573,20 @@ static bool perf_counters_open(int n)
 struct pingpong {
 	int cpu_a, cpu_b;
 	bool threads;
+	/*
+	 * Both sides SCHED_BATCH, whose wakeups never preempt
+	 * (check_preempt_wakeup_fair() leaves non-normal policies alone): every
+	 * round trip is then the one the profile takes apart (each write wakes
+	 * a reader blocked in read, each side blocks). Under SCHED_OTHER the
+	 * wakee may preempt the writer, which then finds its reply waiting and
+	 * does not block: one wakeup a round trip instead of two.
+	 */
+	bool batch;
 	int perf_events; /* per-task counters opened on side a first, inherited by b */
 	long loops;
 	int p1[2], p2[2];
+	/* over every call: round trips, and side a's involuntary switches in them */
+	long rts, preempted;
 };
 
 static void pipe_side_b(struct pingpong *pp)
@@ -593,6 +613,9 @@ static double t_pipe_rt(void *arg)
 	int tok = 1;
 	uint64_t t0, t1;
 
+	struct sched_param none = { 0 };
+	long nv0, nv1;
+
 	pp->loops = iters(100000);
 	if (!perf_counters_open(pp->perf_events))
 		return 0;
@@ -601,6 +624,9 @@ static double t_pipe_rt(void *arg)
 		return 0;
 	}
 	pin(pp->cpu_a);
+	/* side b inherits the policy; an unprivileged task may always take BATCH */
+	if (pp->batch)
+		sched_setscheduler(0, SCHED_BATCH, &none);
 	if (pp->threads) {
 		if (pthread_create(&th, NULL, pipe_thread_b, pp)) {
 			fail("pthread_create");
@@ -619,11 +645,17 @@ static double t_pipe_rt(void *arg)
 	}
 	if (!xwrite(pp->p1[1], &tok, sizeof(tok)) || !xread(pp->p2[0], &tok, sizeof(tok)))
 		fail("pipe ping-pong");
+	nv0 = my_switch_count(false, true);
 	t0 = cpu_ns();
 	for (long i = 1; i < pp->loops; i++)
 		if (!xwrite(pp->p1[1], &tok, sizeof(tok)) || !xread(pp->p2[0], &tok, sizeof(tok)))
 			fail("pipe ping-pong");
 	t1 = cpu_ns();
+	nv1 = my_switch_count(false, true);
+	pp->rts += pp->loops - 1;
+	pp->preempted += nv1 - nv0;
+	if (pp->batch)
+		sched_setscheduler(0, SCHED_OTHER, &none);
 	if (pp->threads) {
 		pthread_join(th, NULL);
 	} else {
@@ -636,6 +668,18 @@ static double t_pipe_rt(void *arg)
 	close(pp->p2[1]);
 	perf_counters_close();
 	return (double)(t1 - t0) / (double)(pp->loops - 1);
+}
+
+/*
+ * The share of @pp's round trips, over all its trials, in which side a
+ * was switched out involuntarily (its wakee preempted it), in percent, as
+ * a one-trial stat.
+ */
+static struct calib_stat preempt_share(const struct pingpong *pp)
+{
+	double v = pp->rts ? 100.0 * (double)pp->preempted / (double)pp->rts : 0;
+
+	return (struct calib_stat){ .med = v, .min = v, .max = v, .n = pp->rts ? 1 : 0 };
 }
 
 /* ---- futexes ---- */
@@ -1739,11 +1783,15 @@ int calib_measure(const struct calib_run *r, struct calib_result *res, char *err
 	res->m[M_YIELD_THREADS] = trials("yield.threads", t_yield, &y);
 	y.threads = false;
 	res->m[M_YIELD_PROCS] = trials("yield.processes", t_yield, &y);
-	struct pingpong pp = { .threads = true };
+	struct pingpong pp = { .threads = true, .batch = true };
 	res->m[M_PIPE_RT_THREADS] = trials("pipe.rt.threads", t_pipe_rt, &pp);
-	pp = (struct pingpong){ .threads = false };
+	res->m[M_PIPE_RT_BATCH_PREEMPT] = preempt_share(&pp);
+	pp = (struct pingpong){ .threads = true };
+	res->m[M_PIPE_RT_OTHER] = trials("pipe.rt.threads.other", t_pipe_rt, &pp);
+	res->m[M_PIPE_RT_OTHER_PREEMPT] = preempt_share(&pp);
+	pp = (struct pingpong){ .threads = false, .batch = true };
 	res->m[M_PIPE_RT_PROCS] = trials("pipe.rt.processes", t_pipe_rt, &pp);
-	pp = (struct pingpong){ .threads = true, .perf_events = 1 };
+	pp = (struct pingpong){ .threads = true, .batch = true, .perf_events = 1 };
 	res->m[M_PIPE_RT_PERF1] = trials("pipe.rt.threads.perf1", t_pipe_rt, &pp);
 	pp.perf_events = 3;
 	if (!perf_unavailable)

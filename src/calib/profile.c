@@ -595,7 +595,7 @@ void calib_write_profile(FILE *out, const struct calib_result *res, const struct
 {
 	struct writer w = { .out = out, .res = res };
 	struct cost_model *d = &w.def, *c = &w.cal;
-	double s, copy100, x, sw1;
+	double s, copy100, x, sw1, msg4;
 
 	cost_model_default(d);
 	cost_model_default(c);
@@ -707,20 +707,35 @@ void calib_write_profile(FILE *out, const struct calib_result *res, const struct
 			     "#   refused: perf_event_paranoid, or no perf support)\n");
 	}
 
+	/* a write and a read of 4 bytes as the model charges them */
+	msg4 = 2 * s + (double)(c->pipe_write + c->pipe_read) + 2 * (double)cost_copy(c, 4);
 	fprintf(out,
-		"\n# ttwu, enqueue, dequeue, wake_walk: half a pipe round trip of two threads on one\n"
-		"#   CPU (write, wake the reader, block in read, switch) - a write+read that never\n"
-		"#   blocks (pipe.msg.4) - one switch (schedule + pick_next + context_switch +\n"
-		"#   rq_lock = %.0f) - the read that finds the pipe empty (pipe_read) - rq_lock\n",
-		sw1);
+		"\n# ttwu, enqueue, dequeue, wake_walk: half a pipe round trip of two SCHED_BATCH\n"
+		"#   threads on one CPU (write, wake the reader, block in read, switch; BATCH\n"
+		"#   wakeups never preempt, so every round trip takes this path: the writer was\n"
+		"#   preempted in %.1f%% of them) - the write and the read as modelled (2 x syscall\n"
+		"#   + pipe_write + pipe_read + copies = %.0f; pipe.msg.4, a pair that never blocks,\n"
+		"#   took %.0f) - one switch (schedule + pick_next + context_switch + rq_lock =\n"
+		"#   %.0f) - the read that finds the pipe empty (pipe_read) - rq_lock: so the\n"
+		"#   model's round trip of that path is the one measured\n",
+		med(&w, M_PIPE_RT_BATCH_PREEMPT), msg4, med(&w, M_PIPE_MSG_4), sw1);
 	stat_line(&w, "pipe.rt.threads", M_PIPE_RT_THREADS);
 	{
 		static const char *const n[] = { "ttwu", "enqueue", "dequeue", "wake_walk" };
 		const u64 dv[] = { d->ttwu, d->enqueue, d->dequeue, d->wake_walk };
 
-		x = med(&w, M_PIPE_RT_THREADS) / 2 - med(&w, M_PIPE_MSG_4) - sw1 -
-		    (double)c->pipe_read - (double)d->rq_lock;
+		x = med(&w, M_PIPE_RT_THREADS) / 2 - msg4 - sw1 - (double)c->pipe_read -
+		    (double)d->rq_lock;
 		split(&w, x, n, dv, 4);
+	}
+	if (w.res->m[M_PIPE_RT_OTHER].n) {
+		fprintf(out,
+			"#   the same ping-pong as SCHED_OTHER, for comparison: the kernel's wakeup\n"
+			"#   preemption; a preempted writer finds its reply waiting and does not block,\n"
+			"#   so such a round trip has one wakeup and one empty read instead of two\n"
+			"#   (docs/calibration.md); the writer was preempted in %.1f%% of round trips:\n",
+			med(&w, M_PIPE_RT_OTHER_PREEMPT));
+		stat_line(&w, "pipe.rt.threads.other", M_PIPE_RT_OTHER);
 	}
 
 	fprintf(out,
