@@ -29,6 +29,8 @@ struct calib_run {
 enum calib_meas {
 	M_SYSCALL, /* getppid(): entry + exit */
 	M_PIPE_MSG_4, /* write + read of 4 bytes on a pipe, never blocking */
+	M_PIPE_MSG_4_MT, /* the same once the process has created a thread (cancel_point) */
+	M_PIPE_MSG_4_LIVE, /* the same while another thread lives (fget_shared) */
 	M_PIPE_MSG_4096,
 	M_PIPE_WRITE_100, /* one 100-byte write in a batch of 16, the timer's cost off */
 	M_PIPE_READ_100,

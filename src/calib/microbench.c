@@ -291,6 +291,42 @@ static double t_deep(void *arg)
 	       ((double)rounds * DEEP_SOCKETS * DEEP_PER_SOCKET);
 }
 
+/* a thread that lives, blocked in read(), until its pipe is closed */
+static void *blocked_thread(void *arg)
+{
+	char c;
+
+	return (void *)(long)read(*(int *)arg, &c, 1);
+}
+
+/*
+ * t_msg() while another thread of the process lives: the files_struct is
+ * shared, so each read() and write() takes and drops a reference to its
+ * file (fget_shared) besides the cancellation point.
+ */
+static double t_msg_live(void *arg)
+{
+	pthread_t th;
+	int p[2];
+	double v;
+
+	if (pipe(p)) {
+		fail("pipe");
+		return 0;
+	}
+	if (pthread_create(&th, NULL, blocked_thread, &p[0])) {
+		fail("pthread_create");
+		close(p[0]);
+		close(p[1]);
+		return 0;
+	}
+	v = t_msg(arg);
+	close(p[1]);
+	pthread_join(th, NULL);
+	close(p[0]);
+	return v;
+}
+
 static double unix_truesize(void *arg)
 {
 	char buf[100];
@@ -1781,6 +1817,15 @@ int calib_measure(const struct calib_run *r, struct calib_result *res, char *err
 
 	struct yield_pp y = { .threads = true, .cpu = 0 };
 	res->m[M_YIELD_THREADS] = trials("yield.threads", t_yield, &y);
+	/*
+	 * This process has created a thread now, and glibc's read() and write()
+	 * go through their cancellation points from here on (and in children
+	 * it forks): pipe.msg.4 again gives their cost (cancel_point). Every
+	 * message measurement above ran single-threaded.
+	 */
+	struct msg m4 = { false, 4, 0 };
+	res->m[M_PIPE_MSG_4_MT] = trials("pipe.msg.4.threaded", t_msg, &m4);
+	res->m[M_PIPE_MSG_4_LIVE] = trials("pipe.msg.4.live", t_msg_live, &m4);
 	y.threads = false;
 	res->m[M_YIELD_PROCS] = trials("yield.processes", t_yield, &y);
 	struct pingpong pp = { .threads = true, .batch = true };

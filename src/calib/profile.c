@@ -595,7 +595,7 @@ void calib_write_profile(FILE *out, const struct calib_result *res, const struct
 {
 	struct writer w = { .out = out, .res = res };
 	struct cost_model *d = &w.def, *c = &w.cal;
-	double s, copy100, x, sw1, msg4;
+	double s, copy100, x, sw1, msg4, cancel, fget;
 
 	cost_model_default(d);
 	cost_model_default(c);
@@ -605,6 +605,23 @@ void calib_write_profile(FILE *out, const struct calib_result *res, const struct
 		"\n# syscall: getppid() in a loop, entry + exit with this kernel's mitigations\n");
 	stat_line(&w, "syscall.getppid", M_SYSCALL);
 	s = param(&w, "syscall", med(&w, M_SYSCALL));
+
+	fprintf(out,
+		"\n# cancel_point: (pipe write+read of 4 bytes once the process has created a\n"
+		"#   thread - the same single-threaded) / 2 calls: glibc's cancellation point\n"
+		"#   around each call of a threaded process\n");
+	stat_line(&w, "pipe.msg.4.threaded", M_PIPE_MSG_4_MT);
+	stat_line(&w, "pipe.msg.4", M_PIPE_MSG_4);
+	cancel = (double)param(&w, "cancel_point",
+			       (med(&w, M_PIPE_MSG_4_MT) - med(&w, M_PIPE_MSG_4)) / 2);
+	fprintf(out,
+		"\n# fget_shared: (the pair while another thread of the process lives - once\n"
+		"#   it has created one) / 2 calls: fdget() with the files_struct shared takes\n"
+		"#   a reference to the file, fdput() drops it\n");
+	stat_line(&w, "pipe.msg.4.live", M_PIPE_MSG_4_LIVE);
+	stat_line(&w, "pipe.msg.4.threaded", M_PIPE_MSG_4_MT);
+	fget = (double)param(&w, "fget_shared",
+			     (med(&w, M_PIPE_MSG_4_LIVE) - med(&w, M_PIPE_MSG_4_MT)) / 2);
 
 	fprintf(out,
 		"\n# copy_ns_per_kb: (pipe write+read of 4096 bytes - of 4 bytes) / (2 x 4092 B):\n"
@@ -676,13 +693,16 @@ void calib_write_profile(FILE *out, const struct calib_result *res, const struct
 	sw1 = (double)(c->schedule + c->pick_next + c->context_switch + d->rq_lock);
 
 	fprintf(out,
-		"\n# switch_mm: (pipe ping-pong round trip on one CPU, two processes - two threads)\n"
-		"#   / 2 switches; sched_yield() gives %.0f (processes - threads, per switch)\n",
+		"\n# switch_mm: (pipe ping-pong round trip on one CPU, two processes - two threads\n"
+		"#   + the threads' 4 calls' fget_shared) / 2 switches (both pay cancel_point: the\n"
+		"#   process is threaded and its child inherits glibc's flag); sched_yield() gives\n"
+		"#   %.0f (processes - threads, per switch)\n",
 		med(&w, M_YIELD_PROCS) - med(&w, M_YIELD_THREADS));
 	stat_line(&w, "pipe.rt.processes", M_PIPE_RT_PROCS);
 	stat_line(&w, "pipe.rt.threads", M_PIPE_RT_THREADS);
 	stat_line(&w, "yield.processes", M_YIELD_PROCS);
-	param(&w, "switch_mm", (med(&w, M_PIPE_RT_PROCS) - med(&w, M_PIPE_RT_THREADS)) / 2);
+	param(&w, "switch_mm",
+	      (med(&w, M_PIPE_RT_PROCS) - med(&w, M_PIPE_RT_THREADS) + 4 * fget) / 2);
 
 	if (med(&w, M_PIPE_RT_PERF3) > 0) {
 		double one = (med(&w, M_PIPE_RT_PERF1) - med(&w, M_PIPE_RT_THREADS)) / 2;
@@ -707,18 +727,20 @@ void calib_write_profile(FILE *out, const struct calib_result *res, const struct
 			     "#   refused: perf_event_paranoid, or no perf support)\n");
 	}
 
-	/* a write and a read of 4 bytes as the model charges them */
-	msg4 = 2 * s + (double)(c->pipe_write + c->pipe_read) + 2 * (double)cost_copy(c, 4);
+	/* a write and a read of 4 bytes as the model charges them, between two live threads */
+	msg4 = 2 * (s + cancel + fget) + (double)(c->pipe_write + c->pipe_read) +
+	       2 * (double)cost_copy(c, 4);
 	fprintf(out,
 		"\n# ttwu, enqueue, dequeue, wake_walk: half a pipe round trip of two SCHED_BATCH\n"
 		"#   threads on one CPU (write, wake the reader, block in read, switch; BATCH\n"
 		"#   wakeups never preempt, so every round trip takes this path: the writer was\n"
-		"#   preempted in %.1f%% of them) - the write and the read as modelled (2 x syscall\n"
-		"#   + pipe_write + pipe_read + copies = %.0f; pipe.msg.4, a pair that never blocks,\n"
-		"#   took %.0f) - one switch (schedule + pick_next + context_switch + rq_lock =\n"
-		"#   %.0f) - the read that finds the pipe empty (pipe_read) - rq_lock: so the\n"
-		"#   model's round trip of that path is the one measured\n",
-		med(&w, M_PIPE_RT_BATCH_PREEMPT), msg4, med(&w, M_PIPE_MSG_4), sw1);
+		"#   preempted in %.1f%% of them) - the write and the read as modelled (2 x\n"
+		"#   (syscall + cancel_point + fget_shared) + pipe_write + pipe_read + copies =\n"
+		"#   %.0f; a pair that never blocks took %.0f) - one switch (schedule + pick_next +\n"
+		"#   context_switch + rq_lock = %.0f) - the read that finds the pipe empty\n"
+		"#   (pipe_read) - rq_lock: so the model's round trip of that path is the one\n"
+		"#   measured\n",
+		med(&w, M_PIPE_RT_BATCH_PREEMPT), msg4, med(&w, M_PIPE_MSG_4_LIVE), sw1);
 	stat_line(&w, "pipe.rt.threads", M_PIPE_RT_THREADS);
 	{
 		static const char *const n[] = { "ttwu", "enqueue", "dequeue", "wake_walk" };
@@ -756,11 +778,11 @@ void calib_write_profile(FILE *out, const struct calib_result *res, const struct
 	stat_line(&w, "fork.call", M_FORK_CALL);
 	param(&w, "fork", med(&w, M_FORK_CALL) - s);
 	fprintf(out,
-		"\n# exit: fork + child _exit(0) + waitpid - the fork() call - syscall (waitpid) -\n"
-		"#   two switches (with switch_mm) - the parent's wakeup (ttwu, enqueue, dequeue,\n"
-		"#   wake_walk)\n");
+		"\n# exit: fork + child _exit(0) + waitpid - the fork() call - syscall and\n"
+		"#   cancel_point (waitpid, in this threaded process) - two switches (with\n"
+		"#   switch_mm) - the parent's wakeup (ttwu, enqueue, dequeue, wake_walk)\n");
 	stat_line(&w, "fork.exit.wait", M_FORK_EXIT_WAIT);
-	x = med(&w, M_FORK_EXIT_WAIT) - med(&w, M_FORK_CALL) - s -
+	x = med(&w, M_FORK_EXIT_WAIT) - med(&w, M_FORK_CALL) - s - cancel -
 	    2 * (sw1 + (double)c->switch_mm) -
 	    (double)(c->ttwu + c->enqueue + c->dequeue + c->wake_walk);
 	param(&w, "exit", x);

@@ -19,6 +19,9 @@ void cost_model_default(struct cost_model *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->syscall = 100;
+	/* measured: docs/cost-model.md (a pipe write+read, single-threaded and threaded) */
+	c->cancel_point = 22;
+	c->fget_shared = 7;
 	c->irq_entry = 300;
 	c->schedule = 150;
 	c->pick_next = 200;
@@ -164,6 +167,8 @@ struct cost_field {
 	  false, SMT_SPEED_FULL, "permille of a lone thread", 1 }
 static const struct cost_field cost_fields[] = {
 	F(syscall, KPATH_MAX),
+	F(cancel_point, KPATH_MAX),
+	F(fget_shared, KPATH_MAX),
 	F(irq_entry, KPATH_MAX),
 	F(schedule, KPATH_MAX),
 	F(pick_next, KPATH_MAX),

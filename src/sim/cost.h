@@ -31,6 +31,21 @@ extern const char *const cpu_dist_names[NR_DIST];
 struct cost_model {
 	/* entering and leaving the kernel */
 	u64 syscall;		/* syscall entry + exit (incl. mitigations) */
+	/*
+	 * glibc's cancellation point around a blocking-capable call (read,
+	 * write, poll, nanosleep, waitpid, pthread_join) in a process that has
+	 * created a thread: __pthread_enable_asynccancel() before the system
+	 * call and __pthread_disable_asynccancel() after it, each an atomic
+	 * compare-and-swap loop on the thread's cancelhandling word; a
+	 * single-threaded process makes the call directly (SINGLE_THREAD_P)
+	 */
+	u64 cancel_point;
+	/*
+	 * fdget() of a process whose files_struct another live thread shares:
+	 * __fget_light() cannot skip the file's reference count, so the call
+	 * takes one (an atomic increment) and fdput() drops it
+	 */
+	u64 fget_shared;
 	u64 irq_entry;		/* interrupt entry + exit on the receiving CPU */
 
 	/* the scheduler core */

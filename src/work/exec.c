@@ -193,6 +193,48 @@ void channel_free(struct channel *ch)
 	ch->skb = NULL;
 }
 
+/*
+ * Whether glibc makes @kind a cancellation point (pthreads(7)): read(),
+ * write(), poll(), nanosleep(), clock_nanosleep(), waitpid() and
+ * pthread_join() are; sched_yield(), sched_setaffinity() and the futex
+ * calls the modelled benchmarks make with syscall(SYS_futex) are not.
+ */
+static bool op_cancel_point(enum op_kind kind)
+{
+	switch (kind) {
+	case OP_READ:
+	case OP_WRITE:
+	case OP_POLL_IN:
+	case OP_SLEEP:
+	case OP_SLEEP_UNTIL:
+	case OP_WAIT_CHILDREN:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* the calls that look up a file descriptor (fdget()): read(), write(), poll() */
+static bool op_takes_fd(enum op_kind kind)
+{
+	return kind == OP_READ || kind == OP_WRITE || kind == OP_POLL_IN;
+}
+
+/*
+ * What a process that has created threads (w->tmm) pays around a call, at
+ * the start of the operation (work_step()): glibc's wrapper runs before the
+ * system call is entered, and once however often the call blocks.
+ */
+static __attribute__((noinline)) void op_start_threaded(struct work_task *w)
+{
+	const struct cost_model *cost = machine.cost;
+
+	if (op_cancel_point(w->op.kind))
+		charge(cost->cancel_point);
+	if (w->tmm->nr_live > 1 && op_takes_fd(w->op.kind))
+		charge(cost->fget_shared);
+}
+
 static void sys_enter(struct work_task *w)
 {
 	if (!w->in_syscall) {
@@ -893,6 +935,8 @@ static void work_step(struct task_struct *p)
 			mm_thread_create(w, op->spawn.stack);
 		else if (op->kind == OP_EXIT && w->tmm)
 			mm_thread_exit(w);
+		else if (unlikely(w->tmm))
+			op_start_threaded(w);
 	}
 	if (unlikely(mm_path_active(&w->mmp)) && !mm_path_run(w))
 		return;

@@ -55,6 +55,7 @@ static struct thread_mm *thread_mm_get(struct work_task *w)
 	m = xcalloc(1, sizeof(*m));
 	snprintf(m->name, sizeof(m->name), "mmap_lock:%s", w->task->comm);
 	init_rwsem(&m->mmap_lock, m->name);
+	m->nr_live = 1;
 	list_add_tail(&m->node, &thread_mms);
 	w->tmm = m;
 	return m;
@@ -112,11 +113,13 @@ void mm_thread_create(struct work_task *w, u64 stack)
 void mm_thread_inherit(struct work_task *child, const struct work_task *parent)
 {
 	child->tmm = parent->tmm;
+	child->tmm->nr_live++;
 	child->stack_bytes = parent->new_stack;
 }
 
 void mm_thread_exit(struct work_task *w)
 {
+	w->tmm->nr_live--;
 	path_add(&w->mmp, MMS_EXIT_MM);
 	w->task->exit_mm_locked = true;
 }

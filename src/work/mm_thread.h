@@ -33,6 +33,11 @@ struct thread_mm {
 	u64 *cache;
 	unsigned int nr_cache, cap_cache;
 	u64 cache_bytes; /* stack_cache_actsize */
+	/*
+	 * its tasks alive, the creator included: above 1, the files_struct is
+	 * shared and fdget() takes a reference (the cost model's fget_shared)
+	 */
+	unsigned int nr_live;
 	struct list_head node; /* every thread_mm of the run */
 };
 

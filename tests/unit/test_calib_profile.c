@@ -36,6 +36,8 @@ static void fake(struct calib_result *r, bool smt)
 	r->host.smt = smt ? 2 : 1;
 	r->m[M_SYSCALL] = st(70);
 	r->m[M_PIPE_MSG_4] = st(317);
+	r->m[M_PIPE_MSG_4_MT] = st(365);
+	r->m[M_PIPE_MSG_4_LIVE] = st(383);
 	r->m[M_PIPE_MSG_4096] = st(377);
 	r->m[M_PIPE_WRITE_100] = st(143);
 	r->m[M_PIPE_READ_100] = st(145);
@@ -104,10 +106,14 @@ static void test_profile_reads_back(void **state)
 		if (cost_profile_parse(&c, text, "calib.costs", err, sizeof(err)))
 			fail_msg("%s", err);
 		assert_int_equal(c.syscall, 70);
+		/* cancel_point = (the pair in a threaded process - single-threaded) / 2 calls */
+		assert_int_equal(c.cancel_point, 24);
+		/* fget_shared = (with another thread alive - without) / 2 calls */
+		assert_int_equal(c.fget_shared, 9);
 		/* pipe_write = write - syscall - copy of 100 bytes */
 		assert_int_equal(c.pipe_write, 143 - 70 - cost_copy(&c, 100));
-		/* switch_mm = (processes - threads) / 2 switches */
-		assert_int_equal(c.switch_mm, 70);
+		/* switch_mm = (processes - threads + the threads' 4 fget_shared) / 2 switches */
+		assert_int_equal(c.switch_mm, 88);
 		assert_int_equal(c.futex_wake, 20);
 		assert_int_equal(c.futex_wait, 30);
 		assert_int_equal(c.fork, 60000 - 70);

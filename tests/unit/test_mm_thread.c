@@ -226,12 +226,95 @@ static void test_stack_cache(void **state)
 	tl_teardown();
 }
 
+/*
+ * What a threaded process pays around its calls (exec.c sys_enter()): one
+ * task's pipe write + read, timed before it has created a thread, while a
+ * thread it created lives, and after joining it. Only cancel_point and
+ * fget_shared cost anything here.
+ */
+#define CANCEL_NS 1000ULL
+#define FGET_NS 300ULL
+
+struct caller {
+	struct channel *ch;
+	unsigned int phase;
+	u64 t0, pair_ns[3];
+};
+
+static void sleeper_next(struct work_task *w, struct op_desc *op)
+{
+	unsigned int *phase = w->state;
+
+	if ((*phase)++ == 0) {
+		*op = (struct op_desc){ .kind = OP_SLEEP, .ns = START_NS };
+		return;
+	}
+	op_simple(op, OP_EXIT);
+}
+
+static const struct program sleeper_prog = { .next = sleeper_next };
+
+static void caller_next(struct work_task *w, struct op_desc *op)
+{
+	static unsigned int sleeper_phase;
+	struct caller *c = w->state;
+	unsigned int step = c->phase % 3, round = c->phase / 3;
+
+	c->phase++;
+	switch (step) {
+	case 0:
+		c->t0 = cpu_now();
+		op_rw(op, OP_WRITE, c->ch, 4);
+		return;
+	case 1:
+		op_rw(op, OP_READ, c->ch, 4);
+		return;
+	}
+	c->pair_ns[round] = cpu_now() - c->t0;
+	if (round == 0) {
+		/* a thread that lives until START_NS */
+		sleeper_phase = 0;
+		*op = (struct op_desc){ .kind = OP_SPAWN };
+		op->spawn.prog = &sleeper_prog;
+		op->spawn.state = &sleeper_phase;
+		op->spawn.thread = true;
+		op->spawn.comm = "sleeper";
+	} else if (round == 1) {
+		op_wait_children(op, WAIT_ANY);
+	} else {
+		op_simple(op, OP_EXIT);
+	}
+}
+
+static const struct program caller_prog = { .next = caller_next };
+
+static void test_threaded_calls(void **state)
+{
+	struct caller c = { 0 };
+
+	(void)state;
+	tl_setup("smp2", true, 0, NULL);
+	tl.cost.cancel_point = CANCEL_NS;
+	tl.cost.fget_shared = FGET_NS;
+	c.ch = channel_new(CH_PIPE);
+	work_start("caller", &caller_prog, &c, 0);
+	tl_run_until(2 * START_NS, true);
+	/* single-threaded: glibc calls the kernel directly, the file table is its own */
+	assert_int_equal(c.pair_ns[0], 0);
+	/* with the thread alive: both calls pass the cancellation point and take a file reference */
+	assert_int_equal(c.pair_ns[1], 2 * (CANCEL_NS + FGET_NS));
+	/* joined: the cancellation points stay (glibc's flag is never cleared) */
+	assert_int_equal(c.pair_ns[2], 2 * CANCEL_NS);
+	tl_teardown();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_creators_serialise),
 		cmocka_unit_test(test_processes_own_locks),
 		cmocka_unit_test(test_stack_cache),
+		cmocka_unit_test(test_threaded_calls),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

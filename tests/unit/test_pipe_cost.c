@@ -9,6 +9,7 @@
 
 #include "cli/session.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 static double run_pipe(const char *features, const char *const *costs, int nr_costs,
@@ -49,7 +50,11 @@ static double predicted_round_trip(const struct cost_model *c, bool threads)
 	 */
 	double read = c->syscall + c->pipe_read + c->rq_lock + c->schedule + c->pick_next + c->dequeue +
 		      c->context_switch + (threads ? 0 : c->switch_mm) + c->pipe_read + copy;
-	return 2 * (write + read);
+	/*
+	 * a threaded process's write() and read() pass glibc's cancellation
+	 * point, and take a reference to the file: the other thread lives
+	 */
+	return 2 * (write + read) + (threads ? 4.0 * (c->cancel_point + c->fget_shared) : 0);
 }
 
 static void test_round_trip_matches_cost_model(void **state)
@@ -88,11 +93,35 @@ static void test_cost_parameters_move_the_result(void **state)
 	assert_true(s - base > 1980 && s - base < 2020);
 }
 
+/*
+ * glibc's cancellation point and the shared file table's fdget() are paid
+ * by a threaded process only: perf bench pipe -T's two threads (four calls
+ * a round trip), not its two processes.
+ */
+static void test_threaded_calls_threads_only(void **state)
+{
+	static const char *const more[] = { "cancel_point=522", "fget_shared=507" };
+	struct cost_model c;
+	double base, dear;
+
+	(void)state;
+	base = run_pipe("NO_WAKEUP_PREEMPTION", NULL, 0, 10000, true, &c) * 1000;
+	assert_int_equal(c.cancel_point, 22);
+	assert_int_equal(c.fget_shared, 7);
+	dear = run_pipe("NO_WAKEUP_PREEMPTION", more, 2, 10000, true, &c) * 1000;
+	/* 4 calls a round trip, each 500 + 500 ns dearer */
+	assert_true(dear - base > 3960 && dear - base < 4040);
+	base = run_pipe("NO_WAKEUP_PREEMPTION", NULL, 0, 10000, false, &c) * 1000;
+	dear = run_pipe("NO_WAKEUP_PREEMPTION", more, 2, 10000, false, &c) * 1000;
+	assert_true(fabs(dear - base) < 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip_matches_cost_model),
 		cmocka_unit_test(test_cost_parameters_move_the_result),
+		cmocka_unit_test(test_threaded_calls_threads_only),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
