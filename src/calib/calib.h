@@ -50,6 +50,10 @@ enum calib_meas {
 	M_PIPE_RT_PROCS, /* the same, 2 processes */
 	M_PIPE_RT_PERF1, /* pipe.rt.threads under 1 inherited per-task perf counter */
 	M_PIPE_RT_PERF3, /* under perf stat's 3 software counters (docs/calibration.md) */
+	/* the same four measured a trial of each in turn: the pairs' differences */
+	M_PIPE_RT_PROCS_DIFF, /* processes - threads */
+	M_PIPE_RT_PERF1_DIFF, /* 1 counter - none */
+	M_PIPE_RT_PERF3_DIFF, /* 3 counters - 1 */
 	M_FUTEX_WAKE_NONE, /* FUTEX_WAKE with no waiter */
 	M_FUTEX_WAIT_EAGAIN, /* FUTEX_WAIT on a changed value: returns at once */
 	M_FUTEX_RT, /* futex ping-pong on one CPU, 2 threads */

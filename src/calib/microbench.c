@@ -718,6 +718,62 @@ static struct calib_stat preempt_share(const struct pingpong *pp)
 	return (struct calib_stat){ .med = v, .min = v, .max = v, .n = pp->rts ? 1 : 0 };
 }
 
+/* the pairs' differences @a[i] - @b[i] of @n trials, as a stat */
+static struct calib_stat paired(const double *a, const double *b, int n)
+{
+	double d[MAX_TRIALS];
+
+	for (int i = 0; i < n; i++)
+		d[i] = a[i] - b[i];
+	return calib_stat_of(d, n);
+}
+
+/*
+ * The SCHED_BATCH ping-pongs whose differences make parameters (switch_mm,
+ * perf_ctx_switch, perf_event_switch), a trial of each in turn: a pair's
+ * difference sees one moment of the host, as the wakeup pairs do, where
+ * two blocks of trials a few seconds apart differed by the host's drift.
+ */
+enum { PP_THREADS, PP_PROCS, PP_PERF1, PP_PERF3, NR_PP };
+
+static void pingpong_rounds(struct calib_result *res)
+{
+	static const char *const names[NR_PP] = { "pipe.rt.threads", "pipe.rt.processes",
+						   "pipe.rt.threads.perf1",
+						   "pipe.rt.threads.perf3" };
+	static const enum calib_meas meas[NR_PP] = { M_PIPE_RT_THREADS, M_PIPE_RT_PROCS,
+						     M_PIPE_RT_PERF1, M_PIPE_RT_PERF3 };
+	struct pingpong pp[NR_PP] = {
+		{ .threads = true, .batch = true },
+		{ .threads = false, .batch = true },
+		{ .threads = true, .batch = true, .perf_events = 1 },
+		{ .threads = true, .batch = true, .perf_events = 3 },
+	};
+	double v[NR_PP][MAX_TRIALS], sorted[MAX_TRIALS];
+	int n = run->trials < MAX_TRIALS ? run->trials : MAX_TRIALS, k = NR_PP;
+
+	for (int j = 0; j < k; j++) {
+		t_pipe_rt(&pp[j]); /* warm up */
+		/* perf_event_open() refused: the counters' variants are left out */
+		if (j == PP_PERF1 && perf_unavailable)
+			k = PP_PERF1;
+	}
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < k; j++)
+			v[j][i] = t_pipe_rt(&pp[j]);
+	for (int j = 0; j < k; j++) {
+		memcpy(sorted, v[j], sizeof(double) * (size_t)n);
+		res->m[meas[j]] = calib_stat_of(sorted, n);
+		measured(names[j], &res->m[meas[j]]);
+	}
+	res->m[M_PIPE_RT_BATCH_PREEMPT] = preempt_share(&pp[PP_THREADS]);
+	res->m[M_PIPE_RT_PROCS_DIFF] = paired(v[PP_PROCS], v[PP_THREADS], n);
+	if (k == NR_PP) {
+		res->m[M_PIPE_RT_PERF1_DIFF] = paired(v[PP_PERF1], v[PP_THREADS], n);
+		res->m[M_PIPE_RT_PERF3_DIFF] = paired(v[PP_PERF3], v[PP_PERF1], n);
+	}
+}
+
 /* ---- futexes ---- */
 
 static long futex(_Atomic uint32_t *uaddr, int op, uint32_t val)
@@ -1828,21 +1884,10 @@ int calib_measure(const struct calib_run *r, struct calib_result *res, char *err
 	res->m[M_PIPE_MSG_4_LIVE] = trials("pipe.msg.4.live", t_msg_live, &m4);
 	y.threads = false;
 	res->m[M_YIELD_PROCS] = trials("yield.processes", t_yield, &y);
-	struct pingpong pp = { .threads = true, .batch = true };
-	res->m[M_PIPE_RT_THREADS] = trials("pipe.rt.threads", t_pipe_rt, &pp);
-	res->m[M_PIPE_RT_BATCH_PREEMPT] = preempt_share(&pp);
-	pp = (struct pingpong){ .threads = true };
+	pingpong_rounds(res);
+	struct pingpong pp = { .threads = true };
 	res->m[M_PIPE_RT_OTHER] = trials("pipe.rt.threads.other", t_pipe_rt, &pp);
 	res->m[M_PIPE_RT_OTHER_PREEMPT] = preempt_share(&pp);
-	pp = (struct pingpong){ .threads = false, .batch = true };
-	res->m[M_PIPE_RT_PROCS] = trials("pipe.rt.processes", t_pipe_rt, &pp);
-	pp = (struct pingpong){ .threads = true, .batch = true, .perf_events = 1 };
-	res->m[M_PIPE_RT_PERF1] = trials("pipe.rt.threads.perf1", t_pipe_rt, &pp);
-	pp.perf_events = 3;
-	if (!perf_unavailable)
-		res->m[M_PIPE_RT_PERF3] = trials("pipe.rt.threads.perf3", t_pipe_rt, &pp);
-	else
-		res->m[M_PIPE_RT_PERF1] = (struct calib_stat){ 0 };
 
 	res->m[M_FUTEX_WAKE_NONE] = trials("futex.wake.nowaiter", t_futex_wake_none, NULL);
 	res->m[M_FUTEX_WAIT_EAGAIN] = trials("futex.wait.eagain", t_futex_wait_eagain, NULL);

@@ -700,13 +700,14 @@ void calib_write_profile(FILE *out, const struct calib_result *res, const struct
 		med(&w, M_YIELD_PROCS) - med(&w, M_YIELD_THREADS));
 	stat_line(&w, "pipe.rt.processes", M_PIPE_RT_PROCS);
 	stat_line(&w, "pipe.rt.threads", M_PIPE_RT_THREADS);
+	fprintf(out, "#   a trial of each in turn, the pairs' differences:\n");
+	stat_line(&w, "pipe.rt.processes-threads", M_PIPE_RT_PROCS_DIFF);
 	stat_line(&w, "yield.processes", M_YIELD_PROCS);
-	param(&w, "switch_mm",
-	      (med(&w, M_PIPE_RT_PROCS) - med(&w, M_PIPE_RT_THREADS) + 4 * fget) / 2);
+	param(&w, "switch_mm", (med(&w, M_PIPE_RT_PROCS_DIFF) + 4 * fget) / 2);
 
 	if (med(&w, M_PIPE_RT_PERF3) > 0) {
-		double one = (med(&w, M_PIPE_RT_PERF1) - med(&w, M_PIPE_RT_THREADS)) / 2;
-		double each = (med(&w, M_PIPE_RT_PERF3) - med(&w, M_PIPE_RT_PERF1)) / 2 / 2;
+		double one = med(&w, M_PIPE_RT_PERF1_DIFF) / 2;
+		double each = med(&w, M_PIPE_RT_PERF3_DIFF) / 2 / 2;
 
 		fprintf(out,
 			"\n# perf_event_switch: pipe ping-pong round trip on one CPU, two threads, under\n"
@@ -714,6 +715,7 @@ void calib_write_profile(FILE *out, const struct calib_result *res, const struct
 			"#   counters\n");
 		stat_line(&w, "pipe.rt.threads.perf3", M_PIPE_RT_PERF3);
 		stat_line(&w, "pipe.rt.threads.perf1", M_PIPE_RT_PERF1);
+		stat_line(&w, "pipe.rt.threads.perf3-perf1", M_PIPE_RT_PERF3_DIFF);
 		param(&w, "perf_event_switch", each);
 		fprintf(out,
 			"\n# perf_ctx_switch: the same under 1 counter - without, / 2 switches - one\n"
@@ -721,6 +723,7 @@ void calib_write_profile(FILE *out, const struct calib_result *res, const struct
 			one);
 		stat_line(&w, "pipe.rt.threads.perf1", M_PIPE_RT_PERF1);
 		stat_line(&w, "pipe.rt.threads", M_PIPE_RT_THREADS);
+		stat_line(&w, "pipe.rt.threads.perf1-none", M_PIPE_RT_PERF1_DIFF);
 		param(&w, "perf_ctx_switch", one - each);
 	} else {
 		fprintf(out, "\n# perf_ctx_switch, perf_event_switch: not measured (perf_event_open()\n"

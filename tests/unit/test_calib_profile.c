@@ -55,6 +55,11 @@ static void fake(struct calib_result *r, bool smt)
 	r->m[M_PIPE_RT_OTHER] = st(1700);
 	r->m[M_PIPE_RT_OTHER_PREEMPT] = st(43.5);
 	r->m[M_PIPE_RT_PROCS] = st(2026);
+	r->m[M_PIPE_RT_PROCS_DIFF] = st(140);
+	r->m[M_PIPE_RT_PERF1] = st(2086);
+	r->m[M_PIPE_RT_PERF3] = st(2246);
+	r->m[M_PIPE_RT_PERF1_DIFF] = st(200);
+	r->m[M_PIPE_RT_PERF3_DIFF] = st(160);
 	r->m[M_FUTEX_WAKE_NONE] = st(90);
 	r->m[M_FUTEX_WAIT_EAGAIN] = st(100);
 	r->m[M_FUTEX_RT] = st(1497);
@@ -112,8 +117,11 @@ static void test_profile_reads_back(void **state)
 		assert_int_equal(c.fget_shared, 9);
 		/* pipe_write = write - syscall - copy of 100 bytes */
 		assert_int_equal(c.pipe_write, 143 - 70 - cost_copy(&c, 100));
-		/* switch_mm = (processes - threads + the threads' 4 fget_shared) / 2 switches */
+		/* switch_mm = (the pairs' processes - threads + the threads' 4 fget_shared) / 2 switches */
 		assert_int_equal(c.switch_mm, 88);
+		/* from the pairs: (3 counters - 1) / 2 switches / 2 counters; (1 - none) / 2 - that */
+		assert_int_equal(c.perf_event_switch, 40);
+		assert_int_equal(c.perf_ctx_switch, 60);
 		assert_int_equal(c.futex_wake, 20);
 		assert_int_equal(c.futex_wait, 30);
 		assert_int_equal(c.fork, 60000 - 70);
@@ -222,6 +230,7 @@ static void test_out_of_range(void **state)
 	(void)state;
 	fake(&r, false);
 	r.m[M_PIPE_RT_PROCS] = st(1000); /* processes faster than threads */
+	r.m[M_PIPE_RT_PROCS_DIFF] = st(-886);
 	r.pair[DIST_LLC].line = st(1e9);
 	text = write_profile(&r);
 	cost_model_default(&c);
