@@ -591,6 +591,15 @@ static void write_host(FILE *out, const struct calib_result *res, const struct c
 	fputs("[costs]\n", out);
 }
 
+/* @name from two measurements, both shown: (@a - @b) / @per */
+static u64 diff_param(struct writer *w, const char *name, const char *a_name, enum calib_meas a,
+		      const char *b_name, enum calib_meas b, double per)
+{
+	stat_line(w, a_name, a);
+	stat_line(w, b_name, b);
+	return param(w, name, (med(w, a) - med(w, b)) / per);
+}
+
 void calib_write_profile(FILE *out, const struct calib_result *res, const struct calib_run *r)
 {
 	struct writer w = { .out = out, .res = res };
@@ -610,26 +619,20 @@ void calib_write_profile(FILE *out, const struct calib_result *res, const struct
 		"\n# cancel_point: (pipe write+read of 4 bytes once the process has created a\n"
 		"#   thread - the same single-threaded) / 2 calls: glibc's cancellation point\n"
 		"#   around each call of a threaded process\n");
-	stat_line(&w, "pipe.msg.4.threaded", M_PIPE_MSG_4_MT);
-	stat_line(&w, "pipe.msg.4", M_PIPE_MSG_4);
-	cancel = (double)param(&w, "cancel_point",
-			       (med(&w, M_PIPE_MSG_4_MT) - med(&w, M_PIPE_MSG_4)) / 2);
+	cancel = (double)diff_param(&w, "cancel_point", "pipe.msg.4.threaded", M_PIPE_MSG_4_MT,
+				    "pipe.msg.4", M_PIPE_MSG_4, 2);
 	fprintf(out,
 		"\n# fget_shared: (the pair while another thread of the process lives - once\n"
 		"#   it has created one) / 2 calls: fdget() with the files_struct shared takes\n"
 		"#   a reference to the file, fdput() drops it\n");
-	stat_line(&w, "pipe.msg.4.live", M_PIPE_MSG_4_LIVE);
-	stat_line(&w, "pipe.msg.4.threaded", M_PIPE_MSG_4_MT);
-	fget = (double)param(&w, "fget_shared",
-			     (med(&w, M_PIPE_MSG_4_LIVE) - med(&w, M_PIPE_MSG_4_MT)) / 2);
+	fget = (double)diff_param(&w, "fget_shared", "pipe.msg.4.live", M_PIPE_MSG_4_LIVE,
+				  "pipe.msg.4.threaded", M_PIPE_MSG_4_MT, 2);
 
 	fprintf(out,
 		"\n# copy_ns_per_kb: (pipe write+read of 4096 bytes - of 4 bytes) / (2 x 4092 B):\n"
 		"#   the kernel's copy in and out of a pipe, per KiB\n");
-	stat_line(&w, "pipe.msg.4096", M_PIPE_MSG_4096);
-	stat_line(&w, "pipe.msg.4", M_PIPE_MSG_4);
-	param(&w, "copy_ns_per_kb",
-	      (med(&w, M_PIPE_MSG_4096) - med(&w, M_PIPE_MSG_4)) / (2.0 * 4092.0 / 1024.0));
+	diff_param(&w, "copy_ns_per_kb", "pipe.msg.4096", M_PIPE_MSG_4096, "pipe.msg.4",
+		   M_PIPE_MSG_4, 2.0 * 4092.0 / 1024.0);
 	copy100 = (double)cost_copy(c, 100);
 
 	fprintf(out,
