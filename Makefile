@@ -151,16 +151,24 @@ $(BUILD)/libschedlab.a: $(LIB_OBJS)
 # a fifth less time a pipe round trip, the same output), whenever a source, a
 # header or an embedded file changes; the unit tests link the plain objects.
 # PGO=no links it from those objects, the quick way while editing.
+# $(BUILD)/bin-kind says which of the two ./schedlab is, so that switching
+# PGO relinks it even where the other kind is newer than every source.
 ifeq ($(PGO),yes)
 PGO_INPUTS := $(SRCS) $(wildcard src/*/*.h) $(STUDY_FILES) $(REAIM_FILES) $(MACHINE_FILES) \
 	$(BUILD)/gen/version.c scripts/embed-studies.sh scripts/embed-reaim.sh \
 	scripts/embed-machines.sh scripts/pgo-build.sh scripts/pgo-train.sh Makefile
-$(BIN): $(PGO_INPUTS)
-	+MAKE="$(MAKE)" BUILD="$(BUILD)" OPT="$(OPT)" sh scripts/pgo-build.sh $@
+$(BUILD)/pgo/schedlab: $(PGO_INPUTS)
+	+MAKE="$(MAKE)" BUILD="$(BUILD)" OPT="$(OPT)" sh scripts/pgo-build.sh
+$(BIN): $(BUILD)/pgo/schedlab $(BUILD)/bin-kind
+	cp $< $@.tmp && mv $@.tmp $@
 else
-$(BIN): $(BUILD)/$(MAIN_SRC:.c=.o) $(BUILD)/libschedlab.a
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(BIN): $(BUILD)/$(MAIN_SRC:.c=.o) $(BUILD)/libschedlab.a $(BUILD)/bin-kind
+	$(CC) $(LDFLAGS) -o $@ $(filter %.o %.a,$^) $(LDLIBS)
 endif
+
+$(BUILD)/bin-kind: FORCE
+	@mkdir -p $(dir $@)
+	@echo "PGO=$(PGO)" > $@.tmp && if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libschedlab.a tests/unit/test_util.h
 	@mkdir -p $(dir $@)

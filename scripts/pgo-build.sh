@@ -10,9 +10,8 @@
 # documentation's examples run on this binary), only its speed does.
 # The profile counts come from deterministic simulations run one at a
 # time, so the same tree and compiler give the same binary.
-#   MAKE=make BUILD=build OPT=-O2 sh scripts/pgo-build.sh OUT
+#   MAKE=make BUILD=build OPT=-O2 sh scripts/pgo-build.sh   (builds BUILD/pgo/schedlab)
 set -e
-out=$1
 make=${MAKE:-make}
 dir=${BUILD:-build}/pgo
 opt=${OPT:--O2}
@@ -36,6 +35,4 @@ echo "pgo: the build from the profile"
 $make -s --no-print-directory PGO=no BUILD="$dir" \
 	OPT="$opt $lto -fprofile-use -fprofile-partial-training -Wno-missing-profile" \
 	SANFLAGS="$lto" "$dir/schedlab"
-cp "$dir/schedlab" "$out.tmp"
-mv "$out.tmp" "$out"
-echo "pgo: $out"
+echo "pgo: $dir/schedlab"
