@@ -64,6 +64,8 @@ FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 DEPS     := $(LIB_OBJS:.o=.d) $(BUILD)/$(MAIN_SRC:.c=.d) $(TEST_BINS:=.d) $(FUZZ_BINS:=.d)
 
 BIN := $(if $(filter build,$(BUILD)),schedlab,$(BUILD)/schedlab)
+# how a recipe runs it: ./BIN for a relative BUILD, BIN itself for an absolute one
+RUN_BIN := $(if $(filter /%,$(BIN)),$(BIN),./$(BIN))
 
 .PHONY: all check unit cli-test layers asan bench clean format fuzz fuzz-build fuzz-bins fuzz-regress \
 	man install uninstall doc-check FORCE
@@ -73,7 +75,7 @@ all: $(BIN) man
 MAN_DIR := $(BUILD)/man
 man: $(MAN_DIR)/.stamp
 $(MAN_DIR)/.stamp: $(BIN) scripts/mkman.sh
-	@sh scripts/mkman.sh ./$(BIN) $(MAN_DIR) && touch $@
+	@sh scripts/mkman.sh $(RUN_BIN) $(MAN_DIR) && touch $@
 
 # make install [PREFIX=/usr/local] [DESTDIR=]: GNU's directory variables
 PREFIX     ?= /usr/local
@@ -180,7 +182,7 @@ unit: $(TEST_BINS)
 	done; exit $$fail
 
 cli-test: $(BIN)
-	@SCHEDLAB=./$(BIN) sh tests/cli/run.sh
+	@SCHEDLAB=$(RUN_BIN) sh tests/cli/run.sh
 
 # the layer check links $(BUILD)'s objects as they were built, sanitizers and all;
 # FUZZ_IN_CHECK=yes adds the fuzz regression replay (skipped without clang);
@@ -190,10 +192,10 @@ DOC_CHECK_IN_CHECK ?= yes
 check: $(BIN) man $(TEST_BINS) $(BUILD)/$(MAIN_SRC:.c=.o)
 	@BUILD=$(BUILD) CC="$(CC)" LDFLAGS="$(LDFLAGS)" LDLIBS="$(LDLIBS)" FUZZ_IN_CHECK=$(FUZZ_IN_CHECK) \
 		DOC_CHECK_IN_CHECK=$(DOC_CHECK_IN_CHECK) \
-		FUZZ_CC="$(FUZZ_CC)" MAKE="$(MAKE)" sh tests/run-all.sh ./$(BIN) $(TEST_BINS)
+		FUZZ_CC="$(FUZZ_CC)" MAKE="$(MAKE)" sh tests/run-all.sh $(RUN_BIN) $(TEST_BINS)
 
 doc-check: $(BIN)
-	@SCHEDLAB=./$(BIN) sh scripts/doc-check.sh
+	@SCHEDLAB=$(RUN_BIN) sh scripts/doc-check.sh
 
 layers: $(BIN) $(BUILD)/libschedlab.a $(BUILD)/$(MAIN_SRC:.c=.o)
 	@BUILD=$(BUILD) CC="$(CC)" LDFLAGS="$(LDFLAGS)" LDLIBS="$(LDLIBS)" sh tests/layers/check.sh
@@ -232,7 +234,7 @@ fuzz-regress: fuzz-build
 	@sh tests/fuzz/run.sh regress $(FUZZ_BUILD)
 
 bench: $(BIN)
-	sh bench/speed.sh ./$(BIN)
+	sh bench/speed.sh $(RUN_BIN)
 
 format:
 	clang-format -i $(SRCS) $(wildcard src/*/*.h) $(TEST_SRCS)
