@@ -17,13 +17,19 @@ dir=${BUILD:-build}/pgo
 opt=${OPT:--O2}
 lto=-flto=auto
 
+# one pass: the whole program into $dir with @2 added to the compiler's
+# options and @3 to the linker's, after printing @1
+pass() {
+	echo "pgo: $1"
+	$make -s --no-print-directory PGO=no BUILD="$dir" OPT="$opt $lto $2" \
+		SANFLAGS="$lto $3" "$dir/schedlab"
+}
+
 # a fresh directory: every object of both passes is compiled here, in the
 # same place, so each pass's .gcda is found next to its object
 rm -rf "$dir"
-echo "pgo: the instrumented build, in $dir"
-$make -s --no-print-directory PGO=no BUILD="$dir" \
-	OPT="$opt $lto -fprofile-generate -fprofile-update=single" \
-	SANFLAGS="$lto -fprofile-generate" "$dir/schedlab"
+pass "the instrumented build, in $dir" "-fprofile-generate -fprofile-update=single" \
+	-fprofile-generate
 echo "pgo: the training runs (scripts/pgo-train.sh)"
 sh scripts/pgo-train.sh "$dir/schedlab"
 find "$dir" \( -name '*.o' -o -name '*.a' \) -exec rm -f {} +
@@ -31,8 +37,6 @@ rm -f "$dir/schedlab"
 # -fprofile-partial-training: code the training did not run is optimised
 # as it would be without a profile, not for size (rt-app, reaim, the
 # deadline class and the other paths the tracked workloads do not take)
-echo "pgo: the build from the profile"
-$make -s --no-print-directory PGO=no BUILD="$dir" \
-	OPT="$opt $lto -fprofile-use -fprofile-partial-training -Wno-missing-profile" \
-	SANFLAGS="$lto" "$dir/schedlab"
+pass "the build from the profile" \
+	"-fprofile-use -fprofile-partial-training -Wno-missing-profile" ""
 echo "pgo: $dir/schedlab"
