@@ -1017,16 +1017,24 @@ void set_task_cpu(struct task_struct *p, unsigned int new_cpu)
 /* ------------------------------------------------------------------ */
 /* wakeups                                                             */
 
-/* select_task_rq(): the class's choice, kept to the allowed CPUs */
-static unsigned int select_task_rq(struct task_struct *p, unsigned int cpu, int wake_flags)
+/*
+ * select_task_rq(): the class's choice, kept to the allowed CPUs. A task
+ * that may run on more than one CPU gets WF_RQ_SELECTED (v6.19's wakeup
+ * preemption reads it: the wakee could have gone elsewhere).
+ */
+static unsigned int select_task_rq(struct task_struct *p, unsigned int cpu, int *wake_flags)
 {
-	if (p->nr_cpus_allowed > 1 && dl_task(p))
-		cpu = select_task_rq_dl(p, cpu, wake_flags);
-	else if (p->nr_cpus_allowed > 1)
-		cpu = rt_task(p) ? select_task_rq_rt(p, cpu, wake_flags)
-				 : select_task_rq_fair(p, cpu, wake_flags);
-	else
+	if (p->nr_cpus_allowed > 1) {
+		if (dl_task(p))
+			cpu = select_task_rq_dl(p, cpu, *wake_flags);
+		else if (rt_task(p))
+			cpu = select_task_rq_rt(p, cpu, *wake_flags);
+		else
+			cpu = select_task_rq_fair(p, cpu, *wake_flags);
+		*wake_flags |= WF_RQ_SELECTED;
+	} else {
 		cpu = cpumask_first(p->cpus_mask);
+	}
 	if (!cpumask_test_cpu(cpu, p->cpus_mask))
 		cpu = cpumask_first(p->cpus_mask);
 	return cpu;
@@ -1222,7 +1230,7 @@ static int __try_to_wake_up(struct task_struct *p, unsigned int state, int wake_
 		sim_cpu_set_cursor(sim_cpu(smp_processor_id()), p->on_cpu_until);
 	}
 
-	cpu = select_task_rq(p, task_cpu(p), wake_flags);
+	cpu = select_task_rq(p, task_cpu(p), &wake_flags);
 	if (cpu != task_cpu(p)) {
 		if (p->in_iowait)
 			task_rq(p)->nr_iowait--;
@@ -1253,13 +1261,14 @@ int wake_up_process(struct task_struct *p)
 
 static void wake_up_new_task(struct task_struct *p)
 {
+	int wake_flags = WF_FORK;
 	unsigned int cpu;
 	struct rq *rq;
 
 	p->__state = TASK_RUNNING;
 	p->recent_used_cpu = (int)task_cpu(p);
 	/* a workload's first tasks start where they are put; forks are placed */
-	cpu = p->parent ? select_task_rq(p, task_cpu(p), WF_FORK) : task_cpu(p);
+	cpu = p->parent ? select_task_rq(p, task_cpu(p), &wake_flags) : task_cpu(p);
 	p->cpu = p->wake_cpu = cpu;
 	rq = cpu_rq(cpu);
 	rq_lock(rq);
@@ -1267,7 +1276,7 @@ static void wake_up_new_task(struct task_struct *p)
 	post_init_entity_util_avg(p);
 	activate_task(rq, p, ENQUEUE_NOCLOCK | ENQUEUE_INITIAL);
 	trace_sched(__trace_sched_wake(TRACE_SCHED_WAKEUP_NEW, p, cpu));
-	wakeup_preempt(rq, p, WF_FORK);
+	wakeup_preempt(rq, p, wake_flags);
 	if (rt_task(p))
 		task_woken_rt(rq, p);
 	else if (dl_task(p))
@@ -2206,6 +2215,7 @@ static void handle_pending_irqs(struct rq *rq)
 	}
 	cpu_set_activity(c, ACT_IRQ);
 	irq_enter = c->t;
+	rq->in_interrupt = true;
 	if (irqs & IRQ_RESCHED) {
 		/* scheduler_ipi(): the work is the need_resched it carried */
 		trace_sched(__trace_ipi_irq(TRACE_IPI_ENTRY, TRACE_IPI_RESCHEDULE));
@@ -2249,6 +2259,7 @@ static void handle_pending_irqs(struct rq *rq)
 	}
 	irqtime_account(rq, irq_enter, false);
 	run_softirqs(rq);
+	rq->in_interrupt = false;
 }
 
 /*

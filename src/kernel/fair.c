@@ -338,6 +338,14 @@ static struct sched_entity *__pick_eevdf(struct cfs_rq *cfs_rq, bool protect)
 	if (cfs_rq->nr_queued == 1)
 		return curr && curr->on_rq ? curr : se;
 
+	/*
+	 * v6.19 moved PICK_BUDDY in here from pick_next_entity(), ahead of
+	 * curr's slice protection: a wakeup's pick sees the buddy too.
+	 */
+	if (sched_feat(WAKEUP_PREEMPT_EEVDF) && sched_feat(PICK_BUDDY) && cfs_rq->next &&
+	    entity_eligible(cfs_rq, cfs_rq->next))
+		return cfs_rq->next;
+
 	if (curr && (!curr->on_rq || !entity_eligible(cfs_rq, curr)))
 		curr = NULL;
 
@@ -956,20 +964,65 @@ void set_next_task_fair(struct rq *rq, struct task_struct *p, bool first)
 /* ------------------------------------------------------------------ */
 /* wakeup preemption, tick, fork, migration                            */
 
+/* v6.19: what a wakeup asks of curr (WAKEUP_PREEMPT_EEVDF) */
+enum preempt_wakeup_action {
+	PREEMPT_WAKEUP_NONE,	/* no preemption */
+	PREEMPT_WAKEUP_SHORT,	/* pick without curr's slice protection */
+	PREEMPT_WAKEUP_PICK,	/* preempt if the pick is the wakee */
+	PREEMPT_WAKEUP_RESCHED, /* preempt */
+};
+
+/*
+ * v6.19's NEXT_BUDDY: the wakee becomes the next buddy unless the buddy
+ * already set has an earlier deadline.
+ */
+static bool set_preempt_buddy(struct cfs_rq *cfs_rq, struct sched_entity *pse)
+{
+	if (cfs_rq->next && entity_before(cfs_rq->next, pse))
+		return false;
+	set_next_buddy(pse);
+	return true;
+}
+
+/*
+ * v6.19: a WF_SYNC wakee preempts only once the waker has run
+ * migration_cost (a quarter of it when select_task_rq() could have put
+ * the wakee elsewhere) and only with an earlier deadline. The runtime is
+ * read after update_curr() has moved exec_start to now, so it is 0 and a
+ * sync wakeup never preempts here: what e837456fdca8 merged (an earlier
+ * posting read it before update_curr()); docs/features.md.
+ */
+static enum preempt_wakeup_action preempt_sync(struct rq *rq, int wake_flags,
+					       struct sched_entity *pse, struct sched_entity *se)
+{
+	u64 threshold = sysctl_sched.migration_cost_ns;
+	s64 delta = (s64)(rq->clock_task - se->exec_start);
+
+	if (delta < 0)
+		delta = 0;
+	if (wake_flags & WF_RQ_SELECTED)
+		threshold >>= 2;
+	if (entity_before(pse, se) && (u64)delta >= threshold)
+		return PREEMPT_WAKEUP_RESCHED;
+	return PREEMPT_WAKEUP_NONE;
+}
+
 void check_preempt_wakeup_fair(struct rq *rq, struct task_struct *p, int wake_flags)
 {
+	enum preempt_wakeup_action action = PREEMPT_WAKEUP_PICK;
+	bool v619 = sched_feat(WAKEUP_PREEMPT_EEVDF);
 	struct task_struct *donor = rq->curr;
 	struct sched_entity *se = &donor->se, *pse = &p->se;
 	struct cfs_rq *cfs_rq = &rq->cfs;
-	bool do_preempt_short;
 
 	if (unlikely(se == pse))
 		return;
 	/*
-	 * NEXT_BUDDY: prefer the woken task at the next pick even if it does
-	 * not preempt now (it will likely consume data the waker touched).
+	 * v6.18's NEXT_BUDDY: prefer the woken task at the next pick even if
+	 * it does not preempt now (it will likely consume data the waker
+	 * touched).
 	 */
-	if (sched_feat(NEXT_BUDDY) && !(wake_flags & WF_FORK) && !pse->sched_delayed)
+	if (!v619 && sched_feat(NEXT_BUDDY) && !(wake_flags & WF_FORK) && !pse->sched_delayed)
 		set_next_buddy(pse);
 	if (rq->need_resched)
 		return;
@@ -982,7 +1035,7 @@ void check_preempt_wakeup_fair(struct rq *rq, struct task_struct *p, int wake_fl
 	 * non-idle curr.
 	 */
 	if (task_has_idle_policy(donor) && !task_has_idle_policy(p)) {
-		do_preempt_short = true;
+		action = PREEMPT_WAKEUP_SHORT;
 		goto preempt;
 	}
 	if (task_has_idle_policy(donor) != task_has_idle_policy(p))
@@ -993,14 +1046,37 @@ void check_preempt_wakeup_fair(struct rq *rq, struct task_struct *p, int wake_fl
 
 	update_curr(cfs_rq);
 	/* a wakee with a shorter slice may override curr's protection */
-	do_preempt_short = sched_feat(PREEMPT_SHORT) && pse->slice < se->slice;
-	if (__pick_eevdf(cfs_rq, !do_preempt_short) == pse)
+	if (sched_feat(PREEMPT_SHORT) && pse->slice < se->slice) {
+		action = PREEMPT_WAKEUP_SHORT;
+		goto pick;
+	}
+	if (v619) {
+		/* fork is often followed by exec; a delayed wakee is not eligible */
+		if ((wake_flags & WF_FORK) || pse->sched_delayed)
+			return;
+		/* the waker is past its share: let the pick decide now */
+		if (in_task() && !entity_eligible(cfs_rq, se)) {
+			action = PREEMPT_WAKEUP_RESCHED;
+			goto preempt;
+		}
+		/* only a new buddy's WF_SYNC hint is weighed */
+		if (sched_feat(NEXT_BUDDY) && set_preempt_buddy(cfs_rq, pse) &&
+		    (wake_flags & WF_SYNC))
+			action = preempt_sync(rq, wake_flags, pse, se);
+		if (action == PREEMPT_WAKEUP_NONE)
+			return;
+		if (action == PREEMPT_WAKEUP_RESCHED)
+			goto preempt;
+	}
+pick:
+	if (__pick_eevdf(cfs_rq, action != PREEMPT_WAKEUP_SHORT) == pse)
 		goto preempt;
-	if (sched_feat(RUN_TO_PARITY) && do_preempt_short)
+	/* v6.18 narrows curr's protection only for a shorter wakee; v6.19 always */
+	if (sched_feat(RUN_TO_PARITY) && (v619 || action == PREEMPT_WAKEUP_SHORT))
 		update_protect_slice(cfs_rq, se);
 	return;
 preempt:
-	if (do_preempt_short)
+	if (action == PREEMPT_WAKEUP_SHORT)
 		cancel_protect_slice(se);
 	resched_curr_lazy(rq);
 }

@@ -88,6 +88,8 @@
 	F(NEWIDLE_RATE_LIMIT, false, "2013 RFC (Jason Low), not merged", NULL,                       \
 	  "skip newidle balance while it runs more often than a limit")                              \
 	F(NI_RANDOM, false, "v6.19", NULL, "skip newidle domains in proportion to their success")    \
+	F(WAKEUP_PREEMPT_EEVDF, false, "e837456fdca8 (v6.19)", NULL,                                 \
+	  "v6.19: forks never preempt, an ineligible waker is rescheduled, NEXT_BUDDY by deadline")  \
 	F(AVG_IDLE_AVG_FIRST, true, "abfafa54db9a (v3.13)", NULL,                                    \
 	  "avg_idle averages a long idle period in before the cap")                                  \
 	F(TTWU_QUEUE_IDLE, true, "f3dd3f674555 (v6.0)", NULL,                                        \

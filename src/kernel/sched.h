@@ -95,6 +95,7 @@ extern const u32 sched_prio_to_wmult[40];
 #define WF_SYNC 0x10
 #define WF_MIGRATED 0x20
 #define WF_ON_CPU 0x40		/* v5.8-v5.19: the wakee was still on its CPU */
+#define WF_RQ_SELECTED 0x80	/* the class's select_task_rq() chose the CPU */
 
 /* enqueue/dequeue flags */
 #define DEQUEUE_SLEEP 0x0001
@@ -757,6 +758,8 @@ struct rq {
 	bool need_resched_lazy;
 	/* TIF_POLLING_NRFLAG of the idle task: set need_resched instead of an IPI */
 	bool polling;
+	/* running interrupt handlers or softirqs (handle_pending_irqs()): !in_task() */
+	bool in_interrupt;
 	struct {
 		bool active;
 		unsigned int flags;
@@ -1144,6 +1147,12 @@ static inline struct task_struct *get_current(void)
 	return this_rq()->curr;
 }
 #define current get_current()
+
+/* in_task(): the running CPU is in task context, not in an interrupt handler */
+static inline bool in_task(void)
+{
+	return !this_rq()->in_interrupt;
+}
 
 /*
  * cpumask_any_and_distribute() / cpumask_any_distribute() (lib/cpumask.c):

@@ -1039,6 +1039,173 @@ static void test_no_wakeup_preemption(void **state)
 }
 
 /* ------------------------------------------------------------------------- */
+/* WAKEUP_PREEMPT_EEVDF: v6.19's wakeup preemption (e837456fdca8)             */
+/* ------------------------------------------------------------------------- */
+
+/* check_preempt_wakeup_fair() alone on @s's runqueue, flag cleared first */
+static bool decide(struct scene *s, struct task_struct *p, int wake_flags)
+{
+	s->rq->need_resched = false;
+	check_preempt_wakeup_fair(s->rq, p, wake_flags);
+	return s->rq->need_resched;
+}
+
+/*
+ * A forked task never preempts in v6.19 (fork is often followed by exec):
+ * in the NO_RUN_TO_PARITY scene, where v6.18 lets c preempt a after 1 ms,
+ * the same decision with WF_FORK goes the other way; without WF_FORK it
+ * still preempts.
+ */
+static void test_eevdf_fork_no_preempt(void **state)
+{
+	struct scene s;
+
+	(void)state;
+	scene_run(&s, "NO_RUN_TO_PARITY", 3 * MSEC, 1 * MSEC, 3 * MSEC, 4 * (s64)MSEC);
+	assert_true(decide(&s, s.c, WF_FORK));
+	tl_teardown();
+
+	scene_run(&s, "NO_RUN_TO_PARITY,WAKEUP_PREEMPT_EEVDF", 3 * MSEC, 1 * MSEC, 3 * MSEC,
+		  4 * (s64)MSEC);
+	assert_false(decide(&s, s.c, WF_FORK));
+	assert_true(decide(&s, s.c, WF_TTWU));
+	tl_teardown();
+}
+
+/*
+ * a runs 5 ms with b waiting: a is past V (ineligible). c wakes with a
+ * negative lag, so it is not eligible either and EEVDF's pick is b: v6.18
+ * does not preempt. v6.19 reschedules an ineligible waker from task
+ * context, but not from an interrupt handler (in_task() false), where the
+ * pick decides as before.
+ */
+static bool ineligible_waker(const char *features, bool in_interrupt)
+{
+	struct task_struct *a, *b, *c;
+	struct rq *rq;
+	bool resched;
+
+	tl_setup("smp1", TL_ZERO_COST, 0, features);
+	rq = tl_cpu(0);
+	a = tl_fork("a", 0);
+	b = tl_fork("b", 0);
+	c = tl_fork("c", 0);
+	put_to_sleep(c);
+	assert_ptr_equal(tl_schedule(), a);
+	charge(5 * MSEC);
+	c->se.vlag = -1 * (s64)MSEC;
+	assert_int_equal(try_to_wake_up(c, TASK_NORMAL, 0), 1);
+	tl_check();
+	assert_false(entity_eligible(&rq->cfs, &a->se));
+	assert_false(entity_eligible(&rq->cfs, &c->se));
+	assert_true(entity_eligible(&rq->cfs, &b->se));
+	rq->need_resched = false;
+	rq->in_interrupt = in_interrupt;
+	check_preempt_wakeup_fair(rq, c, WF_TTWU);
+	rq->in_interrupt = false;
+	resched = rq->need_resched;
+	tl_teardown();
+	return resched;
+}
+
+static void test_eevdf_ineligible_waker(void **state)
+{
+	(void)state;
+	assert_false(ineligible_waker(NULL, false));
+	assert_true(ineligible_waker("WAKEUP_PREEMPT_EEVDF", false));
+	assert_false(ineligible_waker("WAKEUP_PREEMPT_EEVDF", true));
+}
+
+/*
+ * NEXT_BUDDY under v6.19, in the RUN_TO_PARITY scene (a protected, c
+ * eligible with the earliest deadline; v6.18 does not preempt, with or
+ * without NEXT_BUDDY):
+ *  - a plain wakeup makes c the buddy, and the pick now returns the
+ *    eligible buddy ahead of a's protection: c preempts;
+ *  - a WF_SYNC wakeup makes c the buddy but does not preempt: the waker's
+ *    runtime is read after update_curr() (0), below migration_cost, as in
+ *    the merged commit. With migration_cost 0 the deadline test decides:
+ *    c's is earlier, it preempts;
+ *  - a buddy with an earlier deadline than the wakee's is kept.
+ */
+static void test_eevdf_next_buddy(void **state)
+{
+	u64 migration_cost = sysctl_sched.migration_cost_ns;
+	struct scene s;
+
+	(void)state;
+	scene_run(&s, "NEXT_BUDDY", 3 * MSEC, 1 * MSEC, 3 * MSEC, 4 * (s64)MSEC);
+	assert_false(s.wakeup_decision);
+	assert_ptr_equal(s.rq->cfs.next, &s.c->se);
+	tl_teardown();
+
+	scene_run(&s, "NEXT_BUDDY,WAKEUP_PREEMPT_EEVDF", 3 * MSEC, 1 * MSEC, 3 * MSEC,
+		  4 * (s64)MSEC);
+	assert_true(s.wakeup_decision);
+	assert_ptr_equal(s.rq->cfs.next, &s.c->se);
+	s.rq->cfs.next = NULL;
+	assert_false(decide(&s, s.c, WF_TTWU | WF_SYNC));
+	assert_ptr_equal(s.rq->cfs.next, &s.c->se);
+	s.rq->cfs.next = NULL;
+	sysctl_sched.migration_cost_ns = 0;
+	assert_true(decide(&s, s.c, WF_TTWU | WF_SYNC | WF_RQ_SELECTED));
+	sysctl_sched.migration_cost_ns = migration_cost;
+	tl_teardown();
+
+	/* without NEXT_BUDDY the sync hint is not weighed: a stays protected */
+	scene_run(&s, "WAKEUP_PREEMPT_EEVDF", 3 * MSEC, 1 * MSEC, 3 * MSEC, 4 * (s64)MSEC);
+	assert_false(s.wakeup_decision);
+	assert_false(decide(&s, s.c, WF_TTWU | WF_SYNC));
+	assert_null(s.rq->cfs.next);
+	tl_teardown();
+
+	/* an existing buddy whose deadline is earlier than c's stays */
+	scene_run(&s, "NEXT_BUDDY,WAKEUP_PREEMPT_EEVDF", 3 * MSEC, 1 * MSEC, 3 * MSEC,
+		  4 * (s64)MSEC);
+	s.rq->cfs.next = &s.c->se;
+	assert_false(decide(&s, s.b, WF_TTWU));
+	assert_true((s64)(s.c->se.deadline - s.b->se.deadline) < 0);
+	assert_ptr_equal(s.rq->cfs.next, &s.c->se);
+	tl_teardown();
+}
+
+/*
+ * v6.19 narrows curr's protection to the smallest queued slice at every
+ * wakeup that does not preempt, not only at a shorter wakee's (which
+ * NO_PREEMPT_SHORT turns off here): a protected for its 3 ms slice, b
+ * (negative lag, not picked) wakes with a 1 ms slice: v6.18 leaves vprot
+ * at a's deadline, v6.19 cuts it to v_a + 1 ms.
+ */
+static void test_eevdf_update_protect(void **state)
+{
+	struct task_struct *a, *b;
+
+	(void)state;
+	for (int v619 = 0; v619 < 2; v619++) {
+		tl_setup("smp1", TL_ZERO_COST, 0,
+			 v619 ? "NO_PREEMPT_SHORT,WAKEUP_PREEMPT_EEVDF" : "NO_PREEMPT_SHORT");
+		tl_cpu(0);
+		a = tl_fork("a", 0);
+		b = tl_fork("b", 0);
+		put_to_sleep(b);
+		requeue(a, 3 * MSEC, 0);
+		assert_ptr_equal(tl_schedule(), a);
+		assert_int_equal(a->se.vprot, a->se.deadline);
+		b->se.custom_slice = 1;
+		b->se.slice = 1 * MSEC;
+		b->se.vlag = -5 * (s64)MSEC;
+		assert_int_equal(try_to_wake_up(b, TASK_NORMAL, 0), 1);
+		assert_false(this_rq()->need_resched);
+		if (v619)
+			assert_int_equal(a->se.vprot, a->se.vruntime + 1 * MSEC);
+		else
+			assert_int_equal(a->se.vprot, a->se.deadline);
+		tl_check();
+		tl_teardown();
+	}
+}
+
+/* ------------------------------------------------------------------------- */
 /* deadlines                                                                  */
 /* ------------------------------------------------------------------------- */
 
@@ -1387,6 +1554,10 @@ int main(void)
 		cmocka_unit_test(test_run_to_parity),
 		cmocka_unit_test(test_preempt_short),
 		cmocka_unit_test(test_no_wakeup_preemption),
+		cmocka_unit_test(test_eevdf_fork_no_preempt),
+		cmocka_unit_test(test_eevdf_ineligible_waker),
+		cmocka_unit_test(test_eevdf_next_buddy),
+		cmocka_unit_test(test_eevdf_update_protect),
 		cmocka_unit_test(test_deadline_advance),
 		cmocka_unit_test(test_delay_dequeue),
 		cmocka_unit_test(test_delay_dequeue_not_on_exit),
