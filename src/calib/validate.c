@@ -340,7 +340,8 @@ static void json_sample(struct json_writer *w, const struct validate_sample *s)
 }
 
 int validate_write_json(FILE *out, const struct validate_row *rows,
-			const struct validate_result *res, int n, const char *profile)
+			const struct validate_result *res, int n, const char *profile,
+			const char *features)
 {
 	struct json_writer w;
 
@@ -349,6 +350,7 @@ int validate_write_json(FILE *out, const struct validate_row *rows,
 	json_kv_schedlab(&w);
 	json_kv_str(&w, "kind", "validate");
 	json_kv_str(&w, "cost_profile", profile);
+	json_kv_str(&w, "features", features);
 	json_key(&w, "rows");
 	json_begin_array(&w);
 	for (int i = 0; i < n; i++) {

@@ -81,7 +81,8 @@ void validate_print_table(FILE *out, const struct validate_row *rows,
 			  const struct validate_result *res, int n);
 /* The same as JSON (docs/json-schema.md "schedlab validate --json"). */
 int validate_write_json(FILE *out, const struct validate_row *rows,
-			const struct validate_result *res, int n, const char *profile);
+			const struct validate_result *res, int n, const char *profile,
+			const char *features);
 /*
  * Simulated against real: DIR/validate.dat and validate.gp (temporaries until
  * outfile_commit(); then plot_dir_render(DIR, "validate.gp")); 0 or -1.

@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 
 #include "calib/validate.h"
+#include "kernel/features.h"
 #include "cli/quote.h"
 #include "report/outfile.h"
 #include "report/plot_dir.h"
@@ -29,8 +30,8 @@
 #include <unistd.h>
 
 static const char validate_usage[] =
-	"usage: schedlab validate [--costs FILE] [--quick] [--seeds N] [--json FILE]\n"
-	"                         [--plot DIR] [--only TEXT] [--real FILE]\n"
+	"usage: schedlab validate [--costs FILE] [--features LIST] [--quick] [--seeds N]\n"
+	"                         [--json FILE] [--plot DIR] [--only TEXT] [--real FILE]\n"
 	"\n"
 	"Run a fixed set of benchmarks on this machine (perf bench sched pipe and messaging,\n"
 	"rt-tests hackbench, stress-ng; pinned with taskset -c 0 and unpinned) under perf stat\n"
@@ -40,6 +41,8 @@ static const char validate_usage[] =
 	"skipped, naming their Debian package.\n"
 	"\n"
 	"  --costs FILE         the cost profile for the simulated runs ('schedlab calibrate')\n"
+	"  --features LIST      scheduler features for the simulated runs, as for run (to\n"
+	"                       simulate the running kernel's, e.g. v6.19's WAKEUP_PREEMPT_EEVDF)\n"
 	"  --quick              2 real runs of each command instead of 5\n"
 	"  --seeds N            simulated runs of each command, seeds 1..N (default: as many\n"
 	"                       as real runs; 1 to " VALIDATE_MAX_RUNS_STR ")\n"
@@ -49,7 +52,7 @@ static const char validate_usage[] =
 	"  --real FILE          the real runs of an earlier --json FILE instead of running them\n";
 
 struct validate_opts {
-	const char *costs, *json, *plot, *only, *real;
+	const char *costs, *features, *json, *plot, *only, *real;
 	bool quick;
 	int seeds; /* 0: as many as real runs */
 };
@@ -196,8 +199,17 @@ static int real_run(const char *dir, const char *cmd, struct validate_sample *s,
 	return rc ? -1 : 0;
 }
 
+/* the end of the header line: what the simulated runs are given */
+static void print_sim_setup(const struct validate_opts *o)
+{
+	printf(" with %s", o->costs ? o->costs : "the default costs");
+	if (o->features)
+		printf(" and --features %s", o->features);
+	putchar('\n');
+}
+
 /* the same command line simulated on -m host, in a child running `schedlab run` */
-static int sim_run(const char *dir, const char *cmd, const char *costs, int seed,
+static int sim_run(const char *dir, const char *cmd, const struct validate_opts *o, int seed,
 		   struct validate_sample *s, char *why, size_t len)
 {
 	char out[512], copy[256], seed_arg[16], *argv[64], *text;
@@ -212,9 +224,13 @@ static int sim_run(const char *dir, const char *cmd, const char *costs, int seed
 	snprintf(seed_arg, sizeof(seed_arg), "%d", seed);
 	argv[n++] = "--seed";
 	argv[n++] = seed_arg;
-	if (costs) {
+	if (o->costs) {
 		argv[n++] = "--costs";
-		argv[n++] = (char *)costs;
+		argv[n++] = (char *)o->costs;
+	}
+	if (o->features) {
+		argv[n++] = "--features";
+		argv[n++] = (char *)o->features;
 	}
 	argv[n++] = "--";
 	argv[n++] = "perf";
@@ -254,7 +270,7 @@ static void sim_runs(const char *dir, const char *cmd, const struct validate_opt
 
 	r->sim_ok = true;
 	for (r->nr_sim = 0; r->nr_sim < seeds; r->nr_sim++) {
-		if (sim_run(dir, cmd, o->costs, r->nr_sim + 1, &r->sim[r->nr_sim], why,
+		if (sim_run(dir, cmd, o, r->nr_sim + 1, &r->sim[r->nr_sim], why,
 			    sizeof(why))) {
 			r->sim_ok = false;
 			snprintf(r->why, sizeof(r->why), "seed %d: %.140s", r->nr_sim + 1, why);
@@ -267,6 +283,7 @@ static int parse_opts(int argc, char **argv, struct validate_opts *o)
 {
 	static const struct option opts[] = {
 		{ "costs", required_argument, NULL, 'K' },
+		{ "features", required_argument, NULL, 'F' },
 		{ "quick", no_argument, NULL, 'Q' },
 		{ "seeds", required_argument, NULL, 'S' },
 		{ "json", required_argument, NULL, 'J' },
@@ -287,6 +304,13 @@ static int parse_opts(int argc, char **argv, struct validate_opts *o)
 			if (!cost_profile_load(optarg, err, sizeof(err)))
 				return usage_error("validate: --costs: %s", err);
 			o->costs = optarg;
+			break;
+		case 'F':
+			/* checked now, not at the first simulated run */
+			if (sched_feat_apply(optarg, err, sizeof(err)))
+				return usage_error("validate: --features: %s", err);
+			sched_feat_reset();
+			o->features = optarg;
 			break;
 		case 'Q':
 			o->quick = true;
@@ -351,7 +375,7 @@ static int finish(const struct validate_opts *o, const struct validate_row *rows
 		rc = 1;
 	if (o->json) {
 		json = outfile_open(o->json);
-		if (!json || validate_write_json(json, rows, res, n, o->costs) ||
+		if (!json || validate_write_json(json, rows, res, n, o->costs, o->features) ||
 		    outfile_close(json)) {
 			cli_message("validate: writing '%s' failed", o->json);
 			rc = 1;
@@ -384,9 +408,9 @@ static int resimulate(const struct validate_opts *o, const struct validate_row *
 		return usage_error("validate: --real: %s", err);
 	}
 	free(text);
-	printf("validate: %d rows, the real runs of %s, simulated %d time%s on -m host%s%s\n", n,
-	       o->real, seeds, seeds == 1 ? "" : "s",
-	       o->costs ? " with " : " with the default costs", o->costs ? o->costs : "");
+	printf("validate: %d rows, the real runs of %s, simulated %d time%s on -m host", n,
+	       o->real, seeds, seeds == 1 ? "" : "s");
+	print_sim_setup(o);
 	fflush(stdout);
 	for (int i = 0; i < n; i++) {
 		struct validate_result *r = &res[i];
@@ -455,9 +479,9 @@ int cmd_validate(int argc, char **argv)
 	}
 	for (int t = 0; t < 3; t++)
 		missing[t] = t == 0 ? !perf_ok : !have(tools[t]);
-	printf("validate: %d rows, %d real runs each under perf stat, %d simulated on -m host%s%s\n",
-	       n, runs, seeds, o.costs ? " with " : " with the default costs",
-	       o.costs ? o.costs : "");
+	printf("validate: %d rows, %d real runs each under perf stat, %d simulated on -m host", n,
+	       runs, seeds);
+	print_sim_setup(&o);
 	for (int t = 0; t < 3; t++)
 		if (missing[t])
 			printf("validate: %s is not installed%s (Debian package %s): its rows are skipped\n",

@@ -133,7 +133,8 @@ static void test_table(void **state)
 	free(text);
 	/* and the JSON of the same */
 	f = open_memstream(&text, &len);
-	assert_int_equal(validate_write_json(f, rows, res, 3, "host.costs"), 0);
+	assert_int_equal(validate_write_json(f, rows, res, 3, "host.costs", "WAKEUP_PREEMPT_EEVDF"), 0);
+	assert_non_null(strstr(text, "\"features\": \"WAKEUP_PREEMPT_EEVDF\""));
 	fclose(f);
 	assert_non_null(strstr(text, "\"ratio\": 1.57142"));
 	assert_non_null(strstr(text, "\"sim_median_s\": 0.011"));

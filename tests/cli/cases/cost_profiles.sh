@@ -79,6 +79,8 @@ expect_exit 2 "validate: --costs: $cp_dir/unknown.costs:3: unknown cost paramete
 expect_exit 2 "validate: --only 'no such row' matches no row" schedlab validate --only 'no such row'
 expect_exit 2 "validate: unknown option '--slow'" schedlab validate --slow
 expect_exit 2 "validate: --seeds '17': give a whole number from 1 to 16" schedlab validate --seeds 17
+expect_exit 2 "validate: --features: unknown scheduler feature 'NO_SUCH'" \
+	schedlab validate --features WAKEUP_PREEMPT_EEVDF,NO_SUCH
 run_cmd schedlab validate --quick --costs "$cp_dir/slow.costs" --only 'taskset -c 0 perf bench sched pipe' \
 	--json "$cp_dir/v.json"
 if [ "$status" -eq 0 ] && grep -q '^benchmark  *real s, median' "$tmp/out" &&
@@ -92,13 +94,14 @@ fi
 # --real: the real runs of that JSON simulated again (with another profile):
 # the same real medians, no real run
 run_cmd schedlab validate --real "$cp_dir/v.json" --only 'taskset -c 0 perf bench sched pipe' \
-	--seeds 3 --json "$cp_dir/v2.json"
-if [ "$status" -eq 0 ] && grep -q "^validate: 2 rows, the real runs of $cp_dir/v.json, simulated 3 times" "$tmp/out" &&
+	--seeds 3 --features WAKEUP_PREEMPT_EEVDF --json "$cp_dir/v2.json"
+if [ "$status" -eq 0 ] && grep -q "^validate: 2 rows, the real runs of $cp_dir/v.json, simulated 3 times.* and --features WAKEUP_PREEMPT_EEVDF$" "$tmp/out" &&
 	grep -q '"sim_median_s"' "$cp_dir/v2.json" &&
+	grep -q '"features": "WAKEUP_PREEMPT_EEVDF"' "$cp_dir/v2.json" &&
 	[ "$(grep '"real_median_s"' "$cp_dir/v.json")" = "$(grep '"real_median_s"' "$cp_dir/v2.json")" ]; then
-	ok "validate --real: the recorded real runs, simulated again"
+	ok "validate --real --features: the recorded real runs, simulated again"
 else
-	not_ok "validate --real: the recorded real runs, simulated again" "status $status" "$(cat "$tmp/out")"
+	not_ok "validate --real --features: the recorded real runs, simulated again" "status $status" "$(cat "$tmp/out")"
 	show_stderr
 fi
 expect_exit 2 "validate: --real: cannot read '$cp_dir/none.json': No such file or directory" \
