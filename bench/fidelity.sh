@@ -11,7 +11,8 @@
 # --only measures and prints only the rows of the groups named: wakelist,
 # power10-hackbench, swb (the should_we_balance() rows, raw and with
 # --probe-overhead on), stress-ng, sm-idle, runnable-boost, anon-vma (AIM7's
-# fork_test when the anon_vma lock became an rwsem).  make doc-check
+# fork_test when the anon_vma lock became an rwsem), next-buddy (v6.19's
+# wakeup preemption against its posting's hackbench and schbench).  make doc-check
 # checks docs/fidelity.md's sm-idle and runnable-boost rows this way.
 #
 # On a terminal, stderr shows which measurement runs, the time so far and an
@@ -40,7 +41,7 @@ set -u
 QUICK=0
 ONLY=
 SL=./schedlab
-FGROUPS="wakelist power10-hackbench swb stress-ng sm-idle runnable-boost anon-vma"
+FGROUPS="wakelist power10-hackbench swb stress-ng sm-idle runnable-boost anon-vma next-buddy"
 USAGE="usage: sh bench/fidelity.sh [--quick] [--only GROUP[,GROUP...]] [SCHEDLAB]
 groups: $FGROUPS"
 while [ $# -gt 0 ]; do
@@ -162,6 +163,18 @@ hbtime() {
 		END { if (!f) exit 1 }' "$T/$1" || die "no Time: line in $1"
 }
 
+# means AB_OUT METRIC OUT: METRIC's row of the ab table in $T/AB_OUT, as
+# "base test verdict CI" in $T/OUT.means
+means() {
+	awk -v m="$2" '$1 == m {
+		b = $2; i = 3; if ($i == "\302\261") i += 2
+		ci = ""; if (match($0, /\[[^]]*\]/)) ci = substr($0, RSTART, RLENGTH)
+		gsub(/ /, "", ci)
+		print b, $i, $NF, ci; f = 1 }
+		END { if (!f) exit 1 }' "$T/$1" >"$T/$3.means" ||
+		die "no $2 row in ab output $1"
+}
+
 # ab OUT METRIC RUNS ARGS...: one `schedlab ab -j 2`, means of METRIC in
 # $T/OUT.means as "base test"
 ab() {
@@ -169,13 +182,7 @@ ab() {
 	shift 3
 	"$SL" ab --runs "$runs" --seed 1 -j 2 --metric "$metric" "$@" \
 		>"$T/$out" 2>"$T/$out.err" || die "schedlab ab $* failed: $(cat "$T/$out.err")"
-	awk -v m="$metric" '$1 == m {
-		b = $2; i = 3; if ($i == "\302\261") i += 2
-		ci = ""; if (match($0, /\[[^]]*\]/)) ci = substr($0, RSTART, RLENGTH)
-		gsub(/ /, "", ci)
-		print b, $i, $NF, ci; f = 1 }
-		END { if (!f) exit 1 }' "$T/$out" >"$T/$out.means" ||
-		die "no $metric row in ab output $out"
+	means "$out" "$metric" "$out"
 }
 
 # Table rows.  verdict PUB_BEFORE PUB_AFTER SL_BEFORE SL_AFTER KIND
@@ -246,6 +253,7 @@ plan stress-ng 10 12 15 25
 plan sm-idle 1 1
 plan runnable-boost 20
 plan anon-vma 50 50
+plan next-buddy 8 8 25 40 35 55 25
 
 if want wakelist; then
 # 1. wakelist (f3dd3f674555 + 28156108fecb) on the Xeon: before and after.
@@ -357,6 +365,35 @@ step "anon_vma mutex -> rwsem with writer lock stealing, AIM7 fork_test" 50
 # shellcheck disable=SC2086
 ab av39 parent_time_s 3 -m westmere-ex-8s-160 --cpufreq performance --base "$AVB,NO_ANON_VMA_RWSEM,NO_RWSEM_WRITER_STEAL" \
 	--test "$AVB" -- $AVW
+fi
+if want next-buddy; then
+# 8. v6.19's wakeup preemption, NEXT_BUDDY on as its posting measured it
+# (e837456fdca8 + aceccac58ad7) against the defaults: mmtests'
+# hackbench-process-{pipes,sockets} (perf bench sched messaging, -l 10000)
+# and schbench on a 2-socket machine the posting does not name; its schbench
+# rows say 80 threads, mmtests' default of one per CPU, so a synthetic
+# 2 x 20 x 2 machine stands for it. 30 and 48 groups at -l 1000 (a tenth:
+# the ratio is what is compared), 5 runs a side.
+NB="WAKEUP_PREEMPT_EEVDF,NEXT_BUDDY"
+NBM="synthetic:pack:2 l3:1 core:20 pu:2"
+nb() { # nb OUT GROUPS LOOPS SECONDS [--pipe]
+	step "v6.19 wakeup preemption, messaging ${5:-} -g $2 -l $3" "$4"
+	# shellcheck disable=SC2086
+	ab "$1" time_s 5 -m "$NBM" --base '' --test "$NB" \
+		-- perf bench sched messaging ${5:-} -g "$2" -l "$3"
+}
+nb nb_p1 1 10000 8 --pipe
+nb nb_s1 1 10000 8
+nb nb_p30 30 1000 25 --pipe
+nb nb_p48 48 1000 40 --pipe
+nb nb_s30 30 1000 35
+nb nb_s48 48 1000 55
+step "v6.19 wakeup preemption, schbench -m 1 -t 80" 25
+"$SL" ab --runs 5 --seed 1 -j 2 -m "$NBM" --base '' --test "$NB" --metric rps_p50 \
+	--metric wakeup_p50_us -- schbench -m 1 -t 80 -r 10 >"$T/nb_sch" 2>"$T/nb_sch.err" ||
+	die "schedlab ab schbench failed: $(cat "$T/nb_sch.err")"
+means nb_sch rps_p50 nb_rps_p50
+means nb_sch wakeup_p50_us nb_wakeup_p50_us
 fi
 progress_end
 
@@ -476,4 +513,25 @@ row_ab "AIM7 fork_test, westmere-ex-8s-160 on 4 sockets, anon_vma mutex (v3.7) -
 	"$(m av38 1)" "$(m av38 2)" "" time "$C" s av38
 row_ab "AIM7 fork_test, anon_vma mutex (v3.7) -> rwsem with writer lock stealing (v3.9)" "$S" 1.00 1.00 \
 	"$(m av39 1)" "$(m av39 2)" "" time "$C" s av39
+fi
+
+if want next-buddy; then
+S="e837456fdca8 + aceccac58ad7 (Mel Gorman, v6.19; mmtests on a 2-socket machine, 6.18-rc1 vs sched-preemptnext-v5)"
+NBC="schedlab ab -m 'synthetic:pack:2 l3:1 core:20 pu:2' --base '' --test WAKEUP_PREEMPT_EEVDF,NEXT_BUDDY --runs 5 --"
+row_ab "v6.19 wakeup preemption: hackbench-process-pipes, 1 group" "$S" 0.2657 0.2150 \
+	"$(m nb_p1 1)" "$(m nb_p1 2)" s time "$NBC perf bench sched messaging --pipe -g 1 -l 10000" s nb_p1
+row_ab "v6.19 wakeup preemption: hackbench-process-pipes, 30 groups (-l 1000)" "$S" 2.3207 2.5053 \
+	"$(m nb_p30 1)" "$(m nb_p30 2)" s time "$NBC perf bench sched messaging --pipe -g 30 -l 1000" s nb_p30
+row_ab "v6.19 wakeup preemption: hackbench-process-pipes, 48 groups (-l 1000)" "$S" 3.5023 3.9197 \
+	"$(m nb_p48 1)" "$(m nb_p48 2)" s time "$NBC perf bench sched messaging --pipe -g 48 -l 1000" s nb_p48
+row_ab "v6.19 wakeup preemption: hackbench-process-sockets, 1 group" "$S" 0.3073 0.3263 \
+	"$(m nb_s1 1)" "$(m nb_s1 2)" s time "$NBC perf bench sched messaging -g 1 -l 10000" s nb_s1
+row_ab "v6.19 wakeup preemption: hackbench-process-sockets, 30 groups (-l 1000)" "$S" 4.7247 4.8853 \
+	"$(m nb_s30 1)" "$(m nb_s30 2)" s time "$NBC perf bench sched messaging -g 30 -l 1000" s nb_s30
+row_ab "v6.19 wakeup preemption: hackbench-process-sockets, 48 groups (-l 1000)" "$S" 7.6097 7.8197 \
+	"$(m nb_s48 1)" "$(m nb_s48 2)" s time "$NBC perf bench sched messaging -g 48 -l 1000" s nb_s48
+row_ab "v6.19 wakeup preemption: schbench RPS, 50th percentile, 80 threads" "$S" 8987.41 9217.89 \
+	"$(m nb_rps_p50 1)" "$(m nb_rps_p50 2)" "" time "$NBC schbench -m 1 -t 80 -r 10" "" nb_rps_p50
+row_ab "v6.19 wakeup preemption: schbench wakeup latency, 50th percentile, 80 threads" "$S" 7.17 6.00 \
+	"$(m nb_wakeup_p50_us 1)" "$(m nb_wakeup_p50_us 2)" us time "$NBC schbench -m 1 -t 80 -r 10" us nb_wakeup_p50_us
 fi
