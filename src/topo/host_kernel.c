@@ -259,7 +259,8 @@ static const char *const v618_features[] = {
 static const struct {
 	const char *name, *what;
 } btf_markers[] = {
-	{ "PREEMPT_WAKEUP_PICK", "enum preempt_wakeup_action (v6.19's wakeup preemption)" },
+	{ "PREEMPT_WAKEUP_PICK",
+	  "enum preempt_wakeup_action (v6.19's wakeup preemption: --features WAKEUP_PREEMPT_EEVDF)" },
 	{ "sum_w_vruntime", "cfs_rq.sum_w_vruntime (v6.19's EEVDF accounting)" },
 };
 

@@ -262,7 +262,8 @@ static void test_btf_scheduler(void **state)
 
 	(void)state;
 	host_kernel_read(t, &f);
-	assert_non_null(strstr(t->kernel_source, "v6.19's wakeup preemption"));
+	assert_non_null(strstr(t->kernel_source,
+			       "v6.19's wakeup preemption: --features WAKEUP_PREEMPT_EEVDF"));
 	assert_non_null(strstr(t->kernel_source, "lacks: SYNC_WAKEE_STAYS NI_RANDOM"));
 	assert_null(strstr(t->kernel_source, "PLACE_LAG"));
 	assert_null(strstr(t->kernel_source, " NR"));
