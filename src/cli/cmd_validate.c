@@ -307,9 +307,8 @@ static int parse_opts(int argc, char **argv, struct validate_opts *o)
 			break;
 		case 'F':
 			/* checked now, not at the first simulated run */
-			if (sched_feat_apply(optarg, err, sizeof(err)))
+			if (sched_feat_check(optarg, err, sizeof(err)))
 				return usage_error("validate: --features: %s", err);
-			sched_feat_reset();
 			o->features = optarg;
 			break;
 		case 'Q':

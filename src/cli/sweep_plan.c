@@ -890,12 +890,7 @@ int sweep_validate(const struct sweep_plan *p, const struct sweep_point *pts, in
 		topology_free(t);
 	}
 	for (int f = 0; f < p->features.names.n; f++) {
-		int rc;
-
-		sched_feat_reset();
-		rc = sched_feat_apply(p->features.values.v[f], err, sizeof(err));
-		sched_feat_reset();
-		if (rc)
+		if (sched_feat_check(p->features.values.v[f], err, sizeof(err)))
 			return usage_error("sweep: %s:%d: features '%s': %s", p->origin,
 					   p->features.lines[f], p->features.names.v[f], err);
 	}

@@ -71,6 +71,16 @@ int sched_feat_apply(const char *list, char *err, size_t errlen)
 	return 0;
 }
 
+int sched_feat_check(const char *list, char *err, size_t errlen)
+{
+	int rc;
+
+	sched_feat_reset();
+	rc = sched_feat_apply(list, err, errlen);
+	sched_feat_reset();
+	return rc;
+}
+
 void sched_feat_print(FILE *out, const char *sep)
 {
 	bool first = true;

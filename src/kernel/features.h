@@ -166,6 +166,12 @@ void sched_feat_reset(void);
 int sched_feat_apply(const char *list, char *err, size_t errlen);
 
 /*
+ * Whether @list would apply (0, or -1 with the message in @err), leaving
+ * every feature at its default: a command's list checked before its runs.
+ */
+int sched_feat_check(const char *list, char *err, size_t errlen);
+
+/*
  * The effective set of the features schedlab implements, kernel order, as
  * "A NO_B C" (the debugfs file's form).
  */

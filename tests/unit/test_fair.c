@@ -849,6 +849,14 @@ struct scene {
 	bool wakeup_decision; /* check_preempt_wakeup_fair() alone, flag cleared first */
 };
 
+/* check_preempt_wakeup_fair() alone on @s's runqueue, flag cleared first */
+static bool decide(struct scene *s, struct task_struct *p, int wake_flags)
+{
+	s->rq->need_resched = false;
+	check_preempt_wakeup_fair(s->rq, p, wake_flags);
+	return s->rq->need_resched;
+}
+
 static void scene_run(struct scene *s, const char *features, u64 slice_a, u64 run_a, u64 slice_c,
 		      s64 vlag_c)
 {
@@ -892,9 +900,7 @@ static void scene_run(struct scene *s, const char *features, u64 slice_a, u64 ru
 	}
 
 	/* the wakeup decision on its own (the clock has not moved: no update_curr effect) */
-	s->rq->need_resched = false;
-	check_preempt_wakeup_fair(s->rq, s->c, 0);
-	s->wakeup_decision = s->rq->need_resched;
+	s->wakeup_decision = decide(s, s->c, 0);
 }
 
 static void test_run_to_parity(void **state)
@@ -1041,14 +1047,6 @@ static void test_no_wakeup_preemption(void **state)
 /* ------------------------------------------------------------------------- */
 /* WAKEUP_PREEMPT_EEVDF: v6.19's wakeup preemption (e837456fdca8)             */
 /* ------------------------------------------------------------------------- */
-
-/* check_preempt_wakeup_fair() alone on @s's runqueue, flag cleared first */
-static bool decide(struct scene *s, struct task_struct *p, int wake_flags)
-{
-	s->rq->need_resched = false;
-	check_preempt_wakeup_fair(s->rq, p, wake_flags);
-	return s->rq->need_resched;
-}
 
 /*
  * A forked task never preempts in v6.19 (fork is often followed by exec):
