@@ -59,6 +59,14 @@ enum calib_meas {
 	M_FUTEX_RT, /* futex ping-pong on one CPU, 2 threads */
 	M_FORK_CALL, /* fork() in the parent, to its return */
 	M_FORK_EXIT_WAIT, /* fork + child _exit + waitpid */
+	/*
+	 * the same with CALIB_IMAGE_PAGES more anonymous pages resident,
+	 * written before the fork: fork() and exit + waitpid separately
+	 */
+	M_FORK_CALL_IMAGE,
+	M_EXIT_WAIT_IMAGE,
+	M_EXIT_WAIT_BASE, /* exit + waitpid as M_EXIT_WAIT_IMAGE times it, no extra image */
+	M_COW_FAULT, /* a forked child's first write to a page its parent wrote: ns per page */
 	M_EXEC, /* fork + exec of a no-op program + waitpid */
 	M_THREAD_CREATE, /* pthread_create() in the creator, to its return */
 	M_THREAD_CREATE_JOIN, /* pthread_create + empty thread + join */
@@ -213,7 +221,14 @@ struct calib_result {
 	struct calib_guest guest;
 	struct calib_flush flush; /* in a guest and on bare metal */
 	const char *exec_what; /* the program exec'd */
+	/* resident pages of the calibrating process when fork.exit.wait ran (its image) */
+	long probe_pages;
 };
+
+/* the extra image of the fork.exit.image probes: 16 MiB of anonymous pages */
+#define CALIB_IMAGE_PAGES 4096
+/* of which a forked child writes this many in the cow.fault probe */
+#define CALIB_COW_PAGES 1024
 
 /* qsort()'s comparison of doubles, ascending */
 int calib_cmp_double(const void *a, const void *b);

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -898,6 +899,143 @@ static double t_fork_exit_wait(void *arg)
 		waitpid(pid, NULL, 0);
 	}
 	return (double)(cpu_ns() - t0) / (double)n;
+}
+
+/*
+ * A process image beyond the calibrating process's own: CALIB_IMAGE_PAGES
+ * anonymous pages written before the fork, as a benchmark tool's heap and
+ * data are (small pages: a tool's image is many small mappings, not THP)
+ */
+static char *image_map(void)
+{
+	size_t len = (size_t)CALIB_IMAGE_PAGES * 4096;
+	char *img = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (img == MAP_FAILED) {
+		fail("image: mmap");
+		return NULL;
+	}
+	madvise(img, len, MADV_NOHUGEPAGE);
+	memset(img, 1, len);
+	return img;
+}
+
+/*
+ * fork.exit.image / fork.exit.base: a child forked with (@arg: the image)
+ * or without the extra image blocks on a pipe; from the parent's "go" to
+ * its waitpid() returning, the CPU time of both (the child's exit() and
+ * its teardown of every page it maps, the reaping). The fork() call is
+ * timed apart (fork.call.image: it copies the image's page tables).
+ */
+struct exit_image {
+	char *img;
+	double fork_ns[MAX_TRIALS + 1]; /* each call's fork() call, ns: the warm-up first */
+	int nr_fork;
+};
+
+static double t_exit_wait(void *arg)
+{
+	struct exit_image *x = arg;
+	long n = iters(200);
+	uint64_t total = 0, forks = 0;
+
+	for (long i = 0; i < n; i++) {
+		uint64_t t0 = thread_ns(), t1;
+		int go[2];
+		pid_t pid;
+		char c = 'g';
+
+		if (pipe(go)) {
+			fail("exit image: pipe");
+			return 0;
+		}
+		pid = fork();
+		if (pid == 0) {
+			close(go[1]);
+			if (read(go[0], &c, 1) < 0)
+				_exit(1);
+			_exit(0);
+		}
+		forks += thread_ns() - t0;
+		close(go[0]);
+		if (pid < 0) {
+			close(go[1]);
+			fail("fork");
+			return 0;
+		}
+		t1 = cpu_ns();
+		if (write(go[1], &c, 1) != 1)
+			fail("exit image: write");
+		waitpid(pid, NULL, 0);
+		total += cpu_ns() - t1;
+		close(go[1]);
+	}
+	if (x->nr_fork <= MAX_TRIALS)
+		x->fork_ns[x->nr_fork++] = (double)forks / (double)n;
+	return (double)total / (double)n;
+}
+
+/*
+ * cow.fault: the parent wrote every page of the image; its forked child
+ * writes one byte to each of CALIB_COW_PAGES of them (a copy-on-write fault
+ * each: a page allocated and copied, the PTE made writable) and sends the
+ * time a page on its own CPU clock
+ */
+static double t_cow_fault(void *arg)
+{
+	char *img = ((struct exit_image *)arg)->img;
+	long n = iters(20);
+	double sum = 0;
+
+	for (long i = 0; i < n; i++) {
+		int rep[2];
+		double per = 0;
+		pid_t pid;
+
+		if (pipe(rep)) {
+			fail("cow fault: pipe");
+			return 0;
+		}
+		pid = fork();
+		if (pid == 0) {
+			uint64_t t0 = thread_ns();
+
+			for (long pg = 0; pg < CALIB_COW_PAGES; pg++)
+				((volatile char *)img)[pg * 4096] = 2;
+			per = (double)(thread_ns() - t0) / CALIB_COW_PAGES;
+			if (write(rep[1], &per, sizeof(per)) != sizeof(per))
+				_exit(1);
+			_exit(0);
+		}
+		close(rep[1]);
+		if (pid < 0) {
+			close(rep[0]);
+			fail("fork");
+			return 0;
+		}
+		if (read(rep[0], &per, sizeof(per)) != sizeof(per))
+			fail("cow fault: read");
+		close(rep[0]);
+		waitpid(pid, NULL, 0);
+		sum += per;
+	}
+	return sum / (double)n;
+}
+
+/* the calibrating process's resident anonymous pages: what a child it forks maps */
+static long resident_anon_pages(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	long kb = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "RssAnon: %ld kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb < 0 ? -1 : kb / 4;
 }
 
 static char exec_path[4096];
@@ -1896,6 +2034,20 @@ int calib_measure(const struct calib_run *r, struct calib_result *res, char *err
 
 	res->m[M_FORK_CALL] = trials("fork.call", t_fork_call, NULL);
 	res->m[M_FORK_EXIT_WAIT] = trials("fork.exit.wait", t_fork_exit_wait, NULL);
+	res->probe_pages = resident_anon_pages();
+	{
+		static struct exit_image base, img;
+
+		/* the base first: its children must not inherit the image */
+		res->m[M_EXIT_WAIT_BASE] = trials("exit.wait.base", t_exit_wait, &base);
+		img.img = image_map();
+		if (img.img) {
+			res->m[M_EXIT_WAIT_IMAGE] = trials("exit.wait.image", t_exit_wait, &img);
+			res->m[M_FORK_CALL_IMAGE] = calib_stat_of(img.fork_ns + 1, img.nr_fork - 1);
+			res->m[M_COW_FAULT] = trials("cow.fault", t_cow_fault, &img);
+			munmap(img.img, (size_t)CALIB_IMAGE_PAGES * 4096);
+		}
+	}
 	res->m[M_EXEC] = trials("fork.exec.wait", t_exec, NULL);
 	res->m[M_THREAD_CREATE] = trials("thread.create", t_thread, &yes);
 	res->m[M_THREAD_CREATE_JOIN] = trials("thread.create.join", t_thread, &no);

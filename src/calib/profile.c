@@ -604,7 +604,7 @@ void calib_write_profile(FILE *out, const struct calib_result *res, const struct
 {
 	struct writer w = { .out = out, .res = res };
 	struct cost_model *d = &w.def, *c = &w.cal;
-	double s, copy100, x, sw1, msg4, cancel, fget;
+	double s, copy100, x, sw1, msg4, cancel, fget, page;
 
 	cost_model_default(d);
 	cost_model_default(c);
@@ -791,7 +791,37 @@ void calib_write_profile(FILE *out, const struct calib_result *res, const struct
 	x = med(&w, M_FORK_EXIT_WAIT) - med(&w, M_FORK_CALL) - s - cancel -
 	    2 * (sw1 + (double)c->switch_mm) -
 	    (double)(c->ttwu + c->enqueue + c->dequeue + c->wake_walk);
+	page = (med(&w, M_EXIT_WAIT_IMAGE) - med(&w, M_EXIT_WAIT_BASE)) / CALIB_IMAGE_PAGES;
+	if (res->probe_pages > 0 && page > 0) {
+		fprintf(out,
+			"#   - exit_page x the %ld anonymous pages this process had resident (its\n"
+			"#   child's image): %.0f ns, so that exit is a process with no image of its own\n",
+			res->probe_pages, page * (double)res->probe_pages);
+		x -= page * (double)res->probe_pages;
+	}
 	param(&w, "exit", x);
+	fprintf(out,
+		"\n# exit_page: a forked child's exit by the pages it maps (zap_pte_range(), the\n"
+		"#   rmap and reference drops of pages shared with its parent, page tables):\n"
+		"#   a child blocked on a pipe, released and reaped, with %d more anonymous pages\n"
+		"#   its parent wrote before the fork and without; the difference / %d\n",
+		CALIB_IMAGE_PAGES, CALIB_IMAGE_PAGES);
+	stat_line(&w, "exit.wait.base", M_EXIT_WAIT_BASE);
+	stat_line(&w, "exit.wait.image", M_EXIT_WAIT_IMAGE);
+	param(&w, "exit_page", page);
+	fprintf(out,
+		"# fork() of that image (fork.call.image - fork.call) / %d: %.1f ns a page;\n"
+		"#   no parameter: the modelled tools fork before their timed part\n",
+		CALIB_IMAGE_PAGES,
+		(med(&w, M_FORK_CALL_IMAGE) - med(&w, M_FORK_CALL)) / CALIB_IMAGE_PAGES);
+	stat_line(&w, "fork.call.image", M_FORK_CALL_IMAGE);
+	fprintf(out,
+		"\n# page_fault: a forked child's first write to one of those pages (a\n"
+		"#   copy-on-write fault: a page allocated and copied, the PTE made writable),\n"
+		"#   %d pages a trial on the child's own CPU clock\n",
+		CALIB_COW_PAGES);
+	stat_line(&w, "cow.fault", M_COW_FAULT);
+	param(&w, "page_fault", med(&w, M_COW_FAULT));
 	fprintf(out,
 		"\n# fork_thread: pthread_create() in the creator, to its return (clone of a thread;\n"
 		"#   glibc reuses the stack) - syscall\n");

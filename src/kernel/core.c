@@ -1567,10 +1567,11 @@ void do_exit(void)
 	struct task_struct *p = current;
 
 	/*
-	 * the two tasklist_lock sections below and a thread's exit_mm() under
-	 * mmap_lock (work/mm_thread.c) are part of the cost
+	 * exit_mmap() of the pages it maps; the two tasklist_lock sections
+	 * below and a thread's exit_mm() under mmap_lock (work/mm_thread.c)
+	 * are part of the cost
 	 */
-	charge(cost_outside(machine.cost->exit,
+	charge(cost_outside(machine.cost->exit + (u64)p->mm_rss * machine.cost->exit_page,
 			    machine.cost->tasklist_exit + machine.cost->tasklist_release +
 				    (p->exit_mm_locked ? machine.cost->mm_exit : 0)));
 	p->exit_time = cpu_now();
@@ -2134,7 +2135,14 @@ void task_run_user(u64 ns)
 							    smp_processor_id()));
 	p->work_left = ns;
 	p->in_user_work = true;
+	p->work_sys = false;
 	sim_cpu_run_user(smp_processor_id(), ns);
+}
+
+void task_run_sys(u64 ns)
+{
+	task_run_user(ns);
+	current->work_sys = true;
 }
 
 /* user work stopped: by its end, or by an interrupt with @work_left to go */
@@ -2143,17 +2151,20 @@ static void user_stopped(unsigned int cpu, u64 ran, u64 work_left, bool finished
 	struct task_struct *p = cpu_rq(cpu)->curr;
 
 	/* account_user_time(): a niced task's user time is CPUTIME_NICE */
+	/* system time (task_run_sys()) is the runtime that is not utime */
+	u64 user = p->work_sys ? 0 : ran;
+
 	if (PRIO_TO_NICE(p->static_prio) > 0 && (!finished || p->in_user_work))
-		cpu_rq(cpu)->kcpustat_nice += ran;
+		cpu_rq(cpu)->kcpustat_nice += user;
 	if (finished) {
 		if (!p->in_user_work)
 			return;
-		p->utime += ran;
+		p->utime += user;
 		p->work_left = 0;
 		p->in_user_work = false;
 		return;
 	}
-	p->utime += ran;
+	p->utime += user;
 	p->work_left = work_left;
 }
 

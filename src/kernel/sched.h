@@ -588,6 +588,8 @@ struct task_struct {
 	int on_cpu;			/* 1 from context switch in until finish of switch out */
 	unsigned int cpu;		/* task_cpu() */
 	bool in_user_work;
+	/* that work is the kernel's, preemptible (task_run_sys()): system time, not user */
+	bool work_sys;
 	/*
 	 * io_schedule(): blocked waiting for I/O, so its wakeup asks schedutil
 	 * for the iowait boost. No modelled workload blocks in I/O today.
@@ -609,6 +611,8 @@ struct task_struct {
 	unsigned int child_idx;
 	/* its exit_mm() section was charged on its own (work/mm_thread.c) */
 	bool exit_mm_locked;
+	/* the pages its process maps (get_mm_rss()), which its exit tears down; 0 for a thread */
+	u32 mm_rss;
 	int pid;
 	char comm[16];
 	u64 on_cpu_until;		/* when the CPU switching it out is done with it */
@@ -1140,6 +1144,12 @@ int sched_setaffinity_current(const struct cpumask *mask);
 
 /* Start @ns of user work (at full capacity and frequency) for current. */
 void task_run_user(u64 ns);
+
+/*
+ * Start @ns of kernel work that can be preempted as user work can (a run
+ * of page faults with user code between them), accounted as system time.
+ */
+void task_run_sys(u64 ns);
 
 /* Current task of the running CPU. */
 static inline struct task_struct *get_current(void)

@@ -44,6 +44,8 @@ void cost_model_default(struct cost_model *c)
 	c->fork = 50000;
 	c->fork_thread = 15000;
 	c->exit = 20000;
+	c->exit_page = 20;
+	c->page_fault = 1000;
 	c->tasklist_fork = 150;
 	c->tasklist_exit = 400;
 	c->tasklist_release = 200;
@@ -190,6 +192,8 @@ static const struct cost_field cost_fields[] = {
 	F(fork, FORK_MAX),
 	F(fork_thread, FORK_MAX),
 	F(exit, FORK_MAX),
+	F(exit_page, KPATH_MAX),
+	F(page_fault, KPATH_MAX),
 	F(tasklist_fork, KPATH_MAX),
 	F(tasklist_exit, KPATH_MAX),
 	F(tasklist_release, KPATH_MAX),

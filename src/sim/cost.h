@@ -69,6 +69,19 @@ struct cost_model {
 	u64 fork;		/* fork()/clone() of a process: copy_process, wake_up_new_task */
 	u64 fork_thread;	/* clone() of a thread (shares mm) */
 	u64 exit;		/* do_exit() + reaping */
+	/*
+	 * of a process's exit, per page it maps (get_mm_rss()): exit_mmap()'s
+	 * zap_pte_range() (rmap and reference drops of pages it shares with
+	 * its parent), its page tables freed; exit above is an empty image's
+	 */
+	u64 exit_page;
+	/*
+	 * a minor fault that copies a page: a forked child's first write to a
+	 * page it shares copy-on-write with its parent (entry, a page allocated
+	 * and copied, the PTE made writable, return); a tool's children take
+	 * them in their own start and in exit()'s handlers (work/tool_image.c)
+	 */
+	u64 page_fault;
 	u64 tasklist_fork;	/* of fork/fork_thread: copy_process()'s tasklist_lock section */
 	u64 tasklist_exit;	/* of exit: exit_notify()'s tasklist_lock section */
 	u64 tasklist_release;	/* of exit: release_task()'s tasklist_lock section */

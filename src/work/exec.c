@@ -946,6 +946,11 @@ static void work_step(struct task_struct *p)
 		if (op->ns)
 			task_run_user(op->ns);
 		return;
+	case OP_PAGE_FAULTS:
+		op_done(w, 0);
+		if (op->val)
+			task_run_sys((u64)op->val * cost->page_fault);
+		return;
 	case OP_SLEEP:
 		if (w->in_syscall) {
 			op_done(w, 0);
@@ -1090,6 +1095,7 @@ static void work_step(struct task_struct *p)
 					    op->spawn.allowed,
 					    op->spawn.set_attr ? &op->spawn.attr : NULL);
 		c->cache.bytes = op->spawn.footprint;
+		c->mm_rss = op->spawn.thread ? 0 : op->spawn.image_pages;
 		c->reap = op->spawn.reap;
 		if (op->spawn.thread && w->tmm)
 			mm_thread_inherit(cw, w);

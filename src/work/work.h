@@ -22,6 +22,12 @@ struct op_desc;
 
 enum op_kind {
 	OP_RUN,			/* ns of user work at full capacity and frequency */
+	/*
+	 * val minor faults that copy a page (cost page_fault each), the
+	 * user code between them left out: system time, preemptible as OP_RUN
+	 * (work/tool_image.h)
+	 */
+	OP_PAGE_FAULTS,
 	OP_SLEEP,		/* nanosleep(ns); val: its timer slack, enum sleep_slack */
 	OP_SLEEP_UNTIL,		/* clock_nanosleep(TIMER_ABSTIME, ns): returns at once if past */
 	OP_YIELD,		/* sched_yield(): FIFO/RR to the tail of its list, fair forfeits its slice */
@@ -136,6 +142,8 @@ struct op_desc {
 		int bind_cpu;	/* CPU + 1 for a kernel thread bound to it; 0: a normal task */
 		/* the child's cache working set in bytes, 0: CACHE_DEFAULT_FOOTPRINT */
 		u64 footprint;
+		/* a process child's resident pages at its exit (tool_image.pages), 0: none */
+		u32 image_pages;
 		/* the child's own CPU affinity (NULL: the parent's), set before it first runs */
 		const struct cpumask *allowed;
 		/*
@@ -177,6 +185,13 @@ static inline void op_run(struct op_desc *op, u64 ns)
 {
 	op->kind = OP_RUN;
 	op->ns = ns;
+}
+
+/* @nr page faults (OP_PAGE_FAULTS) */
+static inline void op_page_faults(struct op_desc *op, u32 nr)
+{
+	op->kind = OP_PAGE_FAULTS;
+	op->val = nr;
 }
 
 /* nanosleep(@ns) */

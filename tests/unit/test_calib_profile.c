@@ -66,6 +66,11 @@ static void fake(struct calib_result *r, bool smt)
 	r->m[M_FORK_CALL] = st(60000);
 	r->m[M_FORK_EXIT_WAIT] = st(94000);
 	r->m[M_EXEC] = st(400000);
+	r->m[M_EXIT_WAIT_BASE] = st(70000);
+	r->m[M_EXIT_WAIT_IMAGE] = st(70000 + 24.0 * CALIB_IMAGE_PAGES);
+	r->m[M_FORK_CALL_IMAGE] = st(60000 + 16.0 * CALIB_IMAGE_PAGES);
+	r->m[M_COW_FAULT] = st(1650);
+	r->probe_pages = 0;
 	r->m[M_THREAD_CREATE] = st(6000);
 	r->m[M_THREAD_CREATE_JOIN] = st(10000);
 	r->m[M_LOCK] = st(6.6);
@@ -126,6 +131,23 @@ static void test_profile_reads_back(void **state)
 		assert_int_equal(c.futex_wait, 30);
 		assert_int_equal(c.fork, 60000 - 70);
 		assert_int_equal(c.fork_thread, 6000 - 70);
+		/* exit_page: the image's extra exit / its pages; page_fault: the probe's */
+		assert_int_equal(c.exit_page, 24);
+		assert_int_equal(c.page_fault, 1650);
+		{
+			/* exit: an empty image's, the probe's own pages x exit_page off */
+			struct cost_model d;
+			char *t2;
+
+			r.probe_pages = 500;
+			t2 = write_profile(&r);
+			cost_model_default(&d);
+			if (cost_profile_parse(&d, t2, "calib.costs", err, sizeof(err)))
+				fail_msg("%s", err);
+			assert_int_equal(c.exit - d.exit, 500 * 24);
+			free(t2);
+			r.probe_pages = 0;
+		}
 		assert_int_equal(c.unix_skb_overhead, 668);
 		/* skb_refill = the deep queue's extra per message, both sides averaged */
 		assert_int_equal(c.skb_refill, ((1422 - 322) + (1539 - 339)) / 2);

@@ -18,16 +18,27 @@
 
 static struct topology *topo;
 
-static void sim_begin(const char *machine_name)
+/* the loaded machine @topo, booted */
+static void sim_boot(void)
+{
+	sched_feat_reset();
+	sysctl_sched.hz = topo->hz;
+	machine_init(topo, &topo->cost, 1);
+	sched_init(0);
+}
+
+static void sim_load(const char *machine_name)
 {
 	char err[256];
 
 	topo = topology_load(machine_name, err, sizeof(err));
 	assert_non_null(topo);
-	sched_feat_reset();
-	sysctl_sched.hz = topo->hz;
-	machine_init(topo, &topo->cost, 1);
-	sched_init(0);
+}
+
+static void sim_begin(const char *machine_name)
+{
+	sim_load(machine_name);
+	sim_boot();
 }
 
 static void sim_go(void)
@@ -494,6 +505,95 @@ static void test_released_tasks_counted(void **state)
 	assert_non_null(strstr(freed.latency, "grandchild:(10)"));
 }
 
+/* ---- a tool's image: its children's page faults and their exit by pages mapped ---- */
+
+struct imager {
+	int step;
+	bool thread;
+	u32 faults, pages;
+};
+
+static void imagee_next(struct work_task *w, struct op_desc *op)
+{
+	struct imager *im = w->state;
+
+	if (im->step++ == 0 && im->faults) {
+		op_page_faults(op, im->faults);
+		return;
+	}
+	*op = (struct op_desc){ .kind = OP_EXIT };
+}
+
+static const struct program imagee_prog = { .next = imagee_next };
+
+static void imager_next(struct work_task *w, struct op_desc *op)
+{
+	struct imager *im = w->state;
+
+	switch (im->step++) {
+	case 0:
+		*op = (struct op_desc){ .kind = OP_SPAWN };
+		op->spawn.prog = &imagee_prog;
+		op->spawn.state = im + 1;
+		op->spawn.thread = im->thread;
+		op->spawn.comm = "imagee";
+		op->spawn.image_pages = im->pages;
+		return;
+	case 1:
+		*op = (struct op_desc){ .kind = OP_WAIT_CHILDREN };
+		return;
+	default:
+		*op = (struct op_desc){ .kind = OP_EXIT };
+	}
+}
+
+static const struct program imager_prog = { .next = imager_next };
+
+/* the child's runtime and user time */
+static void run_imager(bool thread, u32 faults, u32 pages, u64 *runtime, u64 *utime)
+{
+	struct imager im[2] = { { .thread = thread, .pages = pages }, { .faults = faults } };
+	struct task_struct *p;
+
+	sim_load("smp1");
+	topo->cost.page_fault = 2000;
+	topo->cost.exit_page = 30;
+	sim_boot();
+	work_start("imager", &imager_prog, im, 0);
+	sim_go();
+	*runtime = *utime = 0;
+	list_for_each_entry(p, &sched_world.tasks, tasks) {
+		if (!strcmp(p->comm, "imagee")) {
+			*runtime = p->se.sum_exec_runtime;
+			*utime = p->utime;
+		}
+	}
+	assert_int_not_equal(*runtime, 0);
+	sim_end();
+}
+
+/*
+ * A forked child's page faults cost page_fault each, as system time; its
+ * exit costs exit_page for each page it maps; a thread maps none of its
+ * own, so the pages are not its to tear down.
+ */
+static void test_tool_image_costs(void **state)
+{
+	u64 base, base_u, faulted, faulted_u, mapped, mapped_u, thread, thread_u, tpages, tpages_u;
+
+	(void)state;
+	run_imager(false, 0, 0, &base, &base_u);
+	run_imager(false, 100, 0, &faulted, &faulted_u);
+	run_imager(false, 0, 1000, &mapped, &mapped_u);
+	run_imager(true, 0, 0, &thread, &thread_u);
+	run_imager(true, 0, 1000, &tpages, &tpages_u);
+	assert_int_equal(faulted - base, 100 * 2000);
+	assert_int_equal(faulted_u, base_u);
+	assert_int_equal(mapped - base, 1000 * 30);
+	assert_int_equal(tpages, thread);
+	assert_int_equal(tpages_u, thread_u);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -504,6 +604,7 @@ int main(void)
 		cmocka_unit_test(test_pipe_writer_blocks_when_full),
 		cmocka_unit_test(test_unix_socket_sndbuf_bounds_queue),
 		cmocka_unit_test(test_released_tasks_counted),
+		cmocka_unit_test(test_tool_image_costs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -119,9 +119,9 @@ expect_exit 2 "cost parameter 'exec_variation_ppm': bad value '500001'" \
 	schedlab run -m smp2 --cost exec_variation_ppm=500001 -- hackbench -l 5
 same_output exec-variation-seeded schedlab run -m smp2 --cost exec_variation_ppm=20000 --seed 3 -- \
 	hackbench -g 2 -l 50
-off=$("$SCHEDLAB" run -m smp2 --seed 3 -- hackbench -g 2 -l 50 2>&1)
-zero=$("$SCHEDLAB" run -m smp2 --cost exec_variation_ppm=0 --seed 3 -- hackbench -g 2 -l 50 2>&1)
-on=$("$SCHEDLAB" run -m smp2 --cost exec_variation_ppm=20000 --seed 3 -- hackbench -g 2 -l 50 2>&1)
+off=$("$SCHEDLAB" run -m smp2 --seed 3 -- hackbench -g 2 -l 100 2>&1)
+zero=$("$SCHEDLAB" run -m smp2 --cost exec_variation_ppm=0 --seed 3 -- hackbench -g 2 -l 100 2>&1)
+on=$("$SCHEDLAB" run -m smp2 --cost exec_variation_ppm=20000 --seed 3 -- hackbench -g 2 -l 100 2>&1)
 if [ "$off" = "$zero" ] && [ "$off" != "$on" ]; then
 	ok "exec_variation_ppm: 0 is the machine without it, 20000 another run"
 else

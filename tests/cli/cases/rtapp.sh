@@ -155,10 +155,10 @@ fl=tests/cli/rtapp/fork-limit.json
 # in the background: the run ends (no result without the interference asked
 # for), the message names the --also command as typed; the JSON and trace
 # are still written, the JSON saying which workload failed and why
-expect_exit 1 "schedlab: the background workload --also 'rt-app $fl' failed at t=10070670 ns: rt-app: $fl:4: thread a-585-0584: fork: task a reached rt-app's fork limit (1024 forks of it): rt-app exits; the run ends there, without a result" \
+expect_exit 1 "schedlab: the background workload --also 'rt-app $fl' failed at t=10075658 ns: rt-app: $fl:4: thread a-529-0528: fork: task a reached rt-app's fork limit (1024 forks of it): rt-app exits; the run ends there, without a result" \
 	schedlab run -m smp4 --json "$tmp/fl.json" --trace "$tmp/fl.trace" --also "rt-app $fl" -- hackbench -g 1 -l 10
 if grep -q '"workload": "also",' "$tmp/fl.json" && grep -q '"also_index": 0,' "$tmp/fl.json" &&
-	grep -q "\"command\": \"rt-app $fl\"," "$tmp/fl.json" && grep -q '"t_ns": 10070670,' "$tmp/fl.json" &&
+	grep -q "\"command\": \"rt-app $fl\"," "$tmp/fl.json" && grep -q '"t_ns": 10075658,' "$tmp/fl.json" &&
 	grep -q '"message": "rt-app: .*fork limit (1024' "$tmp/fl.json" && [ -s "$tmp/fl.trace" ]; then
 	ok "--also failure: the JSON names the workload and the cause, the trace is written"
 else
@@ -182,13 +182,13 @@ if [ "$status" -eq 1 ] && grep -q '"workload": null,' "$tmp/limit.json" &&
 	grep -q '"message": "the run stopped at its event limit' "$tmp/limit.json"; then
 	ok "a limit: the JSON names no workload"; else not_ok "a limit: the JSON names no workload" "status $status"; fi
 # ab and study say why a run did not finish
-expect_exit 1 "schedlab: ab: the base run with seed 1 did not finish: the background workload --also 'rt-app $fl' failed at t=10070670 ns: rt-app: $fl:4:" \
+expect_exit 1 "schedlab: ab: the base run with seed 1 did not finish: the background workload --also 'rt-app $fl' failed at t=10075658 ns: rt-app: $fl:4:" \
 	schedlab ab -m smp4 --test NO_TTWU_QUEUE --runs 2 -j 2 --also "rt-app $fl" -- hackbench -g 1 -l 10
 expect_exit 1 "schedlab: ab: the base run with seed 1 did not finish: the benchmark failed at t=9325117 ns: rt-app: $fl:4:" \
 	schedlab ab -m smp4 --test NO_TTWU_QUEUE --runs 2 -- rt-app $fl
 printf 'name fl\ntitle a background fork bomb\nvariant a -\nvariant b NO_TTWU_QUEUE\nmachine smp4\nworkload hackbench -g 1 -l 10\nmetric time_s\nruns 2\noption also rt-app %s\n' \
 	"$fl" >"$tmp/fl.study"
-expect_exit 1 "schedlab: study: a run of 'hackbench -g 1 -l 10' on smp4 with seed 1 did not finish: the background workload --also 'rt-app $fl' failed at t=10070670 ns" \
+expect_exit 1 "schedlab: study: a run of 'hackbench -g 1 -l 10' on smp4 with seed 1 did not finish: the background workload --also 'rt-app $fl' failed at t=10075658 ns" \
 	schedlab study --file "$tmp/fl.study"
 # a background workload that ends before the benchmark is no failure
 printf '{"global": {"calibration": 70}, "tasks": {"t": {"loop": 1, "run": 10}}}\n' >"$tmp/short.json"
