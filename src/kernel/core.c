@@ -2121,7 +2121,8 @@ void tick_retain_idle(struct rq *rq)
 
 /* the kernel side of the CPU step machine (the hardware is sim/cpu.c)  */
 
-void task_run_user(u64 ns)
+/* @ns of work current can be preempted in; @sys: the kernel's (system time) */
+static void task_run_work(u64 ns, bool sys)
 {
 	struct task_struct *p = current;
 
@@ -2135,14 +2136,18 @@ void task_run_user(u64 ns)
 							    smp_processor_id()));
 	p->work_left = ns;
 	p->in_user_work = true;
-	p->work_sys = false;
+	p->work_sys = sys;
 	sim_cpu_run_user(smp_processor_id(), ns);
+}
+
+void task_run_user(u64 ns)
+{
+	task_run_work(ns, false);
 }
 
 void task_run_sys(u64 ns)
 {
-	task_run_user(ns);
-	current->work_sys = true;
+	task_run_work(ns, true);
 }
 
 /* user work stopped: by its end, or by an interrupt with @work_left to go */
@@ -2150,10 +2155,10 @@ static void user_stopped(unsigned int cpu, u64 ran, u64 work_left, bool finished
 {
 	struct task_struct *p = cpu_rq(cpu)->curr;
 
-	/* account_user_time(): a niced task's user time is CPUTIME_NICE */
 	/* system time (task_run_sys()) is the runtime that is not utime */
 	u64 user = p->work_sys ? 0 : ran;
 
+	/* account_user_time(): a niced task's user time is CPUTIME_NICE */
 	if (PRIO_TO_NICE(p->static_prio) > 0 && (!finished || p->in_user_work))
 		cpu_rq(cpu)->kcpustat_nice += user;
 	if (finished) {

@@ -147,8 +147,10 @@ struct cost_field {
  * stays far below a tick; process creation and exit at FORK_MAX; delays that
  * are not a CPU's work (IPI flight) at DELAY_MAX; one cache line's refill
  * latency at LINE_MAX_NS (a refill is lines x latency / line_mlp, so it
- * grows with the task's footprint). Longer paths would model a machine that
- * spends its ticks in the kernel, which the workloads here cannot finish on.
+ * grows with the task's footprint); a page of an exit's teardown at
+ * PAGE_MAX_NS (the exit is that x the pages mapped). Longer paths would
+ * model a machine that spends its ticks in the kernel, which the workloads
+ * here cannot finish on.
  */
 #define KPATH_MAX	100000ULL	/* 100 us */
 #define FORK_MAX	10000000ULL	/* 10 ms */
@@ -157,6 +159,7 @@ struct cost_field {
 #define SKB_MAX		65536ULL	/* bytes */
 #define CACHE_KB_MAX	1048576ULL	/* KiB: 1 GiB */
 #define LINE_MAX_NS	10000ULL	/* one cache line: 10 us, far beyond any machine */
+#define PAGE_MAX_NS	10000ULL	/* one page of an exit's teardown: 10 us, far beyond any machine */
 #define MLP_MAX		64ULL
 /* an idle length: a uint of ns (4.3 s) as the [guest] key, past any state's target residency */
 #define IDLE_LEN_MAX	4294967295ULL
@@ -192,7 +195,7 @@ static const struct cost_field cost_fields[] = {
 	F(fork, FORK_MAX),
 	F(fork_thread, FORK_MAX),
 	F(exit, FORK_MAX),
-	F(exit_page, KPATH_MAX),
+	F(exit_page, PAGE_MAX_NS),
 	F(page_fault, KPATH_MAX),
 	F(tasklist_fork, KPATH_MAX),
 	F(tasklist_exit, KPATH_MAX),

@@ -117,6 +117,9 @@ expect_exit 2 "validate: --real: $cp_dir/r.json: row 'taskset -c 0 perf bench sc
 # refused; on, a run is the same for the same seed and not the run without it
 expect_exit 2 "cost parameter 'exec_variation_ppm': bad value '500001'" \
 	schedlab run -m smp2 --cost exec_variation_ppm=500001 -- hackbench -l 5
+# an exit charges exit_page for every page at once: at most 10 us a page
+expect_exit 2 "cost parameter 'exit_page': bad value '10001' (nanoseconds, 0..10000)" \
+	schedlab run -m smp2 --cost exit_page=10001 -- hackbench -l 5
 same_output exec-variation-seeded schedlab run -m smp2 --cost exec_variation_ppm=20000 --seed 3 -- \
 	hackbench -g 2 -l 50
 off=$("$SCHEDLAB" run -m smp2 --seed 3 -- hackbench -g 2 -l 100 2>&1)
