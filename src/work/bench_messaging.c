@@ -48,8 +48,6 @@ struct msg_state {
 	struct channel *wake;
 	struct channel **chan;	/* [groups * fds]: receiver channels */
 	struct msg_child *children;
-	/* a forked worker's image (tool_image.h); NULL for threads */
-	const struct tool_image *image;
 	unsigned int nr_children;
 	unsigned int spawned;
 	unsigned int ready_got;
@@ -82,28 +80,21 @@ static void child_next(struct work_task *w, struct op_desc *op)
 	struct bench *b = m->b;
 
 	switch (c->phase) {
-	case 0: /* a forked worker's first writes, in the tool's own code */
+	case 0: /* ready(): tell the parent */
 		c->total = (u64)b->fds * b->loops;
 		c->chan = &m->chan[c->group * b->fds];
 		c->next = c->sender ? 0 : c->idx;
-		c->phase = 1;
-		if (m->image) {
-			op_page_faults(op, m->image->start_faults);
-			return;
-		}
-		/* fall through */
-	case 1: /* ready(): tell the parent */
 		op_rw(op, OP_WRITE, m->ready, 1);
+		c->phase = 1;
+		return;
+	case 1: /* and wait for "GO" */
+		op_poll_in(op, m->wake);
 		c->phase = 2;
 		return;
-	case 2: /* and wait for "GO" */
-		op_poll_in(op, m->wake);
+	case 2:
 		c->phase = 3;
-		return;
-	case 3:
-		c->phase = 4;
 		break;
-	case 4: /* the previous op moved w->result bytes of the current message */
+	case 3: /* the previous op moved w->result bytes of the current message */
 		c->done += (u32)w->result;
 		if (c->done == b->datasize) {
 			c->done = 0;
@@ -113,17 +104,8 @@ static void child_next(struct work_task *w, struct op_desc *op)
 				c->next = 0;
 		}
 		break;
-	default: /* exit()'s handlers faulted */
-		op_simple(op, OP_EXIT);
-		return;
 	}
 	if (c->count == c->total) {
-		if (m->image) {
-			/* exit(): atexit handlers and the libraries' destructors */
-			op_page_faults(op, m->image->exit_faults);
-			c->phase = 5;
-			return;
-		}
 		op_simple(op, OP_EXIT);
 		return;
 	}
@@ -152,7 +134,9 @@ static void parent_next(struct work_task *w, struct op_desc *op)
 			/* a sender writes to each of the group's fds channels, a receiver reads one */
 			op->spawn.footprint =
 				FOOTPRINT_TASK + (u64)(c->sender ? b->fds : 1) * FOOTPRINT_CHANNEL;
-			op->spawn.image_pages = m->image ? m->image->pages : 0;
+			/* a worker process is a child of the tool's image */
+			op->spawn.image = b->kind == BENCH_HACKBENCH ? &tool_image_hackbench
+								     : &tool_image_perf;
 			return;
 		}
 		/*
@@ -226,8 +210,6 @@ void messaging_start(struct bench *b)
 	/* perf bench names itself "<collection>-<bench>" (prctl(PR_SET_NAME) in run_bench()) */
 	m->comm = b->kind == BENCH_HACKBENCH ? "hackbench" : "sched-messaging";
 	m->nr_children = nr;
-	if (!b->threads)
-		m->image = b->kind == BENCH_HACKBENCH ? &tool_image_hackbench : &tool_image_perf;
 	m->ready = channel_new(kind);
 	m->wake = channel_new(kind);
 	for (unsigned int i = 0; i < b->groups * b->fds; i++)

@@ -23,8 +23,6 @@ struct pipe_worker {
 	int nr;
 	unsigned int i;
 	int step;
-	/* a forked worker's image faults (tool_image.h): 0 none yet, 1 the start's, 2 the exit's */
-	int faults;
 };
 
 struct pipe_state {
@@ -57,23 +55,8 @@ static bool worker_op(struct pipe_worker *pw, struct op_desc *op)
 
 static void worker_next(struct work_task *w, struct op_desc *op)
 {
-	struct pipe_worker *pw = w->state;
-	/* a forked worker is perf's child; threads share its image */
-	const struct tool_image *img = pw->s->b->threads ? NULL : &tool_image_perf;
-
-	if (img && pw->faults == 0) {
-		pw->faults = 1;
-		op_page_faults(op, img->start_faults);
-		return;
-	}
-	if (worker_op(pw, op))
-		return;
-	if (img && pw->faults == 1) {
-		pw->faults = 2;
-		op_page_faults(op, img->exit_faults);
-		return;
-	}
-	op_simple(op, OP_EXIT);
+	if (!worker_op(w->state, op))
+		op_simple(op, OP_EXIT);
 }
 
 static const struct program worker_prog = { .next = worker_next };
@@ -101,7 +84,8 @@ static void spawn(struct op_desc *op, struct pipe_worker *pw, bool thread)
 	op->spawn.comm = PIPE_COMM;
 	/* it reads one pipe and writes the other */
 	op->spawn.footprint = FOOTPRINT_TASK + 2 * FOOTPRINT_CHANNEL;
-	op->spawn.image_pages = thread ? 0 : tool_image_perf.pages;
+	/* forked (process mode), perf's child */
+	op->spawn.image = &tool_image_perf;
 }
 
 static void parent_next(struct work_task *w, struct op_desc *op)

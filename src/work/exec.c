@@ -7,6 +7,7 @@
  * their condition), without paying the syscall entry again.
  */
 #include "work/work.h"
+#include "work/tool_image.h"
 
 #include "kernel/tasklist.h"
 #include "work/skb_cache.h"
@@ -916,6 +917,21 @@ static u64 sleep_slack(const struct task_struct *p, const struct op_desc *op, u6
 	return 0;
 }
 
+/*
+ * A forked tool worker's run of @nr image faults (work/tool_image.h):
+ * page_fault each, as preemptible system time; @next is the run after it.
+ * True when the run started (the step ends there, and the same operation
+ * goes on after it).
+ */
+static bool image_faults_run(struct work_task *w, u32 nr, enum image_faults next)
+{
+	w->image_faults = next;
+	if (!nr)
+		return false;
+	task_run_sys((u64)nr * machine.cost->page_fault);
+	return true;
+}
+
 static void work_step(struct task_struct *p)
 {
 	struct work_task *w = p->exec_data;
@@ -927,6 +943,10 @@ static void work_step(struct task_struct *p)
 	    !mm_path_active(&w->mmp))
 		take_signal(w);
 	if (!w->op_valid) {
+		/* a forked tool worker's first writes, before its program's first operation */
+		if (unlikely(w->image_faults == IMAGE_START) &&
+		    image_faults_run(w, w->image->start_faults, IMAGE_EXIT))
+			return;
 		w->prog->next(w, op);
 		w->op_valid = true;
 		w->in_syscall = false;
@@ -945,11 +965,6 @@ static void work_step(struct task_struct *p)
 		op_done(w, 0);
 		if (op->ns)
 			task_run_user(op->ns);
-		return;
-	case OP_PAGE_FAULTS:
-		op_done(w, 0);
-		if (op->val)
-			task_run_sys((u64)op->val * cost->page_fault);
 		return;
 	case OP_SLEEP:
 		if (w->in_syscall) {
@@ -1095,7 +1110,12 @@ static void work_step(struct task_struct *p)
 					    op->spawn.allowed,
 					    op->spawn.set_attr ? &op->spawn.attr : NULL);
 		c->cache.bytes = op->spawn.footprint;
-		c->mm_rss = op->spawn.thread ? 0 : op->spawn.image_pages;
+		/* a thread shares its process's image: nothing of its own to fault or tear down */
+		if (op->spawn.image && !op->spawn.thread) {
+			cw->image = op->spawn.image;
+			cw->image_faults = IMAGE_START;
+			c->mm_rss = op->spawn.image->pages;
+		}
 		c->reap = op->spawn.reap;
 		if (op->spawn.thread && w->tmm)
 			mm_thread_inherit(cw, w);
@@ -1165,6 +1185,10 @@ static void work_step(struct task_struct *p)
 		op_done(w, 0);
 		return;
 	case OP_EXIT:
+		/* exit()'s handlers first: the libraries' destructors, stdio */
+		if (unlikely(w->image_faults == IMAGE_EXIT) &&
+		    image_faults_run(w, w->image->exit_faults, IMAGE_NONE))
+			return;
 		if (w->stack_bytes && p->parent && p->parent->exec == &work_exec) {
 			/* to be joined by its creator, whose wait puts its stack in the cache */
 			struct work_task *jw = p->parent->exec_data;

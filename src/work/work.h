@@ -19,15 +19,10 @@ struct channel;
 struct futex;
 struct work_task;
 struct op_desc;
+struct tool_image;
 
 enum op_kind {
 	OP_RUN,			/* ns of user work at full capacity and frequency */
-	/*
-	 * val minor faults that copy a page (cost page_fault each), the
-	 * user code between them left out: system time, preemptible as OP_RUN
-	 * (work/tool_image.h)
-	 */
-	OP_PAGE_FAULTS,
 	OP_SLEEP,		/* nanosleep(ns); val: its timer slack, enum sleep_slack */
 	OP_SLEEP_UNTIL,		/* clock_nanosleep(TIMER_ABSTIME, ns): returns at once if past */
 	OP_YIELD,		/* sched_yield(): FIFO/RR to the tail of its list, fair forfeits its slice */
@@ -142,8 +137,12 @@ struct op_desc {
 		int bind_cpu;	/* CPU + 1 for a kernel thread bound to it; 0: a normal task */
 		/* the child's cache working set in bytes, 0: CACHE_DEFAULT_FOOTPRINT */
 		u64 footprint;
-		/* a process child's resident pages at its exit (tool_image.pages), 0: none */
-		u32 image_pages;
+		/*
+		 * the tool a process child is forked from (work/tool_image.h):
+		 * its faults at its start and in exit(), its pages at exit;
+		 * NULL, or a thread: none
+		 */
+		const struct tool_image *image;
 		/* the child's own CPU affinity (NULL: the parent's), set before it first runs */
 		const struct cpumask *allowed;
 		/*
@@ -185,13 +184,6 @@ static inline void op_run(struct op_desc *op, u64 ns)
 {
 	op->kind = OP_RUN;
 	op->ns = ns;
-}
-
-/* @nr page faults (OP_PAGE_FAULTS) */
-static inline void op_page_faults(struct op_desc *op, u32 nr)
-{
-	op->kind = OP_PAGE_FAULTS;
-	op->val = nr;
 }
 
 /* nanosleep(@ns) */
@@ -290,6 +282,13 @@ static inline void op_simple(struct op_desc *op, enum op_kind kind)
 	op->kind = kind;
 }
 
+/* where a forked tool worker is in its image's faults (work_task.image) */
+enum image_faults {
+	IMAGE_NONE,	/* no image, or both runs taken */
+	IMAGE_START,	/* its start's, before its program's first operation */
+	IMAGE_EXIT,	/* exit()'s, before the exit itself */
+};
+
 struct work_task {
 	struct task_struct *task;
 	const struct program *prog;
@@ -300,6 +299,8 @@ struct work_task {
 	bool woken;			/* a futex/sleep wait was ended by its waker */
 	bool sig_pending;		/* work_signal(): taken at the next step */
 	bool signalled;			/* a signal was taken: the program's handler runs */
+	/* a forked tool worker's image faults to take next (enum image_faults) */
+	unsigned char image_faults;
 	u64 result;
 	struct op_desc op;
 	struct hrtimer timer;
@@ -316,6 +317,8 @@ struct work_task {
 	/* a threaded program's mmap_lock (work/mm_thread.h): NULL until it has threads */
 	struct thread_mm *tmm;
 	struct mm_path mmp;		/* its sections before the operation in progress */
+	/* a process forked from a tool's image (op_desc.spawn.image), or NULL */
+	const struct tool_image *image;
 	u64 stack_bytes;		/* a thread: its stack block, from glibc's stack cache */
 	u64 new_stack;			/* the block of the thread it is creating */
 	/* threads it created that exited, not yet joined, and their stack block */

@@ -12,6 +12,7 @@
 #include "report/latency_print.h"
 #include "report/perf_stat.h"
 #include "report/sched_totals.h"
+#include "work/tool_image.h"
 #include "work/work.h"
 
 #include <stdlib.h>
@@ -510,17 +511,12 @@ static void test_released_tasks_counted(void **state)
 struct imager {
 	int step;
 	bool thread;
-	u32 faults, pages;
+	struct tool_image image;
 };
 
 static void imagee_next(struct work_task *w, struct op_desc *op)
 {
-	struct imager *im = w->state;
-
-	if (im->step++ == 0 && im->faults) {
-		op_page_faults(op, im->faults);
-		return;
-	}
+	(void)w;
 	*op = (struct op_desc){ .kind = OP_EXIT };
 }
 
@@ -534,10 +530,9 @@ static void imager_next(struct work_task *w, struct op_desc *op)
 	case 0:
 		*op = (struct op_desc){ .kind = OP_SPAWN };
 		op->spawn.prog = &imagee_prog;
-		op->spawn.state = im + 1;
 		op->spawn.thread = im->thread;
 		op->spawn.comm = "imagee";
-		op->spawn.image_pages = im->pages;
+		op->spawn.image = &im->image;
 		return;
 	case 1:
 		*op = (struct op_desc){ .kind = OP_WAIT_CHILDREN };
@@ -549,17 +544,20 @@ static void imager_next(struct work_task *w, struct op_desc *op)
 
 static const struct program imager_prog = { .next = imager_next };
 
-/* the child's runtime and user time */
+/* the child's runtime and user time: @faults split over its start and its exit() */
 static void run_imager(bool thread, u32 faults, u32 pages, u64 *runtime, u64 *utime)
 {
-	struct imager im[2] = { { .thread = thread, .pages = pages }, { .faults = faults } };
+	struct imager im = { .thread = thread,
+			     .image = { .start_faults = faults / 4,
+					.exit_faults = faults - faults / 4,
+					.pages = pages } };
 	struct task_struct *p;
 
 	sim_load("smp1");
 	topo->cost.page_fault = 2000;
 	topo->cost.exit_page = 30;
 	sim_boot();
-	work_start("imager", &imager_prog, im, 0);
+	work_start("imager", &imager_prog, &im, 0);
 	sim_go();
 	*runtime = *utime = 0;
 	list_for_each_entry(p, &sched_world.tasks, tasks) {
@@ -574,8 +572,8 @@ static void run_imager(bool thread, u32 faults, u32 pages, u64 *runtime, u64 *ut
 
 /*
  * A forked child's page faults cost page_fault each, as system time; its
- * exit costs exit_page for each page it maps; a thread maps none of its
- * own, so the pages are not its to tear down.
+ * exit costs exit_page for each page it maps; a thread shares the image,
+ * so it has neither faults nor pages of its own.
  */
 static void test_tool_image_costs(void **state)
 {
@@ -586,7 +584,7 @@ static void test_tool_image_costs(void **state)
 	run_imager(false, 100, 0, &faulted, &faulted_u);
 	run_imager(false, 0, 1000, &mapped, &mapped_u);
 	run_imager(true, 0, 0, &thread, &thread_u);
-	run_imager(true, 0, 1000, &tpages, &tpages_u);
+	run_imager(true, 100, 1000, &tpages, &tpages_u);
 	assert_int_equal(faulted - base, 100 * 2000);
 	assert_int_equal(faulted_u, base_u);
 	assert_int_equal(mapped - base, 1000 * 30);
