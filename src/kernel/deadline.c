@@ -144,14 +144,11 @@ static void sub_rq_bw(struct sched_dl_entity *dl_se, struct rq *rq)
 /*
  * __dl_add() / __dl_sub(): bandwidth given out by (or back to) the root
  * domain; each of its CPUs has that share less (more) to reclaim
- * (__dl_update() on extra_bw)
+ * (__dl_update() on extra_bw: once for the whole span, extra_bw_all)
  */
 static void __dl_update(struct root_domain *rd, s64 bw)
 {
-	unsigned int i;
-
-	for_each_cpu(i, rd->span)
-		cpu_rq(i)->dl.extra_bw += (u64)bw;
+	rd->extra_bw_all += (u64)bw;
 }
 
 static void __dl_add(struct root_domain *rd, u64 tsk_bw, unsigned int cpus)
@@ -662,12 +659,13 @@ unlock:
 static u64 grub_reclaim(u64 delta, const struct rq *rq, const struct sched_dl_entity *dl_se)
 {
 	u64 u_inact = rq->dl.this_bw - rq->dl.running_bw;
+	u64 u_extra = dl_rq_extra_bw(rq);
 	u64 u_act;
 
-	if (u_inact + rq->dl.extra_bw > rq->dl.max_bw - dl_se->dl_bw)
+	if (u_inact + u_extra > rq->dl.max_bw - dl_se->dl_bw)
 		u_act = dl_se->dl_bw;
 	else
-		u_act = rq->dl.max_bw - u_inact - rq->dl.extra_bw;
+		u_act = rq->dl.max_bw - u_inact - u_extra;
 	u_act = (u_act * rq->dl.bw_ratio) >> RATIO_SHIFT;
 	return (delta * u_act) >> BW_SHIFT;
 }
@@ -872,6 +870,7 @@ void sched_init_dl_servers(void)
 				       SYSCTL_SCHED_RT_RUNTIME_US * NSEC_PER_USEC);
 	cpu_rd(0)->dl_bw.total_bw = 0;
 	/* dl_clear_root_domain(): nothing given out yet, the servers are added below */
+	cpu_rd(0)->extra_bw_all = 0;
 	for_each_possible_cpu(cpu)
 		cpu_rq(cpu)->dl.extra_bw = cpu_rq(cpu)->dl.max_bw;
 	for_each_possible_cpu(cpu) {

@@ -276,6 +276,15 @@ struct root_domain {
 		u64 bw;
 		u64 total_bw;
 	} dl_bw;
+	/*
+	 * What __dl_update() added to every CPU of the span's extra_bw, kept
+	 * once: the kernel walks the span at each __dl_add()/__dl_sub(), and
+	 * sched_init_dl_servers() does that for every CPU, O(CPUs^2) (67 M
+	 * adds at 8192 CPUs) for a sum every CPU shares. A CPU's Uextra is
+	 * its dl_rq's extra_bw plus this (dl_rq_extra_bw()), the same u64
+	 * value the kernel's per-CPU adds reach (modular adds commute).
+	 */
+	u64 extra_bw_all;
 	/* dlo_mask, dlo_count: the CPUs with pushable DL tasks (dl_rq->overloaded) */
 	struct cpumask *dlo_mask;
 	unsigned int dlo_count;

@@ -401,9 +401,11 @@ struct dl_rq {
 	u64 this_bw;
 	/*
 	 * GRUB (SCHED_FLAG_RECLAIM): max_bw, the most a CPU's DL entities
-	 * may use (Umax, the root domain's limit per CPU); extra_bw, what
-	 * admission has not given out here (Uextra); bw_ratio, 1 / Umax in
-	 * RATIO_SHIFT fixed point (init_dl_rq_bw_ratio())
+	 * may use (Umax, the root domain's limit per CPU); extra_bw, this
+	 * CPU's part of what admission has not given out here (Uextra is
+	 * dl_rq_extra_bw(): this plus the root domain's extra_bw_all);
+	 * bw_ratio, 1 / Umax in RATIO_SHIFT fixed point
+	 * (init_dl_rq_bw_ratio())
 	 */
 	u64 max_bw;
 	u64 extra_bw;
@@ -1602,6 +1604,12 @@ void cpupri_set(struct rq *rq, int newpri);
 static inline int cpupri_of_cpu(unsigned int cpu)
 {
 	return cpu_rd(cpu)->cpupri[cpu];
+}
+
+/* GRUB's Uextra on @rq's CPU: its dl_rq's own part and the span's (root_domain.extra_bw_all) */
+static inline u64 dl_rq_extra_bw(const struct rq *rq)
+{
+	return rq->dl.extra_bw + cpu_rd(cpu_of(rq))->extra_bw_all;
 }
 
 void init_rt_rq(struct rt_rq *rt_rq);

@@ -487,12 +487,12 @@ static void test_grub_reclaim_by_hand(void **state)
 	rq = cpu_rq(0);
 	assert_int_equal(rq->dl.max_bw, 996147);
 	assert_int_equal(rq->dl.bw_ratio, 269);
-	assert_int_equal(rq->dl.extra_bw, 996147 - 52428);
+	assert_int_equal(dl_rq_extra_bw(rq), 996147 - 52428);
 	a.sched_flags = SCHED_FLAG_RECLAIM;
 	p = tl_fork("grub", 0);
 	assert_int_equal(sched_setattr_nocheck(p, &a), 0);
 	assert_true(p->dl.flags & SCHED_FLAG_RECLAIM);
-	assert_int_equal(rq->dl.extra_bw, 734004);
+	assert_int_equal(dl_rq_extra_bw(rq), 734004);
 	assert_int_equal(rq->dl.this_bw, 262143);
 	/*
 	 * queued by the setattr: active; the server too while it is started
@@ -506,6 +506,39 @@ static void test_grub_reclaim_by_hand(void **state)
 	assert_int_equal(dl_scaled_delta_exec(rq, &p->dl, NSEC_PER_MSEC), 262693);
 	p->dl.flags = 0;
 	assert_int_equal(dl_scaled_delta_exec(rq, &p->dl, NSEC_PER_MSEC), NSEC_PER_MSEC);
+	tl_teardown();
+}
+
+/*
+ * Uextra on a 4-CPU root domain: each fair server's 52428 is given out
+ * by the whole span, a quarter (13107) from every CPU, so each CPU keeps
+ * 996147 - 4 x 13107 = 943719; a DL task of u = 0.2 (209715) takes
+ * 209715 / 4 = 52428 more from each (891291), and leaving SCHED_DEADLINE
+ * gives it back at the 0-lag time. The shared part is kept once (root_domain.extra_bw_all);
+ * every CPU must see it.
+ */
+static void test_extra_bw_shared_by_span(void **state)
+{
+	struct sched_attr a = dl_attr(2 * NSEC_PER_MSEC, 10 * NSEC_PER_MSEC, 10 * NSEC_PER_MSEC);
+	struct sched_attr normal = { .sched_policy = SCHED_NORMAL };
+	struct task_struct *p;
+
+	(void)state;
+	tl_setup("smp4", TL_ZERO_COST, 1000, NULL);
+	for (unsigned int cpu = 0; cpu < 4; cpu++)
+		assert_int_equal(dl_rq_extra_bw(cpu_rq(cpu)), 943719);
+	p = tl_fork("dl", 0);
+	assert_int_equal(sched_setattr_nocheck(p, &a), 0);
+	for (unsigned int cpu = 0; cpu < 4; cpu++)
+		assert_int_equal(dl_rq_extra_bw(cpu_rq(cpu)), 891291);
+	/* it leaves the class: the share comes back at its 0-lag time (its inactive timer) */
+	assert_int_equal(sched_setattr_nocheck(p, &normal), 0);
+	assert_int_equal(dl_rq_extra_bw(cpu_rq(3)), 891291);
+	assert_true(hrtimer_pending(&p->dl.inactive_timer));
+	hrtimer_try_to_cancel(&p->dl.inactive_timer);
+	p->dl.inactive_timer.function(&p->dl.inactive_timer);
+	for (unsigned int cpu = 0; cpu < 4; cpu++)
+		assert_int_equal(dl_rq_extra_bw(cpu_rq(cpu)), 943719);
 	tl_teardown();
 }
 
@@ -686,6 +719,7 @@ int main(void)
 		cmocka_unit_test(test_avg_dl_of_a_quarter),
 		cmocka_unit_test(test_running_bw_zero_lag),
 		cmocka_unit_test(test_grub_reclaim_by_hand),
+		cmocka_unit_test(test_extra_bw_shared_by_span),
 		cmocka_unit_test(test_grub_reclaims_the_idle_cpu),
 		cmocka_unit_test(test_fork_eagain_and_reset_on_fork),
 		cmocka_unit_test(test_dl_affinity_covers_root_domain),
