@@ -77,6 +77,15 @@ enum calib_meas {
 	 */
 	M_VARIATION_WRITE,
 	M_VARIATION_READ,
+	/*
+	 * a token passed round a ring of processes on one CPU through pipes,
+	 * all SCHED_BATCH (each hop a write, a wakeup, a blocking read, a
+	 * switch): ns per hop with 2 processes, with calib_result.ring_k, and
+	 * the pairs' difference (ring_k - 2)
+	 */
+	M_RING_2,
+	M_RING_K,
+	M_RING_DIFF,
 	NR_CALIB_MEAS,
 };
 
@@ -88,6 +97,14 @@ struct calib_pair {
 };
 
 #define CALIB_MAX_SMT 8
+/*
+ * The ring of M_RING_K: at least 6 processes (so that 3 default
+ * footprints beyond the incoming one overflow a 32 KiB L1d with room to
+ * spare) and at most 16; x86 keeps 6 address spaces' TLB entries per CPU
+ * (TLB_NR_DYN_ASIDS), so a ring of 6 on a 48 KiB L1d refills no TLB
+ */
+#define CALIB_RING_MIN 6
+#define CALIB_RING_MAX 16
 #define CALIB_MAX_IDLE 10
 
 /*
@@ -223,6 +240,9 @@ struct calib_result {
 	const char *exec_what; /* the program exec'd */
 	/* resident pages of the calibrating process when fork.exit.wait ran (its image) */
 	long probe_pages;
+	/* the ring's processes beyond 2 (M_RING_K) and the L1d it had to overflow, bytes */
+	int ring_k;
+	unsigned long l1d_bytes;
 };
 
 /* the extra image of the fork.exit.image probes: 16 MiB of anonymous pages */

@@ -9,6 +9,7 @@
  */
 #include "calib/calib.h"
 
+#include "sim/cache.h"
 #include "sim/cost.h"
 #include "topo/machine_guest.h"
 #include "topo/topology.h"
@@ -773,6 +774,126 @@ static void pingpong_rounds(struct calib_result *res)
 		res->m[M_PIPE_RT_PERF1_DIFF] = paired(v[PP_PERF1], v[PP_THREADS], n);
 		res->m[M_PIPE_RT_PERF3_DIFF] = paired(v[PP_PERF3], v[PP_PERF1], n);
 	}
+}
+
+/* ---- a ring of processes: a switch's working set refilled into the L1 ---- */
+
+static unsigned long cache_size(int cpu, int level, unsigned long def);
+
+/*
+ * A token round a ring of @k processes on CPU 0, through pipes, all
+ * SCHED_BATCH: every hop is a write that wakes the next process, a read
+ * that blocks, and a switch to the woken one. With 2 processes both
+ * working sets stay in the L1; with more than fit, each switch brings the
+ * incoming process's back from the L2. Everything else per hop is the
+ * same, so the difference is that refill (docs/calibration.md, l1_refill).
+ */
+struct ring {
+	int k;
+};
+
+static void ring_member(int in, int out, long laps)
+{
+	char tok;
+
+	for (long i = 0; i < laps; i++)
+		if (!xread(in, &tok, 1) || !xwrite(out, &tok, 1))
+			break;
+}
+
+static double t_ring(void *arg)
+{
+	const struct ring *r = arg;
+	long laps = iters(40000) / r->k;
+	int p[CALIB_RING_MAX][2];
+	pid_t kids[CALIB_RING_MAX];
+	struct sched_param none = { 0 };
+	char tok = 1;
+	uint64_t t0 = 0, t1 = 0;
+	int made = 0;
+
+	if (laps < 2)
+		laps = 2;
+	for (made = 0; made < r->k; made++)
+		if (pipe(p[made])) {
+			fail("pipe");
+			goto out;
+		}
+	pin(0);
+	sched_setscheduler(0, SCHED_BATCH, &none);
+	for (int i = 1; i < r->k; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0) {
+			/* a ring with a member missing would never come round: end it */
+			fail("fork");
+			for (int j = 1; j < i; j++) {
+				kill(kids[j], SIGKILL);
+				waitpid(kids[j], NULL, 0);
+			}
+			goto out;
+		}
+		if (pid == 0) {
+			ring_member(p[i][0], p[(i + 1) % r->k][1], laps);
+			_exit(0);
+		}
+		kids[i] = pid;
+	}
+	/* the first lap starts every member; the rest are timed */
+	if (!xwrite(p[1][1], &tok, 1) || !xread(p[0][0], &tok, 1))
+		fail("ring");
+	t0 = cpu_ns();
+	for (long l = 1; l < laps; l++)
+		if (!xwrite(p[1][1], &tok, 1) || !xread(p[0][0], &tok, 1))
+			fail("ring");
+	for (int i = 1; i < r->k; i++)
+		waitpid(kids[i], NULL, 0);
+	t1 = cpu_ns(); /* with the members' CPU time, now that they are reaped */
+out:
+	sched_setscheduler(0, SCHED_OTHER, &none);
+	for (int i = 0; i < made; i++) {
+		close(p[i][0]);
+		close(p[i][1]);
+	}
+	return (double)(t1 - t0) / (double)((laps - 1) * r->k);
+}
+
+/*
+ * The rings of 2 and of ring_k processes, a trial of each in turn (their
+ * difference sees one moment of the host, as pingpong_rounds()'s do).
+ * ring_k: enough default footprints (CACHE_DEFAULT_FOOTPRINT) beyond the
+ * incoming one to fill this CPU's L1d, one more for a cache that is not
+ * strictly LRU.
+ */
+static void ring_rounds(struct calib_result *res)
+{
+	double v2[MAX_TRIALS], vk[MAX_TRIALS], sorted[MAX_TRIALS];
+	int n = run->trials < MAX_TRIALS ? run->trials : MAX_TRIALS;
+	unsigned long l1 = cache_size(0, 1, 32 * 1024);
+	int k = 2 + (int)((l1 + CACHE_DEFAULT_FOOTPRINT - 1) / CACHE_DEFAULT_FOOTPRINT);
+	struct ring two = { 2 }, many;
+
+	if (k < CALIB_RING_MIN)
+		k = CALIB_RING_MIN;
+	if (k > CALIB_RING_MAX)
+		k = CALIB_RING_MAX;
+	many.k = k;
+	res->ring_k = k;
+	res->l1d_bytes = l1;
+	t_ring(&two);
+	t_ring(&many);
+	for (int i = 0; i < n; i++) {
+		v2[i] = t_ring(&two);
+		vk[i] = t_ring(&many);
+	}
+	res->m[M_RING_DIFF] = paired(vk, v2, n);
+	memcpy(sorted, v2, sizeof(double) * (size_t)n);
+	res->m[M_RING_2] = calib_stat_of(sorted, n);
+	memcpy(sorted, vk, sizeof(double) * (size_t)n);
+	res->m[M_RING_K] = calib_stat_of(sorted, n);
+	measured("ring.2", &res->m[M_RING_2]);
+	measured("ring.k", &res->m[M_RING_K]);
+	measured("ring.diff", &res->m[M_RING_DIFF]);
 }
 
 /* ---- futexes ---- */
@@ -2026,6 +2147,7 @@ int calib_measure(const struct calib_run *r, struct calib_result *res, char *err
 	struct pingpong pp = { .threads = true };
 	res->m[M_PIPE_RT_OTHER] = trials("pipe.rt.threads.other", t_pipe_rt, &pp);
 	res->m[M_PIPE_RT_OTHER_PREEMPT] = preempt_share(&pp);
+	ring_rounds(res);
 
 	res->m[M_FUTEX_WAKE_NONE] = trials("futex.wake.nowaiter", t_futex_wake_none, NULL);
 	res->m[M_FUTEX_WAIT_EAGAIN] = trials("futex.wait.eagain", t_futex_wait_eagain, NULL);

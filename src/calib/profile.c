@@ -322,6 +322,43 @@ static void write_guest_ipi_exit(struct writer *w, const struct calib_pair *p)
 }
 
 /*
+ * l1_refill from the rings of processes (microbench.c, ring_rounds()): per
+ * hop, ring_k processes - 2, a pair of trials at a time, is the refill of
+ * the incoming process's working set into the L1d once the others have
+ * overflowed it, taken as the model's default footprint (what a task that
+ * declares none brings back, cache_switch_in()), at most the L1d: per
+ * KiB of it. Written when every pair's difference is above 0.
+ */
+static void write_l1_refill(struct writer *w)
+{
+	const struct calib_result *res = w->res;
+	const struct calib_stat *d = &res->m[M_RING_DIFF];
+	u64 bytes = min((u64)CACHE_DEFAULT_FOOTPRINT, (u64)res->l1d_bytes);
+	double kib = (double)bytes / 1024;
+
+	if (!d->n || !bytes)
+		return;
+	fprintf(w->out,
+		"\n# l1_refill: a token round a ring of %d processes on CPU 0 through pipes, all\n"
+		"#   SCHED_BATCH (each hop a write, a wakeup, a blocking read, a switch), per hop,\n"
+		"#   - the same round 2 processes, a trial of each in turn: the incoming process's\n"
+		"#   working set back from the L2 once %d others have overflowed the %lu KiB L1d;\n"
+		"#   / the model's default footprint in KiB (%.0f)\n",
+		res->ring_k, res->ring_k - 1, res->l1d_bytes / 1024, kib);
+	stat_line(w, "ring.2", M_RING_2);
+	stat_line(w, "ring.k", M_RING_K);
+	stat_line(w, "ring.k-2", M_RING_DIFF);
+	if (calib_cost_resolved(d, 0)) {
+		param(w, "l1_refill", d->med / kib);
+		return;
+	}
+	fprintf(w->out,
+		"#   not resolved: a spread that covers 0. Not written: the estimate %llu ns a KiB\n"
+		"#   stays\n# l1_refill = %.1f\n",
+		(unsigned long long)w->def.l1_refill, d->med / kib);
+}
+
+/*
  * A guest cost @name from the paired wakeups' difference @d less @extra:
  * written when resolved (calib_cost_resolved()), else commented out with
  * the difference and its spread, which leaves the estimate @in_force in
@@ -707,6 +744,7 @@ void calib_write_profile(FILE *out, const struct calib_result *res, const struct
 	stat_line(&w, "pipe.rt.processes-threads", M_PIPE_RT_PROCS_DIFF);
 	stat_line(&w, "yield.processes", M_YIELD_PROCS);
 	param(&w, "switch_mm", (med(&w, M_PIPE_RT_PROCS_DIFF) + 4 * fget) / 2);
+	write_l1_refill(&w);
 
 	if (med(&w, M_PIPE_RT_PERF3) > 0) {
 		double one = med(&w, M_PIPE_RT_PERF1_DIFF) / 2;

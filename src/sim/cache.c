@@ -181,6 +181,21 @@ static u64 surviving(const struct cache_counters *c, u64 mark, u64 bytes, u64 ca
 	return cache_surviving(bytes, min(c->touched - mark, others), capacity);
 }
 
+/*
+ * The bytes of a footprint of @bytes back on the private cache @l2 it
+ * left at @mark that the L1 in front of it no longer holds, of the
+ * @in_l2 that @l2 does: the L1 keeps at most its capacity of it.
+ */
+static u64 l1_refilled(const struct cache_counters *l2, u64 mark, u64 bytes, u64 in_l2)
+{
+	u64 capacity = machine.cost->cache_l1_kb * 1024;
+	u64 part = min(bytes, capacity);
+
+	if (!capacity)
+		return 0;
+	return min(part, in_l2) - min(surviving(l2, mark, part, capacity), in_l2);
+}
+
 u64 cache_switch_in(struct cache_footprint *f, unsigned int cpu, struct cache_refill *out)
 {
 	const struct cost_model *c = machine.cost;
@@ -209,8 +224,10 @@ u64 cache_switch_in(struct cache_footprint *f, unsigned int cpu, struct cache_re
 		u64 res_llc = surviving(old_llc, f->llc_mark, bytes, c->cache_llc_kb * 1024);
 		u64 near = max(res_l2, res_llc), fetched, mem;
 
-		if (old_l2 == l2)
+		if (old_l2 == l2) {
 			in_l2 = res_l2;
+			r.from_l2 = l1_refilled(l2, f->l2_mark, bytes, in_l2);
+		}
 		fetched = near - in_l2;
 		if (old_llc == llc)
 			r.from_llc = fetched;
@@ -228,7 +245,8 @@ u64 cache_switch_in(struct cache_footprint *f, unsigned int cpu, struct cache_re
 					    r.from_remote * c->cacheline[DIST_NUMA] +
 					    r.from_mem * c->mem_latency +
 					    r.from_mem_remote * c->mem_remote_latency,
-				    (u64)CACHE_LINE * max(c->line_mlp, 1ULL));
+				    (u64)CACHE_LINE * max(c->line_mlp, 1ULL)) +
+		       DIV_ROUND_UP(r.from_l2 * c->l1_refill, 1024ULL);
 		if (old_l2 != l2) {
 			old_l2->occupancy -= bytes;
 			l2->occupancy += bytes;

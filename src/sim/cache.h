@@ -19,7 +19,13 @@
  * still holds it (the shared cache or another core's private cache under
  * it, another shared cache, memory), at that place's latency per 64-byte
  * line divided by the misses in flight (line_mlp), charged with
- * charge_stall(). O(1) per switch. docs/cost-model.md, "Cache footprints".
+ * charge_stall(). With cache_l1_kb, the L1 in front of the private cache
+ * is estimated the same way with the same counter (every byte the private
+ * cache takes passes through it), for at most its capacity of the
+ * footprint (a larger one streams through it while the task runs, which
+ * is the task's own time): what survives in the private cache but not in
+ * the L1 comes back at l1_refill a KiB. O(1) per switch.
+ * docs/cost-model.md, "Cache footprints".
  */
 #ifndef SCHEDLAB_SIM_CACHE_H
 #define SCHEDLAB_SIM_CACHE_H
@@ -81,6 +87,7 @@ extern struct cache_cpu *cache_cpus;	/* [machine.nr_cpus] */
 
 /* Where a refill came from, in bytes, and what it cost (for tests and stats). */
 struct cache_refill {
+	u64 from_l2;		/* into the L1 from this CPU's private cache (cache_l1_kb) */
 	u64 from_llc;		/* this CPU's shared cache, or a private cache under it */
 	u64 from_xllc;		/* another shared cache of the same package */
 	u64 from_remote;	/* a cache in another package or node */

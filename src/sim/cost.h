@@ -165,6 +165,18 @@ struct cost_model {
 	u64 cache_l2_kb;	/* KiB (not ns): a private cache (per core, or as the preset says) */
 	u64 cache_llc_kb;	/* KiB (not ns): a shared cache (per LLC, or as the preset says) */
 	/*
+	 * KiB (not ns): the first-level data cache of a private cache's CPUs;
+	 * 0: not modelled (the private cache is the first level a switch-in
+	 * refills)
+	 */
+	u64 cache_l1_kb;
+	/*
+	 * ns per KiB (16 lines) of a footprint a switch-in brings back into
+	 * the L1 from the private cache, as the switch path reads them
+	 * (calibrate's ring of processes)
+	 */
+	u64 l1_refill;
+	/*
 	 * Refill latencies are the memory system's: llc_hit (the shared cache),
 	 * cacheline[package] and cacheline[numa] (another shared cache of the
 	 * package, a cache in another package), mem_latency and, below,

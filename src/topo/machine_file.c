@@ -479,7 +479,9 @@ static int caches_line(struct mf_state *s, const struct mf_line *l, char *err, s
 		s->t->cache_llc_span = (enum cache_span)v;
 		return 0;
 	}
-	return unknown_key(l, "l2_span, llc_span (the sizes are [costs] cache_l2_kb, cache_llc_kb)",
+	return unknown_key(l,
+			   "l2_span, llc_span (the sizes are [costs] cache_l1_kb, cache_l2_kb, "
+			   "cache_llc_kb)",
 			   err, errlen);
 }
 

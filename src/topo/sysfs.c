@@ -10,7 +10,8 @@
  *   cpuN/cache/indexK/{level,type,shared_cpu_list}            LLC: the highest
  *                                                             unified level
  *   cpu0/cache/indexK/size (of the first online CPU)          the footprint model's
- *                                                             cache_l2_kb, cache_llc_kb
+ *                                                             cache_l2_kb, cache_llc_kb,
+ *                                                             cache_l1_kb (its L1d)
  *   cpu0/cache/indexK/shared_cpu_list of its L2               cache_l2_span
  *   cpuN/cpu_capacity, cpuN/cpufreq/cpuinfo_*, cpuN/cpuidle/stateK/{name,desc,latency,residency}
  *   cpu0/cpufreq/{scaling_driver,related_cpus,cpuinfo_transition_latency}
@@ -282,19 +283,26 @@ static void read_cache_kb(struct reader *r, unsigned int raw, int k, const char 
 		bad_file(r, rel, buf, "a cache size in KiB such as 1024K (1K..1048576K)");
 }
 
-/* CPU @raw's level-2 unified cache's index; -1 if none */
-static int l2_index(struct reader *r, unsigned int raw)
+/* CPU @raw's cache of @level and @kind ("Unified", "Data")'s index; -1 if none */
+static int cache_index(struct reader *r, unsigned int raw, unsigned long want, const char *kind)
 {
 	for (int k = 0; k < 16; k++) {
 		unsigned long level;
 		char type[32];
 
-		if (!read_ulong(r, &level, "cpu/cpu%u/cache/index%d/level", raw, k) && level == 2 &&
+		if (!read_ulong(r, &level, "cpu/cpu%u/cache/index%d/level", raw, k) &&
+		    level == want &&
 		    !read_sys(r, type, sizeof(type), "cpu/cpu%u/cache/index%d/type", raw, k) &&
-		    !strcmp(type, "Unified"))
+		    !strcmp(type, kind))
 			return k;
 	}
 	return -1;
+}
+
+/* CPU @raw's level-2 unified cache's index; -1 if none */
+static int l2_index(struct reader *r, unsigned int raw)
+{
+	return cache_index(r, raw, 2, "Unified");
 }
 
 /*
@@ -306,12 +314,15 @@ static int l2_index(struct reader *r, unsigned int raw)
  */
 static void read_cache_sizes(struct reader *r, unsigned int raw)
 {
-	int llc = llc_index(r, raw), l2 = l2_index(r, raw);
+	int llc = llc_index(r, raw), l2 = l2_index(r, raw), l1 = cache_index(r, raw, 1, "Data");
 
 	if (l2 >= 0)
 		read_cache_kb(r, raw, l2, "cache_l2_kb");
 	if (llc >= 0)
 		read_cache_kb(r, raw, llc, "cache_llc_kb");
+	/* the L1 in front of it, when the private cache is a level-2 one */
+	if (l2 >= 0 && l1 >= 0)
+		read_cache_kb(r, raw, l1, "cache_l1_kb");
 }
 
 /* logical CPU @i's id at the level a cache span names */

@@ -148,10 +148,11 @@ static void put_topology(struct sysfs_out *o, unsigned int cpu)
 }
 
 /*
- * The footprint model's two caches (src/sim/cache.c) as index0 (L2) and
- * index1 (L3); the L3 spans the scheduler's LLC, which is what the reader
- * takes the LLC from (the highest unified level). No L1: schedlab has no
- * figure for it.
+ * The footprint model's caches (src/sim/cache.c) as index0 (L2) and
+ * index1 (L3), and index2 (the L1d, level 1 "Data", over the L2's CPUs)
+ * when the machine sets cache_l1_kb; the L3 spans the scheduler's LLC,
+ * which is what the reader takes the LLC from (the highest unified level).
+ * The reader finds each by level and type, not by index.
  */
 static void put_caches(struct sysfs_out *o, unsigned int cpu)
 {
@@ -163,17 +164,20 @@ static void put_caches(struct sysfs_out *o, unsigned int cpu)
 	} caches[] = {
 		{ 2, t->cost.cache_l2_kb, topology_cache_span_cpumask(t, t->cache_l2_span, cpu, false) },
 		{ 3, t->cost.cache_llc_kb, topology_llc_cpumask(t, cpu) },
+		{ 1, t->cost.cache_l1_kb, topology_cache_span_cpumask(t, t->cache_l2_span, cpu, false) },
 	};
 	char rel[128];
 
 	for (unsigned int k = 0; k < ARRAY_SIZE(caches); k++) {
+		if (caches[k].level == 1 && !caches[k].kb)
+			continue;
 #define CACHE(file, fmt, val)                                                        \
 	do {                                                                         \
 		snprintf(rel, sizeof(rel), "cpu/cpu%u/cache/index%u/" file, cpu, k); \
 		put(o, rel, fmt, val);                                               \
 	} while (0)
 		CACHE("level", "%u", caches[k].level);
-		CACHE("type", "%s", "Unified");
+		CACHE("type", "%s", caches[k].level == 1 ? "Data" : "Unified");
 		CACHE("size", "%lluK", (unsigned long long)caches[k].kb);
 		CACHE("coherency_line_size", "%d", 64);
 		CACHE("shared_cpu_list", "%s", list(o, caches[k].m));

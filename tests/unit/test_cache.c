@@ -353,6 +353,63 @@ static void test_flush_private(void **state)
 	stop(t);
 }
 
+/*
+ * The L1 in front of the private cache (cache_l1_kb 40 KiB, l1_refill 64 ns
+ * a KiB, 4 a line): what survives in the L2 but not in the L1 comes back
+ * at that, 1024 ns for 16 KiB. The same
+ * counter as the L2's, so the same D, at the L1's capacity.
+ */
+static void test_l1_refill(void **state)
+{
+	struct topology *t = start("smt2-2s-16");
+	struct cache_footprint a, b, c, d, e, f;
+	struct cache_refill r;
+
+	(void)state;
+	cost.cache_l1_kb = 40;
+	cost.l1_refill = 64;
+	cache_footprint_init(&a, 16 * KB);
+	cache_footprint_init(&b, 16 * KB);
+	cache_footprint_init(&c, 16 * KB);
+	cache_footprint_init(&d, 16 * KB);
+	run(&a, 0, &r);
+	run(&b, 0, &r);
+	run(&c, 0, &r);
+	run(&d, 0, &r);
+	/* 48 KiB of others since: all 16 KiB of A in the 64 KiB L2, none in the L1 */
+	assert_int_equal(run(&a, 0, &r), 1024);
+	assert_int_equal(r.from_l2, 16 * KB);
+	assert_int_equal(r.from_llc + r.from_mem, 0);
+	assert_int_equal(run(&b, 0, &r), 1024);
+	/* A and B alone: 16 KiB between, min(16, 40 - 16) of each stays in the L1 */
+	assert_int_equal(run(&a, 0, &r), 0);
+	assert_int_equal(run(&b, 0, &r), 0);
+	/* three of them: 32 KiB between, min(16, 40 - 32) = 8 KiB stay: 8 back, 512 ns */
+	cache_task_exit(&d);
+	assert_int_equal(run(&c, 0, &r), 512);
+	assert_int_equal(r.from_l2, 8 * KB);
+	assert_int_equal(run(&a, 0, &r), 512);
+	assert_int_equal(run(&b, 0, &r), 512);
+	/*
+	 * A footprint larger than the L1 keeps at most the L1's 40 KiB there:
+	 * alone, nothing comes back; after F's 16 KiB, 48 KiB of E are left in
+	 * the L2 (16 from the LLC, 1280 ns) and 24 in the L1: 16 KiB, 1024 ns
+	 */
+	cache_footprint_init(&e, 64 * KB);
+	cache_footprint_init(&f, 16 * KB);
+	run(&e, 1, &r);
+	assert_int_equal(run(&e, 1, &r), 0);
+	run(&f, 1, &r);
+	assert_int_equal(run(&e, 1, &r), 2304);
+	assert_int_equal(r.from_l2, 16 * KB);
+	assert_int_equal(r.from_llc, 16 * KB);
+	/* a task that moved to another core refills from the LLC, through no L2 of its own */
+	assert_int_equal(run(&a, 2, &r), 1280);
+	assert_int_equal(r.from_l2, 0);
+	assert_int_equal(r.from_llc, 16 * KB);
+	stop(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -365,6 +422,7 @@ int main(void)
 		cmocka_unit_test(test_context_switch_pays_refill),
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_flush_private),
+		cmocka_unit_test(test_l1_refill),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

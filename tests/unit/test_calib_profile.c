@@ -76,6 +76,11 @@ static void fake(struct calib_result *r, bool smt)
 	r->m[M_LOCK] = st(6.6);
 	r->m[M_VARIATION_WRITE] = st(18000);
 	r->m[M_VARIATION_READ] = st(11000);
+	r->m[M_RING_2] = st(1160);
+	r->m[M_RING_K] = st(1590);
+	r->m[M_RING_DIFF] = st(430);
+	r->ring_k = 6;
+	r->l1d_bytes = 48 * 1024;
 	r->exec_what = "/bin/true";
 	for (int d = 0; d < NR_DIST; d++)
 		r->pair[d].a = r->pair[d].b = -1;
@@ -147,6 +152,32 @@ static void test_profile_reads_back(void **state)
 			assert_int_equal(c.exit - d.exit, 500 * 24);
 			free(t2);
 			r.probe_pages = 0;
+		}
+		/* l1_refill: the ring of 6 - the ring of 2, per hop, over the default 16 KiB */
+		assert_int_equal(c.l1_refill, 27);
+		{
+			/* a spread that covers 0: commented out, the estimate stays */
+			struct cost_model d;
+			char *t2;
+
+			r.m[M_RING_DIFF].min = -20;
+			t2 = write_profile(&r);
+			cost_model_default(&d);
+			if (cost_profile_parse(&d, t2, "calib.costs", err, sizeof(err)))
+				fail_msg("%s", err);
+			assert_int_equal(d.l1_refill, 80);
+			assert_non_null(strstr(t2, "\n# l1_refill = 26.9\n"));
+			free(t2);
+			/* an L1d smaller than the footprint: per KiB of the L1d */
+			r.m[M_RING_DIFF] = st(430);
+			r.l1d_bytes = 8 * 1024;
+			t2 = write_profile(&r);
+			cost_model_default(&d);
+			if (cost_profile_parse(&d, t2, "calib.costs", err, sizeof(err)))
+				fail_msg("%s", err);
+			assert_int_equal(d.l1_refill, 54);
+			free(t2);
+			r.l1d_bytes = 48 * 1024;
 		}
 		assert_int_equal(c.unix_skb_overhead, 668);
 		/* skb_refill = the deep queue's extra per message, both sides averaged */
