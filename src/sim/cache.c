@@ -170,15 +170,25 @@ static u64 footprint_bytes(const struct cache_footprint *f)
 	return f->bytes ? f->bytes : CACHE_DEFAULT_FOOTPRINT;
 }
 
-/* What of @bytes survives in @c since @mark, at @capacity. */
-static u64 surviving(const struct cache_counters *c, u64 mark, u64 bytes, u64 capacity)
+/*
+ * What of @part of a footprint of @bytes survives in @c since @mark, at
+ * @capacity: the others' occupancy leaves the whole footprint out.
+ */
+static u64 surviving_part(const struct cache_counters *c, u64 mark, u64 bytes, u64 part,
+			  u64 capacity)
 {
 	u64 others = c->occupancy > bytes ? c->occupancy - bytes : 0;
 
 	if (mark < c->flushed)
 		return 0;
 
-	return cache_surviving(bytes, min(c->touched - mark, others), capacity);
+	return cache_surviving(part, min(c->touched - mark, others), capacity);
+}
+
+/* What of @bytes survives in @c since @mark, at @capacity. */
+static u64 surviving(const struct cache_counters *c, u64 mark, u64 bytes, u64 capacity)
+{
+	return surviving_part(c, mark, bytes, bytes, capacity);
 }
 
 /*
@@ -193,7 +203,7 @@ static u64 l1_refilled(const struct cache_counters *l2, u64 mark, u64 bytes, u64
 
 	if (!capacity)
 		return 0;
-	return min(part, in_l2) - min(surviving(l2, mark, part, capacity), in_l2);
+	return min(part, in_l2) - min(surviving_part(l2, mark, bytes, part, capacity), in_l2);
 }
 
 u64 cache_switch_in(struct cache_footprint *f, unsigned int cpu, struct cache_refill *out)

@@ -403,6 +403,15 @@ static void test_l1_refill(void **state)
 	assert_int_equal(run(&e, 1, &r), 2304);
 	assert_int_equal(r.from_l2, 16 * KB);
 	assert_int_equal(r.from_llc, 16 * KB);
+	/*
+	 * F twice in between: 32 KiB touched, but F's 16 KiB are all the
+	 * others hold there (E's own 64 KiB are not others, the part the L1
+	 * keeps or not), so D is 16 KiB and the same again
+	 */
+	run(&f, 1, &r);
+	run(&f, 1, &r);
+	assert_int_equal(run(&e, 1, &r), 2304);
+	assert_int_equal(r.from_l2, 16 * KB);
 	/* a task that moved to another core refills from the LLC, through no L2 of its own */
 	assert_int_equal(run(&a, 2, &r), 1280);
 	assert_int_equal(r.from_l2, 0);
