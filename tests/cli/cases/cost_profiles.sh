@@ -42,6 +42,31 @@ fi
 if grep -q -- "--costs $cp_dir/slow.costs --" "$cp_dir/list"; then ok "sweep --costs: in every point's command"; else
 	not_ok "sweep --costs: in every point's command" "$(head -3 "$cp_dir/list")"; fi
 
+# the L1 in front of the private cache (cache_l1_kb): 40 processes taking
+# turns on one CPU pay their footprints' refill from the L2, a pipe pair
+# (two 16 KiB footprints in 48 KiB) nothing; a machine file carries it
+# through --export-sysfs and -m sysfs:DIR
+hb_off=$("$SCHEDLAB" run -m smp2 -- taskset -c 0 hackbench -g 1 -l 100 2>&1 | sed -n 's/^Time: //p')
+hb_on=$("$SCHEDLAB" run -m smp2 --cost cache_l1_kb=48 -- taskset -c 0 hackbench -g 1 -l 100 2>&1 | sed -n 's/^Time: //p')
+pp_off=$("$SCHEDLAB" run -m smp2 -- taskset -c 0 perf bench sched pipe -l 2000 2>&1 | grep usecs/op)
+pp_on=$("$SCHEDLAB" run -m smp2 --cost cache_l1_kb=48 -- taskset -c 0 perf bench sched pipe -l 2000 2>&1 | grep usecs/op)
+if [ -n "$hb_off" ] && awk -v a="$hb_off" -v b="$hb_on" 'BEGIN { exit !(b > a) }' && [ -n "$pp_off" ] && [ "$pp_off" = "$pp_on" ]; then
+	ok "cache_l1_kb: 40 processes on a CPU refill, a pipe pair does not"
+else
+	not_ok "cache_l1_kb: 40 processes on a CPU refill, a pipe pair does not" \
+		"hackbench $hb_off -> $hb_on" "pipe '$pp_off' -> '$pp_on'"
+fi
+"$SCHEDLAB" machines --export smp2 | sed 's/^\[costs\]$/[costs]\ncache_l1_kb = 48/' >"$cp_dir/l1.machine"
+rm -rf "$cp_dir/l1-sysfs"
+if "$SCHEDLAB" topo -m "$cp_dir/l1.machine" --export-sysfs "$cp_dir/l1-sysfs" >/dev/null 2>&1 &&
+	[ "$(cat "$cp_dir/l1-sysfs/cpu/cpu0/cache/index2/type" 2>/dev/null)" = Data ] &&
+	"$SCHEDLAB" machines --export "sysfs:$cp_dir/l1-sysfs" | grep -qx 'cache_l1_kb = 48'; then
+	ok "cache_l1_kb: --export-sysfs writes the L1d, -m sysfs:DIR reads it"
+else
+	not_ok "cache_l1_kb: --export-sysfs writes the L1d, -m sysfs:DIR reads it" \
+		"$(grep cache_l "$cp_dir/l1.machine")" "$(ls "$cp_dir/l1-sysfs/cpu/cpu0/cache" 2>&1)"
+fi
+
 # calibrate --quick on this machine: the profile's format, never its values
 # (make check must not depend on the machine's speed or load)
 run_cmd schedlab calibrate --quick -o "$cp_dir/host.costs"
