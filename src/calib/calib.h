@@ -240,7 +240,7 @@ struct calib_result {
 	const char *exec_what; /* the program exec'd */
 	/* resident pages of the calibrating process when fork.exit.wait ran (its image) */
 	long probe_pages;
-	/* the ring's processes beyond 2 (M_RING_K) and the L1d it had to overflow, bytes */
+	/* the processes of M_RING_K's ring and the L1d it had to overflow, bytes */
 	int ring_k;
 	unsigned long l1d_bytes;
 };

@@ -720,6 +720,18 @@ static struct calib_stat preempt_share(const struct pingpong *pp)
 	return (struct calib_stat){ .med = v, .min = v, .max = v, .n = pp->rts ? 1 : 0 };
 }
 
+/* @n trials' values @v of a series run in turn with others, as a stat, logged as @name */
+static struct calib_stat series(const char *name, const double *v, int n)
+{
+	double sorted[MAX_TRIALS];
+	struct calib_stat s;
+
+	memcpy(sorted, v, sizeof(double) * (size_t)n);
+	s = calib_stat_of(sorted, n);
+	measured(name, &s);
+	return s;
+}
+
 /* the pairs' differences @a[i] - @b[i] of @n trials, as a stat */
 static struct calib_stat paired(const double *a, const double *b, int n)
 {
@@ -751,7 +763,7 @@ static void pingpong_rounds(struct calib_result *res)
 		{ .threads = true, .batch = true, .perf_events = 1 },
 		{ .threads = true, .batch = true, .perf_events = 3 },
 	};
-	double v[NR_PP][MAX_TRIALS], sorted[MAX_TRIALS];
+	double v[NR_PP][MAX_TRIALS];
 	int n = run->trials < MAX_TRIALS ? run->trials : MAX_TRIALS, k = NR_PP;
 
 	for (int j = 0; j < k; j++) {
@@ -763,11 +775,8 @@ static void pingpong_rounds(struct calib_result *res)
 	for (int i = 0; i < n; i++)
 		for (int j = 0; j < k; j++)
 			v[j][i] = t_pipe_rt(&pp[j]);
-	for (int j = 0; j < k; j++) {
-		memcpy(sorted, v[j], sizeof(double) * (size_t)n);
-		res->m[meas[j]] = calib_stat_of(sorted, n);
-		measured(names[j], &res->m[meas[j]]);
-	}
+	for (int j = 0; j < k; j++)
+		res->m[meas[j]] = series(names[j], v[j], n);
 	res->m[M_PIPE_RT_BATCH_PREEMPT] = preempt_share(&pp[PP_THREADS]);
 	res->m[M_PIPE_RT_PROCS_DIFF] = paired(v[PP_PROCS], v[PP_THREADS], n);
 	if (k == NR_PP) {
@@ -781,17 +790,13 @@ static void pingpong_rounds(struct calib_result *res)
 static unsigned long cache_size(int cpu, int level, unsigned long def);
 
 /*
- * A token round a ring of @k processes on CPU 0, through pipes, all
+ * A token round a ring of *@arg (an int) processes on CPU 0, through pipes, all
  * SCHED_BATCH: every hop is a write that wakes the next process, a read
  * that blocks, and a switch to the woken one. With 2 processes both
  * working sets stay in the L1; with more than fit, each switch brings the
  * incoming process's back from the L2. Everything else per hop is the
  * same, so the difference is that refill (docs/calibration.md, l1_refill).
  */
-struct ring {
-	int k;
-};
-
 static void ring_member(int in, int out, long laps)
 {
 	char tok;
@@ -803,25 +808,25 @@ static void ring_member(int in, int out, long laps)
 
 static double t_ring(void *arg)
 {
-	const struct ring *r = arg;
-	long laps = iters(40000) / r->k;
+	int k = *(const int *)arg;
+	long laps = iters(40000) / k;
 	int p[CALIB_RING_MAX][2];
 	pid_t kids[CALIB_RING_MAX];
 	struct sched_param none = { 0 };
 	char tok = 1;
 	uint64_t t0 = 0, t1 = 0;
-	int made = 0;
+	int made;
 
 	if (laps < 2)
 		laps = 2;
-	for (made = 0; made < r->k; made++)
+	for (made = 0; made < k; made++)
 		if (pipe(p[made])) {
 			fail("pipe");
 			goto out;
 		}
 	pin(0);
 	sched_setscheduler(0, SCHED_BATCH, &none);
-	for (int i = 1; i < r->k; i++) {
+	for (int i = 1; i < k; i++) {
 		pid_t pid = fork();
 
 		if (pid < 0) {
@@ -834,7 +839,7 @@ static double t_ring(void *arg)
 			goto out;
 		}
 		if (pid == 0) {
-			ring_member(p[i][0], p[(i + 1) % r->k][1], laps);
+			ring_member(p[i][0], p[(i + 1) % k][1], laps);
 			_exit(0);
 		}
 		kids[i] = pid;
@@ -846,7 +851,7 @@ static double t_ring(void *arg)
 	for (long l = 1; l < laps; l++)
 		if (!xwrite(p[1][1], &tok, 1) || !xread(p[0][0], &tok, 1))
 			fail("ring");
-	for (int i = 1; i < r->k; i++)
+	for (int i = 1; i < k; i++)
 		waitpid(kids[i], NULL, 0);
 	t1 = cpu_ns(); /* with the members' CPU time, now that they are reaped */
 out:
@@ -855,7 +860,7 @@ out:
 		close(p[i][0]);
 		close(p[i][1]);
 	}
-	return (double)(t1 - t0) / (double)((laps - 1) * r->k);
+	return (double)(t1 - t0) / (double)((laps - 1) * k);
 }
 
 /*
@@ -867,33 +872,27 @@ out:
  */
 static void ring_rounds(struct calib_result *res)
 {
-	double v2[MAX_TRIALS], vk[MAX_TRIALS], sorted[MAX_TRIALS];
+	double v2[MAX_TRIALS], vk[MAX_TRIALS];
 	int n = run->trials < MAX_TRIALS ? run->trials : MAX_TRIALS;
 	unsigned long l1 = cache_size(0, 1, 32 * 1024);
-	int k = 2 + (int)((l1 + CACHE_DEFAULT_FOOTPRINT - 1) / CACHE_DEFAULT_FOOTPRINT);
-	struct ring two = { 2 }, many;
+	int two = 2, k = 2 + (int)((l1 + CACHE_DEFAULT_FOOTPRINT - 1) / CACHE_DEFAULT_FOOTPRINT);
 
 	if (k < CALIB_RING_MIN)
 		k = CALIB_RING_MIN;
 	if (k > CALIB_RING_MAX)
 		k = CALIB_RING_MAX;
-	many.k = k;
 	res->ring_k = k;
 	res->l1d_bytes = l1;
 	t_ring(&two);
-	t_ring(&many);
+	t_ring(&k);
 	for (int i = 0; i < n; i++) {
 		v2[i] = t_ring(&two);
-		vk[i] = t_ring(&many);
+		vk[i] = t_ring(&k);
 	}
+	res->m[M_RING_2] = series("ring.2", v2, n);
+	res->m[M_RING_K] = series("ring.k", vk, n);
 	res->m[M_RING_DIFF] = paired(vk, v2, n);
-	memcpy(sorted, v2, sizeof(double) * (size_t)n);
-	res->m[M_RING_2] = calib_stat_of(sorted, n);
-	memcpy(sorted, vk, sizeof(double) * (size_t)n);
-	res->m[M_RING_K] = calib_stat_of(sorted, n);
-	measured("ring.2", &res->m[M_RING_2]);
-	measured("ring.k", &res->m[M_RING_K]);
-	measured("ring.diff", &res->m[M_RING_DIFF]);
+	measured("ring.k-2", &res->m[M_RING_DIFF]);
 }
 
 /* ---- futexes ---- */
