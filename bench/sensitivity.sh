@@ -38,10 +38,11 @@ if [ ! -x "$SL" ]; then
 	exit 2
 fi
 
-# The parameters issue 11 added (their docs: docs/cost-model.md), and the
-# line transfer costs they are priced with. smt_speed.2 at 150% is capped at
+# The parameters issue 11 added (their docs: docs/cost-model.md), the line
+# transfer costs they are priced with, and the L1 in front of the private
+# cache (issue 23). smt_speed.2 at 150% is capped at
 # 1000 (a thread cannot run faster than alone).
-PARAMS=${*:-"cacheline.smt cacheline.llc cacheline.package cacheline.numa llc_hit mem_latency mem_remote_latency line_mlp cache_l2_kb cache_llc_kb smt_speed.2 schedule pick_next skb_alloc skb_queue skb_unlink skb_free wake_walk idle_enter idle_exit"}
+PARAMS=${*:-"cacheline.smt cacheline.llc cacheline.package cacheline.numa llc_hit mem_latency mem_remote_latency line_mlp cache_l2_kb cache_llc_kb cache_l1_kb l1_refill smt_speed.2 schedule pick_next skb_alloc skb_queue skb_unlink skb_free wake_walk idle_enter idle_exit"}
 
 if [ "$QUICK" = 1 ]; then WL=2000; P10=200; else WL=10000; P10=1000; fi
 WLX=$((100000 / WL))

@@ -310,7 +310,7 @@ static int l2_index(struct reader *r, unsigned int raw)
  * footprints") from CPU @raw's caches: the private cache is its level-2
  * unified cache, the shared one its LLC (llc_index()). The first online
  * CPU's stand for all (a hybrid's other cores have others); a size that is
- * absent keeps the default's.
+ * absent keeps the default's, but the L1's (below).
  */
 static void read_cache_sizes(struct reader *r, unsigned int raw)
 {
@@ -320,9 +320,15 @@ static void read_cache_sizes(struct reader *r, unsigned int raw)
 		read_cache_kb(r, raw, l2, "cache_l2_kb");
 	if (llc >= 0)
 		read_cache_kb(r, raw, llc, "cache_llc_kb");
-	/* the L1 in front of it, when the private cache is a level-2 one */
+	/*
+	 * The L1 in front of it, when the private cache is a level-2 one; a
+	 * machine that lists its L2 and no L1d has none in the model (what
+	 * --export-sysfs writes for cache_l1_kb = 0), not the default's
+	 */
 	if (l2 >= 0 && l1 >= 0)
 		read_cache_kb(r, raw, l1, "cache_l1_kb");
+	else if (l2 >= 0)
+		r->t->cost.cache_l1_kb = 0;
 }
 
 /* logical CPU @i's id at the level a cache span names */

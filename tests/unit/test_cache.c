@@ -39,6 +39,8 @@ static struct topology *start(const char *name)
 	cost.mem_latency = 100;
 	cost.mem_remote_latency = 200;
 	cost.line_mlp = 2;
+	/* the private cache alone; test_l1_refill() puts an L1 in front */
+	cost.cache_l1_kb = 0;
 	machine_init(t, &cost, 1);
 	return t;
 }

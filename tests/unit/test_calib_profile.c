@@ -165,7 +165,7 @@ static void test_profile_reads_back(void **state)
 			cost_model_default(&d);
 			if (cost_profile_parse(&d, t2, "calib.costs", err, sizeof(err)))
 				fail_msg("%s", err);
-			assert_int_equal(d.l1_refill, 80);
+			assert_int_equal(d.l1_refill, 30);
 			assert_non_null(strstr(t2, "\n# l1_refill = 26.9\n"));
 			free(t2);
 			/* an L1d smaller than the footprint: per KiB of the L1d */

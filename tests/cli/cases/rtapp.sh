@@ -166,7 +166,7 @@ else
 		"$(grep -A6 '"failure"' "$tmp/fl.json" 2>/dev/null)"
 fi
 # as the measured benchmark: its cause, not "all tasks blocked"
-expect_exit 1 "schedlab: the benchmark failed at t=9325117 ns: rt-app: $fl:4: thread a-497-0496: fork1: task a reached rt-app's fork limit (1024 forks of it)" \
+expect_exit 1 "schedlab: the benchmark failed at t=9325538 ns: rt-app: $fl:4: thread a-497-0496: fork1: task a reached rt-app's fork limit (1024 forks of it)" \
 	schedlab run -m smp4 --json "$tmp/fl2.json" -- rt-app $fl
 if grep -q '"workload": "benchmark",' "$tmp/fl2.json" && ! grep -q '"also_index"' "$tmp/fl2.json"; then
 	ok "benchmark failure: the JSON names it"
@@ -184,7 +184,7 @@ if [ "$status" -eq 1 ] && grep -q '"workload": null,' "$tmp/limit.json" &&
 # ab and study say why a run did not finish
 expect_exit 1 "schedlab: ab: the base run with seed 1 did not finish: the background workload --also 'rt-app $fl' failed at t=10075658 ns: rt-app: $fl:4:" \
 	schedlab ab -m smp4 --test NO_TTWU_QUEUE --runs 2 -j 2 --also "rt-app $fl" -- hackbench -g 1 -l 10
-expect_exit 1 "schedlab: ab: the base run with seed 1 did not finish: the benchmark failed at t=9325117 ns: rt-app: $fl:4:" \
+expect_exit 1 "schedlab: ab: the base run with seed 1 did not finish: the benchmark failed at t=9325538 ns: rt-app: $fl:4:" \
 	schedlab ab -m smp4 --test NO_TTWU_QUEUE --runs 2 -- rt-app $fl
 printf 'name fl\ntitle a background fork bomb\nvariant a -\nvariant b NO_TTWU_QUEUE\nmachine smp4\nworkload hackbench -g 1 -l 10\nmetric time_s\nruns 2\noption also rt-app %s\n' \
 	"$fl" >"$tmp/fl.study"
