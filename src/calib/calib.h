@@ -39,7 +39,7 @@ enum calib_meas {
 	M_UNIX_WRITE_100,
 	M_UNIX_READ_100,
 	M_UNIX_TRUESIZE_100, /* SIOCOUTQ after one 100-byte write: the skb's truesize */
-	M_UNIX_WRITE_DEEP, /* one 100-byte write with 16000 skbs in flight (t_deep) */
+	M_UNIX_WRITE_DEEP, /* one 100-byte write, CALIB_DEEP_L2_TIMES L2s of skbs in flight */
 	M_UNIX_READ_DEEP, /* one 100-byte read of those */
 	M_YIELD_THREADS, /* sched_yield() between 2 threads on one CPU: ns per switch */
 	M_YIELD_PROCS, /* the same with 2 processes */
@@ -106,6 +106,30 @@ struct calib_pair {
 #define CALIB_RING_MIN 6
 #define CALIB_RING_MAX 16
 #define CALIB_MAX_IDLE 10
+
+/*
+ * The deep-queue probe of skb_refill (microbench.c, t_deep()): skbs in
+ * flight whose lines (skb_lines(100), as the model counts them) add up to
+ * CALIB_DEEP_L2_TIMES times the L2. The model refills all of an skb once
+ * its L2's capacity has been touched since (cache_surviving()), from the
+ * shared cache: skb_refill. Twice the L2 is past that for the real cache
+ * too (a set-associative L2 keeps little of a line after twice its
+ * capacity of other lines), and short of where the skbs leave the LLC:
+ * on the development VM (2 MiB L2: 9,400 skbs, 7 MB of slab objects) the
+ * curve rises into memory from 4 L2s on, where the earlier fixed 16,000
+ * skbs sat and moved 35-55% between sessions (docs/calibration.md). The
+ * curve at calib_deep_l2_times[] is written beside the parameter.
+ */
+#define CALIB_DEEP_L2_TIMES 2
+#define CALIB_NR_DEEP 4
+extern const int calib_deep_l2_times[CALIB_NR_DEEP];
+/* skbs queued on each socket; at least 2,000 skbs, and at most 800 descriptors */
+#define CALIB_DEEP_PER_SOCKET 200
+#define CALIB_DEEP_MIN_SOCKETS 10
+#define CALIB_DEEP_MAX_SOCKETS 400
+
+/* the sockets of the deep-queue probe for @l2_times L2s of @l2_bytes */
+int calib_deep_sockets(unsigned long l2_bytes, int l2_times);
 
 /*
  * In a KVM guest: idle wakeups with the wakee's vCPU halted for these
@@ -243,6 +267,12 @@ struct calib_result {
 	/* the processes of M_RING_K's ring and the L1d it had to overflow, bytes */
 	int ring_k;
 	unsigned long l1d_bytes;
+	/* the L2 the deep-queue probe is sized from, and its sockets */
+	unsigned long l2_bytes;
+	int deep_sockets;
+	/* the probe at calib_deep_l2_times[i] L2s: per message, mean of write and read */
+	int deep_curve_sockets[CALIB_NR_DEEP];
+	struct calib_stat deep_curve[CALIB_NR_DEEP];
 };
 
 /* the extra image of the fork.exit.image probes: 16 MiB of anonymous pages */

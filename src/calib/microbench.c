@@ -11,8 +11,10 @@
 
 #include "sim/cache.h"
 #include "sim/cost.h"
+#include "sim/coherence.h"
 #include "topo/machine_guest.h"
 #include "topo/topology.h"
+#include "work/skb_cache.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -243,42 +245,51 @@ static double t_msg(void *arg)
 }
 
 /*
- * 100-byte writes queued on DEEP_SOCKETS unix stream sockets, DEEP_PER_SOCKET
- * each in turn (as a messaging sender does), then all read back: the
- * 16000 skbs in flight (12 MB of truesize, 7 MB of their touched lines)
- * are far beyond any private cache, so each allocation reuses a slab object
- * freed long ago and each read finds its skb out of the cache. Per message,
- * the writes (phase 1) or the reads (2). Non-blocking, so that a smaller
- * wmem_default than DEEP_PER_SOCKET skbs fails instead of hanging.
+ * 100-byte writes queued on @sockets unix stream sockets,
+ * CALIB_DEEP_PER_SOCKET each in turn (as a messaging sender does), then
+ * all read back, so that between an skb's write and its read, and between
+ * its slab object's free and its reuse, the other skbs' lines pass through
+ * the private cache (calib_deep_sockets() sizes that traffic from the L2).
+ * Per message, the writes (phase 1), the reads (2) or their mean (0).
+ * Non-blocking, so that a smaller wmem_default than CALIB_DEEP_PER_SOCKET
+ * skbs fails instead of hanging.
  */
-#define DEEP_SOCKETS 80
-#define DEEP_PER_SOCKET 200
+struct deep {
+	int sockets;
+	int phase;
+};
 
 static double t_deep(void *arg)
 {
-	struct msg *m = arg;
-	static int fd[DEEP_SOCKETS][2];
+	const struct deep *d = arg;
+	int(*fd)[2] = calloc((size_t)d->sockets, sizeof(*fd));
 	char buf[100];
 	uint64_t t0, t1, tw = 0, tr = 0;
 	int rounds = run->quick ? 1 : 3, i, k, r;
+	double n = (double)rounds * d->sockets * CALIB_DEEP_PER_SOCKET;
 
+	if (!fd) {
+		fail("calloc (deep queue)");
+		return 0;
+	}
 	memset(buf, 'x', sizeof(buf));
-	for (i = 0; i < DEEP_SOCKETS; i++)
+	for (i = 0; i < d->sockets; i++)
 		if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, fd[i])) {
 			fail("socketpair");
 			while (i--)
 				close(fd[i][0]), close(fd[i][1]);
+			free(fd);
 			return 0;
 		}
 	for (r = 0; r <= rounds; r++) {
 		t0 = cpu_ns();
-		for (k = 0; k < DEEP_PER_SOCKET; k++)
-			for (i = 0; i < DEEP_SOCKETS; i++)
+		for (k = 0; k < CALIB_DEEP_PER_SOCKET; k++)
+			for (i = 0; i < d->sockets; i++)
 				if (!xwrite(fd[i][1], buf, sizeof(buf)))
 					fail("write (deep queue)");
 		t1 = cpu_ns();
-		for (i = 0; i < DEEP_SOCKETS; i++)
-			for (k = 0; k < DEEP_PER_SOCKET; k++)
+		for (i = 0; i < d->sockets; i++)
+			for (k = 0; k < CALIB_DEEP_PER_SOCKET; k++)
 				if (!xread(fd[i][0], buf, sizeof(buf)))
 					fail("read (deep queue)");
 		/* round 0 warms up: the slab pages exist after it */
@@ -287,10 +298,25 @@ static double t_deep(void *arg)
 			tr += cpu_ns() - t1;
 		}
 	}
-	for (i = 0; i < DEEP_SOCKETS; i++)
+	for (i = 0; i < d->sockets; i++)
 		close(fd[i][0]), close(fd[i][1]);
-	return (double)(m->phase == 2 ? tr : tw) /
-	       ((double)rounds * DEEP_SOCKETS * DEEP_PER_SOCKET);
+	free(fd);
+	if (d->phase == 0)
+		return (double)(tw + tr) / 2 / n;
+	return (double)(d->phase == 2 ? tr : tw) / n;
+}
+
+int calib_deep_sockets(unsigned long l2_bytes, int l2_times)
+{
+	unsigned long skb = (unsigned long)skb_lines(100) * CL_BYTES;
+	unsigned long skbs = l2_bytes * (unsigned long)l2_times / skb;
+	unsigned long sockets = (skbs + CALIB_DEEP_PER_SOCKET - 1) / CALIB_DEEP_PER_SOCKET;
+
+	if (sockets < CALIB_DEEP_MIN_SOCKETS)
+		return CALIB_DEEP_MIN_SOCKETS;
+	if (sockets > CALIB_DEEP_MAX_SOCKETS)
+		return CALIB_DEEP_MAX_SOCKETS;
+	return (int)sockets;
 }
 
 /* a thread that lives, blocked in read(), until its pipe is closed */
@@ -1971,6 +1997,7 @@ static void measure_pairs(struct calib_result *res, const struct topology *t)
 	}
 }
 
+const int calib_deep_l2_times[CALIB_NR_DEEP] = { 1, 2, 4, 8 };
 const unsigned int calib_gap_us[CALIB_NR_GAPS] = { 20, 50, 100, 300, 1000, 3000 };
 
 /*
@@ -2124,10 +2151,20 @@ int calib_measure(const struct calib_run *r, struct calib_result *res, char *err
 		res->m[msgs[i].m] = trials(msgs[i].name, msgs[i].fn, &m);
 	}
 	res->m[M_UNIX_TRUESIZE_100] = trials("unix.truesize.100", unix_truesize, NULL);
-	struct msg deep = { true, 100, 1 };
+	res->l2_bytes = cache_size(0, 2, 1024 * 1024);
+	struct deep deep = { calib_deep_sockets(res->l2_bytes, CALIB_DEEP_L2_TIMES), 1 };
+	res->deep_sockets = deep.sockets;
 	res->m[M_UNIX_WRITE_DEEP] = trials("unix.write.deep", t_deep, &deep);
 	deep.phase = 2;
 	res->m[M_UNIX_READ_DEEP] = trials("unix.read.deep", t_deep, &deep);
+	for (int i = 0; i < CALIB_NR_DEEP; i++) {
+		char name[40];
+
+		deep = (struct deep){ calib_deep_sockets(res->l2_bytes, calib_deep_l2_times[i]), 0 };
+		res->deep_curve_sockets[i] = deep.sockets;
+		snprintf(name, sizeof(name), "unix.deep.%dx", calib_deep_l2_times[i]);
+		res->deep_curve[i] = trials(name, t_deep, &deep);
+	}
 
 	struct yield_pp y = { .threads = true, .cpu = 0 };
 	res->m[M_YIELD_THREADS] = trials("yield.threads", t_yield, &y);

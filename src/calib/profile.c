@@ -637,6 +637,45 @@ static u64 diff_param(struct writer *w, const char *name, const char *a_name, en
 	return param(w, name, (med(w, a) - med(w, b)) / per);
 }
 
+/*
+ * skb_refill from the deep-queue probe at CALIB_DEEP_L2_TIMES L2s of skbs,
+ * each side against the same side with the queue hot, the two averaged;
+ * then the probe at each depth of the curve less the hot sides' mean
+ */
+static void deep_queue(struct writer *w)
+{
+	const struct calib_result *r = w->res;
+	double hot = (med(w, M_UNIX_WRITE_100) + med(w, M_UNIX_READ_100)) / 2;
+
+	fprintf(w->out,
+		"\n# skb_refill: 100-byte writes to %d unix sockets in turn, %d each, then\n"
+		"#   all read (%d skbs in flight: their lines %d times the L2's %lu KiB):\n"
+		"#   each side per message - the same side with the queue hot\n"
+		"#   (unix.write.100, unix.read.100), the two averaged: one skb's lines\n"
+		"#   refilled from beyond the L2, on its allocation or its read\n",
+		r->deep_sockets, CALIB_DEEP_PER_SOCKET, r->deep_sockets * CALIB_DEEP_PER_SOCKET,
+		CALIB_DEEP_L2_TIMES, r->l2_bytes / 1024);
+	stat_line(w, "unix.write.deep", M_UNIX_WRITE_DEEP);
+	stat_line(w, "unix.read.deep", M_UNIX_READ_DEEP);
+	param(w, "skb_refill",
+	      (med(w, M_UNIX_WRITE_DEEP) - med(w, M_UNIX_WRITE_100) + med(w, M_UNIX_READ_DEEP) -
+	       med(w, M_UNIX_READ_100)) /
+		      2);
+	fputs("#   the same by depth in L2s (write and read averaged, less the hot pair's\n"
+	      "#   mean): flat where the L2 has lost the skbs and the LLC holds them,\n"
+	      "#   rising where they come from memory\n",
+	      w->out);
+	for (int i = 0; i < CALIB_NR_DEEP; i++) {
+		const struct calib_stat *s = &r->deep_curve[i];
+
+		if (!s->n)
+			continue;
+		fprintf(w->out, "#   unix.deep.%dx %d skbs: refill %.0f ns [%.0f, %.0f], %d trials\n",
+			calib_deep_l2_times[i], r->deep_curve_sockets[i] * CALIB_DEEP_PER_SOCKET,
+			s->med - hot, s->min - hot, s->max - hot, s->n);
+	}
+}
+
 void calib_write_profile(FILE *out, const struct calib_result *res, const struct calib_run *r)
 {
 	struct writer w = { .out = out, .res = res };
@@ -705,17 +744,7 @@ void calib_write_profile(FILE *out, const struct calib_result *res, const struct
 	fprintf(out, "#   unix.truesize.100 %.0f bytes\n", med(&w, M_UNIX_TRUESIZE_100));
 	param(&w, "unix_skb_overhead", med(&w, M_UNIX_TRUESIZE_100) - 100);
 
-	fprintf(out,
-		"\n# skb_refill: 100-byte writes to 80 unix sockets in turn, 200 each, then\n"
-		"#   all read (16000 skbs in flight, beyond the private cache): each side per\n"
-		"#   message - the same side with the queue hot (unix.write.100, unix.read.100),\n"
-		"#   the two averaged: one skb's lines refilled, on its allocation or its read\n");
-	stat_line(&w, "unix.write.deep", M_UNIX_WRITE_DEEP);
-	stat_line(&w, "unix.read.deep", M_UNIX_READ_DEEP);
-	param(&w, "skb_refill",
-	      (med(&w, M_UNIX_WRITE_DEEP) - med(&w, M_UNIX_WRITE_100) + med(&w, M_UNIX_READ_DEEP) -
-	       med(&w, M_UNIX_READ_100)) /
-		      2);
+	deep_queue(&w);
 
 	fprintf(out,
 		"\n# schedule, pick_next, context_switch, sched_yield: sched_yield() between two\n"

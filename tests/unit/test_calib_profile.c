@@ -48,6 +48,13 @@ static void fake(struct calib_result *r, bool smt)
 	r->m[M_UNIX_TRUESIZE_100] = st(768);
 	r->m[M_UNIX_WRITE_DEEP] = st(1422);
 	r->m[M_UNIX_READ_DEEP] = st(1539);
+	r->l2_bytes = 2048 * 1024;
+	r->deep_sockets = calib_deep_sockets(r->l2_bytes, CALIB_DEEP_L2_TIMES);
+	for (int i = 0; i < CALIB_NR_DEEP; i++) {
+		r->deep_curve_sockets[i] = calib_deep_sockets(r->l2_bytes, calib_deep_l2_times[i]);
+		/* the hot pair's mean is (322 + 339) / 2 = 330.5: refills 120, 220, ... */
+		r->deep_curve[i] = st(450.5 + 100 * i);
+	}
 	r->m[M_YIELD_THREADS] = st(480);
 	r->m[M_YIELD_PROCS] = st(619);
 	r->m[M_PIPE_RT_THREADS] = st(1886);
@@ -104,6 +111,19 @@ static char *write_profile(const struct calib_result *r)
 	calib_write_profile(f, r, &run);
 	fclose(f);
 	return text;
+}
+
+/* the deep-queue probe's sockets: from the L2, within its bounds */
+static void test_deep_sockets(void **state)
+{
+	(void)state;
+	/* 2 MiB x 2 / (7 lines x 64 bytes) = 9362 skbs: 47 sockets of 200 */
+	assert_int_equal(calib_deep_sockets(2048 * 1024, 2), 47);
+	assert_int_equal(calib_deep_sockets(2048 * 1024, 8), 188);
+	/* a 256 KiB L2 once: 585 skbs, raised to the floor of 2,000 */
+	assert_int_equal(calib_deep_sockets(256 * 1024, 1), CALIB_DEEP_MIN_SOCKETS);
+	/* 64 MiB x 8: capped below the descriptor limit */
+	assert_int_equal(calib_deep_sockets(64ul << 20, 8), CALIB_DEEP_MAX_SOCKETS);
 }
 
 static void test_profile_reads_back(void **state)
@@ -183,6 +203,12 @@ static void test_profile_reads_back(void **state)
 		assert_int_equal(c.unix_skb_overhead, 668);
 		/* skb_refill = the deep queue's extra per message, both sides averaged */
 		assert_int_equal(c.skb_refill, ((1422 - 322) + (1539 - 339)) / 2);
+		/* sized from the L2: 2 x 2 MiB of 7-line skbs, 200 a socket */
+		assert_non_null(strstr(text, "to 47 unix sockets in turn, 200 each"));
+		assert_non_null(strstr(text, "(9400 skbs in flight: their lines 2 times the L2's 2048 KiB)"));
+		/* the curve, less the hot pair's mean */
+		assert_non_null(strstr(text, "#   unix.deep.1x 4800 skbs: refill 120 ns"));
+		assert_non_null(strstr(text, "#   unix.deep.8x 37600 skbs: refill 420 ns"));
 		assert_int_equal(c.cacheline[DIST_LLC], 64);
 		assert_int_equal(c.cacheline[DIST_NUMA], 150);
 		/* the write's and the read's relative SD, averaged */
@@ -707,6 +733,7 @@ static void test_flush_profile(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_deep_sockets),
 		cmocka_unit_test(test_profile_reads_back),
 		cmocka_unit_test(test_out_of_range),
 		cmocka_unit_test(test_pipe_round_trip_closes),
