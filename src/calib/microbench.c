@@ -306,6 +306,28 @@ static double t_deep(void *arg)
 	return (double)(d->phase == 2 ? tr : tw) / n;
 }
 
+/*
+ * The deep queue's sockets take two descriptors each, up to 800 on a big
+ * L2: raise the soft limit towards the hard one if it is lower (1024 is
+ * the usual default), and where the hard one is lower still, queue on as
+ * many sockets as it leaves room for (the profile gives the depth run)
+ */
+static int deep_fit(int sockets)
+{
+	rlim_t want = 2 * (rlim_t)sockets + 64;
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur >= want)
+		return sockets;
+	rl.rlim_cur = rl.rlim_max < want ? rl.rlim_max : want;
+	if (setrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur < want) {
+		long room = ((long)rl.rlim_cur - 64) / 2;
+
+		return room < 1 ? 1 : (int)room;
+	}
+	return sockets;
+}
+
 int calib_deep_sockets(unsigned long l2_bytes, int l2_times)
 {
 	unsigned long skb = (unsigned long)skb_lines(100) * CL_BYTES;
@@ -2152,7 +2174,7 @@ int calib_measure(const struct calib_run *r, struct calib_result *res, char *err
 	}
 	res->m[M_UNIX_TRUESIZE_100] = trials("unix.truesize.100", unix_truesize, NULL);
 	res->l2_bytes = cache_size(0, 2, 1024 * 1024);
-	struct deep deep = { calib_deep_sockets(res->l2_bytes, CALIB_DEEP_L2_TIMES), 1 };
+	struct deep deep = { deep_fit(calib_deep_sockets(res->l2_bytes, CALIB_DEEP_L2_TIMES)), 1 };
 	res->deep_sockets = deep.sockets;
 	res->m[M_UNIX_WRITE_DEEP] = trials("unix.write.deep", t_deep, &deep);
 	deep.phase = 2;
@@ -2160,7 +2182,9 @@ int calib_measure(const struct calib_run *r, struct calib_result *res, char *err
 	for (int i = 0; i < CALIB_NR_DEEP; i++) {
 		char name[40];
 
-		deep = (struct deep){ calib_deep_sockets(res->l2_bytes, calib_deep_l2_times[i]), 0 };
+		int sockets = calib_deep_sockets(res->l2_bytes, calib_deep_l2_times[i]);
+
+		deep = (struct deep){ deep_fit(sockets), 0 };
 		res->deep_curve_sockets[i] = deep.sockets;
 		snprintf(name, sizeof(name), "unix.deep.%dx", calib_deep_l2_times[i]);
 		res->deep_curve[i] = trials(name, t_deep, &deep);

@@ -9,6 +9,7 @@
 #include "report/version.h"
 #include "sim/cache.h"
 #include "sim/cost.h"
+#include "work/skb_cache.h"
 #include "topo/host_file.h"
 #include "topo/machine_guest.h"
 
@@ -637,6 +638,12 @@ static u64 diff_param(struct writer *w, const char *name, const char *a_name, en
 	return param(w, name, (med(w, a) - med(w, b)) / per);
 }
 
+/* @skbs 100-byte skbs' lines (as the model counts them) in L2s of @r's L2 */
+static double l2s(const struct calib_result *r, int skbs)
+{
+	return r->l2_bytes ? (double)skbs * skb_lines(100) * CL_BYTES / (double)r->l2_bytes : 0;
+}
+
 /*
  * skb_refill from the deep-queue probe at CALIB_DEEP_L2_TIMES L2s of skbs,
  * each side against the same side with the queue hot, the two averaged;
@@ -646,15 +653,15 @@ static void deep_queue(struct writer *w)
 {
 	const struct calib_result *r = w->res;
 	double hot = (med(w, M_UNIX_WRITE_100) + med(w, M_UNIX_READ_100)) / 2;
+	int skbs = r->deep_sockets * CALIB_DEEP_PER_SOCKET;
 
 	fprintf(w->out,
 		"\n# skb_refill: 100-byte writes to %d unix sockets in turn, %d each, then\n"
-		"#   all read (%d skbs in flight: their lines %d times the L2's %lu KiB):\n"
+		"#   all read (%d skbs in flight: their lines %.1f times the L2's %lu KiB):\n"
 		"#   each side per message - the same side with the queue hot\n"
 		"#   (unix.write.100, unix.read.100), the two averaged: one skb's lines\n"
 		"#   refilled from beyond the L2, on its allocation or its read\n",
-		r->deep_sockets, CALIB_DEEP_PER_SOCKET, r->deep_sockets * CALIB_DEEP_PER_SOCKET,
-		CALIB_DEEP_L2_TIMES, r->l2_bytes / 1024);
+		r->deep_sockets, CALIB_DEEP_PER_SOCKET, skbs, l2s(r, skbs), r->l2_bytes / 1024);
 	stat_line(w, "unix.write.deep", M_UNIX_WRITE_DEEP);
 	stat_line(w, "unix.read.deep", M_UNIX_READ_DEEP);
 	param(w, "skb_refill",
@@ -670,9 +677,12 @@ static void deep_queue(struct writer *w)
 
 		if (!s->n)
 			continue;
-		fprintf(w->out, "#   unix.deep.%dx %d skbs: refill %.0f ns [%.0f, %.0f], %d trials\n",
-			calib_deep_l2_times[i], r->deep_curve_sockets[i] * CALIB_DEEP_PER_SOCKET,
-			s->med - hot, s->min - hot, s->max - hot, s->n);
+		int n = r->deep_curve_sockets[i] * CALIB_DEEP_PER_SOCKET;
+
+		fprintf(w->out,
+			"#   unix.deep.%dx %d skbs (%.1f L2s): refill %.0f ns [%.0f, %.0f], %d trials\n",
+			calib_deep_l2_times[i], n, l2s(r, n), s->med - hot, s->min - hot,
+			s->max - hot, s->n);
 	}
 }
 

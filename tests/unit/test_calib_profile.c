@@ -205,10 +205,13 @@ static void test_profile_reads_back(void **state)
 		assert_int_equal(c.skb_refill, ((1422 - 322) + (1539 - 339)) / 2);
 		/* sized from the L2: 2 x 2 MiB of 7-line skbs, 200 a socket */
 		assert_non_null(strstr(text, "to 47 unix sockets in turn, 200 each"));
-		assert_non_null(strstr(text, "(9400 skbs in flight: their lines 2 times the L2's 2048 KiB)"));
+		assert_non_null(strstr(
+			text, "(9400 skbs in flight: their lines 2.0 times the L2's 2048 KiB)"));
 		/* the curve, less the hot pair's mean */
-		assert_non_null(strstr(text, "#   unix.deep.1x 4800 skbs: refill 120 ns"));
-		assert_non_null(strstr(text, "#   unix.deep.8x 37600 skbs: refill 420 ns"));
+		assert_non_null(
+			strstr(text, "#   unix.deep.1x 4800 skbs (1.0 L2s): refill 120 ns"));
+		assert_non_null(
+			strstr(text, "#   unix.deep.8x 37600 skbs (8.0 L2s): refill 420 ns"));
 		assert_int_equal(c.cacheline[DIST_LLC], 64);
 		assert_int_equal(c.cacheline[DIST_NUMA], 150);
 		/* the write's and the read's relative SD, averaged */
