@@ -10,8 +10,8 @@
 #include "calib/calib.h"
 
 #include "sim/cache.h"
-#include "sim/cost.h"
 #include "sim/coherence.h"
+#include "sim/cost.h"
 #include "topo/machine_guest.h"
 #include "topo/topology.h"
 #include "work/skb_cache.h"
@@ -2180,9 +2180,8 @@ int calib_measure(const struct calib_run *r, struct calib_result *res, char *err
 	deep.phase = 2;
 	res->m[M_UNIX_READ_DEEP] = trials("unix.read.deep", t_deep, &deep);
 	for (int i = 0; i < CALIB_NR_DEEP; i++) {
-		char name[40];
-
 		int sockets = calib_deep_sockets(res->l2_bytes, calib_deep_l2_times[i]);
+		char name[40];
 
 		deep = (struct deep){ deep_fit(sockets), 0 };
 		res->deep_curve_sockets[i] = deep.sockets;

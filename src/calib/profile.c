@@ -9,9 +9,9 @@
 #include "report/version.h"
 #include "sim/cache.h"
 #include "sim/cost.h"
-#include "work/skb_cache.h"
 #include "topo/host_file.h"
 #include "topo/machine_guest.h"
+#include "work/skb_cache.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -674,11 +674,10 @@ static void deep_queue(struct writer *w)
 	      w->out);
 	for (int i = 0; i < CALIB_NR_DEEP; i++) {
 		const struct calib_stat *s = &r->deep_curve[i];
+		int n = r->deep_curve_sockets[i] * CALIB_DEEP_PER_SOCKET;
 
 		if (!s->n)
 			continue;
-		int n = r->deep_curve_sockets[i] * CALIB_DEEP_PER_SOCKET;
-
 		fprintf(w->out,
 			"#   unix.deep.%dx %d skbs (%.1f L2s): refill %.0f ns [%.0f, %.0f], %d trials\n",
 			calib_deep_l2_times[i], n, l2s(r, n), s->med - hot, s->min - hot,
