@@ -89,6 +89,37 @@ enum calib_meas {
 	NR_CALIB_MEAS,
 };
 
+/*
+ * Reprogramming the CPU's timer (microbench.c, timer_rounds()): on CPU 0,
+ * timerfd_settime() with an expiry CALIB_TIMER_FAR_S out (never the CPU's
+ * next event: the hrtimer is queued and nothing else changes) against one
+ * at each distance of calib_timer_64ths[] 64ths of a tick out (the CPU's
+ * next event whenever the tick is later: the clock event device is
+ * programmed again, in a KVM guest a TSC-deadline MSR write that exits),
+ * a batch of each in turn per trial. The tick, running while the probe
+ * does, comes first on a share d / tick of the calls at distance d; each
+ * difference is divided by the rest, 1 - d / tick, to give one
+ * reprogramming. The distances span the tick because the tick's restart
+ * on the way out of idle programs a deadline anywhere in the next tick,
+ * and a host may charge a near deadline more than a far one (on the
+ * development VM, a nested guest, 11 us at 20 us out, 0.4 us at 3 ms).
+ */
+#define CALIB_TIMER_FAR_S 10
+/* each batch runs this many ticks, so that its calls meet the tick at every phase */
+#define CALIB_TIMER_TICKS 16
+/* the tick without a topology to read CONFIG_HZ from: what -m host assumes */
+#define CALIB_DEFAULT_HZ 250
+#define CALIB_NR_TIMER 6
+extern const unsigned int calib_timer_64ths[CALIB_NR_TIMER];
+
+/*
+ * The mean over a tick of the reprogramming's cost @c[i] at
+ * calib_timer_64ths[i] of a tick: what the tick's restart at a uniformly
+ * distributed point of the tick costs (trapezoids between the distances,
+ * the first distance's cost down to 0 and the last one's up to the tick)
+ */
+double calib_timer_mean(const double *c);
+
 struct calib_pair {
 	int a, b; /* two CPUs this far apart, -1 if none */
 	struct calib_stat line; /* cache-line transfer: CAS ping-pong, rt / 2 */
@@ -273,6 +304,10 @@ struct calib_result {
 	/* the probe at calib_deep_l2_times[i] L2s: per message, mean of write and read */
 	int deep_curve_sockets[CALIB_NR_DEEP];
 	struct calib_stat deep_curve[CALIB_NR_DEEP];
+	/* the timer probe: the far calls, and one reprogramming at each distance */
+	struct calib_stat timer_far;
+	struct calib_stat timer_reprogram[CALIB_NR_TIMER];
+	unsigned int timer_hz; /* the CONFIG_HZ the distances were taken in */
 };
 
 /* the extra image of the fork.exit.image probes: 16 MiB of anonymous pages */

@@ -35,6 +35,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/timerfd.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -941,6 +942,87 @@ static void ring_rounds(struct calib_result *res)
 	res->m[M_RING_K] = series("ring.k", vk, n);
 	res->m[M_RING_DIFF] = paired(vk, v2, n);
 	measured("ring.k-2", &res->m[M_RING_DIFF]);
+}
+
+/* ---- reprogramming the CPU's timer ---- */
+
+struct timer_batch {
+	int fd;
+	long expiry_ns;
+	uint64_t span_ns; /* how long the batch runs: many ticks */
+};
+
+/*
+ * timerfd_settime() per call with a relative expiry: each call's deadline
+ * is a new one, so whenever it is the CPU's first timer (earlier than the
+ * tick) the clock event device is programmed again
+ * (hrtimer_force_reprogram(); on x86 a TSC-deadline MSR write, in a KVM
+ * guest a VM exit); far out, the hrtimer is only queued. The batch runs for
+ * a span of many ticks, so its calls fall at every phase of the tick and
+ * the tick comes first on the share of them the distance says.
+ */
+static double t_timer(void *arg)
+{
+	const struct timer_batch *b = arg;
+	const struct itimerspec at = { .it_value = { b->expiry_ns / 1000000000,
+						     b->expiry_ns % 1000000000 } };
+	uint64_t t0 = cpu_ns(), t;
+	long n = 0;
+
+	do {
+		for (int i = 0; i < 64; i++)
+			if (timerfd_settime(b->fd, 0, &at, NULL))
+				fail("timerfd_settime");
+		n += 64;
+		t = cpu_ns();
+	} while (t - t0 < b->span_ns && !failed);
+	return (double)(t - t0) / (double)n;
+}
+
+/*
+ * On CPU 0, per trial a far batch and then one at each distance of
+ * calib_timer_64ths[] of a tick of @hz; each distance's difference to the
+ * far batch of its trial, over the share of its calls that the tick did
+ * not come before, is one reprogramming (calib.h)
+ */
+static void timer_rounds(struct calib_result *res, unsigned int hz)
+{
+	const struct itimerspec off = { 0 };
+	const long tick_ns = 1000000000L / (long)hz;
+	struct timer_batch far, near[CALIB_NR_TIMER];
+	double vf[MAX_TRIALS], vn[CALIB_NR_TIMER][MAX_TRIALS];
+	int n = run->trials < MAX_TRIALS ? run->trials : MAX_TRIALS;
+	int fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
+
+	if (fd < 0) {
+		fail("timerfd_create");
+		return;
+	}
+	pin(0);
+	res->timer_hz = hz;
+	far = (struct timer_batch){ fd, CALIB_TIMER_FAR_S * 1000000000L,
+				    (uint64_t)tick_ns * CALIB_TIMER_TICKS };
+	t_timer(&far); /* warm up */
+	for (int j = 0; j < CALIB_NR_TIMER; j++)
+		near[j] = (struct timer_batch){ fd, tick_ns * calib_timer_64ths[j] / 64,
+						far.span_ns };
+	for (int i = 0; i < n; i++) {
+		vf[i] = t_timer(&far);
+		for (int j = 0; j < CALIB_NR_TIMER; j++)
+			vn[j][i] = t_timer(&near[j]);
+	}
+	timerfd_settime(fd, 0, &off, NULL);
+	close(fd);
+	res->timer_far = series("timer.far", vf, n);
+	for (int j = 0; j < CALIB_NR_TIMER; j++) {
+		double first = 1 - calib_timer_64ths[j] / 64.0;
+		char name[40];
+
+		for (int i = 0; i < n; i++)
+			vn[j][i] = (vn[j][i] - vf[i]) / first;
+		snprintf(name, sizeof(name), "timer.reprogram.%u/64", calib_timer_64ths[j]);
+		res->timer_reprogram[j] = series(name, vn[j], n);
+	}
 }
 
 /* ---- futexes ---- */
@@ -2207,6 +2289,7 @@ int calib_measure(const struct calib_run *r, struct calib_result *res, char *err
 	res->m[M_PIPE_RT_OTHER] = trials("pipe.rt.threads.other", t_pipe_rt, &pp);
 	res->m[M_PIPE_RT_OTHER_PREEMPT] = preempt_share(&pp);
 	ring_rounds(res);
+	timer_rounds(res, t ? t->hz : CALIB_DEFAULT_HZ);
 
 	res->m[M_FUTEX_WAKE_NONE] = trials("futex.wake.nowaiter", t_futex_wake_none, NULL);
 	res->m[M_FUTEX_WAIT_EAGAIN] = trials("futex.wait.eagain", t_futex_wait_eagain, NULL);

@@ -65,3 +65,15 @@ double calib_flush_threshold(const unsigned int *gap_us, const double *lost, int
 	f1 = lost[i];
 	return exp(g0 + (g1 - g0) * (CALIB_FLUSH_LOST - f0) / (f1 - f0)) * 1000;
 }
+
+const unsigned int calib_timer_64ths[CALIB_NR_TIMER] = { 1, 4, 8, 16, 32, 48 };
+
+double calib_timer_mean(const double *c)
+{
+	double sum = c[0] * calib_timer_64ths[0];
+
+	for (int i = 1; i < CALIB_NR_TIMER; i++)
+		sum += (c[i - 1] + c[i]) / 2 * (calib_timer_64ths[i] - calib_timer_64ths[i - 1]);
+	sum += c[CALIB_NR_TIMER - 1] * (64 - calib_timer_64ths[CALIB_NR_TIMER - 1]);
+	return sum / 64;
+}

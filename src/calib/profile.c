@@ -482,6 +482,72 @@ static u64 write_flush(struct writer *w, bool guest)
 }
 
 /*
+ * The timer's reprogramming (microbench.c, timer_rounds()): the curve over
+ * the tick, and its mean, what the tick's restart on the way out of idle
+ * costs (calib.h). In a KVM guest the mean is guest_timer_exit, which the
+ * model charges where the tick stops on the way into idle and where it
+ * restarts on the way out (docs/guests.md); on bare metal a comment, a
+ * register write inside idle_enter and idle_exit. Returns the value in
+ * force in a guest for the wakeups' derivation: the mean when resolved
+ * (its lower bound, the mean of each distance's least value, above 0),
+ * else the estimate.
+ */
+static double write_timer(struct writer *w)
+{
+	const struct calib_result *res = w->res;
+	const struct calib_stat *far = &res->timer_far;
+	struct cost_model est = w->def;
+	double med[CALIB_NR_TIMER], lo[CALIB_NR_TIMER], mean, low;
+	unsigned int hz = res->timer_hz;
+
+	guest_default_costs(&est, false);
+	if (!far->n || !hz)
+		return res->guest.kvm ? (double)est.guest_timer_exit : 0;
+	fprintf(w->out,
+		"\n# %s: timerfd_settime() on CPU 0 with the expiry a fraction of\n"
+		"#   a tick out (HZ %u: %u us; each call a new deadline, the CPU's first timer\n"
+		"#   unless the tick comes first) - the same %d s out (queued behind the tick),\n"
+		"#   a batch of each in turn per trial, / the share of calls the tick was later\n"
+		"#   (1 - fraction): one reprogramming of the clock event device at that distance\n",
+		res->guest.kvm ? "guest_timer_exit" : "timer reprogramming", hz, 1000000 / hz,
+		CALIB_TIMER_FAR_S);
+	fputs("#   ", w->out);
+	spread(w->out, "timer.far", far, "ns");
+	fputc('\n', w->out);
+	for (int i = 0; i < CALIB_NR_TIMER; i++) {
+		const struct calib_stat *r = &res->timer_reprogram[i];
+		char name[48];
+
+		snprintf(name, sizeof(name), "timer.reprogram.%u/64 (%u us)", calib_timer_64ths[i],
+			 1000000 / hz * calib_timer_64ths[i] / 64);
+		fputs("#   ", w->out);
+		spread(w->out, name, r, "ns");
+		fputc('\n', w->out);
+		med[i] = r->med;
+		lo[i] = r->min;
+	}
+	mean = calib_timer_mean(med);
+	low = calib_timer_mean(lo);
+	fprintf(w->out,
+		"#   mean over the tick (the restart's deadline falls anywhere in it): %.0f ns,\n"
+		"#   at least %.0f (each distance's least)\n",
+		mean, low);
+	if (!res->guest.kvm) {
+		fputs("#   bare metal: a register write, part of idle_enter and idle_exit; not a\n"
+		      "#   parameter here\n",
+		      w->out);
+		return 0;
+	}
+	if (low > 0)
+		return (double)param(w, "guest_timer_exit", mean);
+	fprintf(w->out,
+		"#   not resolved: the least values' mean is not above 0. Not written: the guest\n"
+		"#   estimate %llu ns stays\n# guest_timer_exit = %.0f\n",
+		(unsigned long long)est.guest_timer_exit, mean);
+	return (double)est.guest_timer_exit;
+}
+
+/*
  * In a KVM guest (docs/guests.md): what the halted vCPU's wakeup adds. The
  * model charges a halted wakeup over a busy one: the host's side
  * (guest_wakeup_polled when the host's adaptive poll window caught the
@@ -496,7 +562,8 @@ static u64 write_flush(struct writer *w, bool guest)
  * the pairs' differences: a busy wakeup measured apart, under another
  * moment's load, made the difference negative on a loaded host.
  */
-static void write_guest_wakeups(struct writer *w, const struct calib_pair *p, double exit_us)
+static void write_guest_wakeups(struct writer *w, const struct calib_pair *p, double exit_us,
+				double timer_exit)
 {
 	const struct calib_guest *g = &w->res->guest;
 	const struct calib_wake_pairs *v = g->wake_gap;
@@ -506,7 +573,7 @@ static void write_guest_wakeups(struct writer *w, const struct calib_pair *p, do
 	int far = 0;
 
 	guest_default_costs(&est, false);
-	extra = exit_us * 1000 + (double)(w->def.idle_exit + est.guest_timer_exit);
+	extra = exit_us * 1000 + (double)w->def.idle_exit + timer_exit;
 	while (far < CALIB_NR_GAPS - 1 && calib_gap_us[far] < CALIB_UNPOLLED_GAP_US)
 		far++;
 	fprintf(w->out,
@@ -517,13 +584,14 @@ static void write_guest_wakeups(struct writer *w, const struct calib_pair *p, do
 		"#   (the waker sleeping the gap before both), so the host's load falls on both\n"
 		"#   alike. Per trial the median of the pairs' differences idle - busy, over\n"
 		"#   trials its median [min, max]; the cost: that - the exit latency (%.0f us) -\n"
-		"#   idle_exit (%llu, the machine's) - guest_timer_exit (%llu, the estimate)\n"
+		"#   idle_exit (%llu, the machine's) - guest_timer_exit (%.0f, %s)\n"
 		"#   = %.0f ns subtracted, written when the whole spread lies above it and\n"
 		"#   the wakee's CPU idled (cpuidle usage) at least %.1f times a pair.\n"
 		"#   model: the difference the model charges with the costs in force, the\n"
 		"#   host's window run over a steady series of halts of that gap\n",
-		p->b, exit_us, (unsigned long long)w->def.idle_exit,
-		(unsigned long long)est.guest_timer_exit, extra, CALIB_MIN_HALTS);
+		p->b, exit_us, (unsigned long long)w->def.idle_exit, timer_exit,
+		w->cal.guest_timer_exit ? "measured above" : "the estimate", extra,
+		CALIB_MIN_HALTS);
 	for (int i = 0; i < CALIB_NR_GAPS; i++) {
 		fprintf(w->out,
 			"#   wake.gap%uus: idle %.1f ns (%.2f cpuidle entries a pair), busy %.1f ns,\n"
@@ -967,7 +1035,7 @@ void calib_write_profile(FILE *out, const struct calib_result *res, const struct
 		const struct calib_pair *p = NULL;
 		const struct calib_host *h = &res->host;
 		unsigned long long most = 0;
-		double exit_us = 0;
+		double exit_us = 0, timer_exit;
 		int st = -1;
 
 		for (int dd = DIST_SMT; dd < NR_DIST && !p; dd++)
@@ -980,6 +1048,7 @@ void calib_write_profile(FILE *out, const struct calib_result *res, const struct
 			}
 		if (st >= 0)
 			exit_us = (double)h->idle_exit_us[st];
+		timer_exit = write_timer(&w);
 		if (p && res->guest.kvm) {
 			fprintf(out,
 				"\n# idle_exit: not set in a KVM guest, the machine's stays: the idle wakeup's\n"
@@ -988,7 +1057,7 @@ void calib_write_profile(FILE *out, const struct calib_result *res, const struct
 			fputs("#   ", out);
 			spread(out, "wake.idle", &p->wake_idle, "ns");
 			fputc('\n', out);
-			write_guest_wakeups(&w, p, exit_us);
+			write_guest_wakeups(&w, p, exit_us, timer_exit);
 		} else if (p) {
 			fprintf(out,
 				"\n# idle_exit: the same wakeup to an idle CPU - to a busy one - the exit\n"

@@ -498,6 +498,86 @@ static void test_guest_costs(void **state)
 	free(text);
 }
 
+/* the timer probe's curve: @c[i] ns a reprogramming at each distance, HZ 250 */
+static void timer_curve(struct calib_result *r, const double *c)
+{
+	r->timer_hz = 250;
+	r->timer_far = st(230);
+	for (int i = 0; i < CALIB_NR_TIMER; i++)
+		r->timer_reprogram[i] = st(c[i]);
+}
+
+/*
+ * The timer probe: the mean of its curve over a tick is, in a KVM guest,
+ * guest_timer_exit, and the halted wakeups' costs are derived with it in
+ * place of the estimate; not resolved, the estimate stays for both; on
+ * bare metal it is a comment, not a parameter
+ */
+static void test_timer_exit(void **state)
+{
+	static struct calib_result r;
+	/* a nested guest's shape: a near deadline costs more (docs/guests.md) */
+	static const double curve[CALIB_NR_TIMER] = { 6400, 3200, 1600, 800, 400, 320 };
+	static const double spike[CALIB_NR_TIMER] = { 64, 0, 0, 0, 0, 0 };
+	static const double flat[CALIB_NR_TIMER] = { 500, 500, 500, 500, 500, 500 };
+	struct cost_model c, def, est;
+	char *text;
+	u64 extra;
+
+	(void)state;
+	/*
+	 * trapezoids over 64ths of a tick: the first distance's cost from 0,
+	 * the last one's to the tick
+	 */
+	assert_true(calib_timer_mean(flat) == 500);
+	assert_true(calib_timer_mean(spike) == (64.0 * 1 + 32.0 * 3) / 64);
+	/* 6400 + 4800 * 3 + 2400 * 4 + 1200 * 8 + 600 * 16 + 360 * 16 + 320 * 16 = 60480 */
+	assert_true(calib_timer_mean(curve) == 60480.0 / 64);
+
+	cost_model_default(&def);
+	est = def;
+	guest_default_costs(&est, false);
+	fake(&r, false);
+	timer_curve(&r, curve);
+	text = profile_parsed(&r, &c);
+	assert_int_equal(c.guest_timer_exit, 0);
+	assert_non_null(strstr(text, "\n# timer reprogramming: timerfd_settime()"));
+	assert_non_null(
+		strstr(text, "#   timer.reprogram.1/64 (62 us) 6400.0 ns [5760.0, 7680.0]"));
+	assert_non_null(strstr(text, "#   timer.reprogram.48/64 (3000 us) 320.0 ns"));
+	assert_non_null(strstr(text, "in it): 945 ns,\n#   at least 850 (each distance's least)\n"
+				     "#   bare metal: a register write"));
+	free(text);
+
+	r.guest.kvm = true;
+	r.guest.hp = kvm_x86;
+	for (int i = 0; i < CALIB_NR_GAPS; i++)
+		r.guest.wake_gap[i] = wake_pairs(15000, 9000, 500);
+	r.guest.wake_call_busy = st(3000);
+	text = profile_parsed(&r, &c);
+	assert_int_equal(c.guest_timer_exit, 945);
+	extra = def.idle_exit + 945;
+	assert_int_equal(c.guest_wakeup_polled, 9000 - extra);
+	assert_int_equal(c.guest_wakeup, 9000 - extra);
+	assert_non_null(strstr(text, "- guest_timer_exit (945, measured above)"));
+	/* the model's idle - busy charges the measured exit: the same total */
+	assert_true(model_at(text, 3000) == 9000);
+	free(text);
+
+	/* the least values' mean not above 0: neither the exit nor the wakeups use it */
+	for (int i = 0; i < CALIB_NR_TIMER; i++)
+		r.timer_reprogram[i] =
+			(struct calib_stat){ .med = 100, .min = -50, .max = 300, .n = 5 };
+	text = profile_parsed(&r, &c);
+	assert_int_equal(c.guest_timer_exit, 0);
+	assert_non_null(strstr(text, "Not written: the guest\n#   estimate"));
+	assert_non_null(strstr(text, "\n# guest_timer_exit = 100\n"));
+	extra = def.idle_exit + est.guest_timer_exit;
+	assert_int_equal(c.guest_wakeup, 9000 - extra);
+	assert_non_null(strstr(text, "the estimate)"));
+	free(text);
+}
+
 /*
  * The pairs' derivation on made-up wakeups: a host load that moves both
  * wakeups of a pair by up to 1 ms (and which a busy series measured apart
@@ -741,6 +821,7 @@ int main(void)
 		cmocka_unit_test(test_out_of_range),
 		cmocka_unit_test(test_pipe_round_trip_closes),
 		cmocka_unit_test(test_guest_costs),
+		cmocka_unit_test(test_timer_exit),
 		cmocka_unit_test(test_pair_derivation),
 		cmocka_unit_test(test_steady_share),
 		cmocka_unit_test(test_variation_statistic),
