@@ -4,7 +4,8 @@
  * taken from interleaved pairs of wakeups. A cost that is the difference
  * of two wakeups measured apart in time moves with whatever the host's
  * load did between them; measured in alternation, each pair sees the same
- * load, and the pairs' differences keep the cost (docs/guests.md).
+ * load, and the pairs' differences keep the cost (docs/guests.md). And
+ * the timer probe's distances, with the mean of its curve over a tick.
  */
 #include "calib/calib.h"
 
