@@ -308,6 +308,7 @@ struct calib_result {
 	struct calib_stat timer_far;
 	struct calib_stat timer_reprogram[CALIB_NR_TIMER];
 	unsigned int timer_hz; /* the CONFIG_HZ the distances were taken in */
+	bool timer_hz_assumed; /* not found in the kernel's config (-m host's default) */
 };
 
 /* the extra image of the fork.exit.image probes: 16 MiB of anonymous pages */

@@ -2289,6 +2289,7 @@ int calib_measure(const struct calib_run *r, struct calib_result *res, char *err
 	res->m[M_PIPE_RT_OTHER] = trials("pipe.rt.threads.other", t_pipe_rt, &pp);
 	res->m[M_PIPE_RT_OTHER_PREEMPT] = preempt_share(&pp);
 	ring_rounds(res);
+	res->timer_hz_assumed = !t || !t->hz_from_kernel;
 	timer_rounds(res, t ? t->hz : CALIB_DEFAULT_HZ);
 
 	res->m[M_FUTEX_WAKE_NONE] = trials("futex.wake.nowaiter", t_futex_wake_none, NULL);

@@ -511,6 +511,12 @@ static double write_timer(struct writer *w)
 		"#   (1 - fraction): one reprogramming of the clock event device at that distance\n",
 		res->guest.kvm ? "guest_timer_exit" : "timer reprogramming", hz, 1000000 / hz,
 		CALIB_TIMER_FAR_S);
+	if (res->timer_hz_assumed)
+		fprintf(w->out,
+			"#   (HZ %u assumed: no kernel config says CONFIG_HZ. With a shorter tick the\n"
+			"#   tick comes first at the far distances, which then read about 0, and the\n"
+			"#   mean low)\n",
+			hz);
 	fputs("#   ", w->out);
 	spread(w->out, "timer.far", far, "ns");
 	fputc('\n', w->out);

@@ -221,6 +221,7 @@ void host_kernel_read(struct topology *t, const struct host_kernel_files *f)
 			t,
 			"preemption model not found: no debugfs sched/preempt, preempt= or kernel config");
 	}
+	t->hz_from_kernel = k.hz;
 	if (k.hz) {
 		t->hz = k.hz;
 		add_source(t, "HZ %u: CONFIG_HZ in %s", k.hz, config);

@@ -332,6 +332,7 @@ struct topology {
 	enum cache_span cache_l2_span, cache_llc_span;
 
 	unsigned int hz;		/* default CONFIG_HZ for this machine */
+	bool hz_from_kernel; /* -m host: hz read from the running kernel's config */
 	/*
 	 * The kernel's preemption model, [machine] preempt: "none",
 	 * "voluntary", "full" or "lazy"; empty when the machine does not say

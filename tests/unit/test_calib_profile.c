@@ -547,7 +547,14 @@ static void test_timer_exit(void **state)
 	assert_non_null(strstr(text, "#   timer.reprogram.48/64 (3000 us) 320.0 ns"));
 	assert_non_null(strstr(text, "in it): 945 ns,\n#   at least 850 (each distance's least)\n"
 				     "#   bare metal: a register write"));
+	assert_null(strstr(text, "assumed: no kernel config"));
 	free(text);
+	/* the tick's length not read from the kernel: the profile says so */
+	r.timer_hz_assumed = true;
+	text = write_profile(&r);
+	assert_non_null(strstr(text, "(HZ 250 assumed: no kernel config says CONFIG_HZ."));
+	free(text);
+	r.timer_hz_assumed = false;
 
 	r.guest.kvm = true;
 	r.guest.hp = kvm_x86;

@@ -96,6 +96,7 @@ static void test_config_gz(void **state)
 	host_kernel_read(t, &f);
 	assert_string_equal(t->preempt, "none");
 	assert_int_equal(t->hz, 300);
+	assert_true(t->hz_from_kernel);
 	assert_non_null(strstr(t->kernel_source, "CONFIG_PREEMPT_NONE=y"));
 	assert_non_null(strstr(t->kernel_source, "PREEMPT_DYNAMIC's default"));
 	free(t);
@@ -197,6 +198,8 @@ static void test_uname_fallback(void **state)
 	host_kernel_read(t, &f);
 	assert_string_equal(t->preempt, "full");
 	assert_int_equal(t->hz, 250);
+	/* no config: the default stays, and calibrate says it assumed it */
+	assert_false(t->hz_from_kernel);
 	free(t);
 
 	t = blank();
