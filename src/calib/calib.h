@@ -120,6 +120,40 @@ extern const unsigned int calib_timer_64ths[CALIB_NR_TIMER];
  */
 double calib_timer_mean(const double *c);
 
+/*
+ * The way into idle (microbench.c, measure_window()), in a KVM guest whose
+ * idle vCPU halts at once (no cpuidle-haltpoll poll: HLT, or haltpoll with
+ * guest_halt_poll_ns 0): a sleeper on the first pair's second CPU blocks
+ * in FUTEX_WAIT, and the waker on the other wakes it calib_window_us[i]
+ * after the sleeper's last timestamp before the call. Wakeups that come
+ * while the CPU is still on its way into idle find it not halted (its
+ * cpuidle usage does not move); from some delay on it has halted before
+ * each. That delay, from which half the wakeups or more found it halted
+ * (linear between the delays around it, calib_window_onset()), is the time
+ * from a task's block to its CPU's halt.
+ */
+#define CALIB_NR_WINDOW 14
+extern const unsigned int calib_window_us[CALIB_NR_WINDOW];
+/* wakeups per delay and trial */
+#define CALIB_WINDOW_WAKES 200
+
+/*
+ * Where @halted[i], the halts per wakeup at calib_window_us[i], reaches
+ * one half for good (at that delay and every later one), in ns, linear
+ * between the delays around it; 0 if from the first delay on, -1 if not at
+ * the last
+ */
+double calib_window_onset(const double *halted);
+
+struct calib_window {
+	bool measured;
+	int cpu; /* the sleeper's */
+	double halted[CALIB_NR_WINDOW]; /* halts per wakeup, over all trials */
+	struct calib_stat latency[CALIB_NR_WINDOW]; /* per trial the median, over trials */
+	struct calib_stat onset; /* calib_window_onset() of each trial, ns */
+	int trials, crossed; /* trials, and those whose halts reached one half */
+};
+
 struct calib_pair {
 	int a, b; /* two CPUs this far apart, -1 if none */
 	struct calib_stat line; /* cache-line transfer: CAS ping-pong, rt / 2 */
@@ -292,6 +326,7 @@ struct calib_result {
 	struct calib_stat smt_speed[CALIB_MAX_SMT]; /* per-thread speed, k busy, permille */
 	struct calib_guest guest;
 	struct calib_flush flush; /* in a guest and on bare metal */
+	struct calib_window window; /* in a guest that halts without polling */
 	const char *exec_what; /* the program exec'd */
 	/* resident pages of the calibrating process when fork.exit.wait ran (its image) */
 	long probe_pages;

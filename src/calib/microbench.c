@@ -2179,6 +2179,160 @@ static void measure_guest(struct calib_result *res)
 	free(w);
 }
 
+/* ---- the way into idle: a sleeper woken a set delay after it blocked ---- */
+
+struct window_pp {
+	int cpu;
+	_Atomic uint32_t word; /* the futex: 0 while it sleeps, 1 once woken */
+	_Atomic uint32_t go; /* 1: block once more, 2: exit */
+	_Atomic uint64_t blocked_at, woke_at;
+};
+
+/* spins between rounds (its CPU busy), then blocks in FUTEX_WAIT once per round */
+static void *window_sleeper(void *arg)
+{
+	struct window_pp *w = arg;
+	uint32_t g;
+
+	pin(w->cpu);
+	while ((g = atomic_load(&w->go)) != 2) {
+		if (!g)
+			continue;
+		atomic_store(&w->go, 0);
+		atomic_store(&w->word, 0);
+		atomic_store(&w->blocked_at, now_ns());
+		while (atomic_load(&w->word) == 0)
+			futex(&w->word, FUTEX_WAIT_PRIVATE, 0);
+		atomic_store(&w->woke_at, now_ns());
+	}
+	return NULL;
+}
+
+/* spin until @v is non-zero, at most a second: false if it stayed 0 */
+static bool window_await(_Atomic uint64_t *v, uint64_t *out)
+{
+	uint64_t t0 = now_ns();
+
+	while (!(*out = atomic_load(v)))
+		if (now_ns() - t0 > 1000000000ull)
+			return false;
+	return true;
+}
+
+/*
+ * One round: the sleeper blocks, is woken @delay_ns after its timestamp,
+ * and its latency from the FUTEX_WAKE call is returned; then its CPU is
+ * kept busy a while (the sleeper spins) before the next round. -1: the
+ * sleeper did not run.
+ */
+static double window_round(struct window_pp *w, uint64_t delay_ns)
+{
+	uint64_t b, tw, woke, settle;
+
+	atomic_store(&w->blocked_at, 0);
+	atomic_store(&w->woke_at, 0);
+	atomic_store(&w->go, 1);
+	if (!window_await(&w->blocked_at, &b))
+		return -1;
+	while (now_ns() < b + delay_ns)
+		;
+	tw = now_ns();
+	atomic_store(&w->word, 1);
+	futex(&w->word, FUTEX_WAKE_PRIVATE, 1);
+	if (!window_await(&w->woke_at, &woke))
+		return -1;
+	for (settle = now_ns() + 20000; now_ns() < settle;)
+		;
+	return (double)(woke - tw);
+}
+
+/* the sleeper CPU's entries into its non-polling idle states */
+static unsigned long long window_halts(const struct calib_host *h, int cpu)
+{
+	unsigned long long u[CALIB_MAX_IDLE], sum = 0;
+
+	idle_usage(cpu, h->nr_idle, u);
+	for (int s = 0; s < h->nr_idle; s++)
+		if (strcmp(h->idle_name[s], "POLL") && strcmp(h->idle_name[s], "snooze"))
+			sum += u[s];
+	return sum;
+}
+
+/*
+ * calib.h: only in a KVM guest that halts at once, with cpuidle counters
+ * to see the halts by (cpuidle-haltpoll with guest_halt_poll_ns 0): a
+ * guest that polls first, or bare metal, where the governor picks a
+ * polling state for short idles, would show where polling ends, not where
+ * the way into idle does
+ */
+static void measure_window(struct calib_result *res, const struct topology *t)
+{
+	struct calib_window *cw = &res->window;
+	const struct calib_pair *p = NULL;
+	double lat[CALIB_WINDOW_WAKES], med[CALIB_NR_WINDOW][MAX_TRIALS], onset[MAX_TRIALS];
+	unsigned long long halts[CALIB_NR_WINDOW] = { 0 };
+	int n = run->trials < MAX_TRIALS ? run->trials : MAX_TRIALS, crossed = 0;
+	struct window_pp *w;
+	pthread_t th;
+
+	for (int d = DIST_SMT; d < NR_DIST && !p; d++)
+		if (res->pair[d].a >= 0)
+			p = &res->pair[d];
+	if (!res->guest.kvm || !p || !t || !res->host.nr_idle ||
+	    t->guest.cpuidle != GUEST_IDLE_HALTPOLL || guest_halt_poll_ns(&t->guest))
+		return;
+	w = calloc(1, sizeof(*w));
+	if (!w || pthread_create(&th, NULL, window_sleeper, w)) {
+		free(w);
+		fail("the idle-window sleeper");
+		return;
+	}
+	w->cpu = p->b;
+	cw->cpu = p->b;
+	pin(p->a);
+	for (int k = 0; k < n; k++) {
+		double halted[CALIB_NR_WINDOW];
+
+		for (int i = 0; i < CALIB_NR_WINDOW; i++) {
+			unsigned long long h0 = window_halts(&res->host, p->b), h1;
+
+			for (int j = 0; j < CALIB_WINDOW_WAKES; j++) {
+				lat[j] = window_round(w, calib_window_us[i] * 1000ull);
+				if (lat[j] < 0) {
+					errno = ETIMEDOUT;
+					fail("the idle-window sleeper did not run");
+					goto out;
+				}
+			}
+			h1 = window_halts(&res->host, p->b);
+			halts[i] += h1 - h0;
+			halted[i] = (double)(h1 - h0) / CALIB_WINDOW_WAKES;
+			qsort(lat, CALIB_WINDOW_WAKES, sizeof(lat[0]), calib_cmp_double);
+			med[i][k] = lat[CALIB_WINDOW_WAKES / 2];
+		}
+		onset[crossed] = calib_window_onset(halted);
+		if (onset[crossed] >= 0)
+			crossed++;
+	}
+	for (int i = 0; i < CALIB_NR_WINDOW; i++) {
+		char name[40];
+
+		cw->halted[i] = (double)halts[i] / ((double)n * CALIB_WINDOW_WAKES);
+		snprintf(name, sizeof(name), "window.%uus", calib_window_us[i]);
+		cw->latency[i] = series(name, med[i], n);
+	}
+	cw->onset = crossed ? series("window.onset", onset, crossed) : (struct calib_stat){ 0 };
+	cw->trials = n;
+	cw->crossed = crossed;
+	cw->measured = true;
+out:
+	atomic_store(&w->go, 2);
+	atomic_store(&w->word, 1);
+	futex(&w->word, FUTEX_WAKE_PRIVATE, 1);
+	pthread_join(th, NULL);
+	free(w);
+}
+
 static void measure_smt(struct calib_result *res, const struct topology *t)
 {
 	int cpus[CALIB_MAX_SMT], k = 0;
@@ -2321,6 +2475,7 @@ int calib_measure(const struct calib_run *r, struct calib_result *res, char *err
 	res->guest.kvm = host_is_kvm_guest();
 	host_halt_poll(t, &res->guest.hp);
 	measure_guest(res);
+	measure_window(res, t);
 	measure_flush(res);
 	measure_smt(res, t);
 	if (t)

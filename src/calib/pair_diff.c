@@ -78,3 +78,22 @@ double calib_timer_mean(const double *c)
 	sum += c[CALIB_NR_TIMER - 1] * (64 - calib_timer_64ths[CALIB_NR_TIMER - 1]);
 	return sum / 64;
 }
+
+const unsigned int calib_window_us[CALIB_NR_WINDOW] = { 0, 1, 2,  3,  4,  5,  6,
+							7, 8, 10, 12, 15, 20, 30 };
+
+double calib_window_onset(const double *halted)
+{
+	int i = CALIB_NR_WINDOW;
+
+	/* for good: the first delay from which every later one is at least a half */
+	while (i > 0 && halted[i - 1] >= 0.5)
+		i--;
+	if (i == CALIB_NR_WINDOW)
+		return -1;
+	if (i == 0)
+		return 0;
+	double d0 = calib_window_us[i - 1] * 1000.0, d1 = calib_window_us[i] * 1000.0;
+
+	return d0 + (d1 - d0) * (0.5 - halted[i - 1]) / (halted[i] - halted[i - 1]);
+}

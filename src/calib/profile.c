@@ -554,6 +554,63 @@ static double write_timer(struct writer *w)
 }
 
 /*
+ * The way into idle (microbench.c, measure_window()): in a guest that
+ * halts at once, idle_enter is the time from a task's block to its CPU's
+ * halt less what the model charges on that way besides: the futex_wait
+ * call (syscall, futex_wait), the dequeue, schedule, pick_next and the
+ * switch to the idle task, and the tick's stop (@timer_exit). Written when
+ * every trial's halts reached one half and the least onset, less those, is
+ * above 0.
+ */
+static void write_window(struct writer *w, double timer_exit)
+{
+	const struct calib_window *cw = &w->res->window;
+	const struct cost_model *c = &w->cal;
+	double rest, v;
+
+	if (!cw->measured)
+		return;
+	rest = (double)(c->syscall + c->futex_wait + c->dequeue + c->schedule + c->pick_next +
+			c->context_switch) +
+	       timer_exit;
+	fprintf(w->out,
+		"\n# idle_enter: a sleeper on CPU %d blocks in FUTEX_WAIT; the waker wakes it a delay\n"
+		"#   after its last timestamp before the call (%d wakeups a delay and trial, its\n"
+		"#   CPU busy between them); the CPU's halts a wakeup (cpuidle usage) and the\n"
+		"#   wakeup's latency from the FUTEX_WAKE call, median over trials of each\n"
+		"#   trial's median:\n",
+		cw->cpu, CALIB_WINDOW_WAKES);
+	for (int i = 0; i < CALIB_NR_WINDOW; i++)
+		fprintf(w->out,
+			"#   window.%uus: halted %.2f a wakeup, latency %.0f ns [%.0f, %.0f]\n",
+			calib_window_us[i], cw->halted[i], cw->latency[i].med, cw->latency[i].min,
+			cw->latency[i].max);
+	fprintf(w->out,
+		"#   the delay from which half the wakeups found it halted (%d of %d trials\n"
+		"#   reached a half): ",
+		cw->crossed, cw->trials);
+	if (!cw->crossed) {
+		fputs("none. Not written\n", w->out);
+		return;
+	}
+	spread(w->out, "window.onset", &cw->onset, "ns");
+	v = cw->onset.med - rest;
+	fprintf(w->out,
+		"\n#   - syscall - futex_wait - dequeue - schedule - pick_next - context_switch\n"
+		"#   - guest_timer_exit (the tick's stop) = %.0f ns subtracted\n",
+		rest);
+	if (cw->crossed == cw->trials && cw->onset.min - rest > 0) {
+		param(w, "idle_enter", v);
+		return;
+	}
+	fprintf(w->out,
+		"#   not resolved: %s. Not written: the machine's %llu ns stays\n# idle_enter = %.0f\n",
+		cw->crossed < cw->trials ? "not every trial's halts reached one half" :
+					   "the least onset is not above what is subtracted",
+		(unsigned long long)w->def.idle_enter, v);
+}
+
+/*
  * In a KVM guest (docs/guests.md): what the halted vCPU's wakeup adds. The
  * model charges a halted wakeup over a busy one: the host's side
  * (guest_wakeup_polled when the host's adaptive poll window caught the
@@ -696,10 +753,10 @@ static void write_host(FILE *out, const struct calib_result *res, const struct c
 	fprintf(out,
 		"# trials: %d per measurement after a warm-up, the median kept, [min, max] shown\n",
 		r->trials);
-	fprintf(out,
-		"# not measured here, so the machine's own values stay: irq_entry, tick,\n"
-		"#   ipi_send, rq_lock, idle_enter, csd_entry, softirq, the rt_*, lb_*, probe_*,\n"
-		"#   sugov/cpufreq costs, llc_hit, mem_*, line_mlp and the cache sizes\n");
+	fprintf(out, "# not measured here, so the machine's own values stay: irq_entry, tick,\n"
+		     "#   ipi_send, rq_lock, idle_enter (but in a guest that halts at once),\n"
+		     "#   csd_entry, softirq, the rt_*, lb_*, probe_*, sugov/cpufreq costs,\n"
+		     "#   llc_hit, mem_*, line_mlp and the cache sizes\n");
 	fputs("[costs]\n", out);
 }
 
@@ -1063,6 +1120,7 @@ void calib_write_profile(FILE *out, const struct calib_result *res, const struct
 			fputs("#   ", out);
 			spread(out, "wake.idle", &p->wake_idle, "ns");
 			fputc('\n', out);
+			write_window(&w, timer_exit);
 			write_guest_wakeups(&w, p, exit_us, timer_exit);
 		} else if (p) {
 			fprintf(out,

@@ -585,6 +585,87 @@ static void test_timer_exit(void **state)
 	free(text);
 }
 
+/* the delay from which the wakeups find the sleeper's CPU halted, for good */
+static void test_window_onset(void **state)
+{
+	double h[CALIB_NR_WINDOW] = { 0 };
+
+	(void)state;
+	assert_true(calib_window_onset(h) == -1);
+	/* 0..6 us not halted, 7 us half, then all: at 7 us */
+	h[6] = 0.1;
+	h[7] = 0.5;
+	for (int i = 8; i < CALIB_NR_WINDOW; i++)
+		h[i] = 1;
+	assert_true(calib_window_onset(h) == 7000);
+	/* a disturbed early delay does not count: halfway from 6 us (0.1) to 7 us (0.9) */
+	h[1] = 0.6;
+	h[7] = 0.9;
+	assert_true(calib_window_onset(h) == 6500);
+	for (int i = 0; i < CALIB_NR_WINDOW; i++)
+		h[i] = 0.95;
+	assert_true(calib_window_onset(h) == 0);
+}
+
+/*
+ * idle_enter in a guest that halts at once: the onset less the model's
+ * block path and the tick's stop; not written unless every trial reached
+ * a half and the least onset clears what is subtracted
+ */
+static void test_idle_enter(void **state)
+{
+	static struct calib_result r;
+	struct cost_model c, est;
+	char *text;
+	double rest;
+
+	(void)state;
+	cost_model_default(&est);
+	guest_default_costs(&est, false);
+	fake(&r, false);
+	r.guest.kvm = true;
+	r.guest.hp = kvm_x86;
+	for (int i = 0; i < CALIB_NR_GAPS; i++)
+		r.guest.wake_gap[i] = wake_pairs(15000, 9000, 500);
+	r.guest.wake_call_busy = st(3000);
+	r.window.measured = true;
+	r.window.cpu = 1;
+	r.window.trials = r.window.crossed = 5;
+	r.window.onset = st(7000);
+	for (int i = 0; i < CALIB_NR_WINDOW; i++) {
+		r.window.halted[i] = calib_window_us[i] >= 7 ? 1 : 0;
+		r.window.latency[i] = st(calib_window_us[i] >= 7 ? 25000 : 12000);
+	}
+	text = profile_parsed(&r, &c);
+	/* no timer curve in this profile: the guest's estimate for the tick's stop */
+	rest = (double)(c.syscall + c.futex_wait + c.dequeue + c.schedule + c.pick_next +
+			c.context_switch + est.guest_timer_exit);
+	assert_int_equal(c.idle_enter, (u64)llround(7000 - rest));
+	assert_non_null(strstr(text, "#   window.7us: halted 1.00 a wakeup, latency 25000 ns"));
+	assert_non_null(
+		strstr(text, "(5 of 5 trials\n#   reached a half): window.onset 7000.0 ns"));
+	free(text);
+
+	/* a trial whose halts never reached a half: only a comment */
+	r.window.crossed = 4;
+	text = profile_parsed(&r, &c);
+	assert_int_equal(c.idle_enter, est.idle_enter);
+	assert_non_null(strstr(text, "not every trial's halts reached one half"));
+	free(text);
+	/* the least onset below what the model charges besides: not resolved */
+	r.window.crossed = 5;
+	r.window.onset = (struct calib_stat){ .med = 7000, .min = rest - 10, .max = 8000, .n = 5 };
+	text = profile_parsed(&r, &c);
+	assert_int_equal(c.idle_enter, est.idle_enter);
+	assert_non_null(strstr(text, "the least onset is not above what is subtracted"));
+	free(text);
+	/* not measured (bare metal, or a guest that polls first): no section */
+	r.window.measured = false;
+	text = profile_parsed(&r, &c);
+	assert_null(strstr(text, "# idle_enter: a sleeper"));
+	free(text);
+}
+
 /*
  * The pairs' derivation on made-up wakeups: a host load that moves both
  * wakeups of a pair by up to 1 ms (and which a busy series measured apart
@@ -829,6 +910,8 @@ int main(void)
 		cmocka_unit_test(test_pipe_round_trip_closes),
 		cmocka_unit_test(test_guest_costs),
 		cmocka_unit_test(test_timer_exit),
+		cmocka_unit_test(test_window_onset),
+		cmocka_unit_test(test_idle_enter),
 		cmocka_unit_test(test_pair_derivation),
 		cmocka_unit_test(test_steady_share),
 		cmocka_unit_test(test_variation_statistic),
