@@ -2282,13 +2282,17 @@ static void measure_window(struct calib_result *res, const struct topology *t)
 	    t->guest.cpuidle != GUEST_IDLE_HALTPOLL || guest_halt_poll_ns(&t->guest))
 		return;
 	w = calloc(1, sizeof(*w));
-	if (!w || pthread_create(&th, NULL, window_sleeper, w)) {
-		free(w);
-		fail("the idle-window sleeper");
+	if (!w) {
+		fail("allocating");
 		return;
 	}
 	w->cpu = p->b;
 	cw->cpu = p->b;
+	if (pthread_create(&th, NULL, window_sleeper, w)) {
+		free(w);
+		fail("pthread_create");
+		return;
+	}
 	pin(p->a);
 	for (int k = 0; k < n; k++) {
 		double halted[CALIB_NR_WINDOW];
