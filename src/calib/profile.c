@@ -485,8 +485,9 @@ static u64 write_flush(struct writer *w, bool guest)
  * The timer's reprogramming (microbench.c, timer_rounds()): the curve over
  * the tick, and its mean, what the tick's restart on the way out of idle
  * costs (calib.h). In a KVM guest the mean is guest_timer_exit, which the
- * model charges where the tick stops on the way into idle and where it
- * restarts on the way out (docs/guests.md); on bare metal a comment, a
+ * model charges for each write: the tick's stop and restart around idle,
+ * each timer interrupt's end, a CPU's own hrtimer becoming its first
+ * (docs/guests.md); on bare metal a comment, a
  * register write inside idle_enter and idle_exit. Returns the value in
  * force in a guest for the wakeups' derivation: the mean when resolved
  * (its lower bound, the mean of each distance's least value, above 0),

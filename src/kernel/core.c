@@ -2273,6 +2273,14 @@ static void handle_pending_irqs(struct rq *rq)
 		else
 			tick_stop_idle(rq);
 	}
+	/*
+	 * hrtimer_interrupt()'s end programs the device for the next event
+	 * (tick_program_event()): in a guest a TSC-deadline write that exits
+	 * (0 on bare metal, whose write is in irq_entry and tick); the timers
+	 * the handlers armed wait for it (sim/cpu.c)
+	 */
+	if (unlikely(cost->guest_timer_exit) && (irqs & (IRQ_TIMER | IRQ_TICK)))
+		charge(cost->guest_timer_exit);
 	irqtime_account(rq, irq_enter, false);
 	run_softirqs(rq);
 	rq->in_interrupt = false;

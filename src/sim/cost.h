@@ -204,7 +204,7 @@ struct cost_model {
 	 * figures gets the estimates of guest.c.
 	 */
 	u64 guest_ipi_exit;	/* sending an IPI: the x2APIC ICR write's VM exit and re-entry */
-	u64 guest_timer_exit;	/* programming the timer (TSC deadline MSR): a VM exit, on idle entry and exit */
+	u64 guest_timer_exit; /* programming the timer (TSC deadline MSR): a VM exit, each write */
 	u64 guest_wakeup_polled; /* a halted vCPU woken while the host still halt-polls it */
 	u64 guest_wakeup;	/* a halted vCPU woken after the host scheduled its thread out */
 	u64 guest_host_poll_ns;	/* the host's halt-poll window (kvm halt_poll_ns) */

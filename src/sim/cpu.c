@@ -297,6 +297,7 @@ void sim_cpu_bind_events(unsigned int cpu, struct sim_event *step, struct sim_ev
 			 struct sim_event *ipi, struct sim_event *csd)
 {
 	sim_cpu(cpu)->step_ev = step;
+	sim_cpu(cpu)->tick_ev = tick;
 	ev_init(step, cpu_step_event, cpu);
 	ev_init(tick, tick_event, cpu);
 	/*
@@ -431,9 +432,54 @@ void hrtimer_init(struct hrtimer *timer, void (*function)(struct hrtimer *timer)
 	timer->softexpires = 0;
 }
 
+/*
+ * What @c's clock event device is programmed for: its first hrtimer or its
+ * tick, whichever comes first (hrtimer_update_next_event(), the tick being
+ * the base's tick_sched_timer)
+ */
+static u64 clockevent_next(const struct sim_cpu *c)
+{
+	u64 next = c->nr_timers ? c->timers[0]->ev.time : UINT64_MAX;
+
+	if (c->tick_ev && ev_queued(c->tick_ev) && c->tick_ev->time < next)
+		next = c->tick_ev->time;
+	return next;
+}
+
+/*
+ * Whether a change to @c's timers now writes its clock event device at a
+ * cost: in a guest, on the running CPU (the kernel leaves another CPU's
+ * device to that CPU's next interrupt), outside its interrupt handlers:
+ * the timer interrupt's end programs the device once, for its callbacks'
+ * re-arms too (hrtimer_interrupt()'s in_hrtirq), and the model handles a
+ * CPU's pending interrupts together, so a timer armed by another handler
+ * (a call-function IPI's, rarely) waits for that write as well. The
+ * write's cost is guest_timer_exit, a TSC-deadline write that exits; on
+ * bare metal (0) the register write is in the paths' own costs.
+ */
+static bool clockevent_write_costs(const struct sim_cpu *c)
+{
+	return machine.cost->guest_timer_exit && c == machine.this_sim && c->act != ACT_IRQ;
+}
+
+/*
+ * A change that moved @c's next event from @before programmed the device
+ * again (hrtimer_reprogram(), hrtimer_force_reprogram(): a new first
+ * timer, the first one moved or removed)
+ */
+static void clockevent_reprogram(const struct sim_cpu *c, u64 before)
+{
+	if (clockevent_next(c) != before)
+		charge(machine.cost->guest_timer_exit);
+}
+
 /* armed on @cpu's base: the soft expiry @soft, the hard @hard */
 static void hrtimer_arm(struct hrtimer *timer, unsigned int cpu, u64 soft, u64 hard)
 {
+	const struct sim_cpu *c = sim_cpu(cpu);
+	bool costs = clockevent_write_costs(c);
+	u64 before = costs ? clockevent_next(c) : 0;
+
 	/* off the base it was armed on, onto @cpu's */
 	timer_heap_del(timer);
 	timer->cpu = cpu;
@@ -441,6 +487,8 @@ static void hrtimer_arm(struct hrtimer *timer, unsigned int cpu, u64 soft, u64 h
 	timer->softexpires = soft;
 	sim_schedule(&timer->ev, hard);
 	timer_heap_add(timer);
+	if (costs)
+		clockevent_reprogram(c, before);
 }
 
 void hrtimer_start_on(struct hrtimer *timer, unsigned int cpu, u64 expires)
@@ -463,8 +511,14 @@ void hrtimer_start_range_ns(struct hrtimer *timer, u64 expires, u64 delta)
 
 void hrtimer_cancel(struct hrtimer *timer)
 {
+	const struct sim_cpu *c = sim_cpu(timer->cpu);
+	bool costs = clockevent_write_costs(c);
+	u64 before = costs ? clockevent_next(c) : 0;
+
 	timer_heap_del(timer);
 	sim_cancel(&timer->ev);
+	if (costs)
+		clockevent_reprogram(c, before);
 }
 
 bool hrtimer_pending(const struct hrtimer *timer)

@@ -93,6 +93,7 @@ struct sim_cpu {
 	 */
 	unsigned int smt_exact_below;
 	struct sim_event *step_ev;	/* the next step: end of a kernel path or of user work */
+	struct sim_event *tick_ev; /* the periodic tick (the kernel's tick_sched_timer) */
 	struct sim_core *core;
 	u64 act_since;			/* cursor value when act began */
 

@@ -171,6 +171,10 @@ static u64 host_window;
 static const char *sleeper_machine;
 /* a task that never sleeps on CPU 0 beside the sleeper */
 static bool sleeper_busy0;
+/* guest_timer_exit for run_sleeper()'s machine instead of the estimate; -1: the estimate */
+static long long sleeper_timer_exit = -1;
+/* CPU 1's time in kernel paths and interrupts over the run, and its bursts */
+static u64 cpu1_kernel_ns, sleeper_bursts;
 
 static u64 run_sleeper(const char *cpuidle, u64 ns, bool free_wakeups, u64 *poll_limit)
 {
@@ -186,6 +190,8 @@ static u64 run_sleeper(const char *cpuidle, u64 ns, bool free_wakeups, u64 *poll
 	tl_setup(machine_path, TL_REAL_COST, 0, NULL);
 	if (free_wakeups)
 		tl.cost.guest_wakeup = tl.cost.guest_wakeup_polled = 0;
+	if (sleeper_timer_exit >= 0)
+		tl.cost.guest_timer_exit = (u64)sleeper_timer_exit;
 	p = tl_work_task("sleeper", &sleeper_prog, 1);
 	if (sleeper_machine) {
 		/* on CPU 1 only: a wakeup elsewhere refills from the LLC anyway */
@@ -201,6 +207,8 @@ static u64 run_sleeper(const char *cpuidle, u64 ns, bool free_wakeups, u64 *poll
 	}
 	tl_run_until(20 * NSEC_PER_MSEC, true);
 	*poll_limit = cpu_rq(1)->poll_limit_ns;
+	cpu1_kernel_ns = sim_cpu(1)->time_in[ACT_KERNEL] + sim_cpu(1)->time_in[ACT_IRQ];
+	sleeper_bursts = nr_bursts;
 	cpu_usage_poll = cpu_rq(1)->idle_state_usage[0];
 	host_window = cpu_rq(1)->host_halt_poll_ns;
 	tl_teardown();
@@ -258,6 +266,32 @@ static void test_halt_wakeup_costs(void **state)
 	with = run_sleeper("hlt", 300 * NSEC_PER_USEC, false, &limit);
 	without = run_sleeper("hlt", 300 * NSEC_PER_USEC, true, &limit);
 	assert_in_range(with - without, 4900, 5100);
+}
+
+/*
+ * A guest programs its timer through the hypervisor: each of the sleeper's
+ * periods (on a HLT guest, wakeups free) pays guest_timer_exit four times,
+ * where its sleep's hrtimer becomes the CPU's first (hrtimer_start(): the
+ * expiry is already set, so inside the sleep), where the tick stops on the
+ * way into idle (inside it too), where the timer interrupt ends (the
+ * device programmed for the next event) and where the tick restarts on
+ * the way out of idle. 1 us a write: 4 us of CPU 1's kernel time a period,
+ * 2 us of its length.
+ */
+static void test_timer_writes(void **state)
+{
+	u64 limit, with, without, kernel_with, bursts_with;
+
+	(void)state;
+	sleeper_timer_exit = 1000;
+	with = run_sleeper("hlt", 100 * NSEC_PER_USEC, true, &limit);
+	kernel_with = cpu1_kernel_ns;
+	bursts_with = sleeper_bursts;
+	sleeper_timer_exit = 0;
+	without = run_sleeper("hlt", 100 * NSEC_PER_USEC, true, &limit);
+	sleeper_timer_exit = -1;
+	assert_in_range(with - without, 1950, 2100);
+	assert_in_range(kernel_with / bursts_with - cpu1_kernel_ns / sleeper_bursts, 3850, 4100);
 }
 
 /*
@@ -851,6 +885,7 @@ int main(void)
 		cmocka_unit_test(test_guest_section),
 		cmocka_unit_test(test_haltpoll_adapts),
 		cmocka_unit_test(test_halt_wakeup_costs),
+		cmocka_unit_test(test_timer_writes),
 		cmocka_unit_test(test_host_window_adapts),
 		cmocka_unit_test(test_host_window_in_run),
 		cmocka_unit_test(test_host_guest),
