@@ -351,6 +351,12 @@ struct calib_result {
 /* of which a forked child writes this many in the cow.fault probe */
 #define CALIB_COW_PAGES 1024
 
+/*
+ * The nearest pair of CPUs measured (calib_result.pair[], SMT first): the
+ * one the idle-wakeup, flush and guest measurements run on; NULL on one CPU
+ */
+const struct calib_pair *calib_first_pair(const struct calib_result *res);
+
 /* qsort()'s comparison of doubles, ascending */
 int calib_cmp_double(const void *a, const void *b);
 

@@ -1876,7 +1876,7 @@ static void flush_trial(struct flush_pp *w, int cpu_a, long gap_ns, long n, int 
 static void measure_flush(struct calib_result *res)
 {
 	struct calib_flush *fl = &res->flush;
-	const struct calib_pair *p = NULL;
+	const struct calib_pair *p = calib_first_pair(res);
 	int n = run->trials < MAX_TRIALS ? run->trials : MAX_TRIALS;
 	long wakes = iters(100);
 	double v[5][CALIB_NR_FLUSH_GAPS][MAX_TRIALS], thr[MAX_TRIALS],
@@ -1888,9 +1888,6 @@ static void measure_flush(struct calib_result *res)
 	int slack = (int)prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
 	char name[64];
 
-	for (int d = DIST_SMT; d < NR_DIST && !p; d++)
-		if (res->pair[d].a >= 0)
-			p = &res->pair[d];
 	if (!p || n < 1)
 		return;
 	w.cpu_b = p->b;
@@ -2133,7 +2130,7 @@ static void host_halt_poll(const struct topology *t, struct kvm_halt_poll *hp)
 static void measure_guest(struct calib_result *res)
 {
 	struct calib_guest *g = &res->guest;
-	const struct calib_pair *p = NULL;
+	const struct calib_pair *p = calib_first_pair(res);
 	struct wake_pp *w;
 	struct idle_spinner sp = { 0 };
 	pthread_t th;
@@ -2141,9 +2138,6 @@ static void measure_guest(struct calib_result *res)
 	pid_t spin;
 	int slack = (int)prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
 
-	for (int d = DIST_SMT; d < NR_DIST && !p; d++)
-		if (res->pair[d].a >= 0)
-			p = &res->pair[d];
 	if (!g->kvm || !p)
 		return;
 	w = calloc(1, sizeof(*w));
@@ -2268,16 +2262,13 @@ static unsigned long long window_halts(const struct calib_host *h, int cpu)
 static void measure_window(struct calib_result *res, const struct topology *t)
 {
 	struct calib_window *cw = &res->window;
-	const struct calib_pair *p = NULL;
+	const struct calib_pair *p = calib_first_pair(res);
 	double lat[CALIB_WINDOW_WAKES], med[CALIB_NR_WINDOW][MAX_TRIALS], onset[MAX_TRIALS];
 	unsigned long long halts[CALIB_NR_WINDOW] = { 0 };
 	int n = run->trials < MAX_TRIALS ? run->trials : MAX_TRIALS, crossed = 0;
 	struct window_pp *w;
 	pthread_t th;
 
-	for (int d = DIST_SMT; d < NR_DIST && !p; d++)
-		if (res->pair[d].a >= 0)
-			p = &res->pair[d];
 	if (!res->guest.kvm || !p || !t || !res->host.nr_idle ||
 	    t->guest.cpuidle != GUEST_IDLE_HALTPOLL || guest_halt_poll_ns(&t->guest))
 		return;

@@ -9,8 +9,18 @@
  */
 #include "calib/calib.h"
 
+#include "sim/cost.h"
+
 #include <math.h>
 #include <stdlib.h>
+
+const struct calib_pair *calib_first_pair(const struct calib_result *res)
+{
+	for (int d = DIST_SMT; d < NR_DIST; d++)
+		if (res->pair[d].a >= 0)
+			return &res->pair[d];
+	return NULL;
+}
 
 int calib_cmp_double(const void *a, const void *b)
 {

@@ -1096,15 +1096,12 @@ void calib_write_profile(FILE *out, const struct calib_result *res, const struct
 		param(&w, name, p->wake_busy.med - rest);
 	}
 	{
-		const struct calib_pair *p = NULL;
+		const struct calib_pair *p = calib_first_pair(res);
 		const struct calib_host *h = &res->host;
 		unsigned long long most = 0;
 		double exit_us = 0, timer_exit;
 		int st = -1;
 
-		for (int dd = DIST_SMT; dd < NR_DIST && !p; dd++)
-			if (res->pair[dd].a >= 0)
-				p = &res->pair[dd];
 		for (int i = 0; i < h->nr_idle; i++)
 			if (h->idle_usage[i] > most) {
 				most = h->idle_usage[i];
