@@ -237,6 +237,8 @@ struct calib_wake_pairs {
  * median of the differences to the halted ones.
  */
 #define CALIB_MIN_HALTS 0.9
+/* membarrier's IPIs to a spinning CPU are sent this far apart (t_ipi_recv()) */
+#define CALIB_RECV_PAUSE_US 20
 
 /*
  * The private caches after an idle period (microbench.c, measure_flush()):
@@ -327,6 +329,11 @@ struct calib_result {
 	struct calib_guest guest;
 	struct calib_flush flush; /* in a guest and on bare metal */
 	struct calib_window window; /* in a guest that halts without polling */
+	/*
+	 * the stretch a running CPU (the first pair's second) loses to one
+	 * IPI, membarrier's (microbench.c, t_ipi_recv()); n 0: not measured
+	 */
+	struct calib_stat ipi_recv;
 	const char *exec_what; /* the program exec'd */
 	/* resident pages of the calibrating process when fork.exit.wait ran (its image) */
 	long probe_pages;

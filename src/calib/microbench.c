@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/futex.h>
+#include <linux/membarrier.h>
 #include <linux/perf_event.h>
 #include <linux/sockios.h>
 #include <math.h>
@@ -2173,6 +2174,133 @@ static void measure_guest(struct calib_result *res)
 	free(w);
 }
 
+/* ---- receiving an IPI while running: membarrier's IPIs to a spinner ---- */
+
+/*
+ * A thread of this process pinned to the receiving CPU reads the clock in
+ * a loop and keeps each stretch between two reads longer than
+ * CALIB_RECV_MIN_GAP_NS (an interrupt it took, whatever the interrupt);
+ * the sender on another CPU calls membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED),
+ * which IPIs every CPU running a thread of the process (that one alone)
+ * and waits for its handler, a full barrier. The stretch the receiver
+ * lost inside each call is that IPI's cost to the receiver: the interrupt's
+ * entry, the handler and the exit, and in a guest without posted
+ * interrupts the host's kick out of the guest and the injection.
+ */
+#define CALIB_RECV_MIN_GAP_NS 100
+#define CALIB_RECV_MAX_GAPS 65536
+
+struct recv_pp {
+	int cpu_a, cpu_b;
+	_Atomic uint32_t state; /* 0: start, 1: spinning, 2: stop */
+	long nr_gaps;
+	uint64_t gap_at[CALIB_RECV_MAX_GAPS], gap_len[CALIB_RECV_MAX_GAPS];
+};
+
+static void *recv_spin(void *arg)
+{
+	struct recv_pp *r = arg;
+	uint64_t last;
+
+	pin(r->cpu_b);
+	r->nr_gaps = 0;
+	last = now_ns();
+	atomic_store(&r->state, 1);
+	while (atomic_load_explicit(&r->state, memory_order_relaxed) == 1) {
+		uint64_t t = now_ns();
+
+		if (t - last > CALIB_RECV_MIN_GAP_NS && r->nr_gaps < CALIB_RECV_MAX_GAPS) {
+			r->gap_at[r->nr_gaps] = last;
+			r->gap_len[r->nr_gaps++] = t - last;
+		}
+		last = t;
+	}
+	return NULL;
+}
+
+static int membarrier(int cmd)
+{
+	return (int)syscall(SYS_membarrier, cmd, 0, 0);
+}
+
+/*
+ * One trial: the median over the calls of the stretch the receiver lost
+ * inside each (0 where it lost none longer than the threshold); -1 if the
+ * kernel has no expedited membarrier
+ */
+static double t_ipi_recv(void *arg)
+{
+	struct recv_pp *r = arg;
+	long n = iters(2000), g = 0;
+	uint64_t *from = calloc((size_t)(2 * n), sizeof(*from)), *to = from ? from + n : NULL;
+	double *lost = calloc((size_t)n, sizeof(*lost)), v;
+	pthread_t th;
+
+	if (!from || !lost) {
+		free(from);
+		free(lost);
+		fail("calloc");
+		return 0;
+	}
+	pin(r->cpu_a);
+	atomic_store(&r->state, 0);
+	if (pthread_create(&th, NULL, recv_spin, r)) {
+		free(from);
+		free(lost);
+		fail("pthread_create");
+		return 0;
+	}
+	while (atomic_load(&r->state) != 1)
+		;
+	for (long i = 0; i < n; i++) {
+		uint64_t until;
+
+		from[i] = now_ns();
+		if (membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED)) {
+			n = 0;
+			break;
+		}
+		to[i] = now_ns();
+		/* the receiver's stretches apart, and its CPU never idle */
+		until = to[i] + CALIB_RECV_PAUSE_US * 1000;
+		while (now_ns() < until)
+			;
+	}
+	atomic_store(&r->state, 2);
+	pthread_join(th, NULL);
+	/* each call's stretch: the longest one that began inside the call */
+	for (long i = 0; i < n; i++) {
+		while (g < r->nr_gaps && r->gap_at[g] < from[i])
+			g++;
+		for (long k = g; k < r->nr_gaps && r->gap_at[k] < to[i]; k++)
+			if ((double)r->gap_len[k] > lost[i])
+				lost[i] = (double)r->gap_len[k];
+	}
+	v = n ? calib_stat_of(lost, (int)n).med : -1;
+	free(from);
+	free(lost);
+	return v;
+}
+
+static void measure_ipi_recv(struct calib_result *res)
+{
+	const struct calib_pair *p = calib_first_pair(res);
+	struct recv_pp *r;
+
+	res->ipi_recv.n = 0;
+	if (!p || membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED))
+		return;
+	r = calloc(1, sizeof(*r));
+	if (!r) {
+		fail("calloc");
+		return;
+	}
+	r->cpu_a = p->a;
+	r->cpu_b = p->b;
+	res->ipi_recv = trials("ipi.recv", t_ipi_recv, r);
+	free(r);
+}
+
 /* ---- the way into idle: a sleeper woken a set delay after it blocked ---- */
 
 struct window_pp {
@@ -2470,6 +2598,7 @@ int calib_measure(const struct calib_run *r, struct calib_result *res, char *err
 	res->guest.kvm = host_is_kvm_guest();
 	host_halt_poll(t, &res->guest.hp);
 	measure_guest(res);
+	measure_ipi_recv(res);
 	measure_window(res, t);
 	measure_flush(res);
 	measure_smt(res, t);

@@ -323,6 +323,56 @@ static void write_guest_ipi_exit(struct writer *w, const struct calib_pair *p)
 }
 
 /*
+ * What receiving an IPI costs a running CPU (microbench.c, t_ipi_recv():
+ * the stretch a spinning thread loses to each of membarrier's IPIs): the
+ * model charges irq_entry + csd_entry there, and in a KVM guest without
+ * posted interrupts guest_ipi_recv_exit beside them (the host kicks the
+ * vCPU out of the guest and injects the interrupt on its way back in).
+ * Written in a guest when every trial lost more than the model charges
+ * apart; on bare metal a comment (irq_entry is not set from it: the stretch
+ * also holds the spinner's clock read around it).
+ */
+static void write_ipi_recv(struct writer *w, const struct calib_pair *p)
+{
+	const struct calib_stat *r = &w->res->ipi_recv;
+	double rest = (double)(w->def.irq_entry + w->def.csd_entry);
+
+	if (!r->n) {
+		fputs("\n# guest_ipi_recv_exit: not measured (no expedited membarrier(2) here)\n",
+		      w->out);
+		return;
+	}
+	fprintf(w->out,
+		"\n# %s: a thread spinning on CPU %d, reading the clock, loses a\n"
+		"#   stretch to each of membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED)'s IPIs sent\n"
+		"#   from CPU %d, %d us apart (the median stretch inside each call); the model\n"
+		"#   charges the receiver irq_entry + csd_entry (%.0f, the machine's)%s\n",
+		w->res->guest.kvm ? "guest_ipi_recv_exit" : "receiving an IPI", p->b, p->a,
+		CALIB_RECV_PAUSE_US, rest,
+		w->res->guest.kvm ?
+			", and in a\n#   guest without posted interrupts (APICv, AVIC) the "
+			"host's kick out of\n#   the guest and the injection: this" :
+			"");
+	fputs("#   ", w->out);
+	spread(w->out, "ipi.recv", r, "ns");
+	fputc('\n', w->out);
+	if (!w->res->guest.kvm) {
+		fprintf(w->out, "#   %.0f ns over the model's, bare metal: no parameter\n",
+			r->med - rest);
+		return;
+	}
+	if (calib_cost_resolved(r, rest)) {
+		param(w, "guest_ipi_recv_exit", r->med - rest);
+		return;
+	}
+	fprintf(w->out,
+		"#   not resolved: a spread not above what the model charges (posted interrupts:\n"
+		"#   the IPI reaches the running vCPU without an exit). Not written: %llu ns stays\n"
+		"# guest_ipi_recv_exit = %.0f\n",
+		(unsigned long long)w->def.guest_ipi_recv_exit, r->med - rest);
+}
+
+/*
  * l1_refill from the rings of processes (microbench.c, ring_rounds()): per
  * hop, ring_k processes - 2, a pair of trials at a time, is the refill of
  * the incoming process's working set into the L1d once the others have
@@ -384,17 +434,35 @@ static double guest_cost(struct writer *w, const char *name, const struct calib_
 		fputs("#   not resolved: a spread below 0: the halted wakeup adds less than the\n"
 		      "#   model charges beside this cost, which leaves it nothing to resolve.",
 		      w->out);
+	} else if (d->max - extra < (double)in_force) {
+		/* no cost told from 0, yet every trial below the estimate: that is wrong here */
+		fprintf(w->out,
+			"#   a spread that covers 0 and lies below the estimate in force (%llu ns):\n"
+			"#   the halted wakeup adds next to nothing here. idle - busy %s %.0f = %.0f ns\n"
+			"#   [%.0f, %.0f] over %d trials\n",
+			(unsigned long long)in_force, extra < 0 ? "+" : "-", fabs(extra), v,
+			d->min - extra, d->max - extra, d->n);
+		return (double)param(w, name, v);
 	} else {
 		fputs("#   not resolved: a spread that covers 0: the host's load moves the wakeups\n"
 		      "#   by more than the cost (see busy above).",
 		      w->out);
 	}
 	fprintf(w->out,
-		" idle - busy - %.0f = %.0f ns\n#   [%.0f, %.0f] over %d trials. Not written: the guest "
+		" idle - busy %s %.0f = %.0f ns\n#   [%.0f, %.0f] over %d trials. Not written: the guest "
 		"estimate %llu ns stays\n# %s = %.0f\n",
-		extra, v, d->min - extra, d->max - extra, d->n, (unsigned long long)in_force, name,
-		v);
+		extra < 0 ? "+" : "-", fabs(extra), v, d->min - extra, d->max - extra, d->n,
+		(unsigned long long)in_force, name, v);
 	return (double)in_force;
+}
+
+/* "N.NN cpuidle entries a @per", or that none were counted (@halts < 0: no cpuidle) */
+static void halts_text(char *buf, size_t len, double halts, const char *per)
+{
+	if (halts < 0)
+		snprintf(buf, len, "no cpuidle counters");
+	else
+		snprintf(buf, len, "%.2f cpuidle entries a %s", halts, per);
 }
 
 /* whether the halts from the threshold on found the wakee's CPU idle */
@@ -440,13 +508,17 @@ static u64 write_flush(struct writer *w, bool guest)
 		"#   from memory: L2 buffer +%.0f ns [%.0f, %.0f]\n",
 		fl->l1_ref.med, fl->l1_ref.min, fl->l1_ref.max, fl->l2_ref.med, fl->l2_ref.min,
 		fl->l2_ref.max, fl->l2_mem.med, fl->l2_mem.min, fl->l2_mem.max);
-	for (int i = 0; i < CALIB_NR_FLUSH_GAPS; i++)
+	for (int i = 0; i < CALIB_NR_FLUSH_GAPS; i++) {
+		char halts[48];
+
+		halts_text(halts, sizeof(halts), fl->halts[i], "wake");
 		fprintf(w->out,
-			"#   flush.gap%uus: L1 +%.0f ns [%.0f, %.0f], L2 +%.0f ns [%.0f, %.0f], lost %.2f [%.2f, %.2f] (%.2f cpuidle entries a wake)\n",
+			"#   flush.gap%uus: L1 +%.0f ns [%.0f, %.0f], L2 +%.0f ns [%.0f, %.0f], lost %.2f [%.2f, %.2f] (%s)\n",
 			calib_flush_gap_us[i], fl->l1_loss[i].med, fl->l1_loss[i].min,
 			fl->l1_loss[i].max, fl->l2_loss[i].med, fl->l2_loss[i].min,
 			fl->l2_loss[i].max, fl->lost[i].med, fl->lost[i].min, fl->lost[i].max,
-			fl->halts[i]);
+			halts);
+	}
 	if (fl->threshold_ns < 0) {
 		fprintf(w->out,
 			"#   no gap up to %u us lost %.0f%% of the L2 buffer: the private caches survive idling\n",
@@ -632,12 +704,14 @@ static void write_guest_wakeups(struct writer *w, const struct calib_pair *p, do
 	const struct calib_guest *g = &w->res->guest;
 	const struct calib_wake_pairs *v = g->wake_gap;
 	struct cost_model est = w->def;
-	double extra, polled, unpolled, refill, last = 0;
+	double extra, polled, unpolled, refill, recv, last = 0;
 	u64 flush;
 	int far = 0;
 
 	guest_default_costs(&est, false);
-	extra = exit_us * 1000 + (double)w->def.idle_exit + timer_exit;
+	/* the busy wakeup's receiver exit (no posted interrupts) a halted vCPU does not pay */
+	recv = (double)w->cal.guest_ipi_recv_exit;
+	extra = exit_us * 1000 + (double)w->def.idle_exit + timer_exit - recv;
 	while (far < CALIB_NR_GAPS - 1 && calib_gap_us[far] < CALIB_UNPOLLED_GAP_US)
 		far++;
 	fprintf(w->out,
@@ -649,18 +723,21 @@ static void write_guest_wakeups(struct writer *w, const struct calib_pair *p, do
 		"#   alike. Per trial the median of the pairs' differences idle - busy, over\n"
 		"#   trials its median [min, max]; the cost: that - the exit latency (%.0f us) -\n"
 		"#   idle_exit (%llu, the machine's) - guest_timer_exit (%.0f, %s)\n"
-		"#   = %.0f ns subtracted, written when the whole spread lies above it and\n"
-		"#   the wakee's CPU idled (cpuidle usage) at least %.1f times a pair.\n"
+		"#   + guest_ipi_recv_exit (%.0f: the busy wakeup's, a halted vCPU is out of\n"
+		"#   the guest) = %.0f ns subtracted, written when the whole spread lies above\n"
+		"#   it and the wakee's CPU idled (cpuidle usage, where there is one) at least\n"
+		"#   %.1f times a pair.\n"
 		"#   model: the difference the model charges with the costs in force, the\n"
 		"#   host's window run over a steady series of halts of that gap\n",
 		p->b, exit_us, (unsigned long long)w->def.idle_exit, timer_exit,
-		w->cal.guest_timer_exit ? "measured above" : "the estimate", extra,
+		w->cal.guest_timer_exit ? "measured above" : "the estimate", recv, extra,
 		CALIB_MIN_HALTS);
 	for (int i = 0; i < CALIB_NR_GAPS; i++) {
-		fprintf(w->out,
-			"#   wake.gap%uus: idle %.1f ns (%.2f cpuidle entries a pair), busy %.1f ns,\n"
-			"#     ",
-			calib_gap_us[i], v[i].idle.med, v[i].halts, v[i].busy.med);
+		char halts[48];
+
+		halts_text(halts, sizeof(halts), v[i].halts, "pair");
+		fprintf(w->out, "#   wake.gap%uus: idle %.1f ns (%s), busy %.1f ns,\n#     ",
+			calib_gap_us[i], v[i].idle.med, halts, v[i].busy.med);
 		spread(w->out, "idle - busy", &v[i].diff, "ns");
 		fputc('\n', w->out);
 	}
@@ -1077,17 +1154,27 @@ void calib_write_profile(FILE *out, const struct calib_result *res, const struct
 		snprintf(name, sizeof(name), "cacheline.%s", cpu_dist_names[dd]);
 		param(&w, name, p->line.med);
 
-		/* in a guest, the first pair's IPI also pays its VM exit (measured once) */
-		if (res->guest.kvm && !c->guest_ipi_exit)
+		/*
+		 * in a guest, the first pair's IPI also pays its VM exits
+		 * (measured once): the sender's, and the receiver's without
+		 * posted interrupts
+		 */
+		if (res->guest.kvm && !c->guest_ipi_exit) {
 			write_guest_ipi_exit(&w, p);
+			write_ipi_recv(&w, p);
+		} else if (p == calib_first_pair(res) && !res->guest.kvm) {
+			write_ipi_recv(&w, p);
+		}
 		rest = (double)(c->futex_wake + c->ttwu + c->enqueue + d->rq_lock + c->wake_walk +
-				d->ipi_send + c->guest_ipi_exit + d->irq_entry) +
+				d->ipi_send + c->guest_ipi_exit + d->irq_entry +
+				c->guest_ipi_recv_exit) +
 		       sw1 - (double)d->rq_lock;
 		fprintf(out,
 			"\n# ipi_latency.%s: FUTEX_WAKE on CPU %d to the wakee running on CPU %d, which a\n"
 			"#   SCHED_IDLE spinner keeps busy (an IPI, no idle exit), median of the\n"
 			"#   wakeups - futex_wake - ttwu - enqueue - rq_lock - wake_walk - ipi_send -\n"
-			"#   guest_ipi_exit (in a guest) - irq_entry - one switch = %.0f ns subtracted\n",
+			"#   guest_ipi_exit and guest_ipi_recv_exit (in a guest) - irq_entry - one\n"
+			"#   switch = %.0f ns subtracted\n",
 			cpu_dist_names[dd], p->a, p->b, rest);
 		fputs("#   ", out);
 		spread(out, "wake.busy", &p->wake_busy, "ns");

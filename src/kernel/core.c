@@ -2232,6 +2232,17 @@ static void handle_pending_irqs(struct rq *rq)
 	cpu_set_activity(c, ACT_IRQ);
 	irq_enter = c->t;
 	rq->in_interrupt = true;
+	/*
+	 * Without posted interrupts (APICv, AVIC) an IPI to a running vCPU
+	 * reaches it through the host: a kick out of the guest and an
+	 * injection on re-entry (guest_ipi_recv_exit; 0 on bare metal and
+	 * with them). A halted vCPU was out already: its wakeup is
+	 * guest_wakeup's.
+	 */
+	if (unlikely(cost->guest_ipi_recv_exit) && (irqs & (IRQ_RESCHED | IRQ_CALL_FUNC)) &&
+	    !rq->halt_woken)
+		charge(cost->guest_ipi_recv_exit);
+	rq->halt_woken = false;
 	if (irqs & IRQ_RESCHED) {
 		/* scheduler_ipi(): the work is the need_resched it carried */
 		trace_sched(__trace_ipi_irq(TRACE_IPI_ENTRY, TRACE_IPI_RESCHEDULE));

@@ -478,6 +478,7 @@ void idle_exit(struct rq *rq)
 			 */
 			if (halt_flushes(cpu_of(rq), resid))
 				cache_flush_private(cpu_of(rq));
+			rq->halt_woken = c->pending_irqs != 0;
 			sim_cpu_set_cursor(c, c->t + (polled ? machine.cost->guest_wakeup_polled :
 							       machine.cost->guest_wakeup));
 		}

@@ -795,6 +795,11 @@ struct rq {
 	u64 idle_since;
 	/* need_resched set through TIF_POLLING_NRFLAG before idle_since: the state is not entered */
 	bool woken_before_entry;
+	/*
+	 * a KVM guest's halted vCPU woken by the interrupts now pending: it
+	 * was out of the guest, so they take no guest_ipi_recv_exit
+	 */
+	bool halt_woken;
 	u64 idle_duration_avg;
 	/*
 	 * a KVM guest's haltpoll governor (docs/guests.md): the adaptive poll

@@ -204,6 +204,11 @@ struct cost_model {
 	 * figures gets the estimates of guest.c.
 	 */
 	u64 guest_ipi_exit;	/* sending an IPI: the x2APIC ICR write's VM exit and re-entry */
+	/*
+	 * receiving an IPI while the vCPU runs, without posted interrupts
+	 * (APICv, AVIC): the host kicks its pCPU out of the guest to inject it
+	 */
+	u64 guest_ipi_recv_exit;
 	u64 guest_timer_exit; /* programming the timer (TSC deadline MSR): a VM exit, each write */
 	u64 guest_wakeup_polled; /* a halted vCPU woken while the host still halt-polls it */
 	u64 guest_wakeup;	/* a halted vCPU woken after the host scheduled its thread out */

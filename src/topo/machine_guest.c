@@ -12,6 +12,10 @@
  *   guest_halt_poll_ns = NS        the haltpoll governor's module parameter
  *   guest_halt_flush_ns = NS       a halt this long empties the vCPU's private
  *                                  cache (the cost model's guest_halt_flush_ns)
+ *   host_halt_poll_ns_grow, _grow_start, _shrink = N, host_poll_control = yes | no
+ *                                  the host's halt polling (sim/halt_poll.c)
+ *   host_posted_interrupts = yes | no  APICv / AVIC: a running vCPU takes an
+ *                                  IPI without a VM exit (no: guest_ipi_recv_exit)
  *   source = ...
  *
  * The run option --guest says the same in one word (guest_parse_option()):
@@ -45,10 +49,13 @@ const struct guest_host_param_desc guest_host_params[NR_GUEST_HOST_PARAMS] = {
 	[GUEST_HOST_POLL_CONTROL] = { "host_poll_control", 1, true },
 	/* no default: whether and when a host flushes a vCPU's caches is its own (docs/guests.md) */
 	[GUEST_HALT_FLUSH] = { "guest_halt_flush_ns", 0, false },
+	/* APICv on every Intel server since Ivy Bridge-EP; AVIC is a kvm_amd option */
+	[GUEST_POSTED_INTR] = { "host_posted_interrupts", 1, true },
 };
 
 /* estimates for a KVM guest on a current x86 server (docs/guests.md) */
 #define KVM_IPI_EXIT_NS 500 /* ICR write handled in KVM's exit fastpath */
+#define KVM_IPI_RECV_EXIT_NS 700 /* an EXTERNAL_INTERRUPT exit, the injection, the entry */
 #define KVM_TIMER_EXIT_NS 500 /* TSC deadline MSR write, the same fastpath */
 #define KVM_WAKEUP_POLLED_NS 800 /* woken inside the host's halt-poll window */
 #define KVM_WAKEUP_NS 5000 /* the vCPU thread scheduled in again on the host */
@@ -217,7 +224,8 @@ int mf_guest_line(struct mf_guest *g, struct guest_desc *d, const struct mf_line
 					    "host_halt_poll_ns_grow_start",
 					    "host_halt_poll_ns_shrink",
 					    "host_poll_control",
-					    "guest_halt_flush_ns" };
+					    "guest_halt_flush_ns",
+					    "host_posted_interrupts" };
 	int f;
 
 	if (!strcmp(l->key, "source"))
@@ -280,6 +288,7 @@ static void save_base(struct topology *t)
 	b->nr_idle_states = t->nr_idle_states;
 	memcpy(b->idle_states, t->idle_states, sizeof(b->idle_states));
 	b->ipi_exit = t->cost.guest_ipi_exit;
+	b->ipi_recv_exit = t->cost.guest_ipi_recv_exit;
 	b->timer_exit = t->cost.guest_timer_exit;
 	b->wakeup_polled = t->cost.guest_wakeup_polled;
 	b->wakeup = t->cost.guest_wakeup;
@@ -294,6 +303,7 @@ static void restore_base(struct topology *t)
 	t->nr_idle_states = b->nr_idle_states;
 	memcpy(t->idle_states, b->idle_states, sizeof(t->idle_states));
 	t->cost.guest_ipi_exit = b->ipi_exit;
+	t->cost.guest_ipi_recv_exit = b->ipi_recv_exit;
 	t->cost.guest_timer_exit = b->timer_exit;
 	t->cost.guest_wakeup_polled = b->wakeup_polled;
 	t->cost.guest_wakeup = b->wakeup;
@@ -315,6 +325,9 @@ void guest_apply(struct topology *t)
 		t->nr_idle_states = 1;
 	}
 	guest_default_costs(c, t->guest.ipi_virtualization);
+	/* with posted interrupts a running vCPU takes an IPI in the guest: no estimate */
+	if (!guest_host_param(&t->guest, GUEST_POSTED_INTR))
+		default_cost(&c->guest_ipi_recv_exit, KVM_IPI_RECV_EXIT_NS);
 	if (t->guest.host_given & (1u << GUEST_HALT_FLUSH))
 		c->guest_halt_flush_ns = t->guest.host[GUEST_HALT_FLUSH];
 }

@@ -201,6 +201,12 @@ enum guest_host_param {
 	 * model's (0, never, unless [costs], --costs or --cost set it)
 	 */
 	GUEST_HALT_FLUSH,
+	/*
+	 * posted interrupts (Intel APICv, AMD AVIC): a running vCPU takes an
+	 * IPI without leaving the guest; without them the host kicks it out
+	 * to inject it (the cost model's guest_ipi_recv_exit)
+	 */
+	GUEST_POSTED_INTR,
 	NR_GUEST_HOST_PARAMS,
 };
 
@@ -262,7 +268,7 @@ struct guest_base {
 	bool saved;
 	unsigned int nr_idle_states;
 	struct idle_state idle_states[TOPO_MAX_IDLE_STATES];
-	u64 ipi_exit, timer_exit, wakeup_polled, wakeup, host_poll_ns, halt_flush_ns;
+	u64 ipi_exit, ipi_recv_exit, timer_exit, wakeup_polled, wakeup, host_poll_ns, halt_flush_ns;
 };
 
 struct cpu_topo {

@@ -76,7 +76,7 @@ static void test_guest_section(void **state)
 	assert_null(parse(GUEST_BASE "[guest]\nhypervisor = kvm\nfoo = 1\n", err, sizeof(err)));
 	assert_string_equal(
 		err,
-		"g.machine:15: unknown key 'foo' in [guest] (known: hypervisor, cpuidle, ipi_virtualization, steal, guest_halt_poll_ns, host_halt_poll_ns_grow, host_halt_poll_ns_grow_start, host_halt_poll_ns_shrink, host_poll_control, guest_halt_flush_ns, source)");
+		"g.machine:15: unknown key 'foo' in [guest] (known: hypervisor, cpuidle, ipi_virtualization, steal, guest_halt_poll_ns, host_halt_poll_ns_grow, host_halt_poll_ns_grow_start, host_halt_poll_ns_shrink, host_poll_control, guest_halt_flush_ns, host_posted_interrupts, source)");
 	assert_null(parse(GUEST_BASE "[guest]\nhypervisor = kvm\nhypervisor = kvm\n", err,
 			  sizeof(err)));
 	assert_string_equal(err, "g.machine:15: hypervisor given twice");
@@ -292,6 +292,87 @@ static void test_timer_writes(void **state)
 	sleeper_timer_exit = -1;
 	assert_in_range(with - without, 1950, 2100);
 	assert_in_range(kernel_with / bursts_with - cpu1_kernel_ns / sleeper_bursts, 3850, 4100);
+}
+
+/* a task on CPU 0 that runs 10 us, then calls a function on CPU 1 and waits */
+static bool caller_ran;
+static u64 nr_calls, first_call, last_call;
+
+static void caller_next(struct work_task *w, struct op_desc *op)
+{
+	(void)w;
+	if (caller_ran) {
+		*op = (struct op_desc){ .kind = OP_SMP_CALL, .val = 1, .bytes = 1 };
+	} else {
+		last_call = cpu_now();
+		if (!nr_calls++)
+			first_call = last_call;
+		op_run(op, 10 * NSEC_PER_USEC);
+	}
+	caller_ran = !caller_ran;
+}
+
+static const struct program caller_prog = { .next = caller_next };
+
+/*
+ * The caller's period with CPU 1 busy (a task pinned there) or idle, on a
+ * HLT guest with @extra in [guest] and guest_ipi_recv_exit @recv (-1: the machine's)
+ */
+static u64 run_caller(bool busy1, const char *extra, long long recv)
+{
+	struct task_struct *p;
+
+	write_guest_with("hlt", extra);
+	caller_ran = false;
+	nr_calls = 0;
+	tl_setup(machine_path, TL_REAL_COST, 0, NULL);
+	if (recv >= 0)
+		tl.cost.guest_ipi_recv_exit = (u64)recv;
+	p = tl_work_task("caller", &caller_prog, 0);
+	cpumask_clear(p->cpus_mask);
+	cpumask_set_cpu(0, p->cpus_mask);
+	p->nr_cpus_allowed = 1;
+	if (busy1) {
+		p = tl_work_task("busy", &tl_busy_prog, 1);
+		cpumask_clear(p->cpus_mask);
+		cpumask_set_cpu(1, p->cpus_mask);
+		p->nr_cpus_allowed = 1;
+	}
+	tl_run_until(5 * NSEC_PER_MSEC, true);
+	tl_teardown();
+	unlink(machine_path);
+	assert_true(nr_calls > 10);
+	return (last_call - first_call) / (nr_calls - 1);
+}
+
+/*
+ * Without posted interrupts an IPI to a running vCPU exits to the host
+ * (guest_ipi_recv_exit): a call to a busy CPU 1, waited for, takes that
+ * much longer; a call to a halted one does not (the halted vCPU was out
+ * of the guest: its wakeup is guest_wakeup's). host_posted_interrupts = no
+ * gives the estimate, yes (the default) none.
+ */
+static void test_ipi_recv_exit(void **state)
+{
+	u64 with, without;
+	struct topology *t;
+	char err[256];
+
+	(void)state;
+	/* within a few ns: the busy task's ticks fall elsewhere in the periods */
+	with = run_caller(true, "", 3000);
+	without = run_caller(true, "", 0);
+	assert_in_range(with - without, 2990, 3010);
+	with = run_caller(false, "", 3000);
+	without = run_caller(false, "", 0);
+	assert_int_equal(with, without);
+	with = run_caller(true, "host_posted_interrupts = no\n", -1);
+	without = run_caller(true, "", -1);
+	assert_in_range(with - without, 690, 710);
+	t = parse(GUEST_BASE "[guest]\nhypervisor = kvm\n", err, sizeof(err));
+	assert_non_null(t);
+	assert_int_equal(t->cost.guest_ipi_recv_exit, 0);
+	topology_free(t);
 }
 
 /*
@@ -886,6 +967,7 @@ int main(void)
 		cmocka_unit_test(test_haltpoll_adapts),
 		cmocka_unit_test(test_halt_wakeup_costs),
 		cmocka_unit_test(test_timer_writes),
+		cmocka_unit_test(test_ipi_recv_exit),
 		cmocka_unit_test(test_host_window_adapts),
 		cmocka_unit_test(test_host_window_in_run),
 		cmocka_unit_test(test_host_guest),

@@ -929,7 +929,7 @@ static void test_cost_model_set(void **state)
 		 * every scalar field, every distance of the two per-distance
 		 * arrays and every busy-thread count of smt_speed
 		 */
-		assert_int_equal(lines, 84 + 2 * NR_DIST + SMT_MAX_THREADS);
+		assert_int_equal(lines, 85 + 2 * NR_DIST + SMT_MAX_THREADS);
 		assert_memory_equal(&e, &c, sizeof(c));
 	}
 }

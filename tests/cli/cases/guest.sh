@@ -13,7 +13,9 @@ expect_exit 2 "topo: --guest: unknown item 'posted' (ipiv, steal=PCT[:PERIOD_US]
 	schedlab topo -m smp4 --guest kvm,posted
 expect_exit 2 "run: --guest: host_halt_poll_ns_grow: 'two' is not a number from 0 to 4294967295" \
 	schedlab run -m smp4 --guest kvm,host_halt_poll_ns_grow=two -- hackbench -l 5
-golden guest-topo-host-poll schedlab topo -m smp4 --guest kvm:haltpoll,host_halt_poll_ns_grow_start=20000,host_poll_control=no
+expect_exit 2 "run: --guest: host_posted_interrupts: 'maybe' is not one of yes no" \
+	schedlab run -m smp4 --guest kvm,host_posted_interrupts=maybe -- hackbench -l 5
+golden guest-topo-host-poll schedlab topo -m smp4 --guest kvm:haltpoll,host_halt_poll_ns_grow_start=20000,host_poll_control=no,host_posted_interrupts=no
 same_output guest-steal-deterministic schedlab run -m smp4 --seed 3 --guest kvm,steal=10:1000 -- hackbench -l 50
 
 # --guest is the [guest] section: the same run, byte for byte
