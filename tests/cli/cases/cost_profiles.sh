@@ -121,10 +121,13 @@ run_cmd schedlab validate --quick --costs "$cp_dir/slow.costs" --only 'taskset -
 	--json "$cp_dir/v.json"
 if [ "$status" -eq 0 ] && grep -q '^benchmark  *real s, median' "$tmp/out" &&
 	[ "$(grep -c '^taskset -c 0 perf bench sched pipe' "$tmp/out")" -eq 2 ] &&
+	grep -q '^target (docs/calibration.md)' "$tmp/out" &&
+	grep -Eq '^  pinned time within \+-20%: [0-2] of 2 rows' "$tmp/out" &&
+	grep -q '^  unpinned time within +-35%: 0 of 0 rows$' "$tmp/out" &&
 	grep -q '"kind": "validate"' "$cp_dir/v.json"; then
-	ok "validate --only: the table and the JSON"
+	ok "validate --only: the table, its target and the JSON"
 else
-	not_ok "validate --only: the table and the JSON" "status $status" "$(cat "$tmp/out")"
+	not_ok "validate --only: the table, its target and the JSON" "status $status" "$(cat "$tmp/out")"
 	show_stderr
 fi
 # --real: the real runs of that JSON simulated again (with another profile):
