@@ -493,10 +493,12 @@ static void test_guest_costs(void **state)
 	assert_int_equal(c.guest_wakeup, 0);
 	assert_non_null(strstr(text, "the wakee's CPU idled 0.30 times a pair"));
 	free(text);
-	/* no cpuidle counters: the pairs are taken as they are */
+	/* no cpuidle counters: the pairs are taken as they are, and the profile says so */
 	r.guest.wake_gap[4].halts = -1;
 	text = profile_parsed(&r, &c);
 	assert_int_equal(c.guest_wakeup, 9000 - extra);
+	assert_non_null(strstr(text, "#   wake.gap1000us: idle 24000.0 ns (no cpuidle counters), busy"));
+	assert_null(strstr(text, "-1.00 cpuidle entries"));
 	free(text);
 	r.guest.wake_gap[4] = wake_pairs(15000, 9000, 500);
 
