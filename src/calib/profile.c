@@ -1157,12 +1157,12 @@ void calib_write_profile(FILE *out, const struct calib_result *res, const struct
 		/*
 		 * in a guest, the first pair's IPI also pays its VM exits
 		 * (measured once): the sender's, and the receiver's without
-		 * posted interrupts
+		 * posted interrupts; on bare metal the receiver's stretch is a
+		 * comment
 		 */
-		if (res->guest.kvm && !c->guest_ipi_exit) {
-			write_guest_ipi_exit(&w, p);
-			write_ipi_recv(&w, p);
-		} else if (p == calib_first_pair(res) && !res->guest.kvm) {
+		if (p == calib_first_pair(res)) {
+			if (res->guest.kvm)
+				write_guest_ipi_exit(&w, p);
 			write_ipi_recv(&w, p);
 		}
 		rest = (double)(c->futex_wake + c->ttwu + c->enqueue + d->rq_lock + c->wake_walk +

@@ -205,9 +205,25 @@ static bool misses(double ratio, double within)
 }
 
 /*
- * One line of the target: how many of the rows that had both sides (of
- * the pinned or unpinned ones, or all with @which < 0) came within
- * @within of the real median of field @off, and which did not, with their
+ * Row @i's ratio of the medians of field @off, simulated over real; NAN
+ * when it is not one of the rows counted (the pinned or unpinned ones, or
+ * all with @which < 0) or lacks either side
+ */
+static double row_ratio(const struct validate_row *rows, const struct validate_result *res, int i,
+			int which, size_t off)
+{
+	double real, sim, lo, hi;
+
+	if (res[i].skipped || !res[i].sim_ok || (which >= 0 && rows[i].pinned != which))
+		return NAN;
+	validate_stats(res[i].real, res[i].nr_real, off, &real, &lo, &hi);
+	validate_stats(res[i].sim, res[i].nr_sim, off, &sim, &lo, &hi);
+	return real > 0 ? sim / real : NAN;
+}
+
+/*
+ * One line of the target: how many of the rows counted (row_ratio())
+ * came within @within of the real median, and which did not, with their
  * ratios
  */
 static void target_line(FILE *out, const char *what, double within, int which, size_t off,
@@ -217,29 +233,18 @@ static void target_line(FILE *out, const char *what, double within, int which, s
 	bool first = true;
 
 	for (int i = 0; i < n; i++) {
-		double real, sim, lo, hi;
+		double ratio = row_ratio(rows, res, i, which, off);
 
-		if (res[i].skipped || !res[i].sim_ok || (which >= 0 && rows[i].pinned != which))
-			continue;
-		validate_stats(res[i].real, res[i].nr_real, off, &real, &lo, &hi);
-		validate_stats(res[i].sim, res[i].nr_sim, off, &sim, &lo, &hi);
-		if (!(real > 0) || isnan(sim))
-			continue;
-		measured++;
-		hit += !misses(sim / real, within);
+		measured += !isnan(ratio);
+		hit += !isnan(ratio) && !misses(ratio, within);
 	}
 	fprintf(out, "  %s within +-%.0f%%: %d of %d rows", what, within * 100, hit, measured);
 	for (int i = 0; i < n && hit < measured; i++) {
-		double real, sim, lo, hi;
+		double ratio = row_ratio(rows, res, i, which, off);
 
-		if (res[i].skipped || !res[i].sim_ok || (which >= 0 && rows[i].pinned != which))
+		if (isnan(ratio) || !misses(ratio, within))
 			continue;
-		validate_stats(res[i].real, res[i].nr_real, off, &real, &lo, &hi);
-		validate_stats(res[i].sim, res[i].nr_sim, off, &sim, &lo, &hi);
-		if (!(real > 0) || isnan(sim) || !misses(sim / real, within))
-			continue;
-		fprintf(out, "%s\n    %-64s %.2f", first ? "; missed:" : "", rows[i].cmd,
-			sim / real);
+		fprintf(out, "%s\n    %-64s %.2f", first ? "; missed:" : "", rows[i].cmd, ratio);
 		first = false;
 	}
 	fputc('\n', out);
